@@ -1,0 +1,67 @@
+// The company-owned charge lists (vehicle types, gearbox types, rolling status types, problem
+// types, problem surcharges, passenger charges). Every read and write is scoped by companyId:
+// another company's row is indistinguishable from a missing one.
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from './client';
+import {
+  gearboxTypes,
+  passengerCharges,
+  problemTypes,
+  rollingStatusTypes,
+  surcharges,
+  vehicleTypes,
+} from './schema';
+
+export const chargeTables = {
+  vehicleTypes,
+  gearboxTypes,
+  rollingStatusTypes,
+  problemTypes,
+  surcharges,
+  passengerCharges,
+} as const;
+export type ChargeKind = keyof typeof chargeTables;
+type Table<K extends ChargeKind> = (typeof chargeTables)[K];
+export type ChargeRow<K extends ChargeKind> = Table<K>['$inferSelect'];
+export type ChargeInsert<K extends ChargeKind> = Omit<Table<K>['$inferInsert'], 'id' | 'companyId'>;
+
+// The six tables share id/companyId/enabled columns; drizzle cannot type a query over a union
+// of tables, so each operation is written once against this common view of them.
+type Common = typeof vehicleTypes;
+const common = (kind: ChargeKind) => chargeTables[kind] as unknown as Common;
+
+export function listCharges<K extends ChargeKind>(db: Db, kind: K, companyId: number, onlyEnabled = false): ChargeRow<K>[] {
+  const t = common(kind);
+  const where = onlyEnabled ? and(eq(t.companyId, companyId), eq(t.enabled, true)) : eq(t.companyId, companyId);
+  return db.select().from(t).where(where).orderBy(asc(t.id)).all() as ChargeRow<K>[];
+}
+
+export function createCharge<K extends ChargeKind>(db: Db, kind: K, companyId: number, values: ChargeInsert<K>): ChargeRow<K> {
+  const t = common(kind);
+  return db
+    .insert(t)
+    .values({ ...(values as Common['$inferInsert']), companyId })
+    .returning()
+    .get() as ChargeRow<K>;
+}
+
+export function updateCharge<K extends ChargeKind>(
+  db: Db,
+  kind: K,
+  companyId: number,
+  id: number,
+  patch: Partial<ChargeInsert<K>>,
+): ChargeRow<K> | undefined {
+  const t = common(kind);
+  return db
+    .update(t)
+    .set(patch as Partial<Common['$inferInsert']>)
+    .where(and(eq(t.id, id), eq(t.companyId, companyId)))
+    .returning()
+    .get() as ChargeRow<K> | undefined;
+}
+
+export function deleteCharge(db: Db, kind: ChargeKind, companyId: number, id: number): boolean {
+  const t = common(kind);
+  return db.delete(t).where(and(eq(t.id, id), eq(t.companyId, companyId))).run().changes > 0;
+}

@@ -1,0 +1,49 @@
+// Companies and their logos. Reads for the public are shaped in api/company/view.ts.
+import { eq } from 'drizzle-orm';
+import type { Db } from './client';
+import { companies, companyLogos } from './schema';
+
+export type CompanyRow = typeof companies.$inferSelect;
+export type CompanyPatch = Partial<Omit<CompanyRow, 'id' | 'createdAt' | 'updatedAt'>>;
+
+export function findCompanyById(db: Db, id: number): CompanyRow | undefined {
+  return db.select().from(companies).where(eq(companies.id, id)).get();
+}
+
+export function findCompanyBySlug(db: Db, slug: string): CompanyRow | undefined {
+  return db.select().from(companies).where(eq(companies.customSlug, slug)).get();
+}
+
+export function updateCompany(db: Db, id: number, patch: CompanyPatch): CompanyRow {
+  return db.update(companies).set(patch).where(eq(companies.id, id)).returning().get();
+}
+
+export interface LogoInput {
+  contentType: string;
+  bytes: Buffer;
+  hash: string;
+}
+
+/** Saves (or with null removes) the logo and the company patch in one transaction. */
+export function updateCompanyWithLogo(db: Db, id: number, patch: CompanyPatch, logo: LogoInput | null): CompanyRow {
+  return db.transaction((tx) => {
+    if (logo) {
+      tx.insert(companyLogos)
+        .values({ companyId: id, ...logo })
+        .onConflictDoUpdate({ target: companyLogos.companyId, set: logo })
+        .run();
+    } else {
+      tx.delete(companyLogos).where(eq(companyLogos.companyId, id)).run();
+    }
+    return tx
+      .update(companies)
+      .set({ ...patch, logo: logo ? logo.hash : null })
+      .where(eq(companies.id, id))
+      .returning()
+      .get();
+  });
+}
+
+export function findCompanyLogo(db: Db, companyId: number) {
+  return db.select().from(companyLogos).where(eq(companyLogos.companyId, companyId)).get();
+}

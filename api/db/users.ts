@@ -1,0 +1,55 @@
+// Users: operators who sign in. Emails are matched case-insensitively.
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from './client';
+import { companies, users } from './schema';
+import { insertStarterRows } from './seed';
+
+export type UserRow = typeof users.$inferSelect;
+
+export function findUserByEmail(db: Db, email: string): UserRow | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email})`)
+    .get();
+}
+
+export function findUserById(db: Db, id: number): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function findUserByCompanyId(db: Db, companyId: number): UserRow | undefined {
+  return db.select().from(users).where(eq(users.companyId, companyId)).get();
+}
+
+export function findUserByStripeCustomer(db: Db, customerId: string): UserRow | undefined {
+  return db.select().from(users).where(eq(users.stripeCustomerId, customerId)).get();
+}
+
+/** Creates the operator and their company with pricing defaults and starter rows, atomically. */
+export function createOperator(
+  db: Db,
+  input: { email: string; passwordHash: string; name: string; companyName: string },
+): UserRow {
+  return db.transaction((tx) => {
+    const company = tx.insert(companies).values({ name: input.companyName }).returning({ id: companies.id }).get();
+    insertStarterRows(tx, company.id);
+    return tx
+      .insert(users)
+      .values({ email: input.email, password: input.passwordHash, name: input.name, companyId: company.id })
+      .returning()
+      .get();
+  });
+}
+
+export function updateUser(db: Db, id: number, patch: Partial<Omit<UserRow, 'id' | 'createdAt'>>): UserRow {
+  return db.update(users).set(patch).where(eq(users.id, id)).returning().get();
+}
+
+/** Logout: every sealed session issued before now stops working. */
+export function bumpSessionVersion(db: Db, id: number): void {
+  db.update(users)
+    .set({ sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, id))
+    .run();
+}

@@ -1,0 +1,115 @@
+// Configuration, read once through a zod schema at start (STYLE.md #5). Nothing else in the
+// server reads process.env: everything receives this object.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    DATABASE_PATH: z.string().min(1).default('./data/recovery.db'),
+    PUBLIC_URL: z.url().optional(),
+    SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    BILLING_MODE: z.enum(['local', 'stripe']).default('local'),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    STRIPE_PRICE_ID: z.string().optional(),
+    /** Points the Stripe SDK at another API host (tests use a local fake): http://127.0.0.1:12111 */
+    STRIPE_API_BASE: z.url().optional(),
+    DISTANCE_PROVIDER: z.enum(['builtin', 'osrm']).default('builtin'),
+    OSRM_URL: z.url().optional(),
+    /** A flat road/straight-line factor replacing the calibrated, distance-dependent one. */
+    ROAD_FACTOR: z.coerce.number().min(1).max(3).optional(),
+    SUPPORT_EMAIL: z.email().default('support@recoveryquote.co.uk'),
+    QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+    TRUST_PROXY: flag,
+    LOG_LEVEL: z.enum(['info', 'silent']).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET is required when NODE_ENV=production (32+ random characters)' });
+    }
+    if (env.BILLING_MODE === 'stripe' && !env.STRIPE_SECRET_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'STRIPE_SECRET_KEY is required when BILLING_MODE=stripe' });
+    }
+    if (env.DISTANCE_PROVIDER === 'osrm' && !env.OSRM_URL) {
+      ctx.addIssue({ code: 'custom', path: ['OSRM_URL'], message: 'OSRM_URL is required when DISTANCE_PROVIDER=osrm' });
+    }
+  });
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databasePath: string;
+  publicUrl: string;
+  sessionSecret: string;
+  secureCookies: boolean;
+  billing: {
+    mode: 'local' | 'stripe';
+    stripeSecretKey?: string;
+    stripeWebhookSecret?: string;
+    stripePriceId?: string;
+    stripeApiBase?: string;
+  };
+  distance: { provider: 'builtin' | 'osrm'; osrmUrl?: string; roadFactor?: number };
+  supportEmail: string;
+  quoteRateLimit: number;
+  trustProxy: boolean;
+  logLevel: 'info' | 'silent';
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Outside production a secret is generated once and kept beside the database, so sessions
+ * survive restarts on a fresh machine without anyone having to set one.
+ */
+function localSessionSecret(databasePath: string): string {
+  if (databasePath === ':memory:') return randomBytes(32).toString('hex');
+  const file = path.join(path.dirname(path.resolve(databasePath)), 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || 'env'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    databasePath: env.DATABASE_PATH,
+    publicUrl,
+    sessionSecret: env.SESSION_SECRET ?? localSessionSecret(env.DATABASE_PATH),
+    secureCookies: env.NODE_ENV === 'production' || publicUrl.startsWith('https://'),
+    billing: {
+      mode: env.BILLING_MODE,
+      stripeSecretKey: env.STRIPE_SECRET_KEY,
+      stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      stripePriceId: env.STRIPE_PRICE_ID,
+      stripeApiBase: env.STRIPE_API_BASE,
+    },
+    distance: { provider: env.DISTANCE_PROVIDER, osrmUrl: env.OSRM_URL, roadFactor: env.ROAD_FACTOR },
+    supportEmail: env.SUPPORT_EMAIL,
+    quoteRateLimit: env.QUOTE_RATE_LIMIT,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,71 @@
+// Domain errors: thrown by domain code that knows nothing of HTTP. `app.onError` (api/app.ts)
+// maps each to its status and the one JSON error shape of DESIGN.md §4.
+
+export abstract class DomainError extends Error {
+  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input. `fields` maps a request field to the message shown under it. */
+export class ValidationFailed extends DomainError {
+  readonly status = 400;
+  constructor(
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export class Unauthorized extends DomainError {
+  readonly status = 401;
+  constructor(message = 'Not signed in') {
+    super(message);
+  }
+}
+
+export class Forbidden extends DomainError {
+  readonly status = 403;
+}
+
+export class NotFound extends DomainError {
+  readonly status = 404;
+  constructor(message = 'Not found') {
+    super(message);
+  }
+}
+
+export class Conflict extends DomainError {
+  readonly status = 409;
+}
+
+export class PayloadTooLarge extends DomainError {
+  readonly status = 413;
+  constructor(message = 'Request body too large') {
+    super(message);
+  }
+}
+
+/** Well-formed input the server cannot act on, e.g. a valid postcode no data level knows. */
+export class Unprocessable extends DomainError {
+  readonly status = 422;
+  constructor(
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export class TooManyRequests extends DomainError {
+  readonly status = 429;
+  constructor(
+    message = 'Too many requests. Please wait a moment and try again.',
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,28 @@
+// The one error path (STYLE.md #3): domain errors and HTTPExceptions become
+// `{ message, fields?, requestId }`; anything else is a bug, logged, answered 500 with no stack.
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { DomainError, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
+import type { AppEnv } from './context';
+import type { Logger } from './observability';
+
+export const errorHandler = (logger: Logger) => (err: Error, c: Context<AppEnv>) => {
+  const requestId = c.get('requestId');
+  if (err instanceof DomainError) {
+    const fields = err instanceof ValidationFailed || err instanceof Unprocessable ? err.fields : undefined;
+    if (err instanceof TooManyRequests && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
+    return c.json({ message: err.message, ...(fields ? { fields } : {}), requestId }, err.status);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    const message =
+      status === 413 ? 'Request body too large' : err.message || (status === 400 ? 'Bad request' : 'Request failed');
+    return c.json({ message, requestId }, status);
+  }
+  logger.error({ requestId, method: c.req.method, path: c.req.path, error: err.message, stack: err.stack });
+  return c.json({ message: 'Internal error', requestId }, 500);
+};
+
+export const notFoundJson = (c: Context<AppEnv>) =>
+  c.json({ message: 'Not found', requestId: c.get('requestId') }, 404);

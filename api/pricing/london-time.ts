@@ -1,0 +1,41 @@
+// UK wall-clock time for the after-hours rule. Operators set their hours in London time, and
+// the server may run in any zone, so the offset comes from the time zone database, not the host.
+
+const londonHour = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  hourCycle: 'h23',
+});
+
+const MS_PER_HOUR = 3_600_000;
+
+// London's offset from UTC is a whole number of hours and changes only on a UTC hour
+// (01:00 UTC), so it is fixed within each UTC hour: the quote path asks Intl once an hour.
+let memoUtcHour = Number.NaN;
+let memoLondonHour = 0;
+
+/** Minutes since London midnight (0–1439) at the instant `now`, GMT or BST as it applies. */
+export function londonMinuteOfDay(now: Date): number {
+  const utcHour = Math.floor(now.getTime() / MS_PER_HOUR);
+  if (utcHour !== memoUtcHour) {
+    memoLondonHour = Number(londonHour.formatToParts(now).find((part) => part.type === 'hour')?.value);
+    memoUtcHour = utcHour;
+  }
+  return memoLondonHour * 60 + now.getUTCMinutes();
+}
+
+/** `HH:MM` (24 h) to minutes since midnight, or null when it is not such a time. */
+export function parseClock(value: string): number | null {
+  if (value.length !== 5 || value.charCodeAt(2) !== 58) return null;
+  const hours = digitPair(value, 0);
+  const minutes = digitPair(value, 3);
+  if (hours === null || minutes === null || hours > 23 || minutes > 59) return null;
+  return hours * 60 + minutes;
+}
+
+function digitPair(value: string, at: number): number | null {
+  const tens = value.charCodeAt(at) - 48;
+  const units = value.charCodeAt(at + 1) - 48;
+  if (tens < 0 || tens > 9 || units < 0 || units > 9) return null;
+  return tens * 10 + units;
+}

@@ -1,0 +1,88 @@
+// The quote path's view of a company: pricing, enabled rows and owner's billing state, built
+// once from the database and kept until the company's settings change. This keeps a quote at
+// two in-memory lookups and one insert.
+import type { Db } from '../db/client';
+import { listCharges } from '../db/charges';
+import { findCompanyById, findCompanyBySlug, type CompanyRow } from '../db/companies';
+import { getPricing } from '../db/pricing';
+import { findUserByCompanyId } from '../db/users';
+import type { BillingState } from '../billing/status';
+import type { PricingConfig } from '../pricing/calculate';
+
+export interface CompanyQuoteConfig {
+  companyId: number;
+  pricing: Omit<PricingConfig, 'pickupMilesFromBase'>;
+  basePostcode: string | null;
+  /** null for a company with no owner (the demo company): always accessible. */
+  owner: BillingState | null;
+}
+
+function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
+  const rates = getPricing(db, company.id);
+  const priced = (rows: { name: string; basePricePence: number }[]) =>
+    rows.map((r) => ({ name: r.name, pricePence: r.basePricePence }));
+  const owner = findUserByCompanyId(db, company.id);
+  return {
+    companyId: company.id,
+    basePostcode: company.basePostcode,
+    owner: owner
+      ? { subscriptionStatus: owner.subscriptionStatus, trialEndsAt: owner.trialEndsAt, currentPeriodEnd: owner.currentPeriodEnd }
+      : null,
+    pricing: {
+      callOutFeePence: rates.callOutFeePence,
+      labourRatePence: rates.labourRatePence,
+      mileRatePence: rates.mileRatePence,
+      labourTimeHours: rates.labourTimeHundredths / 100,
+      afterHoursEnabled: rates.afterHoursEnabled,
+      afterHoursFeePence: rates.afterHoursFeePence,
+      afterHoursStart: rates.afterHoursStart,
+      afterHoursEnd: rates.afterHoursEnd,
+      vehicleTypes: priced(listCharges(db, 'vehicleTypes', company.id, true)),
+      gearboxTypes: priced(listCharges(db, 'gearboxTypes', company.id, true)),
+      rollingStatusTypes: priced(listCharges(db, 'rollingStatusTypes', company.id, true)),
+      surcharges: listCharges(db, 'surcharges', company.id, true).map((r) => ({ name: r.problemType, pricePence: r.amountPence })),
+      passengerCharges: listCharges(db, 'passengerCharges', company.id, true).map((r) => ({
+        passengerCount: r.passengerCount,
+        pricePence: r.basePricePence,
+      })),
+      pricePerPassengerPence: company.pricePerPassengerPence,
+      passengerLimit: company.passengerLimit,
+      serviceRadiusMiles: company.serviceRadiusHundredths / 100,
+      extraRadiusFeePence: company.extraRadiusFeePence,
+      showPriceBreakdown: company.showPriceBreakdown,
+      enablePriceRounding: company.enablePriceRounding,
+      priceRoundingMultiple: company.priceRoundingMultiple === 10 ? 10 : 5,
+    },
+  };
+}
+
+export function createCompanyConfigCache(db: Db, maxEntries = 10_000) {
+  const byId = new Map<number, CompanyQuoteConfig>();
+  const slugToId = new Map<string, number>();
+
+  return {
+    byId(companyId: number): CompanyQuoteConfig | undefined {
+      const cached = byId.get(companyId);
+      if (cached) return cached;
+      const company = findCompanyById(db, companyId);
+      if (!company) return undefined;
+      if (byId.size >= maxEntries) byId.clear();
+      const config = build(db, company);
+      byId.set(companyId, config);
+      return config;
+    },
+    bySlug(slug: string): CompanyQuoteConfig | undefined {
+      const id = slugToId.get(slug) ?? findCompanyBySlug(db, slug)?.id;
+      if (id === undefined) return undefined;
+      if (slugToId.size >= maxEntries) slugToId.clear();
+      slugToId.set(slug, id);
+      return this.byId(id);
+    },
+    /** Call after any write to a company, its pricing, its rows or its owner's billing state. */
+    invalidate(companyId: number): void {
+      byId.delete(companyId);
+    },
+  };
+}
+
+export type CompanyConfigCache = ReturnType<typeof createCompanyConfigCache>;

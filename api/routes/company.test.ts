@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { createTestApp, TEST_ORIGIN } from '../test/harness';
+
+const PNG_1PX =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+describe('company settings', () => {
+  const t = createTestApp();
+
+  it('reads and updates every field, money in pounds', async () => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/company', {
+      token: op.token,
+      body: {
+        name: 'Rapid Recovery',
+        primaryColour: '#c62828',
+        phone: '+44 7700 900456',
+        whatsapp: '07700 900456',
+        email: 'jobs@rapid.example',
+        preferredContact: 'phone',
+        companyDescription: '24/7 recovery in Greater Manchester',
+        basePostcode: 'm11ae',
+        serviceRadius: 30.5,
+        extraRadiusFee: '17.50',
+        enablePriceRounding: true,
+        showPriceBreakdown: false,
+        priceRoundingMultiple: 10,
+        passengerLimit: 3,
+        pricePerPassenger: 7.25,
+        feature1Title: 'Fast',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      name: 'Rapid Recovery',
+      primaryColour: '#C62828',
+      basePostcode: 'M1 1AE',
+      serviceRadius: 30.5,
+      extraRadiusFee: 17.5,
+      priceRoundingMultiple: 10,
+      passengerLimit: 3,
+      pricePerPassenger: 7.25,
+      feature1Title: 'Fast',
+      feature2Title: 'Transparent Pricing',
+    });
+    const again = await t.call('GET', '/api/company', { token: op.token });
+    expect(again.json).toEqual(res.json);
+  });
+
+  it.each([
+    [{ primaryColour: 'red' }, 'primaryColour'],
+    [{ primaryColour: '#fff' }, 'primaryColour'],
+    [{ textColour: '#000000;background:url(x)' }, 'textColour'],
+    [{ passengerLimit: 11 }, 'passengerLimit'],
+    [{ passengerLimit: 0 }, 'passengerLimit'],
+    [{ priceRoundingMultiple: 7 }, 'priceRoundingMultiple'],
+    [{ extraRadiusFee: -1 }, 'extraRadiusFee'],
+    [{ extraRadiusFee: 'NaN' }, 'extraRadiusFee'],
+    [{ basePostcode: 'NOT A POSTCODE' }, 'basePostcode'],
+    [{ email: 'not-an-email' }, 'email'],
+    [{ name: '' }, 'name'],
+    [{ name: 'x'.repeat(101) }, 'name'],
+    [{ showPriceBreakdown: 'yes' }, 'showPriceBreakdown'],
+  ])('refuses %j with a field message and changes nothing', async (body, field) => {
+    const op = await t.operator();
+    const before = await t.call('GET', '/api/company', { token: op.token });
+    const res = await t.call('PUT', '/api/company', { token: op.token, body });
+    expect(res.status).toBe(400);
+    expect(res.json.fields?.[field]).toBeTruthy();
+    expect((await t.call('GET', '/api/company', { token: op.token })).json).toEqual(before.json);
+  });
+
+  it('locks the custom URL once set, refuses taken and reserved slugs', async () => {
+    const a = await t.operator();
+    const b = await t.operator();
+    expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'api' } })).status).toBe(400);
+    expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'Bad Slug' } })).status).toBe(400);
+    expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'ab' } })).status).toBe(400);
+    expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: '../etc' } })).status).toBe(400);
+    const set = await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'rapid-recovery' } });
+    expect(set.status).toBe(200);
+    expect(set.json.customSlug).toBe('rapid-recovery');
+    expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'rapid-recovery' } })).status).toBe(200);
+    const change = await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'other-name' } });
+    expect(change.status).toBe(409);
+    const taken = await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'rapid-recovery' } });
+    expect(taken.status).toBe(409);
+    expect((await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'demo' } })).status).toBe(400);
+
+    const pub = await t.call('GET', '/api/company/slug/rapid-recovery');
+    expect(pub.status).toBe(200);
+    expect(pub.json.id).toBe(a.companyId);
+    expect(pub.json.basePostcode).toBeUndefined();
+    expect(pub.json.customDomain).toBeUndefined();
+    expect(pub.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('stores a logo as bytes and serves it back as a cacheable image URL', async () => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/company', { token: op.token, body: { logo: PNG_1PX } });
+    expect(res.status).toBe(200);
+    expect(res.json.logo).toMatch(new RegExp(`^${TEST_ORIGIN}/api/company/${op.companyId}/logo\\?v=`));
+    const img = await t.app.request(res.json.logo);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/png');
+    expect(img.headers.get('cache-control')).toMatch(/immutable/);
+    // Sending the URL back (an unchanged logo) keeps it; null removes it.
+    expect((await t.call('PUT', '/api/company', { token: op.token, body: { logo: res.json.logo } })).json.logo).toBe(res.json.logo);
+    expect((await t.call('PUT', '/api/company', { token: op.token, body: { logo: null } })).json.logo).toBeNull();
+  });
+
+  it.each([
+    ['SVG', 'data:image/svg+xml;base64,' + Buffer.from('<svg onload="alert(1)"/>').toString('base64')],
+    ['HTML pretending to be PNG', 'data:image/png;base64,' + Buffer.from('<html><script>alert(1)</script>').toString('base64')],
+    ['not a data URL', 'javascript:alert(1)'],
+    ['too large', 'data:image/png;base64,' + Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2 * 1024 * 1024)]).toString('base64')],
+  ])('refuses a %s logo', async (_what, logo) => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/company', { token: op.token, body: { logo } });
+    expect([400, 413]).toContain(res.status);
+    expect((await t.call('GET', '/api/company', { token: op.token })).json.logo).toBeNull();
+  });
+
+  it('serves the demo company publicly by id and slug; unknown is 404', async () => {
+    expect((await t.call('GET', '/api/company/1')).json.name).toBe('Demo Recovery Co.');
+    expect((await t.call('GET', '/api/company/slug/demo')).json.id).toBe(1);
+    expect((await t.call('GET', '/api/company/999999')).status).toBe(404);
+    expect((await t.call('GET', '/api/company/slug/nobody-here')).status).toBe(404);
+    expect((await t.call('GET', '/api/company/abc')).status).toBe(404);
+    expect((await t.call('GET', '/api/company/slug/%2e%2e%2f')).status).toBe(404);
+  });
+
+  it('hides a company whose subscription gives no access', async () => {
+    const op = await t.operator('inactive');
+    expect((await t.call('GET', `/api/company/${op.companyId}`)).status).toBe(404);
+    expect((await t.call('GET', `/api/vehicle-types/${op.companyId}`)).status).toBe(404);
+  });
+});
+
+describe('pricing', () => {
+  const t = createTestApp();
+
+  it('starts at SPEC defaults and a blank save applies them with after-hours on', async () => {
+    const op = await t.operator();
+    const initial = await t.call('GET', '/api/pricing', { token: op.token });
+    expect(initial.json).toMatchObject({ callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: false, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' });
+    const changed = await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 60.5, mileRate: '3.15', labourTime: 1.5, afterHoursEnabled: false } });
+    expect(changed.json).toMatchObject({ callOutFee: 60.5, mileRate: 3.15, labourTime: 1.5, afterHoursEnabled: false });
+    const blank = await t.call('PUT', '/api/pricing', {
+      token: op.token,
+      body: { callOutFee: '', labourRate: '', mileRate: null, labourTime: '', afterHoursFee: '', afterHoursStart: '', afterHoursEnd: '' },
+    });
+    expect(blank.json).toMatchObject({ callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: true, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' });
+  });
+
+  it.each([
+    [{ callOutFee: -5 }],
+    [{ callOutFee: 'abc' }],
+    [{ callOutFee: 'Infinity' }],
+    [{ mileRate: 2.555 }],
+    [{ labourTime: 25 }],
+    [{ afterHoursStart: '25:00' }],
+    [{ afterHoursEnabled: 'sometimes' }],
+  ])('refuses %j', async (body) => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/pricing', { token: op.token, body });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.json.fields)).toHaveLength(1);
+  });
+});
+
+describe('charge lists', () => {
+  const t = createTestApp();
+
+  it('creates with SPEC defaults, updates, deletes, and serves enabled rows publicly', async () => {
+    const op = await t.operator();
+    const created = await t.call('POST', '/api/vehicle-types', { token: op.token, body: { name: 'Luton Van', companyId: 1 } });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({ name: 'Luton Van', basePrice: 50, enabled: true, companyId: op.companyId });
+    const updated = await t.call('PUT', `/api/vehicle-types/${created.json.id}`, { token: op.token, body: { basePrice: 65.99, enabled: false } });
+    expect(updated.json).toMatchObject({ name: 'Luton Van', basePrice: 65.99, enabled: false });
+    const pub = await t.call('GET', `/api/vehicle-types/${op.companyId}`);
+    expect(pub.json.map((r: { name: string }) => r.name)).not.toContain('Luton Van');
+    expect((await t.call('DELETE', `/api/vehicle-types/${created.json.id}`, { token: op.token })).status).toBe(200);
+    expect((await t.call('DELETE', `/api/vehicle-types/${created.json.id}`, { token: op.token })).status).toBe(404);
+
+    const gear = await t.call('POST', '/api/gearbox-types', { token: op.token, body: { name: 'Semi-auto' } });
+    expect(gear.json.basePrice).toBe(0);
+    const surcharge = await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType: 'Engine Failure', amount: 45, description: 'Diagnosis', enabled: true } });
+    expect(surcharge.json).toMatchObject({ problemType: 'Engine Failure', amount: 45, description: 'Diagnosis' });
+    const passengers = await t.call('POST', '/api/passenger-charges', { token: op.token, body: {} });
+    expect(passengers.json).toMatchObject({ passengerCount: 1, basePrice: 5, enabled: true });
+    expect((await t.call('GET', '/api/problem-types', { token: op.token })).json).toEqual([]);
+  });
+
+  it.each([
+    ['/api/vehicle-types', { name: '' }, 'name'],
+    ['/api/vehicle-types', { name: 'X', basePrice: -1 }, 'basePrice'],
+    ['/api/gearbox-types', { name: 'X', enabled: 'yes' }, 'enabled'],
+    ['/api/surcharges', { amount: 5 }, 'problemType'],
+    ['/api/passenger-charges', { passengerCount: 0 }, 'passengerCount'],
+    ['/api/passenger-charges', { passengerCount: 2.5 }, 'passengerCount'],
+  ])('POST %s %j is a 400 naming %s', async (url, body, field) => {
+    const op = await t.operator();
+    const res = await t.call('POST', url, { token: op.token, body });
+    expect(res.status).toBe(400);
+    expect(res.json.fields[field]).toBeTruthy();
+  });
+});

@@ -1,0 +1,136 @@
+// The public API described as OpenAPI 3.1 (DESIGN.md §4, beyond SPEC): request bodies come from
+// the same zod schemas the server validates with, so the document cannot drift from the code.
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { quoteRequestSchema } from '../../shared/schemas';
+import type { AppEnv } from '../http/context';
+
+const money = { type: 'number', description: 'Pounds sterling, at most 2 decimals' } as const;
+const errorSchema = {
+  type: 'object',
+  required: ['message'],
+  properties: {
+    message: { type: 'string' },
+    fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Per-field messages (validation only)' },
+    requestId: { type: 'string' },
+  },
+} as const;
+
+const pricedRow = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, companyId: { type: 'integer' }, name: { type: 'string' }, basePrice: money, enabled: { type: 'boolean' } },
+};
+
+const listPath = (summary: string, item: object) => ({
+  get: {
+    summary,
+    parameters: [{ name: 'companyId', in: 'path', required: true, schema: { type: 'integer' } }],
+    responses: {
+      '200': { description: 'Enabled rows', content: { 'application/json': { schema: { type: 'array', items: item } } } },
+      '404': { description: 'No such company, or its page is not live', content: { 'application/json': { schema: errorSchema } } },
+    },
+  },
+});
+
+export function buildOpenApiDocument() {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Recovery Quote public API',
+      version: '1.0.0',
+      description:
+        'Everything a customer-facing quote page needs: company branding, the enabled charge lists and instant quote calculation. No authentication; CORS is open to any origin (no credentials).',
+    },
+    paths: {
+      '/api/company/{companyId}': {
+        get: {
+          summary: 'A company’s public profile and branding',
+          parameters: [{ name: 'companyId', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { '200': { description: 'The company' }, '404': { description: 'Not found', content: { 'application/json': { schema: errorSchema } } } },
+        },
+      },
+      '/api/company/slug/{slug}': {
+        get: {
+          summary: 'A company’s public profile by its custom URL',
+          parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9-]{3,40}$' } }],
+          responses: { '200': { description: 'The company' }, '404': { description: 'Not found', content: { 'application/json': { schema: errorSchema } } } },
+        },
+      },
+      '/api/vehicle-types/{companyId}': listPath('Vehicle types', pricedRow),
+      '/api/gearbox-types/{companyId}': listPath('Gearbox types (additional charges)', pricedRow),
+      '/api/rolling-status-types/{companyId}': listPath('Rolling status types (additional charges)', pricedRow),
+      '/api/problem-types/{companyId}': listPath('Problem types', pricedRow),
+      '/api/surcharges/{companyId}': listPath('Problem surcharges', {
+        type: 'object',
+        properties: { id: { type: 'integer' }, problemType: { type: 'string' }, amount: money, description: { type: ['string', 'null'] }, enabled: { type: 'boolean' } },
+      }),
+      '/api/passenger-charges/{companyId}': listPath('Passenger charges', {
+        type: 'object',
+        properties: { id: { type: 'integer' }, passengerCount: { type: 'integer' }, basePrice: money, enabled: { type: 'boolean' } },
+      }),
+      '/api/pricing/{companyId}': listPath('Pricing rates', { type: 'object' }),
+      '/api/quotes/calculate': {
+        post: {
+          summary: 'Calculate and record an instant quote',
+          description:
+            'Give `companyId` or `companySlug`. Values are matched to the company’s enabled rows by slug of their name ("Not Rolling" → `not-rolling`). Rate-limited per client.',
+          requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(quoteRequestSchema, { io: 'input' }) } } },
+          responses: {
+            '200': {
+              description: 'The quote',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    properties: {
+                      totalPrice: money,
+                      quoteId: { type: 'string', description: 'Shown to customers as TQ-{quoteId}' },
+                      distance: { type: 'number', description: 'Estimated road miles, one decimal' },
+                      breakdown: {
+                        type: 'object',
+                        properties: Object.fromEntries(
+                          ['vehicleBasePrice', 'callOutFee', 'distanceFee', 'labourFee', 'extraFees', 'gearboxFee', 'rollingStatusFee', 'passengerFee'].map((k) => [k, money]),
+                        ),
+                      },
+                      extras: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, amount: money } } },
+                      currency: { const: 'GBP' },
+                    },
+                  },
+                },
+              },
+            },
+            '400': { description: 'Invalid request (per-field messages)', content: { 'application/json': { schema: errorSchema } } },
+            '404': { description: 'No such company, or its page is not live', content: { 'application/json': { schema: errorSchema } } },
+            '422': { description: 'A valid postcode that our data does not know', content: { 'application/json': { schema: errorSchema } } },
+            '429': { description: 'Rate limited', content: { 'application/json': { schema: errorSchema } } },
+          },
+        },
+      },
+    },
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+function docsPage(doc: ReturnType<typeof buildOpenApiDocument>): string {
+  const rows = Object.entries(doc.paths)
+    .flatMap(([p, ops]) =>
+      Object.entries(ops as Record<string, { summary: string; description?: string }>).map(
+        ([method, op]) =>
+          `<section><h2><span class="m">${method.toUpperCase()}</span> <code>${escapeHtml(p)}</code></h2><p>${escapeHtml(op.summary)}</p>${
+            op.description ? `<p>${escapeHtml(op.description)}</p>` : ''
+          }</section>`,
+      ),
+    )
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>API reference – Recovery Quote</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#0f172a}h1{font-size:1.6rem}h2{font-size:1.05rem;margin:0}section{border:1px solid #cbd5e1;border-radius:.5rem;padding:.75rem 1rem;margin:.75rem 0}.m{display:inline-block;min-width:3.5rem;font-weight:700;color:#1e40af}code{font-size:.95rem}</style></head>
+<body><main><h1>Recovery Quote public API</h1><p>${escapeHtml(doc.info.description)}</p><p>Machine-readable document: <a href="/api/openapi.json">/api/openapi.json</a>. Errors are JSON <code>{ "message", "fields"?, "requestId" }</code>.</p>
+${rows}</main></body></html>`;
+}
+
+export function openApiRoutes() {
+  const doc = buildOpenApiDocument();
+  const html = docsPage(doc);
+  return new Hono<AppEnv>().get('/openapi.json', (c) => c.json(doc)).get('/docs', (c) => c.html(html));
+}

@@ -1,0 +1,87 @@
+// API test harness: a fresh SQLite file per test app (copied from a template migrated once per
+// worker), the real app through app.request, and factories that make unique operators.
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createApp, type AppOptions } from '../app';
+import { openDatabase } from '../db/client';
+import { updateUser } from '../db/users';
+import { loadConfig } from '../env';
+
+let template: string | undefined;
+function templateDb(): string {
+  if (template) return template;
+  const dir = mkdtempSync(path.join(tmpdir(), 'recovery-template-'));
+  template = path.join(dir, 'template.db');
+  const db = openDatabase(template);
+  db.$client.pragma('wal_checkpoint(TRUNCATE)');
+  db.$client.pragma('journal_mode = DELETE');
+  db.$client.close();
+  return template;
+}
+
+export const TEST_ORIGIN = 'http://localhost:3999';
+
+export interface TestAppOptions extends Partial<Omit<AppOptions, 'config'>> {
+  env?: Record<string, string>;
+}
+
+export function createTestApp(options: TestAppOptions = {}) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'recovery-test-'));
+  const file = path.join(dir, 'test.db');
+  copyFileSync(templateDb(), file);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_PATH: file,
+    PUBLIC_URL: TEST_ORIGIN,
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    LOG_LEVEL: 'silent',
+    QUOTE_RATE_LIMIT: '0',
+    ...options.env,
+  });
+  const { env: _env, ...rest } = options;
+  const built = createApp({ config, ...rest });
+  const { app } = built;
+
+  /** A request as a browser on our own origin would make it. */
+  async function call(method: string, url: string, init: { body?: unknown; token?: string; cookie?: string; origin?: string; headers?: Record<string, string> } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    if (init.token) headers['x-auth-token'] = init.token;
+    if (init.cookie) headers.cookie = init.cookie;
+    if (init.origin) headers.origin = init.origin;
+    const res = await app.request(`${TEST_ORIGIN}${url}`, {
+      method,
+      headers,
+      body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test bodies are asserted field by field
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  let counter = 0;
+  /** Signs up a unique operator; `status` sets their subscription directly (default trialing). */
+  async function operator(status = 'trialing') {
+    counter += 1;
+    const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const res = await call('POST', '/api/signup', {
+      body: { name: `Operator ${counter}`, email, password: 'correct-horse', companyName: `Company ${counter}` },
+    });
+    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+    const trialEnd = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    updateUser(built.deps.db, res.json.id, { subscriptionStatus: status, trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
+    built.deps.companyCache.invalidate(res.json.companyId);
+    return { email, password: 'correct-horse', token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
+  }
+
+  return { ...built, app, config, call, operator, dbFile: file };
+}
+
+export type TestApp = ReturnType<typeof createTestApp>;

@@ -1,0 +1,264 @@
+// One zod schema per request body (STYLE.md #7): the server validates with these and the
+// browser forms use them, so every message in SPEC.md §5 is written exactly once.
+import { z } from 'zod';
+import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES } from './constants';
+import { isValidPostcode } from './postcode';
+
+const MAX_TEXT = 200;
+const MAX_LONG_TEXT = 2000;
+
+/** A required string: missing, wrong type, or blank after trimming all give `message`. */
+const requiredText = (message: string, max = MAX_TEXT) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Must be at most ${max} characters`);
+
+const optionalText = (max = MAX_TEXT) =>
+  z.string({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`);
+
+const postcodeField = (requiredMessage: string, invalidMessage: string) =>
+  requiredText(requiredMessage, 16).refine(isValidPostcode, invalidMessage);
+
+// ---------------------------------------------------------------- quotes
+
+export const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
+export const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
+
+export const quoteRequestSchema = z
+  .object({
+    pickupPostcode: postcodeField('Pickup postcode is required', PICKUP_INVALID),
+    destinationPostcode: postcodeField('Destination postcode is required', DESTINATION_INVALID),
+    vehicleType: requiredText('Vehicle type is required', 60),
+    gearboxType: requiredText('Gearbox type is required', 60),
+    rollingStatus: requiredText('Rolling status is required', 60),
+    passengerCount: z
+      .number({ error: 'Passenger count must be a number' })
+      .int('Passenger count must be a whole number')
+      .min(0, 'Passenger count must be at least 0')
+      .max(MAX_PASSENGERS, `Passenger count cannot exceed ${MAX_PASSENGERS}`)
+      .default(0),
+    problemType: requiredText('Problem type is required', 100),
+    urgency: z.enum(URGENCY_VALUES, { error: 'Urgency level is required' }),
+    preferredDate: z
+      .string({ error: 'Preferred date must be a date' })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'Preferred date must be YYYY-MM-DD')
+      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Preferred date must be a real date')
+      .optional(),
+    preferredTime: z
+      .string({ error: 'Preferred time must be a time' })
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Preferred time must be HH:MM (24 hour)')
+      .optional(),
+    companyId: z.number({ error: 'Company id must be a number' }).int().positive().max(2 ** 31).optional(),
+    companySlug: optionalText(40).optional(),
+  });
+export type QuoteRequest = z.input<typeof quoteRequestSchema>;
+
+// ---------------------------------------------------------------- auth
+
+const emailField = z
+  .string({ error: 'Invalid email address' })
+  .trim()
+  .max(254, 'Invalid email address')
+  .pipe(z.email('Invalid email address'));
+
+export const signupSchema = z.object({
+  name: requiredText('Name is required', 100),
+  email: emailField,
+  password: z
+    .string({ error: 'Password must be at least 6 characters' })
+    .min(6, 'Password must be at least 6 characters')
+    .max(200, 'Password must be at most 200 characters'),
+  companyName: requiredText('Company name is required', 100),
+});
+export type SignupRequest = z.infer<typeof signupSchema>;
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is required'),
+});
+export type LoginRequest = z.infer<typeof loginSchema>;
+
+// ---------------------------------------------------------------- money and numbers
+
+/**
+ * A pounds amount as the portal sends it: a number or numeric string with at most 2 decimals.
+ * Blank (`''`, null, missing) is `undefined`, so the caller can apply SPEC's defaults.
+ */
+export const moneyInput = z.preprocess(
+  (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  z
+    .number({ error: 'Must be an amount in pounds' })
+    .finite('Must be an amount in pounds')
+    .min(0, 'Must not be negative')
+    .max(100_000, 'Must be at most £100,000')
+    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Use at most 2 decimal places')
+    .optional(),
+);
+
+const numberInput = (min: number, max: number, label: string, integer = false) =>
+  z.preprocess(
+    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    (integer ? z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`) : z.number({ error: `${label} must be a number` }))
+      .finite(`${label} must be a number`)
+      .min(min, `${label} must be at least ${min}`)
+      .max(max, `${label} must be at most ${max}`)
+      .optional(),
+  );
+
+const clockTime = z
+  .string({ error: 'Time must be HH:MM' })
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM (24 hour)');
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+
+export const pricingUpdateSchema = z.object({
+  callOutFee: moneyInput,
+  labourRate: moneyInput,
+  mileRate: moneyInput,
+  labourTime: numberInput(0, 24, 'Labour time'),
+  afterHoursEnabled: z.preprocess(blankToUndefined, z.boolean({ error: 'Must be true or false' }).optional()),
+  afterHoursFee: moneyInput,
+  afterHoursStart: z.preprocess(blankToUndefined, clockTime.optional()),
+  afterHoursEnd: z.preprocess(blankToUndefined, clockTime.optional()),
+});
+export type PricingUpdate = z.input<typeof pricingUpdateSchema>;
+
+/** SPEC.md §5: a pricing save with blank fields uses these. */
+export const PRICING_DEFAULTS = {
+  callOutFee: 50,
+  labourRate: 45,
+  mileRate: 2.5,
+  labourTime: 1,
+  afterHoursFee: 50,
+  afterHoursStart: '18:00',
+  afterHoursEnd: '08:00',
+  afterHoursEnabled: true,
+} as const;
+
+// ---------------------------------------------------------------- charge rows
+
+const enabledField = z.boolean({ error: 'Enabled must be true or false' });
+
+const pricedRowSchema = (what: string) =>
+  z.object({
+    name: requiredText(`${what} name is required`, 60),
+    basePrice: moneyInput,
+    enabled: enabledField.optional(),
+  });
+
+export const vehicleTypeSchema = pricedRowSchema('Vehicle type');
+export const gearboxTypeSchema = pricedRowSchema('Gearbox type');
+export const rollingStatusTypeSchema = pricedRowSchema('Rolling status');
+export const problemTypeSchema = pricedRowSchema('Problem type');
+export type PricedRowInput = z.input<typeof vehicleTypeSchema>;
+
+export const surchargeSchema = z.object({
+  problemType: requiredText('Problem type is required', 100),
+  amount: moneyInput,
+  description: optionalText(300).optional().nullable(),
+  enabled: enabledField.optional(),
+});
+export type SurchargeInput = z.input<typeof surchargeSchema>;
+
+export const passengerChargeSchema = z.object({
+  passengerCount: numberInput(1, PASSENGER_LIMIT_RANGE.max, 'Passenger count', true),
+  basePrice: moneyInput,
+  enabled: enabledField.optional(),
+});
+export type PassengerChargeInput = z.input<typeof passengerChargeSchema>;
+
+// ---------------------------------------------------------------- company
+
+export const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
+const colour = z.string({ error: 'Colour must be #RRGGBB' }).regex(HEX_COLOUR, 'Colour must be #RRGGBB');
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const customSlugSchema = z
+  .string({ error: 'Custom URL must be text' })
+  .trim()
+  .min(3, 'Custom URL must be 3 to 40 characters')
+  .max(40, 'Custom URL must be 3 to 40 characters')
+  .regex(SLUG_PATTERN, 'Custom URL may use lowercase letters, numbers and hyphens only')
+  .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), 'That custom URL is reserved. Please choose another.');
+
+const nullableText = (max: number) =>
+  z.preprocess((v) => (v === '' ? null : v), optionalText(max).nullable().optional());
+
+const featureText = (max: number) => optionalText(max).optional();
+
+export const companyUpdateSchema = z.object({
+  name: requiredText('Company name is required', 100).optional(),
+  logo: z.string({ error: 'Logo must be an image' }).max(3_000_000, 'Logo must be at most 2MB').nullable().optional(),
+  primaryColour: colour.optional(),
+  secondaryColour: colour.optional(),
+  accentColour: colour.optional(),
+  backgroundColour: colour.optional(),
+  textColour: colour.optional(),
+  phone: nullableText(30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid phone number'),
+  whatsapp: nullableText(30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid WhatsApp number'),
+  email: z.preprocess((v) => (v === '' ? null : v), emailField.nullable().optional()),
+  preferredContact: z.enum(['whatsapp', 'phone', 'email'], { error: 'Preferred contact must be whatsapp, phone or email' }).optional(),
+  customDomain: nullableText(253),
+  customSlug: customSlugSchema.optional(),
+  showPriceBreakdown: z.boolean({ error: 'Must be true or false' }).optional(),
+  companyDescription: nullableText(500),
+  basePostcode: z.preprocess(
+    (v) => (v === '' ? null : v),
+    z.string({ error: 'Enter a valid UK postcode' }).trim().max(16).refine(isValidPostcode, 'Enter a valid UK postcode').nullable().optional(),
+  ),
+  serviceRadius: numberInput(0, 1000, 'Service radius'),
+  extraRadiusFee: moneyInput,
+  showServiceArea: z.boolean({ error: 'Must be true or false' }).optional(),
+  showFeatures: z.boolean({ error: 'Must be true or false' }).optional(),
+  enablePriceRounding: z.boolean({ error: 'Must be true or false' }).optional(),
+  priceRoundingMultiple: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    z.union([z.literal(5), z.literal(10)], { error: 'Rounding must be 5 or 10' }).optional(),
+  ),
+  showPriceDisclaimer: z.boolean({ error: 'Must be true or false' }).optional(),
+  passengerLimit: numberInput(PASSENGER_LIMIT_RANGE.min, PASSENGER_LIMIT_RANGE.max, 'Passenger limit', true),
+  pricePerPassenger: moneyInput,
+  feature1Title: featureText(60),
+  feature1Description: featureText(300),
+  feature1Icon: featureText(40),
+  feature2Title: featureText(60),
+  feature2Description: featureText(300),
+  feature2Icon: featureText(40),
+  feature3Title: featureText(60),
+  feature3Description: featureText(300),
+  feature3Icon: featureText(40),
+});
+export type CompanyUpdate = z.input<typeof companyUpdateSchema>;
+export type CompanyUpdateParsed = z.output<typeof companyUpdateSchema>;
+
+// ---------------------------------------------------------------- billing and contact
+
+export const checkoutSessionSchema = z.object({
+  email: emailField.optional(),
+  name: optionalText(100).optional(),
+  companyName: optionalText(120).optional(),
+  prefilled_email: emailField.optional(),
+});
+
+export const processCheckoutSchema = z.object({
+  sessionId: requiredText('Session ID is required', 300),
+});
+
+export const contactFormSchema = z.object({
+  name: requiredText('Name is required', 100),
+  email: emailField,
+  subject: requiredText('Subject is required', 150),
+  message: requiredText('Message is required', MAX_LONG_TEXT),
+});
+export type ContactForm = z.infer<typeof contactFormSchema>;
+
+export const featureRequestSchema = z.object({
+  name: requiredText('Name is required', 100),
+  email: emailField,
+  featureTitle: requiredText('Feature title is required', 150),
+  description: requiredText('Description is required', MAX_LONG_TEXT),
+  priority: z.enum(FEATURE_PRIORITIES.map((p) => p.value) as ['low', 'medium', 'high', 'critical']).default('medium'),
+});
+export type FeatureRequest = z.input<typeof featureRequestSchema>;
