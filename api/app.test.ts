@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './env';
+import { createTestApp } from './test/harness';
+
+describe('operations', () => {
+  const t = createTestApp();
+
+  it('answers /healthz when the database answers', async () => {
+    const res = await t.call('GET', '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: 'ok' });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('publishes the public API as OpenAPI with a readable reference', async () => {
+    const doc = await t.call('GET', '/api/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.json.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.json.paths)).toContain('/api/quotes/calculate');
+    const body = doc.json.paths['/api/quotes/calculate'].post.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(expect.arrayContaining(['pickupPostcode', 'destinationPostcode', 'vehicleType', 'urgency']));
+    const page = await t.call('GET', '/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('/api/quotes/calculate');
+  });
+
+  it('keeps a caller-supplied request id only when it is well formed', async () => {
+    const ok = await t.call('GET', '/healthz', { headers: { 'x-request-id': 'abc-12345678' } });
+    expect(ok.headers.get('x-request-id')).toBe('abc-12345678');
+    const bad = await t.call('GET', '/healthz', { headers: { 'x-request-id': '<script>' } });
+    expect(bad.headers.get('x-request-id')).not.toBe('<script>');
+  });
+});
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ DATABASE_PATH: ':memory:' });
+    expect(config).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', quoteRateLimit: 60, trustProxy: false });
+    expect(config.billing.mode).toBe('local');
+    expect(config.distance.provider).toBe('builtin');
+    expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it('stops start-up in production without SESSION_SECRET, with a clear message', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:' })).toThrow(/SESSION_SECRET is required/);
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:', SESSION_SECRET: 'x'.repeat(32) }).secureCookies).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ BILLING_MODE: 'paypal' }, /BILLING_MODE/],
+    [{ BILLING_MODE: 'stripe' }, /STRIPE_SECRET_KEY/],
+    [{ DISTANCE_PROVIDER: 'osrm' }, /OSRM_URL/],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig({ DATABASE_PATH: ':memory:', ...env })).toThrow(message);
+  });
+});
