@@ -1,0 +1,56 @@
+// The signed-in operator's frame: 'Driver Portal', who is signed in, and the account menu
+// (SPEC.md §2 Driver Portal).
+import type { ReactNode } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { DropdownMenu } from 'radix-ui';
+import { CreditCard, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
+import { useAuth } from '../lib/auth';
+import { Button } from './ui';
+
+const ITEM =
+  'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 [&_svg]:size-4';
+
+export function PortalShell({ children }: { children: ReactNode }) {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  return (
+    <div className="min-h-screen bg-slate-50">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
+          <Link to="/dashboard" className="flex min-w-0 items-center gap-3">
+            <span className="grid size-9 shrink-0 place-items-center rounded-lg bg-brand-600 text-white">
+              <Truck className="size-5" aria-hidden="true" />
+            </span>
+            <span className="min-w-0">
+              <span className="block font-bold leading-tight">Driver Portal</span>
+              {user && <span className="block truncate text-sm text-slate-600">Welcome back, {user.email}</span>}
+            </span>
+          </Link>
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger asChild>
+              <Button variant="outline" aria-label="Account menu">
+                <Menu aria-hidden="true" />
+                <span className="hidden sm:inline">Menu</span>
+              </Button>
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+                <DropdownMenu.Item className={ITEM} onSelect={() => void navigate('/subscription')}>
+                  <CreditCard aria-hidden="true" /> Manage Subscription
+                </DropdownMenu.Item>
+                <DropdownMenu.Item className={ITEM} onSelect={() => void navigate('/contact')}>
+                  <LifeBuoy aria-hidden="true" /> Contact & Support
+                </DropdownMenu.Item>
+                <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+                <DropdownMenu.Item className={ITEM} disabled={logout.isPending} onSelect={() => logout.mutate()}>
+                  <LogOut aria-hidden="true" /> Sign Out
+                </DropdownMenu.Item>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
+        </div>
+      </header>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+// @vitest-environment jsdom
+import '../test/dom';
+import { render, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../lib/query';
+import { fakeApi } from '../test/dom';
+import { decideProtectedRoute, ProtectedRoute } from './ProtectedRoute';
+
+describe('decideProtectedRoute', () => {
+  const decide = (user: { subscriptionStatus: string } | null, url: string, isLoading = false) => {
+    const [pathname, search = ''] = url.split('?');
+    return decideProtectedRoute({ isLoading, user, pathname, search: search ? `?${search}` : '' });
+  };
+
+  it('waits while authentication loads', () => {
+    expect(decide(null, '/dashboard', true)).toEqual({ kind: 'loading' });
+  });
+
+  it('sends visitors without a user to /auth-page', () => {
+    expect(decide(null, '/dashboard')).toEqual({ kind: 'redirect', to: '/auth-page' });
+    expect(decide(null, '/contact')).toEqual({ kind: 'redirect', to: '/auth-page' });
+  });
+
+  it('lets a post-payment dashboard visit through without a user', () => {
+    expect(decide(null, '/dashboard?payment_success=true&session_id=cs_1')).toEqual({ kind: 'render' });
+    expect(decide(null, '/dashboard?session_id=cs_1')).toEqual({ kind: 'render' });
+    expect(decide(null, '/dashboard?payment_success=false')).toEqual({ kind: 'redirect', to: '/auth-page' });
+    expect(decide(null, '/contact?session_id=cs_1')).toEqual({ kind: 'redirect', to: '/auth-page' });
+  });
+
+  it.each(['active', 'trialing', 'trial', 'cancelled'])('opens the dashboard for %s', (status) => {
+    expect(decide({ subscriptionStatus: status }, '/dashboard')).toEqual({ kind: 'render' });
+  });
+
+  it.each(['inactive', 'past_due', 'mystery'])('sends %s to /subscription from the dashboard only', (status) => {
+    expect(decide({ subscriptionStatus: status }, '/dashboard')).toEqual({ kind: 'redirect', to: '/subscription' });
+    expect(decide({ subscriptionStatus: status }, '/dashboard?payment_success=true&session_id=x')).toEqual({ kind: 'render' });
+    expect(decide({ subscriptionStatus: status }, '/contact')).toEqual({ kind: 'render' });
+    expect(decide({ subscriptionStatus: status }, '/subscription')).toEqual({ kind: 'render' });
+  });
+});
+
+describe('<ProtectedRoute>', () => {
+  function renderAt(url: string, userResponse: { status?: number; json?: unknown }) {
+    const { fetchStub } = fakeApi({ 'GET /api/auth/user': () => userResponse });
+    vi.stubGlobal('fetch', fetchStub);
+    const router = createMemoryRouter(
+      [
+        { path: '/auth-page', element: <p>auth page</p> },
+        { path: '/subscription', element: <p>subscription page</p> },
+        { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <p>dashboard</p> }] },
+      ],
+      { initialEntries: [url] },
+    );
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+  }
+
+  it('treats a 401 as no user and redirects to sign in', async () => {
+    renderAt('/dashboard', { status: 401, json: { message: 'Not signed in' } });
+    expect(await screen.findByText('auth page')).toBeTruthy();
+  });
+
+  it('redirects an inactive operator to /subscription', async () => {
+    renderAt('/dashboard', { json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } });
+    expect(await screen.findByText('subscription page')).toBeTruthy();
+  });
+
+  it('shows the dashboard to a trialing operator', async () => {
+    renderAt('/dashboard', { json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'trialing' } });
+    expect(await screen.findByText('dashboard')).toBeTruthy();
+  });
+});

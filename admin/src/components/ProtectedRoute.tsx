@@ -1,0 +1,40 @@
+// SPEC.md §2 protected route rule, as a pure decision (unit-tested) and the component using it.
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { hasDashboardAccess } from '../../../shared/constants';
+import type { CurrentUser } from '../../../shared/types';
+import { useAuth } from '../lib/auth';
+import { FullPageSpinner } from './ui/spinner';
+
+/** Coming back from checkout: the dashboard signs the user in itself from the session id. */
+export function isPostPaymentVisit(pathname: string, search: string): boolean {
+  if (pathname !== '/dashboard') return false;
+  const query = new URLSearchParams(search);
+  return query.get('payment_success') === 'true' || query.has('session_id');
+}
+
+export type ProtectedDecision = { kind: 'loading' } | { kind: 'render' } | { kind: 'redirect'; to: '/auth-page' | '/subscription' };
+
+export function decideProtectedRoute(input: {
+  isLoading: boolean;
+  user: Pick<CurrentUser, 'subscriptionStatus'> | null;
+  pathname: string;
+  search: string;
+}): ProtectedDecision {
+  if (input.isLoading) return { kind: 'loading' };
+  const postPayment = isPostPaymentVisit(input.pathname, input.search);
+  if (!input.user) return postPayment ? { kind: 'render' } : { kind: 'redirect', to: '/auth-page' };
+  if (input.pathname === '/dashboard' && !postPayment && !hasDashboardAccess(input.user.subscriptionStatus)) {
+    return { kind: 'redirect', to: '/subscription' };
+  }
+  return { kind: 'render' };
+}
+
+export function ProtectedRoute({ children }: { children?: ReactNode }) {
+  const { user, isLoading } = useAuth();
+  const location = useLocation();
+  const decision = decideProtectedRoute({ isLoading, user, pathname: location.pathname, search: location.search });
+  if (decision.kind === 'loading') return <FullPageSpinner />;
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return children ?? <Outlet />;
+}

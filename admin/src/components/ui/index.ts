@@ -1,0 +1,10 @@
+export { Badge, statusTone } from './badge';
+export { Button, type ButtonProps } from './button';
+export { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './card';
+export { Checkbox } from './checkbox';
+export { ConfirmDialog, Dialog } from './dialog';
+export { Field } from './field';
+export { Input, Select, Textarea } from './input';
+export { Label } from './label';
+export { FullPageSpinner, Spinner } from './spinner';
+export { Tabs, TabsContent, TabsList, TabsTrigger } from './tabs';

@@ -1,0 +1,131 @@
+// The signed-in operator, shared by every admin screen through react-query's cache.
+// SPEC.md §6/§7: a 401 on GET /api/auth/user means "no user", not an error. Login, signup and
+// logout are mutations so screens can show their pending labels; their navigation and failure
+// toasts (SPEC.md §4, §8) live here so every caller behaves the same.
+import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
+import { hasDashboardAccess } from '../../../shared/constants';
+import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
+import type { CurrentUser, SignupResponse } from '../../../shared/types';
+import { toast } from '../components/toast';
+
+export const AUTH_QUERY_KEY = ['/api/auth/user'] as const;
+
+/** Responses that sign someone in may carry a token for the x-auth-token header. */
+type WithToken<T> = T & { authToken?: string };
+
+export function storeAuthSession(token: string | null | undefined, user: CurrentUser | null | undefined): void {
+  try {
+    if (token) localStorage.setItem(AUTH_TOKEN_KEY, token);
+    if (user) localStorage.setItem(AUTH_USER_KEY, JSON.stringify(user));
+  } catch {
+    // Storage can be disabled (private mode); the session cookie still signs the user in.
+  }
+}
+
+export function clearAuthSession(): void {
+  try {
+    localStorage.removeItem(AUTH_TOKEN_KEY);
+    localStorage.removeItem(AUTH_USER_KEY);
+  } catch {
+    // Nothing stored, nothing to clear.
+  }
+}
+
+/** The user saved by the last sign-in on this browser, if any. */
+export function readStoredUser(): CurrentUser | null {
+  try {
+    const raw = localStorage.getItem(AUTH_USER_KEY);
+    return raw ? (JSON.parse(raw) as CurrentUser) : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+  try {
+    return await apiRequest<CurrentUser>('/api/auth/user');
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) {
+      // A token the server no longer accepts (logged out elsewhere, expired) is useless.
+      clearAuthSession();
+      return null;
+    }
+    throw error;
+  }
+}
+
+/** Where a freshly signed-in user belongs (SPEC.md §4). */
+export const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
+  hasDashboardAccess(status) ? '/dashboard' : '/subscription';
+
+function messageOf(error: Error): string {
+  return error instanceof ApiRequestError ? error.serverMessage : error.message;
+}
+
+function withoutToken<T extends object>(response: WithToken<T>): T {
+  const { authToken: _token, ...rest } = response;
+  return rest as T;
+}
+
+export interface Auth {
+  user: CurrentUser | null;
+  isLoading: boolean;
+  login: UseMutationResult<CurrentUser, Error, LoginRequest>;
+  signup: UseMutationResult<SignupResponse, Error, SignupRequest>;
+  logout: UseMutationResult<void, Error, void>;
+  refetch: () => Promise<unknown>;
+}
+
+export function useAuth(): Auth {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const userQuery = useQuery({ queryKey: AUTH_QUERY_KEY, queryFn: fetchCurrentUser });
+
+  const login = useMutation({
+    mutationFn: (body: LoginRequest) => apiRequest<WithToken<CurrentUser>>('/api/login', { method: 'POST', body }),
+    onSuccess: (response) => {
+      const user = withoutToken(response);
+      storeAuthSession(response.authToken, user);
+      queryClient.setQueryData(AUTH_QUERY_KEY, user);
+      void navigate(homeForStatus(user.subscriptionStatus), { replace: true });
+    },
+    onError: (error) => toast({ title: 'Login failed', description: messageOf(error), variant: 'destructive' }),
+  });
+
+  const signup = useMutation({
+    mutationFn: (body: SignupRequest) => apiRequest<WithToken<SignupResponse>>('/api/signup', { method: 'POST', body }),
+    onSuccess: (response) => {
+      const { checkoutUrl, ...user } = withoutToken(response);
+      storeAuthSession(response.authToken, user);
+      queryClient.setQueryData(AUTH_QUERY_KEY, user);
+      if (checkoutUrl) window.location.assign(checkoutUrl);
+      else void navigate('/dashboard', { replace: true });
+    },
+    onError: (error) => toast({ title: 'Registration failed', description: messageOf(error), variant: 'destructive' }),
+  });
+
+  const logout = useMutation({
+    mutationFn: () => apiRequest<void>('/api/logout', { method: 'POST' }),
+    onSuccess: async () => {
+      clearAuthSession();
+      // Leave the protected page before the user disappears, or its guard would redirect to
+      // /auth-page first; then drop every cached read so the next operator starts clean.
+      await navigate('/', { replace: true });
+      queryClient.clear();
+      queryClient.setQueryData(AUTH_QUERY_KEY, null);
+    },
+    onError: (error) => toast({ title: 'Logout failed', description: messageOf(error), variant: 'destructive' }),
+  });
+
+  return {
+    user: userQuery.data ?? null,
+    isLoading: userQuery.isLoading,
+    login,
+    signup,
+    logout,
+    refetch: userQuery.refetch,
+  };
+}

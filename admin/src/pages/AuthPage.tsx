@@ -1,0 +1,142 @@
+// Sign in / create account (SPEC.md §2 Auth page). The mode lives in the query string
+// (?mode=signin|signup) so the landing page's buttons and the browser's back button agree.
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
+import { loginSchema, signupSchema, type LoginRequest, type SignupRequest } from '../../../shared/schemas';
+import { BrandMark } from '../components/BrandMark';
+import { Button, Card, CardContent, CardDescription, CardHeader, Field, FullPageSpinner, Input } from '../components/ui';
+import { useAuth, type Auth } from '../lib/auth';
+
+function SignInForm({ login }: { login: Auth['login'] }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginRequest>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => login.mutate(values))} className="grid gap-4">
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...register('email')} />
+      </Field>
+      <Field label="Password" error={errors.password?.message}>
+        <Input type="password" autoComplete="current-password" {...register('password')} />
+      </Field>
+      <Button type="submit" size="lg" disabled={login.isPending}>
+        {login.isPending ? 'Signing in...' : 'Sign In'}
+      </Button>
+    </form>
+  );
+}
+
+function SignUpForm({ signup }: { signup: Auth['signup'] }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<SignupRequest>({
+    resolver: zodResolver(signupSchema),
+    defaultValues: { name: '', companyName: '', email: '', password: '' },
+  });
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => signup.mutate(values))} className="grid gap-4">
+      <Field label="Full Name" error={errors.name?.message}>
+        <Input autoComplete="name" {...register('name')} />
+      </Field>
+      <Field label="Company Name" error={errors.companyName?.message}>
+        <Input autoComplete="organization" {...register('companyName')} />
+      </Field>
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...register('email')} />
+      </Field>
+      <Field label="Password" error={errors.password?.message} hint="At least 6 characters">
+        <Input type="password" autoComplete="new-password" {...register('password')} />
+      </Field>
+      <Button type="submit" size="lg" disabled={signup.isPending}>
+        {signup.isPending ? 'Creating account...' : 'Create Account'}
+      </Button>
+    </form>
+  );
+}
+
+const SELLING_POINTS = [
+  { icon: Palette, title: 'Custom Branding', text: 'Your logo, colours and wording on a quote page customers trust.' },
+  { icon: Calculator, title: 'Smart Pricing', text: 'Distance, labour, after-hours and per-vehicle charges worked out instantly.' },
+];
+
+export default function AuthPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { user, isLoading, login, signup } = useAuth();
+  const isSignUp = searchParams.get('mode') === 'signup';
+
+  // Once a sign-in succeeds, the mutation routes by status; don't race it with this redirect.
+  const settling = login.isPending || login.isSuccess || signup.isPending || signup.isSuccess;
+  if (isLoading) return <FullPageSpinner />;
+  if (user && !settling) return <Navigate to="/dashboard" replace />;
+
+  const title = isSignUp ? 'Create Account' : 'Sign In';
+  return (
+    <div className="grid min-h-screen lg:grid-cols-2">
+      <title>{title}</title>
+      <main className="flex flex-col px-4 py-6 sm:px-8">
+        <div>
+          <Button variant="ghost" asChild className="-ml-2">
+            <Link to="/">
+              <ArrowLeft aria-hidden="true" /> Back to Home
+            </Link>
+          </Button>
+        </div>
+        <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center py-8">
+          <div className="mb-6 lg:hidden">
+            <BrandMark />
+          </div>
+          <Card>
+            <CardHeader>
+              <h1 className="text-2xl font-semibold leading-tight">{title}</h1>
+              <CardDescription>
+                {isSignUp
+                  ? 'Start your free trial and have your quote page live in minutes.'
+                  : 'Welcome back. Sign in to manage your quote page.'}
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-4">
+              {/* Keyed so switching mode starts with a clean form and no stale errors. */}
+              {isSignUp ? <SignUpForm key="signup" signup={signup} /> : <SignInForm key="signin" login={login} />}
+              <Button
+                variant="ghost"
+                className="text-brand-700"
+                onClick={() => setSearchParams({ mode: isSignUp ? 'signin' : 'signup' }, { replace: true })}
+              >
+                {isSignUp ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
+              </Button>
+            </CardContent>
+          </Card>
+        </div>
+      </main>
+      <aside className="hidden flex-col justify-center bg-gradient-to-br from-brand-800 to-brand-700 p-12 text-white lg:flex">
+        <BrandMark inverted />
+        <h2 className="mt-10 flex items-center gap-3 text-3xl font-bold">
+          <Truck className="size-8" aria-hidden="true" /> Professional Towing Business Platform
+        </h2>
+        <p className="mt-4 max-w-md text-blue-100">
+          Give customers an instant, accurate recovery price under your own brand, and take the job on WhatsApp or by
+          phone.
+        </p>
+        <ul className="mt-10 grid gap-6">
+          {SELLING_POINTS.map(({ icon: Icon, title: pointTitle, text }) => (
+            <li key={pointTitle} className="flex gap-4">
+              <span className="grid size-10 shrink-0 place-items-center rounded-lg bg-white/15">
+                <Icon className="size-5" aria-hidden="true" />
+              </span>
+              <div>
+                <h3 className="font-semibold">{pointTitle}</h3>
+                <p className="text-sm text-blue-100">{text}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+// /company/:slug inside the SPA. The server answers this path itself with a small hosted page
+// (DESIGN.md §8); this route covers navigation that stays inside the SPA.
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { apiRequest } from '../../../shared/api-client';
+import type { PublicCompany } from '../../../shared/types';
+import { FullPageSpinner } from '../components/ui';
+import { CompanyWrapper } from './CompanyWrapper';
+import NotFoundPage from './NotFoundPage';
+
+/** SPEC.md §7: the slug lookup retries 3 times, 1 second apart. */
+const SLUG_RETRIES = 3;
+const SLUG_RETRY_DELAY_MS = 1000;
+
+export default function CompanyPage() {
+  const { slug = '' } = useParams();
+  const company = useQuery({
+    queryKey: ['/api/company/slug', slug],
+    queryFn: () => apiRequest<PublicCompany>(`/api/company/slug/${encodeURIComponent(slug)}`, { anonymous: true }),
+    retry: SLUG_RETRIES,
+    retryDelay: SLUG_RETRY_DELAY_MS,
+  });
+  if (company.isLoading) return <FullPageSpinner />;
+  if (company.isError || !company.data) return <NotFoundPage />;
+  return (
+    <main>
+      <title>{company.data.name}</title>
+      <CompanyWrapper company={company.data} />
+    </main>
+  );
+}

@@ -1,0 +1,166 @@
+// Contact & Support (SPEC.md §2, §5, §7): no server call; each form opens the operator's mail
+// client with a prefilled message to support.
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'react-router';
+import { ArrowLeft, Lightbulb, Mail } from 'lucide-react';
+import type { z } from 'zod';
+import { DEFAULT_SUPPORT_EMAIL, FEATURE_PRIORITIES, SUPPORT_REPLY_HOURS } from '../../../shared/constants';
+import { contactFormSchema, featureRequestSchema, type ContactForm } from '../../../shared/schemas';
+import { PortalShell } from '../components/PortalShell';
+import { toast } from '../components/toast';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select, Tabs, TabsContent, TabsList, TabsTrigger, Textarea } from '../components/ui';
+import { useAuth } from '../lib/auth';
+
+export function mailtoUrl(subject: string, body: string, to = DEFAULT_SUPPORT_EMAIL): string {
+  return `mailto:${to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
+
+/** Hands the message to the mail client, with SPEC.md §8's toasts either way. */
+export function openMailClient(url: string): void {
+  try {
+    window.location.href = url;
+    toast({ title: 'Email client opened' });
+  } catch {
+    toast({
+      title: 'Error',
+      description: `Unable to open email client. Please email us directly at ${DEFAULT_SUPPORT_EMAIL}`,
+      variant: 'destructive',
+    });
+  }
+}
+
+function ContactUsForm({ defaults }: { defaults: Pick<ContactForm, 'name' | 'email'> }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ContactForm>({ resolver: zodResolver(contactFormSchema), defaultValues: { ...defaults, subject: '', message: '' } });
+  const onSubmit = handleSubmit((values) => {
+    const body = `Name: ${values.name}\nEmail: ${values.email}\n\n${values.message}`;
+    openMailClient(mailtoUrl(`Contact Request: ${values.subject}`, body));
+  });
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+      <Field label="Name" error={errors.name?.message}>
+        <Input autoComplete="name" required {...register('name')} />
+      </Field>
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" required {...register('email')} />
+      </Field>
+      <Field label="Subject" error={errors.subject?.message} className="sm:col-span-2">
+        <Input required {...register('subject')} />
+      </Field>
+      <Field label="Message" error={errors.message?.message} className="sm:col-span-2">
+        <Textarea rows={6} required {...register('message')} />
+      </Field>
+      <div className="sm:col-span-2">
+        <Button type="submit">
+          <Mail aria-hidden="true" /> Send Message
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+type FeatureInput = z.input<typeof featureRequestSchema>;
+type FeatureOutput = z.output<typeof featureRequestSchema>;
+
+function FeatureRequestForm({ defaults }: { defaults: Pick<ContactForm, 'name' | 'email'> }) {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<FeatureInput, unknown, FeatureOutput>({
+    resolver: zodResolver(featureRequestSchema),
+    defaultValues: { ...defaults, featureTitle: '', description: '', priority: 'medium' },
+  });
+  const onSubmit = handleSubmit((values) => {
+    const priority = FEATURE_PRIORITIES.find((p) => p.value === values.priority)?.label ?? values.priority;
+    const body = `Name: ${values.name}\nEmail: ${values.email}\nPriority: ${priority}\n\nFeature: ${values.featureTitle}\n\n${values.description}`;
+    openMailClient(mailtoUrl(`Feature Request: ${values.featureTitle}`, body));
+  });
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+      <Field label="Name" error={errors.name?.message}>
+        <Input autoComplete="name" required {...register('name')} />
+      </Field>
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" required {...register('email')} />
+      </Field>
+      <Field label="Feature Title" error={errors.featureTitle?.message}>
+        <Input required {...register('featureTitle')} />
+      </Field>
+      <Field label="Priority" error={errors.priority?.message}>
+        <Select {...register('priority')}>
+          {FEATURE_PRIORITIES.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field label="Description" hint="What would it help you do?" error={errors.description?.message} className="sm:col-span-2">
+        <Textarea rows={6} required {...register('description')} />
+      </Field>
+      <div className="sm:col-span-2">
+        <Button type="submit">
+          <Lightbulb aria-hidden="true" /> Send Feature Request
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+export default function ContactPage() {
+  const { user } = useAuth();
+  const defaults = { name: user?.name ?? '', email: user?.email ?? '' };
+  return (
+    <PortalShell>
+      <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
+        <title>Contact & Support</title>
+        <Button variant="ghost" asChild className="-ml-2">
+          <Link to="/dashboard">
+            <ArrowLeft aria-hidden="true" /> Back to Driver Portal
+          </Link>
+        </Button>
+        <h1 className="mt-4 text-2xl font-bold tracking-tight">Contact & Support</h1>
+        <p className="mt-1 text-slate-600">
+          We typically respond within {SUPPORT_REPLY_HOURS} hours. You can also email{' '}
+          <a className="font-medium text-brand-700 underline" href={`mailto:${DEFAULT_SUPPORT_EMAIL}`}>
+            {DEFAULT_SUPPORT_EMAIL}
+          </a>
+          .
+        </p>
+        <Tabs defaultValue="contact" className="mt-6">
+          <TabsList aria-label="Contact options">
+            <TabsTrigger value="contact">Contact Us</TabsTrigger>
+            <TabsTrigger value="feature">Feature Request</TabsTrigger>
+          </TabsList>
+          <TabsContent value="contact">
+            <Card>
+              <CardHeader>
+                <CardTitle>Contact Us</CardTitle>
+                <CardDescription>Questions, problems or billing: tell us what you need.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <ContactUsForm defaults={defaults} />
+              </CardContent>
+            </Card>
+          </TabsContent>
+          <TabsContent value="feature">
+            <Card>
+              <CardHeader>
+                <CardTitle>Feature Request</CardTitle>
+                <CardDescription>Tell us what would make the platform more useful for your business.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <FeatureRequestForm defaults={defaults} />
+              </CardContent>
+            </Card>
+          </TabsContent>
+        </Tabs>
+      </main>
+    </PortalShell>
+  );
+}

@@ -1,0 +1,6 @@
+// /preview: the signed-in operator's own quote page in preview mode (SPEC.md §2).
+import { CompanyWrapper } from './CompanyWrapper';
+
+export default function PreviewPage() {
+  return <CompanyWrapper />;
+}

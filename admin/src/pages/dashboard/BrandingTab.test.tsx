@@ -1,0 +1,130 @@
+// @vitest-environment jsdom
+import '../../test/dom';
+import { useState } from 'react';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { describe, expect, it, vi } from 'vitest';
+import { COLOUR_PRESETS } from '../../../../shared/constants';
+import { Toaster } from '../../components/toast';
+import { createQueryClient } from '../../lib/query';
+import { fakeApi } from '../../test/dom';
+import { ColourTheme, DisplayOptions } from './BrandingTab';
+import { presetColours } from './branding';
+import { CustomUrlCard } from './CustomUrlCard';
+import type { BrandingForm } from './useBrandingEditor';
+
+function DisplayHarness({ breakdown, rounding }: { breakdown: boolean; rounding: boolean }) {
+  const form = useForm<BrandingForm>({
+    defaultValues: { showPriceBreakdown: breakdown, enablePriceRounding: rounding, priceRoundingMultiple: '5', showPriceDisclaimer: true },
+  });
+  return <DisplayOptions form={form} />;
+}
+
+const checkbox = (name: string) => screen.getByRole('checkbox', { name });
+const isChecked = (name: string) => checkbox(name).getAttribute('aria-checked') === 'true';
+
+describe('display options', () => {
+  it('disables rounding while the breakdown is on, and hides the £5/£10 choice', () => {
+    render(<DisplayHarness breakdown rounding={false} />);
+    expect((checkbox('Round prices up') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByRole('radiogroup')).toBeNull();
+  });
+
+  it('turning breakdown off enables rounding; turning rounding on reveals £5/£10', () => {
+    render(<DisplayHarness breakdown rounding={false} />);
+    fireEvent.click(checkbox('Show price breakdown'));
+    expect(isChecked('Show price breakdown')).toBe(false);
+    fireEvent.click(checkbox('Round prices up'));
+    expect(isChecked('Round prices up')).toBe(true);
+    expect(screen.getByRole('radio', { name: 'Nearest £5' })).toBeTruthy();
+    expect(screen.getByRole('radio', { name: 'Nearest £10' })).toBeTruthy();
+  });
+
+  it('turning breakdown on turns rounding off', () => {
+    render(<DisplayHarness breakdown={false} rounding />);
+    fireEvent.click(checkbox('Show price breakdown'));
+    expect(isChecked('Show price breakdown')).toBe(true);
+    expect(isChecked('Round prices up')).toBe(false);
+    expect(screen.queryByRole('radiogroup')).toBeNull();
+  });
+});
+
+function ThemeHarness({ initial }: { initial: string | null }) {
+  const form = useForm<BrandingForm>({ defaultValues: presetColours(COLOUR_PRESETS[0]) });
+  const [appliedPreset, setAppliedPreset] = useState(initial);
+  return (
+    <>
+      <ColourTheme editor={{ form, appliedPreset, setAppliedPreset }} />
+      <output data-testid="primary">{form.watch('primaryColour')}</output>
+    </>
+  );
+}
+
+describe('colour theme', () => {
+  it('marks the chosen preset APPLIED and applies its colours', () => {
+    render(<ThemeHarness initial="Professional Blue" />);
+    expect(screen.getByRole('button', { name: /Professional Blue/ }).textContent).toContain('APPLIED');
+    fireEvent.click(screen.getByRole('button', { name: /Recovery Green/ }));
+    expect(screen.getByRole('button', { name: /Recovery Green/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(screen.getByRole('button', { name: /Recovery Green/ }).textContent).toContain('APPLIED');
+    expect(screen.getByRole('button', { name: /Professional Blue/ }).textContent).not.toContain('APPLIED');
+    expect(screen.getByTestId('primary').textContent).toBe('#2E7D32');
+  });
+
+  it('opening advanced colours clears the mark', () => {
+    render(<ThemeHarness initial="Professional Blue" />);
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced Colours' }));
+    expect(screen.queryByText('APPLIED')).toBeNull();
+    expect(screen.getByLabelText('Primary Colour hex code')).toBeTruthy();
+  });
+});
+
+describe('custom URL', () => {
+  function renderCard(savedSlug: string | null, put: (body: unknown) => { status?: number; json?: unknown }) {
+    const api = fakeApi({ 'PUT /api/company': put });
+    vi.stubGlobal('fetch', api.fetchStub);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <CustomUrlCard savedSlug={savedSlug} />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+    return api;
+  }
+
+  it('shows a lock button only for an unsaved change, and locks after confirming', async () => {
+    const api = renderCard(null, (body) => ({ json: { customSlug: (body as { customSlug: string }).customSlug } }));
+    const input = screen.getByLabelText('Your quote page address') as HTMLInputElement;
+    expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
+    fireEvent.change(input, { target: { value: 'acme-recovery' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
+    });
+    expect(await screen.findByText('Custom URL saved')).toBeTruthy();
+    expect(screen.getByText('Your custom URL has been saved and is now locked.')).toBeTruthy();
+    expect(api.calls).toEqual([{ method: 'PUT', path: '/api/company', body: { customSlug: 'acme-recovery' } }]);
+  });
+
+  it('is read-only with "cannot be changed" once saved', () => {
+    renderCard('acme', () => ({ json: {} }));
+    const input = screen.getByLabelText('Your quote page address') as HTMLInputElement;
+    expect(input.readOnly).toBe(true);
+    expect(input.value).toBe('acme');
+    expect(screen.getByText(/cannot be changed/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
+  });
+
+  it('reports a failed save with SPEC wording and the server reason', async () => {
+    renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken' } }));
+    fireEvent.change(screen.getByLabelText('Your quote page address'), { target: { value: 'taken' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
+    });
+    expect(await screen.findByText('Failed to save custom URL. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('That custom URL is already taken')).toBeTruthy();
+    expect((screen.getByLabelText('Your quote page address') as HTMLInputElement).readOnly).toBe(false);
+  });
+});

@@ -1,0 +1,86 @@
+// Contact Info: how customers reach the operator from a quote (WhatsApp, phone, e-mail).
+import { useForm } from 'react-hook-form';
+import { companyUpdateSchema } from '../../../../shared/schemas';
+import type { Company } from '../../../../shared/types';
+import { toast } from '../../components/toast';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select } from '../../components/ui';
+import { parseWith } from '../../lib/forms';
+import { errorText, useSaveCompany } from './api';
+
+interface ContactForm {
+  phone: string;
+  whatsapp: string;
+  email: string;
+  preferredContact: 'whatsapp' | 'phone' | 'email';
+}
+
+const CONTACT_FIELDS = ['phone', 'whatsapp', 'email', 'preferredContact'] as const;
+
+function toForm(company: Company): ContactForm {
+  const preferred = company.preferredContact;
+  return {
+    phone: company.phone ?? '',
+    whatsapp: company.whatsapp ?? '',
+    email: company.email ?? '',
+    preferredContact: preferred === 'phone' || preferred === 'email' ? preferred : 'whatsapp',
+  };
+}
+
+export function ContactTab({ company }: { company: Company }) {
+  const save = useSaveCompany();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+  } = useForm<ContactForm>({ values: toForm(company) });
+
+  const onSubmit = handleSubmit((values) => {
+    const parsed = parseWith(companyUpdateSchema.pick({ phone: true, whatsapp: true, email: true, preferredContact: true }), values);
+    if (!parsed.ok) {
+      for (const field of CONTACT_FIELDS) {
+        const message = parsed.errors[field];
+        if (message) setError(field, { message });
+      }
+      return;
+    }
+    save.mutate(parsed.data, {
+      onSuccess: () => toast({ title: 'Company settings updated successfully' }),
+      onError: (error) => toast({ title: 'Error updating company settings', description: errorText(error), variant: 'destructive' }),
+    });
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Contact Info</CardTitle>
+        <CardDescription>Customers contact you from their quote with these details.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
+          <Field label="Phone" hint="Used by the Call Now button" error={errors.phone?.message}>
+            <Input type="tel" autoComplete="tel" placeholder="01234 567890" {...register('phone')} />
+          </Field>
+          <Field label="WhatsApp" hint="Include the country code, e.g. +44 7700 900123" error={errors.whatsapp?.message}>
+            <Input type="tel" placeholder="+44 7700 900123" {...register('whatsapp')} />
+          </Field>
+          <Field label="Email" error={errors.email?.message}>
+            <Input type="email" autoComplete="email" {...register('email')} />
+          </Field>
+          <Field label="Preferred contact" error={errors.preferredContact?.message}>
+            <Select {...register('preferredContact')}>
+              <option value="whatsapp">WhatsApp</option>
+              <option value="phone">Phone</option>
+              <option value="email">Email</option>
+            </Select>
+          </Field>
+          <div className="sm:col-span-2">
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? 'Saving...' : 'Save Contact Info'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

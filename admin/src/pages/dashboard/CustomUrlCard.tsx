@@ -1,0 +1,111 @@
+// The custom URL (SPEC.md §4): editable until saved; saving goes through a confirmation and locks
+// it for good, because customers and printed vans will carry the link.
+import { useState } from 'react';
+import { CircleCheck, ExternalLink, Lock } from 'lucide-react';
+import { ApiRequestError } from '../../../../shared/api-client';
+import { toast } from '../../components/toast';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, Input, Label } from '../../components/ui';
+import { useSaveCompany } from './api';
+import { customUrlState, customUrlUnchanged } from './branding';
+
+export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
+  const [draft, setDraft] = useState(savedSlug ?? '');
+  const [confirming, setConfirming] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const save = useSaveCompany();
+  const { locked, canLock } = customUrlState(savedSlug, draft);
+  const prefix = `${window.location.origin}/company/`;
+
+  const confirm = () => {
+    if (customUrlUnchanged(savedSlug, draft)) {
+      setConfirming(false);
+      toast({ title: 'No changes', description: "The custom URL hasn't been changed." });
+      return;
+    }
+    setServerError(null);
+    save.mutate(
+      { customSlug: draft.trim() },
+      {
+        onSuccess: () => {
+          setConfirming(false);
+          toast({ title: 'Custom URL saved', description: 'Your custom URL has been saved and is now locked.' });
+        },
+        onError: (error) => {
+          setConfirming(false);
+          if (error instanceof ApiRequestError) setServerError(error.serverMessage);
+          toast({ title: 'Error', description: 'Failed to save custom URL. Please try again.', variant: 'destructive' });
+        },
+      },
+    );
+  };
+
+  const shownSlug = locked ? (savedSlug ?? '') : draft;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Custom URL</CardTitle>
+        <CardDescription>The web address of your quote page. Choose carefully: once saved it is locked.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <Label htmlFor="customSlug">Your quote page address</Label>
+        <div className="flex flex-wrap items-center gap-2">
+          <div className="flex min-w-0 flex-1 items-center rounded-md border border-slate-300 bg-white focus-within:border-brand-600">
+            <span className="hidden shrink-0 pl-3 text-sm text-slate-600 sm:inline" aria-hidden="true">
+              {prefix}
+            </span>
+            <Input
+              id="customSlug"
+              value={shownSlug}
+              readOnly={locked}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder="yourcompany"
+              autoCapitalize="none"
+              spellCheck={false}
+              aria-describedby="customSlug-hint"
+              aria-invalid={serverError ? true : undefined}
+              className="border-0 shadow-none"
+            />
+            {locked && <CircleCheck className="mr-3 size-5 shrink-0 text-green-700" aria-hidden="true" />}
+          </div>
+          {canLock && (
+            <Button onClick={() => setConfirming(true)} disabled={save.isPending}>
+              <Lock aria-hidden="true" /> Lock Custom URL
+            </Button>
+          )}
+        </div>
+        {locked ? (
+          <p id="customSlug-hint" className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-green-800">
+            <span>Custom URL saved and locked: it cannot be changed.</span>
+            <a href={`/company/${savedSlug}`} target="_blank" rel="noreferrer" className="inline-flex items-center gap-1 font-medium text-brand-700 underline">
+              Open page <ExternalLink className="size-3.5" aria-hidden="true" />
+              <span className="sr-only">(opens in a new tab)</span>
+            </a>
+          </p>
+        ) : (
+          <p id="customSlug-hint" className="text-xs text-slate-600">
+            Lowercase letters, numbers and hyphens only, e.g. acme-recovery.
+          </p>
+        )}
+        {serverError && (
+          <p role="alert" className="text-sm text-red-700">
+            {serverError}
+          </p>
+        )}
+      </CardContent>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Lock this custom URL?"
+        description={
+          <>
+            Your quote page will be at <strong className="break-all">{prefix + draft.trim()}</strong>. Once saved, the custom URL
+            cannot be changed.
+          </>
+        }
+        confirmLabel="Save and Lock"
+        pending={save.isPending}
+        onConfirm={confirm}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,99 @@
+// /dashboard: the Driver Portal, and its arrival states (SPEC.md §2 Dashboard states, §4
+// Payment return). Coming back from checkout with payment_success=true&session_id=… the page
+// exchanges the session for a signed-in account, then reloads on a clean URL.
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { TriangleAlert } from 'lucide-react';
+import { PortalShell } from '../../components/PortalShell';
+import { toast } from '../../components/toast';
+import { Button, FullPageSpinner } from '../../components/ui';
+import { fetchCurrentUser, storeAuthSession, useAuth } from '../../lib/auth';
+import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../../lib/processCheckout';
+import { DriverPortal } from './DriverPortal';
+
+/** SPEC.md §9: how long to wait for a user before showing the authentication error. */
+export const AUTH_TIMEOUT_MS = 5000;
+const REDIRECT_DELAY_MS = 2000;
+
+function usePaymentReturn(): boolean {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const { refetch } = useAuth();
+  const sessionId = params.get('payment_success') === 'true' ? params.get('session_id') : null;
+  const [processing, setProcessing] = useState(Boolean(sessionId));
+  const started = useRef(false);
+
+  useEffect(() => {
+    // Once per page load: React's development double-invoke must not post the session twice.
+    if (!sessionId || started.current) return;
+    started.current = true;
+    const toCleanDashboard = () =>
+      setTimeout(() => {
+        void refetch();
+        void navigate('/dashboard', { replace: true });
+      }, REDIRECT_DELAY_MS);
+
+    void (async () => {
+      const outcome = await processCheckoutSession(sessionId);
+      if (outcome.ok) {
+        storeAuthSession(outcome.authToken, outcome.user);
+        window.history.replaceState(null, '', '/dashboard');
+        window.location.reload();
+        return;
+      }
+      const next = finalHandling(outcome.message);
+      if (next === 'already-processed') {
+        toast({ title: 'Subscription already active', description: 'Taking you to your dashboard...' });
+        toCleanDashboard();
+      } else if (next === 'check-login' && (await fetchCurrentUser().catch(() => null))) {
+        toast({ title: 'Account found', description: 'Your account is ready. Taking you to your dashboard...' });
+        toCleanDashboard();
+      } else {
+        toast({
+          title: 'Payment Session Error',
+          description: next === 'check-login' ? outcome.message : CHECKOUT_MESSAGES.generic,
+          variant: 'destructive',
+        });
+      }
+      setProcessing(false);
+    })();
+  }, [sessionId, navigate, refetch]);
+
+  return processing;
+}
+
+function AuthenticationError() {
+  return (
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">
+      <title>Authentication Error</title>
+      <TriangleAlert className="size-10 text-red-700" aria-hidden="true" />
+      <h1 className="text-2xl font-bold">Authentication Error</h1>
+      <p className="max-w-md text-slate-700">Unable to authenticate. Please try signing in again.</p>
+      <Button asChild>
+        <Link to="/">Go to Home</Link>
+      </Button>
+    </main>
+  );
+}
+
+export default function DashboardPage() {
+  const { user, isLoading } = useAuth();
+  const processing = usePaymentReturn();
+  const [timedOut, setTimedOut] = useState(false);
+  const waitingForUser = !processing && !isLoading && !user;
+
+  useEffect(() => {
+    if (!waitingForUser) return;
+    const timer = setTimeout(() => setTimedOut(true), AUTH_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [waitingForUser]);
+
+  if (processing) return <FullPageSpinner text="Processing your payment and setting up your account..." />;
+  if (isLoading) return <FullPageSpinner text="Loading dashboard..." />;
+  if (!user) return timedOut ? <AuthenticationError /> : <FullPageSpinner text="Authenticating..." />;
+  return (
+    <PortalShell>
+      <DriverPortal />
+    </PortalShell>
+  );
+}

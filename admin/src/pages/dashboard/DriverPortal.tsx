@@ -1,0 +1,111 @@
+// The Driver Portal's settings: four tabs (SPEC.md §2), default Pricing, plus the preview button.
+import { useState, type ReactNode } from 'react';
+import { Calculator, Eye, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
+import { toast } from '../../components/toast';
+import { Button, Spinner, Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui';
+import { useCompany } from './api';
+import { BrandingTab } from './BrandingTab';
+import { ChargesTab } from './ChargesTab';
+import { ContactTab } from './ContactTab';
+import { PricingTab } from './PricingTab';
+import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
+
+export const previewPath = (customSlug: string | null | undefined): string =>
+  customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview';
+
+/**
+ * Saves the Branding form, then shows the customer page in a new tab. The tab is opened before
+ * the save because browsers only allow pop-ups during the click itself, not after an await.
+ */
+export async function openPreview(editor: Pick<BrandingEditor, 'save'>, customSlug: string | null | undefined): Promise<'opened' | 'blocked'> {
+  const tab = window.open('', '_blank');
+  if (tab) tab.opener = null;
+  const saved = await editor.save({ quiet: true });
+  if (!tab) {
+    toast({ title: 'Pop-up blocked', description: 'Please allow pop-ups for this site and try again', variant: 'destructive' });
+    return 'blocked';
+  }
+  tab.location.href = previewPath(customSlug);
+  if (!saved) {
+    toast({ title: 'Changes not saved', description: 'Preview opened, but recent changes may not be visible', variant: 'destructive' });
+  }
+  return 'opened';
+}
+
+function CompanyTab({ loading, failed, children }: { loading: boolean; failed: boolean; children: () => ReactNode }) {
+  if (loading) return <Spinner label="Loading your settings" />;
+  if (failed) return <p className="text-red-700">Unable to load your company settings. Please reload the page.</p>;
+  return <>{children()}</>;
+}
+
+const TAB_CONTENT = 'data-[state=inactive]:hidden';
+
+export function DriverPortal() {
+  const company = useCompany();
+  const editor = useBrandingEditor(company.data);
+  const [popupBlocked, setPopupBlocked] = useState(false);
+  const [previewing, setPreviewing] = useState(false);
+
+  const preview = async () => {
+    setPreviewing(true);
+    const result = await openPreview(editor, company.data?.customSlug);
+    setPopupBlocked(result === 'blocked');
+    setPreviewing(false);
+  };
+
+  return (
+    <main className="mx-auto max-w-6xl px-4 py-8 sm:px-6">
+      <title>Driver Portal</title>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <h1 className="text-2xl font-bold tracking-tight">
+          Driver Portal<span className="sr-only"> - </span>
+          <span className="mt-1 block text-base font-normal text-slate-600">Manage your towing service settings and rates</span>
+        </h1>
+        <div className="grid justify-items-end gap-2">
+          <Button onClick={() => void preview()} disabled={previewing || company.isLoading}>
+            <Eye aria-hidden="true" /> Preview Quote Screen
+          </Button>
+          {popupBlocked && (
+            <p role="alert" className="flex items-center gap-1.5 text-sm text-amber-900">
+              <TriangleAlert className="size-4" aria-hidden="true" /> Allow pop-ups to view preview
+            </p>
+          )}
+        </div>
+      </div>
+
+      {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
+      <Tabs defaultValue="pricing" className="mt-8">
+        <TabsList aria-label="Settings">
+          <TabsTrigger value="pricing">
+            <Calculator aria-hidden="true" /> Pricing & Rates
+          </TabsTrigger>
+          <TabsTrigger value="charges">
+            <Receipt aria-hidden="true" /> Custom Charges
+          </TabsTrigger>
+          <TabsTrigger value="branding">
+            <Palette aria-hidden="true" /> Branding
+          </TabsTrigger>
+          <TabsTrigger value="contact">
+            <Phone aria-hidden="true" /> Contact Info
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
+          <PricingTab />
+        </TabsContent>
+        <TabsContent value="charges" forceMount className={TAB_CONTENT}>
+          <ChargesTab />
+        </TabsContent>
+        <TabsContent value="branding" forceMount className={TAB_CONTENT}>
+          <CompanyTab loading={company.isLoading} failed={company.isError}>
+            {() => company.data && <BrandingTab editor={editor} company={company.data} />}
+          </CompanyTab>
+        </TabsContent>
+        <TabsContent value="contact" forceMount className={TAB_CONTENT}>
+          <CompanyTab loading={company.isLoading} failed={company.isError}>
+            {() => company.data && <ContactTab company={company.data} />}
+          </CompanyTab>
+        </TabsContent>
+      </Tabs>
+    </main>
+  );
+}

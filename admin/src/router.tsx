@@ -1,0 +1,42 @@
+// SPEC.md §2 route table. Every screen is its own lazy chunk, so the landing page downloads only
+// the landing page (DESIGN.md §9). The three subscription screens belong to the billing work
+// and are imported by their default export.
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ProtectedRoute } from './components/ProtectedRoute';
+import { FullPageSpinner } from './components/ui/spinner';
+import { RootLayout, RouteError } from './RootLayout';
+
+type LazyRoute = NonNullable<RouteObject['lazy']>;
+
+/** A lazy route whose module's default export is the screen. */
+const screen = (load: () => Promise<{ default: ComponentType }>): LazyRoute => async () => ({
+  Component: (await load()).default,
+});
+
+export const routes: RouteObject[] = [
+  {
+    Component: RootLayout,
+    ErrorBoundary: RouteError,
+    HydrateFallback: FullPageSpinner,
+    children: [
+      { path: '/', lazy: screen(() => import('./pages/LandingPage')) },
+      { path: '/auth', lazy: screen(() => import('./pages/AuthPage')) },
+      { path: '/auth-page', lazy: screen(() => import('./pages/AuthPage')) },
+      { path: '/preview', lazy: screen(() => import('./pages/PreviewPage')) },
+      { path: '/company/:slug', lazy: screen(() => import('./pages/CompanyPage')) },
+      { path: '/subscription-test', lazy: screen(() => import('./pages/subscription/SubscriptionTestPage')) },
+      {
+        Component: ProtectedRoute,
+        children: [
+          { path: '/dashboard', lazy: screen(() => import('./pages/dashboard/DashboardPage')) },
+          { path: '/subscription', lazy: screen(() => import('./pages/subscription/SubscriptionPage')) },
+          { path: '/contact', lazy: screen(() => import('./pages/ContactPage')) },
+        ],
+      },
+      { path: '*', lazy: screen(() => import('./pages/NotFoundPage')) },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

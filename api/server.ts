@@ -1,0 +1,41 @@
+// Listens. Everything else is built in api/app.ts.
+import { serve } from '@hono/node-server';
+import { createApp } from './app';
+import { loadGeodata } from './distance/postcodes';
+import { ConfigError, loadConfig } from './env';
+
+let config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const { app, deps } = createApp({ config });
+// Load the postcode data before listening, so the first quote does not pay for it.
+const geodata = loadGeodata();
+const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+  deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
+});
+
+// Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.
+let stopping = false;
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  deps.logger.info({ msg: 'Shutting down', signal });
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  server.close(() => {
+    deps.db.$client.close();
+    process.exit(0);
+  });
+  // Idle keep-alive connections would hold close() open.
+  if ('closeIdleConnections' in server) server.closeIdleConnections();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,65 @@
+// Shared steps for the admin journeys: a fresh operator per test (STYLE.md #13) who signs up
+// through the UI and starts the trial through the local billing checkout.
+import { expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+let counter = 0;
+
+export function uniqueOperator() {
+  const id = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  return {
+    name: 'Dana Driver',
+    companyName: `Dana Recovery ${id}`,
+    email: `dana-${id}@example.co.uk`,
+    password: 'tow-truck-42',
+    slug: `dana-${id}`,
+  };
+}
+export type Operator = ReturnType<typeof uniqueOperator>;
+
+export async function fillSignup(page: Page, operator: Operator) {
+  await page.getByLabel('Full Name').fill(operator.name);
+  await page.getByLabel('Company Name').fill(operator.companyName);
+  await page.getByLabel('Email').fill(operator.email);
+  await page.getByLabel('Password').fill(operator.password);
+}
+
+/**
+ * After sign-up the browser is on the local checkout page. Start the trial there, then come
+ * back through the dashboard's payment-return path (payment_success=true&session_id=…), which
+ * signs the operator in with the trial status.
+ */
+export async function startTrialFromCheckout(page: Page) {
+  await page.waitForURL((url) => url.pathname !== '/auth-page');
+  await page.getByRole('button', { name: /start.*trial/i }).click();
+  await page.waitForURL(/session_id=/);
+  const sessionId = new URL(page.url()).searchParams.get('session_id');
+  expect(sessionId).toBeTruthy();
+  if (!new URL(page.url()).pathname.startsWith('/dashboard')) {
+    await page.goto(`/dashboard?payment_success=true&session_id=${encodeURIComponent(sessionId ?? '')}`);
+  }
+  await expect(page.getByRole('heading', { name: /Driver Portal - Manage your towing service settings and rates/ })).toBeVisible({
+    timeout: 20_000,
+  });
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+export async function signUpWithTrial(page: Page, operator = uniqueOperator()) {
+  await page.goto('/auth-page?mode=signup');
+  await fillSignup(page, operator);
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await startTrialFromCheckout(page);
+  return operator;
+}
+
+export async function expectToast(page: Page, title: string) {
+  await expect(page.getByRole('region', { name: /Notification/ }).getByText(title, { exact: true })).toBeVisible();
+}
+
+/** DESIGN.md §9: no serious or critical axe-core violations (WCAG 2.2 AA rules). */
+export async function expectNoSeriousA11yViolations(page: Page, context: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(summary, `axe violations on ${context}`).toEqual([]);
+}

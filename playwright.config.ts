@@ -1,0 +1,70 @@
+// Browser journeys in Debian's Chromium against the real server (npm test builds first).
+// Two origins: the API/app on :4173 and a plain static server for examples/ on :4174, so the
+// widget is always tested embedded on a site of another origin.
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  throw new Error(
+    `Chromium not found at ${chromium}. Install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`,
+  );
+}
+
+export const API_ORIGIN = 'http://127.0.0.1:4173';
+export const EXAMPLES_ORIGIN = 'http://127.0.0.1:4174';
+const dataDir = mkdtempSync(path.join(tmpdir(), 'recovery-e2e-'));
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.pw.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? 'list' : 'line',
+  use: {
+    baseURL: API_ORIGIN,
+    trace: 'off',
+    launchOptions: {
+      executablePath: chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: 'tsx api/server.ts',
+      url: `${API_ORIGIN}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: '4173',
+        HOST: '127.0.0.1',
+        PUBLIC_URL: API_ORIGIN,
+        DATABASE_PATH: path.join(dataDir, 'e2e.db'),
+        BILLING_MODE: 'local',
+        QUOTE_RATE_LIMIT: '0',
+        LOG_LEVEL: 'silent',
+      },
+    },
+    {
+      command: 'tsx scripts/serve-static.ts examples 4174',
+      url: `${EXAMPLES_ORIGIN}/basic.html`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { API_ORIGIN },
+    },
+  ],
+});

@@ -1,0 +1,24 @@
+// The operator SPA (landing, auth, Driver Portal, billing screens). Routes are lazy chunks so
+// the landing page ships only what it renders (DESIGN.md §9: first load ≤ 200 KB gzip).
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+export default defineConfig({
+  root: path.join(here, 'admin'),
+  base: '/',
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: path.join(here, 'dist/admin'),
+    emptyOutDir: true,
+    sourcemap: false,
+  },
+  server: {
+    // `vite -c vite.admin.config.ts` during development talks to `npm run dev` on :3000.
+    proxy: { '/api': 'http://localhost:3000', '/company': 'http://localhost:3000' },
+  },
+});
