@@ -11,6 +11,8 @@ import {
   type DistanceLogger,
 } from './distance';
 import { lookupPostcode } from './postcodes';
+import { openDatabase } from '../db/client';
+import { routeStore } from '../db/distance-cache';
 
 const palace = { lat: 51.50101, lng: -0.14159 }; // SW1A 1AA
 const edinburgh = { lat: 55.95033, lng: -3.19302 }; // EH1 1YZ
@@ -196,6 +198,16 @@ describe('createDistanceService (osrm)', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+
+  it('keeps routed pairs in the database across restarts', async () => {
+    const db = openDatabase(':memory:');
+    const first = createDistanceService({ provider: 'osrm', osrmUrl, logger, routeStore: routeStore(db) });
+    await first.distanceMiles('SW1A 1AA', 'EH1 1YZ');
+    const restarted = createDistanceService({ provider: 'osrm', osrmUrl, logger, routeStore: routeStore(db) });
+    await expect(restarted.distanceMiles('EH1 1YZ', 'SW1A 1AA')).resolves.toBe(10);
+    expect(requests).toHaveLength(1);
+    db.$client.close();
   });
 
   it('still rejects unknown postcodes without asking the server', async () => {

@@ -196,11 +196,16 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
     const to = locate(toPostcode);
     if (from.key === to.key) return 0;
     const key = PairCache.key(from, to);
-    const cached = routes.get(key);
-    if (cached !== undefined) return cached;
+    const [a, b] = from.key < to.key ? [from.key, to.key] : [to.key, from.key];
+    const cached = routes.get(key) ?? options.routeStore?.get(a, b);
+    if (cached !== undefined) {
+      routes.set(key, cached);
+      return cached;
+    }
     try {
       const miles = roundToTenth(await osrmRouteMiles(baseUrl, from.location, to.location, timeoutMs));
       routes.set(key, miles);
+      options.routeStore?.set(a, b, miles);
       return miles;
     } catch (error) {
       // Not cached, so the pair is routed properly once OSRM is back.
