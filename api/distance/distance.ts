@@ -114,6 +114,13 @@ export interface DistanceServiceOptions {
   osrmTimeoutMs?: number;
   /** Postcode pairs remembered (per cache: estimates, routes); default 50,000, a few MB. */
   cacheSize?: number;
+  /** Keeps routed distances across restarts (the database's distance_cache), so OSRM is asked once per pair. */
+  routeStore?: RouteStore;
+}
+
+export interface RouteStore {
+  get(fromKey: string, toKey: string): number | undefined;
+  set(fromKey: string, toKey: string, miles: number): void;
 }
 
 export interface DistanceService {

@@ -8,7 +8,7 @@ import { PortalShell } from '../../components/PortalShell';
 import { toast } from '../../components/toast';
 import { Button, FullPageSpinner } from '../../components/ui';
 import { fetchCurrentUser, storeAuthSession, useAuth } from '../../lib/auth';
-import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../../lib/processCheckout';
+import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../subscription/processCheckout';
 import { DriverPortal } from './DriverPortal';
 
 /** SPEC.md §9: how long to wait for a user before showing the authentication error. */

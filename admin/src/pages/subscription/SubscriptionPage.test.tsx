@@ -1,0 +1,146 @@
+// @vitest-environment jsdom
+import '../../test/dom';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { formatLongDate } from '../../../../shared/money';
+import { Toaster } from '../../components/toast';
+import { createQueryClient } from '../../lib/query';
+import { fakeApi } from '../../test/dom';
+import SubscriptionPage from './SubscriptionPage';
+
+const DAY = 86_400_000;
+const user = (subscriptionStatus: string) => ({ id: 1, email: 'op@example.com', name: 'Sam Smith', companyId: 2, subscriptionStatus, trialEndsAt: null });
+
+function renderPage(routes: Parameters<typeof fakeApi>[0]) {
+  const api = fakeApi(routes);
+  vi.stubGlobal('fetch', api.fetchStub);
+  const router = createMemoryRouter(
+    [
+      { path: '/subscription', element: <SubscriptionPage /> },
+      { path: '/', element: <p>landing</p> },
+    ],
+    { initialEntries: ['/subscription'] },
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return api;
+}
+
+describe('<SubscriptionPage>', () => {
+  it('shows a trial with days left, its end date and progress, and cancels only through the portal', async () => {
+    const trialEnd = new Date(Date.now() + 2.5 * DAY).toISOString();
+    const open = vi.fn(() => ({ opener: {}, location: { href: '' }, close: vi.fn() }) as unknown as Window);
+    vi.stubGlobal('open', open);
+    const api = renderPage({
+      'GET /api/auth/user': () => ({ json: user('trialing') }),
+      'GET /api/subscription-details': () => ({ json: { status: 'trialing', email: 'op@example.com', trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false } }),
+      'POST /api/customer-portal': () => ({ json: { url: 'http://localhost/billing/portal/abc' } }),
+    });
+
+    expect(await screen.findByRole('heading', { name: 'Subscription Management' })).toBeTruthy();
+    expect(screen.getByText('Trial')).toBeTruthy();
+    expect(screen.getByText('RecoveryQuote Pro - £20/month')).toBeTruthy();
+    expect(screen.getByText(/3 days left/)).toBeTruthy();
+    expect(screen.getByText(`Trial ends on ${formatLongDate(trialEnd)}`)).toBeTruthy();
+    expect(screen.getByRole('progressbar', { name: 'Trial used' }).getAttribute('aria-valuenow')).toBe('17');
+    expect(screen.getByRole('link', { name: /Back to Driver Portal/ }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByText(/typically respond within 24 hours/)).toBeTruthy();
+    expect(screen.queryByText('Reactivate Subscription')).toBeNull();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel Subscription' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Cancel Your Subscription?' });
+    expect(within(dialog).getByText(formatLongDate(trialEnd))).toBeTruthy();
+    expect(within(dialog).getByRole('button', { name: 'Keep My Subscription' })).toBeTruthy();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, Cancel Subscription' }));
+
+    expect(open).toHaveBeenCalledWith('', '_blank');
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/customer-portal')).toBe(true));
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/customer-portal']);
+  });
+
+  it('shows an active plan’s next payment and amount', async () => {
+    const periodEnd = new Date(Date.now() + 20 * DAY).toISOString();
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('active') }),
+      'GET /api/subscription-details': () => ({ json: { status: 'active', email: 'op@example.com', trialEnd: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false } }),
+    });
+    expect(await screen.findByText('Next Payment Due')).toBeTruthy();
+    expect(screen.getByText(`${formatLongDate(periodEnd)} (20 days from now)`)).toBeTruthy();
+    expect(screen.getByText('£20.00')).toBeTruthy();
+    expect(screen.getByText('Active')).toBeTruthy();
+  });
+
+  it('reactivates a cancelled subscription, toasts, and refetches the details', async () => {
+    const end = new Date(Date.now() + DAY).toISOString();
+    let status = 'cancelled';
+    const api = renderPage({
+      'GET /api/auth/user': () => ({ json: user('cancelled') }),
+      'GET /api/subscription-details': () => ({ json: { status, email: 'op@example.com', trialEnd: end, currentPeriodEnd: end, cancelAtPeriodEnd: status === 'cancelled' } }),
+      'POST /api/reactivate-subscription': () => {
+        status = 'trialing';
+        return { json: { success: true } };
+      },
+    });
+    expect(await screen.findByText('Subscription Cancelled')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel Subscription' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: /Reactivate Subscription/ }));
+    expect(await screen.findByText('Subscription reactivated')).toBeTruthy();
+    expect(screen.getByText('Your subscription has been reactivated and will continue as normal.')).toBeTruthy();
+    expect(await screen.findByText('Trial')).toBeTruthy();
+    expect(api.calls.filter((c) => c.path === '/api/subscription-details').length).toBe(2);
+  });
+
+  it('toasts when reactivation fails', async () => {
+    const end = new Date(Date.now() + DAY).toISOString();
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('cancelled') }),
+      'GET /api/subscription-details': () => ({ json: { status: 'cancelled', email: 'op@example.com', trialEnd: end, currentPeriodEnd: end, cancelAtPeriodEnd: true } }),
+      'POST /api/reactivate-subscription': () => ({ status: 409, json: { message: 'No' } }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /Reactivate Subscription/ }));
+    expect(await screen.findByText('Reactivation failed')).toBeTruthy();
+    expect(screen.getByText('Unable to reactivate subscription. Please try again.')).toBeTruthy();
+  });
+
+  it('offers the free trial without a subscription, and toasts when checkout cannot start', async () => {
+    const api = renderPage({
+      'GET /api/auth/user': () => ({ json: user('inactive') }),
+      'GET /api/subscription-details': () => ({ json: { status: 'inactive', email: 'op@example.com', trialEnd: null, currentPeriodEnd: null, cancelAtPeriodEnd: false } }),
+      'POST /api/create-checkout-session': () => ({ status: 500, json: { message: 'Internal error' } }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Start Your Free Trial' })).toBeTruthy();
+    for (const feature of ['Professional quote generation', 'Custom branding & white-label', 'Service area mapping', 'Pricing configuration', 'Customer communication']) {
+      expect(screen.getByText(feature)).toBeTruthy();
+    }
+    expect(screen.getByText('3-day free trial • £20/month after trial • Cancel anytime')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Start 3-Day Free Trial' }));
+    expect(await screen.findByText('Payment Setup Failed')).toBeTruthy();
+    expect(screen.getByText('Unable to start payment process. Please try again.')).toBeTruthy();
+    expect(api.calls.find((c) => c.path === '/api/create-checkout-session')?.body).toEqual({
+      email: 'op@example.com',
+      name: 'Sam Smith',
+      companyName: 'Sam Smith Recovery',
+    });
+  });
+
+  it('shows the server’s error with Try Again when the details fail to load', async () => {
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('trialing') }),
+      'GET /api/subscription-details': () => ({ status: 500, json: { message: 'Internal error' } }),
+    });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Internal error');
+    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+  });
+
+  it('sends a visitor without a session to /', async () => {
+    renderPage({ 'GET /api/auth/user': () => ({ status: 401, json: { message: 'Not signed in' } }) });
+    expect(await screen.findByText('landing')).toBeTruthy();
+  });
+});

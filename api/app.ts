@@ -1,0 +1,141 @@
+// Builds the whole application: API sub-apps, the hosted company page and widget, and the
+// admin SPA. api/server.ts only listens; tests call app.request() on what this returns.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { createSessions } from './auth/session';
+import { openDatabase, type Db } from './db/client';
+import { routeStore } from './db/distance-cache';
+import type { AppDeps, DistanceEstimator } from './deps';
+import { createDistanceService } from './distance/distance';
+import type { Config } from './env';
+import { PayloadTooLarge } from './errors';
+import type { AppEnv } from './http/context';
+import { errorHandler, notFoundJson } from './http/errors';
+import { createLogger, requestLogging, type Logger } from './http/observability';
+import { csrfGuard, publicCors, securityHeaders } from './http/security';
+import { createCompanyConfigCache } from './quotes/company-config';
+import { authRoutes } from './routes/auth';
+import { chargeResources, chargeRoutes } from './routes/charges';
+import { companyRoutes, publicCompanyBySlug } from './routes/company';
+import { createHostedRoutes } from './routes/hosted';
+import { openApiRoutes } from './routes/openapi';
+import { pricingRoutes } from './routes/pricing';
+import { quoteRoutes } from './routes/quotes';
+import { billingRoutes, createBilling } from './billing/routes';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = path.join(root, 'dist');
+
+/** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
+const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+
+export interface AppOptions {
+  config: Config;
+  db?: Db;
+  logger?: Logger;
+  distance?: DistanceEstimator;
+  now?: () => Date;
+}
+
+export function createApp(options: AppOptions) {
+  const { config } = options;
+  const db = options.db ?? openDatabase(config.databasePath);
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const deps: AppDeps = {
+    config,
+    db,
+    logger,
+    sessions: createSessions(db, { secret: config.sessionSecret, secureCookies: config.secureCookies }),
+    distance:
+      options.distance ??
+      createDistanceService({
+        provider: config.distance.provider,
+        osrmUrl: config.distance.osrmUrl,
+        roadFactor: config.distance.roadFactor,
+        routeStore: routeStore(db),
+        logger: { warn: (details, msg) => logger.warn({ msg, ...details }) },
+      }),
+    companyCache: createCompanyConfigCache(db),
+    now: options.now ?? (() => new Date()),
+  };
+  const billing = createBilling(deps);
+
+  const api = new Hono<AppEnv>()
+    .use(
+      bodyLimit({
+        maxSize: 3 * 1024 * 1024,
+        onError: () => {
+          throw new PayloadTooLarge();
+        },
+      }),
+    )
+    .route('/', authRoutes(deps, { checkoutUrlFor: (user) => billing.checkoutUrlFor(user) }))
+    .route('/company', companyRoutes(deps))
+    .route('/pricing', pricingRoutes(deps))
+    .route('/vehicle-types', chargeRoutes(deps, chargeResources['vehicle-types']))
+    .route('/gearbox-types', chargeRoutes(deps, chargeResources['gearbox-types']))
+    .route('/rolling-status-types', chargeRoutes(deps, chargeResources['rolling-status-types']))
+    .route('/problem-types', chargeRoutes(deps, chargeResources['problem-types'], { writable: false }))
+    .route('/surcharges', chargeRoutes(deps, chargeResources.surcharges))
+    .route('/passenger-charges', chargeRoutes(deps, chargeResources['passenger-charges']))
+    .route('/quotes', quoteRoutes(deps))
+    .route('/', billingRoutes(deps, billing))
+    .route('/', openApiRoutes())
+    .all('*', notFoundJson);
+
+  const app = new Hono<AppEnv>()
+    .use(requestLogging(logger))
+    .use(securityHeaders)
+    .use('/api/*', publicCors)
+    .use('*', deps.sessions.load)
+    .use('/api/*', csrfGuard(config.publicUrl))
+    .get('/healthz', (c) => {
+      db.$client.prepare('select 1').get();
+      return c.json({ status: 'ok' });
+    })
+    .route('/api', api)
+    .route('/', billing.pages)
+    .route(
+      '/',
+      createHostedRoutes({
+        lookupBySlug: (slug) => publicCompanyBySlug(deps, slug),
+        widgetFile: path.join(DIST, 'widget', 'widget.js'),
+        publicUrl: config.publicUrl,
+      }),
+    );
+
+  mountAdminSpa(app);
+  app.onError(errorHandler(logger));
+  return { app, deps, billing };
+}
+
+function mountAdminSpa(app: Hono<AppEnv>) {
+  const adminDir = path.join(DIST, 'admin');
+  const indexFile = path.join(adminDir, 'index.html');
+  let indexHtml: string | undefined;
+  const spaIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);
+
+  app.use(
+    '/assets/*',
+    serveStatic({
+      root: path.relative(process.cwd(), adminDir) || '.',
+      onFound: (_path, c) => {
+        // Vite names assets by content hash: they never change under the same name.
+        c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    }),
+  );
+  app.get('*', (c) => {
+    const html = spaIndex();
+    if (!html) return c.text('The admin app is not built. Run "npm run build".', 503);
+    const known = SPA_ROUTES.some((r) => r.test(c.req.path));
+    c.header('Cache-Control', 'no-cache');
+    return c.html(html, known ? 200 : 404);
+  });
+}
+
+export type App = ReturnType<typeof createApp>['app'];

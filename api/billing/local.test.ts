@@ -1,0 +1,277 @@
+// Local billing mode end to end through app.request on a fresh SQLite file, with the clock
+// moved by hand: signup → checkout page → trial → portal cancel → reactivate → expiry.
+import { describe, expect, it } from 'vitest';
+import { addMonths } from './status';
+import { createTestApp, TEST_ORIGIN } from '../test/harness';
+
+const DAY = 86_400_000;
+const quoteBody = {
+  pickupPostcode: 'M1 1AE',
+  destinationPostcode: 'M4 4BF',
+  vehicleType: 'car',
+  gearboxType: 'manual',
+  rollingStatus: 'rolling',
+  passengerCount: 0,
+  problemType: 'other',
+  urgency: 'immediate',
+};
+
+function setup() {
+  const clock = { now: new Date('2026-06-10T12:00:00.000Z') };
+  const t = createTestApp({ now: () => clock.now });
+  const advance = (ms: number) => {
+    clock.now = new Date(clock.now.getTime() + ms);
+  };
+  let n = 0;
+
+  async function signup() {
+    n += 1;
+    const email = `billing${n}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const res = await t.call('POST', '/api/signup', {
+      body: { name: `Billing ${n}`, email, password: 'correct-horse', companyName: `Billing Recovery ${n}` },
+    });
+    expect(res.status).toBe(201);
+    return { email, token: res.json.authToken as string, user: res.json, checkoutUrl: res.json.checkoutUrl as string };
+  }
+
+  /** What the browser does on the local checkout page: GET it, press Start trial. */
+  async function payCheckout(checkoutUrl: string) {
+    const path = new URL(checkoutUrl).pathname;
+    const page = await t.call('GET', path);
+    expect(page.status).toBe(200);
+    const submit = await postForm(path);
+    expect(submit.status).toBe(303);
+    const location = submit.headers.get('location') ?? '';
+    const sessionId = new URL(location, TEST_ORIGIN).searchParams.get('session_id') ?? '';
+    return { page, location, sessionId };
+  }
+
+  /** A browser form post (the harness's call() always sends JSON). */
+  async function postForm(path: string, fields: Record<string, string> = {}) {
+    const res = await t.app.request(`${TEST_ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: res.status, headers: res.headers, text: await res.text() };
+  }
+
+  async function portalAction(token: string, action: string) {
+    const portal = await t.call('POST', '/api/customer-portal', { token });
+    expect(portal.status).toBe(200);
+    const path = new URL(portal.json.url).pathname;
+    return { res: await postForm(path, { action }), path };
+  }
+
+  return { t, clock, advance, signup, payCheckout, portalAction, postForm };
+}
+
+describe('local billing: the whole subscription journey', () => {
+  it('signs up, starts the trial through checkout, cancels in the portal, reactivates, and expires', async () => {
+    const { t, clock, advance, signup, payCheckout, portalAction } = setup();
+    const account = await signup();
+    expect(account.user.subscriptionStatus).toBe('inactive');
+    expect(account.checkoutUrl).toMatch(new RegExp(`^${TEST_ORIGIN}/billing/checkout/cs_local_[\\w-]{32}$`));
+
+    // Nobody can quote against a company without a subscription; this also warms the cache.
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(404);
+
+    const { page, location, sessionId } = await payCheckout(account.checkoutUrl);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.text).toContain('Start trial');
+    expect(page.text).toContain('£20.00');
+    expect(page.text).toContain('3-day free trial');
+    expect(page.text).toContain(account.email);
+    expect(page.text).toContain('<html lang="en-GB">');
+    expect(location).toBe(`/subscription-success?session_id=${sessionId}`);
+
+    // The success page exchanges the session id for a signed-in account (no cookie or token sent).
+    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(processed.status).toBe(200);
+    expect(processed.json).toMatchObject({ success: true, user: { email: account.email, subscriptionStatus: 'trialing' } });
+    expect(processed.json.message).toBeUndefined();
+    expect(processed.headers.get('set-cookie')).toMatch(/rq_session=/);
+    const token = processed.json.authToken as string;
+    const trialEnd = new Date(clock.now.getTime() + 3 * DAY).toISOString();
+
+    const details = await t.call('GET', '/api/subscription-details', { token });
+    expect(details.json).toEqual({ status: 'trialing', email: account.email, trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false });
+
+    // The public page and the quote path see the trial at once (the company cache was invalidated).
+    const slug = `billing-${Math.random().toString(36).slice(2, 8)}`;
+    expect((await t.call('PUT', '/api/company', { token, body: { customSlug: slug } })).status).toBe(200);
+    expect((await t.call('GET', `/api/company/slug/${slug}`)).status).toBe(200);
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(200);
+
+    // Processing again changes nothing and says so.
+    advance(60_000);
+    const again = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(again.status).toBe(200);
+    expect(again.json).toMatchObject({ success: true, message: 'Subscription already processed', user: { subscriptionStatus: 'trialing' } });
+    expect(again.json.authToken).toEqual(expect.any(String));
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.trialEnd).toBe(trialEnd);
+
+    // Cancel in the portal: cancelled, access until the trial's end.
+    const { res: cancelled, path: portalPath } = await portalAction(token, 'cancel');
+    expect(cancelled.status).toBe(303);
+    expect(cancelled.headers.get('location')).toMatch(/\?done=cancelled$/);
+    const portalPage = await t.call('GET', new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname + '?done=cancelled');
+    expect(portalPage.text).toContain('Your subscription has been cancelled');
+    expect(portalPage.text).toContain('Renew subscription');
+    expect(portalPath).toMatch(/^\/billing\/portal\//);
+    expect((await t.call('GET', '/api/subscription-details', { token })).json).toMatchObject({
+      status: 'cancelled',
+      currentPeriodEnd: trialEnd,
+      cancelAtPeriodEnd: true,
+    });
+    expect((await t.call('GET', `/api/company/slug/${slug}`)).status).toBe(200);
+
+    // Reactivate from the subscription page: back to the running trial; only once.
+    const reactivated = await t.call('POST', '/api/reactivate-subscription', { token });
+    expect(reactivated.status).toBe(200);
+    expect(reactivated.json).toMatchObject({ success: true, status: 'trialing', cancelAtPeriodEnd: false });
+    expect((await t.call('POST', '/api/reactivate-subscription', { token })).status).toBe(409);
+
+    // The trial runs out: active, as if the card were charged, renewing monthly from the trial end.
+    advance(4 * DAY);
+    const active = (await t.call('GET', '/api/subscription-details', { token })).json;
+    expect(active.status).toBe('active');
+    const renewal = addMonths(new Date(trialEnd), 1).toISOString();
+    expect(active.currentPeriodEnd).toBe(renewal);
+    expect((await t.call('GET', '/api/auth/user', { token })).json.subscriptionStatus).toBe('active');
+
+    // Cancel while active: access until the renewal date, then none: public page and quotes 404.
+    expect((await portalAction(token, 'cancel')).res.status).toBe(303);
+    expect((await t.call('GET', '/api/subscription-details', { token })).json).toMatchObject({ status: 'cancelled', currentPeriodEnd: renewal });
+    clock.now = new Date(Date.parse(renewal) + 1000);
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('inactive');
+    expect((await t.call('POST', '/api/reactivate-subscription', { token })).status).toBe(409);
+    expect((await t.call('GET', `/api/company/slug/${slug}`)).status).toBe(404);
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(404);
+
+    // Lapsed: the subscription page may start a new checkout.
+    const restart = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(restart.status).toBe(200);
+    expect(restart.json.url).toMatch(/\/billing\/checkout\/cs_local_/);
+  });
+});
+
+describe('local billing: checkout return errors', () => {
+  it('answers 400 Invalid or expired session ID for an unknown id', async () => {
+    const { t } = setup();
+    const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+  });
+
+  it('answers 400 Payment not completed before Start trial, and expired once the checkout lapses', async () => {
+    const { t, advance, signup } = setup();
+    const { checkoutUrl } = await signup();
+    const sessionId = new URL(checkoutUrl).pathname.split('/').pop() ?? '';
+    const unpaid = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(unpaid.status).toBe(400);
+    expect(unpaid.json).toEqual({ success: false, error: 'Payment not completed' });
+
+    advance(25 * 60 * 60 * 1000);
+    expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
+    const expired = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(expired.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+  });
+
+  it('stops a processed session id signing in after an hour: it sits in browser history', async () => {
+    const { t, advance, signup, payCheckout } = setup();
+    const { sessionId } = await payCheckout((await signup()).checkoutUrl);
+    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId } })).status).toBe(200);
+    advance(61 * 60 * 1000);
+    const late = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(late.status).toBe(400);
+    expect(late.json.error).toBe('Invalid or expired session ID');
+  });
+
+  it('shows 404 for a checkout page that does not exist', async () => {
+    const { t } = setup();
+    const res = await t.call('GET', '/billing/checkout/cs_local_missing');
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('Checkout not found');
+  });
+});
+
+describe('local billing: starting checkout', () => {
+  it('by email (the test page) starts the trial but never signs that account in', async () => {
+    const { t, signup, payCheckout } = setup();
+    const { email, token } = await signup();
+    const started = await t.call('POST', '/api/create-checkout-session', {
+      body: { email, name: 'Someone', companyName: 'Someone Recovery' },
+    });
+    expect(started.status).toBe(200);
+    const { sessionId } = await payCheckout(started.json.url);
+    const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(res.status).toBe(200);
+    expect(res.json.success).toBe(true);
+    expect(res.json.authToken).toBeUndefined();
+    expect(res.json.user).toBeUndefined();
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('trialing');
+  });
+
+  it('needs a signed-in user or a known email', async () => {
+    const { t } = setup();
+    for (const body of [{}, { email: 'nobody@example.com', name: 'No One' }]) {
+      const res = await t.call('POST', '/api/create-checkout-session', { body });
+      expect(res.status).toBe(400);
+      expect(res.json.message).toBe('Please provide email and name for subscription');
+    }
+  });
+
+  it('refuses a second checkout while a subscription runs', async () => {
+    const { t, signup, payCheckout } = setup();
+    const { token, checkoutUrl } = await signup();
+    const { sessionId } = await payCheckout(checkoutUrl);
+    await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    const res = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(res.status).toBe(409);
+  });
+});
+
+describe('local billing: the other calls', () => {
+  it('needs a session for details, portal and reactivation', async () => {
+    const { t } = setup();
+    for (const [method, path] of [
+      ['GET', '/api/subscription-details'],
+      ['POST', '/api/customer-portal'],
+      ['POST', '/api/reactivate-subscription'],
+    ] as const) {
+      expect((await t.call(method, path)).status).toBe(401);
+    }
+  });
+
+  it('refuses portal links that are forged, or issued before a sign-out', async () => {
+    const { t, signup } = setup();
+    const { token } = await signup();
+    const { url } = (await t.call('POST', '/api/customer-portal', { token })).json;
+    const path = new URL(url).pathname;
+    expect((await t.call('GET', path)).status).toBe(200);
+    expect((await t.call('GET', '/billing/portal/Fe26.2**forged')).status).toBe(403);
+    // A portal link is not a session token either.
+    expect((await t.call('GET', '/api/auth/user', { token: decodeURIComponent(path.split('/').pop() ?? '') })).status).toBe(401);
+    await t.call('POST', '/api/logout', { token });
+    expect((await t.call('GET', path)).status).toBe(403);
+  });
+
+  it('answers Update card with a notice and changes nothing', async () => {
+    const { t, signup, portalAction } = setup();
+    const { token } = await signup();
+    const { res, path } = await portalAction(token, 'update-card');
+    expect(res.headers.get('location')).toMatch(/\?done=card$/);
+    expect((await t.call('GET', `${path}?done=card`)).text).toContain('nothing to update');
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('inactive');
+  });
+
+  it('describes the billing setup for the test page, and has no webhook in local mode', async () => {
+    const { t } = setup();
+    expect((await t.call('GET', '/api/billing/config')).json).toMatchObject({ mode: 'local', priceGbp: 20, trialDays: 3, currency: 'GBP' });
+    const hook = await t.call('POST', '/api/webhook', { body: '{}' });
+    expect(hook.status).toBe(404);
+    expect(hook.json.message).toMatch(/BILLING_MODE=stripe/);
+  });
+});

@@ -1,0 +1,54 @@
+// The one billing interface (DESIGN.md §7). `local` serves its own checkout and portal pages;
+// `stripe` talks to Stripe. Routes (api/billing/routes.ts) only ever see this interface.
+import type { Hono } from 'hono';
+import { PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
+import type { AppDeps } from '../deps';
+import { updateUser, type UserRow } from '../db/users';
+import type { AppEnv } from '../http/context';
+import { addDays } from './status';
+import type { BillingPatch } from './stripe-state';
+
+export type { BillingPatch };
+
+/** The one plan (SPEC.md §9): what checkout, portal and Stripe's product are called. */
+export const PLAN_NAME = `${PRODUCT_NAME} Pro`;
+
+export type CheckoutLookup =
+  /** Unknown to this app, or expired before it was paid. */
+  | { kind: 'invalid' }
+  | { kind: 'unpaid' }
+  /** `trial` is the state the first return from checkout applies. */
+  | { kind: 'complete'; userId: number; signsIn: boolean; processedAt: string | null; trial: BillingPatch };
+
+export interface BillingProvider {
+  readonly mode: 'local' | 'stripe';
+  /** Opens a checkout for the user and answers where the browser goes. */
+  startCheckout(user: UserRow, options: { signsIn: boolean }): Promise<string>;
+  lookupCheckout(sessionId: string): Promise<CheckoutLookup>;
+  /** Where "Update Payment Details" and cancel go: the provider's billing portal. */
+  portalUrl(user: UserRow): Promise<string>;
+  /** Undoes a cancellation at period end; answers the state to store. */
+  reactivate(user: UserRow): Promise<BillingPatch>;
+  /** Pages served by this app in place of the provider's (local mode); empty otherwise. */
+  readonly pages: Hono<AppEnv>;
+  /** Verifies and applies a provider webhook; absent when the provider sends none. */
+  readonly webhook?: (rawBody: string, signature: string | undefined) => Promise<WebhookResult>;
+}
+
+export type WebhookResult = { outcome: 'applied' | 'replayed' | 'ignored'; type: string };
+
+/** A new trial as SPEC.md §4 has it: 3 days from now, the first period ending with it. */
+export function trialPatch(now: Date): BillingPatch {
+  const end = addDays(now, TRIAL_DAYS).toISOString();
+  return { subscriptionStatus: 'trialing', trialEndsAt: end, currentPeriodEnd: end, cancelAtPeriodEnd: false };
+}
+
+/**
+ * Every billing write goes through here: the quote path caches the owner's status per company,
+ * so the cache entry must go whenever the status can change.
+ */
+export function applyBillingPatch(deps: Pick<AppDeps, 'db' | 'companyCache'>, user: UserRow, patch: BillingPatch): UserRow {
+  const updated = updateUser(deps.db, user.id, patch);
+  if (updated.companyId != null) deps.companyCache.invalidate(updated.companyId);
+  return updated;
+}

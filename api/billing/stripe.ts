@@ -1,0 +1,208 @@
+// BILLING_MODE=stripe: Stripe Checkout in subscription mode with the 3-day trial on the
+// £20/month price, Stripe's billing portal, and webhooks verified on the raw body and applied
+// once each (DESIGN.md §7). STRIPE_API_BASE points the SDK at another host (the tests' fake).
+import { Hono } from 'hono';
+import Stripe from 'stripe';
+import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '../../shared/constants';
+import type { AppDeps } from '../deps';
+import type { Config } from '../env';
+import { findCheckoutSession, insertCheckoutSession, recordBillingEvent } from '../db/billing';
+import { findUserByStripeCustomer, findUserById, type UserRow } from '../db/users';
+import { Conflict, ValidationFailed } from '../errors';
+import type { AppEnv } from '../http/context';
+import { applyBillingPatch, PLAN_NAME, trialPatch, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
+import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscription, type BillingPatch, type SubscriptionLike } from './stripe-state';
+
+/** The price is found by this key when STRIPE_PRICE_ID is not set, and created once if missing. */
+export const PRICE_LOOKUP_KEY = 'recovery_pro_monthly';
+
+export function createStripeClient(billing: Config['billing']): Stripe {
+  if (!billing.stripeSecretKey) throw new Error('STRIPE_SECRET_KEY is required when BILLING_MODE=stripe');
+  const options: Stripe.StripeConfig = { telemetry: false };
+  if (billing.stripeApiBase) {
+    const base = new URL(billing.stripeApiBase);
+    options.protocol = base.protocol === 'http:' ? 'http' : 'https';
+    options.host = base.hostname;
+    options.port = base.port || (base.protocol === 'http:' ? 80 : 443);
+  }
+  return new Stripe(billing.stripeSecretKey, options);
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
+
+const isoFromUnix = (seconds: number | undefined): string | undefined =>
+  seconds == null ? undefined : new Date(seconds * 1000).toISOString();
+
+export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripeClient(deps.config.billing)): BillingProvider {
+  const { db, config, now, logger } = deps;
+  const subscriptionUrl = `${config.publicUrl}/subscription`;
+  const nowSeconds = () => Math.floor(now().getTime() / 1000);
+
+  let priceLookup: Promise<string> | undefined;
+  function priceId(): Promise<string> {
+    if (config.billing.stripePriceId) return Promise.resolve(config.billing.stripePriceId);
+    priceLookup ??= findOrCreatePrice().catch((err: unknown) => {
+      // Forget a failed lookup so the next checkout tries again.
+      priceLookup = undefined;
+      throw err;
+    });
+    return priceLookup;
+  }
+
+  async function findOrCreatePrice(): Promise<string> {
+    const found = await stripe.prices.list({ lookup_keys: [PRICE_LOOKUP_KEY], active: true, limit: 1 });
+    if (found.data[0]) return found.data[0].id;
+    const product = await stripe.products.create({ name: PLAN_NAME });
+    const price = await stripe.prices.create({
+      product: product.id,
+      currency: 'gbp',
+      unit_amount: PLAN_PRICE_PENCE,
+      recurring: { interval: 'month' },
+      lookup_key: PRICE_LOOKUP_KEY,
+    });
+    logger.info({ msg: 'Created the Stripe price for the plan', price: price.id, lookupKey: PRICE_LOOKUP_KEY });
+    return price.id;
+  }
+
+  function userForSubscription(sub: SubscriptionLike): UserRow | undefined {
+    const metadataId = Number(sub.metadata?.userId);
+    const byMetadata = Number.isInteger(metadataId) && metadataId > 0 ? findUserById(db, metadataId) : undefined;
+    return byMetadata ?? findUserByStripeCustomer(db, customerIdOf(sub.customer));
+  }
+
+  /** Applies one verified event; runs inside the transaction that records its id. */
+  function applyEvent(event: Stripe.Event): WebhookResult['outcome'] {
+    const apply = (user: UserRow, patch: BillingPatch) => {
+      applyBillingPatch(deps, user, patch);
+      return 'applied' as const;
+    };
+    switch (event.type) {
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+      case 'customer.subscription.trial_will_end': {
+        const sub = event.data.object;
+        const user = userForSubscription(sub);
+        if (!user || isStale(event.created, user.billingSyncedAt) || !concernsCurrentSubscription(user, sub)) return 'ignored';
+        return apply(user, { ...patchFromSubscription(sub), billingSyncedAt: event.created });
+      }
+      case 'invoice.paid':
+      case 'invoice.payment_failed': {
+        const invoice = event.data.object;
+        const customerId = idOf(invoice.customer);
+        const user = customerId ? findUserByStripeCustomer(db, customerId) : undefined;
+        const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
+        if (!user || isStale(event.created, user.billingSyncedAt)) return 'ignored';
+        if (subscriptionId && user.stripeSubscriptionId && subscriptionId !== user.stripeSubscriptionId) return 'ignored';
+        if (event.type === 'invoice.payment_failed') {
+          if (!['trialing', 'trial', 'active'].includes(user.subscriptionStatus)) return 'ignored';
+          return apply(user, { subscriptionStatus: 'past_due', billingSyncedAt: event.created });
+        }
+        // The £0 invoice that opens a trial is "paid" too: only real money makes it active.
+        if (invoice.amount_paid <= 0 || !['trialing', 'trial', 'past_due', 'active'].includes(user.subscriptionStatus)) return 'ignored';
+        return apply(user, {
+          subscriptionStatus: 'active',
+          currentPeriodEnd: isoFromUnix(invoice.lines.data[0]?.period.end) ?? user.currentPeriodEnd,
+          billingSyncedAt: event.created,
+        });
+      }
+      case 'checkout.session.completed': {
+        // Links the Stripe ids to the user; the subscription events carry the state itself.
+        const session = event.data.object;
+        const user = findUserById(db, Number(session.client_reference_id));
+        if (!user) return 'ignored';
+        return apply(user, {
+          stripeCustomerId: idOf(session.customer) ?? user.stripeCustomerId,
+          stripeSubscriptionId: idOf(session.subscription) ?? user.stripeSubscriptionId,
+        });
+      }
+      default:
+        return 'ignored';
+    }
+  }
+
+  return {
+    mode: 'stripe',
+    pages: new Hono<AppEnv>(),
+
+    async startCheckout(user, { signsIn }) {
+      const session = await stripe.checkout.sessions.create({
+        mode: 'subscription',
+        line_items: [{ price: await priceId(), quantity: 1 }],
+        subscription_data: { trial_period_days: TRIAL_DAYS, metadata: { userId: String(user.id) } },
+        client_reference_id: String(user.id),
+        ...(user.stripeCustomerId ? { customer: user.stripeCustomerId } : { customer_email: user.email }),
+        metadata: { userId: String(user.id) },
+        success_url: `${config.publicUrl}/subscription-success?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: subscriptionUrl,
+      });
+      if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
+      insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() });
+      return session.url;
+    },
+
+    async lookupCheckout(sessionId): Promise<CheckoutLookup> {
+      // Only sessions this app opened: an id from elsewhere never reaches Stripe.
+      const row = findCheckoutSession(db, sessionId);
+      if (!row) return { kind: 'invalid' };
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] });
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return { kind: 'invalid' };
+        throw err;
+      }
+      if (session.status === 'expired' || session.client_reference_id !== String(row.userId)) return { kind: 'invalid' };
+      if (session.status !== 'complete' || session.payment_status === 'unpaid') return { kind: 'unpaid' };
+      const sub = session.subscription && typeof session.subscription === 'object' ? session.subscription : undefined;
+      const trial: BillingPatch = sub
+        ? patchFromSubscription(sub)
+        : { ...trialPatch(now()), stripeCustomerId: idOf(session.customer), stripeSubscriptionId: idOf(session.subscription) };
+      return {
+        kind: 'complete',
+        userId: row.userId,
+        signsIn: row.signsIn,
+        processedAt: row.processedAt,
+        trial: { ...trial, billingSyncedAt: nowSeconds() },
+      };
+    },
+
+    async portalUrl(user) {
+      if (!user.stripeCustomerId) throw new Conflict('There is no billing account yet. Start your free trial first.');
+      const session = await stripe.billingPortal.sessions.create({ customer: user.stripeCustomerId, return_url: subscriptionUrl });
+      return session.url;
+    },
+
+    async reactivate(user) {
+      if (!user.stripeSubscriptionId) throw new Conflict('There is no subscription to reactivate.');
+      const current = await stripe.subscriptions.retrieve(user.stripeSubscriptionId);
+      // A cancellation scheduled by date (what Stripe's portal may set) is undone by clearing
+      // that date; one at period end by clearing the flag.
+      const updated = await stripe.subscriptions.update(
+        current.id,
+        current.cancel_at != null && !current.cancel_at_period_end ? { cancel_at: '' } : { cancel_at_period_end: false },
+      );
+      return { ...patchFromSubscription(updated), billingSyncedAt: Math.max(user.billingSyncedAt ?? 0, nowSeconds()) };
+    },
+
+    async webhook(rawBody, signature) {
+      const secret = config.billing.stripeWebhookSecret;
+      if (!secret) {
+        logger.error({ msg: 'Stripe webhook received but STRIPE_WEBHOOK_SECRET is not set' });
+        throw new ValidationFailed('Webhook signature cannot be verified');
+      }
+      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header');
+      let event: Stripe.Event;
+      try {
+        event = stripe.webhooks.constructEvent(rawBody, signature, secret);
+      } catch {
+        throw new ValidationFailed('Invalid webhook signature');
+      }
+      // Recording the id and applying the event commit together: a failure leaves no record,
+      // so Stripe's retry is applied.
+      const outcome = db.transaction(() => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));
+      return { outcome, type: event.type };
+    },
+  };
+}

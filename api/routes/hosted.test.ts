@@ -1,0 +1,155 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { PublicCompany } from '../../shared/types';
+import { createHostedRoutes } from './hosted';
+
+const company: PublicCompany = {
+  id: 9,
+  name: 'Bob’s <Tow> & "Recovery"',
+  logo: 'https://quotes.example/api/company/9/logo?v=abc',
+  primaryColour: '#1976D2',
+  secondaryColour: 'red;}</style><script>alert(1)</script>',
+  accentColour: '#FF5722',
+  backgroundColour: '#FAFAFA',
+  textColour: '#0F172A',
+  phone: '0161 496 0000',
+  whatsapp: '+44 7700 900456',
+  email: 'jobs@bob.example',
+  preferredContact: 'whatsapp',
+  customSlug: 'bobs-tow',
+  showPriceBreakdown: true,
+  companyDescription: '<img src=x onerror=alert(1)> Fast, fair & friendly',
+  serviceRadius: 25,
+  extraRadiusFee: 15,
+  showServiceArea: true,
+  showFeatures: true,
+  enablePriceRounding: false,
+  priceRoundingMultiple: 5,
+  showPriceDisclaimer: true,
+  passengerLimit: 5,
+  pricePerPassenger: 5,
+  feature1Title: '',
+  feature1Description: '',
+  feature1Icon: 'Clock',
+  feature2Title: '',
+  feature2Description: '',
+  feature2Icon: 'Calculator',
+  feature3Title: '',
+  feature3Description: '',
+  feature3Icon: 'CheckCircle',
+};
+
+const dir = mkdtempSync(path.join(tmpdir(), 'hosted-test-'));
+const widgetFile = path.join(dir, 'widget.js');
+writeFileSync(widgetFile, 'customElements.define("recovery-quote", class extends HTMLElement {});\n'.repeat(50));
+
+const app = createHostedRoutes({
+  lookupBySlug: (slug) => (slug === 'bobs-tow' ? company : undefined),
+  widgetFile,
+  publicUrl: 'https://quotes.example/',
+});
+
+describe('GET /company/:slug', () => {
+  it('escapes every company value', async () => {
+    const res = await app.request('/company/bobs-tow');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const page = await res.text();
+    expect(page).not.toContain('<Tow>');
+    expect(page).not.toContain('<img src=x');
+    expect(page).not.toContain('<script>alert');
+    expect(page).toContain('<title>Bob’s &lt;Tow&gt; &amp; &quot;Recovery&quot; – Instant Recovery Quote</title>');
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt; Fast, fair &amp; friendly');
+    // An invalid colour is replaced, never copied into CSS.
+    expect(page).toContain('<meta name="theme-color" content="#FFA726">');
+  });
+
+  it('has the title, description and Open Graph tags for link previews', async () => {
+    const page = await (await app.request('/company/bobs-tow')).text();
+    const meta = (attr: string, name: string) => page.match(new RegExp(`<meta ${attr}="${name}" content="([^"]*)">`))?.[1];
+    expect(meta('property', 'og:title')).toBe('Bob’s &lt;Tow&gt; &amp; &quot;Recovery&quot; – Instant Recovery Quote');
+    expect(meta('property', 'og:type')).toBe('website');
+    expect(meta('property', 'og:url')).toBe('https://quotes.example/company/bobs-tow');
+    expect(meta('property', 'og:image')).toBe('https://quotes.example/api/company/9/logo?v=abc');
+    expect(meta('property', 'og:description')).toBe(meta('name', 'description'));
+    expect(page).toContain('<recovery-quote company="bobs-tow">');
+    expect(page).toContain('<script src="/widget.js" defer></script>');
+  });
+
+  it('has the wrapper footer: contact details, copyright and legal text', async () => {
+    const page = await (await app.request('/company/bobs-tow')).text();
+    expect(page).toContain('href="tel:01614960000"');
+    expect(page).toContain('href="https://wa.me/+447700900456"');
+    expect(page).toContain('href="mailto:jobs@bob.example"');
+    expect(page).toContain(`© ${new Date().getFullYear()} Bob’s &lt;Tow&gt;`);
+    expect(page).toContain('Privacy Policy');
+    expect(page).toContain('Terms of Service');
+  });
+
+  it('leaves out og:image and contact lines the company lacks', async () => {
+    const bare = createHostedRoutes({
+      lookupBySlug: () => ({ ...company, logo: null, phone: null, whatsapp: null, email: null, companyDescription: null }),
+      widgetFile,
+      publicUrl: 'https://quotes.example',
+    });
+    const page = await (await bare.request('/company/bobs-tow')).text();
+    expect(page).not.toContain('og:image');
+    expect(page).not.toContain('tel:');
+    expect(page).not.toContain('wa.me');
+    expect(page).toContain('Get an instant vehicle recovery quote from');
+  });
+
+  it('answers an unknown slug with a 404 page', async () => {
+    const res = await app.request('/company/nobody');
+    expect(res.status).toBe(404);
+    const page = await res.text();
+    expect(page).toContain('<title>404 Page Not Found</title>');
+    expect(page).toContain('<h1 style="font-size:28px">404 Page Not Found</h1>');
+  });
+});
+
+describe('GET /widget.js', () => {
+  it('is JavaScript any origin may load, cached for 5 minutes with a strong ETag', async () => {
+    const res = await app.request('/widget.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+    expect(await res.text()).toContain('recovery-quote');
+  });
+
+  it('is gzipped for clients that accept it', async () => {
+    const res = await app.request('/widget.js', { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(gunzipSync(body).toString()).toContain('recovery-quote');
+    const identity = await app.request('/widget.js', { headers: { 'Accept-Encoding': 'gzip;q=0' } });
+    expect(identity.headers.get('content-encoding')).toBeNull();
+    expect(identity.headers.get('etag')).not.toBe(res.headers.get('etag'));
+  });
+
+  it('answers 304 when the ETag matches', async () => {
+    const first = await app.request('/widget.js');
+    const etag = first.headers.get('etag') ?? '';
+    for (const ifNoneMatch of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await app.request('/widget.js', { headers: { 'If-None-Match': ifNoneMatch } });
+      expect(res.status).toBe(304);
+      expect(res.headers.get('etag')).toBe(etag);
+      expect(await res.text()).toBe('');
+    }
+    const changed = await app.request('/widget.js', { headers: { 'If-None-Match': '"stale"' } });
+    expect(changed.status).toBe(200);
+  });
+
+  it('is a 503 with a JSON message when the widget is not built', async () => {
+    const unbuilt = createHostedRoutes({ lookupBySlug: () => undefined, widgetFile: path.join(dir, 'missing.js'), publicUrl: 'https://quotes.example' });
+    const res = await unbuilt.request('/widget.js');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ message: 'The widget is not built. Run "npm run build".' });
+  });
+});

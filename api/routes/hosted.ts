@@ -1,0 +1,172 @@
+// The hosted side of the widget (DESIGN.md §8): `/widget.js` for any website to embed, and
+// `/company/{slug}`, a small page per company with a correct title and Open Graph tags for link
+// previews (WhatsApp shows them), the company's header and footer, and the widget itself.
+// Budget (DESIGN.md §9): the page and widget.js together stay within 110 KB gzip.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { Hono } from 'hono';
+import { html, raw } from 'hono/html';
+import type { PublicCompany } from '../../shared/types';
+
+export interface HostedRoutesOptions {
+  lookupBySlug: (slug: string) => PublicCompany | undefined;
+  /** Path of the built dist/widget/widget.js. */
+  widgetFile: string;
+  /** Absolute origin of this server, for og:url. */
+  publicUrl: string;
+}
+
+interface WidgetAsset {
+  body: Buffer;
+  gzipped: Buffer;
+  etag: string;
+  gzipEtag: string;
+}
+
+const WIDGET_CACHE = 'public, max-age=300';
+const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
+
+/** Read once on first use (not at start, so tests that never ask for it never read it). */
+function loadWidget(file: string): WidgetAsset | undefined {
+  let body: Buffer;
+  try {
+    body = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const hash = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+  // Compressed once here rather than per request; each encoding is its own representation, so
+  // each gets its own strong ETag.
+  return { body, gzipped: gzipSync(body, { level: 9 }), etag: `"${hash}"`, gzipEtag: `"${hash}-gz"` };
+}
+
+/** If-None-Match uses the weak comparison: `W/` prefixes are ignored, `*` matches anything. */
+function matchesIfNoneMatch(header: string | undefined, tags: string[]): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tags.includes(tag.trim().replace(/^W\//, '')));
+}
+
+const accepts = (header: string | undefined, coding: string) =>
+  (header ?? '').split(',').some((part) => {
+    const [name, ...params] = part.trim().split(';');
+    return name.trim().toLowerCase() === coding && !params.some((p) => /^\s*q=0(\.0+)?\s*$/.test(p));
+  });
+
+export function createHostedRoutes(opts: HostedRoutesOptions) {
+  let widget: WidgetAsset | undefined;
+  const publicUrl = opts.publicUrl.replace(/\/+$/, '');
+
+  return new Hono()
+    .get('/widget.js', (c) => {
+      widget ??= loadWidget(opts.widgetFile);
+      if (!widget) {
+        return c.json({ message: 'The widget is not built. Run "npm run build".' }, 503);
+      }
+      const gzip = accepts(c.req.header('accept-encoding'), 'gzip');
+      const etag = gzip ? widget.gzipEtag : widget.etag;
+      c.header('ETag', etag);
+      c.header('Cache-Control', WIDGET_CACHE);
+      c.header('Vary', 'Accept-Encoding');
+      c.header('Access-Control-Allow-Origin', '*');
+      if (matchesIfNoneMatch(c.req.header('if-none-match'), [widget.etag, widget.gzipEtag])) {
+        return c.body(null, 304);
+      }
+      c.header('Content-Type', 'text/javascript; charset=utf-8');
+      if (gzip) c.header('Content-Encoding', 'gzip');
+      return c.body(new Uint8Array(gzip ? widget.gzipped : widget.body));
+    })
+    .get('/company/:slug', (c) => {
+      const slug = c.req.param('slug');
+      const company = opts.lookupBySlug(slug);
+      c.header('Cache-Control', 'public, max-age=60');
+      if (!company) return c.html(notFoundPage(), 404);
+      return c.html(companyPage(company, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
+    });
+}
+
+const dialable = (number: string) => number.replace(/[^\d+]/g, '');
+const safeColour = (value: string, fallback: string) => (HEX_COLOUR.test(value) ? value : fallback);
+
+// Shared by the company page and the 404 page; kept small, it is part of the 110 KB budget.
+const BASE_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#0f172a;background:var(--bg,#fafafa)}
+a{color:inherit}a:focus-visible{outline:2px solid currentColor;outline-offset:2px}
+.bar{background:#fff;border-bottom:1px solid #e2e8f0}.wrap{max-width:720px;margin:0 auto;padding:12px 16px}
+.bar .wrap{display:flex;align-items:center;justify-content:space-between;gap:12px;min-height:64px}
+h1{font-size:18px;margin:0;line-height:1.3}@media (max-width:479px){.num{display:none}}.call{display:inline-flex;align-items:center;min-height:44px;padding:0 16px;border-radius:8px;background:#0f172a;color:#fff;font-weight:600;text-decoration:none;white-space:nowrap}
+main{max-width:720px;margin:0 auto;padding:0}recovery-quote{display:block;min-height:480px}
+.loading{display:flex;flex-direction:column;align-items:center;gap:12px;padding:96px 16px;color:#334155}
+.spin{width:32px;height:32px;border:3px solid #cbd5e1;border-top-color:#334155;border-radius:50%;animation:spin 1s linear infinite}
+@keyframes spin{to{transform:rotate(360deg)}}@media (prefers-reduced-motion:reduce){.spin{animation-duration:3s}}
+footer{background:#0f172a;color:#e2e8f0;margin-top:32px;font-size:14px}footer .wrap{padding:32px 16px}footer p{margin:0 0 8px}
+footer ul{list-style:none;padding:0;margin:16px 0}footer li{margin:4px 0}footer li a{display:inline-block;padding:10px 0}
+.fine{color:#cbd5e1;border-top:1px solid #334155;padding-top:16px;margin-top:16px}.fine span+span:before{content:" · "}`;
+
+function companyPage(company: PublicCompany, slug: string, pageUrl: string) {
+  const title = `${company.name} – Instant Recovery Quote`;
+  const description =
+    company.companyDescription?.trim() ||
+    `Get an instant vehicle recovery quote from ${company.name}. Enter your pickup and destination postcodes for a price in seconds.`;
+  const background = safeColour(company.backgroundColour, '#FAFAFA');
+  const year = new Date().getFullYear();
+  // Every company value goes through hono/html's escaping; only the fixed stylesheet is raw.
+  return html`<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<meta name="description" content="${description}">
+<link rel="canonical" href="${pageUrl}">
+<link rel="icon" href="data:,">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${description}">
+<meta property="og:type" content="website">
+<meta property="og:url" content="${pageUrl}">
+${company.logo ? html`<meta property="og:image" content="${company.logo}">\n` : ''}<meta name="theme-color" content="${safeColour(company.secondaryColour, '#FFA726')}">
+<style>${raw(BASE_CSS)}</style>
+</head>
+<body style="--bg:${background}">
+<header class="bar"><div class="wrap">
+<h1>${company.name}</h1>
+${company.phone ? html`<a class="call" href="tel:${dialable(company.phone)}">Call<span class="num">&nbsp;${company.phone}</span></a>` : ''}
+</div></header>
+<main>
+<recovery-quote company="${slug}"><div class="loading" role="status"><div class="spin"></div>Loading quote form…</div></recovery-quote>
+<noscript><p class="wrap">Please turn on JavaScript to get an instant quote${company.phone ? html`, or call us on <a href="tel:${dialable(company.phone)}">${company.phone}</a>` : ''}.</p></noscript>
+</main>
+<footer><div class="wrap">
+<p><strong>${company.name}</strong></p>
+${company.companyDescription ? html`<p>${company.companyDescription}</p>` : ''}
+<ul>
+${company.phone ? html`<li>Phone: <a href="tel:${dialable(company.phone)}">${company.phone}</a></li>` : ''}
+${company.whatsapp ? html`<li>WhatsApp: <a href="https://wa.me/${dialable(company.whatsapp)}" rel="noopener">${company.whatsapp}</a></li>` : ''}
+${company.email ? html`<li>E-mail: <a href="mailto:${company.email}">${company.email}</a></li>` : ''}
+</ul>
+<p class="fine"><span>© ${year} ${company.name}</span><span>Privacy Policy</span><span>Terms of Service</span></p>
+</div></footer>
+<script src="/widget.js" defer></script>
+</body>
+</html>`;
+}
+
+function notFoundPage() {
+  return html`<!doctype html>
+<html lang="en-GB">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>404 Page Not Found</title>
+<meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
+<style>${raw(BASE_CSS)}</style>
+</head>
+<body>
+<main class="wrap" style="padding:96px 16px;text-align:center">
+<h1 style="font-size:28px">404 Page Not Found</h1>
+<p>We couldn't find a recovery company at this address. Please check the link you were given.</p>
+</main>
+</body>
+</html>`;
+}
