@@ -58,6 +58,14 @@ export interface PublicCompany {
   feature3Icon: string;
 }
 
+/**
+ * The public read by id or slug also carries the enabled vehicle types, so the hosted page's
+ * form is usable after three requests (page, widget, company) rather than four.
+ */
+export interface PublicCompanyWithVehicles extends PublicCompany {
+  vehicleTypes: PricedRow[];
+}
+
 /** The signed-in operator's own company: the public view plus private settings. */
 export interface Company extends PublicCompany {
   customDomain: string | null;

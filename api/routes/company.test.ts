@@ -123,7 +123,14 @@ describe('company settings', () => {
 
   it('serves the demo company publicly by id and slug; unknown is 404', async () => {
     expect((await t.call('GET', '/api/company/1')).json.name).toBe('Demo Recovery Co.');
-    expect((await t.call('GET', '/api/company/slug/demo')).json.id).toBe(1);
+    const demo = await t.call('GET', '/api/company/slug/demo');
+    expect(demo.json.id).toBe(1);
+    // The enabled vehicle types ride along, so the hosted page needs no fourth request.
+    expect(demo.json.vehicleTypes.map((v: { name: string; basePrice: number }) => [v.name, v.basePrice])).toEqual([
+      ['Car', 25],
+      ['Van', 35],
+      ['Motorcycle', 20],
+    ]);
     expect((await t.call('GET', '/api/company/999999')).status).toBe(404);
     expect((await t.call('GET', '/api/company/slug/nobody-here')).status).toBe(404);
     expect((await t.call('GET', '/api/company/abc')).status).toBe(404);

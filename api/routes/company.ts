@@ -1,6 +1,8 @@
 // The operator's own company (private) and the public company reads (SPEC.md §7).
 import { Hono } from 'hono';
-import { poundsToPence } from '../../shared/money';
+import { penceToPounds, poundsToPence } from '../../shared/money';
+import type { PublicCompanyWithVehicles } from '../../shared/types';
+import { listCharges } from '../db/charges';
 import { formatPostcode } from '../../shared/postcode';
 import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/schemas';
 import { currentUser, requireUser } from '../auth/session';
@@ -41,9 +43,16 @@ function toPatch(body: CompanyUpdateParsed): CompanyPatch {
 
 export function companyRoutes(deps: AppDeps) {
   const { db, config, companyCache } = deps;
-  const publicRead = (company: CompanyRow | undefined) => {
+  const publicRead = (company: CompanyRow | undefined): PublicCompanyWithVehicles => {
     if (!company || !companyIsPublic(deps, company)) throw new NotFound('Company not found');
-    return toPublicCompany(company, config.publicUrl);
+    const vehicleTypes = listCharges(db, 'vehicleTypes', company.id, true).map((r) => ({
+      id: r.id,
+      companyId: r.companyId,
+      name: r.name,
+      basePrice: penceToPounds(r.basePricePence),
+      enabled: r.enabled,
+    }));
+    return { ...toPublicCompany(company, config.publicUrl), vehicleTypes };
   };
 
   return new Hono<AppEnv>()
@@ -91,7 +100,7 @@ export function companyRoutes(deps: AppDeps) {
     .get('/:id/logo', (c) => {
       const id = parseId(c.req.param('id'));
       const company = id === undefined ? undefined : findCompanyById(db, id);
-      publicRead(company);
+      if (!company || !companyIsPublic(deps, company)) throw new NotFound('Company not found');
       const logo = findCompanyLogo(db, id!);
       if (!logo) throw new NotFound('Logo not found');
       const etag = `"${logo.hash.slice(0, 32)}"`;

@@ -1,0 +1,401 @@
+// @vitest-environment jsdom
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PublicCompany, QuoteResponse } from '../../shared/types';
+import { QuoteForm } from './QuoteForm';
+
+const quote: QuoteResponse = {
+  totalPrice: 211.5,
+  quoteId: 'K7Q2',
+  distance: 43.2,
+  breakdown: {
+    vehicleBasePrice: 25,
+    callOutFee: 50,
+    distanceFee: 108,
+    labourFee: 45,
+    extraFees: 0,
+    gearboxFee: 0,
+    rollingStatusFee: 0,
+    passengerFee: 10,
+  },
+  extras: [],
+  currency: 'GBP',
+};
+
+const company: PublicCompany = {
+  id: 42,
+  name: 'Acme Recovery',
+  logo: null,
+  primaryColour: '#1976D2',
+  secondaryColour: '#FFA726',
+  accentColour: '#FF5722',
+  backgroundColour: '#FAFAFA',
+  textColour: '#0F172A',
+  phone: '0161 496 0000',
+  whatsapp: '+44 7700 900456',
+  email: 'jobs@acme.example',
+  preferredContact: 'whatsapp',
+  customSlug: 'acme',
+  showPriceBreakdown: false,
+  companyDescription: '24/7 recovery across Greater Manchester',
+  serviceRadius: 25,
+  extraRadiusFee: 15,
+  showServiceArea: true,
+  showFeatures: true,
+  enablePriceRounding: true,
+  priceRoundingMultiple: 5,
+  showPriceDisclaimer: false,
+  passengerLimit: 2,
+  pricePerPassenger: 5,
+  feature1Title: '',
+  feature1Description: '',
+  feature1Icon: 'Clock',
+  feature2Title: '',
+  feature2Description: '',
+  feature2Icon: 'Calculator',
+  feature3Title: '',
+  feature3Description: '',
+  feature3Icon: 'CheckCircle',
+};
+
+const vehicleRows = [
+  { id: 1, companyId: 42, name: 'Car', basePrice: 50, enabled: true },
+  { id: 2, companyId: 42, name: 'Luton Van', basePrice: 80, enabled: true },
+  { id: 3, companyId: 42, name: 'Coach', basePrice: 500, enabled: false },
+];
+
+type Route = (url: string, init: RequestInit) => Response | Promise<Response>;
+const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+let requests: { url: string; init: RequestInit }[];
+function mockApi(routes: Record<string, Route>) {
+  requests = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      requests.push({ url, init });
+      const key = `${init.method ?? 'GET'} ${url}`;
+      const route = routes[key];
+      if (!route) throw new Error(`unexpected request ${key}`);
+      return route(url, init);
+    }),
+  );
+}
+const notifications = () => screen.getByRole('region', { name: 'Notifications' });
+const quoteBody = () => JSON.parse(String(requests.find((r) => r.url.endsWith('/api/quotes/calculate'))?.init.body));
+
+beforeEach(() => mockApi({ 'POST /api/quotes/calculate': () => json(quote) }));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+async function fillValidForm(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(screen.getByLabelText('Pickup Location'), 'm11aa');
+  await user.type(screen.getByLabelText('Destination'), 'ls14ap');
+  await user.selectOptions(screen.getByLabelText('Vehicle Type'), 'Car');
+  await user.selectOptions(screen.getByLabelText('Gearbox'), 'Manual');
+  await user.selectOptions(screen.getByLabelText('Rolling Status'), 'Not Rolling');
+  await user.selectOptions(screen.getByLabelText('Problem Description'), 'Flat Tire');
+}
+
+describe('demo mode', () => {
+  it('shows the SPEC’s fields with the sample data and no company', () => {
+    render(<QuoteForm demo />);
+    expect(screen.getByRole('heading', { name: 'RecoveryQuote' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Get Your Instant Recovery Quote' })).toBeTruthy();
+    expect(screen.getByLabelText('Pickup Location').getAttribute('placeholder')).toBe('e.g. M1 1AA');
+    const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
+    expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Van', 'Motorcycle']);
+    const gearboxes = within(screen.getByLabelText('Gearbox')).getAllByRole('option').map((o) => o.textContent);
+    expect(gearboxes).toEqual(['Select gearbox', 'Automatic', 'Manual', 'Other']);
+    const rolling = within(screen.getByLabelText('Rolling Status')).getAllByRole('option').map((o) => o.textContent);
+    expect(rolling).toEqual(['Select rolling status', 'Rolling', 'Not Rolling', 'N/A']);
+    expect(within(screen.getByLabelText('Problem Description')).getAllByRole('option')).toHaveLength(11);
+    expect(screen.getByRole('radio', { name: 'Now (Emergency)' })).toHaveProperty('checked', true);
+    expect(screen.getByRole('radio', { name: 'Later (Schedule)' })).toHaveProperty('checked', false);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('shows each field’s message under it and marks it invalid', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    const pickup = screen.getByLabelText('Pickup Location');
+    expect(pickup.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(pickup.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Pickup postcode is required');
+    for (const message of [
+      'Destination postcode is required',
+      'Vehicle type is required',
+      'Gearbox type is required',
+      'Rolling status is required',
+      'Problem type is required',
+    ]) {
+      expect(screen.getByText(message)).toBeTruthy();
+    }
+    expect(document.activeElement).toBe(pickup);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('toasts an invalid pickup postcode and formats postcodes on blur', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    const destination = screen.getByLabelText('Destination');
+    await user.type(destination, ' ls14ap ');
+    await user.tab();
+    expect(destination).toHaveProperty('value', 'LS1 4AP');
+    await user.type(screen.getByLabelText('Pickup Location'), 'ZZZ');
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('Invalid Pickup Postcode');
+    expect(alert.textContent).toContain('Please enter a valid UK postcode for pickup location');
+  });
+
+  it('toasts an invalid destination postcode', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    await user.type(screen.getByLabelText('Pickup Location'), 'M1 1AA');
+    await user.type(screen.getByLabelText('Destination'), 'QQ');
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect(screen.getByRole('alert').textContent).toContain('Invalid Destination PostcodePlease enter a valid UK postcode for destination');
+  });
+
+  it('sends company 1, shows the breakdown and disclaimer, and no toast', async () => {
+    const user = userEvent.setup();
+    const onQuote = vi.fn();
+    render(<QuoteForm demo onQuote={onQuote} />);
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect(await screen.findByRole('heading', { name: 'Quote Ready!' })).toBe(document.activeElement);
+    expect(quoteBody()).toEqual({
+      pickupPostcode: 'M1 1AA',
+      destinationPostcode: 'LS1 4AP',
+      vehicleType: 'car',
+      gearboxType: 'manual',
+      rollingStatus: 'not-rolling',
+      passengerCount: 0,
+      problemType: 'flat-tire',
+      urgency: 'immediate',
+      companyId: 1,
+    });
+    expect(onQuote).toHaveBeenCalledWith(quote);
+    expect(screen.getByText('Total Cost')).toBeTruthy();
+    expect(screen.getByText('£211.50')).toBeTruthy();
+    expect(screen.getByText('Quote ID: TQ-K7Q2')).toBeTruthy();
+    const lines = screen.getAllByRole('term').map((t) => t.textContent);
+    expect(lines).toEqual(['Vehicle Base Price', 'Call-out Fee', 'Distance (43.2 miles)', 'Labour Fee', 'Passenger Charge']);
+    expect(screen.getByText(/The quoted price is an estimate and may vary/)).toBeTruthy();
+    expect(notifications().textContent).toBe('');
+  });
+});
+
+describe('passenger stepper', () => {
+  it('stays between 0 and the company limit', async () => {
+    const user = userEvent.setup();
+    mockApi({ 'GET /api/vehicle-types/42': () => json(vehicleRows) });
+    render(<QuoteForm company={company} />);
+    const count = await screen.findByRole('group', { name: 'Number of Passengers' });
+    const minus = screen.getByRole('button', { name: 'Decrease passengers' });
+    const plus = screen.getByRole('button', { name: 'Increase passengers' });
+    expect(within(count).getByRole('status').textContent).toBe('0');
+    expect(minus.getAttribute('aria-disabled')).toBe('true');
+    await user.click(minus);
+    expect(within(count).getByRole('status').textContent).toBe('0');
+    await user.click(plus);
+    await user.click(plus);
+    await user.click(plus);
+    expect(within(count).getByRole('status').textContent).toBe('2');
+    expect(plus.getAttribute('aria-disabled')).toBe('true');
+    await user.click(minus);
+    expect(within(count).getByRole('status').textContent).toBe('1');
+  });
+
+  it('defaults to 5 without a company', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    const plus = screen.getByRole('button', { name: 'Increase passengers' });
+    for (let i = 0; i < 7; i++) await user.click(plus);
+    expect(screen.getByRole('group', { name: 'Number of Passengers' }).textContent).toContain('5');
+  });
+});
+
+describe('scheduling', () => {
+  it('reveals the date and time pickers and sends a 24-hour time', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    expect(screen.queryByLabelText('Preferred Date')).toBeNull();
+    await user.click(screen.getByRole('radio', { name: 'Later (Schedule)' }));
+    const date = screen.getByLabelText('Preferred Date');
+    const today = new Date();
+    const iso = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+    expect(date.getAttribute('min')).toBe(iso);
+    expect(screen.getByText('Selected Time:').textContent).toBe('Selected Time: 12:00 PM');
+    expect(within(screen.getByLabelText('Hour')).getAllByRole('option').map((o) => o.textContent)).toEqual(
+      ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'],
+    );
+    expect(within(screen.getByLabelText('Min')).getAllByRole('option').map((o) => o.textContent)).toEqual(
+      ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'],
+    );
+    await user.selectOptions(screen.getByLabelText('Min'), '35');
+    await user.selectOptions(screen.getByLabelText('Period'), 'AM');
+    expect(screen.getByText('Selected Time:').textContent).toBe('Selected Time: 12:35 AM');
+
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect(screen.getByText('Preferred date is required')).toBeTruthy();
+    await user.type(date, iso);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+    expect(quoteBody()).toMatchObject({ urgency: 'later', preferredDate: iso, preferredTime: '00:35' });
+  });
+});
+
+describe('a real company', () => {
+  it('loads by slug, follows its display options and toasts the result', async () => {
+    mockApi({
+      'GET https://api.example/api/company/slug/acme': () => json(company),
+      'GET https://api.example/api/vehicle-types/42': () => json(vehicleRows),
+      'POST https://api.example/api/quotes/calculate': () => json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10 } }),
+    });
+    const user = userEvent.setup();
+    const onContact = vi.fn();
+    render(<QuoteForm companySlug="acme" apiBase="https://api.example" onContact={onContact} />);
+    expect(screen.getByText('Loading quote form...')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Acme Recovery' })).toBeTruthy();
+    expect(screen.getByText('24/7 recovery across Greater Manchester')).toBeTruthy();
+    const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
+    expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Luton Van']);
+
+    await fillValidForm(user);
+    await user.selectOptions(screen.getByLabelText('Vehicle Type'), 'Luton Van');
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+    expect(quoteBody()).toMatchObject({ vehicleType: 'luton van', companyId: 42 });
+    expect(requests.every((r) => r.init.credentials === 'omit')).toBe(true);
+    // showPriceBreakdown false and showPriceDisclaimer false: neither is shown.
+    expect(screen.queryByRole('term')).toBeNull();
+    expect(screen.queryByText(/The quoted price is an estimate/)).toBeNull();
+    expect(within(notifications()).getByRole('status').textContent).toBe('Quote CalculatedYour recovery quote is £211.50');
+
+    const whatsapp = screen.getByRole('link', { name: 'Contact via WhatsApp' });
+    const url = new URL(whatsapp.getAttribute('href') ?? '');
+    expect(url.origin + url.pathname).toBe('https://wa.me/+447700900456');
+    expect(url.searchParams.get('text')).toContain('Vehicle: Luton Van');
+    expect(whatsapp.getAttribute('target')).toBe('_blank');
+    whatsapp.addEventListener('click', (event) => event.preventDefault());
+    await user.click(whatsapp);
+    expect(onContact).toHaveBeenCalledWith({ channel: 'whatsapp', quoteId: 'K7Q2' });
+    const call = screen.getByRole('link', { name: 'Call Now' });
+    expect(call.getAttribute('href')).toBe('tel:01614960000');
+  });
+
+  it('shows the breakdown lines above zero when the company allows it', async () => {
+    mockApi({
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'POST /api/quotes/calculate': () =>
+        json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10, rollingStatusFee: 20, passengerFee: 0 } }),
+    });
+    const user = userEvent.setup();
+    render(<QuoteForm company={{ ...company, showPriceBreakdown: true, showPriceDisclaimer: true }} />);
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+    expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual([
+      'Vehicle Base Price',
+      'Call-out Fee',
+      'Distance (43.2 miles)',
+      'Labour Fee',
+      'Service Fees',
+      'Gearbox Charge',
+      'Rolling Status Charge',
+    ]);
+    expect(screen.getByText(/The quoted price is an estimate and may vary/)).toBeTruthy();
+  });
+
+  it('toasts the server’s message when the quote fails, and shows its field messages', async () => {
+    let answer!: (response: Response) => void;
+    mockApi({
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'POST /api/quotes/calculate': () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const user = userEvent.setup();
+    render(<QuoteForm company={company} />);
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    const pending = screen.getByRole('button', { name: 'Calculating...' });
+    expect(pending).toHaveProperty('disabled', true);
+    await act(async () => answer(json({ message: 'Postcode LS1 4AP was not found', fields: { destinationPostcode: 'Postcode LS1 4AP was not found' } }, 422)));
+    const alert = await screen.findByText('Quote Calculation Failed');
+    expect(alert.parentElement?.textContent).toBe('Quote Calculation FailedPostcode LS1 4AP was not found');
+    expect(screen.getByLabelText('Destination').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Calculate Quote' })).toHaveProperty('disabled', false);
+  });
+
+  it('falls back to a generic message when the server gives none', async () => {
+    mockApi({
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'POST /api/quotes/calculate': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const user = userEvent.setup();
+    render(<QuoteForm company={company} />);
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Please check your details and try again');
+  });
+
+  it('says so when the slug is unknown, without retrying', async () => {
+    mockApi({ 'GET /api/company/slug/nobody': () => json({ message: 'Company not found' }, 404) });
+    render(<QuoteForm companySlug="nobody" />);
+    expect(await screen.findByRole('heading', { name: 'Company not found' })).toBeTruthy();
+    expect(requests).toHaveLength(1);
+  });
+
+  it('retries the slug lookup 3 times a second apart, then offers to try again', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    mockApi({ 'GET /api/company/slug/acme': () => json({ message: 'Internal error' }, 500) });
+    render(<QuoteForm companySlug="acme" />);
+    await act(() => vi.advanceTimersByTimeAsync(3500));
+    expect(await screen.findByRole('heading', { name: 'Unable to load the quote form' })).toBeTruthy();
+    expect(requests).toHaveLength(4);
+  });
+});
+
+describe('preview mode', () => {
+  it('shows Loading preview... and offers the company’s surcharged problems plus other', async () => {
+    mockApi({
+      'GET /api/company': () => json(company),
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () =>
+        json([
+          { id: 1, companyId: 42, problemType: 'Engine Failure', amount: 45, description: null, enabled: true },
+          { id: 2, companyId: 42, problemType: 'Jump Start', amount: 20, description: null, enabled: true },
+        ]),
+    });
+    render(<QuoteForm preview />);
+    expect(screen.getByText('Loading preview...')).toBeTruthy();
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    const problems = within(screen.getByLabelText('Problem Description')).getAllByRole('option');
+    expect(problems.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+      ['', 'Select the problem'],
+      ['engine-failure', 'Engine Failure'],
+      ['jump-start', 'Jump Start'],
+      ['other', 'Other'],
+    ]);
+    expect(requests[0].init.credentials).toBe('include');
+  });
+
+  it('falls back to company 1 when nobody is signed in', async () => {
+    mockApi({
+      'GET /api/company': () => json({ message: 'Not signed in' }, 401),
+      'GET /api/company/1': () => json({ ...company, id: 1, name: 'Demo Recovery' }),
+      'GET /api/vehicle-types/1': () => json(vehicleRows),
+    });
+    render(<QuoteForm />);
+    expect(await screen.findByRole('heading', { name: 'Demo Recovery' })).toBeTruthy();
+  });
+});

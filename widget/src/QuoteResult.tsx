@@ -1,0 +1,101 @@
+// The 'Quote Ready!' card (SPEC.md §2, §9): total, quote id, the optional breakdown, the two
+// ways to contact the operator and the optional disclaimer.
+import { useId, type Ref } from 'react';
+import { formatPounds } from '../../shared/money';
+import type { QuoteResponse } from '../../shared/types';
+import { telUrl, whatsappMessage, whatsappUrl, type QuoteSummary } from './contact';
+import { focusRing } from './fields';
+import { Icon } from './icons';
+
+export type ContactChannel = 'whatsapp' | 'phone';
+export interface ContactDetail {
+  channel: ContactChannel;
+  quoteId: string;
+}
+
+export const DISCLAIMER =
+  'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
+
+/** The breakdown's lines in SPEC order; the last four only when they add something. */
+export function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
+  const b = quote.breakdown;
+  const optional = [
+    { label: 'Service Fees', amount: b.extraFees },
+    { label: 'Gearbox Charge', amount: b.gearboxFee },
+    { label: 'Rolling Status Charge', amount: b.rollingStatusFee },
+    { label: 'Passenger Charge', amount: b.passengerFee },
+  ].filter((line) => line.amount > 0);
+  return [
+    { label: 'Vehicle Base Price', amount: b.vehicleBasePrice },
+    { label: 'Call-out Fee', amount: b.callOutFee },
+    { label: `Distance (${quote.distance} miles)`, amount: b.distanceFee },
+    { label: 'Labour Fee', amount: b.labourFee },
+    ...optional,
+  ];
+}
+
+interface QuoteResultProps {
+  quote: QuoteResponse;
+  summary: QuoteSummary;
+  showBreakdown: boolean;
+  showDisclaimer: boolean;
+  whatsapp: string | null;
+  phone: string | null;
+  onContact: (detail: ContactDetail) => void;
+  /** Focused when the quote arrives, so keyboard and screen-reader users land on it. */
+  headingRef: Ref<HTMLHeadingElement>;
+}
+
+const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
+
+export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, whatsapp, phone, onContact, headingRef }: QuoteResultProps) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="rounded-xl border-t-4 border-primary bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6">
+      <h3 id={headingId} ref={headingRef} tabIndex={-1} className="flex scroll-mt-8 items-center gap-2 text-lg font-semibold text-ink outline-none">
+        <Icon name="circleCheck" className="size-6 text-green-700" />
+        Quote Ready!
+      </h3>
+      <div className="mt-4 rounded-lg bg-slate-50 p-4 text-center">
+        <p className="text-sm font-medium text-slate-700">Total Cost</p>
+        <p className="text-4xl font-bold tracking-tight text-ink">{formatPounds(quote.totalPrice)}</p>
+        <p className="mt-1 text-sm text-slate-700">Quote ID: TQ-{quote.quoteId}</p>
+      </div>
+      {showBreakdown && (
+        <dl className="mt-4 divide-y divide-slate-200 text-sm">
+          {breakdownLines(quote).map((line) => (
+            <div key={line.label} className="flex justify-between gap-4 py-2">
+              <dt className="text-slate-700">{line.label}</dt>
+              <dd className="font-medium text-slate-900 tabular-nums">{formatPounds(line.amount)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <div className="mt-5 grid gap-3 @sm:grid-cols-2">
+        {whatsapp && (
+          <a
+            href={whatsappUrl(whatsapp, whatsappMessage(summary))}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={() => onContact({ channel: 'whatsapp', quoteId: quote.quoteId })}
+            className={`${actionClass} bg-green-700 text-white`}
+          >
+            <Icon name="message" className="size-5" />
+            Contact via WhatsApp
+          </a>
+        )}
+        {phone && (
+          <a
+            href={telUrl(phone)}
+            onClick={() => onContact({ channel: 'phone', quoteId: quote.quoteId })}
+            className={`${actionClass} bg-primary text-on-primary`}
+          >
+            <Icon name="phone" className="size-5" />
+            Call Now
+          </a>
+        )}
+      </div>
+      {showDisclaimer && <p className="mt-4 text-xs leading-relaxed text-slate-600">{DISCLAIMER}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+// Loads what the quote form needs before it can be used: the company (by slug, id, the signed-in
+// operator's, or none in demo mode), its vehicle types and the problem types to offer.
+import { useEffect, useState } from 'react';
+import { ApiRequestError, apiRequest } from '../../shared/api-client';
+import { DEFAULT_PROBLEM_TYPES } from '../../shared/constants';
+import { slugify } from '../../shared/slug';
+import type { PricedRow, PublicCompany, PublicCompanyWithVehicles, Surcharge } from '../../shared/types';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** SPEC.md §3 demo data: the landing page's demo quotes these without loading anything. */
+export const DEMO_COMPANY_ID = 1;
+export const DEMO_VEHICLE_TYPES: readonly Option[] = ['Car', 'Van', 'Motorcycle'].map((name) => ({ value: name, label: name }));
+
+export type Setup =
+  | { status: 'loading' }
+  | { status: 'not-found' }
+  | { status: 'error' }
+  | { status: 'ready'; company: PublicCompany | null; companyId: number; vehicleTypes: readonly Option[]; problemTypes: readonly Option[] };
+
+export interface SetupSource {
+  company?: PublicCompany | null;
+  companySlug?: string;
+  companyId?: number;
+  demo?: boolean;
+  preview?: boolean;
+  apiBase: string;
+}
+
+const SLUG_RETRIES = 3;
+const RETRY_DELAY_MS = 1000;
+
+const isNotFound = (error: unknown) => error instanceof ApiRequestError && error.status === 404;
+
+/** Retries failures that may pass (network, 5xx, 429); a 4xx answer is final. */
+async function withRetries<T>(load: () => Promise<T>, retries: number, signal: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await load();
+    } catch (error) {
+      const final = error instanceof ApiRequestError && error.status < 500 && error.status !== 429;
+      if (final || attempt >= retries || signal.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+    }
+  }
+}
+
+/** True when the API is this page's own origin, so the operator's session cookie may be sent. */
+export function isSameOrigin(apiBase: string): boolean {
+  if (!apiBase) return true;
+  try {
+    return new URL(apiBase, window.location.href).origin === window.location.origin;
+  } catch {
+    return false;
+  }
+}
+
+async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<PublicCompany> {
+  const get = (path: string, anonymous = true) =>
+    apiRequest<PublicCompany>(path, { baseUrl: source.apiBase, anonymous, signal });
+  if (source.companySlug) {
+    return withRetries(() => get(`/api/company/slug/${encodeURIComponent(source.companySlug ?? '')}`), SLUG_RETRIES, signal);
+  }
+  if (source.companyId !== undefined) return get(`/api/company/${source.companyId}`);
+  // No company named: the signed-in operator's own (the portal preview), else the demo company.
+  if (isSameOrigin(source.apiBase)) {
+    try {
+      return await get('/api/company', false);
+    } catch (error) {
+      if (signal.aborted) throw error;
+    }
+  }
+  return get(`/api/company/${DEMO_COMPANY_ID}`);
+}
+
+/** SPEC.md §9: a preview lists the company's own surcharged problems plus 'other'. */
+function problemOptions(surcharges: readonly Surcharge[]): Option[] {
+  const options = new Map<string, Option>();
+  for (const surcharge of surcharges) {
+    const value = slugify(surcharge.problemType);
+    if (surcharge.enabled && value && !options.has(value)) options.set(value, { value, label: surcharge.problemType });
+  }
+  if (!options.has('other')) options.set('other', { value: 'other', label: 'Other' });
+  return [...options.values()];
+}
+
+const demoSetup = (company: PublicCompany | null): Setup => ({
+  status: 'ready',
+  company,
+  companyId: DEMO_COMPANY_ID,
+  vehicleTypes: DEMO_VEHICLE_TYPES,
+  problemTypes: DEFAULT_PROBLEM_TYPES,
+});
+
+async function loadSetup(source: SetupSource, signal: AbortSignal): Promise<Setup> {
+  const company = source.company ?? (await loadCompany(source, signal));
+  const list = <T>(path: string) =>
+    apiRequest<T[]>(`${path}/${company.id}`, { baseUrl: source.apiBase, anonymous: true, signal });
+  // Public reads carry the enabled vehicle types already; only a supplied company lacks them.
+  const embedded = 'vehicleTypes' in company ? (company as PublicCompanyWithVehicles).vehicleTypes : undefined;
+  const [vehicleRows, problemTypes] = await Promise.all([
+    embedded ?? list<PricedRow>('/api/vehicle-types'),
+    source.preview ? list<Surcharge>('/api/surcharges').then(problemOptions) : DEFAULT_PROBLEM_TYPES,
+  ]);
+  const vehicleTypes = vehicleRows.filter((row) => row.enabled).map((row) => ({ value: row.name, label: row.name }));
+  return { status: 'ready', company, companyId: company.id, vehicleTypes, problemTypes };
+}
+
+export function useQuoteSetup(source: SetupSource): { setup: Setup; retry: () => void } {
+  const [loaded, setLoaded] = useState<Setup>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const { companySlug, companyId, demo, preview, apiBase } = source;
+  // Keyed on the company's id, not the object: a parent re-rendering with a fresh but equal
+  // company must not reload, and branding edits show through `company` directly (QuoteForm).
+  const suppliedId = source.company?.id;
+
+  useEffect(() => {
+    if (demo) return;
+    const controller = new AbortController();
+    setLoaded({ status: 'loading' });
+    loadSetup(source, controller.signal).then(
+      (setup) => {
+        if (!controller.signal.aborted) setLoaded(setup);
+      },
+      (error: unknown) => {
+        if (!controller.signal.aborted) setLoaded({ status: isNotFound(error) ? 'not-found' : 'error' });
+      },
+    );
+    return () => controller.abort();
+  }, [companySlug, companyId, demo, preview, apiBase, suppliedId, attempt]);
+
+  // The demo needs nothing from the server, so it is ready on the first render.
+  return { setup: demo ? demoSetup(source.company ?? null) : loaded, retry: () => setAttempt((n) => n + 1) };
+}

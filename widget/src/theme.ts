@@ -1,0 +1,56 @@
+// Company colours become CSS custom properties on the form's root. Only strict #RRGGBB values
+// are used (anything else falls back to SPEC's defaults), so company data can never smuggle CSS.
+import type { CSSProperties } from 'react';
+import type { PublicCompany } from '../../shared/types';
+
+const HEX = /^#[0-9A-Fa-f]{6}$/;
+
+export const DEFAULT_COLOURS = {
+  primaryColour: '#1976D2',
+  secondaryColour: '#FFA726',
+  accentColour: '#FF5722',
+  backgroundColour: '#FAFAFA',
+  textColour: '#0F172A',
+} as const;
+
+type ColourKey = keyof typeof DEFAULT_COLOURS;
+
+export const safeColour = (value: string | null | undefined, fallback: string): string =>
+  value && HEX.test(value) ? value : fallback;
+
+const DARK_TEXT = '#111827';
+const LIGHT_TEXT = '#FFFFFF';
+
+function luminance(hex: string): number {
+  const channel = (i: number) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
+}
+
+/**
+ * White or near-black, whichever contrasts more with `background`: operators pick any colour
+ * for their banner and buttons, and the text on them must stay readable (WCAG contrast).
+ */
+export function readableTextOn(background: string): string {
+  const l = luminance(background);
+  const withWhite = 1.05 / (l + 0.05);
+  const withDark = (l + 0.05) / (luminance(DARK_TEXT) + 0.05);
+  return withWhite >= withDark ? LIGHT_TEXT : DARK_TEXT;
+}
+
+export function themeVariables(company: Partial<Pick<PublicCompany, ColourKey>> | null | undefined): CSSProperties {
+  const colour = (key: ColourKey) => safeColour(company?.[key], DEFAULT_COLOURS[key]);
+  const primary = colour('primaryColour');
+  const secondary = colour('secondaryColour');
+  return {
+    '--rq-primary': primary,
+    '--rq-on-primary': readableTextOn(primary),
+    '--rq-secondary': secondary,
+    '--rq-on-secondary': readableTextOn(secondary),
+    '--rq-accent': colour('accentColour'),
+    '--rq-background': colour('backgroundColour'),
+    '--rq-text': colour('textColour'),
+  } as CSSProperties;
+}
