@@ -63,7 +63,7 @@ test('sign up, start the trial, cancel in the portal, and reactivate', async ({ 
   await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Reactivate Subscription' }).click();
-  await expect(page.getByText('Subscription reactivated')).toBeVisible();
+  await expect(page.getByText('Subscription reactivated', { exact: true })).toBeVisible();
   await expect(page.getByText('Trial', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toBeVisible();
 
