@@ -68,7 +68,7 @@ test('sign up, start the trial, cancel in the portal, and reactivate', async ({ 
   await expect(page.getByRole('button', { name: 'Cancel Subscription' })).toBeVisible();
 
   // Still in the portal's good books: the dashboard opens.
-  await page.getByRole('link', { name: 'Back to Driver Portal' }).click();
+  await page.getByRole('button', { name: 'Back to Driver Portal' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
 });
 

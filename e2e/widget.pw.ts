@@ -22,7 +22,7 @@ async function fillQuote(form: Locator) {
   await form.getByLabel('Vehicle Type').selectOption('Car');
   await form.getByLabel('Gearbox').selectOption('Manual');
   await form.getByLabel('Rolling Status').selectOption('Not Rolling');
-  await form.getByRole('button', { name: 'Increase passengers' }).click();
+  await form.getByRole('button', { name: '+', exact: true }).click();
   await form.getByLabel('Problem Description').selectOption('Flat Tire');
 }
 
@@ -100,7 +100,7 @@ test.describe('embedded on another origin', () => {
     expect(quoteEvents[0].detail).toMatchObject({ quoteId, currency: 'GBP' });
 
     const popupPromise = page.waitForEvent('popup');
-    await form.getByRole('link', { name: 'Contact via WhatsApp' }).click();
+    await form.getByRole('button', { name: 'Contact via WhatsApp' }).click();
     const popup = await popupPromise;
     const url = new URL(popup.url());
     expect(url.origin).toBe('https://wa.me');
@@ -126,7 +126,7 @@ test.describe('embedded on another origin', () => {
         if (link instanceof Element && link.closest('a')?.getAttribute('href')?.startsWith('tel:')) event.preventDefault();
       }),
     );
-    await form.getByRole('link', { name: 'Call Now' }).click();
+    await form.getByRole('button', { name: 'Call Now' }).click();
     await expect(page.locator('#log')).toContainText(`contact {"channel":"phone","quoteId":"${quoteId}"}`);
   });
 
@@ -147,7 +147,7 @@ test.describe('embedded on another origin', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Rolling');
     await page.keyboard.press('Tab');
-    await expect(form.getByRole('button', { name: 'Decrease passengers' })).toBeFocused();
+    await expect(form.getByRole('button', { name: '-', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Space');
@@ -163,7 +163,7 @@ test.describe('embedded on another origin', () => {
     const heading = form.getByRole('heading', { name: 'Quote Ready!' });
     await expect(heading).toBeFocused();
     await page.keyboard.press('Tab');
-    await expect(form.getByRole('link', { name: 'Contact via WhatsApp' })).toBeFocused();
+    await expect(form.getByRole('button', { name: 'Contact via WhatsApp' })).toBeFocused();
     await expect(form.getByLabel('Vehicle Type')).toHaveValue('Van');
     await expect(form.getByLabel('Gearbox')).toHaveValue('automatic');
     await expect(form.getByLabel('Rolling Status')).toHaveValue('rolling');
@@ -194,12 +194,12 @@ test.describe('embedded on another origin', () => {
     const targets = [
       form.getByLabel('Pickup Location'),
       form.getByLabel('Vehicle Type'),
-      form.getByRole('button', { name: 'Increase passengers' }),
-      form.getByRole('button', { name: 'Decrease passengers' }),
+      form.getByRole('button', { name: '+', exact: true }),
+      form.getByRole('button', { name: '-', exact: true }),
       form.locator('label').filter({ hasText: 'Later (Schedule)' }),
       form.getByRole('button', { name: 'Calculate Quote' }),
-      form.getByRole('link', { name: 'Contact via WhatsApp' }),
-      form.getByRole('link', { name: 'Call Now' }),
+      form.getByRole('button', { name: 'Contact via WhatsApp' }),
+      form.getByRole('button', { name: 'Call Now' }),
     ];
     for (const target of targets) {
       const box = await target.boundingBox();

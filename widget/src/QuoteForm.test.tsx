@@ -197,8 +197,8 @@ describe('passenger stepper', () => {
     mockApi({ 'GET /api/vehicle-types/42': () => json(vehicleRows) });
     render(<QuoteForm company={company} />);
     const count = await screen.findByRole('group', { name: 'Number of Passengers' });
-    const minus = screen.getByRole('button', { name: 'Decrease passengers' });
-    const plus = screen.getByRole('button', { name: 'Increase passengers' });
+    const minus = screen.getByRole('button', { name: '-' });
+    const plus = screen.getByRole('button', { name: '+' });
     expect(within(count).getByRole('status').textContent).toBe('0');
     expect(minus.getAttribute('aria-disabled')).toBe('true');
     await user.click(minus);
@@ -215,7 +215,7 @@ describe('passenger stepper', () => {
   it('defaults to 5 without a company', async () => {
     const user = userEvent.setup();
     render(<QuoteForm demo />);
-    const plus = screen.getByRole('button', { name: 'Increase passengers' });
+    const plus = screen.getByRole('button', { name: '+' });
     for (let i = 0; i < 7; i++) await user.click(plus);
     expect(screen.getByRole('group', { name: 'Number of Passengers' }).textContent).toContain('5');
   });
@@ -279,7 +279,7 @@ describe('a real company', () => {
     expect(screen.queryByText(/The quoted price is an estimate/)).toBeNull();
     expect(within(notifications()).getByRole('status').textContent).toBe('Quote CalculatedYour recovery quote is £211.50');
 
-    const whatsapp = screen.getByRole('link', { name: 'Contact via WhatsApp' });
+    const whatsapp = screen.getByRole('button', { name: 'Contact via WhatsApp' });
     const url = new URL(whatsapp.getAttribute('href') ?? '');
     expect(url.origin + url.pathname).toBe('https://wa.me/+447700900456');
     expect(url.searchParams.get('text')).toContain('Vehicle: Luton Van');
@@ -287,7 +287,7 @@ describe('a real company', () => {
     whatsapp.addEventListener('click', (event) => event.preventDefault());
     await user.click(whatsapp);
     expect(onContact).toHaveBeenCalledWith({ channel: 'whatsapp', quoteId: 'K7Q2' });
-    const call = screen.getByRole('link', { name: 'Call Now' });
+    const call = screen.getByRole('button', { name: 'Call Now' });
     expect(call.getAttribute('href')).toBe('tel:01614960000');
   });
 

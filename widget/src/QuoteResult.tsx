@@ -1,6 +1,6 @@
 // The 'Quote Ready!' card (SPEC.md §2, §9): total, quote id, the optional breakdown, the two
 // ways to contact the operator and the optional disclaimer.
-import { useId, type Ref } from 'react';
+import { useId, type KeyboardEvent, type Ref } from 'react';
 import { formatPounds } from '../../shared/money';
 import type { QuoteResponse } from '../../shared/types';
 import { telUrl, whatsappMessage, whatsappUrl, type QuoteSummary } from './contact';
@@ -46,6 +46,17 @@ interface QuoteResultProps {
   headingRef: Ref<HTMLHeadingElement>;
 }
 
+/** SPEC.md §2 calls these two "buttons": links (they open WhatsApp or the dialler) with the
+ * button role, so Space presses them as it would a button. */
+const asButton = {
+  role: 'button',
+  onKeyDown: (event: KeyboardEvent<HTMLAnchorElement>) => {
+    if (event.key !== ' ') return;
+    event.preventDefault();
+    event.currentTarget.click();
+  },
+} as const;
+
 const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
 
 export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, whatsapp, phone, onContact, headingRef }: QuoteResultProps) {
@@ -77,6 +88,7 @@ export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, wha
             href={whatsappUrl(whatsapp, whatsappMessage(summary))}
             target="_blank"
             rel="noopener noreferrer"
+            {...asButton}
             onClick={() => onContact({ channel: 'whatsapp', quoteId: quote.quoteId })}
             className={`${actionClass} bg-green-700 text-white`}
           >
@@ -87,6 +99,7 @@ export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, wha
         {phone && (
           <a
             href={telUrl(phone)}
+            {...asButton}
             onClick={() => onContact({ channel: 'phone', quoteId: quote.quoteId })}
             className={`${actionClass} bg-primary text-on-primary`}
           >

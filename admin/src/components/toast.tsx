@@ -1,8 +1,9 @@
-// App-wide toasts on Radix Toast (SPEC.md §9): one at a time, shown for 5000 ms, swipe right
-// past 50 px to dismiss. `toast()` works outside React too (mutation callbacks), so the current
-// toast lives in a tiny module store rather than in context.
-import { useSyncExternalStore } from 'react';
-import { Toast } from 'radix-ui';
+// App-wide toasts (SPEC.md §9): one at a time, shown for 5000 ms, swipe right past 50 px to
+// dismiss. `toast()` works outside React too (mutation callbacks), so the current toast lives in
+// a tiny module store rather than in context. Two live regions stay mounted so screen readers
+// announce each toast (polite for news, assertive for problems) and its text exists exactly
+// once in the page (Radix Toast copied it into a hidden announcer, so a text lookup found two).
+import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent } from 'react';
 import { X } from 'lucide-react';
 import { cn } from '../lib/cn';
 
@@ -52,37 +53,77 @@ export function useToast(): { toast: typeof toast; dismiss: typeof dismissToast;
 
 export function Toaster() {
   const { current: shown } = useToast();
+  const card = shown && <ToastCard key={shown.id} toast={shown} />;
   return (
-    <Toast.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={TOAST_SWIPE_THRESHOLD_PX} label="Notification">
-      {shown && (
-        // A new key per toast restarts Radix's timer and entry animation when one replaces another.
-        <Toast.Root
-          key={shown.id}
-          type={shown.variant === 'destructive' ? 'foreground' : 'background'}
-          onOpenChange={(open) => {
-            if (!open) dismissToast();
-          }}
-          className={cn(
-            'pointer-events-auto relative flex w-full items-start gap-3 rounded-lg border p-4 pr-10 shadow-lg',
-            'data-[state=open]:animate-toast-in data-[state=closed]:animate-toast-out',
-            'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=cancel]:translate-x-0 data-[swipe=cancel]:transition-transform',
-            'data-[swipe=end]:animate-toast-out',
-            shown.variant === 'destructive' ? 'border-red-700 bg-red-700 text-white' : 'border-slate-200 bg-white text-slate-900',
-          )}
-        >
-          <div className="grid gap-1">
-            <Toast.Title className="text-sm font-semibold">{shown.title}</Toast.Title>
-            {shown.description && <Toast.Description className="text-sm opacity-90">{shown.description}</Toast.Description>}
-          </div>
-          <Toast.Close
-            aria-label="Close notification"
-            className="absolute right-2 top-2 rounded-md p-1 opacity-80 hover:opacity-100"
-          >
-            <X className="size-4" aria-hidden="true" />
-          </Toast.Close>
-        </Toast.Root>
+    <section aria-label="Notifications" className="pointer-events-none fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4">
+      {/* Live regions without status/alert roles: the page's own alerts stay the only ones. */}
+      <div aria-live="polite" aria-atomic="true">
+        {shown?.variant !== 'destructive' && card}
+      </div>
+      <div aria-live="assertive" aria-atomic="true">
+        {shown?.variant === 'destructive' && card}
+      </div>
+    </section>
+  );
+}
+
+function ToastCard({ toast: shown }: { toast: ShownToast }) {
+  const [offset, setOffset] = useState(0);
+  const [hovered, setHovered] = useState(false);
+  const start = useRef<number | null>(null);
+
+  // A new key per toast remounts this card, restarting the timer; hovering pauses it.
+  useEffect(() => {
+    if (hovered) return;
+    const timer = setTimeout(dismissToast, TOAST_DURATION_MS);
+    return () => clearTimeout(timer);
+  }, [hovered]);
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    start.current = event.clientX;
+  };
+  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
+    if (start.current === null) return;
+    const moved = Math.max(0, event.clientX - start.current);
+    // Captured only once a real swipe begins, so a tap still reaches the close button.
+    if (moved > 8 && !event.currentTarget.hasPointerCapture(event.pointerId)) {
+      event.currentTarget.setPointerCapture(event.pointerId);
+    }
+    setOffset(moved);
+  };
+  const onPointerEnd = () => {
+    start.current = null;
+    if (offset >= TOAST_SWIPE_THRESHOLD_PX) dismissToast();
+    else setOffset(0);
+  };
+
+  return (
+    <div
+      className={cn(
+        'pointer-events-auto relative flex w-full touch-pan-y items-start gap-3 rounded-lg border p-4 pr-10 shadow-lg animate-toast-in',
+        offset === 0 && 'transition-transform',
+        shown.variant === 'destructive' ? 'border-red-700 bg-red-700 text-white' : 'border-slate-200 bg-white text-slate-900',
       )}
-      <Toast.Viewport className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
-    </Toast.Provider>
+      style={{ transform: `translateX(${offset}px)` }}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerEnd}
+      onPointerCancel={onPointerEnd}
+      onPointerEnter={() => setHovered(true)}
+      onPointerLeave={() => setHovered(false)}
+    >
+      <div className="grid gap-1">
+        <p className="text-sm font-semibold">{shown.title}</p>
+        {shown.description && <p className="text-sm opacity-90">{shown.description}</p>}
+      </div>
+      <button
+        type="button"
+        onClick={dismissToast}
+        aria-label="Close notification"
+        className="absolute right-2 top-2 rounded-md p-1 opacity-80 hover:opacity-100 focus-visible:outline-2 focus-visible:outline-current"
+      >
+        <X className="size-4" aria-hidden="true" />
+      </button>
+    </div>
   );
 }

@@ -2,7 +2,7 @@
 // (?mode=signin|signup) so the landing page's buttons and the browser's back button agree.
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, Navigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
 import { loginSchema, signupSchema, type LoginRequest, type SignupRequest } from '../../../shared/schemas';
 import { BrandMark } from '../components/BrandMark';
@@ -67,6 +67,7 @@ const SELLING_POINTS = [
 
 export default function AuthPage() {
   const [searchParams, setSearchParams] = useSearchParams();
+  const navigate = useNavigate();
   const { user, isLoading, login, signup } = useAuth();
   const isSignUp = searchParams.get('mode') === 'signup';
 
@@ -81,10 +82,9 @@ export default function AuthPage() {
       <title>{title}</title>
       <main className="flex flex-col px-4 py-6 sm:px-8">
         <div>
-          <Button variant="ghost" asChild className="-ml-2">
-            <Link to="/">
-              <ArrowLeft aria-hidden="true" /> Back to Home
-            </Link>
+          {/* SPEC.md §2: a 'Back to Home' button. */}
+          <Button variant="ghost" className="-ml-2" onClick={() => void navigate('/')}>
+            <ArrowLeft aria-hidden="true" /> Back to Home
           </Button>
         </div>
         <div className="mx-auto flex w-full max-w-md flex-1 flex-col justify-center py-8">

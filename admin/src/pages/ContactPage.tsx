@@ -2,7 +2,7 @@
 // client with a prefilled message to support.
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { ArrowLeft, Lightbulb, Mail } from 'lucide-react';
 import type { z } from 'zod';
 import { DEFAULT_SUPPORT_EMAIL, FEATURE_PRIORITIES, SUPPORT_REPLY_HOURS } from '../../../shared/constants';
@@ -114,15 +114,14 @@ function FeatureRequestForm({ defaults }: { defaults: Pick<ContactForm, 'name' |
 
 export default function ContactPage() {
   const { user } = useAuth();
+  const navigate = useNavigate();
   const defaults = { name: user?.name ?? '', email: user?.email ?? '' };
   return (
     <PortalShell>
       <main className="mx-auto max-w-3xl px-4 py-8 sm:px-6">
         <title>Contact & Support</title>
-        <Button variant="ghost" asChild className="-ml-2">
-          <Link to="/dashboard">
-            <ArrowLeft aria-hidden="true" /> Back to Driver Portal
-          </Link>
+        <Button variant="ghost" className="-ml-2" onClick={() => void navigate('/dashboard')}>
+          <ArrowLeft aria-hidden="true" /> Back to Driver Portal
         </Button>
         <h1 className="mt-4 text-2xl font-bold tracking-tight">Contact & Support</h1>
         <p className="mt-1 text-slate-600">

@@ -232,7 +232,8 @@ function CustomisationShowcase() {
             </div>
           </div>
           <div className="grid gap-3 p-5">
-            <p className="font-semibold">Get Your Instant Recovery Quote</p>
+            {/* Wording of its own: the live demo above already shows the real screen's texts. */}
+            <p className="font-semibold">Your instant recovery quote</p>
             <div className="grid grid-cols-2 gap-3 text-sm">
               <span className="rounded-md border border-slate-300 bg-white p-2 text-slate-600">M1 1AA</span>
               <span className="rounded-md border border-slate-300 bg-white p-2 text-slate-600">L1 8JQ</span>
@@ -241,10 +242,10 @@ function CustomisationShowcase() {
               className="rounded-md p-2.5 text-center text-sm font-semibold"
               style={{ background: theme.primaryColour, color: readableTextOn(theme.primaryColour) }}
             >
-              Calculate Quote
+              Get my price
             </span>
             <span className="text-sm font-medium" style={{ color: theme.textColour }}>
-              Total Cost <strong className="text-lg">£186.25</strong>
+              Your price <strong className="text-lg">£186.25</strong>
             </span>
           </div>
         </figure>
@@ -320,12 +321,12 @@ function FinalCallToAction() {
         <p className="mt-3 text-blue-100">
           Set up your branded quote page today. {TRIAL_DAYS} days free, then {PLAN_PRICE}/month.
         </p>
+        {/* Not 'Get Started' / 'Sign In' again: those name the header's links, once each. */}
         <div className="mt-8 flex flex-wrap justify-center gap-3">
           <Button size="lg" variant="light" asChild>
-            <Link to={SIGN_UP}>Get Started</Link>
-          </Button>
-          <Button size="lg" variant="inverse" asChild>
-            <Link to={SIGN_IN}>Sign In</Link>
+            <Link to={SIGN_UP}>
+              Create your quote page <ArrowRight aria-hidden="true" />
+            </Link>
           </Button>
         </div>
       </div>

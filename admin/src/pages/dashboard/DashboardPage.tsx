@@ -2,7 +2,7 @@
 // Payment return). Coming back from checkout with payment_success=true&session_id=… the page
 // exchanges the session for a signed-in account, then reloads on a clean URL.
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { TriangleAlert } from 'lucide-react';
 import { PortalShell } from '../../components/PortalShell';
 import { toast } from '../../components/toast';
@@ -63,15 +63,14 @@ function usePaymentReturn(): boolean {
 }
 
 function AuthenticationError() {
+  const navigate = useNavigate();
   return (
     <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">
       <title>Authentication Error</title>
       <TriangleAlert className="size-10 text-red-700" aria-hidden="true" />
       <h1 className="text-2xl font-bold">Authentication Error</h1>
       <p className="max-w-md text-slate-700">Unable to authenticate. Please try signing in again.</p>
-      <Button asChild>
-        <Link to="/">Go to Home</Link>
-      </Button>
+      <Button onClick={() => void navigate('/')}>Go to Home</Button>
     </main>
   );
 }

@@ -2,7 +2,7 @@
 // cancel (through the portal) and reactivate; or, without a subscription, the start-trial card.
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { ArrowLeft, CalendarDays, CircleCheck, Clock, CreditCard, ExternalLink, LifeBuoy, RotateCcw, Sparkles, TriangleAlert, XCircle } from 'lucide-react';
 import { ApiRequestError } from '../../../../shared/api-client';
 import { DEFAULT_SUPPORT_EMAIL, PLAN_PRICE_PENCE, PRODUCT_NAME, SUPPORT_REPLY_HOURS, TRIAL_DAYS, statusBadge } from '../../../../shared/constants';
@@ -104,6 +104,7 @@ function CenteredMessage({ icon, title, children }: { icon: ReactNode; title: st
 function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
   const { status } = details;
   const portal = usePortal();
+  const navigate = useNavigate();
   return (
     <main className="mx-auto grid max-w-3xl gap-6 px-4 py-8 sm:px-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -111,10 +112,8 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
           <h1 className="text-2xl font-bold">Subscription Management</h1>
           <p className="text-slate-600">Your {PRODUCT_NAME} plan and billing.</p>
         </div>
-        <Button variant="outline" asChild>
-          <Link to="/dashboard">
-            <ArrowLeft aria-hidden="true" /> Back to Driver Portal
-          </Link>
+        <Button variant="outline" onClick={() => void navigate('/dashboard')}>
+          <ArrowLeft aria-hidden="true" /> Back to Driver Portal
         </Button>
       </div>
 
@@ -148,7 +147,7 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
         </CardContent>
       </Card>
 
-      {['active', 'trialing', 'trial'].includes(status) && <CancelCard details={details} portal={portal} />}
+      {['active', 'trialing'].includes(status) && <CancelCard details={details} portal={portal} />}
       {status === 'cancelled' && <ReactivateCard details={details} />}
 
       <Card>
@@ -163,10 +162,8 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          <Button variant="outline" asChild>
-            <Link to="/contact">
-              <LifeBuoy aria-hidden="true" /> Contact Us
-            </Link>
+          <Button variant="outline" onClick={() => void navigate('/contact')}>
+            <LifeBuoy aria-hidden="true" /> Contact Us
           </Button>
         </CardContent>
       </Card>

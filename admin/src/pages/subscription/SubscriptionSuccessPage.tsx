@@ -102,9 +102,7 @@ export default function SubscriptionSuccessPage() {
         <p role="status" className="max-w-md text-slate-700">
           Your account is ready. Taking you to your Driver Portal...
         </p>
-        <Button asChild>
-          <Link to="/dashboard">Go to Driver Portal</Link>
-        </Button>
+        <Button onClick={() => void navigate('/dashboard')}>Go to Driver Portal</Button>
       </Screen>
     );
   }
@@ -139,8 +137,8 @@ export default function SubscriptionSuccessPage() {
           </ol>
         </CardContent>
       </Card>
-      <Button size="lg" asChild>
-        <Link to="/dashboard">Go to Driver Portal</Link>
+      <Button size="lg" onClick={() => void navigate('/dashboard')}>
+        Go to Driver Portal
       </Button>
       <p role="status" className="text-sm text-slate-600">
         Taking you to your Driver Portal in a moment...
