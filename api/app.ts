@@ -4,7 +4,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
 import { openDatabase, type Db } from './db/client';
@@ -12,7 +11,7 @@ import { routeStore } from './db/distance-cache';
 import type { AppDeps, DistanceEstimator } from './deps';
 import { createDistanceService } from './distance/distance';
 import type { Config } from './env';
-import { PayloadTooLarge } from './errors';
+import { apiBodyLimit } from './http/body-limit';
 import type { AppEnv } from './http/context';
 import { errorHandler, notFoundJson } from './http/errors';
 import { createLogger, requestLogging, type Logger } from './http/observability';
@@ -65,14 +64,7 @@ export function createApp(options: AppOptions) {
   const billing = createBilling(deps);
 
   const api = new Hono<AppEnv>()
-    .use(
-      bodyLimit({
-        maxSize: 3 * 1024 * 1024,
-        onError: () => {
-          throw new PayloadTooLarge();
-        },
-      }),
-    )
+    .use(apiBodyLimit(3 * 1024 * 1024))
     .route('/', authRoutes(deps, { checkoutUrlFor: (user) => billing.checkoutUrlFor(user) }))
     .route('/company', companyRoutes(deps))
     .route('/pricing', pricingRoutes(deps))

@@ -28,7 +28,8 @@ export const requestLogging =
     const requestId = incoming && /^[\w-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     c.set('requestId', requestId);
     await next();
-    c.header('X-Request-Id', requestId);
+    // Not c.header(): after the handler has answered, that rebuilds the Response (security.ts).
+    c.res.headers.set('X-Request-Id', requestId);
     logger.info({
       requestId,
       method: c.req.method,

@@ -49,14 +49,17 @@ export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
   if (isPublic) {
-    c.header('Access-Control-Allow-Origin', '*');
-    c.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    c.res.headers.set('Access-Control-Allow-Origin', '*');
+    c.res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
   }
 };
 
-/** Baseline headers on every response. */
+/**
+ * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,
+ * `c.header()` rebuilds the whole Response around a stream of its body (docs/decisions/006-quote-path-profile.md).
+ */
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
-  c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'strict-origin-when-cross-origin');
+  c.res.headers.set('X-Content-Type-Options', 'nosniff');
+  c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
 };

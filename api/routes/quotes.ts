@@ -1,6 +1,6 @@
 // POST /api/quotes/calculate: public, rate-limited per client. Load the company's cached quote
 // config, estimate the distance, price it with the pure engine, store it, answer it.
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 import { Hono } from 'hono';
 import { penceToPounds } from '../../shared/money';
 import { formatPostcode } from '../../shared/postcode';
@@ -17,11 +17,20 @@ import type { AppDeps } from '../deps';
 
 // Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
 const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+// Random bytes drawn a page at a time: one randomBytes() call per quote was a measurable share
+// of the quote path (docs/decisions/006-quote-path-profile.md).
+const ID_BYTES = 8;
+const randomPool = Buffer.alloc(4096);
+let poolOffset = randomPool.length;
 /** A random reference: it says nothing about how many quotes any company has had. */
 export function newQuoteId(): string {
-  const bytes = randomBytes(8);
+  if (poolOffset + ID_BYTES > randomPool.length) {
+    randomFillSync(randomPool);
+    poolOffset = 0;
+  }
   let id = '';
-  for (const b of bytes) id += ID_ALPHABET[b & 31];
+  for (let i = poolOffset; i < poolOffset + ID_BYTES; i++) id += ID_ALPHABET[randomPool[i] & 31];
+  poolOffset += ID_BYTES;
   return id;
 }
 
@@ -75,7 +84,7 @@ export function quoteRoutes(deps: AppDeps) {
       );
       const quoteId = newQuoteId();
       const b = result.breakdown;
-      insertQuote(db, {
+      await insertQuote(db, {
         publicId: quoteId,
         companyId: company.companyId,
         pickupPostcode: pickup,

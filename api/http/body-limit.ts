@@ -1,0 +1,53 @@
+// The API's request body limit, reading JSON bodies straight from Node's request stream.
+// Hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full web Request
+// (undici Request, AbortController, Readable.toWeb) for every API request: for the quote route
+// that was a fifth of the server's time (docs/decisions/006-quote-path-profile.md).
+import { IncomingMessage } from 'node:http';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { PayloadTooLarge } from '../errors';
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+// Like Request.text(): UTF-8, a leading byte-order mark dropped.
+const utf8 = new TextDecoder();
+
+function readText(incoming: IncomingMessage, maxSize: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxSize) {
+        // node-server drains what is left once the response is sent.
+        incoming.removeAllListeners('data');
+        reject(new PayloadTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    incoming.once('end', () => resolve(utf8.decode(Buffer.concat(chunks, size))));
+    incoming.once('error', reject);
+  });
+}
+
+export function apiBodyLimit(maxSize: number): MiddlewareHandler {
+  const webBodyLimit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new PayloadTooLarge();
+    },
+  });
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // node-server passes Node's request as c.env.incoming; app.request() in tests has none.
+    const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) return webBodyLimit(c, next);
+    if (Number(incoming.headers['content-length']) > maxSize) throw new PayloadTooLarge();
+    // Read before next(), so an over-long chunked body is a 413 here, not a JSON error later.
+    const text = await readText(incoming, maxSize);
+    // c.req.json()/text() look here first. Hono types the cache by body type, but stores (and
+    // awaits) promises of them.
+    c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
+    await next();
+  };
+}

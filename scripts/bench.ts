@@ -1,0 +1,232 @@
+// `npm run bench`: measures every DESIGN.md §9 budget that a script can measure, prints one table
+// and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
+// (about a minute): the real server and a trivial Hono server run as child processes.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isValidPostcode } from '../shared/postcode';
+import { evaluateDistanceAccuracy } from './distance-accuracy';
+import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './bench/load';
+import type { PostcodeProbeResult } from './bench/postcode-probe';
+import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
+import { REPO_ROOT, spawnServer } from './bench/server-process';
+import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
+
+const LOAD: LoadSettings = { connections: 10, durationSeconds: 10 };
+const WARM_UP: LoadSettings = { connections: 10, durationSeconds: 3 };
+const POSTCODE_COUNT = 200;
+const PAIR_COUNT = 2000;
+
+interface Row {
+  what: string;
+  measured: string;
+  budget: string;
+  /** undefined: reported, no budget to pass or miss. */
+  pass?: boolean;
+}
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const int = (n: number) => Math.round(n).toLocaleString('en-GB');
+
+function machine() {
+  const cpus = os.cpus();
+  const [one, five] = os.loadavg();
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: os.availableParallelism(),
+    memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    // Anything else running competes for the same cores: the figures are only as quiet as this.
+    loadAverage: `${one.toFixed(2)} (1 min), ${five.toFixed(2)} (5 min) at start`,
+  };
+}
+
+/** Real postcodes in customer spelling: pairs.csv's, topped up with units spread over the country. */
+function quotePostcodes(): string[] {
+  const fromPairs = pairsCsvPostcodes();
+  const extra = unitKeys(POSTCODE_COUNT * 2).map(spaced).filter(isValidPostcode);
+  return [...new Set([...fromPairs, ...extra])].slice(0, POSTCODE_COUNT);
+}
+
+/** The demo quote over `count` distinct pairs (fixed seed): most are new to the distance cache the first time round. */
+function quoteRequests(postcodes: string[], count: number, seed: number): LoadRequest[] {
+  let state = seed;
+  const next = () => (state = (state * 1_103_515_245 + 12_345) >>> 0) % postcodes.length;
+  const requests: LoadRequest[] = [];
+  while (requests.length < count) {
+    const pickup = postcodes[next()];
+    const destination = postcodes[next()];
+    if (pickup === destination) continue;
+    requests.push({
+      method: 'POST',
+      path: '/api/quotes/calculate',
+      body: JSON.stringify({
+        companyId: 1,
+        pickupPostcode: pickup,
+        destinationPostcode: destination,
+        vehicleType: 'car',
+        gearboxType: 'manual',
+        rollingStatus: 'rolling',
+        problemType: 'engine-failure',
+        urgency: 'immediate',
+        passengerCount: 0,
+      }),
+    });
+  }
+  return requests;
+}
+
+function ensureBuilt(): boolean {
+  if (isBuilt()) return true;
+  console.log('dist/ is not built: running npm run build');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  return build.status === 0 && isBuilt();
+}
+
+function postcodeProbe(): PostcodeProbeResult {
+  // A fresh process, so the load is cold and the look-ups are not sharing a heap with autocannon.
+  const probe = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/postcode-probe.ts', '1000000'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`postcode probe failed:\n${probe.stderr}`);
+  return JSON.parse(probe.stdout.trim()) as PostcodeProbeResult;
+}
+
+interface LoadFigures {
+  quote: LoadResult;
+  trivial: LoadResult;
+  hosted?: PageWeight;
+}
+
+async function measureLoad(built: boolean): Promise<LoadFigures> {
+  const server = await spawnServer();
+  const trivial = await spawnServer({ script: 'scripts/bench/trivial-server.ts', readyPath: '/' });
+  try {
+    const postcodes = quotePostcodes();
+    // Warm-up and measured run use different pairs, so the measured run meets uncached pairs too.
+    await runLoad(server, quoteRequests(postcodes, PAIR_COUNT, 1), WARM_UP);
+    const quote = await runLoad(server, quoteRequests(postcodes, PAIR_COUNT, 2), LOAD);
+    const root: LoadRequest[] = [{ method: 'GET', path: '/' }];
+    await runLoad(trivial, root, WARM_UP);
+    const trivialResult = await runLoad(trivial, root, LOAD);
+    const hosted = built ? await hostedPageWeight(`${server.url}/company/demo`) : undefined;
+    return { quote, trivial: trivialResult, hosted };
+  } finally {
+    await Promise.all([server.stop(), trivial.stop()]);
+  }
+}
+
+function sizeRows(built: boolean, hosted: PageWeight | undefined): Row[] {
+  if (!built || !hosted) {
+    return [
+      { what: 'widget.js gzip', measured: 'not built', budget: '≤ 85 KB' },
+      { what: 'hosted /company/demo before the form is usable', measured: 'not built', budget: '≤ 110 KB gzip, ≤ 3 requests' },
+      { what: 'admin first-load JS gzip', measured: 'not built', budget: '≤ 200 KB' },
+    ];
+  }
+  const widget = widgetGzipBytes();
+  const admin = adminFirstLoadJs();
+  return [
+    { what: 'widget.js gzip', measured: kb(widget), budget: '≤ 85 KB', pass: widget <= 85_000 },
+    {
+      what: 'hosted /company/demo before the form is usable',
+      measured: `${kb(hosted.gzipBytes)} gzip in ${hosted.requests} requests`,
+      budget: '≤ 110 KB gzip, ≤ 3 requests',
+      pass: hosted.gzipBytes <= 110_000 && hosted.requests <= 3,
+    },
+    {
+      what: `admin first-load JS gzip (${admin.requests} scripts in index.html)`,
+      measured: kb(admin.gzipBytes),
+      budget: '≤ 200 KB',
+      pass: admin.gzipBytes <= 200_000,
+    },
+  ];
+}
+
+function render(rows: Row[]): string {
+  const mark = (pass: boolean | undefined) => (pass === undefined ? '–' : pass ? '✅ pass' : '❌ miss');
+  return [
+    '| what | measured | budget (DESIGN.md §9) | result |',
+    '| --- | ---: | --- | --- |',
+    ...rows.map((r) => `| ${r.what} | ${r.measured} | ${r.budget} | ${mark(r.pass)} |`),
+  ].join('\n');
+}
+
+async function main() {
+  const host = machine();
+  const built = ensureBuilt();
+  console.log('Postcode data: load and look-ups…');
+  const probe = postcodeProbe();
+  console.log('Distance accuracy…');
+  const accuracy = evaluateDistanceAccuracy(PAIRS_CSV);
+  console.log(`Quote load: ${LOAD.durationSeconds} s each for the quote route and a trivial Hono route…`);
+  const { quote, trivial, hosted } = await measureLoad(built);
+  const ratio = quote.requestsPerSecond / trivial.requestsPerSecond;
+
+  const rows: Row[] = [
+    {
+      what: `quote calculation throughput (${LOAD.connections} connections, ${LOAD.durationSeconds} s, ${int(quote.total)} quotes, ${quote.failures} failures)`,
+      measured: `${int(quote.requestsPerSecond)} req/s`,
+      budget: '≥ 3,000 req/s on 2 cores',
+      pass: quote.requestsPerSecond >= 3000 && quote.failures === 0,
+    },
+    { what: 'quote calculation latency p50', measured: `${quote.p50Ms} ms`, budget: '–' },
+    { what: 'quote calculation latency p99', measured: `${quote.p99Ms} ms`, budget: '≤ 25 ms', pass: quote.p99Ms <= 25 },
+    {
+      what: `quote route vs trivial Hono route (${int(trivial.requestsPerSecond)} req/s, p99 ${trivial.p99Ms} ms, same settings)`,
+      measured: `${(ratio * 100).toFixed(0)} %`,
+      budget: '≥ 40 %',
+      pass: ratio >= 0.4,
+    },
+    { what: 'server RSS under quote load (peak)', measured: mb(quote.peakRssBytes), budget: '≤ 200 MB', pass: quote.peakRssBytes <= 200e6 },
+    {
+      what: `postcode lookup (${int(probe.lookups)} mixed keys: ${Object.entries(probe.keysByLevel).map(([level, n]) => `${n} ${level}`).join(', ')})`,
+      measured: `${probe.perLookupUs.toFixed(2)} µs`,
+      budget: '≤ 2 µs',
+      pass: probe.perLookupUs <= 2,
+    },
+    { what: 'postcode data load (fresh process)', measured: `${probe.loadMs.toFixed(0)} ms`, budget: '≤ 300 ms', pass: probe.loadMs <= 300 },
+    ...[{ label: 'all', ...accuracy.overall }, ...accuracy.bands].map(({ label, n, medianPct, p90Pct }) => ({
+      what: `distance error vs routed driving distance, ${label === 'all' ? 'all pairs' : `straight line ${label}`} (${n} pairs)`,
+      measured: `median ${medianPct.toFixed(1)} %, p90 ${p90Pct.toFixed(1)} %`,
+      budget: 'reported (DESIGN.md §6)',
+    })),
+    ...sizeRows(built, hosted),
+  ];
+
+  const table = render(rows);
+  console.log(`\n${table}\n`);
+  const doc = `# Benchmarks
+
+Written by \`npm run bench\` (scripts/bench.ts); rerun it rather than editing this file. The
+quote figures come from autocannon against the real server (\`api/server.ts\` as a child process
+on 127.0.0.1, a temporary database, \`QUOTE_RATE_LIMIT=0\`, \`LOG_LEVEL=silent\`) after a
+${WARM_UP.durationSeconds} s warm-up, posting the demo quote over ${PAIR_COUNT.toLocaleString('en-GB')} pairs of ${POSTCODE_COUNT} real
+postcodes; the trivial route is \`new Hono().get('/', (c) => c.text('ok'))\` on the same adapter,
+measured with the same settings in the same run. autocannon shares the machine with the server,
+so on 2 cores each gets about one. Distance errors are against \`../shared/roaddist/pairs.csv\`.
+
+## Machine
+
+| | |
+| --- | --- |
+| CPU | ${host.cpu} |
+| cores | ${host.cores} |
+| memory | ${host.memory} |
+| Node.js | ${host.node} |
+| OS | ${host.os} |
+| date | ${host.date} |
+| load average | ${host.loadAverage} |
+
+## Results
+
+${table}
+`;
+  const out = path.join(REPO_ROOT, 'docs/benchmarks.md');
+  writeFileSync(out, doc);
+  console.log(`Written to ${path.relative(process.cwd(), out)}`);
+}
+
+await main();

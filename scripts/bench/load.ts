@@ -1,0 +1,56 @@
+// One autocannon run (programmatic API) against a spawned server, sampling the server's RSS while
+// it runs. The quote route and the trivial route are measured with these same settings.
+import autocannon from 'autocannon';
+import type { ServerProcess } from './server-process';
+
+export interface LoadSettings {
+  connections: number;
+  durationSeconds: number;
+}
+
+export interface LoadRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  total: number;
+  /** Connection errors, timeouts and non-2xx answers together. */
+  failures: number;
+  peakRssBytes: number;
+}
+
+export async function runLoad(server: ServerProcess, requests: LoadRequest[], settings: LoadSettings): Promise<LoadResult> {
+  let peakRssBytes = 0;
+  const sampleRss = () => (peakRssBytes = Math.max(peakRssBytes, server.rssBytes() ?? 0));
+  const sampler = setInterval(sampleRss, 100);
+  try {
+    const result = await autocannon({
+      url: server.url,
+      connections: settings.connections,
+      duration: settings.durationSeconds,
+      // Prebuilt once per connection rather than per request, so the load generator (which shares
+      // the machine with the server) spends as little as possible per request.
+      requests: requests.map((r) => ({
+        method: r.method,
+        path: r.path,
+        ...(r.body === undefined ? {} : { body: r.body, headers: { 'content-type': 'application/json' } }),
+      })),
+    });
+    sampleRss();
+    return {
+      requestsPerSecond: result.requests.average,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      total: result.requests.total,
+      failures: result.errors + result.timeouts + result.non2xx,
+      peakRssBytes,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}

@@ -1,0 +1,136 @@
+// Runs the real server (api/server.ts) as a child process on loopback, for the benchmarks and
+// the reliability tests. `node --import tsx` rather than the tsx CLI: the CLI wraps the server in
+// a second node process, so its pid would not be the one receiving signals or holding the memory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const HOST = '127.0.0.1';
+
+/** A port nothing listens on right now (the kernel picks it; released before we return). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, HOST, () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export function tempDatabasePath(label = 'bench'): string {
+  return path.join(mkdtempSync(path.join(tmpdir(), `recovery-${label}-`)), 'recovery.db');
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  url: string;
+  databasePath: string;
+  /** Everything the process wrote to stderr so far (startup failures, crashes). */
+  stderr(): string;
+  /** Resolves with the exit code (null when killed by a signal) once the process has exited. */
+  exited: Promise<number | null>;
+  /** Resident set size in bytes, read from /proc (Linux); undefined once the process is gone. */
+  rssBytes(): number | undefined;
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+export interface SpawnOptions {
+  /** A script relative to the repository root; default the real server. */
+  script?: string;
+  databasePath?: string;
+  env?: Record<string, string>;
+  /** How long to wait for the first healthy answer. */
+  readyTimeoutMs?: number;
+  /** Path polled until it answers 200. */
+  readyPath?: string;
+}
+
+export async function spawnServer(options: SpawnOptions = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const databasePath = options.databasePath ?? tempDatabasePath();
+  const url = `http://${HOST}:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'api/server.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      HOST,
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATABASE_PATH: databasePath,
+      QUOTE_RATE_LIMIT: '0',
+      LOG_LEVEL: 'silent',
+      ...options.env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  if (child.pid === undefined) throw new Error('could not spawn the server');
+  const pid = child.pid;
+  // A bench or test that dies half-way must not leave a server holding a port and a database.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  let exitCode: number | null | undefined;
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      process.off('exit', killOnExit);
+      exitCode = code;
+      resolve(code);
+    }),
+  );
+
+  const server: ServerProcess = {
+    child,
+    pid,
+    port,
+    url,
+    databasePath,
+    stderr: () => stderr,
+    exited,
+    rssBytes() {
+      if (exitCode !== undefined) return undefined;
+      try {
+        const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        return match ? Number(match[1]) * 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async stop(graceMs = 5000) {
+      if (exitCode !== undefined) return exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 15_000);
+  const readyUrl = `${url}${options.readyPath ?? '/healthz'}`;
+  for (;;) {
+    if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) before answering:\n${stderr}`);
+    try {
+      const res = await fetch(readyUrl, { signal: AbortSignal.timeout(1000) });
+      await res.arrayBuffer();
+      if (res.ok) return server;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await server.stop(1000);
+      throw new Error(`server did not answer ${readyUrl} within the timeout:\n${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,70 @@
+// Transfer sizes against DESIGN.md §9: the widget, the hosted company page with everything it
+// loads from our origin before the form is usable, and the admin SPA's first-load JavaScript.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { REPO_ROOT } from './server-process';
+
+export const WIDGET_FILE = path.join(REPO_ROOT, 'dist/widget/widget.js');
+export const ADMIN_INDEX = path.join(REPO_ROOT, 'dist/admin/index.html');
+
+/** Level 9, as a CDN or a pre-compressing server would send it (scripts/widget-size.ts does the same). */
+export const gzipBytes = (bytes: Uint8Array | string) => gzipSync(bytes, { level: 9 }).length;
+
+export const isBuilt = () => existsSync(WIDGET_FILE) && existsSync(ADMIN_INDEX);
+
+/** The value of `attribute` in every tag named `tag` whose attributes match `filter`. */
+function attributeValues(html: string, tag: string, attribute: string, filter: RegExp = /./): string[] {
+  const values: string[] = [];
+  for (const [element] of html.matchAll(new RegExp(`<${tag}\\b[^>]*>`, 'gi'))) {
+    if (!filter.test(element)) continue;
+    const value = new RegExp(`\\s${attribute}=["']([^"']+)["']`, 'i').exec(element)?.[1];
+    if (value) values.push(value);
+  }
+  return values;
+}
+
+export interface PageWeight {
+  gzipBytes: number;
+  requests: number;
+  urls: string[];
+}
+
+/**
+ * The page itself, then every script and stylesheet it references on our origin (other origins,
+ * data: URLs and the logo are not ours to count), each gzipped.
+ */
+export async function hostedPageWeight(pageUrl: string): Promise<PageWeight> {
+  const origin = new URL(pageUrl).origin;
+  const fetchBytes = async (url: string) => {
+    const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+    if (!res.ok) throw new Error(`${url} answered ${res.status}`);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+  const page = await fetchBytes(pageUrl);
+  const html = new TextDecoder().decode(page);
+  const assets = [
+    ...attributeValues(html, 'script', 'src'),
+    ...attributeValues(html, 'link', 'href', /rel=["']?(stylesheet|modulepreload)/i),
+  ]
+    .map((ref) => new URL(ref, pageUrl))
+    .filter((url) => url.origin === origin)
+    .map((url) => url.href);
+  let total = gzipBytes(page);
+  for (const url of assets) total += gzipBytes(await fetchBytes(url));
+  return { gzipBytes: total, requests: 1 + assets.length, urls: [pageUrl, ...assets] };
+}
+
+/** The scripts index.html loads and preloads: what every route pays before its own chunk. */
+export function adminFirstLoadJs(indexFile = ADMIN_INDEX): PageWeight {
+  const html = readFileSync(indexFile, 'utf8');
+  const refs = [
+    ...attributeValues(html, 'script', 'src'),
+    ...attributeValues(html, 'link', 'href', /rel=["']?modulepreload/i),
+  ];
+  const root = path.dirname(indexFile);
+  const total = refs.reduce((sum, ref) => sum + gzipBytes(readFileSync(path.join(root, new URL(ref, 'http://x/').pathname))), 0);
+  return { gzipBytes: total, requests: refs.length, urls: refs };
+}
+
+export const widgetGzipBytes = () => gzipBytes(readFileSync(WIDGET_FILE));
