@@ -2,7 +2,6 @@
 // admin SPA. api/server.ts only listens; tests call app.request() on what this returns.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
@@ -11,6 +10,7 @@ import { routeStore } from './db/distance-cache';
 import type { AppDeps, DistanceEstimator } from './deps';
 import { createDistanceService } from './distance/distance';
 import type { Config } from './env';
+import { DIST } from './paths';
 import { apiBodyLimit } from './http/body-limit';
 import type { AppEnv } from './http/context';
 import { errorHandler, notFoundJson } from './http/errors';
@@ -26,8 +26,6 @@ import { pricingRoutes } from './routes/pricing';
 import { quoteRoutes } from './routes/quotes';
 import { billingRoutes, createBilling } from './billing/routes';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const DIST = path.join(root, 'dist');
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];

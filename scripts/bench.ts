@@ -101,7 +101,8 @@ interface LoadFigures {
 }
 
 async function measureLoad(built: boolean): Promise<LoadFigures> {
-  const server = await spawnServer();
+  // The production bundle, as `npm start` runs it.
+  const server = await spawnServer({ script: 'dist/server.mjs' });
   const trivial = await spawnServer({ script: 'scripts/bench/trivial-server.ts', readyPath: '/' });
   try {
     const postcodes = quotePostcodes();

@@ -178,7 +178,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const started = performance.now();
   const { payloadBytes, file, counts } = buildGeodata(geodataDir);
   if (file.length > MAX_FILE_BYTES) throw new Error(`postcodes.bin is ${file.length} bytes, over the ${MAX_FILE_BYTES} limit`);
-  const target = fileURLToPath(POSTCODES_FILE);
+  const target = POSTCODES_FILE;
   mkdirSync(path.dirname(target), { recursive: true });
   writeFileSync(target, file);
   console.log(

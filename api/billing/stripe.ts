@@ -1,8 +1,9 @@
 // BILLING_MODE=stripe: Stripe Checkout in subscription mode with the 3-day trial on the
 // £20/month price, Stripe's billing portal, and webhooks verified on the raw body and applied
 // once each (DESIGN.md §7). STRIPE_API_BASE points the SDK at another host (the tests' fake).
+import { createRequire } from 'node:module';
 import { Hono } from 'hono';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '../../shared/constants';
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
@@ -25,7 +26,14 @@ export function createStripeClient(billing: Config['billing']): Stripe {
     options.host = base.hostname;
     options.port = base.port || (base.protocol === 'http:' ? 80 : 443);
   }
-  return new Stripe(billing.stripeSecretKey, options);
+  // Loaded only in Stripe mode: the SDK costs about 20 MB of memory that local mode never uses.
+  const StripeSdk = createRequire(import.meta.url)('stripe') as typeof Stripe;
+  return new StripeSdk(billing.stripeSecretKey, options);
+}
+
+/** The SDK's error classes live on the lazily loaded module; its `type` names them as well. */
+function isStripeError(err: unknown, type: string): err is { type: string; statusCode?: number } {
+  return typeof err === 'object' && err !== null && (err as { type?: unknown }).type === type;
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -150,7 +158,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       try {
         session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] });
       } catch (err) {
-        if (err instanceof Stripe.errors.StripeInvalidRequestError && err.statusCode === 404) return { kind: 'invalid' };
+        if (isStripeError(err, 'StripeInvalidRequestError') && err.statusCode === 404) return { kind: 'invalid' };
         throw err;
       }
       if (session.status === 'expired' || session.client_reference_id !== String(row.userId)) return { kind: 'invalid' };

@@ -21,7 +21,9 @@ export interface GeodataStats {
   districts: number;
 }
 
-export const POSTCODES_FILE = new URL('./data/postcodes.bin', import.meta.url);
+import { POSTCODES_FILE } from '../paths';
+
+export { POSTCODES_FILE };
 
 /** First index i in keys[from, to) with keys[i] === key, or -1. */
 function findKey(keys: Uint32Array | Uint16Array, key: number, from: number, to: number): number {

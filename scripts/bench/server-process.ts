@@ -58,7 +58,10 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   const port = await freePort();
   const databasePath = options.databasePath ?? tempDatabasePath();
   const url = `http://${HOST}:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', options.script ?? 'api/server.ts'], {
+  const script = options.script ?? 'api/server.ts';
+  // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader.
+  const args = script.endsWith('.mjs') ? [script] : ['--import', 'tsx', script];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -11,7 +11,7 @@ export const ADMIN_INDEX = path.join(REPO_ROOT, 'dist/admin/index.html');
 /** Level 9, as a CDN or a pre-compressing server would send it (scripts/widget-size.ts does the same). */
 export const gzipBytes = (bytes: Uint8Array | string) => gzipSync(bytes, { level: 9 }).length;
 
-export const isBuilt = () => existsSync(WIDGET_FILE) && existsSync(ADMIN_INDEX);
+export const isBuilt = () => existsSync(WIDGET_FILE) && existsSync(ADMIN_INDEX) && existsSync(path.join(REPO_ROOT, 'dist/server.mjs'));
 
 /** The value of `attribute` in every tag named `tag` whose attributes match `filter`. */
 function attributeValues(html: string, tag: string, attribute: string, filter: RegExp = /./): string[] {
