@@ -109,13 +109,12 @@ export function useAuth(): Auth {
 
   const logout = useMutation({
     mutationFn: () => apiRequest<void>('/api/logout', { method: 'POST' }),
-    onSuccess: async () => {
+    onSuccess: () => {
       clearAuthSession();
-      // Leave the protected page before the user disappears, or its guard would redirect to
-      // /auth-page first; then drop every cached read so the next operator starts clean.
-      await navigate('/', { replace: true });
-      queryClient.clear();
-      queryClient.setQueryData(AUTH_QUERY_KEY, null);
+      // A full load of / rather than a client-side navigation: clearing the cached user while a
+      // protected page is still mounted would let its guard redirect to /auth-page first (a race
+      // seen in the journeys), and the next operator on this browser starts with nothing cached.
+      window.location.replace('/');
     },
     onError: (error) => toast({ title: 'Logout failed', description: messageOf(error), variant: 'destructive' }),
   });

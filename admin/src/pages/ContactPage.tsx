@@ -1,6 +1,6 @@
 // Contact & Support (SPEC.md §2, §5, §7): no server call; each form opens the operator's mail
 // client with a prefilled message to support.
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { ArrowLeft, Lightbulb, Mail } from 'lucide-react';
@@ -30,24 +30,38 @@ export function openMailClient(url: string): void {
   }
 }
 
-function ContactUsForm({ defaults }: { defaults: Pick<ContactForm, 'name' | 'email'> }) {
+type Sender = Pick<ContactForm, 'name' | 'email'>;
+
+/** Sends support a message that opens with who it is from, then any extra header lines. */
+function mailSupport(subject: string, sender: Sender, headerLines: string[], ...paragraphs: string[]): void {
+  const header = [`Name: ${sender.name}`, `Email: ${sender.email}`, ...headerLines].join('\n');
+  openMailClient(mailtoUrl(subject, [header, ...paragraphs].join('\n\n')));
+}
+
+/** The Name and Email fields both forms open with, prefilled from the signed-in operator. */
+function SenderFields({ name, email, errors }: { name: UseFormRegisterReturn; email: UseFormRegisterReturn; errors: { name?: FieldError; email?: FieldError } }) {
+  return (
+    <>
+      <Field label="Name" error={errors.name?.message}>
+        <Input autoComplete="name" required {...name} />
+      </Field>
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" required {...email} />
+      </Field>
+    </>
+  );
+}
+
+function ContactUsForm({ defaults }: { defaults: Sender }) {
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm<ContactForm>({ resolver: zodResolver(contactFormSchema), defaultValues: { ...defaults, subject: '', message: '' } });
-  const onSubmit = handleSubmit((values) => {
-    const body = `Name: ${values.name}\nEmail: ${values.email}\n\n${values.message}`;
-    openMailClient(mailtoUrl(`Contact Request: ${values.subject}`, body));
-  });
+  const onSubmit = handleSubmit((values) => mailSupport(`Contact Request: ${values.subject}`, values, [], values.message));
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
-      <Field label="Name" error={errors.name?.message}>
-        <Input autoComplete="name" required {...register('name')} />
-      </Field>
-      <Field label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" required {...register('email')} />
-      </Field>
+      <SenderFields name={register('name')} email={register('email')} errors={errors} />
       <Field label="Subject" error={errors.subject?.message} className="sm:col-span-2">
         <Input required {...register('subject')} />
       </Field>
@@ -66,7 +80,7 @@ function ContactUsForm({ defaults }: { defaults: Pick<ContactForm, 'name' | 'ema
 type FeatureInput = z.input<typeof featureRequestSchema>;
 type FeatureOutput = z.output<typeof featureRequestSchema>;
 
-function FeatureRequestForm({ defaults }: { defaults: Pick<ContactForm, 'name' | 'email'> }) {
+function FeatureRequestForm({ defaults }: { defaults: Sender }) {
   const {
     register,
     handleSubmit,
@@ -77,17 +91,11 @@ function FeatureRequestForm({ defaults }: { defaults: Pick<ContactForm, 'name' |
   });
   const onSubmit = handleSubmit((values) => {
     const priority = FEATURE_PRIORITIES.find((p) => p.value === values.priority)?.label ?? values.priority;
-    const body = `Name: ${values.name}\nEmail: ${values.email}\nPriority: ${priority}\n\nFeature: ${values.featureTitle}\n\n${values.description}`;
-    openMailClient(mailtoUrl(`Feature Request: ${values.featureTitle}`, body));
+    mailSupport(`Feature Request: ${values.featureTitle}`, values, [`Priority: ${priority}`], `Feature: ${values.featureTitle}`, values.description);
   });
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
-      <Field label="Name" error={errors.name?.message}>
-        <Input autoComplete="name" required {...register('name')} />
-      </Field>
-      <Field label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" required {...register('email')} />
-      </Field>
+      <SenderFields name={register('name')} email={register('email')} errors={errors} />
       <Field label="Feature Title" error={errors.featureTitle?.message}>
         <Input required {...register('featureTitle')} />
       </Field>

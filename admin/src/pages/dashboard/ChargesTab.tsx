@@ -2,9 +2,8 @@
 // on top of the standard rates. Each row toggles between view and inline edit; deletes confirm
 // as SPEC.md §4 says (dialog for vehicle and gearbox, browser confirm for rolling status, none
 // for problem charges). Passenger charges go beyond SPEC.md, which has the calls but no screen.
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import type { z } from 'zod';
 import { DEFAULT_PROBLEM_TYPES, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
 import { formatPounds } from '../../../../shared/money';
 import {
@@ -32,9 +31,9 @@ import {
   Spinner,
   Textarea,
 } from '../../components/ui';
-import { useAuth } from '../../lib/auth';
-import { asInput, parseWith, type FieldErrors } from '../../lib/forms';
-import { useChargeList, type RowNoun } from './api';
+import { asInput } from '../../lib/forms';
+import type { RowNoun } from './api';
+import { useRowEditor, type RowEdit, type RowEditor } from './useRowEditor';
 
 type DeleteConfirmation = 'dialog' | 'browser';
 
@@ -117,6 +116,72 @@ function DisabledBadge({ enabled }: { enabled: boolean }) {
 
 const ROW = 'flex flex-wrap items-center justify-between gap-3 py-3';
 
+/** The list's loading, error and empty states, then one row per item: inline edit form or view. */
+function RowList<Row extends { id: number }, Draft extends object>({
+  title,
+  emptyText,
+  editor,
+  renderEdit,
+  renderView,
+}: {
+  title: string;
+  emptyText: string;
+  editor: RowEditor<Row, Draft>;
+  renderEdit: (row: Row, editing: RowEdit<Draft>) => ReactNode;
+  renderView: (row: Row) => ReactNode;
+}) {
+  const { list, rows, editing } = editor;
+  return (
+    <>
+      <ListState loading={list.isLoading} failed={list.isError} empty={rows.length === 0} emptyText={emptyText} />
+      {rows.length > 0 && (
+        <ul className="divide-y divide-slate-200" aria-label={title}>
+          {rows.map((row) =>
+            editing?.id === row.id ? (
+              <li key={row.id}>
+                <form noValidate onSubmit={editor.submitEdit} className={ROW}>
+                  {renderEdit(row, editing)}
+                </form>
+              </li>
+            ) : (
+              <li key={row.id} className={ROW}>
+                {renderView(row)}
+              </li>
+            ),
+          )}
+        </ul>
+      )}
+    </>
+  );
+}
+
+/** The add dialog: the section's fields, then Cancel and an Add button named like the dialog. */
+function AddDialog<Row extends { id: number }, Draft extends object>({
+  label,
+  editor,
+  children,
+}: {
+  label: string;
+  editor: RowEditor<Row, Draft>;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open={editor.adding} onOpenChange={editor.closeAdd} title={label}>
+      <form noValidate onSubmit={editor.submitAdd} className="grid gap-4">
+        {children}
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={() => editor.closeAdd(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={editor.addPending}>
+            {editor.addPending ? 'Adding...' : label}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
 // ------------------------------------------------------------------ vehicle, gearbox, rolling status
 
 interface PricedDraft {
@@ -143,139 +208,89 @@ interface PricedRowSectionProps {
   deleteConfirmation: DeleteConfirmation;
 }
 
-type PricedRowBody = z.output<typeof vehicleTypeSchema> & { companyId?: number };
-
 function PricedRowSection({ path, noun, title, description, emptyText, schema, defaultPrice, priceLabel, deleteConfirmation }: PricedRowSectionProps) {
-  const { user } = useAuth();
-  const { list, add, update, remove } = useChargeList<PricedRow, PricedRowBody>(path, noun);
-  const [editing, setEditing] = useState<{ id: number; draft: PricedDraft; errors: FieldErrors } | null>(null);
-  const [adding, setAdding] = useState(false);
-  const [addDraft, setAddDraft] = useState(() => pricedDraft(undefined, defaultPrice));
-  const [addErrors, setAddErrors] = useState<FieldErrors>({});
-  const [pendingDelete, setPendingDelete] = useState<PricedRow | null>(null);
-
-  const closeAdd = (open: boolean) => {
-    setAdding(open);
-    if (!open) {
-      setAddDraft(pricedDraft(undefined, defaultPrice));
-      setAddErrors({});
-    }
-  };
-
-  const submitAdd = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseWith(schema, addDraft);
-    if (!parsed.ok) return setAddErrors(parsed.errors);
-    add.mutate({ ...parsed.data, companyId: user?.companyId }, { onSuccess: () => closeAdd(false) });
-  };
-
-  const submitEdit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    const parsed = parseWith(schema, editing.draft);
-    if (!parsed.ok) return setEditing({ ...editing, errors: parsed.errors });
-    update.mutate({ id: editing.id, body: { ...parsed.data, companyId: user?.companyId } }, { onSuccess: () => setEditing(null) });
-  };
+  const editor = useRowEditor<PricedRow, PricedDraft, typeof schema>({ path, noun, schema, emptyDraft: () => pricedDraft(undefined, defaultPrice) });
+  const { addDraft, addErrors, setAddDraft, setEditDraft, remove } = editor;
 
   const requestDelete = (row: PricedRow) => {
-    if (deleteConfirmation === 'dialog') return setPendingDelete(row);
+    if (deleteConfirmation === 'dialog') return editor.askDelete(row);
     if (deleteConfirmation === 'browser' && !window.confirm(`Delete the ${noun.lower} "${row.name}"?`)) return;
     remove.mutate(row.id);
   };
 
-  const rows = list.data ?? [];
   const nameLabel = `${noun.title} name`;
+  const addLabel = `Add ${noun.title}`;
   return (
-    <Section title={title} description={description} addLabel={`Add ${noun.title}`} onAdd={() => setAdding(true)}>
-      <ListState loading={list.isLoading} failed={list.isError} empty={rows.length === 0} emptyText={emptyText} />
-      {rows.length > 0 && (
-        <ul className="divide-y divide-slate-200" aria-label={title}>
-          {rows.map((row) =>
-            editing?.id === row.id ? (
-              <li key={row.id}>
-                <form noValidate onSubmit={submitEdit} className={ROW}>
-                  <div className="grid flex-1 gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
-                    <Field label={nameLabel} error={editing.errors.name}>
-                      <Input value={editing.draft.name} onChange={(e) => setEditing({ ...editing, draft: { ...editing.draft, name: e.target.value } })} />
-                    </Field>
-                    <Field label={priceLabel} error={editing.errors.basePrice}>
-                      <Input
-                        type="number"
-                        inputMode="decimal"
-                        min={0}
-                        step={0.01}
-                        value={editing.draft.basePrice}
-                        onChange={(e) => setEditing({ ...editing, draft: { ...editing.draft, basePrice: e.target.value } })}
-                      />
-                    </Field>
-                    <div className="pb-2">
-                      <EnabledCheckbox
-                        id={`${path}-${row.id}-enabled`}
-                        checked={editing.draft.enabled}
-                        onChange={(enabled) => setEditing({ ...editing, draft: { ...editing.draft, enabled } })}
-                      />
-                    </div>
-                  </div>
-                  <EditActions label={row.name} onCancel={() => setEditing(null)} saving={update.isPending} />
-                </form>
-              </li>
-            ) : (
-              <li key={row.id} className={ROW}>
-                <div className="flex min-w-0 items-center gap-2">
-                  <span className="truncate font-medium">{row.name}</span>
-                  <DisabledBadge enabled={row.enabled} />
-                </div>
-                <div className="flex items-center gap-3">
-                  <span className="tabular-nums text-slate-800">{formatPounds(row.basePrice)}</span>
-                  <ViewActions
-                    label={row.name}
-                    onEdit={() => setEditing({ id: row.id, draft: pricedDraft(row), errors: {} })}
-                    onDelete={() => requestDelete(row)}
-                    deleting={remove.isPending}
-                  />
-                </div>
-              </li>
-            ),
-          )}
-        </ul>
-      )}
+    <Section title={title} description={description} addLabel={addLabel} onAdd={editor.openAdd}>
+      <RowList
+        title={title}
+        emptyText={emptyText}
+        editor={editor}
+        renderEdit={(row, editing) => (
+          <>
+            <div className="grid flex-1 gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
+              <Field label={nameLabel} error={editing.errors.name}>
+                <Input value={editing.draft.name} onChange={(e) => setEditDraft({ name: e.target.value })} />
+              </Field>
+              <Field label={priceLabel} error={editing.errors.basePrice}>
+                <Input
+                  type="number"
+                  inputMode="decimal"
+                  min={0}
+                  step={0.01}
+                  value={editing.draft.basePrice}
+                  onChange={(e) => setEditDraft({ basePrice: e.target.value })}
+                />
+              </Field>
+              <div className="pb-2">
+                <EnabledCheckbox id={`${path}-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
+              </div>
+            </div>
+            <EditActions label={row.name} onCancel={editor.cancelEdit} saving={editor.savePending} />
+          </>
+        )}
+        renderView={(row) => (
+          <>
+            <div className="flex min-w-0 items-center gap-2">
+              <span className="truncate font-medium">{row.name}</span>
+              <DisabledBadge enabled={row.enabled} />
+            </div>
+            <div className="flex items-center gap-3">
+              <span className="tabular-nums text-slate-800">{formatPounds(row.basePrice)}</span>
+              <ViewActions
+                label={row.name}
+                onEdit={() => editor.startEdit(row, pricedDraft(row))}
+                onDelete={() => requestDelete(row)}
+                deleting={remove.isPending}
+              />
+            </div>
+          </>
+        )}
+      />
 
-      <Dialog open={adding} onOpenChange={closeAdd} title={`Add ${noun.title}`}>
-        <form noValidate onSubmit={submitAdd} className="grid gap-4">
-          <Field label={nameLabel} error={addErrors.name}>
-            <Input value={addDraft.name} onChange={(e) => setAddDraft({ ...addDraft, name: e.target.value })} />
-          </Field>
-          <Field label={priceLabel} error={addErrors.basePrice}>
-            <Input
-              type="number"
-              inputMode="decimal"
-              min={0}
-              step={0.01}
-              value={addDraft.basePrice}
-              onChange={(e) => setAddDraft({ ...addDraft, basePrice: e.target.value })}
-            />
-          </Field>
-          <EnabledCheckbox id={`${path}-new-enabled`} checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ ...addDraft, enabled })} />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => closeAdd(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={add.isPending}>
-              {add.isPending ? 'Adding...' : `Add ${noun.title}`}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+      <AddDialog label={addLabel} editor={editor}>
+        <Field label={nameLabel} error={addErrors.name}>
+          <Input value={addDraft.name} onChange={(e) => setAddDraft({ name: e.target.value })} />
+        </Field>
+        <Field label={priceLabel} error={addErrors.basePrice}>
+          <Input
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step={0.01}
+            value={addDraft.basePrice}
+            onChange={(e) => setAddDraft({ basePrice: e.target.value })}
+          />
+        </Field>
+        <EnabledCheckbox id={`${path}-new-enabled`} checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ enabled })} />
+      </AddDialog>
 
       <ConfirmDialog
-        open={pendingDelete !== null}
-        onOpenChange={(open) => !open && setPendingDelete(null)}
+        {...editor.deleteDialog}
         title={`Delete ${noun.lower}?`}
-        description={`"${pendingDelete?.name ?? ''}" will be removed and no longer offered on your quote page.`}
+        description={`"${editor.pendingDelete?.name ?? ''}" will be removed and no longer offered on your quote page.`}
         confirmLabel="Delete"
         destructive
-        pending={remove.isPending}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id, { onSuccess: () => setPendingDelete(null) })}
       />
     </Section>
   );
@@ -300,144 +315,99 @@ const surchargeDraft = (row?: Surcharge): SurchargeDraft => ({
   enabled: row?.enabled ?? true,
 });
 
-type SurchargeBody = z.output<typeof surchargeSchema> & { companyId?: number };
-
 function SurchargeSection() {
-  const { user } = useAuth();
-  const noun = { title: 'Custom charge', lower: 'custom charge' };
-  const { list, add, update, remove } = useChargeList<Surcharge, SurchargeBody>('/api/surcharges', noun);
-  const [editing, setEditing] = useState<{ id: number; draft: SurchargeDraft; errors: FieldErrors } | null>(null);
-  const [adding, setAdding] = useState(false);
-  const [addDraft, setAddDraft] = useState(() => surchargeDraft());
   const [customProblem, setCustomProblem] = useState(false);
-  const [addErrors, setAddErrors] = useState<FieldErrors>({});
+  const editor = useRowEditor<Surcharge, SurchargeDraft, typeof surchargeSchema>({
+    path: '/api/surcharges',
+    noun: { title: 'Custom charge', lower: 'custom charge' },
+    schema: surchargeSchema,
+    emptyDraft: () => surchargeDraft(),
+    onAddClosed: () => setCustomProblem(false),
+  });
+  const { addDraft, addErrors, setAddDraft, setEditDraft, remove } = editor;
 
-  const closeAdd = (open: boolean) => {
-    setAdding(open);
-    if (!open) {
-      setAddDraft(surchargeDraft());
-      setCustomProblem(false);
-      setAddErrors({});
-    }
-  };
-
-  const submitAdd = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseWith(surchargeSchema, addDraft);
-    if (!parsed.ok) return setAddErrors(parsed.errors);
-    add.mutate({ ...parsed.data, companyId: user?.companyId }, { onSuccess: () => closeAdd(false) });
-  };
-
-  const submitEdit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    const parsed = parseWith(surchargeSchema, editing.draft);
-    if (!parsed.ok) return setEditing({ ...editing, errors: parsed.errors });
-    update.mutate({ id: editing.id, body: { ...parsed.data, companyId: user?.companyId } }, { onSuccess: () => setEditing(null) });
-  };
-
-  const rows = list.data ?? [];
-  const setEditDraft = (patch: Partial<SurchargeDraft>) => editing && setEditing({ ...editing, draft: { ...editing.draft, ...patch } });
   return (
     <Section
       title="Problem Charges"
       description="Extra charges for specific problems, added to the quote when a customer picks that problem."
       addLabel="Add Custom Charge"
-      onAdd={() => setAdding(true)}
+      onAdd={editor.openAdd}
     >
-      <ListState
-        loading={list.isLoading}
-        failed={list.isError}
-        empty={rows.length === 0}
+      <RowList
+        title="Problem Charges"
         emptyText="No custom charges configured. Add one to get started."
+        editor={editor}
+        renderEdit={(row, editing) => (
+          <>
+            <div className="grid flex-1 gap-3 sm:grid-cols-2">
+              <Field label="Problem type" error={editing.errors.problemType}>
+                <Input value={editing.draft.problemType} onChange={(e) => setEditDraft({ problemType: e.target.value })} />
+              </Field>
+              <Field label="Amount (£)" error={editing.errors.amount}>
+                <Input type="number" inputMode="decimal" min={0} step={0.01} value={editing.draft.amount} onChange={(e) => setEditDraft({ amount: e.target.value })} />
+              </Field>
+              <Field label="Description" error={editing.errors.description} className="sm:col-span-2">
+                <Input value={editing.draft.description} onChange={(e) => setEditDraft({ description: e.target.value })} />
+              </Field>
+              <EnabledCheckbox id={`surcharge-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
+            </div>
+            <EditActions label={row.problemType} onCancel={editor.cancelEdit} saving={editor.savePending} />
+          </>
+        )}
+        renderView={(row) => (
+          <>
+            <div className="min-w-0">
+              <div className="flex items-center gap-2">
+                <span className="font-medium">{row.problemType}</span>
+                <DisabledBadge enabled={row.enabled} />
+              </div>
+              {row.description && <p className="text-sm text-slate-600">{row.description}</p>}
+            </div>
+            <div className="flex items-center gap-3">
+              <span className="tabular-nums text-slate-800">+{formatPounds(row.amount)}</span>
+              <ViewActions
+                label={row.problemType}
+                onEdit={() => editor.startEdit(row, surchargeDraft(row))}
+                onDelete={() => remove.mutate(row.id)}
+                deleting={remove.isPending}
+              />
+            </div>
+          </>
+        )}
       />
-      {rows.length > 0 && (
-        <ul className="divide-y divide-slate-200" aria-label="Problem Charges">
-          {rows.map((row) =>
-            editing?.id === row.id ? (
-              <li key={row.id}>
-                <form noValidate onSubmit={submitEdit} className={ROW}>
-                  <div className="grid flex-1 gap-3 sm:grid-cols-2">
-                    <Field label="Problem type" error={editing.errors.problemType}>
-                      <Input value={editing.draft.problemType} onChange={(e) => setEditDraft({ problemType: e.target.value })} />
-                    </Field>
-                    <Field label="Amount (£)" error={editing.errors.amount}>
-                      <Input type="number" inputMode="decimal" min={0} step={0.01} value={editing.draft.amount} onChange={(e) => setEditDraft({ amount: e.target.value })} />
-                    </Field>
-                    <Field label="Description" error={editing.errors.description} className="sm:col-span-2">
-                      <Input value={editing.draft.description} onChange={(e) => setEditDraft({ description: e.target.value })} />
-                    </Field>
-                    <EnabledCheckbox id={`surcharge-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
-                  </div>
-                  <EditActions label={row.problemType} onCancel={() => setEditing(null)} saving={update.isPending} />
-                </form>
-              </li>
-            ) : (
-              <li key={row.id} className={ROW}>
-                <div className="min-w-0">
-                  <div className="flex items-center gap-2">
-                    <span className="font-medium">{row.problemType}</span>
-                    <DisabledBadge enabled={row.enabled} />
-                  </div>
-                  {row.description && <p className="text-sm text-slate-600">{row.description}</p>}
-                </div>
-                <div className="flex items-center gap-3">
-                  <span className="tabular-nums text-slate-800">+{formatPounds(row.amount)}</span>
-                  <ViewActions
-                    label={row.problemType}
-                    onEdit={() => setEditing({ id: row.id, draft: surchargeDraft(row), errors: {} })}
-                    onDelete={() => remove.mutate(row.id)}
-                    deleting={remove.isPending}
-                  />
-                </div>
-              </li>
-            ),
-          )}
-        </ul>
-      )}
 
-      <Dialog open={adding} onOpenChange={closeAdd} title="Add Custom Charge">
-        <form noValidate onSubmit={submitAdd} className="grid gap-4">
-          <Field label="Problem type" error={customProblem ? undefined : addErrors.problemType}>
-            <Select
-              value={customProblem ? CUSTOM_PROBLEM : addDraft.problemType}
-              onChange={(e) => {
-                const custom = e.target.value === CUSTOM_PROBLEM;
-                setCustomProblem(custom);
-                setAddDraft({ ...addDraft, problemType: custom ? '' : e.target.value });
-              }}
-            >
-              <option value="">Select a problem</option>
-              {PRESET_PROBLEMS.map((label) => (
-                <option key={label} value={label}>
-                  {label}
-                </option>
-              ))}
-              <option value={CUSTOM_PROBLEM}>Custom problem...</option>
-            </Select>
+      <AddDialog label="Add Custom Charge" editor={editor}>
+        <Field label="Problem type" error={customProblem ? undefined : addErrors.problemType}>
+          <Select
+            value={customProblem ? CUSTOM_PROBLEM : addDraft.problemType}
+            onChange={(e) => {
+              const custom = e.target.value === CUSTOM_PROBLEM;
+              setCustomProblem(custom);
+              setAddDraft({ problemType: custom ? '' : e.target.value });
+            }}
+          >
+            <option value="">Select a problem</option>
+            {PRESET_PROBLEMS.map((label) => (
+              <option key={label} value={label}>
+                {label}
+              </option>
+            ))}
+            <option value={CUSTOM_PROBLEM}>Custom problem...</option>
+          </Select>
+        </Field>
+        {customProblem && (
+          <Field label="Custom problem" hint="Shown to customers as a problem they can choose" error={addErrors.problemType}>
+            <Input value={addDraft.problemType} onChange={(e) => setAddDraft({ problemType: e.target.value })} autoFocus />
           </Field>
-          {customProblem && (
-            <Field label="Custom problem" hint="Shown to customers as a problem they can choose" error={addErrors.problemType}>
-              <Input value={addDraft.problemType} onChange={(e) => setAddDraft({ ...addDraft, problemType: e.target.value })} autoFocus />
-            </Field>
-          )}
-          <Field label="Amount (£)" error={addErrors.amount}>
-            <Input type="number" inputMode="decimal" min={0} step={0.01} value={addDraft.amount} onChange={(e) => setAddDraft({ ...addDraft, amount: e.target.value })} />
-          </Field>
-          <Field label="Description" hint="Optional, for your own reference" error={addErrors.description}>
-            <Textarea rows={2} value={addDraft.description} onChange={(e) => setAddDraft({ ...addDraft, description: e.target.value })} />
-          </Field>
-          <EnabledCheckbox id="surcharge-new-enabled" checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ ...addDraft, enabled })} />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => closeAdd(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={add.isPending}>
-              {add.isPending ? 'Adding...' : 'Add Custom Charge'}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+        )}
+        <Field label="Amount (£)" error={addErrors.amount}>
+          <Input type="number" inputMode="decimal" min={0} step={0.01} value={addDraft.amount} onChange={(e) => setAddDraft({ amount: e.target.value })} />
+        </Field>
+        <Field label="Description" hint="Optional, for your own reference" error={addErrors.description}>
+          <Textarea rows={2} value={addDraft.description} onChange={(e) => setAddDraft({ description: e.target.value })} />
+        </Field>
+        <EnabledCheckbox id="surcharge-new-enabled" checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ enabled })} />
+      </AddDialog>
     </Section>
   );
 }
@@ -457,45 +427,16 @@ const passengerDraft = (row?: PassengerCharge): PassengerDraft => ({
   enabled: row?.enabled ?? true,
 });
 
-type PassengerBody = z.output<typeof passengerChargeSchema> & { companyId?: number };
-
 const passengerLabel = (count: number) => `${count} passenger${count === 1 ? '' : 's'}`;
 
 function PassengerChargeSection() {
-  const { user } = useAuth();
-  const noun = { title: 'Passenger charge', lower: 'passenger charge' };
-  const { list, add, update, remove } = useChargeList<PassengerCharge, PassengerBody>('/api/passenger-charges', noun);
-  const [editing, setEditing] = useState<{ id: number; draft: PassengerDraft; errors: FieldErrors } | null>(null);
-  const [adding, setAdding] = useState(false);
-  const [addDraft, setAddDraft] = useState(() => passengerDraft());
-  const [addErrors, setAddErrors] = useState<FieldErrors>({});
-  const [pendingDelete, setPendingDelete] = useState<PassengerCharge | null>(null);
-
-  const closeAdd = (open: boolean) => {
-    setAdding(open);
-    if (!open) {
-      setAddDraft(passengerDraft());
-      setAddErrors({});
-    }
-  };
-
-  const submitAdd = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseWith(passengerChargeSchema, addDraft);
-    if (!parsed.ok) return setAddErrors(parsed.errors);
-    add.mutate({ ...parsed.data, companyId: user?.companyId }, { onSuccess: () => closeAdd(false) });
-  };
-
-  const submitEdit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    const parsed = parseWith(passengerChargeSchema, editing.draft);
-    if (!parsed.ok) return setEditing({ ...editing, errors: parsed.errors });
-    update.mutate({ id: editing.id, body: { ...parsed.data, companyId: user?.companyId } }, { onSuccess: () => setEditing(null) });
-  };
-
-  const rows = list.data ?? [];
-  const setEditDraft = (patch: Partial<PassengerDraft>) => editing && setEditing({ ...editing, draft: { ...editing.draft, ...patch } });
+  const editor = useRowEditor<PassengerCharge, PassengerDraft, typeof passengerChargeSchema>({
+    path: '/api/passenger-charges',
+    noun: { title: 'Passenger charge', lower: 'passenger charge' },
+    schema: passengerChargeSchema,
+    emptyDraft: () => passengerDraft(),
+  });
+  const { addDraft, addErrors, setAddDraft, setEditDraft, remove } = editor;
   const countInput = (value: string, onChange: (value: string) => void) => (
     <Input type="number" inputMode="numeric" min={PASSENGER_LIMIT_RANGE.min} max={PASSENGER_LIMIT_RANGE.max} step={1} value={value} onChange={(e) => onChange(e.target.value)} />
   );
@@ -504,79 +445,63 @@ function PassengerChargeSection() {
       title="Passenger Charges"
       description="A fixed charge for an exact number of passengers. Without one, each passenger costs your price per passenger (Branding tab)."
       addLabel="Add Passenger Charge"
-      onAdd={() => setAdding(true)}
+      onAdd={editor.openAdd}
     >
-      <ListState loading={list.isLoading} failed={list.isError} empty={rows.length === 0} emptyText="No passenger charges configured." />
-      {rows.length > 0 && (
-        <ul className="divide-y divide-slate-200" aria-label="Passenger Charges">
-          {rows.map((row) =>
-            editing?.id === row.id ? (
-              <li key={row.id}>
-                <form noValidate onSubmit={submitEdit} className={ROW}>
-                  <div className="grid flex-1 gap-3 sm:grid-cols-[8rem_10rem_auto] sm:items-end">
-                    <Field label="Passengers" error={editing.errors.passengerCount}>
-                      {countInput(editing.draft.passengerCount, (passengerCount) => setEditDraft({ passengerCount }))}
-                    </Field>
-                    <Field label="Price (£)" error={editing.errors.basePrice}>
-                      <Input type="number" inputMode="decimal" min={0} step={0.01} value={editing.draft.basePrice} onChange={(e) => setEditDraft({ basePrice: e.target.value })} />
-                    </Field>
-                    <div className="pb-2">
-                      <EnabledCheckbox id={`passenger-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
-                    </div>
-                  </div>
-                  <EditActions label={passengerLabel(row.passengerCount)} onCancel={() => setEditing(null)} saving={update.isPending} />
-                </form>
-              </li>
-            ) : (
-              <li key={row.id} className={ROW}>
-                <div className="flex items-center gap-2">
-                  <span className="font-medium">{passengerLabel(row.passengerCount)}</span>
-                  <DisabledBadge enabled={row.enabled} />
-                </div>
-                <div className="flex items-center gap-3">
-                  <span className="tabular-nums text-slate-800">{formatPounds(row.basePrice)}</span>
-                  <ViewActions
-                    label={passengerLabel(row.passengerCount)}
-                    onEdit={() => setEditing({ id: row.id, draft: passengerDraft(row), errors: {} })}
-                    onDelete={() => setPendingDelete(row)}
-                    deleting={remove.isPending}
-                  />
-                </div>
-              </li>
-            ),
-          )}
-        </ul>
-      )}
+      <RowList
+        title="Passenger Charges"
+        emptyText="No passenger charges configured."
+        editor={editor}
+        renderEdit={(row, editing) => (
+          <>
+            <div className="grid flex-1 gap-3 sm:grid-cols-[8rem_10rem_auto] sm:items-end">
+              <Field label="Passengers" error={editing.errors.passengerCount}>
+                {countInput(editing.draft.passengerCount, (passengerCount) => setEditDraft({ passengerCount }))}
+              </Field>
+              <Field label="Price (£)" error={editing.errors.basePrice}>
+                <Input type="number" inputMode="decimal" min={0} step={0.01} value={editing.draft.basePrice} onChange={(e) => setEditDraft({ basePrice: e.target.value })} />
+              </Field>
+              <div className="pb-2">
+                <EnabledCheckbox id={`passenger-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
+              </div>
+            </div>
+            <EditActions label={passengerLabel(row.passengerCount)} onCancel={editor.cancelEdit} saving={editor.savePending} />
+          </>
+        )}
+        renderView={(row) => (
+          <>
+            <div className="flex items-center gap-2">
+              <span className="font-medium">{passengerLabel(row.passengerCount)}</span>
+              <DisabledBadge enabled={row.enabled} />
+            </div>
+            <div className="flex items-center gap-3">
+              <span className="tabular-nums text-slate-800">{formatPounds(row.basePrice)}</span>
+              <ViewActions
+                label={passengerLabel(row.passengerCount)}
+                onEdit={() => editor.startEdit(row, passengerDraft(row))}
+                onDelete={() => editor.askDelete(row)}
+                deleting={remove.isPending}
+              />
+            </div>
+          </>
+        )}
+      />
 
-      <Dialog open={adding} onOpenChange={closeAdd} title="Add Passenger Charge">
-        <form noValidate onSubmit={submitAdd} className="grid gap-4">
-          <Field label="Passengers" error={addErrors.passengerCount}>
-            {countInput(addDraft.passengerCount, (passengerCount) => setAddDraft({ ...addDraft, passengerCount }))}
-          </Field>
-          <Field label="Price (£)" error={addErrors.basePrice}>
-            <Input type="number" inputMode="decimal" min={0} step={0.01} value={addDraft.basePrice} onChange={(e) => setAddDraft({ ...addDraft, basePrice: e.target.value })} />
-          </Field>
-          <EnabledCheckbox id="passenger-new-enabled" checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ ...addDraft, enabled })} />
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => closeAdd(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={add.isPending}>
-              {add.isPending ? 'Adding...' : 'Add Passenger Charge'}
-            </Button>
-          </div>
-        </form>
-      </Dialog>
+      <AddDialog label="Add Passenger Charge" editor={editor}>
+        <Field label="Passengers" error={addErrors.passengerCount}>
+          {countInput(addDraft.passengerCount, (passengerCount) => setAddDraft({ passengerCount }))}
+        </Field>
+        <Field label="Price (£)" error={addErrors.basePrice}>
+          <Input type="number" inputMode="decimal" min={0} step={0.01} value={addDraft.basePrice} onChange={(e) => setAddDraft({ basePrice: e.target.value })} />
+        </Field>
+        <EnabledCheckbox id="passenger-new-enabled" checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ enabled })} />
+      </AddDialog>
 
       <ConfirmDialog
-        open={pendingDelete !== null}
-        onOpenChange={(open) => !open && setPendingDelete(null)}
+        {...editor.deleteDialog}
         title="Delete passenger charge?"
-        description={`The charge for ${pendingDelete ? passengerLabel(pendingDelete.passengerCount) : ''} will be removed.`}
+        description={`The charge for ${editor.pendingDelete ? passengerLabel(editor.pendingDelete.passengerCount) : ''} will be removed.`}
         confirmLabel="Delete"
         destructive
-        pending={remove.isPending}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id, { onSuccess: () => setPendingDelete(null) })}
       />
     </Section>
   );

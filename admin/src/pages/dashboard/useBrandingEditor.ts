@@ -9,7 +9,11 @@ import { asInput, parseWith } from '../../lib/forms';
 import { errorText, useSaveCompany } from './api';
 import { hasDisplayOption, initialTheme, type ThemeColours } from './branding';
 
-export interface BrandingForm extends ThemeColours {
+/** The three homepage feature blocks' fields, as the company stores them. */
+type FeatureField = `feature${1 | 2 | 3}${'Title' | 'Description' | 'Icon'}`;
+const FEATURE_FIELDS = ([1, 2, 3] as const).flatMap((n) => (['Title', 'Description', 'Icon'] as const).map((part): FeatureField => `feature${n}${part}`));
+
+export interface BrandingForm extends ThemeColours, Pick<Company, FeatureField> {
   name: string;
   companyDescription: string;
   /** A data URL for a new upload, the stored logo's URL, or null for no logo. */
@@ -25,15 +29,6 @@ export interface BrandingForm extends ThemeColours {
   basePostcode: string;
   serviceRadius: string;
   extraRadiusFee: string;
-  feature1Title: string;
-  feature1Description: string;
-  feature1Icon: string;
-  feature2Title: string;
-  feature2Description: string;
-  feature2Icon: string;
-  feature3Title: string;
-  feature3Description: string;
-  feature3Icon: string;
 }
 
 export function brandingValues(company: Company): { values: BrandingForm; applied: string | null } {
@@ -57,15 +52,7 @@ export function brandingValues(company: Company): { values: BrandingForm; applie
       basePostcode: company.basePostcode ?? '',
       serviceRadius: asInput(company.serviceRadius),
       extraRadiusFee: asInput(company.extraRadiusFee),
-      feature1Title: company.feature1Title,
-      feature1Description: company.feature1Description,
-      feature1Icon: company.feature1Icon,
-      feature2Title: company.feature2Title,
-      feature2Description: company.feature2Description,
-      feature2Icon: company.feature2Icon,
-      feature3Title: company.feature3Title,
-      feature3Description: company.feature3Description,
-      feature3Icon: company.feature3Icon,
+      ...(Object.fromEntries(FEATURE_FIELDS.map((field) => [field, company[field]])) as Pick<Company, FeatureField>),
     },
   };
 }

@@ -1,0 +1,142 @@
+// @vitest-environment jsdom
+import '../../test/dom';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../components/toast';
+import { createQueryClient } from '../../lib/query';
+import { fakeApi } from '../../test/dom';
+import { ChargesTab } from './ChargesTab';
+
+const ok = (json?: unknown) => () => ({ json });
+
+function renderTab(extra: Record<string, (body: unknown) => { status?: number; json?: unknown }> = {}) {
+  const api = fakeApi({
+    'GET /api/auth/user': ok({ id: 1, email: 'a@b.co', name: 'A', companyId: 7, subscriptionStatus: 'active', trialEndsAt: null }),
+    'GET /api/vehicle-types': ok([{ id: 1, companyId: 7, name: 'Van', basePrice: 60, enabled: true }]),
+    'GET /api/gearbox-types': ok([]),
+    'GET /api/rolling-status-types': ok([{ id: 3, companyId: 7, name: 'Seized', basePrice: 20, enabled: false }]),
+    'GET /api/surcharges': ok([{ id: 4, companyId: 7, problemType: 'Flat tyre', amount: 15, description: null, enabled: true }]),
+    'GET /api/passenger-charges': ok([]),
+    ...extra,
+  });
+  vi.stubGlobal('fetch', api.fetchStub);
+  render(
+    <MemoryRouter>
+      <QueryClientProvider client={createQueryClient()}>
+        <ChargesTab />
+        <Toaster />
+      </QueryClientProvider>
+    </MemoryRouter>,
+  );
+  return api;
+}
+
+const writes = (api: ReturnType<typeof fakeApi>) => api.calls.filter((call) => call.method !== 'GET');
+const click = async (element: HTMLElement) => {
+  await act(async () => {
+    fireEvent.click(element);
+  });
+};
+
+describe('Custom Charges', () => {
+  it('shows each list, or its own empty text', async () => {
+    renderTab();
+    expect(await screen.findByText('Van')).toBeTruthy();
+    expect(screen.getByText('No gearbox types configured. Add one to get started.')).toBeTruthy();
+    expect(screen.getByText('No passenger charges configured.')).toBeTruthy();
+    expect(await screen.findByText('+£15.00')).toBeTruthy();
+  });
+
+  it('edits a row in place and saves it with the company id', async () => {
+    const api = renderTab({ 'PUT /api/vehicle-types/1': ok({}) });
+    await click(await screen.findByRole('button', { name: 'Edit Van' }));
+    const list = screen.getByRole('list', { name: 'Vehicle Types' });
+    fireEvent.change(within(list).getByLabelText('Vehicle type name'), { target: { value: 'Big van' } });
+    await click(within(list).getByRole('button', { name: 'Save Van' }));
+    expect(writes(api)).toEqual([{ method: 'PUT', path: '/api/vehicle-types/1', body: { name: 'Big van', basePrice: 60, enabled: true, companyId: 7 } }]);
+    expect(await screen.findByText('Vehicle type updated successfully')).toBeTruthy();
+    expect(within(list).queryByRole('button', { name: 'Save Van' })).toBeNull();
+  });
+
+  it('keeps an invalid edit open with its error, and Cancel leaves it unsaved', async () => {
+    const api = renderTab();
+    await click(await screen.findByRole('button', { name: 'Edit Van' }));
+    const list = screen.getByRole('list', { name: 'Vehicle Types' });
+    fireEvent.change(within(list).getByLabelText('Vehicle type name'), { target: { value: '' } });
+    await click(within(list).getByRole('button', { name: 'Save Van' }));
+    expect(writes(api)).toEqual([]);
+    expect(within(list).getByLabelText('Vehicle type name').getAttribute('aria-invalid')).toBe('true');
+    await click(within(list).getByRole('button', { name: 'Cancel editing Van' }));
+    expect(within(list).queryByLabelText('Vehicle type name')).toBeNull();
+  });
+
+  it('confirms a vehicle type delete in a dialog', async () => {
+    const api = renderTab({ 'DELETE /api/vehicle-types/1': () => ({ status: 204 }) });
+    await click(await screen.findByRole('button', { name: 'Delete Van' }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete vehicle type?' });
+    expect(within(dialog).getByText('"Van" will be removed and no longer offered on your quote page.')).toBeTruthy();
+    expect(writes(api)).toEqual([]);
+    await click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(writes(api)).toEqual([{ method: 'DELETE', path: '/api/vehicle-types/1', body: undefined }]);
+  });
+
+  it('confirms a rolling status delete with the browser', async () => {
+    const api = renderTab({ 'DELETE /api/rolling-status-types/3': () => ({ status: 204 }) });
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    await click(await screen.findByRole('button', { name: 'Delete Seized' }));
+    expect(confirm).toHaveBeenCalledWith('Delete the rolling status type "Seized"?');
+    expect(writes(api)).toEqual([]);
+    await click(screen.getByRole('button', { name: 'Delete Seized' }));
+    expect(writes(api)).toEqual([{ method: 'DELETE', path: '/api/rolling-status-types/3', body: undefined }]);
+    confirm.mockRestore();
+  });
+
+  it('deletes a problem charge without asking', async () => {
+    const api = renderTab({ 'DELETE /api/surcharges/4': () => ({ status: 204 }) });
+    await click(await screen.findByRole('button', { name: 'Delete Flat tyre' }));
+    expect(writes(api)).toEqual([{ method: 'DELETE', path: '/api/surcharges/4', body: undefined }]);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('adds a custom problem, then reopens the dialog reset', async () => {
+    const api = renderTab({ 'POST /api/surcharges': ok({}) });
+    await screen.findByText('Van');
+    await click(screen.getAllByRole('button', { name: 'Add Custom Charge' })[0]);
+    let dialog = await screen.findByRole('dialog', { name: 'Add Custom Charge' });
+    fireEvent.change(within(dialog).getByLabelText('Problem type'), { target: { value: '__custom__' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Custom problem/), { target: { value: 'Wrong fuel' } });
+    fireEvent.change(within(dialog).getByLabelText('Amount (£)'), { target: { value: '25' } });
+    await click(within(dialog).getByRole('button', { name: 'Add Custom Charge' }));
+    expect(writes(api)).toEqual([
+      { method: 'POST', path: '/api/surcharges', body: expect.objectContaining({ problemType: 'Wrong fuel', amount: 25, enabled: true, companyId: 7 }) },
+    ]);
+    expect(await screen.findByText('Custom charge added successfully')).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    await click(screen.getByRole('button', { name: 'Add Custom Charge' }));
+    dialog = await screen.findByRole('dialog', { name: 'Add Custom Charge' });
+    expect((within(dialog).getByLabelText('Problem type') as HTMLSelectElement).value).toBe('');
+    expect(within(dialog).queryByLabelText(/^Custom problem/)).toBeNull();
+    expect((within(dialog).getByLabelText('Amount (£)') as HTMLInputElement).value).toBe('0');
+  });
+
+  it('rejects an invalid passenger charge, and Cancel resets the draft', async () => {
+    const api = renderTab();
+    await screen.findByText('Van');
+    await click(screen.getByRole('button', { name: 'Add Passenger Charge' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Add Passenger Charge' });
+    expect((within(dialog).getByLabelText('Passengers') as HTMLInputElement).value).toBe('1');
+    expect((within(dialog).getByLabelText('Price (£)') as HTMLInputElement).value).toBe('5');
+    fireEvent.change(within(dialog).getByLabelText('Passengers'), { target: { value: '0' } });
+    await click(within(dialog).getByRole('button', { name: 'Add Passenger Charge' }));
+    expect(writes(api)).toEqual([]);
+    expect(within(dialog).getByLabelText('Passengers').getAttribute('aria-invalid')).toBe('true');
+    await click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await click(screen.getByRole('button', { name: 'Add Passenger Charge' }));
+    dialog = await screen.findByRole('dialog', { name: 'Add Passenger Charge' });
+    expect((within(dialog).getByLabelText('Passengers') as HTMLInputElement).value).toBe('1');
+    expect(within(dialog).getByLabelText('Passengers').getAttribute('aria-invalid')).not.toBe('true');
+  });
+});
