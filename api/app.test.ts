@@ -56,3 +56,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_PATH: ':memory:', ...env })).toThrow(message);
   });
 });
+
+describe('the admin SPA', () => {
+  const t = createTestApp();
+  it('may not be framed by another site', async () => {
+    // npm test builds the SPA before Vitest runs.
+    const res = await t.call('GET', '/dashboard');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    const unknown = await t.call('GET', '/no/such/page');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('<div id="root">');
+  });
+});

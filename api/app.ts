@@ -124,8 +124,13 @@ function mountAdminSpa(app: Hono<AppEnv>) {
     if (!html) return c.text('The admin app is not built. Run "npm run build".', 503);
     const known = SPA_ROUTES.some((r) => r.test(c.req.path));
     c.header('Cache-Control', 'no-cache');
+    // The portal must not be framed by another site (clickjacking its settings forms).
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Content-Security-Policy', "frame-ancestors 'none'");
     return c.html(html, known ? 200 : 404);
   });
 }
 
 export type App = ReturnType<typeof createApp>['app'];
+/** For a typed client: `hc<AppType>(origin)` from hono/client. */
+export type AppType = App;
