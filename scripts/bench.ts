@@ -202,7 +202,7 @@ async function main() {
   const doc = `# Benchmarks
 
 Written by \`npm run bench\` (scripts/bench.ts); rerun it rather than editing this file. The
-quote figures come from autocannon against the real server (\`api/server.ts\` as a child process
+quote figures come from autocannon against the real server (the production bundle \`dist/server.mjs\` as a child process
 on 127.0.0.1, a temporary database, \`QUOTE_RATE_LIMIT=0\`, \`LOG_LEVEL=silent\`) after a
 ${WARM_UP.durationSeconds} s warm-up, posting the demo quote over ${PAIR_COUNT.toLocaleString('en-GB')} pairs of ${POSTCODE_COUNT} real
 postcodes; the trivial route is \`new Hono().get('/', (c) => c.text('ok'))\` on the same adapter,
