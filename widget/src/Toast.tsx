@@ -3,7 +3,8 @@
 // swiped right by 50 px to dismiss. Two live regions stay mounted so screen readers announce
 // each message: polite for news, assertive for problems.
 import { Icon } from './icons';
-import { useCallback, useEffect, useRef, useState, type PointerEvent } from 'react';
+import { useSwipeDismiss } from './use-swipe-dismiss';
+import { useCallback, useEffect, useRef, useState } from 'react';
 
 export interface ToastMessage {
   title: string;
@@ -16,7 +17,6 @@ interface ShownToast extends ToastMessage {
 }
 
 const DISPLAY_MS = 5000;
-const SWIPE_DISMISS_PX = 50;
 
 export function useToast() {
   const [toast, setToast] = useState<ShownToast | null>(null);
@@ -48,27 +48,7 @@ export function ToastRegion({ toast, onDismiss }: { toast: ShownToast | null; on
 }
 
 function ToastCard({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => void }) {
-  const [offset, setOffset] = useState(0);
-  const start = useRef<number | null>(null);
-
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    start.current = event.clientX;
-  };
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    if (start.current === null) return;
-    const moved = Math.max(0, event.clientX - start.current);
-    // Captured only once a real swipe begins, so a tap (with a little jitter) still reaches the
-    // close button.
-    if (moved > 8 && !event.currentTarget.hasPointerCapture(event.pointerId)) {
-      event.currentTarget.setPointerCapture(event.pointerId);
-    }
-    setOffset(moved);
-  };
-  const onPointerEnd = () => {
-    start.current = null;
-    if (offset >= SWIPE_DISMISS_PX) onDismiss();
-    else setOffset(0);
-  };
+  const { offset, handlers } = useSwipeDismiss(onDismiss);
 
   const destructive = toast.variant === 'destructive';
   return (
@@ -77,10 +57,7 @@ function ToastCard({ toast, onDismiss }: { toast: ShownToast; onDismiss: () => v
         destructive ? 'border-red-700 bg-red-700 text-white' : 'border-slate-200 bg-white text-slate-900'
       }`}
       style={{ transform: `translateX(${offset}px)` }}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerEnd}
-      onPointerCancel={onPointerEnd}
+      {...handlers}
     >
       <div className="min-w-0 flex-1">
         <p className="font-semibold">{toast.title}</p>

@@ -3,8 +3,9 @@
 // a tiny module store rather than in context. Two live regions stay mounted so screen readers
 // announce each toast (polite for news, assertive for problems) and its text exists exactly
 // once in the page (Radix Toast copied it into a hidden announcer, so a text lookup found two).
-import { useEffect, useRef, useState, useSyncExternalStore, type PointerEvent } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { X } from 'lucide-react';
+import { useSwipeDismiss } from '../../../widget/src/use-swipe-dismiss';
 import { cn } from '../lib/cn';
 
 export const TOAST_DURATION_MS = 5000;
@@ -68,9 +69,8 @@ export function Toaster() {
 }
 
 function ToastCard({ toast: shown }: { toast: ShownToast }) {
-  const [offset, setOffset] = useState(0);
+  const { offset, handlers } = useSwipeDismiss(dismissToast, TOAST_SWIPE_THRESHOLD_PX);
   const [hovered, setHovered] = useState(false);
-  const start = useRef<number | null>(null);
 
   // A new key per toast remounts this card, restarting the timer; hovering pauses it.
   useEffect(() => {
@@ -79,23 +79,6 @@ function ToastCard({ toast: shown }: { toast: ShownToast }) {
     return () => clearTimeout(timer);
   }, [hovered]);
 
-  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
-    start.current = event.clientX;
-  };
-  const onPointerMove = (event: PointerEvent<HTMLDivElement>) => {
-    if (start.current === null) return;
-    const moved = Math.max(0, event.clientX - start.current);
-    // Captured only once a real swipe begins, so a tap still reaches the close button.
-    if (moved > 8 && !event.currentTarget.hasPointerCapture(event.pointerId)) {
-      event.currentTarget.setPointerCapture(event.pointerId);
-    }
-    setOffset(moved);
-  };
-  const onPointerEnd = () => {
-    start.current = null;
-    if (offset >= TOAST_SWIPE_THRESHOLD_PX) dismissToast();
-    else setOffset(0);
-  };
 
   return (
     <div
@@ -105,10 +88,7 @@ function ToastCard({ toast: shown }: { toast: ShownToast }) {
         shown.variant === 'destructive' ? 'border-red-700 bg-red-700 text-white' : 'border-slate-200 bg-white text-slate-900',
       )}
       style={{ transform: `translateX(${offset}px)` }}
-      onPointerDown={onPointerDown}
-      onPointerMove={onPointerMove}
-      onPointerUp={onPointerEnd}
-      onPointerCancel={onPointerEnd}
+      {...handlers}
       onPointerEnter={() => setHovered(true)}
       onPointerLeave={() => setHovered(false)}
     >
