@@ -55,7 +55,7 @@ interface PendingQuote {
 
 /**
  * Group commit: quotes arriving in one turn of the event loop are written in one transaction,
- * at the end of the turn. A commit is most of an insert's cost (docs/decisions/006-quote-path-profile.md),
+ * at the end of the turn. A commit is most of an insert's cost (docs/decisions/008-quote-path-profile.md),
  * so under load this spreads it across concurrent quotes; each promise settles only once its
  * row is committed, so a quote is never answered before it is stored.
  */

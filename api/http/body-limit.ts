@@ -1,7 +1,7 @@
 // The API's request body limit, reading JSON bodies straight from Node's request stream.
 // Hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full web Request
 // (undici Request, AbortController, Readable.toWeb) for every API request: for the quote route
-// that was a fifth of the server's time (docs/decisions/006-quote-path-profile.md).
+// that was a fifth of the server's time (docs/decisions/008-quote-path-profile.md).
 import { IncomingMessage } from 'node:http';
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

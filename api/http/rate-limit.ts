@@ -7,6 +7,8 @@ import { TooManyRequests } from '../errors';
 export interface RateLimitStore {
   /** Adds one hit to `key` in the window starting at `windowStart`, returning the window's count. */
   hit(key: string, windowStart: number, windowMs: number): number;
+  /** The hits `key` has in the window starting at `windowStart`, without adding one. */
+  count(key: string, windowStart: number): number;
   reset(key: string): void;
 }
 
@@ -24,6 +26,10 @@ export function memoryStore(maxKeys = 100_000): RateLimitStore {
       windows.delete(key);
       windows.set(key, { start: windowStart, count: 1 });
       return 1;
+    },
+    count(key, windowStart) {
+      const current = windows.get(key);
+      return current && current.start === windowStart ? current.count : 0;
     },
     reset(key) {
       windows.delete(key);
@@ -44,6 +50,21 @@ export function createRateLimiter(options: { limit: number; windowMs: number; st
         const retryAfter = Math.ceil((windowStart + options.windowMs - t) / 1000);
         throw new TooManyRequests(message, retryAfter);
       }
+    },
+    /** Throws TooManyRequests when `key` has used up its window, without counting this call. */
+    assertNotBlocked(key: string, message?: string): void {
+      if (options.limit <= 0) return;
+      const t = now();
+      const windowStart = t - (t % options.windowMs);
+      if (store.count(key, windowStart) >= options.limit) {
+        throw new TooManyRequests(message, Math.ceil((windowStart + options.windowMs - t) / 1000));
+      }
+    },
+    /** Counts one hit against `key` (e.g. a failed sign-in). */
+    record(key: string): void {
+      if (options.limit <= 0) return;
+      const t = now();
+      store.hit(key, t - (t % options.windowMs), options.windowMs);
     },
     reset: (key: string) => store.reset(key),
   };

@@ -56,7 +56,7 @@ export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /**
  * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,
- * `c.header()` rebuilds the whole Response around a stream of its body (docs/decisions/006-quote-path-profile.md).
+ * `c.header()` rebuilds the whole Response around a stream of its body (docs/decisions/008-quote-path-profile.md).
  */
 export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();

@@ -72,6 +72,14 @@ describe('auth', () => {
     expect(right.status).toBe(429);
   });
 
+  it('never counts successful sign-ins against anyone', async () => {
+    await signup({ name: 'Busy', email: 'busy@example.com', password: 'secret1', companyName: 'Busy' });
+    for (let i = 0; i < 60; i++) {
+      const res = await t.call('POST', '/api/login', { body: { email: 'busy@example.com', password: 'secret1' } });
+      expect(res.status).toBe(200);
+    }
+  });
+
   it('answers 401 for no user, and logout revokes copies of the session', async () => {
     expect((await t.call('GET', '/api/auth/user')).status).toBe(401);
     const op = await t.operator();

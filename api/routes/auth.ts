@@ -32,7 +32,9 @@ const FAILED_LOGIN = 'Invalid email or password';
 
 export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
   const { db, sessions } = deps;
-  // Brute force: 10 failed sign-ins per account and 50 per address every 15 minutes.
+  // Brute force: after 10 failed sign-ins for an account, or 50 from one address, within
+  // 15 minutes, sign-in is refused until the window ends. Successful sign-ins never count, so a
+  // busy office behind one address is not locked out by its own logins.
   const perAccount = createRateLimiter({ limit: 10, windowMs: 15 * 60_000 });
   const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * 60_000 });
   const tooMany = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
@@ -61,11 +63,15 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       const { email, password } = c.req.valid('json');
       const accountKey = email.toLowerCase();
       const addressKey = clientAddress(c, deps.config.trustProxy);
-      perAccount.check(`acct:${accountKey}`, tooMany);
-      perAddress.check(`addr:${addressKey}`, tooMany);
+      perAccount.assertNotBlocked(`acct:${accountKey}`, tooMany);
+      perAddress.assertNotBlocked(`addr:${addressKey}`, tooMany);
       const user = findUserByEmail(db, accountKey);
       const ok = user ? await verifyPassword(user.password, password) : await verifyPassword(await timingSafeDummy(), password);
-      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN);
+      if (!user || !ok) {
+        perAccount.record(`acct:${accountKey}`);
+        perAddress.record(`addr:${addressKey}`);
+        throw new Unauthorized(FAILED_LOGIN);
+      }
       perAccount.reset(`acct:${accountKey}`);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken });

@@ -126,6 +126,9 @@ describe('POST /api/quotes/calculate', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) statuses.push((await limited.call('POST', '/api/quotes/calculate', { body: demoQuote })).status);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    // Refused input is not a calculation: it still gets its field messages, not a 429.
+    const typo = await limited.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, pickupPostcode: 'HELLO' } });
+    expect(typo.status).toBe(400);
     const other = await limited.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(other.status).toBe(429); // X-Forwarded-For is ignored unless TRUST_PROXY is set
     const proxied = createTestApp({ env: { QUOTE_RATE_LIMIT: '1', TRUST_PROXY: 'true' } });

@@ -18,7 +18,7 @@ import type { AppDeps } from '../deps';
 // Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
 const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 // Random bytes drawn a page at a time: one randomBytes() call per quote was a measurable share
-// of the quote path (docs/decisions/006-quote-path-profile.md).
+// of the quote path (docs/decisions/008-quote-path-profile.md).
 const ID_BYTES = 8;
 const randomPool = Buffer.alloc(4096);
 let poolOffset = randomPool.length;
@@ -40,13 +40,6 @@ export function quoteRoutes(deps: AppDeps) {
 
   return new Hono<AppEnv>().post(
     '/calculate',
-    async (c, next) => {
-      // QUOTE_RATE_LIMIT=0 turns the limit off: then the client's address is not even looked up.
-      if (config.quoteRateLimit > 0) {
-        limiter.check(`quote:${clientAddress(c, config.trustProxy)}`, 'Too many quotes requested. Please wait a minute and try again.');
-      }
-      await next();
-    },
     validate('json', quoteRequestSchema),
     async (c) => {
       const body = c.req.valid('json');
@@ -69,6 +62,12 @@ export function quoteRoutes(deps: AppDeps) {
       const own = signedInCompany === company.companyId;
       if (!own && company.owner && !statusGivesAccess(company.owner, deps.now(), config.billing.mode)) {
         throw new NotFound('Company not found');
+      }
+
+      // The limit counts calculations (each stores a quote), so a customer correcting a typo is
+      // not locked out; QUOTE_RATE_LIMIT=0 turns it off without even looking up the address.
+      if (config.quoteRateLimit > 0) {
+        limiter.check(`quote:${clientAddress(c, config.trustProxy)}`, 'Too many quotes requested. Please wait a minute and try again.');
       }
 
       const pickup = formatPostcode(body.pickupPostcode);
