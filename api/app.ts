@@ -60,6 +60,7 @@ export function createApp(options: AppOptions) {
     now: options.now ?? (() => new Date()),
   };
   const billing = createBilling(deps);
+  const healthCheck = db.$client.prepare('select 1');
 
   const api = new Hono<AppEnv>()
     .use(apiBodyLimit(3 * 1024 * 1024))
@@ -84,7 +85,7 @@ export function createApp(options: AppOptions) {
     .use('*', deps.sessions.load)
     .use('/api/*', csrfGuard(config.publicUrl))
     .get('/healthz', (c) => {
-      db.$client.prepare('select 1').get();
+      healthCheck.get();
       return c.json({ status: 'ok' });
     })
     .route('/api', api)

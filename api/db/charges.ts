@@ -1,7 +1,8 @@
 // The company-owned charge lists (vehicle types, gearbox types, rolling status types, problem
 // types, problem surcharges, passenger charges). Every read and write is scoped by companyId:
 // another company's row is indistinguishable from a missing one.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { prepared } from './prepared';
 import type { Db } from './client';
 import {
   gearboxTypes,
@@ -31,9 +32,17 @@ type Common = typeof vehicleTypes;
 const common = (kind: ChargeKind) => chargeTables[kind] as unknown as Common;
 
 export function listCharges<K extends ChargeKind>(db: Db, kind: K, companyId: number, onlyEnabled = false): ChargeRow<K>[] {
-  const t = common(kind);
-  const where = onlyEnabled ? and(eq(t.companyId, companyId), eq(t.enabled, true)) : eq(t.companyId, companyId);
-  return db.select().from(t).where(where).orderBy(asc(t.id)).all() as ChargeRow<K>[];
+  const statement = prepared(db, `list:${kind}:${onlyEnabled}`, () => {
+    const t = common(kind);
+    const byCompany = eq(t.companyId, sql.placeholder('companyId'));
+    return db
+      .select()
+      .from(t)
+      .where(onlyEnabled ? and(byCompany, eq(t.enabled, true)) : byCompany)
+      .orderBy(asc(t.id))
+      .prepare();
+  });
+  return statement.all({ companyId }) as ChargeRow<K>[];
 }
 
 export function createCharge<K extends ChargeKind>(db: Db, kind: K, companyId: number, values: ChargeInsert<K>): ChargeRow<K> {

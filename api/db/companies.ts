@@ -1,5 +1,6 @@
 // Companies and their logos. Reads for the public are shaped in api/company/view.ts.
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { prepared } from './prepared';
 import type { Db } from './client';
 import { companies, companyLogos } from './schema';
 
@@ -7,11 +8,15 @@ export type CompanyRow = typeof companies.$inferSelect;
 export type CompanyPatch = Partial<Omit<CompanyRow, 'id' | 'createdAt' | 'updatedAt'>>;
 
 export function findCompanyById(db: Db, id: number): CompanyRow | undefined {
-  return db.select().from(companies).where(eq(companies.id, id)).get();
+  return prepared(db, 'companyById', () =>
+    db.select().from(companies).where(eq(companies.id, sql.placeholder('id'))).prepare(),
+  ).get({ id });
 }
 
 export function findCompanyBySlug(db: Db, slug: string): CompanyRow | undefined {
-  return db.select().from(companies).where(eq(companies.customSlug, slug)).get();
+  return prepared(db, 'companyBySlug', () =>
+    db.select().from(companies).where(eq(companies.customSlug, sql.placeholder('slug'))).prepare(),
+  ).get({ slug });
 }
 
 export function updateCompany(db: Db, id: number, patch: CompanyPatch): CompanyRow {

@@ -1,5 +1,6 @@
 // Users: operators who sign in. Emails are matched case-insensitively.
 import { eq, sql } from 'drizzle-orm';
+import { prepared } from './prepared';
 import type { Db } from './client';
 import { companies, users } from './schema';
 import { insertStarterRows } from './seed';
@@ -15,11 +16,13 @@ export function findUserByEmail(db: Db, email: string): UserRow | undefined {
 }
 
 export function findUserById(db: Db, id: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+  return prepared(db, 'userById', () => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare()).get({ id });
 }
 
 export function findUserByCompanyId(db: Db, companyId: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.companyId, companyId)).get();
+  return prepared(db, 'userByCompanyId', () =>
+    db.select().from(users).where(eq(users.companyId, sql.placeholder('companyId'))).prepare(),
+  ).get({ companyId });
 }
 
 export function findUserByStripeCustomer(db: Db, customerId: string): UserRow | undefined {
