@@ -65,8 +65,17 @@ describe('the admin SPA', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(res.text).toContain('<meta name="support-email" content="support@recoveryquote.co.uk">');
     const unknown = await t.call('GET', '/no/such/page');
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('<div id="root">');
+  });
+});
+
+describe('the configured support address', () => {
+  it('reaches the SPA through its page', async () => {
+    const t = createTestApp({ env: { SUPPORT_EMAIL: 'help@acme-recovery.example' } });
+    const res = await t.call('GET', '/contact');
+    expect(res.text).toContain('<meta name="support-email" content="help@acme-recovery.example">');
   });
 });

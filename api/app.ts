@@ -99,16 +99,19 @@ export function createApp(options: AppOptions) {
       }),
     );
 
-  mountAdminSpa(app);
+  mountAdminSpa(app, config.supportEmail);
   app.onError(errorHandler(logger));
   return { app, deps, billing };
 }
 
-function mountAdminSpa(app: Hono<AppEnv>) {
+function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
   const adminDir = path.join(DIST, 'admin');
   const indexFile = path.join(adminDir, 'index.html');
   let indexHtml: string | undefined;
-  const spaIndex = () => (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);
+  // The SPA learns the configured support address from the page itself: no extra request.
+  const supportMeta = `<meta name="support-email" content="${escapeAttribute(supportEmail)}">`;
+  const spaIndex = () =>
+    (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8').replace('</head>', `${supportMeta}</head>`) : undefined);
 
   app.use(
     '/assets/*',
@@ -131,6 +134,8 @@ function mountAdminSpa(app: Hono<AppEnv>) {
     return c.html(html, known ? 200 : 404);
   });
 }
+
+const escapeAttribute = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export type App = ReturnType<typeof createApp>['app'];
 /** For a typed client: `hc<AppType>(origin)` from hono/client. */

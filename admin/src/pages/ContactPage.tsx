@@ -5,14 +5,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router';
 import { ArrowLeft, Lightbulb, Mail } from 'lucide-react';
 import type { z } from 'zod';
-import { DEFAULT_SUPPORT_EMAIL, FEATURE_PRIORITIES, SUPPORT_REPLY_HOURS } from '../../../shared/constants';
+import { FEATURE_PRIORITIES, SUPPORT_REPLY_HOURS } from '../../../shared/constants';
+import { SUPPORT_EMAIL } from '../lib/support-email';
 import { contactFormSchema, featureRequestSchema, type ContactForm } from '../../../shared/schemas';
 import { PortalShell } from '../components/PortalShell';
 import { toast } from '../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select, Tabs, TabsContent, TabsList, TabsTrigger, Textarea } from '../components/ui';
 import { useAuth } from '../lib/auth';
 
-export function mailtoUrl(subject: string, body: string, to = DEFAULT_SUPPORT_EMAIL): string {
+export function mailtoUrl(subject: string, body: string, to = SUPPORT_EMAIL): string {
   return `mailto:${to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
@@ -24,7 +25,7 @@ export function openMailClient(url: string): void {
   } catch {
     toast({
       title: 'Error',
-      description: `Unable to open email client. Please email us directly at ${DEFAULT_SUPPORT_EMAIL}`,
+      description: `Unable to open email client. Please email us directly at ${SUPPORT_EMAIL}`,
       variant: 'destructive',
     });
   }
@@ -134,8 +135,8 @@ export default function ContactPage() {
         <h1 className="mt-4 text-2xl font-bold tracking-tight">Contact & Support</h1>
         <p className="mt-1 text-slate-600">
           We typically respond within {SUPPORT_REPLY_HOURS} hours. You can also email{' '}
-          <a className="font-medium text-brand-700 underline" href={`mailto:${DEFAULT_SUPPORT_EMAIL}`}>
-            {DEFAULT_SUPPORT_EMAIL}
+          <a className="font-medium text-brand-700 underline" href={`mailto:${SUPPORT_EMAIL}`}>
+            {SUPPORT_EMAIL}
           </a>
           .
         </p>

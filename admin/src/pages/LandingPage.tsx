@@ -17,12 +17,12 @@ import {
 } from 'lucide-react';
 import {
   COLOUR_PRESETS,
-  DEFAULT_SUPPORT_EMAIL,
   PLAN_PRICE_PENCE,
   PRODUCT_NAME,
   SUPPORT_REPLY_HOURS,
   TRIAL_DAYS,
 } from '../../../shared/constants';
+import { SUPPORT_EMAIL } from '../lib/support-email';
 import { formatPence } from '../../../shared/money';
 import { readableTextOn } from '../../../widget/src/theme';
 import { BrandMark } from '../components/BrandMark';
@@ -36,7 +36,7 @@ const QuoteForm = lazy(() => import('../components/QuoteFormEmbed').then((m) => 
 const SIGN_IN = '/auth-page?mode=signin';
 const SIGN_UP = '/auth-page?mode=signup';
 const PLAN_PRICE = formatPence(PLAN_PRICE_PENCE).replace('.00', '');
-const CONTACT_HREF = `mailto:${DEFAULT_SUPPORT_EMAIL}?subject=${encodeURIComponent(`${PRODUCT_NAME} enquiry`)}`;
+const CONTACT_HREF = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent(`${PRODUCT_NAME} enquiry`)}`;
 
 const PLAN_FEATURES = [
   'Unlimited quote generation',
@@ -129,7 +129,7 @@ function Hero() {
             </Button>
           </div>
           <p className="mt-3 text-sm text-blue-100">
-            Questions? Email {DEFAULT_SUPPORT_EMAIL}: we reply within {SUPPORT_REPLY_HOURS} hours.
+            Questions? Email {SUPPORT_EMAIL}: we reply within {SUPPORT_REPLY_HOURS} hours.
           </p>
         </div>
         <ul className="grid gap-3 sm:grid-cols-3 lg:grid-cols-1" aria-label="Highlights">
@@ -346,8 +346,8 @@ function Footer() {
         <div className="md:text-right">
           <p>
             Support:{' '}
-            <a className="font-medium text-white underline" href={`mailto:${DEFAULT_SUPPORT_EMAIL}`}>
-              {DEFAULT_SUPPORT_EMAIL}
+            <a className="font-medium text-white underline" href={`mailto:${SUPPORT_EMAIL}`}>
+              {SUPPORT_EMAIL}
             </a>
           </p>
           <p className="mt-2">

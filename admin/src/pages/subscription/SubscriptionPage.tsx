@@ -5,7 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ArrowLeft, CalendarDays, CircleCheck, Clock, CreditCard, ExternalLink, LifeBuoy, RotateCcw, Sparkles, TriangleAlert, XCircle } from 'lucide-react';
 import { ApiRequestError } from '../../../../shared/api-client';
-import { DEFAULT_SUPPORT_EMAIL, PLAN_PRICE_PENCE, PRODUCT_NAME, SUPPORT_REPLY_HOURS, TRIAL_DAYS, statusBadge } from '../../../../shared/constants';
+import { PLAN_PRICE_PENCE, PRODUCT_NAME, SUPPORT_REPLY_HOURS, TRIAL_DAYS, statusBadge } from '../../../../shared/constants';
+import { SUPPORT_EMAIL } from '../../lib/support-email';
 import { formatLongDate, formatPence } from '../../../../shared/money';
 import type { CurrentUser, SubscriptionDetails } from '../../../../shared/types';
 import { PortalShell } from '../../components/PortalShell';
@@ -155,8 +156,8 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
           <CardTitle>Need Help?</CardTitle>
           <CardDescription>
             Questions about billing or your plan? Email{' '}
-            <a className="font-medium text-brand-700 underline" href={`mailto:${DEFAULT_SUPPORT_EMAIL}`}>
-              {DEFAULT_SUPPORT_EMAIL}
+            <a className="font-medium text-brand-700 underline" href={`mailto:${SUPPORT_EMAIL}`}>
+              {SUPPORT_EMAIL}
             </a>
             . We typically respond within {SUPPORT_REPLY_HOURS} hours.
           </CardDescription>
