@@ -164,7 +164,7 @@ test.describe('embedded on another origin', () => {
     await expect(heading).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(form.getByRole('button', { name: 'Contact via WhatsApp' })).toBeFocused();
-    await expect(form.getByLabel('Vehicle Type')).toHaveValue('Van');
+    await expect(form.getByLabel('Vehicle Type')).toHaveValue('van');
     await expect(form.getByLabel('Gearbox')).toHaveValue('automatic');
     await expect(form.getByLabel('Rolling Status')).toHaveValue('rolling');
     await expect(form.getByLabel('Problem Description')).toHaveValue('engine-failure');

@@ -13,7 +13,10 @@ export interface Option {
 
 /** SPEC.md §3 demo data: the landing page's demo quotes these without loading anything. */
 export const DEMO_COMPANY_ID = 1;
-export const DEMO_VEHICLE_TYPES: readonly Option[] = ['Car', 'Van', 'Motorcycle'].map((name) => ({ value: name, label: name }));
+// Option values are the lower-cased names the API is sent (SPEC.md §3), like the gearbox and
+// rolling-status values; labels keep the operator's spelling.
+const vehicleOption = (name: string): Option => ({ value: name.toLowerCase(), label: name });
+export const DEMO_VEHICLE_TYPES: readonly Option[] = ['Car', 'Van', 'Motorcycle'].map(vehicleOption);
 
 export type Setup =
   | { status: 'loading' }
@@ -105,7 +108,7 @@ async function loadSetup(source: SetupSource, signal: AbortSignal): Promise<Setu
     embedded ?? list<PricedRow>('/api/vehicle-types'),
     source.preview ? list<Surcharge>('/api/surcharges').then(problemOptions) : DEFAULT_PROBLEM_TYPES,
   ]);
-  const vehicleTypes = vehicleRows.filter((row) => row.enabled).map((row) => ({ value: row.name, label: row.name }));
+  const vehicleTypes = vehicleRows.filter((row) => row.enabled).map((row) => vehicleOption(row.name));
   return { status: 'ready', company, companyId: company.id, vehicleTypes, problemTypes };
 }
 
