@@ -21,7 +21,7 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     await expectToast(page, 'Company settings updated successfully');
 
     await page.getByRole('tab', { name: 'Branding' }).click();
-    await page.getByLabel('Your quote page address').fill(operator.slug);
+    await page.getByLabel('Custom URL').fill(operator.slug);
     await page.getByRole('button', { name: 'Lock Custom URL' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Save and Lock' }).click();
     await expectToast(page, 'Custom URL saved');

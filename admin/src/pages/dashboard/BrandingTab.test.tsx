@@ -95,7 +95,7 @@ describe('custom URL', () => {
 
   it('shows a lock button only for an unsaved change, and locks after confirming', async () => {
     const api = renderCard(null, (body) => ({ json: { customSlug: (body as { customSlug: string }).customSlug } }));
-    const input = screen.getByLabelText('Your quote page address') as HTMLInputElement;
+    const input = screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement;
     expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
     fireEvent.change(input, { target: { value: 'acme-recovery' } });
     fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
@@ -109,7 +109,7 @@ describe('custom URL', () => {
 
   it('is read-only with "cannot be changed" once saved', () => {
     renderCard('acme', () => ({ json: {} }));
-    const input = screen.getByLabelText('Your quote page address') as HTMLInputElement;
+    const input = screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement;
     expect(input.readOnly).toBe(true);
     expect(input.value).toBe('acme');
     expect(screen.getByText(/cannot be changed/)).toBeTruthy();
@@ -118,13 +118,13 @@ describe('custom URL', () => {
 
   it('reports a failed save with SPEC wording and the server reason', async () => {
     renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken' } }));
-    fireEvent.change(screen.getByLabelText('Your quote page address'), { target: { value: 'taken' } });
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken' } });
     fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });
     expect(await screen.findByText('Failed to save custom URL. Please try again.')).toBeTruthy();
     expect(await screen.findByText('That custom URL is already taken')).toBeTruthy();
-    expect((screen.getByLabelText('Your quote page address') as HTMLInputElement).readOnly).toBe(false);
+    expect((screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement).readOnly).toBe(false);
   });
 });

@@ -47,7 +47,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         <CardDescription>The web address of your quote page. Choose carefully: once saved it is locked.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
-        <Label htmlFor="customSlug">Your quote page address</Label>
+        <Label htmlFor="customSlug">Custom URL (your quote page address)</Label>
         <div className="flex flex-wrap items-center gap-2">
           <div className="flex min-w-0 flex-1 items-center rounded-md border border-slate-300 bg-white focus-within:border-brand-600">
             <span className="hidden shrink-0 pl-3 text-sm text-slate-600 sm:inline" aria-hidden="true">
