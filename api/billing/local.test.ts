@@ -2,19 +2,9 @@
 // moved by hand: signup → checkout page → trial → portal cancel → reactivate → expiry.
 import { describe, expect, it } from 'vitest';
 import { addMonths } from './status';
-import { createTestApp, TEST_ORIGIN } from '../test/harness';
+import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 
 const DAY = 86_400_000;
-const quoteBody = {
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'M4 4BF',
-  vehicleType: 'car',
-  gearboxType: 'manual',
-  rollingStatus: 'rolling',
-  passengerCount: 0,
-  problemType: 'other',
-  urgency: 'immediate',
-};
 
 function setup() {
   const clock = { now: new Date('2026-06-10T12:00:00.000Z') };

@@ -3,22 +3,12 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserById } from '../db/users';
-import { createTestApp, TEST_ORIGIN } from '../test/harness';
+import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { startStripeFake, type FakeSubscription, type StripeFake } from './stripe-fake';
 import { PRICE_LOOKUP_KEY } from './stripe';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
 const signer = new Stripe('sk_test_signer');
-const quoteBody = {
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'M4 4BF',
-  vehicleType: 'car',
-  gearboxType: 'manual',
-  rollingStatus: 'rolling',
-  passengerCount: 0,
-  problemType: 'other',
-  urgency: 'immediate',
-};
 
 let fake: StripeFake;
 beforeAll(async () => {

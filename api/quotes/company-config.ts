@@ -6,7 +6,7 @@ import { listCharges } from '../db/charges';
 import { findCompanyById, findCompanyBySlug, type CompanyRow } from '../db/companies';
 import { getPricing } from '../db/pricing';
 import { findUserByCompanyId } from '../db/users';
-import type { BillingState } from '../billing/status';
+import { statusGivesAccess, type BillingState } from '../billing/status';
 import type { PricingConfig } from '../pricing/calculate';
 
 export interface CompanyQuoteConfig {
@@ -15,6 +15,15 @@ export interface CompanyQuoteConfig {
   basePostcode: string | null;
   /** null for a company with no owner (the demo company): always accessible. */
   owner: BillingState | null;
+}
+
+/**
+ * Whether a company's public page, widget and quotes work now (DESIGN.md §4): its owner's
+ * subscription gives access, derived from the cached dates; a company with no owner (the demo)
+ * always does. The one place this rule lives.
+ */
+export function isLive(config: CompanyQuoteConfig, now: Date, mode: 'local' | 'stripe'): boolean {
+  return config.owner === null || statusGivesAccess(config.owner, now, mode);
 }
 
 function build(db: Db, company: CompanyRow): CompanyQuoteConfig {

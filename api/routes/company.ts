@@ -6,20 +6,19 @@ import { listCharges } from '../db/charges';
 import { formatPostcode } from '../../shared/postcode';
 import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/schemas';
 import { currentUser, requireUser } from '../auth/session';
-import { statusGivesAccess } from '../billing/status';
 import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from '../db/companies';
-import { findUserByCompanyId } from '../db/users';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
 import { parseLogoDataUrl } from '../company/logo';
 import { toCompany, toPublicCompany } from '../company/view';
+import { isLive } from '../quotes/company-config';
 import type { AppDeps } from '../deps';
 
 /** Whether a company's public page, widget and quotes work now (DESIGN.md §4). */
 export function companyIsPublic(deps: AppDeps, company: CompanyRow): boolean {
-  const owner = findUserByCompanyId(deps.db, company.id);
-  return owner === undefined || statusGivesAccess(owner, deps.now(), deps.config.billing.mode);
+  const config = deps.companyCache.byId(company.id);
+  return config !== undefined && isLive(config, deps.now(), deps.config.billing.mode);
 }
 
 /** Looks up a company for the public by slug; undefined when missing or without access. */

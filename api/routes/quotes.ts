@@ -6,13 +6,13 @@ import { penceToPounds } from '../../shared/money';
 import { formatPostcode } from '../../shared/postcode';
 import { quoteRequestSchema } from '../../shared/schemas';
 import type { QuoteResponse } from '../../shared/types';
-import { statusGivesAccess } from '../billing/status';
 import { insertQuote } from '../db/quotes';
 import { NotFound, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { clientAddress, createRateLimiter } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { calculateQuote } from '../pricing/calculate';
+import { isLive } from '../quotes/company-config';
 import type { AppDeps } from '../deps';
 
 // Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
@@ -60,7 +60,7 @@ export function quoteRoutes(deps: AppDeps) {
       }
       // An operator previewing their own page may quote whatever their subscription state.
       const own = signedInCompany === company.companyId;
-      if (!own && company.owner && !statusGivesAccess(company.owner, deps.now(), config.billing.mode)) {
+      if (!own && !isLive(company, deps.now(), config.billing.mode)) {
         throw new NotFound('Company not found');
       }
 
@@ -73,9 +73,8 @@ export function quoteRoutes(deps: AppDeps) {
       const pickup = formatPostcode(body.pickupPostcode);
       const destination = formatPostcode(body.destinationPostcode);
       const miles = await withPostcodeField(distance.distanceMiles(pickup, destination), pickup, destination);
-      const fromBase = company.basePostcode
-        ? await withPostcodeField(distance.distanceMiles(company.basePostcode, pickup), pickup, destination).catch(() => null)
-        : null;
+      // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
+      const fromBase = company.basePostcode ? await distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null;
 
       const now = deps.now();
       const result = calculateQuote(

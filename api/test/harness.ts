@@ -22,6 +22,18 @@ function templateDb(): string {
 
 export const TEST_ORIGIN = 'http://localhost:3999';
 
+/** A valid quote request for any company with the starter rows (the company is added by the test). */
+export const quoteBody = {
+  pickupPostcode: 'M1 1AE',
+  destinationPostcode: 'M4 4BF',
+  vehicleType: 'car',
+  gearboxType: 'manual',
+  rollingStatus: 'rolling',
+  passengerCount: 0,
+  problemType: 'other',
+  urgency: 'immediate',
+};
+
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config'>> {
   env?: Record<string, string>;
 }

@@ -6,6 +6,8 @@
 // so they cannot drift apart.
 import { MAX_PASSENGERS } from '../../shared/constants';
 import { formatPostcode, isValidPostcode } from '../../shared/postcode';
+// Type only: the body the server's schema accepts, without bundling zod into the widget.
+import type { QuoteRequest } from '../../shared/schemas';
 
 export type Urgency = 'immediate' | 'later';
 export type Period = 'AM' | 'PM';
@@ -106,23 +108,8 @@ export function validateQuote(values: QuoteFormValues, today: string = todayIso(
   return errors;
 }
 
-/** The body of POST /api/quotes/calculate (DESIGN.md §5), postcodes formatted. */
-export interface QuoteRequestBody {
-  pickupPostcode: string;
-  destinationPostcode: string;
-  vehicleType: string;
-  gearboxType: string;
-  rollingStatus: string;
-  passengerCount: number;
-  problemType: string;
-  urgency: Urgency;
-  preferredDate?: string;
-  preferredTime?: string;
-  companyId?: number;
-}
-
 /** Call only with values that passed `validateQuote`. */
-export function toQuoteRequest(values: QuoteFormValues, companyId: number | undefined): QuoteRequestBody {
+export function toQuoteRequest(values: QuoteFormValues, companyId: number | undefined): QuoteRequest {
   const later = values.urgency === 'later';
   return {
     pickupPostcode: formatPostcode(values.pickupPostcode),
