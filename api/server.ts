@@ -1,6 +1,7 @@
 // Listens. Everything else is built in api/app.ts.
 import { serve } from '@hono/node-server';
 import { createApp } from './app';
+import { startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
 import { ConfigError, loadConfig } from './env';
 
@@ -18,6 +19,12 @@ try {
 const { app, deps } = createApp({ config });
 // Load the postcode data before listening, so the first quote does not pay for it.
 const geodata = loadGeodata();
+const checkpoints =
+  config.databasePath === ':memory:'
+    ? undefined
+    : startBackgroundCheckpoints(deps.db.$client, config.databasePath, {
+        onError: (error) => deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line instead', error: error.message }),
+      });
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 });
@@ -30,7 +37,9 @@ function shutdown(signal: string) {
   deps.logger.info({ msg: 'Shutting down', signal });
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
-  server.close(() => {
+  server.close(async () => {
+    // The worker's connection first, so the main one closes last and folds the WAL into the file.
+    await checkpoints?.stop();
     deps.db.$client.close();
     process.exit(0);
   });
