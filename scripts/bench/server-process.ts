@@ -23,6 +23,17 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The node flags `npm start` gives the production bundle (package.json is the one place they are
+ * written), so the bundle is measured as it runs in production.
+ */
+export function startScriptNodeFlags(startScript?: string): string[] {
+  const script = startScript ?? (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/server\.mjs\b/.exec(script);
+  if (!match) throw new Error(`package.json's start script does not run dist/server.mjs with node: ${script}`);
+  return match[1].trim().split(' ').filter(Boolean);
+}
+
 export function tempDatabasePath(label = 'bench'): string {
   return path.join(mkdtempSync(path.join(tmpdir(), `recovery-${label}-`)), 'recovery.db');
 }
@@ -59,8 +70,9 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   const databasePath = options.databasePath ?? tempDatabasePath();
   const url = `http://${HOST}:${port}`;
   const script = options.script ?? 'api/server.ts';
-  // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader.
-  const args = script.endsWith('.mjs') ? [script] : ['--import', 'tsx', script];
+  // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader, and gets
+  // npm start's node flags.
+  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(), script] : ['--import', 'tsx', script];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
