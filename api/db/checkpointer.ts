@@ -63,7 +63,7 @@ timer = setTimeout(checkpoint, workerData.intervalMs);
  * application's own connection: its automatic checkpoints are turned down to a safety net.
  */
 export function startBackgroundCheckpoints(
-  sqlite: { pragma(source: string): unknown },
+  sqlite: { pragma(source: string): unknown; readonly open: boolean },
   file: string,
   options: CheckpointOptions = {},
 ): BackgroundCheckpoints {
@@ -86,7 +86,7 @@ export function startBackgroundCheckpoints(
   worker.on('error', (error) => onError?.(error));
   void exited.then(() => {
     // Without the worker, the main connection checkpoints as SQLite would by default.
-    if (!stopping) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+    if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
   });
 
   return {
