@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { isValidPostcode } from '../shared/postcode';
 import { evaluateDistanceAccuracy } from './distance-accuracy';
+import { demoQuoteJson } from './bench/demo-quote';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './bench/load';
 import type { PostcodeProbeResult } from './bench/postcode-probe';
 import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
@@ -61,21 +62,7 @@ function quoteRequests(postcodes: string[], count: number, seed: number): LoadRe
     const pickup = postcodes[next()];
     const destination = postcodes[next()];
     if (pickup === destination) continue;
-    requests.push({
-      method: 'POST',
-      path: '/api/quotes/calculate',
-      body: JSON.stringify({
-        companyId: 1,
-        pickupPostcode: pickup,
-        destinationPostcode: destination,
-        vehicleType: 'car',
-        gearboxType: 'manual',
-        rollingStatus: 'rolling',
-        problemType: 'engine-failure',
-        urgency: 'immediate',
-        passengerCount: 0,
-      }),
-    });
+    requests.push({ method: 'POST', path: '/api/quotes/calculate', body: demoQuoteJson(pickup, destination) });
   }
   return requests;
 }

@@ -7,20 +7,11 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { backupDatabase } from '../db/backup';
+import { demoQuoteJson } from '../../scripts/bench/demo-quote';
 import { spawnServer, tempDatabasePath, type ServerProcess } from '../../scripts/bench/server-process';
 
-const QUOTE = {
-  companyId: 1,
-  vehicleType: 'car',
-  gearboxType: 'manual',
-  rollingStatus: 'rolling',
-  problemType: 'engine-failure',
-  urgency: 'immediate',
-  passengerCount: 0,
-};
 const POSTCODES = ['CB2 1TN', 'OX1 2JD', 'WC1E 6BT', 'M1 1AE', 'LS1 4DY', 'EH1 1YZ', 'BS1 4DJ', 'B1 1BB'];
-const quoteBody = (i: number) =>
-  JSON.stringify({ ...QUOTE, pickupPostcode: POSTCODES[i % POSTCODES.length], destinationPostcode: POSTCODES[(i * 3 + 1) % POSTCODES.length] });
+const quoteBody = (i: number) => demoQuoteJson(POSTCODES[i % POSTCODES.length], POSTCODES[(i * 3 + 1) % POSTCODES.length]);
 
 const started: ServerProcess[] = [];
 async function startServer(databasePath?: string): Promise<ServerProcess> {
@@ -101,7 +92,7 @@ describe('request bodies over a real socket', () => {
   // app; app.request() tests go through Hono's bodyLimit instead, so these run here.
   it('answers 413 past 3 MB (declared or chunked), 400 for malformed JSON, and quotes from a chunked body', { timeout: 20_000 }, async () => {
     const server = await startServer();
-    const tooBig = JSON.stringify({ ...QUOTE, padding: 'x'.repeat(3 * 1024 * 1024) });
+    const tooBig = JSON.stringify({ ...(JSON.parse(quoteBody(0)) as object), padding: 'x'.repeat(3 * 1024 * 1024) });
     const chunked = (text: string) =>
       fetch(`${server.url}/api/quotes/calculate`, {
         method: 'POST',
