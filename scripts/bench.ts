@@ -85,6 +85,7 @@ interface LoadFigures {
   quote: LoadResult;
   trivial: LoadResult;
   echo: LoadResult;
+  health: LoadResult;
   hosted?: PageWeight;
 }
 
@@ -97,6 +98,10 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
     // Warm-up and measured run use different pairs, so the measured run meets uncached pairs too.
     await runLoad(server, quoteRequests(postcodes, PAIR_COUNT, 1), WARM_UP);
     const quote = await runLoad(server, quoteRequests(postcodes, PAIR_COUNT, 2), LOAD);
+    // The smallest route of the same app, through the same middleware: what every request costs here.
+    const healthz: LoadRequest[] = [{ method: 'GET', path: '/healthz' }];
+    await runLoad(server, healthz, WARM_UP);
+    const health = await runLoad(server, healthz, LOAD);
     const root: LoadRequest[] = [{ method: 'GET', path: '/' }];
     await runLoad(trivial, root, WARM_UP);
     const trivialResult = await runLoad(trivial, root, LOAD);
@@ -105,7 +110,7 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
     await runLoad(trivial, echoes, WARM_UP);
     const echo = await runLoad(trivial, echoes, LOAD);
     const hosted = built ? await hostedPageWeight(`${server.url}/company/demo`) : undefined;
-    return { quote, trivial: trivialResult, echo, hosted };
+    return { quote, trivial: trivialResult, echo, health, hosted };
   } finally {
     await Promise.all([server.stop(), trivial.stop()]);
   }
@@ -155,7 +160,7 @@ async function main() {
   console.log('Distance accuracy…');
   const accuracy = evaluateDistanceAccuracy(PAIRS_CSV);
   console.log(`Quote load: ${LOAD.durationSeconds} s each for the quote route and a trivial Hono route…`);
-  const { quote, trivial, echo, hosted } = await measureLoad(built);
+  const { quote, trivial, echo, health, hosted } = await measureLoad(built);
   const ratio = quote.requestsPerSecond / trivial.requestsPerSecond;
   const percentOfTrivial = (r: LoadResult) => `${((100 * r.requestsPerSecond) / trivial.requestsPerSecond).toFixed(0)} %`;
 
@@ -177,6 +182,11 @@ async function main() {
     {
       what: `for reference: an empty Hono JSON POST, \`c.json(await c.req.json())\` on the same bodies (${int(echo.requestsPerSecond)} req/s, p99 ${echo.p99Ms} ms)`,
       measured: percentOfTrivial(echo),
+      budget: 'reported',
+    },
+    {
+      what: `for reference: the quote route vs \`GET /healthz\` of the same server, through the same middleware (${int(health.requestsPerSecond)} req/s, p99 ${health.p99Ms} ms)`,
+      measured: `${((100 * quote.requestsPerSecond) / health.requestsPerSecond).toFixed(0)} %`,
       budget: 'reported',
     },
     { what: 'server RSS under quote load (peak)', measured: mb(quote.peakRssBytes), budget: '≤ 200 MB', pass: quote.peakRssBytes <= 200e6 },
@@ -206,7 +216,9 @@ ${WARM_UP.durationSeconds} s warm-up, posting the demo quote over ${PAIR_COUNT.t
 postcodes; the trivial route is \`new Hono().get('/', (c) => c.text('ok'))\` on the same adapter,
 measured with the same settings in the same run. The same process also serves
 \`POST /echo\`, \`c.json(await c.req.json())\`, measured on the quote bodies: the cost of an idiomatic
-JSON POST on this stack before any work, for reading the ratio (docs/decisions/008-quote-path-profile.md). autocannon shares the machine with the server,
+JSON POST on this stack before any work, for reading the ratio (docs/decisions/008-quote-path-profile.md). The real server is
+also measured on \`GET /healthz\`, its smallest route, after the quote run: the cost every request pays for the app's
+middleware (request id and log line, security and CORS headers, session, CSRF). autocannon shares the machine with the server,
 so on 2 cores each gets about one. Distance errors are against \`../shared/roaddist/pairs.csv\`.
 
 ## Machine
