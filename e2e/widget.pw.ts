@@ -39,6 +39,8 @@ test.describe('embedded on another origin', () => {
     await page.goto(`${EXAMPLES_ORIGIN}/basic.html`);
     const form = widget(page);
     await expect(form.getByRole('heading', { name: 'Get Your Instant Recovery Quote' })).toBeVisible();
+    // The demo company's own custom charges are the problems offered, then 'Other'.
+    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Engine Failure', 'Flat Tire', 'Accident Recovery', 'Other']);
     await fillQuote(form);
     await form.getByLabel('Pickup Location').blur();
     await expect(form.getByLabel('Pickup Location')).toHaveValue('M1 1AA');

@@ -109,7 +109,8 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
     const echoes = quoteRequests(postcodes, PAIR_COUNT, 2).map((r) => ({ ...r, path: '/echo' }));
     await runLoad(trivial, echoes, WARM_UP);
     const echo = await runLoad(trivial, echoes, LOAD);
-    const hosted = built ? await hostedPageWeight(`${server.url}/company/demo`) : undefined;
+    // The widget reads the company (with its vehicle types and problem types) before the form is usable.
+    const hosted = built ? await hostedPageWeight(`${server.url}/company/demo`, [`${server.url}/api/company/slug/demo`]) : undefined;
     return { quote, trivial: trivialResult, echo, health, hosted };
   } finally {
     await Promise.all([server.stop(), trivial.stop()]);
@@ -129,7 +130,7 @@ function sizeRows(built: boolean, hosted: PageWeight | undefined): Row[] {
   return [
     { what: 'widget.js gzip', measured: kb(widget), budget: '≤ 85 KB', pass: widget <= 85_000 },
     {
-      what: 'hosted /company/demo before the form is usable',
+      what: 'hosted /company/demo before the form is usable (the page, widget.js, the company read)',
       measured: `${kb(hosted.gzipBytes)} gzip in ${hosted.requests} requests`,
       budget: '≤ 110 KB gzip, ≤ 3 requests',
       pass: hosted.gzipBytes <= 110_000 && hosted.requests <= 3,

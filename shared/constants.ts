@@ -41,7 +41,7 @@ export const ROLLING_OPTIONS = [
   { value: 'n-a', label: 'N/A' },
 ] as const;
 
-/** Problem types offered in demo or non-preview mode (SPEC.md §9). */
+/** Problem types the demo offers (SPEC.md §9; a real company offers its own custom charges: decision 009). */
 export const DEFAULT_PROBLEM_TYPES = [
   { value: 'engine-failure', label: 'Engine Failure' },
   { value: 'accident-recovery', label: 'Accident Recovery' },

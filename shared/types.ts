@@ -59,11 +59,13 @@ export interface PublicCompany {
 }
 
 /**
- * The public read by id or slug also carries the enabled vehicle types, so the hosted page's
- * form is usable after three requests (page, widget, company) rather than four.
+ * The public read by id or slug also carries the enabled vehicle types and custom charges (the
+ * problem types a customer chooses from), so the hosted page's form is usable after three
+ * requests (page, widget, company) rather than five.
  */
-export interface PublicCompanyWithVehicles extends PublicCompany {
+export interface PublicCompanyWithCharges extends PublicCompany {
   vehicleTypes: PricedRow[];
+  surcharges: Surcharge[];
 }
 
 /** The signed-in operator's own company: the public view plus private settings. */

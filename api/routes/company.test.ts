@@ -131,10 +131,25 @@ describe('company settings', () => {
       ['Van', 35],
       ['Motorcycle', 20],
     ]);
+    // So do the custom charges: the problem types a customer chooses from.
+    expect(demo.json.surcharges.map((s: { problemType: string; amount: number }) => [s.problemType, s.amount])).toEqual([
+      ['Engine Failure', 45],
+      ['Flat Tire', 25],
+      ['Accident Recovery', 55],
+    ]);
     expect((await t.call('GET', '/api/company/999999')).status).toBe(404);
     expect((await t.call('GET', '/api/company/slug/nobody-here')).status).toBe(404);
     expect((await t.call('GET', '/api/company/abc')).status).toBe(404);
     expect((await t.call('GET', '/api/company/slug/%2e%2e%2f')).status).toBe(404);
+  });
+
+  it('carries only enabled custom charges in the public read', async () => {
+    const op = await t.operator();
+    for (const [problemType, enabled] of [['Ditch Recovery', true], ['Wrong Fuel', false]] as const) {
+      expect((await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType, amount: 30, enabled } })).status).toBe(201);
+    }
+    const read = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(read.json.surcharges.map((s: { problemType: string }) => s.problemType)).toEqual(['Ditch Recovery']);
   });
 
   it('hides a company whose subscription gives no access', async () => {

@@ -1,7 +1,7 @@
 // The operator's own company (private) and the public company reads (SPEC.md §7).
 import { Hono } from 'hono';
 import { penceToPounds, poundsToPence } from '../../shared/money';
-import type { PublicCompanyWithVehicles } from '../../shared/types';
+import type { PublicCompanyWithCharges } from '../../shared/types';
 import { listCharges } from '../db/charges';
 import { formatPostcode } from '../../shared/postcode';
 import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/schemas';
@@ -14,6 +14,7 @@ import { parseLogoDataUrl } from '../company/logo';
 import { toCompany, toPublicCompany } from '../company/view';
 import { isLive } from '../quotes/company-config';
 import type { AppDeps } from '../deps';
+import { chargeResources } from './charges';
 
 /** Whether a company's public page, widget and quotes work now (DESIGN.md §4). */
 export function companyIsPublic(deps: AppDeps, company: CompanyRow): boolean {
@@ -42,16 +43,15 @@ function toPatch(body: CompanyUpdateParsed): CompanyPatch {
 
 export function companyRoutes(deps: AppDeps) {
   const { db, config, companyCache } = deps;
-  const publicRead = (company: CompanyRow | undefined): PublicCompanyWithVehicles => {
+  // The enabled rows the quote form offers travel with the company, so the form is usable after
+  // this one read (DESIGN.md §9: the hosted page within 3 requests).
+  const publicRead = (company: CompanyRow | undefined): PublicCompanyWithCharges => {
     if (!company || !companyIsPublic(deps, company)) throw new NotFound('Company not found');
-    const vehicleTypes = listCharges(db, 'vehicleTypes', company.id, true).map((r) => ({
-      id: r.id,
-      companyId: r.companyId,
-      name: r.name,
-      basePrice: penceToPounds(r.basePricePence),
-      enabled: r.enabled,
-    }));
-    return { ...toPublicCompany(company, config.publicUrl), vehicleTypes };
+    return {
+      ...toPublicCompany(company, config.publicUrl),
+      vehicleTypes: listCharges(db, 'vehicleTypes', company.id, true).map(chargeResources['vehicle-types'].toJson),
+      surcharges: listCharges(db, 'surcharges', company.id, true).map(chargeResources.surcharges.toJson),
+    };
   };
 
   return new Hono<AppEnv>()

@@ -44,14 +44,14 @@ export function buildOpenApiDocument() {
     paths: {
       '/api/company/{companyId}': {
         get: {
-          summary: 'A company’s public profile and branding',
+          summary: 'A company’s public profile and branding, with its enabled vehicle types and surcharges (the problem types to offer)',
           parameters: [{ name: 'companyId', in: 'path', required: true, schema: { type: 'integer' } }],
           responses: { '200': { description: 'The company' }, '404': { description: 'Not found', content: { 'application/json': { schema: errorSchema } } } },
         },
       },
       '/api/company/slug/{slug}': {
         get: {
-          summary: 'A company’s public profile by its custom URL',
+          summary: 'A company’s public profile by its custom URL, with its enabled vehicle types and surcharges',
           parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9-]{3,40}$' } }],
           responses: { '200': { description: 'The company' }, '404': { description: 'Not found', content: { 'application/json': { schema: errorSchema } } } },
         },

@@ -32,9 +32,10 @@ export interface PageWeight {
 
 /**
  * The page itself, then every script and stylesheet it references on our origin (other origins,
- * data: URLs and the logo are not ours to count), each gzipped.
+ * data: URLs and the logo are not ours to count), each gzipped; then `dataUrls`, the reads the
+ * form makes before it can be used, counted in full (the API does not compress them).
  */
-export async function hostedPageWeight(pageUrl: string): Promise<PageWeight> {
+export async function hostedPageWeight(pageUrl: string, dataUrls: string[] = []): Promise<PageWeight> {
   const origin = new URL(pageUrl).origin;
   const fetchBytes = async (url: string) => {
     const res = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
@@ -52,7 +53,9 @@ export async function hostedPageWeight(pageUrl: string): Promise<PageWeight> {
     .map((url) => url.href);
   let total = gzipBytes(page);
   for (const url of assets) total += gzipBytes(await fetchBytes(url));
-  return { gzipBytes: total, requests: 1 + assets.length, urls: [pageUrl, ...assets] };
+  for (const url of dataUrls) total += (await fetchBytes(url)).length;
+  const urls = [pageUrl, ...assets, ...dataUrls];
+  return { gzipBytes: total, requests: urls.length, urls };
 }
 
 /** The scripts index.html loads and preloads: what every route pays before its own chunk. */

@@ -64,6 +64,11 @@ const vehicleRows = [
   { id: 2, companyId: 42, name: 'Luton Van', basePrice: 80, enabled: true },
   { id: 3, companyId: 42, name: 'Coach', basePrice: 500, enabled: false },
 ];
+// The company's custom charges: its problem types (public reads list enabled rows only).
+const surchargeRows = [
+  { id: 1, companyId: 42, problemType: 'Flat Tire', amount: 25, description: null, enabled: true },
+  { id: 2, companyId: 42, problemType: 'Ditch Recovery', amount: 60, description: 'Winching out', enabled: true },
+];
 
 type Route = (url: string, init: RequestInit) => Response | Promise<Response>;
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -194,7 +199,7 @@ describe('demo mode', () => {
 describe('passenger stepper', () => {
   it('stays between 0 and the company limit', async () => {
     const user = userEvent.setup();
-    mockApi({ 'GET /api/vehicle-types/42': () => json(vehicleRows) });
+    mockApi({ 'GET /api/vehicle-types/42': () => json(vehicleRows), 'GET /api/surcharges/42': () => json(surchargeRows) });
     render(<QuoteForm company={company} />);
     const count = await screen.findByRole('group', { name: 'Number of Passengers' });
     const minus = screen.getByRole('button', { name: '-' });
@@ -255,8 +260,8 @@ describe('scheduling', () => {
 describe('a real company', () => {
   it('loads by slug, follows its display options and toasts the result', async () => {
     mockApi({
-      'GET https://api.example/api/company/slug/acme': () => json(company),
-      'GET https://api.example/api/vehicle-types/42': () => json(vehicleRows),
+      // The public read carries the enabled rows the form offers: no further reads.
+      'GET https://api.example/api/company/slug/acme': () => json({ ...company, vehicleTypes: vehicleRows.filter((r) => r.enabled), surcharges: surchargeRows }),
       'POST https://api.example/api/quotes/calculate': () => json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10 } }),
     });
     const user = userEvent.setup();
@@ -267,6 +272,14 @@ describe('a real company', () => {
     expect(screen.getByText('24/7 recovery across Greater Manchester')).toBeTruthy();
     const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
     expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Luton Van']);
+    const problems = within(screen.getByLabelText('Problem Description')).getAllByRole('option');
+    expect(problems.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+      ['', 'Select the problem'],
+      ['flat-tire', 'Flat Tire'],
+      ['ditch-recovery', 'Ditch Recovery'],
+      ['other', 'Other'],
+    ]);
+    expect(requests.map((r) => r.url)).toEqual(['https://api.example/api/company/slug/acme']);
 
     await fillValidForm(user);
     await user.selectOptions(screen.getByLabelText('Vehicle Type'), 'Luton Van');
@@ -294,6 +307,7 @@ describe('a real company', () => {
   it('shows the breakdown lines above zero when the company allows it', async () => {
     mockApi({
       'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () => json(surchargeRows),
       'POST /api/quotes/calculate': () =>
         json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10, rollingStatusFee: 20, passengerFee: 0 } }),
     });
@@ -319,6 +333,7 @@ describe('a real company', () => {
     let answer!: (response: Response) => void;
     mockApi({
       'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () => json(surchargeRows),
       'POST /api/quotes/calculate': () => new Promise<Response>((resolve) => (answer = resolve)),
     });
     const user = userEvent.setup();
@@ -338,6 +353,7 @@ describe('a real company', () => {
   it('falls back to a generic message when the server gives none', async () => {
     mockApi({
       'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () => json(surchargeRows),
       'POST /api/quotes/calculate': () => Promise.reject(new TypeError('Failed to fetch')),
     });
     const user = userEvent.setup();
@@ -394,6 +410,7 @@ describe('preview mode', () => {
       'GET /api/company': () => json({ message: 'Not signed in' }, 401),
       'GET /api/company/1': () => json({ ...company, id: 1, name: 'Demo Recovery' }),
       'GET /api/vehicle-types/1': () => json(vehicleRows),
+      'GET /api/surcharges/1': () => json([]),
     });
     render(<QuoteForm />);
     expect(await screen.findByRole('heading', { name: 'Demo Recovery' })).toBeTruthy();

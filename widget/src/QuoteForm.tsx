@@ -41,7 +41,7 @@ export interface QuoteFormProps {
   companyId?: number;
   /** The landing page demo: built-in sample data, company 1, no toasts. */
   demo?: boolean;
-  /** The operator's preview: real data, the company's own problem types. */
+  /** The operator's preview of their own page: 'Loading preview...', and their session is sent. */
   preview?: boolean;
   /** Origin of the API, '' for the page's own. */
   apiBase?: string;
@@ -74,7 +74,7 @@ export function QuoteForm({
   onQuote,
   onContact,
 }: QuoteFormProps) {
-  const { setup, retry } = useQuoteSetup({ company: suppliedCompany, companySlug, companyId, demo, preview, apiBase });
+  const { setup, retry } = useQuoteSetup({ company: suppliedCompany, companySlug, companyId, demo, apiBase });
   // A supplied company wins over the loaded copy, so branding edits in the portal show at once.
   const company = suppliedCompany ?? (setup.status === 'ready' ? setup.company : null);
   const { toast, show, dismiss } = useToast();

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { ApiRequestError, apiRequest } from '../../shared/api-client';
 import { DEFAULT_PROBLEM_TYPES } from '../../shared/constants';
 import { slugify } from '../../shared/slug';
-import type { PricedRow, PublicCompany, PublicCompanyWithVehicles, Surcharge } from '../../shared/types';
+import type { PricedRow, PublicCompany, PublicCompanyWithCharges, Surcharge } from '../../shared/types';
 
 export interface Option {
   value: string;
@@ -29,7 +29,6 @@ export interface SetupSource {
   companySlug?: string;
   companyId?: number;
   demo?: boolean;
-  preview?: boolean;
   apiBase: string;
 }
 
@@ -79,7 +78,11 @@ async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<Pu
   return get(`/api/company/${DEMO_COMPANY_ID}`);
 }
 
-/** SPEC.md §9: a preview lists the company's own surcharged problems plus 'other'. */
+/**
+ * SPEC.md §9: with a real company's data the form lists the company's own surcharged problems
+ * plus 'other' (SPEC's preview mode, which is how its public company page runs; the ten default
+ * problems are for the demo). docs/decisions/009-problem-types-on-public-pages.md.
+ */
 function problemOptions(surcharges: readonly Surcharge[]): Option[] {
   const options = new Map<string, Option>();
   for (const surcharge of surcharges) {
@@ -102,12 +105,13 @@ async function loadSetup(source: SetupSource, signal: AbortSignal): Promise<Setu
   const company = source.company ?? (await loadCompany(source, signal));
   const list = <T>(path: string) =>
     apiRequest<T[]>(`${path}/${company.id}`, { baseUrl: source.apiBase, anonymous: true, signal });
-  // Public reads carry the enabled vehicle types already; only a supplied company lacks them.
-  const embedded = 'vehicleTypes' in company ? (company as PublicCompanyWithVehicles).vehicleTypes : undefined;
-  const [vehicleRows, problemTypes] = await Promise.all([
-    embedded ?? list<PricedRow>('/api/vehicle-types'),
-    source.preview ? list<Surcharge>('/api/surcharges').then(problemOptions) : DEFAULT_PROBLEM_TYPES,
+  // Public reads carry the enabled rows already; only a supplied company lacks them.
+  const embedded = 'vehicleTypes' in company ? (company as PublicCompanyWithCharges) : undefined;
+  const [vehicleRows, surcharges] = await Promise.all([
+    embedded?.vehicleTypes ?? list<PricedRow>('/api/vehicle-types'),
+    embedded?.surcharges ?? list<Surcharge>('/api/surcharges'),
   ]);
+  const problemTypes = problemOptions(surcharges);
   const vehicleTypes = vehicleRows.filter((row) => row.enabled).map((row) => vehicleOption(row.name));
   return { status: 'ready', company, companyId: company.id, vehicleTypes, problemTypes };
 }
@@ -115,7 +119,7 @@ async function loadSetup(source: SetupSource, signal: AbortSignal): Promise<Setu
 export function useQuoteSetup(source: SetupSource): { setup: Setup; retry: () => void } {
   const [loaded, setLoaded] = useState<Setup>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
-  const { companySlug, companyId, demo, preview, apiBase } = source;
+  const { companySlug, companyId, demo, apiBase } = source;
   // Keyed on the company's id, not the object: a parent re-rendering with a fresh but equal
   // company must not reload, and branding edits show through `company` directly (QuoteForm).
   const suppliedId = source.company?.id;
@@ -133,7 +137,7 @@ export function useQuoteSetup(source: SetupSource): { setup: Setup; retry: () =>
       },
     );
     return () => controller.abort();
-  }, [companySlug, companyId, demo, preview, apiBase, suppliedId, attempt]);
+  }, [companySlug, companyId, demo, apiBase, suppliedId, attempt]);
 
   // The demo needs nothing from the server, so it is ready on the first render.
   return { setup: demo ? demoSetup(source.company ?? null) : loaded, retry: () => setAttempt((n) => n + 1) };
