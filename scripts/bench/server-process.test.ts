@@ -3,7 +3,7 @@ import { startScriptNodeFlags } from './server-process';
 
 describe('startScriptNodeFlags', () => {
   it('reads the node flags package.json’s start script gives the production bundle', () => {
-    expect(startScriptNodeFlags()).toContain('--max-semi-space-size=8');
+    expect(startScriptNodeFlags()).toEqual(expect.arrayContaining(['--max-semi-space-size=8', '--max-old-space-size=1024']));
     expect(startScriptNodeFlags('npm run build && node --enable-source-maps --max-semi-space-size=8 dist/server.mjs')).toEqual([
       '--enable-source-maps',
       '--max-semi-space-size=8',
