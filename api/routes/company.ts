@@ -1,6 +1,6 @@
 // The operator's own company (private) and the public company reads (SPEC.md §7).
 import { Hono } from 'hono';
-import { penceToPounds, poundsToPence } from '../../shared/money';
+import { poundsToPence } from '../../shared/money';
 import type { PublicCompanyWithCharges } from '../../shared/types';
 import { listCharges } from '../db/charges';
 import { formatPostcode } from '../../shared/postcode';
