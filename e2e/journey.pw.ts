@@ -1,7 +1,7 @@
 // The two journeys the product exists for, end to end in one browser against the real server:
-// an operator signs up, starts the trial and configures prices, contact and a custom URL; then a
-// motorist on the operator's public page gets a quote priced by exactly those settings and
-// contacts the operator on WhatsApp.
+// an operator signs up, starts the trial and configures prices, a custom charge, contact and a
+// custom URL; then a motorist on the operator's public page chooses that charge's problem, gets a
+// quote priced by exactly those settings and contacts the operator on WhatsApp.
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
 
@@ -13,6 +13,15 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     await page.getByLabel('Mile Rate (£ per mile)').fill('3');
     await page.getByRole('button', { name: 'Save Pricing' }).click();
     await expectToast(page, 'Pricing updated successfully');
+
+    await page.getByRole('tab', { name: 'Custom Charges' }).click();
+    await page.getByRole('button', { name: 'Add Custom Charge' }).click();
+    const charge = page.getByRole('dialog', { name: 'Add Custom Charge' });
+    await charge.getByLabel('Problem type').selectOption({ label: 'Custom problem...' });
+    await charge.getByLabel(/^Custom problem/).fill('Ditch Recovery');
+    await charge.getByLabel('Amount (£)').fill('30');
+    await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
+    await expectToast(page, 'Custom charge added successfully');
 
     await page.getByRole('tab', { name: 'Contact Info' }).click();
     await page.getByLabel('WhatsApp').fill('+44 7700 900987');
@@ -41,11 +50,14 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     await form.getByLabel('Vehicle Type').selectOption('Car');
     await form.getByLabel('Gearbox').selectOption('Automatic');
     await form.getByLabel('Rolling Status').selectOption('Rolling');
-    await form.getByLabel('Problem Description').selectOption({ index: 1 });
+    // The operator's own custom charge is a problem the motorist can choose.
+    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Ditch Recovery', 'Other']);
+    await form.getByLabel('Problem Description').selectOption('Ditch Recovery');
     await form.getByRole('button', { name: 'Calculate Quote' }).click();
 
     await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
     await expect(form.getByText('£72.50')).toBeVisible();
+    await expect(form.getByText('£30.00')).toBeVisible();
     await expectNoSeriousA11yViolations(phone, 'public quote page with a quote');
 
     const popup = phone.waitForEvent('popup');
@@ -54,6 +66,7 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     expect(chat.origin + chat.pathname).toBe('https://wa.me/+447700900987');
     const message = chat.searchParams.get('text') ?? '';
     expect(message).toContain('Pickup: SW1A 1AA');
+    expect(message).toContain('Problem: Ditch Recovery');
     expect(message).toMatch(/Destination: EC1A 1BB \([\d.]+ miles\)/);
     expect(message).toMatch(/£[\d,]+\.\d{2}/);
     await motorist.close();
