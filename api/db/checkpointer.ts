@@ -44,12 +44,15 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { fileMustExist: true });
 let timer;
+// Results are posted only once someone listens (tests, diagnostics): not ten idle messages a second.
+let report = false;
 function checkpoint() {
   const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-  parentPort.postMessage(result);
+  if (report) parentPort.postMessage(result);
   timer = setTimeout(checkpoint, workerData.intervalMs);
 }
 parentPort.on('message', (message) => {
+  if (message === 'report') report = true;
   if (message !== 'stop') return;
   clearTimeout(timer);
   db.close();
@@ -90,7 +93,10 @@ export function startBackgroundCheckpoints(
   });
 
   return {
-    onCheckpoint: (listener) => listeners.push(listener),
+    onCheckpoint(listener) {
+      if (listeners.length === 0) worker.postMessage('report');
+      listeners.push(listener);
+    },
     async stop() {
       stopping = true;
       worker.postMessage('stop');
