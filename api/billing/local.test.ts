@@ -213,6 +213,32 @@ describe('local billing: starting checkout', () => {
     }
   });
 
+  it('expires an abandoned checkout when a newer one starts: paying it later cannot undo a cancellation', async () => {
+    const { t, signup, payCheckout, portalAction, postForm } = setup();
+    const { token, checkoutUrl: abandoned } = await signup();
+    const started = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(started.status).toBe(200);
+    const { sessionId } = await payCheckout(started.json.url);
+    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId } })).json.success).toBe(true);
+    await portalAction(token, 'cancel');
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('cancelled');
+
+    const path = new URL(abandoned).pathname;
+    const page = await t.call('GET', path);
+    expect(page.status).toBe(410);
+    expect(page.text).toContain('This checkout has expired.');
+    const paid = await postForm(path);
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toBe(abandoned);
+    const oldId = path.split('/').pop() ?? '';
+    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: oldId } });
+    expect(processed.status).toBe(400);
+    expect(processed.json.error).toBe('Invalid or expired session ID');
+    const after = (await t.call('GET', '/api/subscription-details', { token })).json;
+    expect(after.status).toBe('cancelled');
+    expect(after.cancelAtPeriodEnd).toBe(true);
+  });
+
   it('refuses a second checkout while a subscription runs', async () => {
     const { t, signup, payCheckout } = setup();
     const { token, checkoutUrl } = await signup();

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import { sealData, unsealData } from 'iron-session';
 import { TRIAL_DAYS } from '../../shared/constants';
 import type { AppDeps } from '../deps';
-import { completeCheckoutSession, findCheckoutSession, insertCheckoutSession, type CheckoutSessionRow } from '../db/billing';
+import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
 import type { AppEnv } from '../http/context';
 import { checkoutMessagePage, checkoutPage, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
@@ -24,7 +24,9 @@ interface PortalTokenData {
   v: number;
 }
 
-const isExpired = (row: CheckoutSessionRow, now: Date) => Date.parse(row.createdAt) + CHECKOUT_TTL_MS <= now.getTime();
+/** Replaced by a newer checkout, or left unpaid past its day. */
+const isExpired = (row: CheckoutSessionRow, now: Date) =>
+  row.status === 'expired' || (row.status === 'open' && Date.parse(row.createdAt) + CHECKOUT_TTL_MS <= now.getTime());
 
 /** Cancel at period end: for a trial the period is the trial. Undefined when nothing is cancellable. */
 export function localCancelPatch(user: UserRow, now: Date): BillingPatch | undefined {
@@ -115,7 +117,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
       if (!row) return c.notFound();
-      if (row.status === 'open' && isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
+      if (isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
       // Completing twice (a double click) lands on the same success page: processing is idempotent.
       completeCheckoutSession(db, id);
       return c.redirect(`/subscription-success?session_id=${encodeURIComponent(id)}`, 303);
@@ -158,7 +160,12 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
     pages,
     async startCheckout(user, { signsIn }) {
       const id = `cs_local_${randomBytes(24).toString('base64url')}`;
-      insertCheckoutSession(db, { id, userId: user.id, signsIn, createdAt: now().toISOString() });
+      // One open checkout per user: paying an older, abandoned one later would start a second
+      // trial over whatever the newer one began (and undo a cancellation made since).
+      db.transaction(() => {
+        for (const earlier of openCheckoutSessionIds(db, user.id)) expireCheckoutSession(db, earlier);
+        insertCheckoutSession(db, { id, userId: user.id, signsIn, createdAt: now().toISOString() });
+      });
       return checkoutUrl(id);
     },
     async lookupCheckout(sessionId): Promise<CheckoutLookup> {

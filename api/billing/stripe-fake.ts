@@ -105,6 +105,17 @@ export async function startStripeFake() {
       sessions.set(id, session);
       return send(res, 200, session);
     }
+    if (method === 'POST' && (match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/))) {
+      const session = sessions.get(decodeURIComponent(match[1]));
+      if (!session) return missing(res, 'checkout.session');
+      if (session.status !== 'open') {
+        return send(res, 400, {
+          error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` },
+        });
+      }
+      Object.assign(session, { status: 'expired', url: null });
+      return send(res, 200, session);
+    }
     if (method === 'GET' && (match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
       const session = sessions.get(decodeURIComponent(match[1]));
       if (!session) return missing(res, 'checkout.session');
@@ -154,6 +165,7 @@ export async function startStripeFake() {
     completeCheckout(sessionId: string, nowSeconds = Math.floor(Date.now() / 1000)): FakeSubscription {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no fake checkout session ${sessionId}`);
+      if (session.status !== 'open') throw new Error(`fake checkout session ${sessionId} is ${session.status}: it cannot be paid`);
       const trialEnd = nowSeconds + 3 * DAY_SECONDS;
       const sub: FakeSubscription = {
         id: newId('sub'),

@@ -131,6 +131,28 @@ describe('stripe billing: checkout', () => {
     expect(second.json).toMatchObject({ success: true, message: 'Subscription already processed' });
   });
 
+  it('expires the abandoned signup checkout at Stripe when a newer one starts, so it cannot open a second subscription', async () => {
+    const { t } = stripeApp();
+    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `twice-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'T Recovery' } });
+    const abandoned = new URL(signup.json.checkoutUrl).pathname.split('/').pop() ?? '';
+    const token = signup.json.authToken as string;
+
+    const started = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(started.status).toBe(200);
+    expect(fake.requests).toContainEqual(expect.objectContaining({ method: 'POST', path: `/v1/checkout/sessions/${abandoned}/expire` }));
+    expect(() => fake.completeCheckout(abandoned)).toThrow(/cannot be paid/);
+    const old = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: abandoned } });
+    expect(old.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+
+    // The newer checkout still works, and starting yet another one leaves a paid one alone.
+    const current = new URL(started.json.url).pathname.split('/').pop() ?? '';
+    fake.completeCheckout(current);
+    const again = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(again.status).toBe(200);
+    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: current } });
+    expect(processed.json).toMatchObject({ success: true, user: { subscriptionStatus: 'trialing' } });
+  });
+
   it('answers Invalid or expired session ID for ids it never opened or Stripe no longer knows', async () => {
     const { t } = stripeApp();
     const before = fake.requests.length;

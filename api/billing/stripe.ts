@@ -7,7 +7,7 @@ import type Stripe from 'stripe';
 import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '../../shared/constants';
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
-import { findCheckoutSession, insertCheckoutSession, recordBillingEvent } from '../db/billing';
+import { expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, recordBillingEvent } from '../db/billing';
 import { findUserByStripeCustomer, findUserById, type UserRow } from '../db/users';
 import { Conflict, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
@@ -130,6 +130,26 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     }
   }
 
+  /**
+   * One open checkout per user: paying an older, abandoned one later would start a second Stripe
+   * subscription, billed beside the first. One Stripe has already completed stays as it is (its
+   * return or webhook applies it); a failed call only leaves that checkout to lapse by itself.
+   */
+  async function expireCheckouts(ids: string[]): Promise<void> {
+    for (const id of ids) {
+      try {
+        await stripe.checkout.sessions.expire(id);
+        expireCheckoutSession(db, id);
+      } catch (err) {
+        if (isStripeError(err, 'StripeInvalidRequestError') && err.statusCode === 404) {
+          expireCheckoutSession(db, id);
+        } else if (!isStripeError(err, 'StripeInvalidRequestError')) {
+          logger.warn({ msg: 'Could not expire an earlier Stripe checkout', session: id, error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    }
+  }
+
   return {
     mode: 'stripe',
     pages: new Hono<AppEnv>(),
@@ -146,7 +166,9 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
         cancel_url: subscriptionUrl,
       });
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
+      const earlier = openCheckoutSessionIds(db, user.id);
       insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() });
+      await expireCheckouts(earlier);
       return session.url;
     },
 

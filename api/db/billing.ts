@@ -17,6 +17,27 @@ export function findCheckoutSession(db: Db, id: string): CheckoutSessionRow | un
   return db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).get();
 }
 
+/** The user's checkouts still open, oldest first: a new checkout replaces them. */
+export function openCheckoutSessionIds(db: Db, userId: number): string[] {
+  return db
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.userId, userId), eq(checkoutSessions.status, 'open')))
+    .orderBy(checkoutSessions.createdAt)
+    .all()
+    .map((row) => row.id);
+}
+
+/** An open checkout that can no longer be paid: lapsed, or replaced by a newer one. */
+export function expireCheckoutSession(db: Db, id: string): boolean {
+  const result = db
+    .update(checkoutSessions)
+    .set({ status: 'expired' })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.status, 'open')))
+    .run();
+  return result.changes === 1;
+}
+
 /** Local mode's "payment": only an open session can complete. */
 export function completeCheckoutSession(db: Db, id: string): boolean {
   const result = db
