@@ -61,6 +61,12 @@ describe('<ProtectedRoute>', () => {
     );
   }
 
+  it('says the dashboard is loading while it waits for the user', async () => {
+    renderAt('/dashboard', { json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'trialing' } });
+    expect(screen.getByText('Loading dashboard...')).toBeTruthy();
+    expect(await screen.findByText('dashboard')).toBeTruthy();
+  });
+
   it('treats a 401 as no user and redirects to sign in', async () => {
     renderAt('/dashboard', { status: 401, json: { message: 'Not signed in' } });
     expect(await screen.findByText('auth page')).toBeTruthy();

@@ -34,7 +34,8 @@ export function ProtectedRoute({ children }: { children?: ReactNode }) {
   const { user, isLoading } = useAuth();
   const location = useLocation();
   const decision = decideProtectedRoute({ isLoading, user, pathname: location.pathname, search: location.search });
-  if (decision.kind === 'loading') return <FullPageSpinner />;
+  // The dashboard's own loading state (SPEC.md §2) shows while the guard waits for the user.
+  if (decision.kind === 'loading') return <FullPageSpinner text={location.pathname === '/dashboard' ? 'Loading dashboard...' : undefined} />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   return children ?? <Outlet />;
 }

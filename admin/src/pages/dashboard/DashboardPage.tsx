@@ -54,6 +54,9 @@ function usePaymentReturn(): boolean {
           description: next === 'check-login' ? outcome.message : CHECKOUT_MESSAGES.generic,
           variant: 'destructive',
         });
+        // Off the return URL: it would post the dead session again on every reload, and keep the
+        // route guard treating this visit as a payment return (the portal without access).
+        void navigate('/dashboard', { replace: true });
       }
       setProcessing(false);
     })();

@@ -9,17 +9,19 @@ import { formatLongDate } from '../../../../shared/money';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
+import { ProtectedRoute } from '../../components/ProtectedRoute';
 import SubscriptionPage from './SubscriptionPage';
 
 const DAY = 86_400_000;
 const user = (subscriptionStatus: string) => ({ id: 1, email: 'op@example.com', name: 'Sam Smith', companyId: 2, subscriptionStatus, trialEndsAt: null });
 
-function renderPage(routes: Parameters<typeof fakeApi>[0]) {
-  const api = fakeApi(routes);
+function renderPage(routes: Parameters<typeof fakeApi>[0] | ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>)) {
+  const api = typeof routes === 'function' ? { calls: [], fetchStub: routes } : fakeApi(routes);
   vi.stubGlobal('fetch', api.fetchStub);
   const router = createMemoryRouter(
     [
       { path: '/subscription', element: <SubscriptionPage /> },
+      { path: '/dashboard', element: <ProtectedRoute><p>portal</p></ProtectedRoute> },
       { path: '/', element: <p>landing</p> },
     ],
     { initialEntries: ['/subscription'] },
@@ -137,6 +139,24 @@ describe('<SubscriptionPage>', () => {
     });
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Internal error');
     expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy();
+  });
+
+  it('says it could not load the details when the request never reaches the server', async () => {
+    renderPage(async (input) => {
+      if (String(input) === '/api/auth/user') return new Response(JSON.stringify(user('trialing')), { status: 200 });
+      throw new TypeError('Failed to fetch');
+    });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Unable to load subscription details');
+  });
+
+  it('takes the fresh status as the signed-in user’s: Back to Driver Portal reaches the portal once a payment is fixed', async () => {
+    const periodEnd = new Date(Date.now() + 20 * DAY).toISOString();
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('past_due') }),
+      'GET /api/subscription-details': () => ({ json: { status: 'active', email: 'op@example.com', trialEnd: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false } }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Back to Driver Portal' }));
+    expect(await screen.findByText('portal')).toBeTruthy();
   });
 
   it('sends a visitor without a session to /', async () => {

@@ -1,6 +1,6 @@
 // /subscription (SPEC.md §2 Subscription page): the plan, its status and dates, billing portal,
 // cancel (through the portal) and reactivate; or, without a subscription, the start-trial card.
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ArrowLeft, CalendarDays, CircleCheck, Clock, CreditCard, ExternalLink, LifeBuoy, RotateCcw, Sparkles, TriangleAlert, XCircle } from 'lucide-react';
@@ -29,6 +29,8 @@ export const TRIAL_FEATURES = [
 
 const longDate = (iso: string | null) => (iso ? formatLongDate(iso) : 'not set');
 const errorText = (error: Error) => (error instanceof ApiRequestError ? error.serverMessage : error.message);
+/** SPEC.md §8: the server's error text, else this; never the browser's own "Failed to fetch". */
+const LOAD_FAILED = 'Unable to load subscription details';
 
 /** "Update Payment Details" and the cancel confirmation both go to the billing portal. */
 function usePortal() {
@@ -58,6 +60,15 @@ export default function SubscriptionPage() {
 function SubscriptionContent({ user }: { user: CurrentUser }) {
   // Refetched on focus, unlike other reads: cancelling happens in the portal's tab.
   const details = useQuery({ queryKey: SUBSCRIPTION_DETAILS_KEY, queryFn: fetchSubscriptionDetails, refetchOnWindowFocus: true, staleTime: 0 });
+  const queryClient = useQueryClient();
+  const freshStatus = details.data?.status;
+  useEffect(() => {
+    // The signed-in user is cached without refetching, and the dashboard's guard reads it: a
+    // payment fixed in the portal's tab must not leave "Back to Driver Portal" bouncing back here.
+    if (freshStatus && freshStatus !== user.subscriptionStatus) {
+      queryClient.setQueryData<CurrentUser | null>(AUTH_QUERY_KEY, (cached) => (cached ? { ...cached, subscriptionStatus: freshStatus } : cached));
+    }
+  }, [freshStatus, user.subscriptionStatus, queryClient]);
 
   if (details.isPending) {
     return (
@@ -67,11 +78,11 @@ function SubscriptionContent({ user }: { user: CurrentUser }) {
     );
   }
   if (details.isError || details.data?.error) {
-    const message = details.isError ? errorText(details.error) : details.data?.error;
+    const message = details.isError ? (details.error instanceof ApiRequestError ? details.error.serverMessage : LOAD_FAILED) : details.data?.error;
     return (
       <CenteredMessage icon={<TriangleAlert className="size-10 text-red-700" aria-hidden="true" />} title="Something went wrong">
         <p role="alert" className="text-slate-700">
-          {message || 'Unable to load subscription details'}
+          {message || LOAD_FAILED}
         </p>
         <Button onClick={() => window.location.reload()}>Try Again</Button>
       </CenteredMessage>

@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+// SPEC.md §4 Payment return on the dashboard: a failed exchange leaves the return URL, so the
+// route guard decides again (no portal without access) and a reload does not post it again.
+import '../../test/dom';
+import { render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { ProtectedRoute } from '../../components/ProtectedRoute';
+import { Toaster } from '../../components/toast';
+import { createQueryClient } from '../../lib/query';
+import { fakeApi } from '../../test/dom';
+import DashboardPage from './DashboardPage';
+
+const RETURN_URL = '/dashboard?payment_success=true&session_id=cs_local_gone';
+
+function renderReturn(userResponse: { status?: number; json?: unknown }, error: string) {
+  const api = fakeApi({
+    'GET /api/auth/user': () => userResponse,
+    'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error } }),
+  });
+  vi.stubGlobal('fetch', api.fetchStub);
+  const router = createMemoryRouter(
+    [
+      { path: '/auth-page', element: <p>auth page</p> },
+      { path: '/subscription', element: <p>subscription page</p> },
+      { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <DashboardPage /> }] },
+    ],
+    { initialEntries: [RETURN_URL] },
+  );
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RouterProvider router={router} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return { api, router };
+}
+
+describe('<DashboardPage> payment return', () => {
+  it('leaves the return URL after an expired session: a signed-out visitor is sent to sign in, with the error', async () => {
+    const { api, router } = renderReturn({ status: 401, json: { message: 'Not signed in' } }, 'Invalid or expired session ID');
+    expect(await screen.findByText('auth page')).toBeTruthy();
+    expect(screen.getByText('Payment Session Error')).toBeTruthy();
+    expect(screen.getByText(/Your payment session has expired/)).toBeTruthy();
+    expect(router.state.location.search).toBe('');
+    expect(api.calls.filter((c) => c.path === '/api/process-checkout-success')).toHaveLength(1);
+  });
+
+  it('sends an operator without access to the subscription page after an unpaid checkout, not into the portal', async () => {
+    const { router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, 'Payment not completed');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
+    expect(screen.getByText('subscription page')).toBeTruthy();
+    expect(screen.getByText('Payment Session Error')).toBeTruthy();
+  });
+});
