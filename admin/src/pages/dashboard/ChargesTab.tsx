@@ -1,7 +1,7 @@
 // Custom Charges: the per-vehicle, gearbox, rolling-status, problem and passenger charges added
 // on top of the standard rates. Each row toggles between view and inline edit; deletes confirm
 // as SPEC.md §4 says (dialog for vehicle and gearbox, browser confirm for rolling status, none
-// for problem charges). Passenger charges go beyond SPEC.md, which has the calls but no screen.
+// for problem charges). Passenger charges go beyond SPEC.md, which has the calls but no screen (docs/decisions/010).
 import { useState, type ReactNode } from 'react';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { DEFAULT_PROBLEM_TYPES, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
