@@ -405,6 +405,40 @@ describe('preview mode', () => {
     expect(requests[0].init.credentials).toBe('include');
   });
 
+  it('reads the operator’s company again when the window regains focus, keeping what was typed', async () => {
+    let name = 'Acme Recovery';
+    mockApi({
+      'GET /api/company': () => json({ ...company, name }),
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () => json(surchargeRows),
+    });
+    const user = userEvent.setup();
+    render(<QuoteForm preview />);
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    await user.type(screen.getByLabelText('Pickup Location'), 'm11aa');
+
+    name = 'Acme Recovery & Transport';
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    expect(await screen.findByRole('heading', { name: 'Acme Recovery & Transport' })).toBeTruthy();
+    expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'm11aa');
+    expect(requests.filter((r) => r.url === '/api/company')).toHaveLength(2);
+  });
+
+  it('does not read a named company again on focus', async () => {
+    mockApi({
+      'GET /api/company/slug/acme': () => json({ ...company, vehicleTypes: vehicleRows, surcharges: surchargeRows }),
+    });
+    render(<QuoteForm companySlug="acme" />);
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toHaveLength(1);
+  });
+
   it('falls back to company 1 when nobody is signed in', async () => {
     mockApi({
       'GET /api/company': () => json({ message: 'Not signed in' }, 401),

@@ -139,6 +139,31 @@ export function useQuoteSetup(source: SetupSource): { setup: Setup; retry: () =>
     return () => controller.abort();
   }, [companySlug, companyId, demo, apiBase, suppliedId, attempt]);
 
+  // SPEC.md §7: the signed-in operator's own company (the portal's preview tab) is always stale
+  // and read again when the window regains focus, so what was saved in the portal's tab shows
+  // here. In place: the form keeps what the operator typed, with no loading state in between.
+  const ownCompany = !demo && !companySlug && companyId === undefined && suppliedId === undefined;
+  useEffect(() => {
+    if (!ownCompany) return;
+    let controller: AbortController | undefined;
+    const refresh = () => {
+      controller?.abort();
+      const current = (controller = new AbortController());
+      loadSetup({ apiBase }, current.signal).then(
+        (setup) => {
+          if (!current.signal.aborted) setLoaded(setup);
+        },
+        // A failed refresh keeps what is shown; the next focus tries again.
+        () => undefined,
+      );
+    };
+    window.addEventListener('focus', refresh);
+    return () => {
+      window.removeEventListener('focus', refresh);
+      controller?.abort();
+    };
+  }, [ownCompany, apiBase]);
+
   // The demo needs nothing from the server, so it is ready on the first render.
   return { setup: demo ? demoSetup(source.company ?? null) : loaded, retry: () => setAttempt((n) => n + 1) };
 }

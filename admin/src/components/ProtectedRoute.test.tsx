@@ -30,6 +30,12 @@ describe('decideProtectedRoute', () => {
     expect(decide(null, '/contact?session_id=cs_1')).toEqual({ kind: 'redirect', to: '/auth-page' });
   });
 
+  it('applies the dashboard rules to /dashboard/ and /Dashboard, which the router matches too', () => {
+    expect(decide({ subscriptionStatus: 'inactive' }, '/dashboard/')).toEqual({ kind: 'redirect', to: '/subscription' });
+    expect(decide({ subscriptionStatus: 'inactive' }, '/Dashboard')).toEqual({ kind: 'redirect', to: '/subscription' });
+    expect(decide(null, '/dashboard/?payment_success=true&session_id=cs_1')).toEqual({ kind: 'render' });
+  });
+
   it.each(['active', 'trialing', 'trial', 'cancelled'])('opens the dashboard for %s', (status) => {
     expect(decide({ subscriptionStatus: status }, '/dashboard')).toEqual({ kind: 'render' });
   });

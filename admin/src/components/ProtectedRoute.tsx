@@ -7,8 +7,11 @@ import { useAuth } from '../lib/auth';
 import { FullPageSpinner } from './ui/spinner';
 
 /** Coming back from checkout: the dashboard signs the user in itself from the session id. */
+/** React Router matches /dashboard/ and /Dashboard too: the rules must see them as the dashboard. */
+const isDashboard = (pathname: string) => pathname.replace(/\/+$/, '').toLowerCase() === '/dashboard';
+
 export function isPostPaymentVisit(pathname: string, search: string): boolean {
-  if (pathname !== '/dashboard') return false;
+  if (!isDashboard(pathname)) return false;
   const query = new URLSearchParams(search);
   return query.get('payment_success') === 'true' || query.has('session_id');
 }
@@ -24,7 +27,7 @@ export function decideProtectedRoute(input: {
   if (input.isLoading) return { kind: 'loading' };
   const postPayment = isPostPaymentVisit(input.pathname, input.search);
   if (!input.user) return postPayment ? { kind: 'render' } : { kind: 'redirect', to: '/auth-page' };
-  if (input.pathname === '/dashboard' && !postPayment && !hasDashboardAccess(input.user.subscriptionStatus)) {
+  if (isDashboard(input.pathname) && !postPayment && !hasDashboardAccess(input.user.subscriptionStatus)) {
     return { kind: 'redirect', to: '/subscription' };
   }
   return { kind: 'render' };
@@ -35,7 +38,7 @@ export function ProtectedRoute({ children }: { children?: ReactNode }) {
   const location = useLocation();
   const decision = decideProtectedRoute({ isLoading, user, pathname: location.pathname, search: location.search });
   // The dashboard's own loading state (SPEC.md §2) shows while the guard waits for the user.
-  if (decision.kind === 'loading') return <FullPageSpinner text={location.pathname === '/dashboard' ? 'Loading dashboard...' : undefined} />;
+  if (decision.kind === 'loading') return <FullPageSpinner text={isDashboard(location.pathname) ? 'Loading dashboard...' : undefined} />;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
   return children ?? <Outlet />;
 }

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { Truck } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest } from '../../../shared/api-client';
-import { PRODUCT_NAME } from '../../../shared/constants';
+import { hasDashboardAccess, PRODUCT_NAME } from '../../../shared/constants';
 import type { Company, PublicCompany } from '../../../shared/types';
 import { QuoteForm } from '../components/QuoteFormEmbed';
 import { Button, Spinner } from '../components/ui';
@@ -103,6 +103,15 @@ export function CompanyWrapper({ company }: { company?: PublicCompany }) {
         <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8">
           <h1 className="sr-only">Quote preview</h1>
           <QuoteForm preview />
+        </main>
+      ) : user && !hasDashboardAccess(user.subscriptionStatus) ? (
+        // The same rule as /dashboard's guard (SPEC.md §2): no portal without a running subscription.
+        <main className="mx-auto grid w-full max-w-md flex-1 content-start gap-4 px-4 py-16 text-center">
+          <h1 className="text-xl font-bold">Start your free trial to manage your settings</h1>
+          <p className="text-slate-700">The Driver Portal opens once your free trial or subscription is active.</p>
+          <Button asChild>
+            <Link to="/subscription">Go to Subscription</Link>
+          </Button>
         </main>
       ) : user ? (
         <div className="flex-1">

@@ -14,7 +14,7 @@ import DashboardPage from './DashboardPage';
 
 const RETURN_URL = '/dashboard?payment_success=true&session_id=cs_local_gone';
 
-function renderReturn(userResponse: { status?: number; json?: unknown }, error: string) {
+function renderReturn(userResponse: { status?: number; json?: unknown }, error: string, url = RETURN_URL) {
   const api = fakeApi({
     'GET /api/auth/user': () => userResponse,
     'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error } }),
@@ -26,7 +26,7 @@ function renderReturn(userResponse: { status?: number; json?: unknown }, error: 
       { path: '/subscription', element: <p>subscription page</p> },
       { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <DashboardPage /> }] },
     ],
-    { initialEntries: [RETURN_URL] },
+    { initialEntries: [url] },
   );
   render(
     <QueryClientProvider client={createQueryClient()}>
@@ -52,5 +52,11 @@ describe('<DashboardPage> payment return', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
     expect(screen.getByText('subscription page')).toBeTruthy();
     expect(screen.getByText('Payment Session Error')).toBeTruthy();
+  });
+
+  it.each(['/dashboard?payment_success=true', '/dashboard?session_id=cs_1'])('drops %s, which has nothing to exchange, so an inactive operator gets no portal', async (url) => {
+    const { api, router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, 'unused', url);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
+    expect(api.calls.some((c) => c.path === '/api/process-checkout-success')).toBe(false);
   });
 });

@@ -23,6 +23,13 @@ function usePaymentReturn(): boolean {
   const [processing, setProcessing] = useState(Boolean(sessionId));
   const started = useRef(false);
 
+  const returnQuery = params.has('payment_success') || params.has('session_id');
+  useEffect(() => {
+    // A return query with nothing to exchange (no payment_success=true with a session id): drop
+    // it, so the route guard, which lets any such query through, decides on the plain URL.
+    if (!sessionId && returnQuery) void navigate('/dashboard', { replace: true });
+  }, [sessionId, returnQuery, navigate]);
+
   useEffect(() => {
     // Once per page load: React's development double-invoke must not post the session twice.
     if (!sessionId || started.current) return;
