@@ -102,9 +102,28 @@ describe('GET /company/:slug', () => {
     expect(page).toContain('Get an instant vehicle recovery quote from');
   });
 
+  it('is revalidated on every visit, answering 304 while the page is unchanged', async () => {
+    const first = await app.request('/company/bobs-tow');
+    expect(first.headers.get('cache-control')).toBe('no-cache');
+    const etag = first.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await app.request('/company/bobs-tow', { headers: { 'If-None-Match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+
+    let name = 'Before Recovery';
+    const changing = createHostedRoutes({ lookupBySlug: () => ({ ...company, name }), widgetFile, publicUrl: 'https://quotes.example' });
+    const before = (await changing.request('/company/bobs-tow')).headers.get('etag') ?? '';
+    name = 'After Recovery';
+    const after = await changing.request('/company/bobs-tow', { headers: { 'If-None-Match': before } });
+    expect(after.status).toBe(200);
+    expect(await after.text()).toContain('After Recovery');
+  });
+
   it('answers an unknown slug with a 404 page', async () => {
     const res = await app.request('/company/nobody');
     expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
     const page = await res.text();
     expect(page).toContain('<title>404 Page Not Found</title>');
     expect(page).toContain('<h1 style="font-size:28px">404 Page Not Found</h1>');

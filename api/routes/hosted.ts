@@ -80,9 +80,15 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
     .get('/company/:slug', (c) => {
       const slug = c.req.param('slug');
       const company = opts.lookupBySlug(slug);
-      c.header('Cache-Control', 'public, max-age=60');
+      // Revalidated on every visit: branding just saved in the portal, a new slug, or a lapsed
+      // subscription shows at once. An unchanged page costs a 304.
+      c.header('Cache-Control', 'no-cache');
       if (!company) return c.html(notFoundPage(), 404);
-      return c.html(companyPage(company, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
+      const page = String(companyPage(company, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
+      const etag = `"${createHash('sha1').update(page).digest('base64url')}"`;
+      c.header('ETag', etag);
+      if (matchesIfNoneMatch(c.req.header('if-none-match'), [etag])) return c.body(null, 304);
+      return c.html(page);
     });
 }
 
