@@ -96,3 +96,7 @@ export const RESERVED_SLUGS = [
   'subscription-success', 'contact', 'login', 'logout', 'signup', 'assets', 'widget', 'static', 'healthz', 'docs',
   'billing', 'checkout', 'demo', 'www', 'support', 'help', 'settings', 'root',
 ] as const;
+
+/** A scheduled ('later') quote's date: the widget's messages and the API's alike. */
+export const PREFERRED_DATE_REQUIRED = 'Preferred date is required';
+export const PREFERRED_DATE_PAST = 'Preferred date cannot be in the past';

@@ -14,6 +14,7 @@ export function formatPostcode(value: string): string {
 
 export function isValidPostcode(value: string): boolean {
   const compact = compactPostcode(value);
-  if (compact.length < 5 || compact.length > 7) return false;
+  // SPEC's pattern spans 5 to 8 characters (real postcodes stop at 7).
+  if (compact.length < 5 || compact.length > 8) return false;
   return SPEC_PATTERN.test(compact) || isValidByLibrary(compact);
 }

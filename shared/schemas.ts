@@ -1,7 +1,7 @@
 // One zod schema per request body (STYLE.md #7): the server validates with these and the
 // browser forms use them, so every message in SPEC.md §5 is written exactly once.
 import { z } from 'zod';
-import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES } from './constants';
+import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
 import { isValidPostcode } from './postcode';
 
 const MAX_TEXT = 200;
@@ -26,6 +26,12 @@ const postcodeField = (requiredMessage: string, invalidMessage: string) =>
 export const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
 export const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
 
+/** YYYY-MM-DD naming a day that exists: Date.parse alone takes 2026-02-31 for 3 March. */
+function isCalendarDate(value: string): boolean {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().startsWith(value);
+}
+
 export const quoteRequestSchema = z
   .object({
     pickupPostcode: postcodeField('Pickup postcode is required', PICKUP_INVALID),
@@ -44,7 +50,7 @@ export const quoteRequestSchema = z
     preferredDate: z
       .string({ error: 'Preferred date must be a date' })
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'Preferred date must be YYYY-MM-DD')
-      .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'Preferred date must be a real date')
+      .refine((d) => isCalendarDate(d), 'Preferred date must be a real date')
       .optional(),
     preferredTime: z
       .string({ error: 'Preferred time must be a time' })
@@ -52,6 +58,13 @@ export const quoteRequestSchema = z
       .optional(),
     companyId: z.number({ error: 'Company id must be a number' }).int().positive().max(2 ** 31).optional(),
     companySlug: optionalText(40).optional(),
+  })
+  .superRefine((quote, ctx) => {
+    // A 'later' job is priced at its preferred London time (the after-hours fee, DESIGN.md §5):
+    // without both, it would silently be priced as if it were now.
+    if (quote.urgency !== 'later') return;
+    if (quote.preferredDate === undefined) ctx.addIssue({ code: 'custom', path: ['preferredDate'], message: PREFERRED_DATE_REQUIRED });
+    if (quote.preferredTime === undefined) ctx.addIssue({ code: 'custom', path: ['preferredTime'], message: 'Preferred time is required' });
   });
 export type QuoteRequest = z.input<typeof quoteRequestSchema>;
 

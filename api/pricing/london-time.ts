@@ -39,3 +39,8 @@ function digitPair(value: string, at: number): number | null {
   if (tens < 0 || tens > 9 || units < 0 || units > 9) return null;
   return tens * 10 + units;
 }
+
+const londonDateFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** London's calendar date at the instant `now`, as YYYY-MM-DD. */
+export const londonDate = (now: Date): string => londonDateFormat.format(now);

@@ -70,6 +70,17 @@ describe('company settings', () => {
     expect((await t.call('GET', '/api/company', { token: op.token })).json).toEqual(before.json);
   });
 
+  it.each([{ passengerLimit: '' }, { passengerLimit: null }, { serviceRadius: '', passengerLimit: '' }])(
+    'treats %j, blank optional numbers alone, as no change',
+    async (body) => {
+      const op = await t.operator();
+      const before = await t.call('GET', '/api/company', { token: op.token });
+      const res = await t.call('PUT', '/api/company', { token: op.token, body });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual(before.json);
+    },
+  );
+
   it('locks the custom URL once set, refuses taken and reserved slugs', async () => {
     const a = await t.operator();
     const b = await t.operator();

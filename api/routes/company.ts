@@ -30,7 +30,8 @@ export function publicCompanyBySlug(deps: AppDeps, slug: string) {
 
 function toPatch(body: CompanyUpdateParsed): CompanyPatch {
   const { serviceRadius, extraRadiusFee, pricePerPassenger, basePostcode, logo: _logo, customSlug: _slug, ...rest } = body;
-  const patch: CompanyPatch = { ...rest };
+  // A key sent blank ("" for an optional number) parses to undefined: it changes nothing.
+  const patch = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as CompanyPatch;
   if (serviceRadius !== undefined) patch.serviceRadiusHundredths = Math.round(serviceRadius * 100);
   if (extraRadiusFee !== undefined) patch.extraRadiusFeePence = poundsToPence(extraRadiusFee);
   if (pricePerPassenger !== undefined) patch.pricePerPassengerPence = poundsToPence(pricePerPassenger);

@@ -65,6 +65,10 @@ describe('POST /api/quotes/calculate', () => {
     [{ passengerCount: 'two' }, 'passengerCount', 'Passenger count must be a number'],
     [{ vehicleType: 'tank' }, 'vehicleType', undefined],
     [{ preferredDate: '2026-13-45', urgency: 'later' }, 'preferredDate', undefined],
+    [{ preferredDate: '2026-02-31', preferredTime: '10:00', urgency: 'later' }, 'preferredDate', 'Preferred date must be a real date'],
+    [{ preferredTime: '10:00', urgency: 'later' }, 'preferredDate', 'Preferred date is required'],
+    [{ preferredDate: '2099-06-11', urgency: 'later' }, 'preferredTime', 'Preferred time is required'],
+    [{ preferredDate: '2020-06-11', preferredTime: '10:00', urgency: 'later' }, 'preferredDate', 'Preferred date cannot be in the past'],
   ])('%j → 400 on %s', async (patch, field, message) => {
     const before = countQuotes(t.deps.db);
     const res = await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, ...patch } });
@@ -107,6 +111,15 @@ describe('POST /api/quotes/calculate', () => {
     expect(second.json.breakdown.callOutFee).toBe(99);
     expect(second.json.breakdown.passengerFee).toBe(3);
     expect(second.json.extras).toContainEqual({ label: 'Out-of-area fee', amount: 20 });
+  });
+
+  it('takes today in London as the earliest preferred date', async () => {
+    // 23:30 UTC on 30 June is already 1 July in London (BST).
+    const lateEvening = createTestApp({ now: () => new Date('2026-06-30T23:30:00Z') });
+    const later = (preferredDate: string) =>
+      lateEvening.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, urgency: 'later', preferredDate, preferredTime: '10:00' } });
+    expect((await later('2026-06-30')).status).toBe(400);
+    expect((await later('2026-07-01')).status).toBe(200);
   });
 
   it('applies the after-hours fee at night in UK time', async () => {

@@ -2,6 +2,7 @@
 // config, estimate the distance, price it with the pure engine, store it, answer it.
 import { randomFillSync } from 'node:crypto';
 import { Hono } from 'hono';
+import { PREFERRED_DATE_PAST } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
 import { formatPostcode } from '../../shared/postcode';
 import { quoteRequestSchema } from '../../shared/schemas';
@@ -12,6 +13,7 @@ import type { AppEnv } from '../http/context';
 import { clientAddress, createRateLimiter } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import { calculateQuote } from '../pricing/calculate';
+import { londonDate } from '../pricing/london-time';
 import { isLive } from '../quotes/company-config';
 import type { AppDeps } from '../deps';
 
@@ -62,6 +64,11 @@ export function quoteRoutes(deps: AppDeps) {
       const own = signedInCompany === company.companyId;
       if (!own && !isLive(company, deps.now(), config.billing.mode)) {
         throw new NotFound('Company not found');
+      }
+
+      // SPEC.md §5's "date minimum is today", in the operator's time zone.
+      if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(deps.now())) {
+        throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
       }
 
       // The limit counts calculations (each stores a quote), so a customer correcting a typo is

@@ -4,7 +4,7 @@
 // widget.js (the whole budget is 85 KB with React). The messages below are SPEC.md §5's, and
 // quote-form-logic.test.ts checks that they match what the shared schema says for the same input,
 // so they cannot drift apart.
-import { MAX_PASSENGERS } from '../../shared/constants';
+import { MAX_PASSENGERS, PREFERRED_DATE_PAST, PREFERRED_DATE_REQUIRED } from '../../shared/constants';
 import { formatPostcode, isValidPostcode } from '../../shared/postcode';
 // Type only: the body the server's schema accepts, without bundling zod into the widget.
 import type { QuoteRequest } from '../../shared/schemas';
@@ -43,8 +43,8 @@ export const QUOTE_MESSAGES = {
   problemType: 'Problem type is required',
   urgency: 'Urgency level is required',
   // Beyond SPEC: a scheduled recovery needs a day; these two are the widget's own.
-  dateRequired: 'Preferred date is required',
-  datePast: 'Preferred date cannot be in the past',
+  dateRequired: PREFERRED_DATE_REQUIRED,
+  datePast: PREFERRED_DATE_PAST,
 } as const;
 
 export const INITIAL_VALUES: QuoteFormValues = {
