@@ -83,6 +83,8 @@ describe('GET /company/:slug', () => {
     const page = await (await app.request('/company/bobs-tow')).text();
     expect(page).toContain('href="tel:01614960000"');
     expect(page).toContain('href="https://wa.me/+447700900456"');
+    const national = createHostedRoutes({ lookupBySlug: () => ({ ...company, whatsapp: '07700 900456' }), widgetFile, publicUrl: 'https://quotes.example' });
+    expect(await (await national.request('/company/bobs-tow')).text()).toContain('href="https://wa.me/+447700900456"');
     expect(page).toContain('href="mailto:jobs@bob.example"');
     expect(page).toContain(`© ${new Date().getFullYear()} Bob’s &lt;Tow&gt;`);
     expect(page).toContain('Privacy Policy');

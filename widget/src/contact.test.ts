@@ -51,6 +51,10 @@ describe('whatsappMessage', () => {
 describe('links', () => {
   it('keeps only digits and + of the number and encodes the message', () => {
     expect(whatsappUrl('+44 (7700) 900-123', 'Hi & bye\nnow')).toBe('https://wa.me/+447700900123?text=Hi%20%26%20bye%0Anow');
+    // wa.me opens a chat only for the international form: a UK number written nationally is +44.
+    expect(whatsappUrl('07700 900123', 'Hi')).toBe('https://wa.me/+447700900123?text=Hi');
+    expect(whatsappUrl('0044 7700 900123', 'Hi')).toBe('https://wa.me/+447700900123?text=Hi');
+    expect(whatsappUrl('447700900123', 'Hi')).toBe('https://wa.me/447700900123?text=Hi');
   });
 
   it('dials the phone number', () => {

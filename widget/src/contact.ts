@@ -1,5 +1,6 @@
 // The customer's next step after a quote (SPEC.md §7): a prefilled WhatsApp chat or a phone call.
 import { formatLongDate, formatPounds } from '../../shared/money';
+import { telUrl, whatsappNumber } from '../../shared/phone';
 
 /** What the customer asked for, in the words they saw on the form, kept with the quote. */
 export interface QuoteSummary {
@@ -46,11 +47,8 @@ export function whatsappMessage(summary: QuoteSummary): string {
     .join('\n');
 }
 
-/** SPEC.md §7: every character other than digits and + is removed from the number. */
-const dialable = (number: string): string => number.replace(/[^\d+]/g, '');
-
 export function whatsappUrl(number: string, message: string): string {
-  return `https://wa.me/${dialable(number)}?text=${encodeURIComponent(message)}`;
+  return `https://wa.me/${whatsappNumber(number)}?text=${encodeURIComponent(message)}`;
 }
 
-export const telUrl = (number: string): string => `tel:${dialable(number)}`;
+export { telUrl };
