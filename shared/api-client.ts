@@ -38,6 +38,10 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** Worth asking again: no answer at all (network), a server error, or a rate limit. A 4xx is final. */
+export const mayPass = (error: unknown): boolean =>
+  !(error instanceof ApiRequestError) || error.status >= 500 || error.status === 429;
+
 function storedToken(): string | null {
   try {
     return typeof localStorage === 'undefined' ? null : localStorage.getItem(AUTH_TOKEN_KEY);

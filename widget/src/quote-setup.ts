@@ -1,7 +1,7 @@
 // Loads what the quote form needs before it can be used: the company (by slug, id, the signed-in
 // operator's, or none in demo mode), its vehicle types and the problem types to offer.
 import { useEffect, useState } from 'react';
-import { ApiRequestError, apiRequest } from '../../shared/api-client';
+import { ApiRequestError, apiRequest, mayPass } from '../../shared/api-client';
 import { DEFAULT_PROBLEM_TYPES } from '../../shared/constants';
 import { slugify } from '../../shared/slug';
 import type { PricedRow, PublicCompany, PublicCompanyWithCharges, Surcharge } from '../../shared/types';
@@ -43,8 +43,7 @@ async function withRetries<T>(load: () => Promise<T>, retries: number, signal: A
     try {
       return await load();
     } catch (error) {
-      const final = error instanceof ApiRequestError && error.status < 500 && error.status !== 429;
-      if (final || attempt >= retries || signal.aborted) throw error;
+      if (!mayPass(error) || attempt >= retries || signal.aborted) throw error;
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
     }
   }

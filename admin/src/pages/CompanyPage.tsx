@@ -2,13 +2,13 @@
 // (DESIGN.md §8); this route covers navigation that stays inside the SPA.
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { apiRequest } from '../../../shared/api-client';
+import { apiRequest, mayPass } from '../../../shared/api-client';
 import type { PublicCompany } from '../../../shared/types';
 import { FullPageSpinner } from '../components/ui';
 import { CompanyWrapper } from './CompanyWrapper';
 import NotFoundPage from './NotFoundPage';
 
-/** SPEC.md §7: the slug lookup retries 3 times, 1 second apart. */
+/** SPEC.md §7: the slug lookup retries 3 times, 1 second apart; a 404 is an answer, not a failure. */
 const SLUG_RETRIES = 3;
 const SLUG_RETRY_DELAY_MS = 1000;
 
@@ -17,7 +17,7 @@ export default function CompanyPage() {
   const company = useQuery({
     queryKey: ['/api/company/slug', slug],
     queryFn: () => apiRequest<PublicCompany>(`/api/company/slug/${encodeURIComponent(slug)}`, { anonymous: true }),
-    retry: SLUG_RETRIES,
+    retry: (failures, error) => failures < SLUG_RETRIES && mayPass(error),
     retryDelay: SLUG_RETRY_DELAY_MS,
   });
   if (company.isLoading) return <FullPageSpinner />;
