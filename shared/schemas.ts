@@ -89,7 +89,7 @@ export type SignupRequest = z.infer<typeof signupSchema>;
 
 export const loginSchema = z.object({
   email: emailField,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password is required'),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(200, 'Password must be at most 200 characters'),
 });
 export type LoginRequest = z.infer<typeof loginSchema>;
 

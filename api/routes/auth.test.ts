@@ -58,6 +58,9 @@ describe('auth', () => {
     const missing = await t.call('POST', '/api/login', { body: { email: 'x', password: '' } });
     expect(missing.status).toBe(400);
     expect(missing.json.fields).toEqual({ email: 'Invalid email address', password: 'Password is required' });
+    const long = await t.call('POST', '/api/login', { body: { email: 'login@example.com', password: 'x'.repeat(201) } });
+    expect(long.status).toBe(400);
+    expect(long.json.fields).toEqual({ password: 'Password must be at most 200 characters' });
   });
 
   it('throttles repeated failed logins with 429', async () => {
