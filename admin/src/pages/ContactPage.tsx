@@ -145,7 +145,8 @@ export default function ContactPage() {
             <TabsTrigger value="contact">Contact Us</TabsTrigger>
             <TabsTrigger value="feature">Feature Request</TabsTrigger>
           </TabsList>
-          <TabsContent value="contact">
+          {/* Both stay mounted: switching tabs must not throw away what was typed in the other. */}
+          <TabsContent value="contact" forceMount className="data-[state=inactive]:hidden">
             <Card>
               <CardHeader>
                 <CardTitle>Contact Us</CardTitle>
@@ -156,7 +157,7 @@ export default function ContactPage() {
               </CardContent>
             </Card>
           </TabsContent>
-          <TabsContent value="feature">
+          <TabsContent value="feature" forceMount className="data-[state=inactive]:hidden">
             <Card>
               <CardHeader>
                 <CardTitle>Feature Request</CardTitle>
