@@ -348,6 +348,8 @@ describe('a real company', () => {
     expect(alert.parentElement?.textContent).toBe('Quote Calculation FailedPostcode LS1 4AP was not found');
     expect(screen.getByLabelText('Destination').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByRole('button', { name: 'Calculate Quote' })).toHaveProperty('disabled', false);
+    // Focus, dropped by the disabled button, goes to the field the server named.
+    expect(document.activeElement).toBe(screen.getByLabelText('Destination'));
   });
 
   it('falls back to a generic message when the server gives none', async () => {
@@ -362,6 +364,7 @@ describe('a real company', () => {
     await fillValidForm(user);
     await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
     expect((await screen.findByRole('alert')).textContent).toContain('Please check your details and try again');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Calculate Quote' }));
   });
 
   it('says so when the slug is unknown, without retrying', async () => {

@@ -189,6 +189,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [result, setResult] = useState<{ quote: QuoteResponse; summary: QuoteSummary } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
+  // Where keyboard focus goes once a failed calculation re-enables the form: the disabled button
+  // that had it drops it to the page.
+  const refocusAfterFailure = useRef<QuoteField | 'submit' | null>(null);
   const today = todayIso();
   const maxPassengers = passengerMaximum(company?.passengerLimit);
 
@@ -200,6 +204,14 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     heading.scrollIntoView?.({ block: 'start' });
     heading.focus({ preventScroll: true });
   }, [result]);
+
+  useEffect(() => {
+    const target = refocusAfterFailure.current;
+    if (pending || !target) return;
+    refocusAfterFailure.current = null;
+    if (target === 'submit') submitButton.current?.focus();
+    else focusField(target);
+  }, [pending]);
 
   const update = <K extends keyof QuoteFormValues>(field: K, value: QuoteFormValues[K]) => {
     setValues((current) => ({ ...current, [field]: value }));
@@ -257,7 +269,9 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
       }
     } catch (error) {
       const fields = error instanceof ApiRequestError ? error.fields : undefined;
-      if (fields) setErrors(pickQuoteFields(fields));
+      const fieldErrors = fields ? pickQuoteFields(fields) : {};
+      if (fields) setErrors(fieldErrors);
+      refocusAfterFailure.current = FIELD_ORDER.find((field) => fieldErrors[field]) ?? 'submit';
       if (!demo) {
         const message = error instanceof ApiRequestError && error.body ? error.serverMessage : '';
         showToast({ title: 'Quote Calculation Failed', description: message || 'Please check your details and try again', variant: 'destructive' });
@@ -396,6 +410,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             </>
           )}
           <button
+            ref={submitButton}
             type="submit"
             disabled={pending}
             className={`flex h-12 items-center justify-center gap-2 rounded-lg bg-primary px-5 text-base font-semibold text-on-primary shadow-sm hover:brightness-95 disabled:cursor-wait disabled:opacity-80 @md:col-span-2 ${focusRing}`}
