@@ -1,11 +1,9 @@
 // @vitest-environment jsdom
 import '../test/dom';
-import { render, screen } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../lib/query';
 import { fakeApi } from '../test/dom';
+import { renderRoutes } from '../test/render';
 import { decideProtectedRoute, ProtectedRoute } from './ProtectedRoute';
 
 describe('decideProtectedRoute', () => {
@@ -52,18 +50,13 @@ describe('<ProtectedRoute>', () => {
   function renderAt(url: string, userResponse: { status?: number; json?: unknown }) {
     const { fetchStub } = fakeApi({ 'GET /api/auth/user': () => userResponse });
     vi.stubGlobal('fetch', fetchStub);
-    const router = createMemoryRouter(
+    renderRoutes(
       [
         { path: '/auth-page', element: <p>auth page</p> },
         { path: '/subscription', element: <p>subscription page</p> },
         { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <p>dashboard</p> }] },
       ],
-      { initialEntries: [url] },
-    );
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
+      url,
     );
   }
 

@@ -1,24 +1,17 @@
 // @vitest-environment jsdom
 // SPEC.md §7: the slug lookup retries 3 times, 1 second apart, when a retry may help.
 import '../test/dom';
-import { render, screen, waitFor } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../lib/query';
 import { fakeApi } from '../test/dom';
+import { renderRoutes } from '../test/render';
 import CompanyPage from './CompanyPage';
 
 function renderSlug(answers: { status?: number; json?: unknown }[]) {
   let n = 0;
   const api = fakeApi({ 'GET /api/company/slug/acme': () => answers[Math.min(n++, answers.length - 1)] });
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = createMemoryRouter([{ path: '/company/:slug', element: <CompanyPage /> }], { initialEntries: ['/company/acme'] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRoutes([{ path: '/company/:slug', element: <CompanyPage /> }], '/company/acme');
   return api.calls;
 }
 

@@ -1,24 +1,17 @@
 // @vitest-environment jsdom
 // /preview's Driver Portal view follows the dashboard's rule: no portal without a subscription.
 import '../test/dom';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../lib/query';
 import { fakeApi } from '../test/dom';
+import { renderRoutes } from '../test/render';
 import { CompanyWrapper } from './CompanyWrapper';
 
 function renderPreview(userResponse: { status?: number; json?: unknown }) {
   const api = fakeApi({ 'GET /api/auth/user': () => userResponse });
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = createMemoryRouter([{ path: '/preview', element: <CompanyWrapper /> }], { initialEntries: ['/preview'] });
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+  renderRoutes([{ path: '/preview', element: <CompanyWrapper /> }], '/preview');
 }
 
 describe('<CompanyWrapper> Driver Portal view', () => {

@@ -1,24 +1,17 @@
 // @vitest-environment jsdom
 import '../test/dom';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../lib/query';
 import { fakeApi } from '../test/dom';
+import { renderRoutes } from '../test/render';
 import ContactPage from './ContactPage';
 
 describe('<ContactPage>', () => {
   it('keeps what was typed in one tab while the other is open', async () => {
     const api = fakeApi({ 'GET /api/auth/user': () => ({ json: { id: 1, email: 'op@example.com', name: 'Sam', companyId: 1, subscriptionStatus: 'active' } }) });
     vi.stubGlobal('fetch', api.fetchStub);
-    const router = createMemoryRouter([{ path: '/contact', element: <ContactPage /> }], { initialEntries: ['/contact'] });
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    renderRoutes([{ path: '/contact', element: <ContactPage /> }], '/contact');
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Subject'), 'Invoice question');
     await user.click(screen.getByRole('tab', { name: 'Feature Request' }));

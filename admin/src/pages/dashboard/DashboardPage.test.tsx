@@ -2,14 +2,11 @@
 // SPEC.md §4 Payment return on the dashboard: a failed exchange leaves the return URL, so the
 // route guard decides again (no portal without access) and a reload does not post it again.
 import '../../test/dom';
-import { render, screen, waitFor } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ProtectedRoute } from '../../components/ProtectedRoute';
-import { Toaster } from '../../components/toast';
-import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
+import { renderRoutes } from '../../test/render';
 import DashboardPage from './DashboardPage';
 
 const RETURN_URL = '/dashboard?payment_success=true&session_id=cs_local_gone';
@@ -20,20 +17,11 @@ function renderReturn(userResponse: { status?: number; json?: unknown }, error: 
     'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error } }),
   });
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = createMemoryRouter(
-    [
+  const router = renderRoutes([
       { path: '/auth-page', element: <p>auth page</p> },
       { path: '/subscription', element: <p>subscription page</p> },
       { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <DashboardPage /> }] },
-    ],
-    { initialEntries: [url] },
-  );
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+    ], url);
   return { api, router };
 }
 

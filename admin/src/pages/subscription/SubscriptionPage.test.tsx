@@ -1,14 +1,11 @@
 // @vitest-environment jsdom
 import '../../test/dom';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { formatLongDate } from '../../../../shared/money';
-import { Toaster } from '../../components/toast';
-import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
+import { renderRoutes } from '../../test/render';
 import { ProtectedRoute } from '../../components/ProtectedRoute';
 import SubscriptionPage from './SubscriptionPage';
 
@@ -18,20 +15,11 @@ const user = (subscriptionStatus: string) => ({ id: 1, email: 'op@example.com', 
 function renderPage(routes: Parameters<typeof fakeApi>[0] | ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>)) {
   const api = typeof routes === 'function' ? { calls: [], fetchStub: routes } : fakeApi(routes);
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = createMemoryRouter(
-    [
+  renderRoutes([
       { path: '/subscription', element: <SubscriptionPage /> },
       { path: '/dashboard', element: <ProtectedRoute><p>portal</p></ProtectedRoute> },
       { path: '/', element: <p>landing</p> },
-    ],
-    { initialEntries: ['/subscription'] },
-  );
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
+    ], '/subscription');
   return api;
 }
 

@@ -1,12 +1,10 @@
 // @vitest-environment jsdom
 import '../../test/dom';
-import { render, screen } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { AUTH_TOKEN_KEY, AUTH_USER_KEY } from '../../../../shared/api-client';
-import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
+import { renderRoutes } from '../../test/render';
 import SubscriptionSuccessPage from './SubscriptionSuccessPage';
 
 const user = { id: 1, email: 'op@example.com', name: 'Op', companyId: 2, subscriptionStatus: 'trialing', trialEndsAt: null };
@@ -14,18 +12,10 @@ const user = { id: 1, email: 'op@example.com', name: 'Op', companyId: 2, subscri
 function renderAt(url: string, routes: Parameters<typeof fakeApi>[0]) {
   const api = fakeApi(routes);
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = createMemoryRouter(
-    [
+  const router = renderRoutes([
       { path: '/subscription-success', element: <SubscriptionSuccessPage /> },
       { path: '/dashboard', element: <p>dashboard</p> },
-    ],
-    { initialEntries: [url] },
-  );
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
-  );
+    ], url);
   return { api, router };
 }
 
