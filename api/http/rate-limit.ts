@@ -70,10 +70,14 @@ export function createRateLimiter(options: { limit: number; windowMs: number; st
   };
 }
 
-/** The client's address: the socket's, or X-Forwarded-For's first hop when behind a trusted proxy. */
+/**
+ * The client's address: the socket's, or, behind a trusted proxy, the last X-Forwarded-For entry:
+ * the address that proxy saw. Entries before it are whatever the client sent, so trusting the
+ * first would let anyone pick a fresh address per request and never meet a limit.
+ */
 export function clientAddress(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   try {

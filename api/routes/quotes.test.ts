@@ -149,5 +149,10 @@ describe('POST /api/quotes/calculate', () => {
     const b = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.2' } });
     const c = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.1' } });
     expect([a.status, b.status, c.status]).toEqual([200, 200, 429]);
+    // The proxy appends the address it saw; what the client wrote before it is not believed.
+    const spoofed = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '198.51.100.7, 203.0.113.1' } });
+    expect(spoofed.status).toBe(429);
+    const fresh = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.1, 203.0.113.3' } });
+    expect(fresh.status).toBe(200);
   });
 });
