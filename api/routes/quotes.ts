@@ -1,6 +1,5 @@
 // POST /api/quotes/calculate: public, rate-limited per client. Load the company's cached quote
 // config, estimate the distance, price it with the pure engine, store it, answer it.
-import { randomFillSync } from 'node:crypto';
 import { Hono } from 'hono';
 import { PREFERRED_DATE_PAST } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
@@ -16,25 +15,6 @@ import { calculateQuote } from '../pricing/calculate';
 import { londonDate } from '../pricing/london-time';
 import { isLive } from '../quotes/company-config';
 import type { AppDeps } from '../deps';
-
-// Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
-const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-// Random bytes drawn a page at a time: one randomBytes() call per quote was a measurable share
-// of the quote path (docs/decisions/008-quote-path-profile.md).
-const ID_BYTES = 8;
-const randomPool = Buffer.alloc(4096);
-let poolOffset = randomPool.length;
-/** A random reference: it says nothing about how many quotes any company has had. */
-export function newQuoteId(): string {
-  if (poolOffset + ID_BYTES > randomPool.length) {
-    randomFillSync(randomPool);
-    poolOffset = 0;
-  }
-  let id = '';
-  for (let i = poolOffset; i < poolOffset + ID_BYTES; i++) id += ID_ALPHABET[randomPool[i] & 31];
-  poolOffset += ID_BYTES;
-  return id;
-}
 
 export function quoteRoutes(deps: AppDeps) {
   const { db, companyCache, distance, config } = deps;
@@ -90,10 +70,8 @@ export function quoteRoutes(deps: AppDeps) {
         miles,
         now,
       );
-      const quoteId = newQuoteId();
       const b = result.breakdown;
-      await insertQuote(db, {
-        publicId: quoteId,
+      const quoteId = await insertQuote(db, {
         companyId: company.companyId,
         pickupPostcode: pickup,
         destinationPostcode: destination,
