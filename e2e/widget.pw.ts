@@ -235,6 +235,20 @@ test.describe('embedded on another origin', () => {
     await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
     await expect(form.getByRole('status').filter({ hasText: 'Quote Calculated' })).toBeVisible();
   });
+
+  test('the host page themes the form through its --recovery-quote-* properties, and nothing else', async ({ page }) => {
+    await page.goto(`${EXAMPLES_ORIGIN}/theming.html`);
+    const form = widget(page);
+    const button = form.getByRole('button', { name: 'Calculate Quote' });
+    await expect(button).toBeVisible();
+    const style = await button.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { background: s.backgroundColor, color: s.color, fontFamily: s.fontFamily, height: s.height };
+    });
+    expect(style).toEqual({ background: 'rgb(11, 110, 79)', color: 'rgb(255, 255, 255)', fontFamily: 'Georgia, "Times New Roman", serif', height: '48px' });
+    expect(await widget(page).evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(420);
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
 
 test.describe('hosted company page', () => {

@@ -40,17 +40,23 @@ export function readableTextOn(background: string): string {
   return withWhite >= withDark ? LIGHT_TEXT : DARK_TEXT;
 }
 
+/**
+ * The company's colours, each behind a `--recovery-quote-*` property the host page may set on
+ * the element (custom properties inherit into the shadow root): an operator embedding the form
+ * in their own site can match it there without changing the hosted page. examples/theming.html.
+ */
 export function themeVariables(company: Partial<Pick<PublicCompany, ColourKey>> | null | undefined): CSSProperties {
   const colour = (key: ColourKey) => safeColour(company?.[key], DEFAULT_COLOURS[key]);
   const primary = colour('primaryColour');
   const secondary = colour('secondaryColour');
+  const themable = (name: string, value: string) => `var(--recovery-quote-${name}, ${value})`;
   return {
-    '--rq-primary': primary,
-    '--rq-on-primary': readableTextOn(primary),
-    '--rq-secondary': secondary,
-    '--rq-on-secondary': readableTextOn(secondary),
-    '--rq-accent': colour('accentColour'),
-    '--rq-background': colour('backgroundColour'),
-    '--rq-text': colour('textColour'),
+    '--rq-primary': themable('primary', primary),
+    '--rq-on-primary': themable('on-primary', readableTextOn(primary)),
+    '--rq-secondary': themable('secondary', secondary),
+    '--rq-on-secondary': themable('on-secondary', readableTextOn(secondary)),
+    '--rq-accent': themable('accent', colour('accentColour')),
+    '--rq-background': themable('background', colour('backgroundColour')),
+    '--rq-text': themable('text', colour('textColour')),
   } as CSSProperties;
 }
