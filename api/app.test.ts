@@ -24,6 +24,14 @@ describe('operations', () => {
     expect(page.text).toContain('/api/quotes/calculate');
   });
 
+  it('answers other methods on unknown paths with the JSON error shape', async () => {
+    for (const [method, path] of [['POST', '/nowhere'], ['DELETE', '/company/demo'], ['PUT', '/dashboard']] as const) {
+      const res = await t.call(method, path, { body: {} });
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ message: 'Not found', requestId: res.headers.get('x-request-id') });
+    }
+  });
+
   it('keeps a caller-supplied request id only when it is well formed', async () => {
     const ok = await t.call('GET', '/healthz', { headers: { 'x-request-id': 'abc-12345678' } });
     expect(ok.headers.get('x-request-id')).toBe('abc-12345678');

@@ -100,6 +100,8 @@ export function createApp(options: AppOptions) {
     );
 
   mountAdminSpa(app, config.supportEmail);
+  // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
+  app.notFound(notFoundJson);
   app.onError(errorHandler(logger));
   return { app, deps, billing };
 }

@@ -151,7 +151,8 @@ describe('local billing: checkout return errors', () => {
     const { t } = setup();
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+    expect(res.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
+    expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
   });
 
   it('answers 400 Payment not completed before Start trial, and expired once the checkout lapses', async () => {
@@ -160,12 +161,12 @@ describe('local billing: checkout return errors', () => {
     const sessionId = new URL(checkoutUrl).pathname.split('/').pop() ?? '';
     const unpaid = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     expect(unpaid.status).toBe(400);
-    expect(unpaid.json).toEqual({ success: false, error: 'Payment not completed' });
+    expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed' });
 
     advance(25 * 60 * 60 * 1000);
     expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
     const expired = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
-    expect(expired.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+    expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
   });
 
   it('stops a processed session id signing in after an hour: it sits in browser history', async () => {

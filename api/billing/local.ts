@@ -66,6 +66,12 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
     c.header('Content-Security-Policy', "frame-ancestors 'none'");
   };
 
+  const checkoutNotFound = (c: Context<AppEnv>) =>
+    c.html(
+      checkoutMessagePage({ heading: 'Checkout not found', text: 'This checkout does not exist.', linkText: 'Go to your subscription', linkUrl: subscriptionUrl }),
+      404,
+    );
+
   const portalExpired = (c: Context<AppEnv>) =>
     c.html(
       checkoutMessagePage({
@@ -83,12 +89,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
       const user = row && findUserById(db, row.userId);
-      if (!row || !user) {
-        return c.html(
-          checkoutMessagePage({ heading: 'Checkout not found', text: 'This checkout does not exist.', linkText: 'Go to your subscription', linkUrl: subscriptionUrl }),
-          404,
-        );
-      }
+      if (!row || !user) return checkoutNotFound(c);
       if (row.status === 'complete') {
         return c.html(
           checkoutMessagePage({
@@ -116,7 +117,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       noStore(c);
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
-      if (!row) return c.notFound();
+      if (!row) return checkoutNotFound(c);
       if (isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
       // Completing twice (a double click) lands on the same success page: processing is idempotent.
       completeCheckoutSession(db, id);

@@ -85,7 +85,9 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     })
     .post('/process-checkout-success', validate('json', processCheckoutSchema), async (c) => {
       const { sessionId } = c.req.valid('json');
-      const fail = (error: string) => c.json({ success: false, error } satisfies CheckoutSuccessResponse, 400);
+      // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
+      const fail = (error: string) =>
+        c.json({ success: false, error, message: error, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
       const lookup = await provider.lookupCheckout(sessionId);
       if (lookup.kind === 'invalid') return fail(CHECKOUT_ERRORS.invalid);
       if (lookup.kind === 'unpaid') return fail(CHECKOUT_ERRORS.unpaid);

@@ -117,7 +117,7 @@ describe('stripe billing: checkout', () => {
 
     const unpaid = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     expect(unpaid.status).toBe(400);
-    expect(unpaid.json).toEqual({ success: false, error: 'Payment not completed' });
+    expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed' });
 
     const sub = fake.completeCheckout(sessionId);
     const first = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
@@ -142,7 +142,7 @@ describe('stripe billing: checkout', () => {
     expect(fake.requests).toContainEqual(expect.objectContaining({ method: 'POST', path: `/v1/checkout/sessions/${abandoned}/expire` }));
     expect(() => fake.completeCheckout(abandoned)).toThrow(/cannot be paid/);
     const old = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: abandoned } });
-    expect(old.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+    expect(old.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
 
     // The newer checkout still works, and starting yet another one leaves a paid one alone.
     const current = new URL(started.json.url).pathname.split('/').pop() ?? '';
@@ -158,14 +158,14 @@ describe('stripe billing: checkout', () => {
     const before = fake.requests.length;
     const unknown = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_test_unknown' } });
     expect(unknown.status).toBe(400);
-    expect(unknown.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+    expect(unknown.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
     expect(fake.requests.length).toBe(before);
 
     const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `gone-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'G Recovery' } });
     const sessionId = new URL(signup.json.checkoutUrl).pathname.split('/').pop() ?? '';
     fake.forgetCheckout(sessionId);
     const gone = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
-    expect(gone.json).toEqual({ success: false, error: 'Invalid or expired session ID' });
+    expect(gone.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
   });
 });
 
