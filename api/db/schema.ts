@@ -190,7 +190,7 @@ export const billingEvents = sqliteTable('billing_events', {
   receivedAt: createdAt(),
 });
 
-/** Checkout sessions: local-mode sessions live here; Stripe ones are recorded once processed. */
+/** Checkout sessions of both modes, recorded when opened: local mode's are paid here; Stripe's are looked up there. */
 export const checkoutSessions = sqliteTable('checkout_sessions', {
   id: text('id').primaryKey(),
   userId: integer('user_id')
