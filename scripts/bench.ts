@@ -93,7 +93,7 @@ interface SliceTotals {
 interface LoadFigures {
   quote: LoadResult;
   /** The same routes measured in alternating slices, for the ratios. */
-  slices: { quote: SliceTotals; trivial: SliceTotals; echo: SliceTotals; health: SliceTotals };
+  slices: { quote: SliceTotals; trivial: SliceTotals; echo: SliceTotals; health: SliceTotals; bare: SliceTotals; bareUnstored: SliceTotals };
   hosted?: PageWeight;
 }
 
@@ -120,6 +120,9 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
   // The production bundle, as `npm start` runs it.
   const server = await spawnServer({ script: 'dist/server.mjs' });
   const trivial = await spawnServer({ script: 'scripts/bench/trivial-server.ts', readyPath: '/' });
+  // The quote's own work behind bare node:http: the ceiling for any framework here.
+  const bare = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts' });
+  const bareUnstored = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts', env: { STORE: '0' } });
   try {
     const postcodes = quotePostcodes();
     const quotes = quoteRequests(postcodes, PAIR_COUNT, 2);
@@ -132,13 +135,22 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
     // Warm-up and measured run use different pairs, so the measured run meets uncached pairs too.
     await runLoad(server, quoteRequests(postcodes, PAIR_COUNT, 1), WARM_UP);
     const quote = await runLoad(server, quotes, LOAD);
-    for (const [target, requests] of [[server, healthz], [trivial, root], [trivial, echoes]] as const) await runLoad(target, requests, WARM_UP);
-    const slices = await interleaved({ quote: [server, quotes], trivial: [trivial, root], echo: [trivial, echoes], health: [server, healthz] });
+    for (const [target, requests] of [[server, healthz], [trivial, root], [trivial, echoes], [bare, quotes], [bareUnstored, quotes]] as const) {
+      await runLoad(target, requests, WARM_UP);
+    }
+    const slices = await interleaved({
+      quote: [server, quotes],
+      trivial: [trivial, root],
+      echo: [trivial, echoes],
+      health: [server, healthz],
+      bare: [bare, quotes],
+      bareUnstored: [bareUnstored, quotes],
+    });
     // The widget reads the company (with its vehicle types and problem types) before the form is usable.
     const hosted = built ? await hostedPageWeight(`${server.url}/company/demo`, [`${server.url}/api/company/slug/demo`]) : undefined;
     return { quote, slices, hosted };
   } finally {
-    await Promise.all([server.stop(), trivial.stop()]);
+    await Promise.all([server.stop(), trivial.stop(), bare.stop(), bareUnstored.stop()]);
   }
 }
 
@@ -187,7 +199,7 @@ async function main() {
   const accuracy = evaluateDistanceAccuracy(PAIRS_CSV);
   console.log(`Quote load: ${LOAD.durationSeconds} s, then ${RATIO_ROUNDS} rounds of ${RATIO_SLICE.durationSeconds} s slices for the ratios…`);
   const { quote, slices, hosted } = await measureLoad(built);
-  const { trivial, echo, health } = slices;
+  const { trivial, echo, health, bare, bareUnstored } = slices;
   const ratio = slices.quote.requestsPerSecond / trivial.requestsPerSecond;
   const percentOf = (r: SliceTotals, base: SliceTotals) => `${((100 * r.requestsPerSecond) / base.requestsPerSecond).toFixed(0)} %`;
   const sliceNote = (r: SliceTotals) => `${int(r.requestsPerSecond)} req/s${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
@@ -210,6 +222,16 @@ async function main() {
     {
       what: `for reference: an empty Hono JSON POST, \`c.json(await c.req.json())\` on the same bodies (${sliceNote(echo)}), vs the trivial route`,
       measured: percentOf(echo, trivial),
+      budget: 'reported',
+    },
+    {
+      what: `for reference: the same quote work (validation, look-ups, pricing, the committed insert) behind a bare node:http handler, no framework or middleware (${sliceNote(bare)}), vs the trivial route`,
+      measured: percentOf(bare, trivial),
+      budget: 'reported',
+    },
+    {
+      what: `for reference: that bare handler without storing the quote (${sliceNote(bareUnstored)}), vs the trivial route`,
+      measured: percentOf(bareUnstored, trivial),
       budget: 'reported',
     },
     {
@@ -247,7 +269,9 @@ same settings, so a slower spell of a shared machine falls on every route alike.
 \`POST /echo\`, \`c.json(await c.req.json())\`, measured on the quote bodies: the cost of an idiomatic
 JSON POST on this stack before any work, for reading the ratio (docs/decisions/008-quote-path-profile.md). The real server is
 also measured on \`GET /healthz\`, its smallest route, after the quote run: the cost every request pays for the app's
-middleware (request id and log line, security and CORS headers, session, CSRF). autocannon shares the machine with the server,
+middleware (request id and log line, security and CORS headers, session, CSRF). \`scripts/bench/bare-quote-server.ts\` runs the
+quote's own work (the same \`createQuoteService\`) behind a bare \`node:http\` handler, with and without storing each quote:
+the ceiling any framework could reach on this machine. autocannon shares the machine with the server,
 so on 2 cores each gets about one. Distance errors are against \`../shared/roaddist/pairs.csv\`.
 
 ## Machine

@@ -1,0 +1,137 @@
+// A quote's own work, with no HTTP in it: find the company, check it may quote, estimate the
+// distance, price it with the pure engine, store it, build the answer. The route
+// (api/routes/quotes.ts) adds validation, the rate limit and the JSON response around it; the
+// benchmark runs the same function behind a bare node:http handler to measure what the framework
+// costs (scripts/bench/bare-quote-server.ts).
+import type { z } from 'zod';
+import { PREFERRED_DATE_PAST } from '../../shared/constants';
+import { penceToPounds } from '../../shared/money';
+import { formatPostcode } from '../../shared/postcode';
+import type { quoteRequestSchema } from '../../shared/schemas';
+import type { QuoteResponse } from '../../shared/types';
+import { insertQuote, type NewQuote } from '../db/quotes';
+import type { AppDeps } from '../deps';
+import { NotFound, Unprocessable, ValidationFailed } from '../errors';
+import { calculateQuote } from '../pricing/calculate';
+import { londonDate } from '../pricing/london-time';
+import { isLive } from './company-config';
+
+/** A quote request once validated. */
+export type ValidQuoteRequest = z.output<typeof quoteRequestSchema>;
+
+export interface QuoteCaller {
+  /** The signed-in operator's company: they may quote their own page whatever its subscription. */
+  signedInCompanyId?: number | null;
+  /** Called once the request is known to be for a live company, before any work is stored. */
+  admit?: () => void;
+}
+
+export interface QuoteServiceDeps extends Pick<AppDeps, 'db' | 'companyCache' | 'distance' | 'config' | 'now'> {
+  /** Stores a quote and resolves with its public reference once committed; by default insertQuote. */
+  storeQuote?: (quote: NewQuote) => Promise<string>;
+}
+
+export function createQuoteService(deps: QuoteServiceDeps) {
+  const { db, companyCache, distance, config } = deps;
+  const storeQuote = deps.storeQuote ?? ((quote: NewQuote) => insertQuote(db, quote));
+
+  return async function quote(body: ValidQuoteRequest, caller: QuoteCaller = {}): Promise<QuoteResponse> {
+    const signedInCompany = caller.signedInCompanyId ?? undefined;
+    const company =
+      body.companyId !== undefined
+        ? companyCache.byId(body.companyId)
+        : body.companySlug
+          ? companyCache.bySlug(body.companySlug)
+          : signedInCompany !== undefined
+            ? companyCache.byId(signedInCompany)
+            : undefined;
+    if (!company) {
+      if (body.companyId === undefined && !body.companySlug && signedInCompany === undefined) {
+        throw new ValidationFailed('Company is required', { companyId: 'Company is required' });
+      }
+      throw new NotFound('Company not found');
+    }
+    const own = signedInCompany === company.companyId;
+    if (!own && !isLive(company, deps.now(), config.billing.mode)) {
+      throw new NotFound('Company not found');
+    }
+
+    // SPEC.md §5's "date minimum is today", in the operator's time zone.
+    if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(deps.now())) {
+      throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
+    }
+
+    caller.admit?.();
+
+    const pickup = formatPostcode(body.pickupPostcode);
+    const destination = formatPostcode(body.destinationPostcode);
+    const miles = await withPostcodeField(distance.distanceMiles(pickup, destination), pickup, destination);
+    // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
+    const fromBase = company.basePostcode ? await distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null;
+
+    const now = deps.now();
+    const result = calculateQuote(
+      { ...body, passengerCount: body.passengerCount ?? 0 },
+      { ...company.pricing, pickupMilesFromBase: fromBase },
+      miles,
+      now,
+    );
+    const b = result.breakdown;
+    const quoteId = await storeQuote({
+      companyId: company.companyId,
+      pickupPostcode: pickup,
+      destinationPostcode: destination,
+      vehicleType: body.vehicleType,
+      gearboxType: body.gearboxType,
+      rollingStatus: body.rollingStatus,
+      passengerCount: body.passengerCount ?? 0,
+      problemType: body.problemType,
+      urgency: body.urgency,
+      preferredDate: body.preferredDate ?? null,
+      preferredTime: body.preferredTime ?? null,
+      distance: miles,
+      callOutFeePence: b.callOutFee,
+      distanceFeePence: b.distanceFee,
+      labourFeePence: b.labourFee,
+      extraFeesPence: b.extraFees,
+      totalPricePence: result.totalPence,
+      createdAt: now.toISOString(),
+    });
+    return {
+      totalPrice: penceToPounds(result.totalPence),
+      quoteId,
+      distance: miles,
+      breakdown: {
+        vehicleBasePrice: penceToPounds(b.vehicleBasePrice),
+        callOutFee: penceToPounds(b.callOutFee),
+        distanceFee: penceToPounds(b.distanceFee),
+        labourFee: penceToPounds(b.labourFee),
+        extraFees: penceToPounds(b.extraFees),
+        gearboxFee: penceToPounds(b.gearboxFee),
+        rollingStatusFee: penceToPounds(b.rollingStatusFee),
+        passengerFee: penceToPounds(b.passengerFee),
+      },
+      extras: result.extras.map((e) => ({ label: e.label, amount: penceToPounds(e.amountPence) })),
+      currency: 'GBP',
+    };
+  };
+}
+
+export type QuoteService = ReturnType<typeof createQuoteService>;
+
+/** A postcode no data level knows is a 422 naming it, under the field it came from. */
+async function withPostcodeField(promise: Promise<number>, pickup: string, destination: string): Promise<number> {
+  try {
+    return await promise;
+  } catch (err) {
+    if (err instanceof Unprocessable && 'postcode' in err) {
+      const postcode = String(err.postcode);
+      const message = `We could not find the postcode ${postcode}. Please check it and try again.`;
+      const fields: Record<string, string> = {};
+      if (postcode === pickup) fields.pickupPostcode = message;
+      if (postcode === destination) fields.destinationPostcode = message;
+      throw new Unprocessable(message, fields);
+    }
+    throw err;
+  }
+}
