@@ -1,40 +1,12 @@
-import { randomFillSync } from 'node:crypto';
 import { count, eq, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { createReferenceCipher } from './quote-reference';
 import { quotes } from './schema';
 
-/** Every column but the id: the quote route fills them all, so one prepared statement fits every insert. */
-export type QuoteInsert = Required<Omit<typeof quotes.$inferInsert, 'id'>>;
-/** What the route gives: the writer picks the public reference, unique among stored quotes. */
-export type NewQuote = Omit<QuoteInsert, 'publicId'>;
-
-// Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
-const ID_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-// Random bytes drawn a page at a time: one randomBytes() call per quote was a measurable share
-// of the quote path (docs/decisions/008-quote-path-profile.md).
-const ID_BYTES = 8;
-const randomPool = Buffer.alloc(4096);
-let poolOffset = randomPool.length;
-/** A random reference (40 bits): it says nothing about how many quotes any company has had. */
-export function newQuoteId(): string {
-  if (poolOffset + ID_BYTES > randomPool.length) {
-    randomFillSync(randomPool);
-    poolOffset = 0;
-  }
-  let id = '';
-  for (let i = poolOffset; i < poolOffset + ID_BYTES; i++) id += ID_ALPHABET[randomPool[i] & 31];
-  poolOffset += ID_BYTES;
-  return id;
-}
-
-/**
- * 40 random bits meet a stored reference about once in a million quotes at a million stored: rare,
- * but a quote must not fail for it. The writer draws again; five clashes in a row would mean
- * the generator is broken, not unlucky.
- */
-const ID_ATTEMPTS = 5;
-const isPublicIdClash = (error: unknown): boolean =>
-  error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('quotes.public_id');
+/** Every column: the writer fills the id and reference, the route all the rest. */
+export type QuoteInsert = Required<typeof quotes.$inferInsert>;
+/** What the route gives. */
+export type NewQuote = Omit<QuoteInsert, 'id' | 'publicId'>;
 
 const p = <K extends keyof QuoteInsert>(column: K) => sql.placeholder(column);
 
@@ -46,6 +18,7 @@ function prepareInsertQuote(db: Db): (quote: QuoteInsert) => void {
   const query = db
     .insert(quotes)
     .values({
+      id: p('id'),
       publicId: p('publicId'),
       companyId: p('companyId'),
       pickupPostcode: p('pickupPostcode'),
@@ -79,8 +52,7 @@ function prepareInsertQuote(db: Db): (quote: QuoteInsert) => void {
 }
 
 interface PendingQuote {
-  quote: QuoteInsert;
-  newId: () => string;
+  quote: NewQuote;
   stored: (publicId: string) => void;
   failed: (error: unknown) => void;
 }
@@ -94,21 +66,25 @@ interface PendingQuote {
 function createQuoteWriter(db: Db) {
   // Prepared once: building and preparing the statement on every call cost more than the insert.
   const insert = prepareInsertQuote(db);
-  const writeAll = db.$client.transaction((batch: PendingQuote[]) =>
-    batch.map((pending): string | { error: unknown } => {
-      for (let attempt = 1; ; attempt++) {
-        pending.quote.publicId = pending.newId();
-        try {
-          insert(pending.quote);
-          return pending.quote.publicId;
-        } catch (error) {
-          if (attempt < ID_ATTEMPTS && isPublicIdClash(error)) continue;
-          // One bad row fails its own quote; SQLite undoes only that statement.
-          return { error };
-        }
+  const key = db.$client.prepare('select key from quote_reference_key where id = 1').pluck().get();
+  if (!(key instanceof Buffer)) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
+  const references = createReferenceCipher(key);
+  // AUTOINCREMENT's own counter: the next id is one past any id ever used, even if deleted, so a
+  // reference is never given twice. Read inside the (immediate) transaction that uses it.
+  const lastId = db.$client.prepare("select seq from sqlite_sequence where name = 'quotes'").pluck();
+  const writeAll = db.$client.transaction((batch: PendingQuote[]): (string | { error: unknown })[] => {
+    const firstId = ((lastId.get() as number | undefined) ?? 0) + 1;
+    const publicIds = references.encode(batch.map((_, i) => firstId + i));
+    return batch.map((pending, i) => {
+      try {
+        insert({ ...pending.quote, id: firstId + i, publicId: publicIds[i] });
+        return publicIds[i];
+      } catch (error) {
+        // One bad row fails its own quote; SQLite undoes only that statement (its id stays unused).
+        return { error };
       }
-    }),
-  );
+    });
+  });
   let queue: PendingQuote[] = [];
 
   function flush() {
@@ -116,7 +92,8 @@ function createQuoteWriter(db: Db) {
     queue = [];
     let outcomes: (string | { error: unknown })[];
     try {
-      outcomes = writeAll(batch);
+      // Immediate: the write lock from the start, so the id counter read is the one written after.
+      outcomes = writeAll.immediate(batch);
     } catch (error) {
       for (const pending of batch) pending.failed(error);
       return;
@@ -128,23 +105,23 @@ function createQuoteWriter(db: Db) {
     });
   }
 
-  return (quote: NewQuote, newId: () => string) =>
+  return (quote: NewQuote) =>
     new Promise<string>((stored, failed) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ quote: quote as QuoteInsert, newId, stored, failed });
+      queue.push({ quote, stored, failed });
     });
 }
 
 const writers = new WeakMap<Db, ReturnType<typeof createQuoteWriter>>();
 
 /** Resolves with the quote's public reference once it is committed. */
-export function insertQuote(db: Db, quote: NewQuote, newId: () => string = newQuoteId): Promise<string> {
+export function insertQuote(db: Db, quote: NewQuote): Promise<string> {
   let write = writers.get(db);
   if (!write) {
     write = createQuoteWriter(db);
     writers.set(db, write);
   }
-  return write(quote, newId);
+  return write(quote);
 }
 
 export function countQuotes(db: Db, companyId?: number): number {

@@ -153,8 +153,12 @@ export const quotes = sqliteTable(
   'quotes',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    /** Random public reference (TQ-{publicId}); never a global sequence (DESIGN.md §5). */
-    publicId: text('public_id').notNull().unique(),
+    /**
+     * Public reference (TQ-{publicId}): a keyed permutation of the id, so unique without an index
+     * and never a global sequence (DESIGN.md §5; api/db/quote-reference.ts). Quotes stored before
+     * it keep their random 8-character references; new ones have 9 characters.
+     */
+    publicId: text('public_id').notNull(),
     companyId: companyRef(),
     pickupPostcode: text('pickup_postcode').notNull(),
     destinationPostcode: text('destination_postcode').notNull(),
@@ -176,6 +180,15 @@ export const quotes = sqliteTable(
   },
   (t) => [index('quotes_company_created').on(t.companyId, t.createdAt)],
 );
+
+/**
+ * The one key of the quote reference permutation (api/db/quote-reference.ts): 16 random bytes,
+ * made by the migration that created the table; a single row.
+ */
+export const quoteReferenceKey = sqliteTable('quote_reference_key', {
+  id: integer('id').primaryKey(),
+  key: blob('key', { mode: 'buffer' }).notNull(),
+});
 
 export const sessions = sqliteTable('sessions', {
   sid: text('sid').primaryKey(),

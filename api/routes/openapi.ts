@@ -84,7 +84,7 @@ export function buildOpenApiDocument() {
                     type: 'object',
                     properties: {
                       totalPrice: money,
-                      quoteId: { type: 'string', description: 'Shown to customers as TQ-{quoteId}' },
+                      quoteId: { type: 'string', description: 'Shown to customers as TQ-{quoteId}: 9 characters of 23456789ABCDEFGHJKLMNPQRSTUVWXYZ' },
                       distance: { type: 'number', description: 'Estimated road miles, one decimal' },
                       breakdown: {
                         type: 'object',
