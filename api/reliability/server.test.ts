@@ -74,16 +74,21 @@ function accepts(port: number): Promise<boolean> {
 }
 
 describe('the real server under load', () => {
-  it('stores exactly one quote per 200 answer: 2,000 quotes at concurrency 20, no errors', { timeout: 60_000 }, async () => {
+  it('stores exactly the quotes it answers: 2,000 at concurrency 20, no errors, each under its own reference', { timeout: 60_000 }, async () => {
     const server = await startServer();
     const statuses = new Map<number, number>();
+    const answered: string[] = [];
     await pool(2000, 20, async (i) => {
-      const { status } = await post(server, '/api/quotes/calculate', quoteBody(i));
+      const { status, json } = await post(server, '/api/quotes/calculate', quoteBody(i));
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      if (status === 200) answered.push((json as { quoteId: string }).quoteId);
     });
     expect(Object.fromEntries(statuses)).toEqual({ 200: 2000 });
     expect(await server.stop()).toBe(0);
     expect(countRows(server.databasePath, 'quotes')).toBe(2000);
+    const stored = withDatabase(server.databasePath, (db) => db.prepare('select public_id from quotes').pluck().all() as string[]);
+    expect(new Set(answered).size).toBe(2000);
+    expect(new Set(stored)).toEqual(new Set(answered));
   });
 });
 
