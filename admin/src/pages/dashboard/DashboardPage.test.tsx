@@ -38,7 +38,8 @@ describe('<DashboardPage> payment return', () => {
   it('sends an operator without access to the subscription page after an unpaid checkout, not into the portal', async () => {
     const { router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, 'Payment not completed');
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
-    expect(screen.getByText('subscription page')).toBeTruthy();
+    // The router's location changes before React has rendered the new route: wait for it.
+    expect(await screen.findByText('subscription page')).toBeTruthy();
     expect(screen.getByText('Payment Session Error')).toBeTruthy();
   });
 
