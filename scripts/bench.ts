@@ -1,6 +1,7 @@
 // `npm run bench`: measures every DESIGN.md §9 budget that a script can measure, prints one table
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
-// (about two minutes): the real server and a trivial Hono server run as child processes.
+// (about three minutes): the real server, a trivial Hono server and the bare-handler references
+// run as child processes.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
