@@ -1,8 +1,6 @@
-// Listens. Everything else is built in api/app.ts.
+// Listens. What it serves is set up in api/boot.ts and built in api/app.ts.
 import { serve } from '@hono/node-server';
-import { createApp } from './app';
-import { startBackgroundCheckpoints } from './db/checkpointer';
-import { loadGeodata } from './distance/postcodes';
+import { bootApp } from './boot';
 import { ConfigError, loadConfig } from './env';
 
 let config;
@@ -16,15 +14,7 @@ try {
   throw err;
 }
 
-const { app, deps } = createApp({ config });
-// Load the postcode data before listening, so the first quote does not pay for it.
-const geodata = loadGeodata();
-const checkpoints =
-  config.databasePath === ':memory:'
-    ? undefined
-    : startBackgroundCheckpoints(deps.db.$client, config.databasePath, {
-        onError: (error) => deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line instead', error: error.message }),
-      });
+const { app, deps, geodata, checkpoints } = bootApp(config);
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 });

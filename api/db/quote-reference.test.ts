@@ -17,13 +17,13 @@ describe('quote references', () => {
     expect(cipher.encode([1, 2, 3, 1_000_000, MAX_SEQUENCE - 1])).toEqual(['KJAECF76R', 'K4TJSGX5N', 'ATXZA5FS9', 'UKJ4CNYXM', 'D7XDRG4FY']);
   });
 
-  it('are a permutation: every row id has its own, and decodes back to it', () => {
+  it('are a permutation: every row id has its own, however they are batched', () => {
     const ids = Array.from({ length: 20_000 }, (_, i) => i + 1);
     const references = cipher.encode(ids);
     expect(new Set(references).size).toBe(ids.length);
-    expect(cipher.decode(references)).toEqual(ids);
+    expect(ids.slice(0, 50).flatMap((id) => cipher.encode([id]))).toEqual(references.slice(0, 50));
     const edges = [0, 1, 2 ** 23 - 1, 2 ** 23, 2 ** 32, MAX_SEQUENCE - 1];
-    expect(cipher.decode(cipher.encode(edges))).toEqual(edges);
+    expect(new Set([...cipher.encode(edges), ...references]).size).toBe(edges.length - 1 + ids.length);
   });
 
   it('say nothing about order or volume without the key', () => {
@@ -41,7 +41,5 @@ describe('quote references', () => {
     expect(() => cipher.encode([MAX_SEQUENCE])).toThrow(RangeError);
     expect(() => cipher.encode([-1])).toThrow(RangeError);
     expect(() => cipher.encode([1.5])).toThrow(RangeError);
-    expect(() => cipher.decode(['ABCDEFGH'])).toThrow(RangeError);
-    expect(() => cipher.decode(['ABCDEFGH0'])).toThrow(RangeError);
   });
 });

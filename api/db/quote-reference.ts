@@ -10,7 +10,7 @@
 import { createCipheriv, type Cipher } from 'node:crypto';
 
 // Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
-const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 /** 9 characters of 5 bits: the 45-bit domain. (The random references before it had 8.) */
 export const REFERENCE_LENGTH = 9;
 const LEFT_BITS = 22;
@@ -26,8 +26,6 @@ const BLOCK = 16;
 export interface ReferenceCipher {
   /** The references of the given row ids, in order. */
   encode(sequences: readonly number[]): string[];
-  /** The row ids of the given references, in order: the inverse of encode. */
-  decode(references: readonly string[]): number[];
 }
 
 export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
@@ -37,35 +35,29 @@ export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
   let scratch = Buffer.alloc(0);
 
   /**
-   * One pass of the network over every value at once, forwards or backwards. Round r turns
-   * (a, b) into (b, a xor F(r, b)), where a has LEFT_BITS in even rounds and RIGHT_BITS in odd
-   * ones, and F(r, x) is the first 32 bits of AES(r ‖ x), cut to a's width.
+   * The network over every value at once. Round r turns (a, b) into (b, a xor F(r, b)), where a
+   * has LEFT_BITS in even rounds and RIGHT_BITS in odd ones, and F(r, x) is the first 32 bits of
+   * AES(r ‖ x), cut to a's width.
    */
-  function run(values: readonly number[], forwards: boolean): number[] {
+  function permute(values: readonly number[]): number[] {
     const n = values.length;
-    const a = new Uint32Array(n);
-    const b = new Uint32Array(n);
+    let a = new Uint32Array(n);
+    let b = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
       a[i] = Math.floor(values[i] / RIGHT_SIZE);
       b[i] = values[i] % RIGHT_SIZE;
     }
     if (scratch.length < BLOCK * n) scratch = Buffer.alloc(BLOCK * n);
     const input = scratch.subarray(0, BLOCK * n);
-    for (let step = 0; step < ROUNDS; step++) {
-      const round = forwards ? step : ROUNDS - 1 - step;
-      // Forwards, F is of b and changes a; backwards, F is of a (the old b) and recovers the old a.
-      const [fed, changed] = forwards ? [b, a] : [a, b];
+    for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < n; i++) {
         input[i * BLOCK] = round;
-        input.writeUInt32BE(fed[i], i * BLOCK + 4);
+        input.writeUInt32BE(b[i], i * BLOCK + 4);
       }
       const output = aes.update(input);
       const mask = round % 2 === 0 ? LEFT_MASK : RIGHT_MASK;
-      for (let i = 0; i < n; i++) {
-        const result = (changed[i] ^ (output.readUInt32BE(i * BLOCK) & mask)) >>> 0;
-        changed[i] = fed[i];
-        fed[i] = result;
-      }
+      for (let i = 0; i < n; i++) a[i] = (a[i] ^ (output.readUInt32BE(i * BLOCK) & mask)) >>> 0;
+      [a, b] = [b, a];
     }
     return Array.from(a, (ai, i) => ai * RIGHT_SIZE + b[i]);
   }
@@ -75,10 +67,7 @@ export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
       for (const n of sequences) {
         if (!Number.isInteger(n) || n < 0 || n >= MAX_SEQUENCE) throw new RangeError(`no quote reference for row id ${n}`);
       }
-      return run(sequences, true).map(toReference);
-    },
-    decode(references) {
-      return run(references.map(fromReference), false);
+      return permute(sequences).map(toReference);
     },
   };
 }
@@ -86,19 +75,8 @@ export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
 function toReference(value: number): string {
   let reference = '';
   for (let i = 0; i < REFERENCE_LENGTH; i++) {
-    reference = ALPHABET[value % 32] + reference;
+    reference = REFERENCE_ALPHABET[value % 32] + reference;
     value = Math.floor(value / 32);
   }
   return reference;
-}
-
-function fromReference(reference: string): number {
-  if (reference.length !== REFERENCE_LENGTH) throw new RangeError(`not a quote reference: ${reference}`);
-  let value = 0;
-  for (const ch of reference) {
-    const digit = ALPHABET.indexOf(ch);
-    if (digit < 0) throw new RangeError(`not a quote reference: ${reference}`);
-    value = value * 32 + digit;
-  }
-  return value;
 }

@@ -48,7 +48,7 @@ describe('insertQuote', () => {
     const rows = stored(db);
     expect(rows).toHaveLength(200);
     expect(new Set(rows.map((r) => r.publicId)).size).toBe(200);
-    expect(createReferenceCipher(keyOf(db)).decode(rows.map((r) => r.publicId))).toEqual(rows.map((r) => r.id));
+    expect(createReferenceCipher(keyOf(db)).encode(rows.map((r) => r.id))).toEqual(rows.map((r) => r.publicId));
     // Nothing indexes the references: the permutation keeps them unique.
     const indexes = db.$client.prepare("select name from sqlite_master where type = 'index' and tbl_name = 'quotes'").pluck().all();
     expect(indexes).toEqual(['quotes_company_created']);

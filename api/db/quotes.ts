@@ -1,7 +1,7 @@
 import { count, eq, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { createReferenceCipher } from './quote-reference';
-import { quotes } from './schema';
+import { quoteReferenceKey, quotes } from './schema';
 
 /** Every column: the writer fills the id and reference, the route all the rest. */
 export type QuoteInsert = Required<typeof quotes.$inferInsert>;
@@ -66,8 +66,8 @@ interface PendingQuote {
 function createQuoteWriter(db: Db) {
   // Prepared once: building and preparing the statement on every call cost more than the insert.
   const insert = prepareInsertQuote(db);
-  const key = db.$client.prepare('select key from quote_reference_key where id = 1').pluck().get();
-  if (!(key instanceof Buffer)) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
+  const key = db.select({ key: quoteReferenceKey.key }).from(quoteReferenceKey).get()?.key;
+  if (!key) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
   const references = createReferenceCipher(key);
   // AUTOINCREMENT's own counter: the next id is one past any id ever used, even if deleted, so a
   // reference is never given twice. Read inside the (immediate) transaction that uses it.

@@ -51,13 +51,15 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       }
       throw new NotFound('Company not found');
     }
+    // One clock reading for the whole quote: access, the date check and the price agree.
+    const now = deps.now();
     const own = signedInCompany === company.companyId;
-    if (!own && !isLive(company, deps.now(), config.billing.mode)) {
+    if (!own && !isLive(company, now, config.billing.mode)) {
       throw new NotFound('Company not found');
     }
 
     // SPEC.md §5's "date minimum is today", in the operator's time zone.
-    if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(deps.now())) {
+    if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(now)) {
       throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
     }
 
@@ -69,7 +71,6 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
     const fromBase = company.basePostcode ? await distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null;
 
-    const now = deps.now();
     const result = calculateQuote(
       { ...body, passengerCount: body.passengerCount ?? 0 },
       { ...company.pricing, pickupMilesFromBase: fromBase },
@@ -116,8 +117,6 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     };
   };
 }
-
-export type QuoteService = ReturnType<typeof createQuoteService>;
 
 /** A postcode no data level knows is a 422 naming it, under the field it came from. */
 async function withPostcodeField(promise: Promise<number>, pickup: string, destination: string): Promise<number> {

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { quoteRequestSchema } from '../../shared/schemas';
 import type { AppEnv } from '../http/context';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../db/quote-reference';
 
 const money = { type: 'number', description: 'Pounds sterling, at most 2 decimals' } as const;
 const errorSchema = {
@@ -84,7 +85,7 @@ export function buildOpenApiDocument() {
                     type: 'object',
                     properties: {
                       totalPrice: money,
-                      quoteId: { type: 'string', description: 'Shown to customers as TQ-{quoteId}: 9 characters of 23456789ABCDEFGHJKLMNPQRSTUVWXYZ' },
+                      quoteId: { type: 'string', description: `Shown to customers as TQ-{quoteId}: ${REFERENCE_LENGTH} characters of ${REFERENCE_ALPHABET}` },
                       distance: { type: 'number', description: 'Estimated road miles, one decimal' },
                       breakdown: {
                         type: 'object',

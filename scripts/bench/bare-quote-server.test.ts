@@ -39,4 +39,13 @@ describe('scripts/bench/bare-quote-server.ts', () => {
     expect(quote.totalPrice).toBeGreaterThan(50);
     expect(stored).toEqual([]);
   });
+
+  it('answers 400 to a body that is not a quote, and keeps serving', async () => {
+    const server = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts' });
+    started.push(server);
+    const post = (body: string) => fetch(`${server.url}/api/quotes/calculate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    expect((await post('{"companyId": 1,')).status).toBe(400);
+    expect((await post('{"companyId": 1}')).status).toBe(400);
+    expect((await post(demoQuoteJson('CB2 1TN', 'OX1 2JD'))).status).toBe(200);
+  });
 });

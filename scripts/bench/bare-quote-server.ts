@@ -3,33 +3,36 @@
 // createQuoteService the API uses) behind a bare node:http handler, with no framework, no
 // middleware, no rate limit. What it reaches is the ceiling for any framework on this machine
 // (docs/decisions/008-quote-path-profile.md). STORE=0 also leaves out the insert.
-import { createServer } from 'node:http';
-import { createApp } from '../../api/app';
-import { startBackgroundCheckpoints } from '../../api/db/checkpointer';
-import { loadGeodata } from '../../api/distance/postcodes';
+import { createServer, type ServerResponse } from 'node:http';
+import { bootApp } from '../../api/boot';
 import { loadConfig } from '../../api/env';
 import { createQuoteService } from '../../api/quotes/quote-service';
 import { quoteRequestSchema } from '../../shared/schemas';
 
-const config = loadConfig();
-const { deps } = createApp({ config });
-loadGeodata();
-startBackgroundCheckpoints(deps.db.$client, config.databasePath, { onError: (error) => console.error(error) });
+const { deps } = bootApp(loadConfig());
 // STORE=0: everything but the insert, to show what storing each quote costs.
 const quote = createQuoteService(process.env.STORE === '0' ? { ...deps, storeQuote: async () => 'UNSTORED' } : deps);
+const answer = (res: ServerResponse, status: number, body: unknown) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 const server = createServer((req, res) => {
   if (req.method !== 'POST') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    answer(res, 200, { status: 'ok' });
     return;
   }
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const body = quoteRequestSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    let body;
+    try {
+      body = quoteRequestSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    } catch {
+      answer(res, 400, { message: 'Invalid quote request' });
+      return;
+    }
     quote(body).then(
-      (answer) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer)),
-      (error: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(error.message),
+      (quoted) => answer(res, 200, quoted),
+      (error: Error) => answer(res, 500, { message: error.message }),
     );
   });
 });

@@ -1,0 +1,19 @@
+// What a serving process sets up before it listens: the app, the postcode data (loaded now, so
+// the first quote does not pay for it) and WAL checkpoints on a worker thread. api/server.ts
+// starts this way, and so does the benchmark's bare-handler reference, so both run the same.
+import { createApp } from './app';
+import { startBackgroundCheckpoints } from './db/checkpointer';
+import { loadGeodata } from './distance/postcodes';
+import type { Config } from './env';
+
+export function bootApp(config: Config) {
+  const { app, deps } = createApp({ config });
+  const geodata = loadGeodata();
+  const checkpoints =
+    config.databasePath === ':memory:'
+      ? undefined
+      : startBackgroundCheckpoints(deps.db.$client, config.databasePath, {
+          onError: (error) => deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line instead', error: error.message }),
+        });
+  return { app, deps, geodata, checkpoints };
+}
