@@ -13,8 +13,10 @@ if (!existsSync(chromium)) {
   );
 }
 
-export const API_ORIGIN = 'http://127.0.0.1:4173';
-export const EXAMPLES_ORIGIN = 'http://127.0.0.1:4174';
+// E2E_PORT moves both servers (API on it, examples on it + 1) so two checkouts can run at once.
+const apiPort = Number(process.env.E2E_PORT ?? 4173);
+export const API_ORIGIN = `http://127.0.0.1:${apiPort}`;
+export const EXAMPLES_ORIGIN = `http://127.0.0.1:${apiPort + 1}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'recovery-e2e-'));
 
 export default defineConfig({
@@ -51,7 +53,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        PORT: '4173',
+        PORT: String(apiPort),
         HOST: '127.0.0.1',
         PUBLIC_URL: API_ORIGIN,
         DATABASE_PATH: path.join(dataDir, 'e2e.db'),
@@ -61,7 +63,7 @@ export default defineConfig({
       },
     },
     {
-      command: 'tsx scripts/serve-static.ts examples 4174',
+      command: `tsx scripts/serve-static.ts examples ${apiPort + 1}`,
       url: `${EXAMPLES_ORIGIN}/basic.html`,
       reuseExistingServer: false,
       timeout: 30_000,
