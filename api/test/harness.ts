@@ -34,6 +34,12 @@ export const quoteBody = {
   urgency: 'immediate',
 };
 
+/** `name=value` of the cookie a response sets, for sending it back as a browser would ('' if none). */
+export function cookieFrom(headers: Headers, name: string): string {
+  const set = headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
+  return set ? set.split(';')[0] : '';
+}
+
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config'>> {
   env?: Record<string, string>;
 }
