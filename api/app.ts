@@ -64,7 +64,7 @@ export function createApp(options: AppOptions) {
 
   const api = new Hono<AppEnv>()
     .use(apiBodyLimit(3 * 1024 * 1024))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (user) => billing.checkoutUrlFor(user) }))
+    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
     .route('/company', companyRoutes(deps))
     .route('/pricing', pricingRoutes(deps))
     .route('/vehicle-types', chargeRoutes(deps, chargeResources['vehicle-types']))

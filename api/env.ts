@@ -30,6 +30,7 @@ const envSchema = z
     ROAD_FACTOR: z.coerce.number().min(1).max(3).optional(),
     SUPPORT_EMAIL: z.email().default('support@recoveryquote.co.uk'),
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+    SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(['info', 'silent']).default('info'),
   })
@@ -63,6 +64,8 @@ export interface Config {
   distance: { provider: 'builtin' | 'osrm'; osrmUrl?: string; roadFactor?: number };
   supportEmail: string;
   quoteRateLimit: number;
+  /** Sign-ups per hour per client address; 0 turns the limit off. */
+  signupRateLimit: number;
   trustProxy: boolean;
   logLevel: 'info' | 'silent';
 }
@@ -109,6 +112,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     distance: { provider: env.DISTANCE_PROVIDER, osrmUrl: env.OSRM_URL, roadFactor: env.ROAD_FACTOR },
     supportEmail: env.SUPPORT_EMAIL,
     quoteRateLimit: env.QUOTE_RATE_LIMIT,
+    signupRateLimit: env.SIGNUP_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   };

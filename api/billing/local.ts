@@ -167,7 +167,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
         for (const earlier of openCheckoutSessionIds(db, user.id)) expireCheckoutSession(db, earlier);
         insertCheckoutSession(db, { id, userId: user.id, signsIn, createdAt: now().toISOString() });
       });
-      return checkoutUrl(id);
+      return { id, url: checkoutUrl(id) };
     },
     async lookupCheckout(sessionId): Promise<CheckoutLookup> {
       const row = findCheckoutSession(db, sessionId);

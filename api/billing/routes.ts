@@ -1,18 +1,19 @@
 // The subscription calls of SPEC.md §7 on top of the billing provider chosen by BILLING_MODE.
 // createBilling builds the provider once; billingRoutes is the /api sub-app.
-import { Hono } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
 import { checkoutSessionSchema, processCheckoutSchema } from '../../shared/schemas';
 import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
 import { currentUser, requireUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
-import { findUserByEmail, findUserById, type UserRow } from '../db/users';
+import { findUserById, type UserRow } from '../db/users';
 import type { AppDeps } from '../deps';
-import { Conflict, NotFound, ValidationFailed } from '../errors';
+import { Conflict, Forbidden, NotFound, Unauthorized } from '../errors';
 import type { AppEnv } from '../http/context';
 import { validate } from '../http/validate';
 import { toCurrentUser } from '../routes/auth';
+import { createCheckoutBinding } from './checkout-binding';
 import { createLocalBilling } from './local';
 import { applyBillingPatch, PLAN_NAME, type BillingProvider } from './provider';
 import { createStripeBilling } from './stripe';
@@ -24,6 +25,17 @@ export const CHECKOUT_ERRORS = {
 } as const;
 
 export const ALREADY_PROCESSED = 'Subscription already processed';
+export const CHECKOUT_NEEDS_SIGN_IN = 'Please sign in to start your free trial.';
+export const CHECKOUT_OF_ANOTHER_ACCOUNT =
+  'This checkout belongs to a different account. Sign out first if you want to continue with that account.';
+
+/** A 401 in the error shape, with a message that says what to do. */
+const requireSignIn =
+  (message: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!c.get('user')) throw new Unauthorized(message);
+    await next();
+  };
 
 /**
  * A processed session id keeps signing its owner in for this long (the success page's retries,
@@ -35,13 +47,22 @@ export const PROCESSED_SIGN_IN_WINDOW_MS = 60 * 60 * 1000;
 const SUBSCRIBED = ['active', 'trialing', 'trial', 'cancelled', 'past_due'];
 
 export function createBilling(deps: AppDeps, provider: BillingProvider = deps.config.billing.mode === 'stripe' ? createStripeBilling(deps) : createLocalBilling(deps)) {
+  const binding = createCheckoutBinding({ secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
+  /** Opens a checkout for the signed-in user, bound to this browser, and answers where it goes. */
+  async function startCheckout(c: Context<AppEnv>, user: UserRow): Promise<string> {
+    const { id, url } = await provider.startCheckout(user, { signsIn: true });
+    await binding.bind(c, id, user);
+    return url;
+  }
   return {
     provider,
+    binding,
     pages: provider.pages,
+    startCheckout,
     /** Signup's checkoutUrl. A provider outage must not fail the signup: the portal offers the trial again. */
-    async checkoutUrlFor(user: UserRow): Promise<string | undefined> {
+    async checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined> {
       try {
-        return await provider.startCheckout(user, { signsIn: true });
+        return await startCheckout(c, user);
       } catch (err) {
         deps.logger.warn({ msg: 'Could not open a checkout at signup', userId: user.id, error: err instanceof Error ? err.message : String(err) });
         return undefined;
@@ -69,19 +90,15 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         trialDays: TRIAL_DAYS,
       }),
     )
-    .post('/create-checkout-session', validate('json', checkoutSessionSchema), async (c) => {
-      const body = c.req.valid('json');
-      const signedIn = c.get('user');
-      // The developer test page starts a checkout by email. Such a checkout never signs anyone
-      // in on return: knowing an email must not be a way into that account.
-      const email = body.email ?? body.prefilled_email;
-      const user = signedIn ?? (email ? findUserByEmail(db, email) : undefined);
-      if (!user) throw new ValidationFailed('Please provide email and name for subscription');
+    // Only for the signed-in operator (signup signs in): a checkout started by email alone let
+    // anyone learn whether an account exists, expire its pending checkout or start its trial.
+    // The body's email and name are ignored; anonymous callers get one answer whatever they send.
+    .post('/create-checkout-session', requireSignIn(CHECKOUT_NEEDS_SIGN_IN), validate('json', checkoutSessionSchema), async (c) => {
+      const user = currentUser(c);
       if (SUBSCRIBED.includes(view(user).status)) {
         throw new Conflict('This account already has a subscription. Manage it from the subscription page.');
       }
-      const url = await provider.startCheckout(user, { signsIn: signedIn !== undefined });
-      return c.json({ url });
+      return c.json({ url: await billing.startCheckout(c, user) });
     })
     .post('/process-checkout-success', validate('json', processCheckoutSchema), async (c) => {
       const { sessionId } = c.req.valid('json');
@@ -93,6 +110,13 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       if (lookup.kind === 'unpaid') return fail(CHECKOUT_ERRORS.unpaid);
       const owner = findUserById(db, lookup.userId);
       if (!owner) return fail(CHECKOUT_ERRORS.invalid);
+      // A signed-in user is never switched to another account by a link to someone else's
+      // checkout (login CSRF): refused, and nothing changes.
+      const signedIn = c.get('user');
+      if (signedIn && signedIn.id !== owner.id) throw new Forbidden(CHECKOUT_OF_ANOTHER_ACCOUNT);
+      // Only the browser that opened the checkout, with the owner's session version unchanged
+      // since (no sign-out), or the owner already signed in here, is signed in by the id.
+      const maySignIn = lookup.signsIn && (signedIn !== undefined || (await billing.binding.isBound(c, sessionId, owner)));
 
       const at = now();
       // The claim and the trial commit together: two racing returns apply the trial once.
@@ -103,15 +127,16 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         return fail(CHECKOUT_ERRORS.invalid);
       }
       const message = user ? undefined : ALREADY_PROCESSED;
-      if (!lookup.signsIn) {
+      if (!maySignIn) {
+        // The owner paid, so the trial starts wherever the id is returned; signing in needs the owner.
         return c.json({ success: true, message: message ?? 'Subscription started. Please sign in to continue.' } satisfies CheckoutSuccessResponse);
       }
-      const signedIn = user ?? owner;
-      const authToken = await sessions.start(c, signedIn);
+      const current = user ?? owner;
+      const authToken = await sessions.start(c, current);
       return c.json({
         success: true,
         authToken,
-        user: toCurrentUser(signedIn, deps),
+        user: toCurrentUser(current, deps),
         ...(message ? { message } : {}),
       } satisfies CheckoutSuccessResponse);
     })

@@ -169,7 +169,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       const earlier = openCheckoutSessionIds(db, user.id);
       insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() });
       await expireCheckouts(earlier);
-      return session.url;
+      return { id: session.id, url: session.url };
     },
 
     async lookupCheckout(sessionId): Promise<CheckoutLookup> {

@@ -1,5 +1,5 @@
 // Sign up, sign in, sign out and the current user (SPEC.md §7).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { loginSchema, signupSchema } from '../../shared/schemas';
 import type { CurrentUser } from '../../shared/types';
 import { hashPassword, timingSafeDummy, verifyPassword } from '../auth/password';
@@ -8,7 +8,7 @@ import { effectiveStatus } from '../billing/status';
 import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from '../db/users';
 import { Conflict, Unauthorized } from '../errors';
 import type { AppEnv } from '../http/context';
-import { clientAddress, createRateLimiter } from '../http/rate-limit';
+import { clientAddress, createRateLimiter, type RateLimiter } from '../http/rate-limit';
 import { validate } from '../http/validate';
 import type { AppDeps } from '../deps';
 
@@ -24,24 +24,75 @@ export function toCurrentUser(user: UserRow, deps: Pick<AppDeps, 'config' | 'now
 }
 
 export interface AuthHooks {
-  /** Where a new operator goes to start the trial (the billing provider's checkout). */
-  checkoutUrlFor(user: UserRow): Promise<string | undefined>;
+  /**
+   * Where a new operator goes to start the trial (the billing provider's checkout). Given the
+   * request so the checkout can be bound to this browser (api/billing/checkout-binding.ts).
+   */
+  checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
 }
 
 const FAILED_LOGIN = 'Invalid email or password';
+export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
+export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = 'Too many sign-in attempts for this account. Please try again later.';
+export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please try again later.';
+
+const MINUTE = 60_000;
+/** An address an account signed in from stays "known" to it this long (see knownAddresses). */
+const KNOWN_ADDRESS_MS = 30 * 24 * 60 * MINUTE;
+
+/**
+ * The (account, address) pairs that have signed in successfully lately, bounded like the
+ * limiter's memory store. The per-account ceiling does not apply to them, so guesses from
+ * elsewhere never lock the owner out at their usual address.
+ */
+function knownAddresses(now: () => number, maxKeys = 100_000) {
+  const seen = new Map<string, number>();
+  return {
+    has(key: string): boolean {
+      const until = seen.get(key);
+      return until !== undefined && until > now();
+    },
+    add(key: string): void {
+      seen.delete(key);
+      if (seen.size >= maxKeys) {
+        const oldest = seen.keys().next().value;
+        if (oldest !== undefined) seen.delete(oldest);
+      }
+      seen.set(key, now() + KNOWN_ADDRESS_MS);
+    },
+  };
+}
+
+/** Takes a slot in every limiter or in none: the first refusal gives back the slots taken before it. */
+function reserveAll(slots: Array<[RateLimiter, string, string]>): Array<{ release(): void }> {
+  const taken: Array<{ release(): void }> = [];
+  try {
+    for (const [limiter, key, message] of slots) taken.push(limiter.reserve(key, message));
+  } catch (err) {
+    for (const slot of taken) slot.release();
+    throw err;
+  }
+  return taken;
+}
 
 export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
-  const { db, sessions } = deps;
-  // Brute force: after 10 failed sign-ins for an account, or 50 from one address, within
-  // 15 minutes, sign-in is refused until the window ends. Successful sign-ins never count, so a
-  // busy office behind one address is not locked out by its own logins.
-  const perAccount = createRateLimiter({ limit: 10, windowMs: 15 * 60_000 });
-  const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * 60_000 });
-  const tooMany = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
+  const { db, sessions, config } = deps;
+  const clock = () => deps.now().getTime();
+  // Brute force (every attempt counts from before its password is checked; a success gives its
+  // slot back): 10 attempts per account from one address per 15 minutes, 100 per account per
+  // hour from addresses it has not signed in from lately, and 50 per address per 15 minutes.
+  // So someone guessing from elsewhere cannot lock the owner out at their own address.
+  const perAccountAddress = createRateLimiter({ limit: 10, windowMs: 15 * MINUTE, now: clock });
+  const perAccount = createRateLimiter({ limit: 100, windowMs: 60 * MINUTE, now: clock });
+  const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * MINUTE, now: clock });
+  const known = knownAddresses(clock);
+  // Each sign-up costs an argon2 hash and seeds a company.
+  const signups = createRateLimiter({ limit: config.signupRateLimit, windowMs: 60 * MINUTE, now: clock });
 
   return new Hono<AppEnv>()
     .post('/signup', validate('json', signupSchema), async (c) => {
       const body = c.req.valid('json');
+      signups.check(`signup:${clientAddress(c, config.trustProxy)}`, TOO_MANY_SIGN_UPS);
       const email = body.email.toLowerCase();
       if (findUserByEmail(db, email)) {
         throw new Conflict('An account with this email already exists');
@@ -56,23 +107,30 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
         throw err;
       }
       const authToken = await sessions.start(c, user);
-      const checkoutUrl = await hooks.checkoutUrlFor(user);
+      const checkoutUrl = await hooks.checkoutUrlFor(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken, ...(checkoutUrl ? { checkoutUrl } : {}) }, 201);
     })
     .post('/login', validate('json', loginSchema), async (c) => {
       const { email, password } = c.req.valid('json');
       const accountKey = email.toLowerCase();
-      const addressKey = clientAddress(c, deps.config.trustProxy);
-      perAccount.assertNotBlocked(`acct:${accountKey}`, tooMany);
-      perAddress.assertNotBlocked(`addr:${addressKey}`, tooMany);
+      const address = clientAddress(c, config.trustProxy);
+      const pairKey = `${accountKey}\n${address}`;
+      const slots: Array<[RateLimiter, string, string]> = [
+        [perAccountAddress, `pair:${pairKey}`, TOO_MANY_SIGN_INS],
+        [perAddress, `addr:${address}`, TOO_MANY_SIGN_INS],
+      ];
+      if (!known.has(pairKey)) slots.push([perAccount, `acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT]);
+      // Counted here, synchronously, before the password is checked: parallel guesses each take
+      // a slot, so no more than the limit are ever verified.
+      const [, ...others] = reserveAll(slots);
       const user = findUserByEmail(db, accountKey);
       const ok = user ? await verifyPassword(user.password, password) : await verifyPassword(await timingSafeDummy(), password);
-      if (!user || !ok) {
-        perAccount.record(`acct:${accountKey}`);
-        perAddress.record(`addr:${addressKey}`);
-        throw new Unauthorized(FAILED_LOGIN);
-      }
-      perAccount.reset(`acct:${accountKey}`);
+      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN);
+      // Successful sign-ins never count, so a busy office behind one address is not locked out
+      // by its own logins; the owner's address is known to the account from now on.
+      perAccountAddress.reset(`pair:${pairKey}`);
+      for (const slot of others) slot.release();
+      known.add(pairKey);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken });
     })

@@ -34,6 +34,12 @@ export const quoteBody = {
   urgency: 'immediate',
 };
 
+/** `name=value` of the cookie a response sets, for sending it back as a browser would ('' if none). */
+export function cookieFrom(headers: Headers, name: string): string {
+  const set = headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
+  return set ? set.split(';')[0] : '';
+}
+
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config'>> {
   env?: Record<string, string>;
 }
@@ -49,6 +55,8 @@ export function createTestApp(options: TestAppOptions = {}) {
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     LOG_LEVEL: 'silent',
     QUOTE_RATE_LIMIT: '0',
+    // Tests sign up many operators from one address; the limit's own tests turn it on.
+    SIGNUP_RATE_LIMIT: '0',
     ...options.env,
   });
   const { env: _env, ...rest } = options;

@@ -122,8 +122,8 @@ export default function SubscriptionTestPage() {
         <CardHeader>
           <CardTitle>Try It</CardTitle>
           <CardDescription>
-            Starts a checkout for an existing account with this email. Returning from it starts that account's trial but does not sign
-            you in.
+            Starts a checkout for the account you are signed in as (sign in first: the server ignores the email for anyone else).
+            Returning from it in this browser starts the trial and signs you in.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
