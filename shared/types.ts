@@ -1,5 +1,6 @@
 // Response shapes of the API, shared by the server (which builds them) and both front ends.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+import type { Nation } from './constants';
 
 export interface CurrentUser {
   id: number;
@@ -87,6 +88,16 @@ export interface PricingRates {
   afterHoursFee: number;
   afterHoursStart: string;
   afterHoursEnd: string;
+  bankHolidayNation: Nation;
+  bankHolidayFee: number;
+  enRouteRate: number;
+  freeMiles: number;
+  minimumCharge: number;
+  /** Miles; null when there is no maximum. */
+  maximumRadius: number | null;
+  vatRegistered: boolean;
+  pricesIncludeVat: boolean;
+  quoteValidityHours: number;
 }
 
 export interface PricedRow {
@@ -135,6 +146,12 @@ export interface QuoteResponse {
   distance: number;
   breakdown: QuoteBreakdown;
   extras: { label: string; amount: number }[];
+  /** Every line the customer is shown, in order, adding up to `totalPrice` (issue 17). */
+  lines: { label: string; amount: number }[];
+  /** The VAT inside `totalPrice`; null when the operator is not VAT-registered. */
+  vat: { rate: number; amount: number; includedInPrices: boolean } | null;
+  /** ISO 8601: the price holds until then. */
+  validUntil: string;
   currency: 'GBP';
 }
 

@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
+import { DomainError, OutsideServiceArea, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import type { Logger } from './observability';
 
@@ -12,7 +12,9 @@ export const errorHandler = (logger: Logger) => (err: Error, c: Context<AppEnv>)
   if (err instanceof DomainError) {
     const fields = err instanceof ValidationFailed || err instanceof Unprocessable ? err.fields : undefined;
     if (err instanceof TooManyRequests && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
-    return c.json({ message: err.message, ...(fields ? { fields } : {}), requestId }, err.status);
+    // The quote form offers the Call button with this answer instead of a toast.
+    const outside = err instanceof OutsideServiceArea ? { reason: 'outside-area', phone: err.phone } : {};
+    return c.json({ message: err.message, ...(fields ? { fields } : {}), ...outside, requestId }, err.status);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

@@ -2,8 +2,9 @@
 // feed only ever holds a few years, and a quote for next Christmas must know it is a holiday.
 // Dates are calendar dates (`YYYY-MM-DD`, UK wall clock); the caller decides which date a job is on.
 
-export const NATIONS = ['england-and-wales', 'scotland', 'northern-ireland'] as const;
-export type Nation = (typeof NATIONS)[number];
+import { NATIONS, type Nation } from '../../shared/constants';
+
+export { NATIONS, type Nation };
 
 export interface BankHoliday {
   date: string;

@@ -1,15 +1,14 @@
 // The pricing engine (DESIGN.md §5): a pure function of the request, the company's pricing, the
 // road distance and the clock. Routes load the config, call this, and store the result.
 
-import { DomainError, ValidationFailed } from '../errors';
-import { MAX_PASSENGERS } from '../../shared/constants';
+import { OutsideServiceArea, ValidationFailed } from '../errors';
+import { MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../shared/constants';
 import { sameSlug } from '../../shared/slug';
 import { isBankHoliday, type Nation } from './bank-holidays';
 import { londonDate, londonMinuteOfDay, parseClock } from './london-time';
 
 /** The UK standard rate, the only one a recovery job is charged at. */
 export const VAT_RATE_PERCENT = 20;
-export const DEFAULT_QUOTE_VALIDITY_HOURS = 24;
 
 /** An enabled row of a company's price list; only enabled rows are passed in. */
 export interface PricedRow {
@@ -109,14 +108,6 @@ export interface PricedQuote extends QuoteResult {
   /** null when the company is not VAT-registered. */
   vat: { ratePercent: number; amountPence: number; includedInPrices: boolean } | null;
   validUntil: Date;
-}
-
-/** The pickup is farther from base than the company's maximum radius: no price is given. */
-export class OutsideServiceArea extends DomainError {
-  readonly status = 422;
-  constructor() {
-    super('This pickup is outside the company’s area.');
-  }
 }
 
 /** SPEC's quote: the total, its breakdown and the extras. */
@@ -234,7 +225,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
     ...(vatLine ? [vatLine] : []),
   ];
 
-  const validityHours = config.quoteValidityHours ?? DEFAULT_QUOTE_VALIDITY_HOURS;
+  const validityHours = config.quoteValidityHours ?? QUOTE_VALIDITY_HOURS.default;
   return {
     totalPence,
     breakdown,

@@ -2,7 +2,8 @@
 // radius, VAT and quote validity. Each is off unless set; calculate.test.ts covers SPEC's lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calculateQuote, OutsideServiceArea, priceQuote, type PricingConfig, type QuoteInput } from './calculate';
+import { OutsideServiceArea } from '../errors';
+import { calculateQuote, priceQuote, type PricingConfig, type QuoteInput } from './calculate';
 
 /** A simple tariff: £50 call-out, £2.50/mile, one hour at £45, a £25 car, no surcharges. */
 const base: PricingConfig = {

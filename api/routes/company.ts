@@ -11,6 +11,7 @@ import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
 import { parseLogoDataUrl } from '../company/logo';
+import { getPricing } from '../db/pricing';
 import { toCompany, toPublicCompany } from '../company/view';
 import { isLive } from '../quotes/company-config';
 import type { AppDeps } from '../deps';
@@ -67,6 +68,12 @@ export function companyRoutes(deps: AppDeps) {
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
       const patch = toPatch(body);
+      // The maximum radius (issue 17) may not fall below the service radius from either side.
+      const maximumRadius = getPricing(db, companyId).maximumRadiusHundredths;
+      if (patch.serviceRadiusHundredths !== undefined && maximumRadius !== null && patch.serviceRadiusHundredths > maximumRadius) {
+        const message = `Service radius cannot be more than the maximum radius (${maximumRadius / 100} miles)`;
+        throw new ValidationFailed(message, { serviceRadius: message });
+      }
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
         if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed');

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { quoteRequestSchema } from '../../shared/schemas';
 import type { AppEnv } from '../http/context';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../db/quote-reference';
+import { MAX_FREE_MILES, NATIONS, QUOTE_VALIDITY_HOURS } from '../../shared/constants';
 
 const money = { type: 'number', description: 'Pounds sterling, at most 2 decimals' } as const;
 const errorSchema = {
@@ -21,6 +22,21 @@ const pricedRow = {
   type: 'object',
   properties: { id: { type: 'integer' }, companyId: { type: 'integer' }, name: { type: 'string' }, basePrice: money, enabled: { type: 'boolean' } },
 };
+
+/** Issue 17's rules, as PUT /api/pricing takes them (blank or missing: off). */
+const pricingRules = {
+  bankHolidayNation: { type: 'string', enum: [...NATIONS], description: 'Whose bank holidays the bank-holiday fee follows' },
+  bankHolidayFee: { ...money, description: 'Added on a bank holiday of that nation (UK date of the job); 0 is off' },
+  enRouteRate: { ...money, description: 'Per mile from the base postcode to the pickup, after the free miles; 0 is off' },
+  freeMiles: { type: 'number', minimum: 0, maximum: MAX_FREE_MILES },
+  minimumCharge: { ...money, description: 'A lower total is brought up to it before rounding and VAT; 0 is off' },
+  maximumRadius: { type: ['number', 'null'], description: 'Miles from base; a pickup farther away is not priced (422). At least the service radius; null is off' },
+  vatRegistered: { type: 'boolean' },
+  pricesIncludeVat: { type: 'boolean', description: 'When false (and VAT-registered), a "VAT (20%)" line is added' },
+  quoteValidityHours: { type: 'integer', minimum: QUOTE_VALIDITY_HOURS.min, maximum: QUOTE_VALIDITY_HOURS.max },
+} as const;
+
+const priceLines = { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, amount: money } } } as const;
 
 const listPath = (summary: string, item: object) => ({
   get: {
@@ -69,7 +85,20 @@ export function buildOpenApiDocument() {
         type: 'object',
         properties: { id: { type: 'integer' }, passengerCount: { type: 'integer' }, basePrice: money, enabled: { type: 'boolean' } },
       }),
-      '/api/pricing/{companyId}': listPath('Pricing rates', { type: 'object' }),
+      '/api/pricing/{companyId}': listPath('Pricing rates and rules', {
+        type: 'object',
+        properties: {
+          callOutFee: money,
+          labourRate: money,
+          mileRate: money,
+          labourTime: { type: 'number', description: 'Hours' },
+          afterHoursEnabled: { type: 'boolean' },
+          afterHoursFee: money,
+          afterHoursStart: { type: 'string' },
+          afterHoursEnd: { type: 'string' },
+          ...pricingRules,
+        },
+      }),
       '/api/quotes/calculate': {
         post: {
           summary: 'Calculate and record an instant quote',
@@ -93,7 +122,14 @@ export function buildOpenApiDocument() {
                           ['vehicleBasePrice', 'callOutFee', 'distanceFee', 'labourFee', 'extraFees', 'gearboxFee', 'rollingStatusFee', 'passengerFee'].map((k) => [k, money]),
                         ),
                       },
-                      extras: { type: 'array', items: { type: 'object', properties: { label: { type: 'string' }, amount: money } } },
+                      extras: { ...priceLines, description: 'Itemises extraFees: surcharge, after-hours, bank holiday, out-of-area, travel to you, minimum charge adjustment, VAT' },
+                      lines: { ...priceLines, description: 'Every line shown to the customer, in order, adding up to totalPrice' },
+                      vat: {
+                        type: ['object', 'null'],
+                        description: 'The VAT inside totalPrice; null when the company is not VAT-registered',
+                        properties: { rate: { type: 'number', description: 'Percent' }, amount: money, includedInPrices: { type: 'boolean' } },
+                      },
+                      validUntil: { type: 'string', format: 'date-time', description: 'The price holds until then' },
                       currency: { const: 'GBP' },
                     },
                   },
@@ -102,7 +138,10 @@ export function buildOpenApiDocument() {
             },
             '400': { description: 'Invalid request (per-field messages)', content: { 'application/json': { schema: errorSchema } } },
             '404': { description: 'No such company, or its page is not live', content: { 'application/json': { schema: errorSchema } } },
-            '422': { description: 'A valid postcode that our data does not know', content: { 'application/json': { schema: errorSchema } } },
+            '422': {
+              description: 'A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (`reason: "outside-area"`, with the `phone` to call)',
+              content: { 'application/json': { schema: errorSchema } },
+            },
             '429': { description: 'Rate limited', content: { 'application/json': { schema: errorSchema } } },
           },
         },
