@@ -146,12 +146,14 @@ export interface QuoteResponse {
   distance: number;
   breakdown: QuoteBreakdown;
   extras: { label: string; amount: number }[];
-  /** Every line the customer is shown, in order, adding up to `totalPrice` (issue 17). */
-  lines: { label: string; amount: number }[];
+  // Issue 17's fields, always sent by this server; optional because the form must still show an
+  // answer without them (SPEC's breakdown alone) from a server not yet upgraded behind a cached widget.js.
+  /** Every line the customer is shown, in order, adding up to `totalPrice`. */
+  lines?: { label: string; amount: number }[];
   /** The VAT inside `totalPrice`; null when the operator is not VAT-registered. */
-  vat: { rate: number; amount: number; includedInPrices: boolean } | null;
+  vat?: { rate: number; amount: number; includedInPrices: boolean } | null;
   /** ISO 8601: the price holds until then. */
-  validUntil: string;
+  validUntil?: string;
   currency: 'GBP';
 }
 

@@ -20,15 +20,6 @@ const quote: QuoteResponse = {
     passengerFee: 10,
   },
   extras: [],
-  lines: [
-    { label: 'Vehicle Base Price', amount: 25 },
-    { label: 'Call-out Fee', amount: 50 },
-    { label: 'Distance (43.2 miles)', amount: 108 },
-    { label: 'Labour Fee', amount: 45 },
-    { label: 'Passenger Charge', amount: 10 },
-  ],
-  vat: null,
-  validUntil: '2026-07-02T13:30:00.000Z',
   currency: 'GBP',
 };
 

@@ -7,7 +7,7 @@ import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/con
 import { formatPounds } from '../../shared/money';
 import { formatPostcode } from '../../shared/postcode';
 import type { PublicCompany, QuoteResponse } from '../../shared/types';
-import type { QuoteSummary } from './contact';
+import { telUrl, type QuoteSummary } from './contact';
 import { FieldError, NativeSelect, PassengerStepper, PostcodeField, SelectField, controlClass, describedBy, focusRing } from './fields';
 import {
   HOURS,
@@ -187,6 +187,8 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<{ quote: QuoteResponse; summary: QuoteSummary } | null>(null);
+  /** The operator's answer to a pickup beyond its maximum radius: call instead (issue 17). */
+  const [outsideArea, setOutsideArea] = useState<{ message: string; phone: string | null } | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
@@ -255,6 +257,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
 
     setPending(true);
     setResult(null);
+    setOutsideArea(null);
     try {
       const quote = await apiRequest<QuoteResponse>('/api/quotes/calculate', {
         method: 'POST',
@@ -268,6 +271,12 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
         showToast({ title: 'Quote Calculated', description: `Your recovery quote is ${formatPounds(quote.totalPrice)}`, variant: 'default' });
       }
     } catch (error) {
+      const outside = outsideAreaAnswer(error);
+      if (outside) {
+        setOutsideArea(outside);
+        refocusAfterFailure.current = 'submit';
+        return;
+      }
       const fields = error instanceof ApiRequestError ? error.fields : undefined;
       const fieldErrors = fields ? pickQuoteFields(fields) : {};
       if (fields) setErrors(fieldErrors);
@@ -283,6 +292,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
 
   const later = values.urgency === 'later';
   const contact = demo && !company ? DEMO_CONTACT : { phone: company?.phone ?? null, whatsapp: company?.whatsapp ?? null };
+  const outsideAreaPhone = outsideArea?.phone ?? contact.phone;
 
   return (
     <>
@@ -420,6 +430,20 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
           </button>
         </form>
       </section>
+      {outsideArea && (
+        <section role="alert" className="rounded-xl border-t-4 border-primary bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6">
+          <p className="text-base font-medium text-ink">{outsideArea.message}</p>
+          {outsideAreaPhone && (
+            <a
+              href={telUrl(outsideAreaPhone)}
+              className={`mt-4 flex min-h-12 items-center justify-center gap-2 rounded-lg bg-primary px-4 font-semibold text-on-primary shadow-xs hover:brightness-95 ${focusRing}`}
+            >
+              <Icon name="phone" className="size-5" />
+              Call Now
+            </a>
+          )}
+        </section>
+      )}
       {result && (
         <QuoteResult
           quote={result.quote}
@@ -497,4 +521,16 @@ function pickQuoteFields(fields: Record<string, string>): FieldErrors {
   const picked: FieldErrors = {};
   for (const field of FIELD_ORDER) if (fields[field]) picked[field] = fields[field];
   return picked;
+}
+
+/** The quote route's refusal of a pickup beyond the operator's maximum radius, if that is what `error` is. */
+function outsideAreaAnswer(error: unknown): { message: string; phone: string | null } | null {
+  if (!(error instanceof ApiRequestError) || error.status !== 422) return null;
+  try {
+    const body = JSON.parse(error.body) as { reason?: unknown; message?: unknown; phone?: unknown };
+    if (body.reason !== 'outside-area' || typeof body.message !== 'string') return null;
+    return { message: body.message, phone: typeof body.phone === 'string' ? body.phone : null };
+  } catch {
+    return null;
+  }
 }

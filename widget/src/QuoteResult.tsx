@@ -16,8 +16,29 @@ export interface ContactDetail {
 export const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
-/** The breakdown's lines in SPEC order; the last four only when they add something. */
+const validUntilFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+
+/** "14:30 on 11 December 2026", UK time: when the quoted price stops holding. */
+export function formatValidUntil(iso: string): string {
+  const parts = Object.fromEntries(validUntilFormat.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
+  return `${parts.hour}:${parts.minute} on ${parts.day} ${parts.month} ${parts.year}`;
+}
+
+/**
+ * The breakdown's lines: the server's own list when it sends one (SPEC's lines, then the
+ * operator's extra rules such as "Travel to you" and "VAT (20%)"), else SPEC's lines in order,
+ * the last four only when they add something.
+ */
 export function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
+  if (quote.lines?.length) return quote.lines;
   const b = quote.breakdown;
   const optional = [
     { label: 'Service Fees', amount: b.extraFees },
@@ -71,6 +92,7 @@ export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, wha
         <p className="text-sm font-medium text-slate-700">Total Cost</p>
         <p className="text-4xl font-bold tracking-tight text-ink">{formatPounds(quote.totalPrice)}</p>
         <p className="mt-1 text-sm text-slate-700">Quote ID: TQ-{quote.quoteId}</p>
+        {quote.validUntil && <p className="mt-1 text-sm text-slate-700">Price valid until {formatValidUntil(quote.validUntil)}</p>}
       </div>
       {showBreakdown && (
         <dl className="mt-4 divide-y divide-slate-200 text-sm">
