@@ -2,7 +2,7 @@
 // maps each to its status and the one JSON error shape of DESIGN.md §4.
 
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -25,6 +25,11 @@ export class Unauthorized extends DomainError {
   constructor(message = 'Not signed in') {
     super(message);
   }
+}
+
+/** The action needs a subscription that grants access (trial, active, or cancelled before its end). */
+export class PaymentRequired extends DomainError {
+  readonly status = 402;
 }
 
 export class Forbidden extends DomainError {

@@ -7,7 +7,8 @@ import { formatPostcode } from '../../shared/postcode';
 import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/schemas';
 import { currentUser, requireUser } from '../auth/session';
 import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from '../db/companies';
-import { Conflict, NotFound, ValidationFailed } from '../errors';
+import { statusGivesAccess } from '../billing/status';
+import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
 import { parseLogoDataUrl } from '../company/logo';
@@ -42,6 +43,9 @@ function toPatch(body: CompanyUpdateParsed): CompanyPatch {
   return patch;
 }
 
+/** Why an account without a subscription cannot claim a custom URL (other settings stay editable). */
+export const CLAIM_NEEDS_SUBSCRIPTION = 'Start your free trial to claim a custom URL.';
+
 export function companyRoutes(deps: AppDeps) {
   const { db, config, companyCache } = deps;
   // The enabled rows the quote form offers travel with the company, so the form is usable after
@@ -62,7 +66,8 @@ export function companyRoutes(deps: AppDeps) {
       return c.json(toCompany(company, config.publicUrl));
     })
     .put('/', requireUser, validate('json', companyUpdateSchema), (c) => {
-      const companyId = currentUser(c).companyId;
+      const user = currentUser(c);
+      const companyId = user.companyId;
       const body = c.req.valid('json');
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
@@ -70,6 +75,9 @@ export function companyRoutes(deps: AppDeps) {
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
         if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed');
+        // A locked URL is for good: only an account that has started its subscription may take
+        // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
+        if (!statusGivesAccess(user, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
         const owner = findCompanyBySlug(db, body.customSlug);
         if (owner && owner.id !== companyId) throw new Conflict('That custom URL is already taken. Please choose another.');
         patch.customSlug = body.customSlug;
