@@ -111,6 +111,42 @@ describe("another process's write lock", () => {
       { level: 'info', record: expect.objectContaining({ msg: 'Database recovered', code: 'SQLITE_BUSY', failures: 3 }) },
     ]);
   });
+  it('lets a settings save wait for the lock off the event loop, and answers 503 changing nothing past the deadline', async () => {
+    const t = createTestApp();
+    const op = await t.operator();
+    const callOutFee = () => (t.deps.db.$client.prepare('select call_out_fee_pence as fee from pricing_rates where company_id = ?').get(op.companyId) as { fee: number }).fee;
+    const save = (fee: number) => t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: fee } });
+
+    const lock = holdWriteLock(t.dbFile);
+    opened.push(lock);
+    const transactions = vi.spyOn(t.deps.db.$client, 'transaction');
+    let settled = false;
+    const saving = save(61).finally(() => {
+      settled = true;
+    });
+    // The save has reached the database and met the lock; the server still answers meanwhile.
+    await vi.waitFor(
+      async () => {
+        expect((await t.call('GET', '/healthz')).status).toBe(200);
+        expect(transactions).toHaveBeenCalled();
+      },
+      { timeout: 5000, interval: 10 },
+    );
+    expect((await t.call('GET', '/api/company/slug/demo')).status).toBe(200);
+    expect(settled).toBe(false);
+    lock.release();
+    expect((await saving).status).toBe(200);
+    expect(callOutFee()).toBe(6100);
+
+    setWriteDeadline(t.deps.db, 100);
+    const again = holdWriteLock(t.dbFile);
+    opened.push(again);
+    const late = await save(75);
+    expect(late.status).toBe(503);
+    expect(late.headers.get('retry-after')).toBe('5');
+    again.release();
+    expect(callOutFee()).toBe(6100);
+  });
 });
 
 describe('a database that cannot write', () => {

@@ -7,6 +7,7 @@ import { formatPostcode } from '../../shared/postcode';
 import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/schemas';
 import { currentUser, requireUser } from '../auth/session';
 import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from '../db/companies';
+import { write } from '../db/write';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
@@ -61,7 +62,7 @@ export function companyRoutes(deps: AppDeps) {
       if (!company) throw new NotFound('Company not found');
       return c.json(toCompany(company, config.publicUrl));
     })
-    .put('/', requireUser, validate('json', companyUpdateSchema), (c) => {
+    .put('/', requireUser, validate('json', companyUpdateSchema), async (c) => {
       const companyId = currentUser(c).companyId;
       const body = c.req.valid('json');
       const company = findCompanyById(db, companyId);
@@ -78,11 +79,12 @@ export function companyRoutes(deps: AppDeps) {
       let saved: CompanyRow;
       try {
         if (body.logo === undefined || (body.logo !== null && !body.logo.startsWith('data:') && isOurLogoUrl(body.logo, company.id))) {
-          saved = Object.keys(patch).length > 0 ? updateCompany(db, companyId, patch) : company;
+          saved = Object.keys(patch).length > 0 ? await write(db, () => updateCompany(db, companyId, patch)) : company;
         } else if (body.logo === null) {
-          saved = updateCompanyWithLogo(db, companyId, patch, null);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, null));
         } else if (body.logo.startsWith('data:')) {
-          saved = updateCompanyWithLogo(db, companyId, patch, parseLogoDataUrl(body.logo));
+          const logo = parseLogoDataUrl(body.logo);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, logo));
         } else {
           throw new ValidationFailed('Logo must be a PNG, JPG, GIF or WebP image', { logo: 'Logo must be a PNG, JPG, GIF or WebP image' });
         }
