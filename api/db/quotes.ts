@@ -117,7 +117,8 @@ function createQuoteWriter(db: Db) {
         if (queue.length > 0) {
           busyTries += 1;
           flushPending = true;
-          const nearest = Math.min(...queue.map((pending) => pending.deadline)) - now;
+          // Not Math.min(...): thousands of quotes may be waiting out a long lock.
+          const nearest = queue.reduce((soonest, pending) => Math.min(soonest, pending.deadline), Infinity) - now;
           setTimeout(flush, Math.min(nearest, pauseBefore(busyTries)));
         }
         return;
