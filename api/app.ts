@@ -7,9 +7,12 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
 import { openDatabase, type Db } from './db/client';
 import { routeStore } from './db/distance-cache';
+import { databaseFaults } from './db/faults';
+import { probeWrite } from './db/write';
 import type { AppDeps, DistanceEstimator } from './deps';
 import { createDistanceService } from './distance/distance';
 import type { Config } from './env';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS, ServiceUnavailable } from './errors';
 import { DIST } from './paths';
 import { apiBodyLimit } from './http/body-limit';
 import type { AppEnv } from './http/context';
@@ -29,6 +32,9 @@ import { billingRoutes, createBilling } from './billing/routes';
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+
+/** How long /readyz waits for another process's write lock: probes have short timeouts. */
+const READINESS_DEADLINE_MS = 1000;
 
 export interface AppOptions {
   config: Config;
@@ -61,6 +67,9 @@ export function createApp(options: AppOptions) {
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
+  const faults = databaseFaults(db);
+  // Episodes of the database being unavailable are logged once each, through the app's logger.
+  faults.log = (level, record) => logger[level](record);
 
   const api = new Hono<AppEnv>()
     .use(apiBodyLimit(3 * 1024 * 1024))
@@ -88,6 +97,13 @@ export function createApp(options: AppOptions) {
       healthCheck.get();
       return c.json({ status: 'ok' });
     })
+    // Readiness, unlike /healthz (liveness): can quotes be stored? A write that failed for a
+    // database reason moments ago (a full disk the rolled-back probe cannot see) also counts.
+    .get('/readyz', async (c) => {
+      if (faults.failedWithin(RETRY_AFTER_UNAVAILABLE_SECONDS * 1000)) throw new ServiceUnavailable();
+      await probeWrite(db, READINESS_DEADLINE_MS);
+      return c.json({ status: 'ok' });
+    })
     .route('/api', api)
     .route('/', billing.pages)
     .route(
@@ -102,7 +118,7 @@ export function createApp(options: AppOptions) {
   mountAdminSpa(app, config.supportEmail);
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
-  app.onError(errorHandler(logger));
+  app.onError(errorHandler(logger, faults));
   return { app, deps, billing };
 }
 

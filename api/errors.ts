@@ -2,7 +2,7 @@
 // maps each to its status and the one JSON error shape of DESIGN.md §4.
 
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -71,6 +71,18 @@ export class TooManyRequests extends DomainError {
     message = 'Too many requests. Please wait a moment and try again.',
     readonly retryAfterSeconds?: number,
   ) {
+    super(message);
+  }
+}
+
+/** Seconds a client is asked to wait when the database cannot serve it (Retry-After). */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
+/** The database cannot serve the request now: a full disk, a read-only file, a lock held past the deadline. */
+export class ServiceUnavailable extends DomainError {
+  readonly status = 503;
+  readonly retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS;
+  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
     super(message);
   }
 }

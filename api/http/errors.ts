@@ -1,17 +1,24 @@
 // The one error path (STYLE.md #3): domain errors and HTTPExceptions become
-// `{ message, fields?, requestId }`; anything else is a bug, logged, answered 500 with no stack.
+// `{ message, fields?, requestId }`; the database being unavailable (api/db/faults.ts) is a 503
+// logged once per episode; anything else is a bug, logged, answered 500 with no stack.
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainError, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
+import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
+import { DomainError, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import type { Logger } from './observability';
 
-export const errorHandler = (logger: Logger) => (err: Error, c: Context<AppEnv>) => {
+export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => (thrown: Error, c: Context<AppEnv>) => {
   const requestId = c.get('requestId');
+  let err = thrown;
+  if (databaseUnavailableCode(err)) {
+    databaseFaults.failed(err);
+    err = new ServiceUnavailable();
+  }
   if (err instanceof DomainError) {
     const fields = err instanceof ValidationFailed || err instanceof Unprocessable ? err.fields : undefined;
-    if (err instanceof TooManyRequests && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
+    if ((err instanceof TooManyRequests || err instanceof ServiceUnavailable) && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
     return c.json({ message: err.message, ...(fields ? { fields } : {}), requestId }, err.status);
   }
   if (err instanceof HTTPException) {

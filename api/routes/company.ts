@@ -8,6 +8,7 @@ import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/sche
 import { currentUser, requireUser } from '../auth/session';
 import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from '../db/companies';
 import { statusGivesAccess } from '../billing/status';
+import { write } from '../db/write';
 import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
@@ -65,7 +66,7 @@ export function companyRoutes(deps: AppDeps) {
       if (!company) throw new NotFound('Company not found');
       return c.json(toCompany(company, config.publicUrl));
     })
-    .put('/', requireUser, validate('json', companyUpdateSchema), (c) => {
+    .put('/', requireUser, validate('json', companyUpdateSchema), async (c) => {
       const user = currentUser(c);
       const companyId = user.companyId;
       const body = c.req.valid('json');
@@ -86,11 +87,12 @@ export function companyRoutes(deps: AppDeps) {
       let saved: CompanyRow;
       try {
         if (body.logo === undefined || (body.logo !== null && !body.logo.startsWith('data:') && isOurLogoUrl(body.logo, company.id))) {
-          saved = Object.keys(patch).length > 0 ? updateCompany(db, companyId, patch) : company;
+          saved = Object.keys(patch).length > 0 ? await write(db, () => updateCompany(db, companyId, patch)) : company;
         } else if (body.logo === null) {
-          saved = updateCompanyWithLogo(db, companyId, patch, null);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, null));
         } else if (body.logo.startsWith('data:')) {
-          saved = updateCompanyWithLogo(db, companyId, patch, parseLogoDataUrl(body.logo));
+          const logo = parseLogoDataUrl(body.logo);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, logo));
         } else {
           throw new ValidationFailed('Logo must be a PNG, JPG, GIF or WebP image', { logo: 'Logo must be a PNG, JPG, GIF or WebP image' });
         }

@@ -6,6 +6,7 @@ import type { PricingRates } from '../../shared/types';
 import { currentUser, requireUser } from '../auth/session';
 import { findCompanyById } from '../db/companies';
 import { getPricing, savePricing, type PricingRow } from '../db/pricing';
+import { write } from '../db/write';
 import { NotFound } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
@@ -29,11 +30,11 @@ export function pricingRoutes(deps: AppDeps) {
   const { db, companyCache } = deps;
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => c.json(toJson(getPricing(db, currentUser(c).companyId))))
-    .put('/', requireUser, validate('json', pricingUpdateSchema), (c) => {
+    .put('/', requireUser, validate('json', pricingUpdateSchema), async (c) => {
       const companyId = currentUser(c).companyId;
       const b = c.req.valid('json');
       const d = PRICING_DEFAULTS;
-      const row = savePricing(db, companyId, {
+      const patch = {
         callOutFeePence: poundsToPence(b.callOutFee ?? d.callOutFee),
         labourRatePence: poundsToPence(b.labourRate ?? d.labourRate),
         mileRatePence: poundsToPence(b.mileRate ?? d.mileRate),
@@ -42,7 +43,8 @@ export function pricingRoutes(deps: AppDeps) {
         afterHoursFeePence: poundsToPence(b.afterHoursFee ?? d.afterHoursFee),
         afterHoursStart: b.afterHoursStart ?? d.afterHoursStart,
         afterHoursEnd: b.afterHoursEnd ?? d.afterHoursEnd,
-      });
+      };
+      const row = await write(db, () => savePricing(db, companyId, patch));
       companyCache.invalidate(companyId);
       return c.json(toJson(row));
     })
