@@ -40,8 +40,27 @@ const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean
   { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
 ];
 
+/** Writes that read no JSON body: the webhook verifies its raw body, the others take none. */
+const NO_JSON_BODY = ['POST /api/logout', 'POST /api/reactivate-subscription', 'POST /api/customer-portal', 'POST /api/webhook'];
+
 describe('JSON request bodies', () => {
   const t = createTestApp();
+
+  it('lists every API write: each new one must be classified here, and so gets the 415 test', () => {
+    const writes = new Set(
+      t.app.routes
+        .filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.path.startsWith('/api/'))
+        .map((r) => `${r.method} ${r.path.replace(/:id$/, '1')}`),
+    );
+    expect([...writes].sort()).toEqual([...JSON_ROUTES.map((r) => `${r.method} ${r.path}`), ...NO_JSON_BODY].sort());
+  });
+
+  it.each(NO_JSON_BODY)('%s does not ask for a JSON content type', async (route) => {
+    const [method, path] = route.split(' ');
+    const op = await t.operator();
+    const res = await send(method, path, { type: 'text/plain', body: 'raw', token: op.token });
+    expect(res.status).not.toBe(415);
+  });
 
   async function send(method: string, path: string, init: { type?: string; body?: BodyInit; token?: string }) {
     const headers: Record<string, string> = {};
