@@ -55,6 +55,11 @@ describe('JSON request bodies', () => {
     expect([...writes].sort()).toEqual([...JSON_ROUTES.map((r) => `${r.method} ${r.path}`), ...NO_JSON_BODY].sort());
   });
 
+  it('documents the 415 on the public quote route', async () => {
+    const doc = await t.call('GET', '/api/openapi.json');
+    expect(doc.json.paths['/api/quotes/calculate'].post.responses['415']).toBeDefined();
+  });
+
   it.each(NO_JSON_BODY)('%s does not ask for a JSON content type', async (route) => {
     const [method, path] = route.split(' ');
     const op = await t.operator();
