@@ -2,7 +2,7 @@
 // maps each to its status and the one JSON error shape of DESIGN.md §4.
 
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 422 | 429 | 503;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -50,6 +50,14 @@ export class Conflict extends DomainError {
 export class PayloadTooLarge extends DomainError {
   readonly status = 413;
   constructor(message = 'Request body too large') {
+    super(message);
+  }
+}
+
+/** A body in a media type the route does not read (a JSON route sent form data, text or none). */
+export class UnsupportedMediaType extends DomainError {
+  readonly status = 415;
+  constructor(message = 'Content-Type must be application/json') {
     super(message);
   }
 }
