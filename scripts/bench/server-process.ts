@@ -63,6 +63,8 @@ export interface SpawnOptions {
   readyTimeoutMs?: number;
   /** Path polled until it answers 200. */
   readyPath?: string;
+  /** 'pipe': the server's stdout is `child.stdout`, for the caller to read, stall or close. Default 'ignore'. */
+  stdout?: 'ignore' | 'pipe';
 }
 
 export async function spawnServer(options: SpawnOptions = {}): Promise<ServerProcess> {
@@ -86,7 +88,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
       LOG_LEVEL: 'silent',
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'],
   });
   if (child.pid === undefined) throw new Error('could not spawn the server');
   const pid = child.pid;
