@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainError, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
+import { clientClosedRequest } from './body-limit';
 import type { Logger } from './observability';
 
 export const errorHandler = (logger: Logger) => (err: Error, c: Context<AppEnv>) => {
@@ -20,6 +21,7 @@ export const errorHandler = (logger: Logger) => (err: Error, c: Context<AppEnv>)
       status === 413 ? 'Request body too large' : err.message || (status === 400 ? 'Bad request' : 'Request failed');
     return c.json({ message, requestId }, status);
   }
+  if (clientClosedRequest(c.env)) return c.body(null, 499 as ContentfulStatusCode);
   logger.error({ requestId, method: c.req.method, path: c.req.path, error: err.message, stack: err.stack });
   return c.json({ message: 'Internal error', requestId }, 500);
 };
