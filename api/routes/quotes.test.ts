@@ -113,6 +113,28 @@ describe('POST /api/quotes/calculate', () => {
     expect(second.json.extras).toContainEqual({ label: 'Out-of-area fee', amount: 20 });
   });
 
+  it('asks for the trip and the distance from the base at once, not one after the other', async () => {
+    // Neither distance answers until both have been asked: asked in turn, the quote never answers.
+    const asked: string[] = [];
+    let bothAsked!: () => void;
+    const both = new Promise<void>((resolve) => (bothAsked = resolve));
+    const distance = {
+      async distanceMiles(from: string, to: string) {
+        asked.push(`${from} → ${to}`);
+        if (asked.length === 2) bothAsked();
+        await both;
+        return from === 'EH1 1YZ' ? 25 : 5;
+      },
+    };
+    const app = createTestApp({ now: noon, distance });
+    const op = await app.operator();
+    await app.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'EH1 1YZ', serviceRadius: 10, extraRadiusFee: 20 } });
+    const res = await app.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } });
+    expect(res.status).toBe(200);
+    expect(asked).toHaveLength(2);
+    expect(res.json.extras).toContainEqual({ label: 'Out-of-area fee', amount: 20 });
+  }, 5000);
+
   it('takes today in London as the earliest preferred date', async () => {
     // 23:30 UTC on 30 June is already 1 July in London (BST).
     const lateEvening = createTestApp({ now: () => new Date('2026-06-30T23:30:00Z') });
