@@ -94,3 +94,32 @@ describe('request logs', () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('createLogger', () => {
+  it('drops lines past its buffer, counts them, and says how many once the reader has caught up', async () => {
+    // A process that logs 2,000 lines in one go into a 4 KB buffer: most cannot be held.
+    const script = `
+      import { createLogger } from ${JSON.stringify(new URL('./observability.ts', import.meta.url).pathname)};
+      const logger = createLogger('info', { maxBufferBytes: 4096 });
+      for (let i = 0; i < 2000; i++) logger.info({ line: i, padding: 'x'.repeat(60) });
+      await logger.close(5000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const written = lines.filter((l) => typeof l.line === 'number');
+    const notices = lines.filter((l) => l.dropped !== undefined);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThan(2000);
+    expect(notices).toEqual([expect.objectContaining({ level: 'warn', dropped: 2000 - written.length })]);
+    // What got through is whole lines, in order.
+    const numbers = written.map((l) => l.line as number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  });
+});
