@@ -1,5 +1,6 @@
 // Listens. What it serves is set up in api/boot.ts and built in api/app.ts.
 import type { Server, ServerResponse } from 'node:http';
+import net from 'node:net';
 import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
 import { ConfigError, loadConfig } from './env';
@@ -58,18 +59,18 @@ function shutdown(signal: string) {
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
   for (const res of unfinished) lastOnItsConnection(res);
-  // After the poll phase: a request whose bytes had arrived when the signal did is read first,
-  // so its connection is not taken for idle and reset.
-  setImmediate(() => {
-    server.close(async () => {
-      // The worker's connection first, so the main one closes last and folds the WAL into the file.
-      await checkpoints?.stop();
-      deps.db.$client.close();
-      await logger.close();
-      process.exit(0);
-    });
-    // close() also closes the idle keep-alive connections (Node ≥ 19); busy ones end after their response.
+  // Stop accepting now. net.Server's close() rather than http.Server's, which would also close the
+  // idle keep-alive connections right away; the callback runs once every connection has ended.
+  net.Server.prototype.close.call(server, async () => {
+    // The worker's connection first, so the main one closes last and folds the WAL into the file.
+    await checkpoints?.stop();
+    deps.db.$client.close();
+    await logger.close();
+    process.exit(0);
   });
+  // Idle connections after the poll phase: a request whose bytes had arrived with the signal is
+  // read first, so its connection is not taken for idle and reset. Busy ones end after their response.
+  setImmediate(() => server.closeIdleConnections());
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

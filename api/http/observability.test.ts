@@ -4,7 +4,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoQuoteJson } from '../../scripts/bench/demo-quote';
 import { runLoad } from '../../scripts/bench/load';
-import { spawnServer, type ServerProcess } from '../../scripts/bench/server-process';
+import { spawnServer, startScriptNodeFlags, type ServerProcess } from '../../scripts/bench/server-process';
 
 const MB = 1024 * 1024;
 const LOGGING = { LOG_LEVEL: 'info' };
@@ -42,7 +42,8 @@ describe('request logs', () => {
     // The server's stdout is a pipe to a process that never reads (a stuck log shipper).
     const stuck = spawn('sleep', ['600'], { stdio: ['pipe', 'ignore', 'ignore'] });
     stalledReaders.push(stuck);
-    server = await spawnServer({ env: LOGGING, stdout: stuck.stdin! });
+    // With npm start's heap flags, so the heap breathes as in production.
+    server = await spawnServer({ env: LOGGING, stdout: stuck.stdin!, nodeFlags: startScriptNodeFlags() });
     const quotes = [{ method: 'POST' as const, path: '/api/quotes/calculate', body: demoQuoteJson('SW1A 1AA', 'EH1 1YZ') }];
     await runLoad(server, quotes, { connections: 10, durationSeconds: 2 });
     const before = server.rssBytes()!;

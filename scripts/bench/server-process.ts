@@ -69,6 +69,8 @@ export interface SpawnOptions {
    * the stdin of a process that never reads) is handed to the server as its stdout. Default 'ignore'.
    */
   stdout?: 'ignore' | 'pipe' | Writable;
+  /** Node flags for the TypeScript source (a built bundle always gets npm start's). */
+  nodeFlags?: string[];
 }
 
 export async function spawnServer(options: SpawnOptions = {}): Promise<ServerProcess> {
@@ -78,8 +80,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   const script = options.script ?? 'api/server.ts';
   // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader, and gets
   // npm start's node flags.
-  // The TypeScript source gets npm start's flags too, so its memory behaves as in production.
-  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(), script] : [...startScriptNodeFlags(), '--import', 'tsx', script];
+  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
