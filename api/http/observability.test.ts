@@ -1,6 +1,7 @@
 // The real server's logs when the log reader misbehaves, and when a client goes away mid-upload.
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
+import type { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoQuoteJson } from '../../scripts/bench/demo-quote';
 import { runLoad } from '../../scripts/bench/load';
@@ -14,14 +15,17 @@ const stalledReaders: ChildProcess[] = [];
 afterEach(async () => {
   await server?.stop(1000);
   server = undefined;
-  for (const reader of stalledReaders.splice(0)) reader.kill();
+  for (const reader of stalledReaders.splice(0)) {
+    reader.kill('SIGCONT');
+    reader.kill();
+  }
 });
 
-/** Lines the server writes to stdout, parsed, as they come. */
-function collectLines(target: ServerProcess) {
+/** JSON lines from a stream, parsed, as they come. */
+function collectLines(stream: Readable) {
   const lines: Record<string, unknown>[] = [];
   let rest = '';
-  target.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+  stream.setEncoding('utf8').on('data', (chunk: string) => {
     const parts = (rest + chunk).split('\n');
     rest = parts.pop() ?? '';
     for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
@@ -38,24 +42,37 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5000) {
 }
 
 describe('request logs', () => {
-  it('with a reader that never reads: memory stays bounded and requests are still answered', async () => {
-    // The server's stdout is a pipe to a process that never reads (a stuck log shipper).
-    const stuck = spawn('sleep', ['600'], { stdio: ['pipe', 'ignore', 'ignore'] });
-    stalledReaders.push(stuck);
+  it('with a reader that stops reading: lines past the buffer are dropped and counted, memory stays bounded, requests are answered', async () => {
+    // The server's stdout is a pipe to `cat`, stopped (SIGSTOP) like a stuck log shipper, then resumed.
+    const reader = spawn('cat', [], { stdio: ['pipe', 'pipe', 'ignore'] });
+    stalledReaders.push(reader);
+    const lines = collectLines(reader.stdout!);
     // With npm start's heap flags, so the heap breathes as in production.
-    server = await spawnServer({ env: LOGGING, stdout: stuck.stdin!, nodeFlags: startScriptNodeFlags() });
+    server = await spawnServer({ env: LOGGING, stdout: reader.stdin!, nodeFlags: startScriptNodeFlags() });
+    reader.kill('SIGSTOP');
     const quotes = [{ method: 'POST' as const, path: '/api/quotes/calculate', body: demoQuoteJson('SW1A 1AA', 'EH1 1YZ') }];
     await runLoad(server, quotes, { connections: 10, durationSeconds: 2 });
     const before = server.rssBytes()!;
     const load = await runLoad(server, [{ method: 'GET', path: '/healthz' }], { connections: 10, durationSeconds: 8 });
     expect(load.failures).toBe(0);
-    expect(load.total).toBeGreaterThan(1000);
-    // Unbounded, the queued lines grew the heap by about 18 MB over these 8 s (some 40,000 lines);
-    // bounded, what is left is the 1 MiB buffer and the heap's own breathing under load.
-    expect(load.peakRssBytes - before).toBeLessThan(10 * MB);
+    expect(load.total).toBeGreaterThan(10_000);
+    // Unbounded, the queued lines grew the heap by about 18 MB over these 8 s (some 40,000 lines)
+    // and kept growing; bounded, what is left is the 1 MiB buffer and the heap's own breathing.
+    expect(load.peakRssBytes - before).toBeLessThan(40 * MB);
+
+    // The reader is back: it gets whole lines, and one notice of how many it missed.
+    reader.kill('SIGCONT');
+    await until(() => lines.some((l) => l.dropped !== undefined), 'the dropped-lines notice', 10_000);
+    const notice = lines.find((l) => l.dropped !== undefined)!;
+    expect(notice).toMatchObject({ level: 'warn', msg: 'Log lines dropped while the log reader was not reading' });
+    expect(notice.dropped).toBeGreaterThan(1000);
+    expect(lines.filter((l) => l.dropped !== undefined)).toHaveLength(1);
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
-  }, 30_000);
+    // Nor does a stuck reader hold the exit: SIGTERM ends in exit 0, not the deadline's 1.
+    reader.kill('SIGSTOP');
+    expect(await server.stop(8000)).toBe(0);
+  }, 40_000);
 
   it('with a reader that goes away (like `| head -1`): the server keeps serving', async () => {
     server = await spawnServer({ env: LOGGING, stdout: 'pipe' });
@@ -79,7 +96,7 @@ describe('request logs', () => {
 
   it('logs a client that disconnects mid-upload as an info line, with no 500 and no stack', async () => {
     server = await spawnServer({ env: LOGGING, stdout: 'pipe' });
-    const lines = collectLines(server);
+    const lines = collectLines(server.child.stdout!);
     const body = demoQuoteJson('SW1A 1AA', 'EH1 1YZ');
     const socket = net.connect(server.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));
