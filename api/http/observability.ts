@@ -14,7 +14,6 @@ export interface Logger {
   warn(record: Record<string, unknown>): void;
 }
 
-
 export interface LoggerOptions {
   /** File descriptor the lines are written to; default 1 (stdout). */
   fd?: number;
@@ -23,8 +22,6 @@ export interface LoggerOptions {
 }
 
 export interface ProcessLogger extends Logger {
-  /** Lines dropped since the reader last caught up. */
-  dropped(): number;
   /**
    * Writes out what is buffered, waiting at most `timeoutMs`, then lets go of the destination:
    * a reader that is not reading must not hold the process open at exit.
@@ -35,7 +32,7 @@ export interface ProcessLogger extends Logger {
 const DEFAULT_MAX_BUFFER_BYTES = 1024 * 1024;
 
 export function createLogger(level: LogLevel, options: LoggerOptions = {}): ProcessLogger {
-  if (level === 'silent') return { info() {}, warn() {}, error() {}, dropped: () => 0, close: async () => {} };
+  if (level === 'silent') return { info() {}, warn() {}, error() {}, close: async () => {} };
   const destination = pino.destination({
     dest: options.fd ?? 1,
     sync: false,
@@ -89,7 +86,6 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Proc
     info: (r) => write('info', r),
     warn: (r) => write('warn', r),
     error: (r) => write('error', r),
-    dropped: () => dropped,
     async close(timeoutMs = 1000) {
       if (closed) return;
       if (pending) {
