@@ -7,6 +7,16 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PayloadTooLarge } from '../errors';
 
+/**
+ * The client went away before its body was read (Node's 'aborted' error, wherever the body was
+ * being read): nothing went wrong here, and no one is there to answer. errors.ts answers these
+ * with nginx's 499, which requestLogging logs as an info line.
+ */
+export function clientClosedRequest(env: unknown): boolean {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof IncomingMessage && !incoming.complete && (incoming.destroyed || incoming.readableAborted);
+}
+
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
 // Like Request.text(): UTF-8, a leading byte-order mark dropped; but strict, so that invalid
 // UTF-8 is refused by the JSON validator (api/http/validate.ts) rather than read as U+FFFD.
@@ -28,6 +38,10 @@ function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
     });
     incoming.once('end', () => resolve(Buffer.concat(chunks, size)));
     incoming.once('error', reject);
+    // Should a disconnect ever close the stream without an error, the request must not hang.
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(new Error('aborted'));
+    });
   });
 }
 

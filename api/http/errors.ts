@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
 import { DomainError, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
+import { clientClosedRequest } from './body-limit';
 import type { Logger } from './observability';
 
 export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => (thrown: Error, c: Context<AppEnv>) => {
@@ -27,6 +28,7 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
       status === 413 ? 'Request body too large' : err.message || (status === 400 ? 'Bad request' : 'Request failed');
     return c.json({ message, requestId }, status);
   }
+  if (clientClosedRequest(c.env)) return c.body(null, 499 as ContentfulStatusCode);
   logger.error({ requestId, method: c.req.method, path: c.req.path, error: err.message, stack: err.stack });
   return c.json({ message: 'Internal error', requestId }, 500);
 };
