@@ -5,9 +5,10 @@ import { createApp } from './app';
 import { startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
 import type { Config } from './env';
+import type { Logger } from './http/observability';
 
-export function bootApp(config: Config) {
-  const { app, deps } = createApp({ config });
+export function bootApp(config: Config, logger?: Logger) {
+  const { app, deps } = createApp({ config, logger });
   const geodata = loadGeodata();
   const checkpoints =
     config.databasePath === ':memory:'

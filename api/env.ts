@@ -5,6 +5,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** pino's levels that make sense here; `silent` turns off every line. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .optional()
@@ -32,7 +36,7 @@ const envSchema = z
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     TRUST_PROXY: flag,
-    LOG_LEVEL: z.enum(['info', 'silent']).default('info'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -67,7 +71,7 @@ export interface Config {
   /** Sign-ups per hour per client address; 0 turns the limit off. */
   signupRateLimit: number;
   trustProxy: boolean;
-  logLevel: 'info' | 'silent';
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}

@@ -2,7 +2,7 @@
 // maps each to its status and the one JSON error shape of DESIGN.md §4.
 
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -27,6 +27,11 @@ export class Unauthorized extends DomainError {
   }
 }
 
+/** The action needs a subscription that grants access (trial, active, or cancelled before its end). */
+export class PaymentRequired extends DomainError {
+  readonly status = 402;
+}
+
 export class Forbidden extends DomainError {
   readonly status = 403;
 }
@@ -45,6 +50,14 @@ export class Conflict extends DomainError {
 export class PayloadTooLarge extends DomainError {
   readonly status = 413;
   constructor(message = 'Request body too large') {
+    super(message);
+  }
+}
+
+/** A body in a media type the route does not read (a JSON route sent form data, text or none). */
+export class UnsupportedMediaType extends DomainError {
+  readonly status = 415;
+  constructor(message = 'Content-Type must be application/json') {
     super(message);
   }
 }
@@ -80,6 +93,18 @@ export class TooManyRequests extends DomainError {
     message = 'Too many requests. Please wait a moment and try again.',
     readonly retryAfterSeconds?: number,
   ) {
+    super(message);
+  }
+}
+
+/** Seconds a client is asked to wait when the database cannot serve it (Retry-After). */
+export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
+
+/** The database cannot serve the request now: a full disk, a read-only file, a lock held past the deadline. */
+export class ServiceUnavailable extends DomainError {
+  readonly status = 503;
+  readonly retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS;
+  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
     super(message);
   }
 }

@@ -13,6 +13,7 @@ import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from '.
 import type { PostcodeProbeResult } from './bench/postcode-probe';
 import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
 import { REPO_ROOT, spawnServer, type ServerProcess } from './bench/server-process';
+import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
 
 const LOAD: LoadSettings = { connections: 10, durationSeconds: 10 };
@@ -20,6 +21,8 @@ const WARM_UP: LoadSettings = { connections: 10, durationSeconds: 3 };
 /** The ratios come from this many rounds of one slice per route. */
 const RATIO_ROUNDS = 4;
 const RATIO_SLICE: LoadSettings = { connections: 10, durationSeconds: 3 };
+const STALLED_LOG_LOAD: LoadSettings = { connections: 10, durationSeconds: 20 };
+const LOG_SECTION_POSTCODES = ['SW1A 1AA', 'EH1 1YZ', 'BT1 1AA', 'CF10 1AA', 'M1 1AA', 'AB10 1AA', 'LS1 1AA', 'B1 1AA', 'G1 1AA', 'NE1 1AA', 'BS1 1AA', 'L1 1AA'];
 const POSTCODE_COUNT = 200;
 const PAIR_COUNT = 2000;
 
@@ -155,6 +158,21 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
   }
 }
 
+/** `npm run bench -- logs` runs this section alone. */
+async function stalledLogRows(): Promise<Row[]> {
+  console.log(`Quote load with a log reader that never reads: ${STALLED_LOG_LOAD.durationSeconds} s…`);
+  // Fixed postcodes, so this section runs without ../shared: what is measured is the log line per quote.
+  const result = await measureStalledLogReader(quoteRequests(LOG_SECTION_POSTCODES, PAIR_COUNT, 3), STALLED_LOG_LOAD, WARM_UP);
+  return [
+    {
+      what: `server RSS growth over ${result.settings.durationSeconds} s of quote load (${int(result.total)} quotes, ${result.failures} failures) logging at info to a reader that never reads`,
+      measured: mb(result.rssGrowthBytes),
+      budget: '≤ 40 MB, every quote answered',
+      pass: result.rssGrowthBytes <= 40e6 && result.failures === 0,
+    },
+  ];
+}
+
 function sizeRows(built: boolean, hosted: PageWeight | undefined): Row[] {
   if (!built || !hosted) {
     return [
@@ -194,6 +212,11 @@ function render(rows: Row[]): string {
 async function main() {
   const host = machine();
   const built = ensureBuilt();
+  if (process.argv.slice(2).includes('logs')) {
+    if (!built) throw new Error('the stalled log reader is measured on the production bundle: npm run build failed');
+    console.log(`\n${render(await stalledLogRows())}\n`);
+    return;
+  }
   console.log('Postcode data: load and look-ups…');
   const probe = postcodeProbe();
   console.log('Distance accuracy…');
@@ -253,6 +276,7 @@ async function main() {
       measured: `median ${medianPct.toFixed(1)} %, p90 ${p90Pct.toFixed(1)} %`,
       budget: 'reported (DESIGN.md §6)',
     })),
+    ...(built ? await stalledLogRows() : []),
     ...sizeRows(built, hosted),
   ];
 
@@ -273,7 +297,7 @@ also measured on \`GET /healthz\`, its smallest route, after the quote run: the 
 middleware (request id and log line, security and CORS headers, session, CSRF). \`scripts/bench/bare-quote-server.ts\` runs the
 quote's own work (the same \`createQuoteService\`) behind a bare \`node:http\` handler, with and without storing each quote:
 the ceiling any framework could reach on this machine. autocannon shares the machine with the server,
-so on 2 cores each gets about one. Distance errors are against \`../shared/roaddist/pairs.csv\`.
+so on 2 cores each gets about one. Distance errors are against \`api/distance/testdata/pairs.csv\`.
 
 ## Machine
 

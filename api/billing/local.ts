@@ -9,6 +9,7 @@ import { TRIAL_DAYS } from '../../shared/constants';
 import type { AppDeps } from '../deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import type { AppEnv } from '../http/context';
 import { checkoutMessagePage, checkoutPage, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
 import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
@@ -113,14 +114,14 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       }
       return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl }));
     })
-    .post('/billing/checkout/:id', (c) => {
+    .post('/billing/checkout/:id', async (c) => {
       noStore(c);
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
       if (!row) return checkoutNotFound(c);
       if (isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
       // Completing twice (a double click) lands on the same success page: processing is idempotent.
-      completeCheckoutSession(db, id);
+      await write(db, () => completeCheckoutSession(db, id));
       return c.redirect(`/subscription-success?session_id=${encodeURIComponent(id)}`, 303);
     })
     .get('/billing/portal/:token', async (c) => {
@@ -142,12 +143,12 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       if (form.action === 'cancel') {
         const patch = localCancelPatch(user, at);
         if (patch) {
-          applyBillingPatch(deps, user, patch);
+          await write(db, () => applyBillingPatch(deps, user, patch));
           notice = 'cancelled';
         }
       } else if (form.action === 'reactivate') {
         if (subscriptionView(user, at, 'local').status === 'cancelled') {
-          applyBillingPatch(deps, user, localReactivatePatch(user, at));
+          await write(db, () => applyBillingPatch(deps, user, localReactivatePatch(user, at)));
           notice = 'reactivated';
         }
       } else if (form.action === 'update-card') {
@@ -163,7 +164,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       const id = `cs_local_${randomBytes(24).toString('base64url')}`;
       // One open checkout per user: paying an older, abandoned one later would start a second
       // trial over whatever the newer one began (and undo a cancellation made since).
-      db.transaction(() => {
+      await write(db, () => {
         for (const earlier of openCheckoutSessionIds(db, user.id)) expireCheckoutSession(db, earlier);
         insertCheckoutSession(db, { id, userId: user.id, signsIn, createdAt: now().toISOString() });
       });

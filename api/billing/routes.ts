@@ -8,6 +8,7 @@ import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/
 import { currentUser, requireUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import type { AppDeps } from '../deps';
 import { Conflict, Forbidden, NotFound, Unauthorized } from '../errors';
 import type { AppEnv } from '../http/context';
@@ -120,7 +121,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
 
       const at = now();
       // The claim and the trial commit together: two racing returns apply the trial once.
-      const user = db.transaction(() =>
+      const user = await write(db, () =>
         claimCheckoutSession(db, sessionId, at.toISOString()) ? applyBillingPatch(deps, owner, lookup.trial) : undefined,
       );
       if (!user && lookup.processedAt && Date.parse(lookup.processedAt) + PROCESSED_SIGN_IN_WINDOW_MS <= at.getTime()) {
@@ -150,7 +151,8 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       if (view(user).status !== 'cancelled') {
         throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.');
       }
-      const updated = applyBillingPatch(deps, user, await provider.reactivate(user));
+      const patch = await provider.reactivate(user);
+      const updated = await write(db, () => applyBillingPatch(deps, user, patch));
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(updated);
       return c.json({ success: true, status, email: updated.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd });
     })

@@ -9,6 +9,7 @@ import type { AppDeps } from '../deps';
 import type { Config } from '../env';
 import { expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, recordBillingEvent } from '../db/billing';
 import { findUserByStripeCustomer, findUserById, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import { Conflict, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { applyBillingPatch, PLAN_NAME, trialPatch, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
@@ -139,10 +140,10 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     for (const id of ids) {
       try {
         await stripe.checkout.sessions.expire(id);
-        expireCheckoutSession(db, id);
+        await write(db, () => expireCheckoutSession(db, id));
       } catch (err) {
         if (isStripeError(err, 'StripeInvalidRequestError') && err.statusCode === 404) {
-          expireCheckoutSession(db, id);
+          await write(db, () => expireCheckoutSession(db, id));
         } else if (!isStripeError(err, 'StripeInvalidRequestError')) {
           logger.warn({ msg: 'Could not expire an earlier Stripe checkout', session: id, error: err instanceof Error ? err.message : String(err) });
         }
@@ -167,7 +168,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       });
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
       const earlier = openCheckoutSessionIds(db, user.id);
-      insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() });
+      await write(db, () => insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() }));
       await expireCheckouts(earlier);
       return { id: session.id, url: session.url };
     },
@@ -231,7 +232,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       }
       // Recording the id and applying the event commit together: a failure leaves no record,
       // so Stripe's retry is applied.
-      const outcome = db.transaction(() => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));
+      const outcome = await write(db, () => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));
       return { outcome, type: event.type };
     },
   };

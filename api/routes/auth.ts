@@ -6,6 +6,7 @@ import { hashPassword, timingSafeDummy, verifyPassword } from '../auth/password'
 import { currentUser } from '../auth/session';
 import { effectiveStatus } from '../billing/status';
 import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import { Conflict, Unauthorized } from '../errors';
 import type { AppEnv } from '../http/context';
 import { clientAddress, createRateLimiter, type RateLimiter } from '../http/rate-limit';
@@ -100,7 +101,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       const passwordHash = await hashPassword(body.password);
       let user: UserRow;
       try {
-        user = createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName });
+        user = await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName }));
       } catch (err) {
         // Two sign-ups racing for one email: the unique index decides.
         if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('An account with this email already exists');
@@ -136,7 +137,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
     })
     .post('/logout', async (c) => {
       const user = c.get('user');
-      if (user) bumpSessionVersion(db, user.id);
+      if (user) await write(db, () => bumpSessionVersion(db, user.id));
       sessions.end(c);
       return c.json({ success: true });
     })

@@ -23,6 +23,7 @@ import {
   type ChargeRow,
 } from '../db/charges';
 import { findCompanyById } from '../db/companies';
+import { write } from '../db/write';
 import { NotFound } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
@@ -123,27 +124,30 @@ export function chargeRoutes<K extends ChargeKind, Body extends z.ZodObject, Jso
   if (!options.writable) return routes;
 
   return routes
-    .post('/', requireUser, validate('json', resource.schema), (c) => {
+    .post('/', requireUser, validate('json', resource.schema), async (c) => {
       const companyId = currentUser(c).companyId;
       const values = resource.toColumns(c.req.valid('json') as z.output<Body>, true) as ChargeInsert<K>;
-      const row = createCharge(db, kind, companyId, values);
+      const row = await write(db, () => createCharge(db, kind, companyId, values));
       companyCache.invalidate(companyId);
       return c.json(resource.toJson(row), 201);
     })
-    .put('/:id', requireUser, validate('json', resource.schema.partial()), (c) => {
+    .put('/:id', requireUser, validate('json', resource.schema.partial()), async (c) => {
       const companyId = currentUser(c).companyId;
       const id = parseId(c.req.param('id'));
       if (id === undefined) throw missing();
       const patch = resource.toColumns(c.req.valid('json') as Partial<z.output<Body>>, false);
-      const row = Object.keys(patch).length > 0 ? updateCharge(db, kind, companyId, id, patch) : listCharges(db, kind, companyId).find((r) => r.id === id);
+      const row =
+        Object.keys(patch).length > 0
+          ? await write(db, () => updateCharge(db, kind, companyId, id, patch))
+          : listCharges(db, kind, companyId).find((r) => r.id === id);
       if (!row) throw missing();
       companyCache.invalidate(companyId);
       return c.json(resource.toJson(row));
     })
-    .delete('/:id', requireUser, (c) => {
+    .delete('/:id', requireUser, async (c) => {
       const companyId = currentUser(c).companyId;
       const id = parseId(c.req.param('id'));
-      if (id === undefined || !deleteCharge(db, kind, companyId, id)) throw missing();
+      if (id === undefined || !(await write(db, () => deleteCharge(db, kind, companyId, id)))) throw missing();
       companyCache.invalidate(companyId);
       return c.json({ success: true });
     });

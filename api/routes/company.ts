@@ -7,7 +7,9 @@ import { formatPostcode } from '../../shared/postcode';
 import { companyUpdateSchema, type CompanyUpdateParsed } from '../../shared/schemas';
 import { currentUser, requireUser } from '../auth/session';
 import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from '../db/companies';
-import { Conflict, NotFound, ValidationFailed } from '../errors';
+import { statusGivesAccess } from '../billing/status';
+import { write } from '../db/write';
+import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
 import { parseLogoDataUrl } from '../company/logo';
@@ -43,6 +45,9 @@ function toPatch(body: CompanyUpdateParsed): CompanyPatch {
   return patch;
 }
 
+/** Why an account without a subscription cannot claim a custom URL (other settings stay editable). */
+export const CLAIM_NEEDS_SUBSCRIPTION = 'Start your free trial to claim a custom URL.';
+
 export function companyRoutes(deps: AppDeps) {
   const { db, config, companyCache } = deps;
   // The enabled rows the quote form offers travel with the company, so the form is usable after
@@ -62,8 +67,9 @@ export function companyRoutes(deps: AppDeps) {
       if (!company) throw new NotFound('Company not found');
       return c.json(toCompany(company, config.publicUrl));
     })
-    .put('/', requireUser, validate('json', companyUpdateSchema), (c) => {
-      const companyId = currentUser(c).companyId;
+    .put('/', requireUser, validate('json', companyUpdateSchema), async (c) => {
+      const user = currentUser(c);
+      const companyId = user.companyId;
       const body = c.req.valid('json');
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
@@ -77,6 +83,9 @@ export function companyRoutes(deps: AppDeps) {
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
         if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed');
+        // A locked URL is for good: only an account that has started its subscription may take
+        // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
+        if (!statusGivesAccess(user, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
         const owner = findCompanyBySlug(db, body.customSlug);
         if (owner && owner.id !== companyId) throw new Conflict('That custom URL is already taken. Please choose another.');
         patch.customSlug = body.customSlug;
@@ -85,11 +94,12 @@ export function companyRoutes(deps: AppDeps) {
       let saved: CompanyRow;
       try {
         if (body.logo === undefined || (body.logo !== null && !body.logo.startsWith('data:') && isOurLogoUrl(body.logo, company.id))) {
-          saved = Object.keys(patch).length > 0 ? updateCompany(db, companyId, patch) : company;
+          saved = Object.keys(patch).length > 0 ? await write(db, () => updateCompany(db, companyId, patch)) : company;
         } else if (body.logo === null) {
-          saved = updateCompanyWithLogo(db, companyId, patch, null);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, null));
         } else if (body.logo.startsWith('data:')) {
-          saved = updateCompanyWithLogo(db, companyId, patch, parseLogoDataUrl(body.logo));
+          const logo = parseLogoDataUrl(body.logo);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, logo));
         } else {
           throw new ValidationFailed('Logo must be a PNG, JPG, GIF or WebP image', { logo: 'Logo must be a PNG, JPG, GIF or WebP image' });
         }

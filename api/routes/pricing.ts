@@ -7,6 +7,7 @@ import type { PricingRates } from '../../shared/types';
 import { currentUser, requireUser } from '../auth/session';
 import { findCompanyById } from '../db/companies';
 import { getPricing, savePricing, type PricingRow } from '../db/pricing';
+import { write } from '../db/write';
 import { NotFound, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { parseId, validate } from '../http/validate';
@@ -39,7 +40,7 @@ export function pricingRoutes(deps: AppDeps) {
   const { db, companyCache } = deps;
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => c.json(toJson(getPricing(db, currentUser(c).companyId))))
-    .put('/', requireUser, validate('json', pricingUpdateSchema), (c) => {
+    .put('/', requireUser, validate('json', pricingUpdateSchema), async (c) => {
       const companyId = currentUser(c).companyId;
       const b = c.req.valid('json');
       const d = PRICING_DEFAULTS;
@@ -50,7 +51,7 @@ export function pricingRoutes(deps: AppDeps) {
         const message = `${MAXIMUM_RADIUS_BELOW_SERVICE} (${serviceRadius} miles)`;
         throw new ValidationFailed(message, { maximumRadius: message });
       }
-      const row = savePricing(db, companyId, {
+      const patch = {
         callOutFeePence: poundsToPence(b.callOutFee ?? d.callOutFee),
         labourRatePence: poundsToPence(b.labourRate ?? d.labourRate),
         mileRatePence: poundsToPence(b.mileRate ?? d.mileRate),
@@ -68,7 +69,8 @@ export function pricingRoutes(deps: AppDeps) {
         vatRegistered: b.vatRegistered ?? rules.vatRegistered,
         pricesIncludeVat: b.pricesIncludeVat ?? rules.pricesIncludeVat,
         quoteValidityHours: b.quoteValidityHours ?? rules.quoteValidityHours,
-      });
+      };
+      const row = await write(db, () => savePricing(db, companyId, patch));
       companyCache.invalidate(companyId);
       return c.json(toJson(row));
     })
