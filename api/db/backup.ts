@@ -13,6 +13,9 @@ import Database from 'better-sqlite3';
 export interface BackupResult {
   destination: string;
   pages: number;
+  /** How long the copy took, and its integrity check after it. */
+  copyMs: number;
+  checkMs: number;
 }
 
 /** Async for its callers' sake; the copy itself runs synchronously on this thread (a CLI, a test). */
@@ -28,10 +31,12 @@ export async function backupDatabase(sourcePath: string, destPath: string): Prom
     // VACUUM INTO only reads the source: it takes no write lock, so the server never waits on it.
     // The busy timeout covers the rare moment a reader cannot start (WAL recovery, a truncating checkpoint).
     source.pragma('busy_timeout = 5000');
+    const started = performance.now();
     source.prepare('VACUUM INTO ?').run(partial);
+    const copied = performance.now();
     const pages = verify(partial);
     renameSync(partial, destination);
-    return { destination, pages };
+    return { destination, pages, copyMs: copied - started, checkMs: performance.now() - copied };
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
@@ -44,6 +49,9 @@ export async function backupDatabase(sourcePath: string, destPath: string): Prom
 function verify(file: string): number {
   const copy = new Database(file, { readonly: true, fileMustExist: true });
   try {
+    // integrity_check looks up every index entry of every row: with SQLite's default 2 MB page
+    // cache it reads the same pages over and over, twice as slow on a 1 M-quote copy.
+    copy.pragma('cache_size = -131072');
     const problems = copy.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
     const report = problems.map((row) => row.integrity_check);
     if (report.length !== 1 || report[0] !== 'ok') throw new Error(`The copy failed integrity_check: ${report.slice(0, 5).join('; ')}`);
