@@ -3,15 +3,10 @@
 // It reads DATABASE_PATH alone, not the server's configuration: a backup must run where the
 // server's secrets are not set (NODE_ENV=production without SESSION_SECRET) and write nothing
 // but the copy.
-import os from 'node:os';
 import { backupDatabase, defaultBackupPath } from '../api/db/backup';
 import { DEFAULT_DATABASE_PATH } from '../api/env';
 
 const databasePath = process.env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
-// The copy and its integrity check are CPU work beside a server on the same cores: the server
-// goes first (nice 10: about a tenth of a core the server wants, all of an idle one). Lowering
-// one's own priority needs no privilege.
-os.setPriority(10);
 try {
   const { destination, pages, copyMs, checkMs } = await backupDatabase(databasePath, process.argv[2] ?? defaultBackupPath(new Date()));
   const seconds = (ms: number) => (ms / 1000).toFixed(1);

@@ -105,6 +105,36 @@ describe('startBackgroundCheckpoints', () => {
     db.close();
   });
 
+  it('never holds the write lock waiting for a reader when it cuts the WAL back', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    // Not checkpointed yet when the read below starts, so that read uses the WAL.
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('with recursive n(i) as (select 1 union all select i + 1 from n where i < 24000) insert into notes select hex(randomblob(500)) from n');
+    // A long read (a backup, say) keeps using the WAL: it cannot be truncated until the read ends.
+    const reader = new Database(file, { readonly: true });
+    reader.exec('begin');
+    reader.prepare('select count(*) from notes').get();
+    const results: CheckpointResult[] = [];
+    const checkpoints = startBackgroundCheckpoints(db, file, { intervalMs: 5 });
+    checkpoints.onCheckpoint((result) => results.push(result));
+    // The server's writers: taking the write lock (and appending nothing, so every checkpoint
+    // finds the WAL fully copied and tries to truncate it) must not wait more than a moment.
+    db.pragma('busy_timeout = 100');
+    const deadline = performance.now() + 10_000;
+    while (results.length < 5 && performance.now() < deadline) {
+      db.exec('begin immediate');
+      db.exec('rollback');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(results.length).toBeGreaterThanOrEqual(5);
+    reader.exec('commit');
+    reader.close();
+    await checkpoints.stop();
+    db.close();
+  });
+
   it('cuts the WAL back to at most 16 MB once writes stop and a checkpoint has run', async () => {
     const file = tempFile();
     const db = openWal(file);

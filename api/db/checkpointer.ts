@@ -66,7 +66,10 @@ function guarded(run) {
     throw plainError(error);
   }
 }
-const db = guarded(() => new Database(workerData.file, { fileMustExist: true }));
+// No busy timeout (better-sqlite3's default is 5 s): a checkpoint that cannot take a lock gives
+// up at once and tries again next time. Waiting would hold the write lock a TRUNCATE takes while
+// it waits for readers, and the server's writers would wait behind it.
+const db = guarded(() => new Database(workerData.file, { fileMustExist: true, timeout: 0 }));
 guarded(() => db.pragma('journal_size_limit = ' + workerData.walLimitBytes));
 let timer;
 // Results are posted only once someone listens (tests, diagnostics): not ten idle messages a second.
@@ -88,7 +91,8 @@ function checkpointOnce() {
   // The WAL file keeps the size of its longest run between checkpoints: a writer cuts it back to
   // journal_size_limit only when it starts the WAL over, which never happens once writes stop.
   // So once everything is in the database file and the WAL is still oversized, truncate it here:
-  // it waits for nothing (no busy timeout on this connection) and copies no page.
+  // it waits for nothing (no busy timeout on this connection: busy if a reader or writer is in the
+  // way) and copies no page.
   if (result.busy === 0 && result.log === result.checkpointed && walBytes() > workerData.walLimitBytes) {
     [result] = db.pragma('wal_checkpoint(TRUNCATE)');
   }
