@@ -25,7 +25,12 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    // Each company configuration load reads its owner; each Stripe webhook finds its customer.
+    index('users_company').on(t.companyId),
+    index('users_stripe_customer').on(t.stripeCustomerId),
+  ],
 );
 
 export const companies = sqliteTable(
@@ -222,17 +227,22 @@ export const billingEvents = sqliteTable('billing_events', {
 });
 
 /** Checkout sessions of both modes, recorded when opened: local mode's are paid here; Stripe's are looked up there. */
-export const checkoutSessions = sqliteTable('checkout_sessions', {
-  id: text('id').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  status: text('status').notNull().default('open'),
-  /** Only a session its owner started (signed in, or at signup) may sign its owner in on return. */
-  signsIn: bool('signs_in').notNull().default(false),
-  processedAt: text('processed_at'),
-  createdAt: createdAt(),
-});
+export const checkoutSessions = sqliteTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('open'),
+    /** Only a session its owner started (signed in, or at signup) may sign its owner in on return. */
+    signsIn: bool('signs_in').notNull().default(false),
+    processedAt: text('processed_at'),
+    createdAt: createdAt(),
+  },
+  // A new checkout looks up its user's open ones to replace them.
+  (t) => [index('checkout_sessions_user').on(t.userId)],
+);
 
 export const distanceCache = sqliteTable(
   'distance_cache',
