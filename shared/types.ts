@@ -1,12 +1,13 @@
 // Response shapes of the API, shared by the server (which builds them) and both front ends.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+import type { SubscriptionStatus } from './subscription';
 
 export interface CurrentUser {
   id: number;
   email: string;
   name: string;
   companyId: number;
-  subscriptionStatus: string;
+  subscriptionStatus: SubscriptionStatus;
   trialEndsAt: string | null;
 }
 
@@ -139,7 +140,7 @@ export interface QuoteResponse {
 }
 
 export interface SubscriptionDetails {
-  status: string;
+  status: SubscriptionStatus;
   email: string;
   trialEnd: string | null;
   currentPeriodEnd: string | null;

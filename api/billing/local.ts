@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { sealData, unsealData } from 'iron-session';
 import { TRIAL_DAYS } from '../../shared/constants';
+import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
@@ -31,7 +32,7 @@ const isExpired = (row: CheckoutSessionRow, now: Date) =>
 /** Cancel at period end: for a trial the period is the trial. Undefined when nothing is cancellable. */
 export function localCancelPatch(user: UserRow, now: Date): BillingPatch | undefined {
   const view = subscriptionView(user, now, 'local');
-  if (!['active', 'trialing', 'trial'].includes(view.status)) return undefined;
+  if (!statusRules(view.status).cancellable) return undefined;
   return { subscriptionStatus: 'cancelled', cancelAtPeriodEnd: true, currentPeriodEnd: view.currentPeriodEnd ?? user.trialEndsAt };
 }
 

@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
 import { checkoutSessionSchema, processCheckoutSchema } from '../../shared/schemas';
+import { statusRules } from '../../shared/subscription';
 import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
 import { currentUser, requireUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
@@ -30,9 +31,6 @@ export const ALREADY_PROCESSED = 'Subscription already processed';
  * a reload), then stops: the id sits in browser history and must not be a login link forever.
  */
 export const PROCESSED_SIGN_IN_WINDOW_MS = 60 * 60 * 1000;
-
-/** Statuses with a subscription already running: checkout again would start a second one. */
-const SUBSCRIBED = ['active', 'trialing', 'trial', 'cancelled', 'past_due'];
 
 export function createBilling(deps: AppDeps, provider: BillingProvider = deps.config.billing.mode === 'stripe' ? createStripeBilling(deps) : createLocalBilling(deps)) {
   return {
@@ -77,7 +75,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       const email = body.email ?? body.prefilled_email;
       const user = signedIn ?? (email ? findUserByEmail(db, email) : undefined);
       if (!user) throw new ValidationFailed('Please provide email and name for subscription');
-      if (SUBSCRIBED.includes(view(user).status)) {
+      if (statusRules(view(user).status).subscribed) {
         throw new Conflict('This account already has a subscription. Manage it from the subscription page.');
       }
       const url = await provider.startCheckout(user, { signsIn: signedIn !== undefined });
@@ -122,7 +120,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     })
     .post('/reactivate-subscription', requireUser, async (c) => {
       const user = currentUser(c);
-      if (view(user).status !== 'cancelled') {
+      if (!statusRules(view(user).status).reactivatable) {
         throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.');
       }
       const updated = applyBillingPatch(deps, user, await provider.reactivate(user));

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '../../shared/constants';
+import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
 import { expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, recordBillingEvent } from '../db/billing';
@@ -12,6 +13,7 @@ import { findUserByStripeCustomer, findUserById, type UserRow } from '../db/user
 import { Conflict, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { applyBillingPatch, PLAN_NAME, trialPatch, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
+import { storedStatus } from './status';
 import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscription, type BillingPatch, type SubscriptionLike } from './stripe-state';
 
 /** The price is found by this key when STRIPE_PRICE_ID is not set, and created once if missing. */
@@ -104,11 +106,11 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
         if (!user || isStale(event.created, user.billingSyncedAt)) return 'ignored';
         if (subscriptionId && user.stripeSubscriptionId && subscriptionId !== user.stripeSubscriptionId) return 'ignored';
         if (event.type === 'invoice.payment_failed') {
-          if (!['trialing', 'trial', 'active'].includes(user.subscriptionStatus)) return 'ignored';
+          if (!statusRules(storedStatus(user)).paymentCanFail) return 'ignored';
           return apply(user, { subscriptionStatus: 'past_due', billingSyncedAt: event.created });
         }
         // The £0 invoice that opens a trial is "paid" too: only real money makes it active.
-        if (invoice.amount_paid <= 0 || !['trialing', 'trial', 'past_due', 'active'].includes(user.subscriptionStatus)) return 'ignored';
+        if (invoice.amount_paid <= 0 || !statusRules(storedStatus(user)).paymentMakesActive) return 'ignored';
         return apply(user, {
           subscriptionStatus: 'active',
           currentPeriodEnd: isoFromUnix(invoice.lines.data[0]?.period.end) ?? user.currentPeriodEnd,

@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
-import { hasDashboardAccess } from '../../../shared/constants';
+import { hasDashboardAccess } from '../../../shared/subscription';
 import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
 import type { CurrentUser, SignupResponse } from '../../../shared/types';
 import { toast } from '../components/toast';
