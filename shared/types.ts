@@ -1,5 +1,6 @@
 // Response shapes of the API, shared by the server (which builds them) and both front ends.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+import type { ErrorCode } from './error-codes';
 import type { SubscriptionStatus } from './subscription';
 
 export interface CurrentUser {
@@ -154,10 +155,13 @@ export interface CheckoutSuccessResponse {
   user?: CurrentUser;
   error?: string;
   message?: string;
+  /** CHECKOUT_ALREADY_PROCESSED on a repeat return, CHECKOUT_INVALID or CHECKOUT_UNPAID on a failure. */
+  code?: ErrorCode;
 }
 
 export interface ApiError {
   message: string;
+  code: ErrorCode;
   fields?: Record<string, string>;
   requestId?: string;
 }

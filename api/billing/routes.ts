@@ -20,8 +20,8 @@ import { createStripeBilling } from './stripe';
 import { subscriptionView } from './status';
 
 export const CHECKOUT_ERRORS = {
-  invalid: 'Invalid or expired session ID',
-  unpaid: 'Payment not completed',
+  invalid: { message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' },
+  unpaid: { message: 'Payment not completed', code: 'CHECKOUT_UNPAID' },
 } as const;
 
 export const ALREADY_PROCESSED = 'Subscription already processed';
@@ -76,7 +76,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       const user = signedIn ?? (email ? findUserByEmail(db, email) : undefined);
       if (!user) throw new ValidationFailed('Please provide email and name for subscription');
       if (statusRules(view(user).status).subscribed) {
-        throw new Conflict('This account already has a subscription. Manage it from the subscription page.');
+        throw new Conflict('This account already has a subscription. Manage it from the subscription page.', 'ALREADY_SUBSCRIBED');
       }
       const url = await provider.startCheckout(user, { signsIn: signedIn !== undefined });
       return c.json({ url });
@@ -84,8 +84,8 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     .post('/process-checkout-success', validate('json', processCheckoutSchema), async (c) => {
       const { sessionId } = c.req.valid('json');
       // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
-      const fail = (error: string) =>
-        c.json({ success: false, error, message: error, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
+      const fail = ({ message, code }: (typeof CHECKOUT_ERRORS)[keyof typeof CHECKOUT_ERRORS]) =>
+        c.json({ success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
       const lookup = await provider.lookupCheckout(sessionId);
       if (lookup.kind === 'invalid') return fail(CHECKOUT_ERRORS.invalid);
       if (lookup.kind === 'unpaid') return fail(CHECKOUT_ERRORS.unpaid);
@@ -100,9 +100,9 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       if (!user && lookup.processedAt && Date.parse(lookup.processedAt) + PROCESSED_SIGN_IN_WINDOW_MS <= at.getTime()) {
         return fail(CHECKOUT_ERRORS.invalid);
       }
-      const message = user ? undefined : ALREADY_PROCESSED;
+      const repeat = user ? undefined : ({ message: ALREADY_PROCESSED, code: 'CHECKOUT_ALREADY_PROCESSED' } as const);
       if (!lookup.signsIn) {
-        return c.json({ success: true, message: message ?? 'Subscription started. Please sign in to continue.' } satisfies CheckoutSuccessResponse);
+        return c.json({ success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse);
       }
       const signedIn = user ?? owner;
       const authToken = await sessions.start(c, signedIn);
@@ -110,7 +110,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         success: true,
         authToken,
         user: toCurrentUser(signedIn, deps),
-        ...(message ? { message } : {}),
+        ...repeat,
       } satisfies CheckoutSuccessResponse);
     })
     .get('/subscription-details', requireUser, (c) => {
@@ -121,7 +121,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     .post('/reactivate-subscription', requireUser, async (c) => {
       const user = currentUser(c);
       if (!statusRules(view(user).status).reactivatable) {
-        throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.');
+        throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.', 'NOT_REACTIVATABLE');
       }
       const updated = applyBillingPatch(deps, user, await provider.reactivate(user));
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(updated);

@@ -201,13 +201,13 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     },
 
     async portalUrl(user) {
-      if (!user.stripeCustomerId) throw new Conflict('There is no billing account yet. Start your free trial first.');
+      if (!user.stripeCustomerId) throw new Conflict('There is no billing account yet. Start your free trial first.', 'NO_BILLING_ACCOUNT');
       const session = await stripe.billingPortal.sessions.create({ customer: user.stripeCustomerId, return_url: subscriptionUrl });
       return session.url;
     },
 
     async reactivate(user) {
-      if (!user.stripeSubscriptionId) throw new Conflict('There is no subscription to reactivate.');
+      if (!user.stripeSubscriptionId) throw new Conflict('There is no subscription to reactivate.', 'NO_SUBSCRIPTION');
       const current = await stripe.subscriptions.retrieve(user.stripeSubscriptionId);
       // A cancellation scheduled by date (what Stripe's portal may set) is undone by clearing
       // that date; one at period end by clearing the flag.
@@ -222,14 +222,14 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       const secret = config.billing.stripeWebhookSecret;
       if (!secret) {
         logger.error({ msg: 'Stripe webhook received but STRIPE_WEBHOOK_SECRET is not set' });
-        throw new ValidationFailed('Webhook signature cannot be verified');
+        throw new ValidationFailed('Webhook signature cannot be verified', undefined, 'WEBHOOK_SIGNATURE_INVALID');
       }
-      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header');
+      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header', undefined, 'WEBHOOK_SIGNATURE_INVALID');
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(rawBody, signature, secret);
       } catch {
-        throw new ValidationFailed('Invalid webhook signature');
+        throw new ValidationFailed('Invalid webhook signature', undefined, 'WEBHOOK_SIGNATURE_INVALID');
       }
       // Recording the id and applying the event commit together: a failure leaves no record,
       // so Stripe's retry is applied.

@@ -44,7 +44,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       const body = c.req.valid('json');
       const email = body.email.toLowerCase();
       if (findUserByEmail(db, email)) {
-        throw new Conflict('An account with this email already exists');
+        throw new Conflict('An account with this email already exists', 'EMAIL_TAKEN');
       }
       const passwordHash = await hashPassword(body.password);
       let user: UserRow;
@@ -52,7 +52,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
         user = createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName });
       } catch (err) {
         // Two sign-ups racing for one email: the unique index decides.
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('An account with this email already exists');
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('An account with this email already exists', 'EMAIL_TAKEN');
         throw err;
       }
       const authToken = await sessions.start(c, user);
@@ -70,7 +70,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       if (!user || !ok) {
         perAccount.record(`acct:${accountKey}`);
         perAddress.record(`addr:${addressKey}`);
-        throw new Unauthorized(FAILED_LOGIN);
+        throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
       }
       perAccount.reset(`acct:${accountKey}`);
       const authToken = await sessions.start(c, user);

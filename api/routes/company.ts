@@ -69,9 +69,9 @@ export function companyRoutes(deps: AppDeps) {
       const patch = toPatch(body);
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
-        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed');
+        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed', 'SLUG_LOCKED');
         const owner = findCompanyBySlug(db, body.customSlug);
-        if (owner && owner.id !== companyId) throw new Conflict('That custom URL is already taken. Please choose another.');
+        if (owner && owner.id !== companyId) throw new Conflict('That custom URL is already taken. Please choose another.', 'SLUG_TAKEN');
         patch.customSlug = body.customSlug;
       }
 
@@ -87,7 +87,7 @@ export function companyRoutes(deps: AppDeps) {
           throw new ValidationFailed('Logo must be a PNG, JPG, GIF or WebP image', { logo: 'Logo must be a PNG, JPG, GIF or WebP image' });
         }
       } catch (err) {
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('That custom URL is already taken. Please choose another.');
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('That custom URL is already taken. Please choose another.', 'SLUG_TAKEN');
         throw err;
       }
       companyCache.invalidate(companyId);

@@ -48,7 +48,7 @@ function usePaymentReturn(): boolean {
         window.location.reload();
         return;
       }
-      const next = finalHandling(outcome.message);
+      const next = finalHandling(outcome.code);
       if (next === 'already-processed') {
         toast({ title: 'Subscription already active', description: 'Taking you to your dashboard...' });
         toCleanDashboard();
