@@ -4,7 +4,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserById } from '../db/users';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
-import { startStripeFake, type FakeSubscription, type StripeFake } from './stripe-fake';
+import { startStripeFake, type FakeSubscription, type StripeFake } from '../test/stripe-fake';
 import { PRICE_LOOKUP_KEY } from './stripe';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
