@@ -1,6 +1,7 @@
 // The operator's own company (private) and the public company reads (SPEC.md §7).
 import { Hono } from 'hono';
 import { poundsToPence } from '../../shared/money';
+import { isCustomSlug } from '../../shared/patterns';
 import type { PublicCompanyWithCharges } from '../../shared/types';
 import { listCharges } from '../db/charges';
 import { formatPostcode } from '../../shared/postcode';
@@ -24,7 +25,7 @@ export function companyIsPublic(deps: AppDeps, company: CompanyRow): boolean {
 
 /** Looks up a company for the public by slug; undefined when missing or without access. */
 export function publicCompanyBySlug(deps: AppDeps, slug: string) {
-  const company = /^[a-z0-9-]{1,40}$/.test(slug) ? findCompanyBySlug(deps.db, slug) : undefined;
+  const company = isCustomSlug(slug) ? findCompanyBySlug(deps.db, slug) : undefined;
   return company && companyIsPublic(deps, company) ? toPublicCompany(company, deps.config.publicUrl) : undefined;
 }
 
@@ -95,7 +96,7 @@ export function companyRoutes(deps: AppDeps) {
     })
     .get('/slug/:slug', (c) => {
       const slug = c.req.param('slug');
-      return c.json(publicRead(/^[a-z0-9-]{1,40}$/.test(slug) ? findCompanyBySlug(db, slug) : undefined));
+      return c.json(publicRead(isCustomSlug(slug) ? findCompanyBySlug(db, slug) : undefined));
     })
     .get('/:id/logo', (c) => {
       const id = parseId(c.req.param('id'));
