@@ -66,12 +66,6 @@ export const COLOUR_PRESETS: readonly ColourTheme[] = [
 
 export const FEATURE_ICONS = ['Clock', 'Calculator', 'CheckCircle', 'Shield', 'Truck', 'Star', 'Phone', 'MapPin'] as const;
 
-export const DEFAULT_FEATURES = [
-  { title: '24/7 Availability', description: 'Round-the-clock recovery whenever you break down.', icon: 'Clock' },
-  { title: 'Transparent Pricing', description: 'An itemised price before you book: no surprises.', icon: 'Calculator' },
-  { title: 'Professional Drivers', description: 'Trained, insured recovery drivers you can trust.', icon: 'CheckCircle' },
-] as const;
-
 /** Slugs that would shadow an app route or look official; refused as a custom URL. */
 export const RESERVED_SLUGS = [
   'api', 'admin', 'dashboard', 'auth', 'auth-page', 'company', 'preview', 'subscription', 'subscription-test',

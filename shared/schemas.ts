@@ -24,8 +24,8 @@ const postcodeField = (requiredMessage: string, invalidMessage: string) =>
 
 // ---------------------------------------------------------------- quotes
 
-export const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
-export const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
+const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
+const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
 
 /** YYYY-MM-DD naming a day that exists: Date.parse alone takes 2026-02-31 for 3 March. */
 function isCalendarDate(value: string): boolean {
@@ -100,7 +100,7 @@ export type LoginRequest = z.infer<typeof loginSchema>;
  * A pounds amount as the portal sends it: a number or numeric string with at most 2 decimals.
  * Blank (`''`, null, missing) is `undefined`, so the caller can apply SPEC's defaults.
  */
-export const moneyInput = z.preprocess(
+const moneyInput = z.preprocess(
   (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
   z
     .number({ error: 'Must be an amount in pounds' })

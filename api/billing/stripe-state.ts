@@ -33,7 +33,7 @@ const iso = (unixSeconds: number | null | undefined): string | null =>
  * Stripe has moved from `cancel_at_period_end` to `cancel_at` (its billing portal now sets the
  * latter), so either one means "ends at the period end": SPEC.md's 'cancelled'.
  */
-export const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean =>
+const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean =>
   sub.cancel_at_period_end || sub.cancel_at != null;
 
 export function statusFromStripe(status: Stripe.Subscription.Status, cancelling: boolean): SubscriptionStatus {

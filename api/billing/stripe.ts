@@ -19,7 +19,7 @@ import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscripti
 /** The price is found by this key when STRIPE_PRICE_ID is not set, and created once if missing. */
 export const PRICE_LOOKUP_KEY = 'recovery_pro_monthly';
 
-export function createStripeClient(billing: Config['billing']): Stripe {
+function createStripeClient(billing: Config['billing']): Stripe {
   if (!billing.stripeSecretKey) throw new Error('STRIPE_SECRET_KEY is required when BILLING_MODE=stripe');
   const options: Stripe.StripeConfig = { telemetry: false };
   if (billing.stripeApiBase) {

@@ -12,7 +12,7 @@ export interface RateLimitStore {
   reset(key: string): void;
 }
 
-export function memoryStore(maxKeys = 100_000): RateLimitStore {
+function memoryStore(maxKeys = 100_000): RateLimitStore {
   const windows = new Map<string, { start: number; count: number }>();
   return {
     hit(key, windowStart) {

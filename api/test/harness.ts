@@ -97,4 +97,3 @@ export function createTestApp(options: TestAppOptions = {}) {
   return { ...built, app, config, call, operator, dbFile: file };
 }
 
-export type TestApp = ReturnType<typeof createTestApp>;

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { lookupPostcode, type PostcodeLevel } from '../../api/distance/postcodes';
 import { REPO_ROOT } from './server-process';
 
-export const SHARED_DIR = path.resolve(REPO_ROOT, '../shared');
+const SHARED_DIR = path.resolve(REPO_ROOT, '../shared');
 export const PAIRS_CSV = path.join(SHARED_DIR, 'roaddist/pairs.csv');
 const GEODATA_DIR = path.join(SHARED_DIR, 'geodata');
 

@@ -4,7 +4,7 @@ import type { CSSProperties } from 'react';
 import { safeColour } from '../../shared/patterns';
 import type { PublicCompany } from '../../shared/types';
 
-export const DEFAULT_COLOURS = {
+const DEFAULT_COLOURS = {
   primaryColour: '#1976D2',
   secondaryColour: '#FFA726',
   accentColour: '#FF5722',

@@ -9,7 +9,7 @@ import { FullPageSpinner } from './ui/spinner';
 /** React Router matches /dashboard/ and /Dashboard too: the rules must see them as the dashboard. */
 const isDashboard = (pathname: string) => pathname.replace(/\/+$/, '').toLowerCase() === '/dashboard';
 
-export function isPostPaymentVisit(pathname: string, search: string): boolean {
+function isPostPaymentVisit(pathname: string, search: string): boolean {
   if (!isDashboard(pathname)) return false;
   const query = new URLSearchParams(search);
   return query.get('payment_success') === 'true' || query.has('session_id');

@@ -12,7 +12,7 @@ import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../sub
 import { DriverPortal } from './DriverPortal';
 
 /** SPEC.md §9: how long to wait for a user before showing the authentication error. */
-export const AUTH_TIMEOUT_MS = 5000;
+const AUTH_TIMEOUT_MS = 5000;
 const REDIRECT_DELAY_MS = 2000;
 
 function usePaymentReturn(): boolean {

@@ -80,7 +80,3 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
     },
   };
 }
-
-export type RowEditor<Row extends { id: number }, Draft extends FieldValues, Parsed extends object = object> = ReturnType<
-  typeof useRowEditor<Row, Draft, Parsed>
->;

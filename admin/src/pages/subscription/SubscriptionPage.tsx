@@ -20,7 +20,7 @@ import { accessEndDate, checkoutRequest, dayCount, daysLeft, showsManagement, tr
 const PLAN_LINE = `${PRODUCT_NAME} Pro - £${PLAN_PRICE_PENCE / 100}/month`;
 const MONTHLY = `£${PLAN_PRICE_PENCE / 100}/month`;
 
-export const TRIAL_FEATURES = [
+const TRIAL_FEATURES = [
   'Professional quote generation',
   'Custom branding & white-label',
   'Service area mapping',
@@ -185,7 +185,7 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
 }
 
 /** The status panel of SPEC.md §2: days left, dates and amounts for each status. */
-export function PlanStatusPanel({ details, now }: { details: SubscriptionDetails; now: Date }) {
+function PlanStatusPanel({ details, now }: { details: SubscriptionDetails; now: Date }) {
   const panel = 'grid gap-2 rounded-lg border p-4';
   switch (details.status) {
     case 'trialing': {

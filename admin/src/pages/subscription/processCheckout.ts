@@ -5,12 +5,12 @@ import { ApiRequestError, AUTH_TOKEN_KEY, apiRequest } from '../../../../shared/
 import { errorCodeOf, type ErrorCode } from '../../../../shared/error-codes';
 import type { CheckoutSuccessResponse, CurrentUser } from '../../../../shared/types';
 
-export const CHECKOUT_MAX_ATTEMPTS = 3;
+const CHECKOUT_MAX_ATTEMPTS = 3;
 /** Back-off before retry n (1-based) is n × this: 1 s, then 2 s. */
-export const CHECKOUT_BACKOFF_MS = 1000;
+const CHECKOUT_BACKOFF_MS = 1000;
 /** Redirect delays of SPEC.md §9. */
 export const REDIRECT_DELAY_MS = 2000;
-export const AUTHENTICATED_REDIRECT_DELAY_MS = 1000;
+const AUTHENTICATED_REDIRECT_DELAY_MS = 1000;
 
 export const CHECKOUT_MESSAGES = {
   network: 'Network connection failed. Please check your internet connection and try again.',
@@ -57,7 +57,7 @@ export function messageForStatus(status: number, body: string): string {
 }
 
 /** 403 and 5xx may pass (a cookie not yet set, a restart); 400 and success are final. */
-export const isRetryable = (status: number): boolean => status === 403 || status >= 500;
+const isRetryable = (status: number): boolean => status === 403 || status >= 500;
 
 export interface ProcessDeps {
   post: (sessionId: string) => Promise<CheckoutSuccessResponse>;
