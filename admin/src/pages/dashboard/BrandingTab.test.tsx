@@ -98,7 +98,10 @@ describe('custom URL', () => {
     const input = screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement;
     expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
     fireEvent.change(input, { target: { value: 'acme-recovery' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    // Lock validates with the shared schema first (asynchronously): let it settle before looking.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });
@@ -116,10 +119,24 @@ describe('custom URL', () => {
     expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
   });
 
+  it("shows the shared schema's message for a malformed URL and neither asks nor saves", async () => {
+    const api = renderCard(null, () => ({ json: {} }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'Acme Recovery' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
+    expect(await screen.findByText('Custom URL may use lowercase letters, numbers and hyphens only')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save and Lock' })).toBeNull();
+    expect(api.calls).toEqual([]);
+  });
+
   it('reports a failed save with SPEC wording and the server reason', async () => {
     renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken' } }));
     fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    // Lock validates with the shared schema first (asynchronously): let it settle before looking.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });

@@ -1,30 +1,37 @@
 // The custom URL (SPEC.md §4): editable until saved; saving goes through a confirmation and locks
 // it for good, because customers and printed vans will carry the link.
 import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck, ExternalLink, Lock } from 'lucide-react';
+import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../../../shared/api-client';
+import { companyUpdateSchema } from '../../../../shared/schemas';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, Input, Label } from '../../components/ui';
 import { useSaveCompany } from './api';
 import { customUrlState, customUrlUnchanged } from './branding';
 
+const customUrlSchema = companyUpdateSchema.pick({ customSlug: true });
+
 export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
-  const [draft, setDraft] = useState(savedSlug ?? '');
+  const form = useForm({ resolver: zodResolver(customUrlSchema), defaultValues: { customSlug: savedSlug ?? '' } });
+  const draft = form.watch('customSlug') ?? '';
+  const invalid = form.formState.errors.customSlug?.message;
   const [confirming, setConfirming] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const save = useSaveCompany();
   const { locked, canLock } = customUrlState(savedSlug, draft);
   const prefix = `${window.location.origin}/company/`;
 
-  const confirm = () => {
-    if (customUrlUnchanged(savedSlug, draft)) {
+  const confirm = form.handleSubmit(({ customSlug }) => {
+    if (customSlug === undefined || customUrlUnchanged(savedSlug, customSlug)) {
       setConfirming(false);
       toast({ title: 'No changes', description: "The custom URL hasn't been changed." });
       return;
     }
     setServerError(null);
     save.mutate(
-      { customSlug: draft.trim() },
+      { customSlug },
       {
         onSuccess: () => {
           setConfirming(false);
@@ -37,7 +44,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         },
       },
     );
-  };
+  });
 
   const shownSlug = locked ? (savedSlug ?? '') : draft;
   return (
@@ -55,20 +62,20 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
             </span>
             <Input
               id="customSlug"
+              {...form.register('customSlug')}
               value={shownSlug}
               readOnly={locked}
-              onChange={(e) => setDraft(e.target.value)}
               placeholder="yourcompany"
               autoCapitalize="none"
               spellCheck={false}
               aria-describedby="customSlug-hint"
-              aria-invalid={serverError ? true : undefined}
+              aria-invalid={serverError || invalid ? true : undefined}
               className="border-0 shadow-none"
             />
             {locked && <CircleCheck className="mr-3 size-5 shrink-0 text-green-700" aria-hidden="true" />}
           </div>
           {canLock && (
-            <Button onClick={() => setConfirming(true)} disabled={save.isPending}>
+            <Button onClick={form.handleSubmit(() => setConfirming(true))} disabled={save.isPending}>
               <Lock aria-hidden="true" /> Lock Custom URL
             </Button>
           )}
@@ -86,9 +93,9 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
             Lowercase letters, numbers and hyphens only, e.g. acme-recovery.
           </p>
         )}
-        {serverError && (
+        {(invalid ?? serverError) && (
           <p role="alert" className="text-sm text-red-700">
-            {serverError}
+            {invalid ?? serverError}
           </p>
         )}
       </CardContent>
@@ -104,7 +111,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         }
         confirmLabel="Save and Lock"
         pending={save.isPending}
-        onConfirm={confirm}
+        onConfirm={() => void confirm()}
       />
     </Card>
   );
