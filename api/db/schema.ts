@@ -2,6 +2,7 @@
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex, blob } from 'drizzle-orm/sqlite-core';
+import type { SubscriptionStatus } from '../../shared/subscription';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
 export const users = sqliteTable(
@@ -14,7 +15,7 @@ export const users = sqliteTable(
     companyId: integer('company_id').references(() => companies.id),
     stripeCustomerId: text('stripe_customer_id'),
     stripeSubscriptionId: text('stripe_subscription_id'),
-    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    subscriptionStatus: text('subscription_status').$type<SubscriptionStatus>().notNull().default('inactive'),
     trialEndsAt: text('trial_ends_at'),
     currentPeriodEnd: text('current_period_end'),
     cancelAtPeriodEnd: bool('cancel_at_period_end').notNull().default(false),

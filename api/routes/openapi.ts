@@ -140,7 +140,7 @@ export function buildOpenApiDocument() {
             '404': { description: 'No such company, or its page is not live', content: { 'application/json': { schema: errorSchema } } },
             '415': { description: 'The body is not application/json', content: { 'application/json': { schema: errorSchema } } },
             '422': {
-              description: 'A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (`reason: "outside-area"`, with the `phone` to call)',
+              description: 'A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (code `OUTSIDE_SERVICE_AREA`, with the `phone` to call)',
               content: { 'application/json': { schema: errorSchema } },
             },
             '429': { description: 'Rate limited', content: { 'application/json': { schema: errorSchema } } },

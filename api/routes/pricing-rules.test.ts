@@ -153,7 +153,7 @@ describe('quotes under the rules', () => {
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({
       message: "This pickup is outside Pennine Recovery's area. Please call us on 0161 496 0000.",
-      reason: 'outside-area',
+      code: 'OUTSIDE_SERVICE_AREA',
       phone: '0161 496 0000',
     });
     expect(res.json.requestId).toBeTruthy();

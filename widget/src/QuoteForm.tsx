@@ -3,6 +3,7 @@
 // demo, the portal preview and the wrapper page.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiRequestError, apiRequest } from '../../shared/api-client';
+import { errorCodeOf } from '../../shared/error-codes';
 import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/constants';
 import { formatPounds } from '../../shared/money';
 import { formatPostcode } from '../../shared/postcode';
@@ -525,12 +526,7 @@ function pickQuoteFields(fields: Record<string, string>): FieldErrors {
 
 /** The quote route's refusal of a pickup beyond the operator's maximum radius, if that is what `error` is. */
 function outsideAreaAnswer(error: unknown): { message: string; phone: string | null } | null {
-  if (!(error instanceof ApiRequestError) || error.status !== 422) return null;
-  try {
-    const body = JSON.parse(error.body) as { reason?: unknown; message?: unknown; phone?: unknown };
-    if (body.reason !== 'outside-area' || typeof body.message !== 'string') return null;
-    return { message: body.message, phone: typeof body.phone === 'string' ? body.phone : null };
-  } catch {
-    return null;
-  }
+  if (!(error instanceof ApiRequestError) || errorCodeOf(error.body) !== 'OUTSIDE_SERVICE_AREA') return null;
+  const { phone } = JSON.parse(error.body) as { phone?: unknown };
+  return { message: error.serverMessage, phone: typeof phone === 'string' ? phone : null };
 }

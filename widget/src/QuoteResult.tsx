@@ -13,7 +13,7 @@ export interface ContactDetail {
   quoteId: string;
 }
 
-export const DISCLAIMER =
+const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
 const validUntilFormat = new Intl.DateTimeFormat('en-GB', {
@@ -37,7 +37,7 @@ export function formatValidUntil(iso: string): string {
  * operator's extra rules such as "Travel to you" and "VAT (20%)"), else SPEC's lines in order,
  * the last four only when they add something.
  */
-export function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
+function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
   if (quote.lines?.length) return quote.lines;
   const b = quote.breakdown;
   const optional = [

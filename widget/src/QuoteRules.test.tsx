@@ -123,7 +123,7 @@ describe('quote rules in the form', () => {
 
   it('a pickup outside the area shows the operator’s message with a Call button, not a price or a failure toast', async () => {
     const message = "This pickup is outside Acme Recovery's area. Please call us on 0161 496 0000.";
-    answerQuotesWith(() => json({ message, reason: 'outside-area', phone: '0161 496 0000', requestId: 'r1' }, 422));
+    answerQuotesWith(() => json({ message, code: 'OUTSIDE_SERVICE_AREA', phone: '0161 496 0000', requestId: 'r1' }, 422));
     await askForQuote();
     const alert = await screen.findByText(message);
     expect(alert.closest('[role="alert"]')).toBeTruthy();

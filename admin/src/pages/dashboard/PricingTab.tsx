@@ -1,35 +1,16 @@
 // Pricing & Rates: the rates every quote is built from (SPEC.md §2, §5, §9).
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../../../shared/api-client';
-import { MAX_FREE_MILES, NATION_LABELS, NATIONS, QUOTE_VALIDITY_HOURS, type Nation } from '../../../../shared/constants';
-import { PRICING_DEFAULTS, pricingUpdateSchema } from '../../../../shared/schemas';
+import { MAX_FREE_MILES, NATION_LABELS, NATIONS, QUOTE_VALIDITY_HOURS } from '../../../../shared/constants';
+import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '../../../../shared/schemas';
 import type { PricingRates } from '../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Spinner } from '../../components/ui';
-import { asInput, parseWith } from '../../lib/forms';
+import { asInput } from '../../lib/forms';
 import { usePricing, useSavePricing } from './api';
 
-interface PricingForm {
-  callOutFee: string;
-  labourRate: string;
-  mileRate: string;
-  labourTime: string;
-  afterHoursEnabled: boolean;
-  afterHoursFee: string;
-  afterHoursStart: string;
-  afterHoursEnd: string;
-  // "More rules" (issue 17): blank is off.
-  bankHolidayNation: Nation;
-  bankHolidayFee: string;
-  enRouteRate: string;
-  freeMiles: string;
-  minimumCharge: string;
-  maximumRadius: string;
-  vatRegistered: boolean;
-  pricesIncludeVat: boolean;
-  quoteValidityHours: string;
-}
-
-const toForm = (rates: PricingRates | undefined): PricingForm => ({
+/** Numbers stay text while typed, so a blank stays blank; the schema turns them into rates. */
+const toForm = (rates: PricingRates | undefined): PricingUpdate => ({
   callOutFee: asInput(rates?.callOutFee),
   labourRate: asInput(rates?.labourRate),
   mileRate: asInput(rates?.mileRate),
@@ -38,6 +19,7 @@ const toForm = (rates: PricingRates | undefined): PricingForm => ({
   afterHoursFee: asInput(rates?.afterHoursFee),
   afterHoursStart: rates?.afterHoursStart ?? '',
   afterHoursEnd: rates?.afterHoursEnd ?? '',
+  // "More rules" (issue 17): blank is off.
   bankHolidayNation: rates?.bankHolidayNation ?? 'england-and-wales',
   bankHolidayFee: asInput(rates?.bankHolidayFee || null),
   enRouteRate: asInput(rates?.enRouteRate || null),
@@ -71,24 +53,19 @@ export function PricingTab() {
     watch,
     setValue,
     formState: { errors },
-  } = useForm<PricingForm>({ values: toForm(pricing.data) });
+  } = useForm({ resolver: zodResolver(pricingUpdateSchema), values: toForm(pricing.data) });
 
   if (pricing.isLoading) return <Spinner label="Loading pricing" />;
 
-  const onSubmit = handleSubmit((values) => {
-    const parsed = parseWith(pricingUpdateSchema, values);
-    if (!parsed.ok) {
-      for (const [field, message] of Object.entries(parsed.errors)) setError(field as keyof PricingForm, { message });
-      return;
-    }
-    save.mutate(parsed.data, {
+  const onSubmit = handleSubmit((rates) =>
+    save.mutate(rates, {
       // The server also checks what the form cannot, e.g. the maximum radius against the service radius.
       onError: (error) => {
         const fields = error instanceof ApiRequestError ? error.fields : undefined;
-        for (const [field, message] of Object.entries(fields ?? {})) setError(field as keyof PricingForm, { message });
+        for (const [field, message] of Object.entries(fields ?? {})) setError(field as keyof PricingUpdate, { message });
       },
-    });
-  });
+    }),
+  );
 
   const afterHoursEnabled = watch('afterHoursEnabled');
   const vatRegistered = watch('vatRegistered');
@@ -131,7 +108,7 @@ export function PricingTab() {
             <div className="flex items-center gap-3">
               <Checkbox
                 id="afterHoursEnabled"
-                checked={afterHoursEnabled}
+                checked={afterHoursEnabled === true}
                 onCheckedChange={(checked) => setValue('afterHoursEnabled', checked === true, { shouldDirty: true })}
               />
               <Label htmlFor="afterHoursEnabled">Charge an after-hours fee</Label>
