@@ -3,7 +3,8 @@
 // packed integer keys, so they allocate nothing but the result.
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync } from 'node:zlib';
-import { COORD_SCALE, GEODATA_MAGIC, GEODATA_VERSION, SUFFIX_COUNT, packKey, unitSuffix } from './geodata-format';
+import { COORD_SCALE, GEODATA_MAGIC, GEODATA_VERSION, SUFFIX_COUNT, packKey, suffixLetters, unitSuffix, unpackKey } from './geodata-format';
+import { NearestUnitIndex } from './nearest';
 
 export type PostcodeLevel = 'unit' | 'sector' | 'district';
 
@@ -11,6 +12,12 @@ export interface PostcodeLocation {
   lat: number;
   lng: number;
   level: PostcodeLevel;
+}
+
+/** A unit postcode near a point, formatted ("LS1 4AP"), and how far the point is from its centroid. */
+export interface NearbyPostcode {
+  postcode: string;
+  distanceMetres: number;
 }
 
 export interface GeodataStats {
@@ -117,6 +124,7 @@ export class PostcodeIndex {
     private readonly unitSuffixes: Uint16Array,
     private readonly unitLat: Int32Array,
     private readonly unitLng: Int32Array,
+    private readonly near: NearestUnitIndex,
   ) {}
 
   /** Decodes a postcodes.bin file's contents (brotli-compressed). */
@@ -159,11 +167,42 @@ export class PostcodeIndex {
       }
     }
     if (!reader.done) throw new Error('postcodes.bin: trailing bytes');
-    return new PostcodeIndex(districts, sectors, sectorStart, suffixes, unitLat, unitLng);
+    return new PostcodeIndex(districts, sectors, sectorStart, suffixes, unitLat, unitLng, NearestUnitIndex.build(unitLat, unitLng));
   }
 
   get counts(): { units: number; sectors: number; districts: number } {
     return { units: this.unitSuffixes.length, sectors: this.sectors.keys.length, districts: this.districts.keys.length };
+  }
+
+  /** Bytes held by the decoded data and its nearest-unit index. */
+  get byteLength(): number {
+    const table = (t: CentroidTable) => t.keys.byteLength + t.lat.byteLength + t.lng.byteLength;
+    return (
+      table(this.districts) +
+      table(this.sectors) +
+      this.sectorStart.byteLength +
+      this.unitSuffixes.byteLength +
+      this.unitLat.byteLength +
+      this.unitLng.byteLength +
+      this.near.byteLength
+    );
+  }
+
+  /** The unit postcode nearest to (lat, lng) in degrees, if one is within 1 km. */
+  nearest(lat: number, lng: number): NearbyPostcode | undefined {
+    const found = this.near.nearest(lat, lng);
+    if (!found) return undefined;
+    // The unit's sector: the last s with sectorStart[s] <= unit.
+    let low = 0;
+    let high = this.sectors.keys.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.sectorStart[mid] <= found.unit) low = mid;
+      else high = mid - 1;
+    }
+    const sector = unpackKey(this.sectors.keys[low]);
+    const postcode = `${sector.slice(0, -1)} ${sector.slice(-1)}${suffixLetters(this.unitSuffixes[found.unit])}`;
+    return { postcode, distanceMetres: Math.round(found.metres) };
   }
 
   /** `key` is a full postcode, upper case, no spaces: unit, then sector (key minus 2), then district (key minus 3). */
@@ -208,6 +247,11 @@ export function loadGeodata(): GeodataStats {
 /** Milliseconds the one load took (loads now if nothing has yet). */
 export function geodataLoadMs(): number {
   return ensureLoaded().stats.loadMs;
+}
+
+/** The unit postcode nearest to a point, if one is within 1 km (none at sea or abroad). */
+export function nearestPostcode(lat: number, lng: number): NearbyPostcode | undefined {
+  return ensureLoaded().index.nearest(lat, lng);
 }
 
 /** Centroid of a postcode key (upper case, no spaces), at the most precise level known. */
