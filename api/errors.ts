@@ -38,7 +38,11 @@ export class Forbidden extends DomainError {
 
 export class NotFound extends DomainError {
   readonly status = 404;
-  constructor(message = 'Not found') {
+  constructor(
+    message = 'Not found',
+    /** A stable machine-readable reason, for a client that answers it differently (e.g. NO_POSTCODE_NEAR). */
+    readonly code?: string,
+  ) {
     super(message);
   }
 }

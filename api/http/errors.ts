@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
-import { DomainError, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
+import { DomainError, NotFound, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import { clientClosedRequest } from './body-limit';
 import type { Logger } from './observability';
@@ -20,7 +20,8 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
   if (err instanceof DomainError) {
     const fields = err instanceof ValidationFailed || err instanceof Unprocessable ? err.fields : undefined;
     if ((err instanceof TooManyRequests || err instanceof ServiceUnavailable) && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
-    return c.json({ message: err.message, ...(fields ? { fields } : {}), requestId }, err.status);
+    const code = err instanceof NotFound ? err.code : undefined;
+    return c.json({ message: err.message, ...(code ? { code } : {}), ...(fields ? { fields } : {}), requestId }, err.status);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
