@@ -10,6 +10,7 @@ import { isValidPostcode } from '../shared/postcode';
 import { evaluateDistanceAccuracy } from './distance-accuracy';
 import { demoQuoteJson } from './bench/demo-quote';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './bench/load';
+import type { NearestProbeResult } from './bench/nearest-probe';
 import type { PostcodeProbeResult } from './bench/postcode-probe';
 import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
 import { REPO_ROOT, spawnServer, type ServerProcess } from './bench/server-process';
@@ -86,6 +87,34 @@ function postcodeProbe(): PostcodeProbeResult {
   const probe = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/postcode-probe.ts', '1000000'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`postcode probe failed:\n${probe.stderr}`);
   return JSON.parse(probe.stdout.trim()) as PostcodeProbeResult;
+}
+
+/** `npm run bench -- nearest` runs this section alone. */
+function nearestRows(): Row[] {
+  // A fresh process with the collector exposed: the load is cold and the memory figure is what stays live.
+  const probe = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/nearest-probe.ts', '1000000'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`nearest-postcode probe failed:\n${probe.stderr}`);
+  const result = JSON.parse(probe.stdout.trim()) as NearestProbeResult;
+  return [
+    {
+      what: `nearest postcode unit to a position (${int(result.lookups)} look-ups near the routed addresses, ${(100 * (1 - result.foundShare)).toFixed(0)} % at sea or abroad)`,
+      measured: `${result.perLookupUs.toFixed(2)} µs`,
+      budget: '≤ 20 µs',
+      pass: result.perLookupUs <= 20,
+    },
+    {
+      what: 'postcode data load with the nearest-unit index (fresh process)',
+      measured: `${result.loadMs.toFixed(0)} ms`,
+      budget: '≤ 300 ms',
+      pass: result.loadMs <= 300,
+    },
+    {
+      what: 'postcode data memory: decoded centroids and the nearest-unit index (array buffers and heap, after a full collection)',
+      measured: `${(result.dataBytes / 1e6).toFixed(1)} MB`,
+      budget: '≤ 40 MB',
+      pass: result.dataBytes <= 40e6,
+    },
+  ];
 }
 
 /** Requests answered by one route over all its ratio slices. */
@@ -211,6 +240,11 @@ function render(rows: Row[]): string {
 
 async function main() {
   const host = machine();
+  // Needs no build: the postcode data is read from the sources.
+  if (process.argv.slice(2).includes('nearest')) {
+    console.log(`\n${render(nearestRows())}\n`);
+    return;
+  }
   const built = ensureBuilt();
   if (process.argv.slice(2).includes('logs')) {
     if (!built) throw new Error('the stalled log reader is measured on the production bundle: npm run build failed');
@@ -271,6 +305,7 @@ async function main() {
       pass: probe.perLookupUs <= 2,
     },
     { what: 'postcode data load (fresh process)', measured: `${probe.loadMs.toFixed(0)} ms`, budget: '≤ 300 ms', pass: probe.loadMs <= 300 },
+    ...nearestRows(),
     ...[{ label: 'all', ...accuracy.overall }, ...accuracy.bands].map(({ label, n, medianPct, p90Pct }) => ({
       what: `distance error vs routed driving distance, ${label === 'all' ? 'all pairs' : `straight line ${label}`} (${n} pairs)`,
       measured: `median ${medianPct.toFixed(1)} %, p90 ${p90Pct.toFixed(1)} %`,
