@@ -107,6 +107,16 @@ export function buildOpenApiDocument() {
           summary: 'Calculate and record an instant quote',
           description:
             'Give `companyId` or `companySlug`. Values are matched to the company’s enabled rows by slug of their name ("Not Rolling" → `not-rolling`). Rate-limited per client.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', minLength: 1, maxLength: 100 },
+              description:
+                'Names this calculation (1–100 printable ASCII characters, e.g. a UUID per tap). The same key for the same company within 10 minutes answers with the first quote and stores no second one, so a retry after a dropped connection is safe.',
+            },
+          ],
           requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(quoteRequestSchema, { io: 'input' }) } } },
           responses: {
             '200': {

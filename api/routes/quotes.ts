@@ -1,12 +1,18 @@
 // POST /api/quotes/calculate: public, rate-limited per client. Validation, the rate limit and the
-// JSON answer are the route's; the quote's own work is api/quotes/quote-service.ts.
+// JSON answer are the route's; the quote's own work is api/quotes/quote-service.ts. An optional
+// Idempotency-Key header makes a retry answer with the first quote (api/quotes/idempotency.ts).
 import { Hono } from 'hono';
 import { quoteRequestSchema } from '../../shared/schemas';
 import type { AppDeps } from '../deps';
 import type { AppEnv } from '../http/context';
 import { clientAddress, createRateLimiter, type RateLimiter } from '../http/rate-limit';
+import { ValidationFailed } from '../errors';
 import { validate } from '../http/validate';
 import { createQuoteService } from '../quotes/quote-service';
+
+/** 1 to 100 printable ASCII characters (a UUID, typically). */
+const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,100}$/;
+export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key must be 1 to 100 printable ASCII characters';
 
 export const QUOTE_RATE_LIMITED = 'Too many quotes requested. Please wait a minute and try again.';
 
@@ -19,7 +25,12 @@ export function quoteRoutes(deps: AppDeps, limiter: RateLimiter = createQuoteLim
   const quote = createQuoteService(deps);
 
   return new Hono<AppEnv>().post('/calculate', validate('json', quoteRequestSchema), async (c) => {
+    const idempotencyKey = c.req.header('idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new ValidationFailed(IDEMPOTENCY_KEY_INVALID, { 'Idempotency-Key': IDEMPOTENCY_KEY_INVALID });
+    }
     const response = await quote(c.req.valid('json'), {
+      idempotencyKey,
       signedInCompanyId: c.get('user')?.companyId,
       // The limit counts calculations (each stores a quote), so a customer correcting a typo is
       // not locked out; QUOTE_RATE_LIMIT=0 turns it off without even looking up the address.
