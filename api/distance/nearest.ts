@@ -87,45 +87,30 @@ export class NearestUnitIndex {
     const columns = Math.floor((maxLng - minLng) / CELL_LNG) + 1;
     const cells = rows * columns;
 
-    // Counting sort of (cell, block) pairs, one per distinct cell of a block's units: count per
-    // cell, prefix sums to each cell's end, then fill each cell backwards, which leaves
-    // cellStart[c] at the cell's start. Consecutive units mostly share a cell, so a unit in the
-    // same cell as the one before it adds nothing.
-    const cellOf = (u: number) => ((unitLat[u] - minLat) / CELL_LAT | 0) * columns + ((unitLng[u] - minLng) / CELL_LNG | 0);
+    // Counting sort of (cell, block) pairs, one per distinct cell of a block's units: the pairs
+    // are listed once (a temporary), counted per cell, prefix-summed to each cell's end, then
+    // placed in each cell backwards, which leaves cellStart[c] at the cell's start.
+    const pairCell = new Int32Array(n);
+    const blockPairs = new Uint32Array(blocks + 1);
     const cellStart = new Uint32Array(cells + 1);
-    const found = new Int32Array(BLOCK);
     let pairs = 0;
     for (let b = 0; b < blocks; b++) {
-      let count = 0;
-      let previous = -1;
+      const first = pairs;
       for (let u = b * BLOCK, end = Math.min(n, u + BLOCK); u < end; u++) {
-        const cell = cellOf(u);
-        if (cell === previous) continue;
-        previous = cell;
-        let k = 0;
-        while (k < count && found[k] !== cell) k++;
-        if (k < count) continue;
-        found[count++] = cell;
+        const cell = (((unitLat[u] - minLat) / CELL_LAT) | 0) * columns + (((unitLng[u] - minLng) / CELL_LNG) | 0);
+        let k = first;
+        while (k < pairs && pairCell[k] !== cell) k++;
+        if (k < pairs) continue;
+        pairCell[pairs++] = cell;
         cellStart[cell]++;
       }
-      pairs += count;
+      blockPairs[b + 1] = pairs;
     }
     for (let c = 1; c < cells; c++) cellStart[c] += cellStart[c - 1];
     cellStart[cells] = pairs;
     const cellBlocks = new Uint32Array(pairs);
     for (let b = blocks - 1; b >= 0; b--) {
-      let count = 0;
-      let previous = -1;
-      for (let u = b * BLOCK, end = Math.min(n, u + BLOCK); u < end; u++) {
-        const cell = cellOf(u);
-        if (cell === previous) continue;
-        previous = cell;
-        let k = 0;
-        while (k < count && found[k] !== cell) k++;
-        if (k < count) continue;
-        found[count++] = cell;
-        cellBlocks[--cellStart[cell]] = b;
-      }
+      for (let p = blockPairs[b]; p < blockPairs[b + 1]; p++) cellBlocks[--cellStart[pairCell[p]]] = b;
     }
     return new NearestUnitIndex(unitLat, unitLng, minLat, minLng, rows, columns, cellStart, cellBlocks, blockBox);
   }

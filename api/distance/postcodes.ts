@@ -21,7 +21,10 @@ export interface NearbyPostcode {
 }
 
 export interface GeodataStats {
+  /** The whole load: reading, decoding and building the nearest-unit index. */
   loadMs: number;
+  /** The part of loadMs spent building the nearest-unit index. */
+  nearestIndexMs: number;
   fileBytes: number;
   units: number;
   sectors: number;
@@ -125,6 +128,8 @@ export class PostcodeIndex {
     private readonly unitLat: Int32Array,
     private readonly unitLng: Int32Array,
     private readonly near: NearestUnitIndex,
+    /** Milliseconds the nearest-unit index took to build. */
+    readonly nearestIndexMs: number,
   ) {}
 
   /** Decodes a postcodes.bin file's contents (brotli-compressed). */
@@ -167,7 +172,9 @@ export class PostcodeIndex {
       }
     }
     if (!reader.done) throw new Error('postcodes.bin: trailing bytes');
-    return new PostcodeIndex(districts, sectors, sectorStart, suffixes, unitLat, unitLng, NearestUnitIndex.build(unitLat, unitLng));
+    const started = performance.now();
+    const near = NearestUnitIndex.build(unitLat, unitLng);
+    return new PostcodeIndex(districts, sectors, sectorStart, suffixes, unitLat, unitLng, near, performance.now() - started);
   }
 
   get counts(): { units: number; sectors: number; districts: number } {
@@ -231,7 +238,7 @@ function ensureLoaded(): { index: PostcodeIndex; stats: GeodataStats } {
     const file = readFileSync(POSTCODES_FILE);
     const index = PostcodeIndex.decode(file);
     const loadMs = performance.now() - started;
-    loaded = { index, stats: { loadMs, fileBytes: file.length, ...index.counts } };
+    loaded = { index, stats: { loadMs, nearestIndexMs: index.nearestIndexMs, fileBytes: file.length, ...index.counts } };
   }
   return loaded;
 }
