@@ -38,7 +38,7 @@ describe('operations', () => {
     for (const [method, path] of [['POST', '/nowhere'], ['DELETE', '/company/demo'], ['PUT', '/dashboard']] as const) {
       const res = await t.call(method, path, { body: {} });
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ message: 'Not found', requestId: res.headers.get('x-request-id') });
+      expect(res.json).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: res.headers.get('x-request-id') });
     }
   });
 

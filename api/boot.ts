@@ -14,7 +14,8 @@ export function bootApp(config: Config, logger?: Logger) {
     config.databasePath === ':memory:'
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, {
-          onError: (error) => deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line instead', error: error.message }),
+          onError: (error, restartInMs) =>
+            deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: error.message, restartInMs }),
         });
   return { app, deps, geodata, checkpoints };
 }

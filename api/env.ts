@@ -14,12 +14,15 @@ const flag = z
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+/** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
+export const DEFAULT_DATABASE_PATH = './data/recovery.db';
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
-    DATABASE_PATH: z.string().min(1).default('./data/recovery.db'),
+    DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
     PUBLIC_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     BILLING_MODE: z.enum(['local', 'stripe']).default('local'),

@@ -1,9 +1,13 @@
 // Domain errors: thrown by domain code that knows nothing of HTTP. `app.onError` (api/app.ts)
-// maps each to its status and the one JSON error shape of DESIGN.md §4.
+// maps each to its status and the one JSON error shape of DESIGN.md §4, with its stable `code`.
+import type { ErrorCode } from '../shared/error-codes';
 
 export abstract class DomainError extends Error {
   abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly code: ErrorCode,
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -15,38 +19,42 @@ export class ValidationFailed extends DomainError {
   constructor(
     message: string,
     readonly fields?: Record<string, string>,
+    code: ErrorCode = 'VALIDATION_FAILED',
   ) {
-    super(message);
+    super(message, code);
   }
 }
 
 export class Unauthorized extends DomainError {
   readonly status = 401;
-  constructor(message = 'Not signed in') {
-    super(message);
+  constructor(message = 'Not signed in', code: ErrorCode = 'UNAUTHORIZED') {
+    super(message, code);
   }
 }
 
 /** The action needs a subscription that grants access (trial, active, or cancelled before its end). */
 export class PaymentRequired extends DomainError {
   readonly status = 402;
+  constructor(message: string, code: ErrorCode = 'SUBSCRIPTION_REQUIRED') {
+    super(message, code);
+  }
 }
 
 export class Forbidden extends DomainError {
   readonly status = 403;
+  constructor(message: string, code: ErrorCode = 'FORBIDDEN') {
+    super(message, code);
+  }
 }
 
 export class NotFound extends DomainError {
   readonly status = 404;
-  constructor(
-    message = 'Not found',
-    /** A stable machine-readable reason, for a client that answers it differently (e.g. NO_POSTCODE_NEAR). */
-    readonly code?: string,
-  ) {
-    super(message);
+  constructor(message = 'Not found', code: ErrorCode = 'NOT_FOUND') {
+    super(message, code);
   }
 }
 
+/** The request conflicts with the current state; each conflict names its own code. */
 export class Conflict extends DomainError {
   readonly status = 409;
 }
@@ -54,7 +62,7 @@ export class Conflict extends DomainError {
 export class PayloadTooLarge extends DomainError {
   readonly status = 413;
   constructor(message = 'Request body too large') {
-    super(message);
+    super(message, 'PAYLOAD_TOO_LARGE');
   }
 }
 
@@ -62,7 +70,7 @@ export class PayloadTooLarge extends DomainError {
 export class UnsupportedMediaType extends DomainError {
   readonly status = 415;
   constructor(message = 'Content-Type must be application/json') {
-    super(message);
+    super(message, 'UNSUPPORTED_MEDIA_TYPE');
   }
 }
 
@@ -72,8 +80,9 @@ export class Unprocessable extends DomainError {
   constructor(
     message: string,
     readonly fields?: Record<string, string>,
+    code: ErrorCode = 'UNPROCESSABLE',
   ) {
-    super(message);
+    super(message, code);
   }
 }
 
@@ -83,7 +92,7 @@ export class TooManyRequests extends DomainError {
     message = 'Too many requests. Please wait a moment and try again.',
     readonly retryAfterSeconds?: number,
   ) {
-    super(message);
+    super(message, 'RATE_LIMITED');
   }
 }
 
@@ -95,6 +104,6 @@ export class ServiceUnavailable extends DomainError {
   readonly status = 503;
   readonly retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS;
   constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
-    super(message);
+    super(message, 'SERVICE_UNAVAILABLE');
   }
 }

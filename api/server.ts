@@ -1,6 +1,6 @@
 // Listens. What it serves is set up in api/boot.ts and built in api/app.ts.
 import type { Server, ServerResponse } from 'node:http';
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
 import { ConfigError, loadConfig } from './env';
@@ -35,16 +35,43 @@ function lastOnItsConnection(res: ServerResponse) {
   if (!res.headersSent) res.shouldKeepAlive = false;
 }
 
+/**
+ * Every open connection with how many requests it has begun and how many responses are still open.
+ * Node's closeIdleConnections() counts a connection whose first request it has not read yet as
+ * idle and resets it, though the client may already have sent that request: here such a fresh
+ * connection gets FRESH_GRACE_MS on shutdown to deliver it, and only connections that have served
+ * a request and have nothing in progress are closed at once.
+ */
+const connections = new Map<Socket, { begun: number; open: number }>();
+const FRESH_GRACE_MS = 1_000;
+let acceptedCount = 0;
+server.on('connection', (socket: Socket) => {
+  acceptedCount += 1;
+  connections.set(socket, { begun: 0, open: 0 });
+  socket.once('close', () => connections.delete(socket));
+});
+
 // Before the app's own listener, so a request received while draining is marked before it is handled.
-server.prependListener('request', (_req, res: ServerResponse) => {
+server.prependListener('request', (req, res: ServerResponse) => {
+  const connection = connections.get(req.socket as Socket);
+  if (connection) {
+    connection.begun += 1;
+    connection.open += 1;
+  }
   if (stopping) lastOnItsConnection(res);
   unfinished.add(res);
   res.once('close', () => {
     unfinished.delete(res);
+    if (connection) connection.open -= 1;
     // A response whose headers were already out kept its connection open: close it now it is idle.
-    if (stopping) server.closeIdleConnections();
+    if (stopping) closeIdleConnections();
   });
 });
+
+/** Ends (after flushing) each connection that has served its requests and waits for another. */
+function closeIdleConnections() {
+  for (const [socket, { begun, open }] of connections) if (begun > 0 && open === 0) socket.end();
+}
 
 // Graceful shutdown: stop accepting, answer every request already received with
 // `Connection: close`, close each connection once its response is written (idle ones at once),
@@ -59,18 +86,32 @@ function shutdown(signal: string) {
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
   for (const res of unfinished) lastOnItsConnection(res);
-  // Stop accepting now. net.Server's close() rather than http.Server's, which would also close the
-  // idle keep-alive connections right away; the callback runs once every connection has ended.
-  net.Server.prototype.close.call(server, async () => {
-    // The worker's connection first, so the main one closes last and folds the WAL into the file.
-    await checkpoints?.stop();
-    deps.db.$client.close();
-    await logger.close();
-    process.exit(0);
+  // Stop accepting once a full loop turn has accepted nothing: connections already waiting in the
+  // kernel's accept queue when the signal came are accepted first (closing the listener in the
+  // handler would reset them, though their clients had sent their requests; the signal's own poll
+  // batch need not include the listener). net.Server's close() rather than http.Server's, which
+  // would also close the idle keep-alive connections right away; its callback runs once every
+  // connection has ended.
+  afterAcceptQueueDrained(() => {
+    net.Server.prototype.close.call(server, async () => {
+      // The worker's connection first, so the main one closes last and folds the WAL into the file.
+      await checkpoints?.stop();
+      deps.db.$client.close();
+      await logger.close();
+      process.exit(0);
+    });
+    // Idle keep-alive connections now; busy ones end after their response. A connection that has
+    // not sent its request yet gets FRESH_GRACE_MS to do so, then is closed.
+    closeIdleConnections();
   });
-  // Idle connections after the poll phase: a request whose bytes had arrived with the signal is
-  // read first, so its connection is not taken for idle and reset. Busy ones end after their response.
-  setImmediate(() => server.closeIdleConnections());
+  setTimeout(() => {
+    for (const [socket, { begun }] of connections) if (begun === 0) socket.destroy();
+  }, FRESH_GRACE_MS).unref();
+}
+/** Runs `then` after a poll phase (epoll with no wait, immediates pending) accepts no connection. */
+function afterAcceptQueueDrained(then: () => void, turnsLeft = 3) {
+  const before = acceptedCount;
+  setImmediate(() => setImmediate(() => (acceptedCount === before || turnsLeft === 0 ? then() : afterAcceptQueueDrained(then, turnsLeft - 1))));
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,9 +1,11 @@
 // `npm run bench`: measures every DESIGN.md §9 budget that a script can measure, prints one table
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
-// (about three minutes): the real server, a trivial Hono server and the bare-handler references
-// run as child processes.
+// (about three minutes, plus a few for the real-sized databases of the reliability sections): the
+// real server, a trivial Hono server and the bare-handler references run as child processes.
+// `npm run bench -- backup` (or `large-db`, or `main`) runs those sections alone and rewrites only
+// theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isValidPostcode } from '../shared/postcode';
@@ -13,6 +15,16 @@ import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from '.
 import type { NearestProbeResult } from './bench/nearest-probe';
 import type { PostcodeProbeResult } from './bench/postcode-probe';
 import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
+import {
+  acrossCompanies,
+  BACKUP_RATE,
+  CITY_POSTCODES,
+  LARGE_COMPANIES,
+  measureBackupUnderLoad,
+  measureLargeDatabase,
+  type BackupFigures,
+  type LargeDatabaseFigures,
+} from './bench/reliability';
 import { REPO_ROOT, spawnServer, type ServerProcess } from './bench/server-process';
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
@@ -238,19 +250,8 @@ function render(rows: Row[]): string {
   ].join('\n');
 }
 
-async function main() {
-  const host = machine();
-  // Needs no build: the postcode data is read from the sources.
-  if (process.argv.slice(2).includes('nearest')) {
-    console.log(`\n${render(nearestRows())}\n`);
-    return;
-  }
-  const built = ensureBuilt();
-  if (process.argv.slice(2).includes('logs')) {
-    if (!built) throw new Error('the stalled log reader is measured on the production bundle: npm run build failed');
-    console.log(`\n${render(await stalledLogRows())}\n`);
-    return;
-  }
+/** The main section: everything DESIGN.md §9 budgets, in the file's header and Results table. */
+async function mainSection(host: ReturnType<typeof machine>, built: boolean): Promise<string> {
   console.log('Postcode data: load and look-ups…');
   const probe = postcodeProbe();
   console.log('Distance accuracy…');
@@ -317,7 +318,7 @@ async function main() {
 
   const table = render(rows);
   console.log(`\n${table}\n`);
-  const doc = `# Benchmarks
+  return `# Benchmarks
 
 Written by \`npm run bench\` (scripts/bench.ts); rerun it rather than editing this file. The
 quote figures come from autocannon against the real server (the production bundle \`dist/server.mjs\` as a child process
@@ -350,7 +351,112 @@ so on 2 cores each gets about one. Distance errors are against \`api/distance/te
 
 ${table}
 `;
+}
+
+const ms = (n: number) => `${Math.round(n)} ms`;
+const ranAt = (host: ReturnType<typeof machine>) => `Run ${host.date}, load average ${host.loadAverage}.`;
+
+function backupSection(host: ReturnType<typeof machine>, figures: BackupFigures, script: string): string {
+  const rows: Row[] = [
+    {
+      what: `\`npm run backup\` of a ${int(figures.quotes)}-quote database (${int(LARGE_COMPANIES)} companies) while quotes are written at ${BACKUP_RATE}/s, from start to exit of its process`,
+      measured: `${figures.seconds.toFixed(1)} s (${figures.report}), integrity ${figures.integrity}, ${int(figures.copiedQuotes)} quotes copied`,
+      budget: '≤ 10 s',
+      pass: figures.seconds <= 10 && figures.integrity === 'ok' && figures.copiedQuotes >= figures.quotes,
+    },
+    {
+      what: `quote p99 at ${BACKUP_RATE}/s during the backup (${int(figures.requestsDuring)} quotes) vs before it${figures.failures > 0 ? ` (${int(figures.failures)} failures)` : ''}`,
+      measured: `${ms(figures.p99DuringMs)} vs ${ms(figures.p99WithoutMs)}`,
+      budget: 'reported (small)',
+    },
+  ];
+  return `## Backup under load
+
+\`scripts/bench/reliability.ts\`: a database of ${int(figures.quotes)} quotes over ${int(LARGE_COMPANIES)} companies, filled with plain SQL
+(${figures.fillSeconds.toFixed(0)} s), served by \`${script}\`; quotes are posted at ${BACKUP_RATE} a second on a fixed schedule
+(an open model: a slow answer does not delay the next request) and \`npm run backup\` runs as its own process after 6 s
+(\`NODE_ENV=production\`, no \`SESSION_SECRET\`). p99 "before" is over the quotes sent in the 5 s before the backup,
+"during" over those sent while it ran. ${ranAt(host)}
+
+${render(rows)}
+`;
+}
+
+function largeDatabaseSection(host: ReturnType<typeof machine>, figures: LargeDatabaseFigures, script: string): string {
+  const ratio = figures.large.p99Ms / figures.empty.p99Ms;
+  const note = (r: LargeDatabaseFigures['empty']) => `${int(r.requestsPerSecond)} req/s${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
+  const rows: Row[] = [
+    {
+      what: `quote p99 with ${int(figures.quotes)} quotes across ${int(figures.companies)} companies (${note(figures.large)}) vs the same companies with none (${note(figures.empty)})`,
+      measured: `${ms(figures.large.p99Ms)} vs ${ms(figures.empty.p99Ms)} (${ratio.toFixed(2)}×)`,
+      budget: '≤ 1.5×',
+      pass: ratio <= 1.5 && figures.large.failures === 0 && figures.empty.failures === 0,
+    },
+  ];
+  return `## Quote latency on a large database
+
+\`scripts/bench/reliability.ts\`: two databases with the same ${int(figures.companies)} companies (starter rows, an owner each with
+an active subscription), one with ${int(figures.quotes)} quotes spread over them (${(figures.databaseBytes / 1e9).toFixed(2)} GB, filled with plain SQL in
+${figures.fillSeconds.toFixed(0)} s, references made by the app's cipher), one with none; each served by \`${script}\`. Quotes for
+every company in turn, 10 connections, after a 5 s warm-up on each; then 3 rounds of a 5 s slice on each
+database in turn, the median of the slices' p99. ${ranAt(host)}
+
+${render(rows)}
+`;
+}
+
+/** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
+function withSection(doc: string, section: string): string {
+  const heading = section.slice(0, section.indexOf('\n'));
+  const start = doc.indexOf(`\n${heading}\n`);
+  if (start === -1) return `${doc.trimEnd()}\n\n${section}`;
+  const next = doc.indexOf('\n## ', start + 1);
+  return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${doc.slice(next + 1)}`}`;
+}
+
+const SECTIONS = ['main', 'backup', 'large-db', 'logs', 'nearest'] as const;
+type Section = (typeof SECTIONS)[number];
+
+async function main() {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    process.stderr.write(`Unknown bench section ${unknown.join(', ')}: choose from ${SECTIONS.join(', ')} (none: all)\n`);
+    process.exit(1);
+  }
+  const sections = new Set<Section>(asked.length === 0 ? SECTIONS : (asked as Section[]));
+  const host = machine();
+  if (sections.has('nearest') && !sections.has('main')) {
+    // The main section measures it too; alone it is printed, not written, and needs no build.
+    console.log(`\n${render(nearestRows())}\n`);
+    sections.delete('nearest');
+    if (sections.size === 0) return;
+  }
+  const built = ensureBuilt();
+  // The production bundle, as `npm start` runs it; the sources only if it could not be built.
+  const script = built ? 'dist/server.mjs' : 'api/server.ts';
   const out = path.join(REPO_ROOT, 'docs/benchmarks.md');
+  if (sections.has('logs') && !sections.has('main')) {
+    // The main section measures it too; alone it is printed, not written.
+    if (!built) throw new Error('the stalled log reader is measured on the production bundle: npm run build failed');
+    console.log(`\n${render(await stalledLogRows())}\n`);
+    if (sections.size === 1) return;
+  }
+  let doc = sections.has('main') ? await mainSection(host, built) : existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n';
+  // Quotes for every company in turn.
+  const requests = acrossCompanies(quoteRequests(CITY_POSTCODES, LARGE_COMPANIES, 3), LARGE_COMPANIES);
+  if (sections.has('backup')) {
+    console.log('Backup under load: filling a 1 M-quote database…');
+    const section = backupSection(host, await measureBackupUnderLoad(script, requests), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('large-db')) {
+    console.log('Quote latency on a large database: filling 5 M quotes…');
+    const section = largeDatabaseSection(host, await measureLargeDatabase(script, requests), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
   writeFileSync(out, doc);
   console.log(`Written to ${path.relative(process.cwd(), out)}`);
 }

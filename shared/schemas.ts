@@ -2,6 +2,7 @@
 // browser forms use them, so every message in SPEC.md §5 is written exactly once.
 import { z } from 'zod';
 import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
+import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
 
@@ -48,8 +49,8 @@ const postcodeField = (requiredMessage: string, invalidMessage: string) =>
 
 // ---------------------------------------------------------------- quotes
 
-export const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
-export const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
+const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
+const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
 
 /** YYYY-MM-DD naming a day that exists: Date.parse alone takes 2026-02-31 for 3 March. */
 function isCalendarDate(value: string): boolean {
@@ -228,15 +229,14 @@ export type PassengerChargeInput = z.input<typeof passengerChargeSchema>;
 
 // ---------------------------------------------------------------- company
 
-export const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
 const colour = z.string({ error: 'Colour must be #RRGGBB' }).regex(HEX_COLOUR, 'Colour must be #RRGGBB');
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_LENGTH_MESSAGE = `Custom URL must be ${SLUG_LENGTH.min} to ${SLUG_LENGTH.max} characters`;
 export const customSlugSchema = z
   .string({ error: 'Custom URL must be text' })
   .trim()
-  .min(3, 'Custom URL must be 3 to 40 characters')
-  .max(40, 'Custom URL must be 3 to 40 characters')
+  .min(SLUG_LENGTH.min, SLUG_LENGTH_MESSAGE)
+  .max(SLUG_LENGTH.max, SLUG_LENGTH_MESSAGE)
   .regex(SLUG_PATTERN, 'Custom URL may use lowercase letters, numbers and hyphens only')
   .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), 'That custom URL is reserved. Please choose another.');
 

@@ -8,7 +8,7 @@ import { lookupPostcode, type PostcodeLocation } from './postcodes';
 /** A valid postcode that no level of the built-in data knows (422). */
 export class PostcodeNotFound extends Unprocessable {
   constructor(readonly postcode: string) {
-    super(`Postcode not found: ${postcode}`);
+    super(`Postcode not found: ${postcode}`, undefined, 'POSTCODE_NOT_FOUND');
   }
 }
 

@@ -6,16 +6,8 @@
 import { zValidator } from '@hono/zod-validator';
 import type { Context, ValidationTargets } from 'hono';
 import type { z } from 'zod';
+import { fieldMessages } from '../../shared/field-messages';
 import { UnsupportedMediaType, ValidationFailed } from '../errors';
-
-export function fieldMessages(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
 
 /** application/json, or a `+json` type (RFC 6839), with any parameters such as charset. */
 export const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -53,7 +45,7 @@ async function requireJsonBody(c: Context): Promise<void> {
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) => {
   const validator = zValidator(target, schema, (result) => {
     if (!result.success) {
-      const fields = fieldMessages(result.error as unknown as z.ZodError);
+      const fields = fieldMessages((result.error as unknown as z.ZodError).issues);
       const first = Object.values(fields)[0] ?? 'Invalid request';
       throw new ValidationFailed(first, fields);
     }

@@ -154,7 +154,7 @@ async function withPostcodeField(promise: Promise<number>, pickup: string, desti
       const fields: Record<string, string> = {};
       if (postcode === pickup) fields.pickupPostcode = message;
       if (postcode === destination) fields.destinationPostcode = message;
-      throw new Unprocessable(message, fields);
+      throw new Unprocessable(message, fields, err.code);
     }
     throw err;
   }

@@ -95,8 +95,10 @@ describe('company settings', () => {
     expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'rapid-recovery' } })).status).toBe(200);
     const change = await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'other-name' } });
     expect(change.status).toBe(409);
+    expect(change.json).toMatchObject({ message: 'The custom URL is locked and cannot be changed', code: 'SLUG_LOCKED' });
     const taken = await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'rapid-recovery' } });
     expect(taken.status).toBe(409);
+    expect(taken.json).toMatchObject({ message: 'That custom URL is already taken. Please choose another.', code: 'SLUG_TAKEN' });
     expect((await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'demo' } })).status).toBe(400);
 
     const pub = await t.call('GET', '/api/company/slug/rapid-recovery');
@@ -306,7 +308,7 @@ describe('company phone and WhatsApp numbers (E.164)', () => {
     await t.call('PUT', '/api/company', { token: op.token, body: { phone: '07700 900111', whatsapp: '07700 900222' } });
     const res = await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Renamed', [field]: typed } });
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message, fields: { [field]: message }, requestId: expect.any(String) });
+    expect(res.json).toEqual({ message, code: 'VALIDATION_FAILED', fields: { [field]: message }, requestId: expect.any(String) });
     const read = await t.call('GET', '/api/company', { token: op.token });
     expect(read.json).toMatchObject({ phone: '+447700900111', whatsapp: '+447700900222' });
     expect(read.json.name).not.toBe('Renamed');

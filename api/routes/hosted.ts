@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
+import { safeColour } from '../../shared/patterns';
 import { telUrl, whatsappNumber } from '../../shared/phone';
 import { formatPhoneNational } from '../../shared/phone-number';
 import type { PublicCompany } from '../../shared/types';
@@ -28,7 +29,6 @@ interface WidgetAsset {
 }
 
 const WIDGET_CACHE = 'public, max-age=300';
-const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
 
 /** Read once on first use (not at start, so tests that never ask for it never read it). */
 function loadWidget(file: string): WidgetAsset | undefined {
@@ -100,7 +100,6 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
     });
 }
 
-const safeColour = (value: string, fallback: string) => (HEX_COLOUR.test(value) ? value : fallback);
 
 // Shared by the company page and the 404 page; kept small, it is part of the 110 KB budget.
 const BASE_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#0f172a;background:var(--bg,#fafafa)}

@@ -12,7 +12,7 @@ const errorSchema = {
   required: ['message'],
   properties: {
     message: { type: 'string' },
-    code: { type: 'string', description: 'A machine-readable reason, where a client may answer it differently (NO_POSTCODE_NEAR)' },
+    code: { type: 'string', description: 'A stable machine-readable reason (shared/error-codes.ts), e.g. NO_POSTCODE_NEAR' },
     fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Per-field messages (validation only)' },
     requestId: { type: 'string' },
   },
