@@ -596,11 +596,20 @@ describe('at the roadside', () => {
 
     it('fills the pickup postcode from the nearest-postcode endpoint', async () => {
       mockApi({ ...companyRoutes, 'GET /api/postcodes/nearest?lat=53.7965&lng=-1.5478': () => json({ postcode: 'LS1 4AP', distanceMetres: 40 }) });
-      stubGeolocation((ok) => ok(leeds as unknown as GeolocationPosition));
+      let answer!: () => void;
+      const asked = stubGeolocation((ok) => (answer = () => ok(leeds as unknown as GeolocationPosition)));
       const user = userEvent.setup();
       render(<QuoteForm company={company} />);
-      await user.click(await screen.findByRole('button', { name: 'Use my location' }));
+      const button = await screen.findByRole('button', { name: 'Use my location' });
+      await user.click(button);
+      // A second tap while the position is found asks nothing more, and keeps focus on the button.
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      await user.click(button);
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(document.activeElement).toBe(button);
+      await act(async () => answer());
       await waitFor(() => expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'LS1 4AP'));
+      expect(button.getAttribute('aria-disabled')).toBe('false');
     });
 
     it('leaves the field as it was with a message of its own for each failure', async () => {

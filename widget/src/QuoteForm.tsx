@@ -296,6 +296,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   };
 
   const locate = async () => {
+    if (locating) return;
     setLocating(true);
     setLocateNote('');
     const found = await locatePostcode(apiBase, navigator.geolocation);
@@ -346,15 +347,17 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
               <button
                 type="button"
                 onClick={locate}
-                disabled={locating}
-                className={`flex h-11 shrink-0 items-center gap-1.5 rounded-lg border border-slate-400 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50 disabled:cursor-wait ${focusRing}`}
+                // Not `disabled`: that would drop keyboard focus while the position is found.
+                aria-disabled={locating}
+                className={`flex h-11 shrink-0 items-center gap-1.5 rounded-lg border border-slate-400 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50 aria-disabled:cursor-wait ${focusRing}`}
               >
                 <Icon name={locating ? 'loader' : 'navigation'} className={`size-4 ${locating ? 'animate-spin' : ''}`} />
                 Use my location
               </button>
             }
             note={
-              <p role="status" className="empty:hidden mt-1 text-sm text-slate-700">
+              // Always mounted, so screen readers announce the message when it arrives.
+              <p role="status" className={locateNote ? 'mt-1 text-sm text-slate-700' : undefined}>
                 {locateNote}
               </p>
             }
