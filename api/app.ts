@@ -18,7 +18,7 @@ import { apiBodyLimit } from './http/body-limit';
 import type { AppEnv } from './http/context';
 import { errorHandler, notFoundJson } from './http/errors';
 import { createLogger, requestLogging, type Logger } from './http/observability';
-import { csrfGuard, publicCors, securityHeaders } from './http/security';
+import { adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './http/security';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { authRoutes } from './routes/auth';
 import { chargeResources, chargeRoutes } from './routes/charges';
@@ -89,7 +89,7 @@ export function createApp(options: AppOptions) {
 
   const app = new Hono<AppEnv>()
     .use(requestLogging(logger))
-    .use(securityHeaders)
+    .use(securityHeaders(config.publicUrl))
     .use('/api/*', publicCors)
     .use('*', deps.sessions.load)
     .use('/api/*', csrfGuard(config.publicUrl))
@@ -125,11 +125,17 @@ export function createApp(options: AppOptions) {
 function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
   const adminDir = path.join(DIST, 'admin');
   const indexFile = path.join(adminDir, 'index.html');
-  let indexHtml: string | undefined;
-  // The SPA learns the configured support address from the page itself: no extra request.
+  let indexHtml: { head: string; tail: string } | undefined;
+  // The SPA learns the configured support address and this response's CSP nonce from the page
+  // itself: no extra request.
   const supportMeta = `<meta name="support-email" content="${escapeAttribute(supportEmail)}">`;
-  const spaIndex = () =>
-    (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8').replace('</head>', `${supportMeta}</head>`) : undefined);
+  const spaIndex = () => {
+    if (!indexHtml && existsSync(indexFile)) {
+      const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);
+      indexHtml = { head: `${head}${supportMeta}<meta name="csp-nonce" content="`, tail: `">\n</head>${tail}` };
+    }
+    return indexHtml;
+  };
 
   app.use(
     '/assets/*',
@@ -146,10 +152,12 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
     if (!html) return c.text('The admin app is not built. Run "npm run build".', 503);
     const known = SPA_ROUTES.some((r) => r.test(c.req.path));
     c.header('Cache-Control', 'no-cache');
-    // The portal must not be framed by another site (clickjacking its settings forms).
+    // The portal must not be framed by another site (clickjacking its settings forms), and keeps
+    // its token in localStorage: no script but our own files may run (api/http/security.ts).
+    const nonce = cspNonce();
     c.header('X-Frame-Options', 'DENY');
-    c.header('Content-Security-Policy', "frame-ancestors 'none'");
-    return c.html(html, known ? 200 : 404);
+    c.header('Content-Security-Policy', adminCsp(nonce));
+    return c.html(`${html.head}${nonce}${html.tail}`, known ? 200 : 404);
   });
 }
 

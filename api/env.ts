@@ -5,17 +5,24 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** pino's levels that make sense here; `silent` turns off every line. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
+export const DEFAULT_DATABASE_PATH = './data/recovery.db';
 
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
-    DATABASE_PATH: z.string().min(1).default('./data/recovery.db'),
+    DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
     PUBLIC_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     BILLING_MODE: z.enum(['local', 'stripe']).default('local'),
@@ -32,7 +39,7 @@ const envSchema = z
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     TRUST_PROXY: flag,
-    LOG_LEVEL: z.enum(['info', 'silent']).default('info'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -67,7 +74,7 @@ export interface Config {
   /** Sign-ups per hour per client address; 0 turns the limit off. */
   signupRateLimit: number;
   trustProxy: boolean;
-  logLevel: 'info' | 'silent';
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}

@@ -1,12 +1,14 @@
 // Response shapes of the API, shared by the server (which builds them) and both front ends.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+import type { ErrorCode } from './error-codes';
+import type { SubscriptionStatus } from './subscription';
 
 export interface CurrentUser {
   id: number;
   email: string;
   name: string;
   companyId: number;
-  subscriptionStatus: string;
+  subscriptionStatus: SubscriptionStatus;
   trialEndsAt: string | null;
 }
 
@@ -139,7 +141,7 @@ export interface QuoteResponse {
 }
 
 export interface SubscriptionDetails {
-  status: string;
+  status: SubscriptionStatus;
   email: string;
   trialEnd: string | null;
   currentPeriodEnd: string | null;
@@ -153,10 +155,13 @@ export interface CheckoutSuccessResponse {
   user?: CurrentUser;
   error?: string;
   message?: string;
+  /** CHECKOUT_ALREADY_PROCESSED on a repeat return, CHECKOUT_INVALID or CHECKOUT_UNPAID on a failure. */
+  code?: ErrorCode;
 }
 
 export interface ApiError {
   message: string;
+  code: ErrorCode;
   fields?: Record<string, string>;
   requestId?: string;
 }

@@ -9,7 +9,7 @@ import { findUserById, type UserRow } from '../db/users';
 import { Unauthorized } from '../errors';
 import type { AppEnv } from '../http/context';
 
-export const SESSION_COOKIE = 'rq_session';
+const SESSION_COOKIE = 'rq_session';
 const TTL_SECONDS = 30 * 24 * 60 * 60;
 
 interface SessionData {

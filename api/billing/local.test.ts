@@ -108,7 +108,7 @@ describe('local billing: the whole subscription journey', () => {
     advance(60_000);
     const again = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: account.binding });
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ success: true, message: 'Subscription already processed', user: { subscriptionStatus: 'trialing' } });
+    expect(again.json).toMatchObject({ success: true, message: 'Subscription already processed', code: 'CHECKOUT_ALREADY_PROCESSED', user: { subscriptionStatus: 'trialing' } });
     expect(again.json.authToken).toEqual(expect.any(String));
     expect((await t.call('GET', '/api/subscription-details', { token })).json.trialEnd).toBe(trialEnd);
 
@@ -162,7 +162,7 @@ describe('local billing: checkout return errors', () => {
     const { t } = setup();
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
+    expect(res.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
     expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
   });
 
@@ -172,12 +172,12 @@ describe('local billing: checkout return errors', () => {
     const sessionId = new URL(checkoutUrl).pathname.split('/').pop() ?? '';
     const unpaid = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     expect(unpaid.status).toBe(400);
-    expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed' });
+    expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed', code: 'CHECKOUT_UNPAID' });
 
     advance(25 * 60 * 60 * 1000);
     expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
     const expired = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
-    expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
+    expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
   });
 
   it('stops a processed session id signing in after an hour: it sits in browser history', async () => {
@@ -277,7 +277,7 @@ describe('local billing: a checkout return signs in only the browser that opened
 
     const replay = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
     expect(replay.status).toBe(200);
-    expect(replay.json).toEqual({ success: true, message: 'Subscription already processed' });
+    expect(replay.json).toEqual({ success: true, code: 'CHECKOUT_ALREADY_PROCESSED', message: 'Subscription already processed' });
     expect(replay.headers.get('set-cookie')).toBeNull();
   });
 

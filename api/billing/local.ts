@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { sealData, unsealData } from 'iron-session';
 import { TRIAL_DAYS } from '../../shared/constants';
+import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
@@ -16,7 +17,7 @@ import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider,
 import { addDays, subscriptionView } from './status';
 
 /** An unpaid checkout lapses after a day, as Stripe's do. */
-export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Portal links are bearer links (they appear in history): short-lived. */
 const PORTAL_TTL_SECONDS = 60 * 60;
 
@@ -30,14 +31,14 @@ const isExpired = (row: CheckoutSessionRow, now: Date) =>
   row.status === 'expired' || (row.status === 'open' && Date.parse(row.createdAt) + CHECKOUT_TTL_MS <= now.getTime());
 
 /** Cancel at period end: for a trial the period is the trial. Undefined when nothing is cancellable. */
-export function localCancelPatch(user: UserRow, now: Date): BillingPatch | undefined {
+function localCancelPatch(user: UserRow, now: Date): BillingPatch | undefined {
   const view = subscriptionView(user, now, 'local');
-  if (!['active', 'trialing', 'trial'].includes(view.status)) return undefined;
+  if (!statusRules(view.status).cancellable) return undefined;
   return { subscriptionStatus: 'cancelled', cancelAtPeriodEnd: true, currentPeriodEnd: view.currentPeriodEnd ?? user.trialEndsAt };
 }
 
 /** Back to the subscription the cancellation would have ended: still a trial if the trial runs. */
-export function localReactivatePatch(user: UserRow, now: Date): BillingPatch {
+function localReactivatePatch(user: UserRow, now: Date): BillingPatch {
   const inTrial = user.trialEndsAt != null && Date.parse(user.trialEndsAt) > now.getTime();
   return { subscriptionStatus: inTrial ? 'trialing' : 'active', cancelAtPeriodEnd: false };
 }

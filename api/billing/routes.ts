@@ -4,6 +4,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
 import { checkoutSessionSchema, processCheckoutSchema } from '../../shared/schemas';
+import { statusRules } from '../../shared/subscription';
 import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
 import { currentUser, requireUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
@@ -21,8 +22,8 @@ import { createStripeBilling } from './stripe';
 import { subscriptionView } from './status';
 
 export const CHECKOUT_ERRORS = {
-  invalid: 'Invalid or expired session ID',
-  unpaid: 'Payment not completed',
+  invalid: { message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' },
+  unpaid: { message: 'Payment not completed', code: 'CHECKOUT_UNPAID' },
 } as const;
 
 export const ALREADY_PROCESSED = 'Subscription already processed';
@@ -43,9 +44,6 @@ const requireSignIn =
  * a reload), then stops: the id sits in browser history and must not be a login link forever.
  */
 export const PROCESSED_SIGN_IN_WINDOW_MS = 60 * 60 * 1000;
-
-/** Statuses with a subscription already running: checkout again would start a second one. */
-const SUBSCRIBED = ['active', 'trialing', 'trial', 'cancelled', 'past_due'];
 
 export function createBilling(deps: AppDeps, provider: BillingProvider = deps.config.billing.mode === 'stripe' ? createStripeBilling(deps) : createLocalBilling(deps)) {
   const binding = createCheckoutBinding({ secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
@@ -96,16 +94,16 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     // The body's email and name are ignored; anonymous callers get one answer whatever they send.
     .post('/create-checkout-session', requireSignIn(CHECKOUT_NEEDS_SIGN_IN), validate('json', checkoutSessionSchema), async (c) => {
       const user = currentUser(c);
-      if (SUBSCRIBED.includes(view(user).status)) {
-        throw new Conflict('This account already has a subscription. Manage it from the subscription page.');
+      if (statusRules(view(user).status).subscribed) {
+        throw new Conflict('This account already has a subscription. Manage it from the subscription page.', 'ALREADY_SUBSCRIBED');
       }
       return c.json({ url: await billing.startCheckout(c, user) });
     })
     .post('/process-checkout-success', validate('json', processCheckoutSchema), async (c) => {
       const { sessionId } = c.req.valid('json');
       // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
-      const fail = (error: string) =>
-        c.json({ success: false, error, message: error, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
+      const fail = ({ message, code }: (typeof CHECKOUT_ERRORS)[keyof typeof CHECKOUT_ERRORS]) =>
+        c.json({ success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
       const lookup = await provider.lookupCheckout(sessionId);
       if (lookup.kind === 'invalid') return fail(CHECKOUT_ERRORS.invalid);
       if (lookup.kind === 'unpaid') return fail(CHECKOUT_ERRORS.unpaid);
@@ -127,10 +125,10 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       if (!user && lookup.processedAt && Date.parse(lookup.processedAt) + PROCESSED_SIGN_IN_WINDOW_MS <= at.getTime()) {
         return fail(CHECKOUT_ERRORS.invalid);
       }
-      const message = user ? undefined : ALREADY_PROCESSED;
+      const repeat = user ? undefined : ({ message: ALREADY_PROCESSED, code: 'CHECKOUT_ALREADY_PROCESSED' } as const);
       if (!maySignIn) {
         // The owner paid, so the trial starts wherever the id is returned; signing in needs the owner.
-        return c.json({ success: true, message: message ?? 'Subscription started. Please sign in to continue.' } satisfies CheckoutSuccessResponse);
+        return c.json({ success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse);
       }
       const current = user ?? owner;
       const authToken = await sessions.start(c, current);
@@ -138,7 +136,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         success: true,
         authToken,
         user: toCurrentUser(current, deps),
-        ...(message ? { message } : {}),
+        ...repeat,
       } satisfies CheckoutSuccessResponse);
     })
     .get('/subscription-details', requireUser, (c) => {
@@ -148,8 +146,8 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     })
     .post('/reactivate-subscription', requireUser, async (c) => {
       const user = currentUser(c);
-      if (view(user).status !== 'cancelled') {
-        throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.');
+      if (!statusRules(view(user).status).reactivatable) {
+        throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.', 'NOT_REACTIVATABLE');
       }
       const patch = await provider.reactivate(user);
       const updated = await write(db, () => applyBillingPatch(deps, user, patch));

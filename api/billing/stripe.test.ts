@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserById } from '../db/users';
 import { cookieFrom, createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { CHECKOUT_COOKIE } from './checkout-binding';
-import { startStripeFake, type FakeSubscription, type StripeFake } from './stripe-fake';
+import { startStripeFake, type FakeSubscription, type StripeFake } from '../test/stripe-fake';
 import { PRICE_LOOKUP_KEY } from './stripe';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { MIGRATIONS_DIR } from '../paths';
+import { WAL_SIZE_LIMIT_BYTES } from './checkpointer';
 import * as schema from './schema';
 import { seedDemoCompany } from './seed';
 import { setWriteDeadline } from './write';
@@ -34,6 +35,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
+  // A commit that starts the WAL over cuts the file back to this: without it the WAL keeps the
+  // size of its longest run between checkpoints (41 MB under load) for good.
+  sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder });
   seedDemoCompany(db);

@@ -3,7 +3,9 @@
 // Retry-After, fails /readyz while /healthz stays 200, and is logged once per episode.
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, quoteBody, type TestApp } from '../test/harness';
+import { createTestApp, quoteBody } from '../test/harness';
+
+type TestApp = ReturnType<typeof createTestApp>;
 import type { Logger } from '../http/observability';
 import { setWriteDeadline } from './write';
 
@@ -90,7 +92,7 @@ describe("another process's write lock", () => {
     for (const res of [first, second]) {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('5');
-      expect(res.json).toEqual({ message: UNAVAILABLE, requestId: expect.any(String) });
+      expect(res.json).toEqual({ message: UNAVAILABLE, code: 'SERVICE_UNAVAILABLE', requestId: expect.any(String) });
     }
     const third = await postQuote(t);
     expect(third.status).toBe(503);

@@ -14,7 +14,7 @@ export interface RateLimitStore {
   release(key: string, windowStart: number): void;
 }
 
-export function memoryStore(maxKeys = 100_000): RateLimitStore {
+function memoryStore(maxKeys = 100_000): RateLimitStore {
   const windows = new Map<string, { start: number; count: number }>();
   return {
     hit(key, windowStart) {

@@ -96,7 +96,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       signups.check(`signup:${clientAddress(c, config.trustProxy)}`, TOO_MANY_SIGN_UPS);
       const email = body.email.toLowerCase();
       if (findUserByEmail(db, email)) {
-        throw new Conflict('An account with this email already exists');
+        throw new Conflict('An account with this email already exists', 'EMAIL_TAKEN');
       }
       const passwordHash = await hashPassword(body.password);
       let user: UserRow;
@@ -104,7 +104,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
         user = await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName }));
       } catch (err) {
         // Two sign-ups racing for one email: the unique index decides.
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('An account with this email already exists');
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('An account with this email already exists', 'EMAIL_TAKEN');
         throw err;
       }
       const authToken = await sessions.start(c, user);
@@ -126,7 +126,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       const [, ...others] = reserveAll(slots);
       const user = findUserByEmail(db, accountKey);
       const ok = user ? await verifyPassword(user.password, password) : await verifyPassword(await timingSafeDummy(), password);
-      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN);
+      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
       // Successful sign-ins never count, so a busy office behind one address is not locked out
       // by its own logins; the owner's address is known to the account from now on.
       perAccountAddress.reset(`pair:${pairKey}`);

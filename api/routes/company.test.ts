@@ -95,8 +95,10 @@ describe('company settings', () => {
     expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'rapid-recovery' } })).status).toBe(200);
     const change = await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'other-name' } });
     expect(change.status).toBe(409);
+    expect(change.json).toMatchObject({ message: 'The custom URL is locked and cannot be changed', code: 'SLUG_LOCKED' });
     const taken = await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'rapid-recovery' } });
     expect(taken.status).toBe(409);
+    expect(taken.json).toMatchObject({ message: 'That custom URL is already taken. Please choose another.', code: 'SLUG_TAKEN' });
     expect((await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'demo' } })).status).toBe(400);
 
     const pub = await t.call('GET', '/api/company/slug/rapid-recovery');

@@ -1,6 +1,7 @@
 // The operator's own company (private) and the public company reads (SPEC.md §7).
 import { Hono } from 'hono';
 import { poundsToPence } from '../../shared/money';
+import { isCustomSlug } from '../../shared/patterns';
 import type { PublicCompanyWithCharges } from '../../shared/types';
 import { listCharges } from '../db/charges';
 import { formatPostcode } from '../../shared/postcode';
@@ -26,7 +27,7 @@ export function companyIsPublic(deps: AppDeps, company: CompanyRow): boolean {
 
 /** Looks up a company for the public by slug; undefined when missing or without access. */
 export function publicCompanyBySlug(deps: AppDeps, slug: string) {
-  const company = /^[a-z0-9-]{1,40}$/.test(slug) ? findCompanyBySlug(deps.db, slug) : undefined;
+  const company = isCustomSlug(slug) ? findCompanyBySlug(deps.db, slug) : undefined;
   return company && companyIsPublic(deps, company) ? toPublicCompany(company, deps.config.publicUrl) : undefined;
 }
 
@@ -75,12 +76,12 @@ export function companyRoutes(deps: AppDeps) {
       const patch = toPatch(body);
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
-        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed');
+        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed', 'SLUG_LOCKED');
         // A locked URL is for good: only an account that has started its subscription may take
         // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
         if (!statusGivesAccess(user, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
         const owner = findCompanyBySlug(db, body.customSlug);
-        if (owner && owner.id !== companyId) throw new Conflict('That custom URL is already taken. Please choose another.');
+        if (owner && owner.id !== companyId) throw new Conflict('That custom URL is already taken. Please choose another.', 'SLUG_TAKEN');
         patch.customSlug = body.customSlug;
       }
 
@@ -97,7 +98,7 @@ export function companyRoutes(deps: AppDeps) {
           throw new ValidationFailed('Logo must be a PNG, JPG, GIF or WebP image', { logo: 'Logo must be a PNG, JPG, GIF or WebP image' });
         }
       } catch (err) {
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('That custom URL is already taken. Please choose another.');
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('That custom URL is already taken. Please choose another.', 'SLUG_TAKEN');
         throw err;
       }
       companyCache.invalidate(companyId);
@@ -105,7 +106,7 @@ export function companyRoutes(deps: AppDeps) {
     })
     .get('/slug/:slug', (c) => {
       const slug = c.req.param('slug');
-      return c.json(publicRead(/^[a-z0-9-]{1,40}$/.test(slug) ? findCompanyBySlug(db, slug) : undefined));
+      return c.json(publicRead(isCustomSlug(slug) ? findCompanyBySlug(db, slug) : undefined));
     })
     .get('/:id/logo', (c) => {
       const id = parseId(c.req.param('id'));

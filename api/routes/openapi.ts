@@ -102,6 +102,7 @@ export function buildOpenApiDocument() {
             },
             '400': { description: 'Invalid request (per-field messages)', content: { 'application/json': { schema: errorSchema } } },
             '404': { description: 'No such company, or its page is not live', content: { 'application/json': { schema: errorSchema } } },
+            '415': { description: 'The body is not application/json', content: { 'application/json': { schema: errorSchema } } },
             '422': { description: 'A valid postcode that our data does not know', content: { 'application/json': { schema: errorSchema } } },
             '429': { description: 'Rate limited', content: { 'application/json': { schema: errorSchema } } },
           },

@@ -3,6 +3,7 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
 import { openDatabase } from '../db/client';
 import { updateUser } from '../db/users';
@@ -87,7 +88,7 @@ export function createTestApp(options: TestAppOptions = {}) {
 
   let counter = 0;
   /** Signs up a unique operator; `status` sets their subscription directly (default trialing). */
-  async function operator(status = 'trialing') {
+  async function operator(status: SubscriptionStatus = 'trialing') {
     counter += 1;
     const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const res = await call('POST', '/api/signup', {
@@ -104,4 +105,3 @@ export function createTestApp(options: TestAppOptions = {}) {
   return { ...built, app, config, call, operator, dbFile: file };
 }
 
-export type TestApp = ReturnType<typeof createTestApp>;

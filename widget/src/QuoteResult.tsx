@@ -13,7 +13,7 @@ export interface ContactDetail {
   quoteId: string;
 }
 
-export const DISCLAIMER =
+const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
 /**
@@ -22,7 +22,7 @@ export const DISCLAIMER =
  * 'Service Fees' sum stood (issue 18); any part of the sum the server did not itemise stays as
  * 'Service Fees'.
  */
-export function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
+function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
   const b = quote.breakdown;
   const extras = quote.extras ?? [];
   // In pence, so 0.1 + 0.2 leaves no phantom remainder.

@@ -119,7 +119,10 @@ describe('custom URL', () => {
     const api = renderCard(null, (body) => ({ json: { customSlug: (body as { customSlug: string }).customSlug } }));
     const input = screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement;
     fireEvent.change(input, { target: { value: 'acme-recovery' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    // Lock validates with the shared schema first (asynchronously): let it settle before looking.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });
@@ -155,7 +158,10 @@ describe('custom URL', () => {
   it('reports a failed save with SPEC wording and the server reason', async () => {
     renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken' } }));
     fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    // Lock validates with the shared schema first (asynchronously): let it settle before looking.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });

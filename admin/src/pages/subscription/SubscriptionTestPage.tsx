@@ -10,7 +10,7 @@ import { formatPounds } from '../../../../shared/money';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../components/ui';
 import { BILLING_CONFIG_KEY, fetchBillingConfig, startCheckout, type BillingConfig } from './billing-actions';
 
-export const BILLING_ENDPOINTS = [
+const BILLING_ENDPOINTS = [
   { method: 'GET', path: '/api/billing/config', purpose: 'Billing mode and plan (this page)' },
   { method: 'POST', path: '/api/create-checkout-session', purpose: 'Start checkout for the free trial' },
   { method: 'POST', path: '/api/process-checkout-success', purpose: 'Confirm the checkout and sign in' },
