@@ -77,8 +77,8 @@ export function buildOpenApiDocument() {
           description:
             'Within 1 km of a unit’s centroid only: at sea, abroad or further from every unit the answer is 404 with `code` NO_POSTCODE_NEAR. The position is neither stored nor logged. Shares the quote calculation’s rate limit.',
           parameters: [
-            { name: 'lat', in: 'query', required: true, schema: { type: 'string', pattern: '^-?\\d{1,3}(\\.\\d{1,15})?$' }, description: 'Latitude, decimal degrees (WGS84), -90 to 90' },
-            { name: 'lng', in: 'query', required: true, schema: { type: 'string', pattern: '^-?\\d{1,3}(\\.\\d{1,15})?$' }, description: 'Longitude, decimal degrees (WGS84), -180 to 180' },
+            { name: 'lat', in: 'query', required: true, schema: { type: 'string', pattern: '^-?\\d{1,3}(\\.\\d{1,20})?(e-\\d{1,3})?$' }, description: 'Latitude, decimal degrees (WGS84), -90 to 90' },
+            { name: 'lng', in: 'query', required: true, schema: { type: 'string', pattern: '^-?\\d{1,3}(\\.\\d{1,20})?(e-\\d{1,3})?$' }, description: 'Longitude, decimal degrees (WGS84), -180 to 180' },
           ],
           responses: {
             '200': {

@@ -25,6 +25,15 @@ describe('GET /api/postcodes/nearest', () => {
   });
 
   it.each([
+    ['17 significant digits, as JavaScript writes a coordinate', '51.50100999999999', '-0.14159000000000001'],
+    ['a longitude within 1e-6 of the meridian, in exponent form', '51.4779', String(5e-7)],
+  ])('takes %s', async (_what, lat, lng) => {
+    const res = await t.call('GET', nearest(lat, lng));
+    expect(res.status).toBe(200);
+    expect(res.json.postcode).toMatch(/^[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}$/);
+  });
+
+  it.each([
     ['the North Sea', 55.0, 3.0],
     ['the sea off Skegness, 2 km out', 53.1436, 0.3742],
     ['Paris', 48.8566, 2.3522],

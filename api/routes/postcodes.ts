@@ -14,11 +14,17 @@ import { QUOTE_RATE_LIMITED, quoteLimitKey } from './quotes';
 
 export const NO_POSTCODE_NEAR = 'We could not find a UK postcode near you. Please type it.';
 
-/** Plain decimal degrees as a browser's geolocation gives them: no exponents, hex or blanks. */
+/**
+ * Decimal degrees as JavaScript writes a geolocation coordinate: up to 17 significant digits
+ * ("-0.12345678901234568"), and a negative exponent for a value within 1e-6 of zero ("5e-7", on
+ * the Greenwich meridian). No hex, blanks, Infinity or large exponents.
+ */
+const DEGREES = /^-?\d{1,3}(?:\.\d{1,20})?(?:e-\d{1,3})?$/;
+
 const degrees = (label: string, limit: number) =>
   z
     .string({ error: `${label} is required` })
-    .regex(/^-?\d{1,3}(?:\.\d{1,15})?$/, `${label} must be a number in decimal degrees`)
+    .regex(DEGREES, `${label} must be a number in decimal degrees`)
     .transform(Number)
     .refine((v) => Math.abs(v) <= limit, `${label} must be between -${limit} and ${limit}`);
 
