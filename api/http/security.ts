@@ -29,7 +29,8 @@ export function isPublicApiRoute(method: string, path: string): boolean {
   return (
     /^\/api\/company\/(\d+|slug\/[^/]+|\d+\/logo)$/.test(path) ||
     /^\/api\/(pricing|surcharges|vehicle-types|gearbox-types|rolling-status-types|passenger-charges|problem-types)\/\d+$/.test(path) ||
-    path === '/api/openapi.json'
+    path === '/api/openapi.json' ||
+    path === '/api/postcodes/nearest'
   );
 }
 
