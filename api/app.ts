@@ -26,7 +26,8 @@ import { companyRoutes, publicCompanyBySlug } from './routes/company';
 import { createHostedRoutes } from './routes/hosted';
 import { openApiRoutes } from './routes/openapi';
 import { pricingRoutes } from './routes/pricing';
-import { quoteRoutes } from './routes/quotes';
+import { postcodeRoutes } from './routes/postcodes';
+import { createQuoteLimiter, quoteRoutes } from './routes/quotes';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
@@ -71,6 +72,8 @@ export function createApp(options: AppOptions) {
   // Episodes of the database being unavailable are logged once each, through the app's logger.
   faults.log = (level, record) => logger[level](record);
 
+  // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
+  const quoteLimiter = createQuoteLimiter(config);
   const api = new Hono<AppEnv>()
     .use(apiBodyLimit(3 * 1024 * 1024))
     .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
@@ -82,7 +85,8 @@ export function createApp(options: AppOptions) {
     .route('/problem-types', chargeRoutes(deps, chargeResources['problem-types'], { writable: false }))
     .route('/surcharges', chargeRoutes(deps, chargeResources.surcharges))
     .route('/passenger-charges', chargeRoutes(deps, chargeResources['passenger-charges']))
-    .route('/quotes', quoteRoutes(deps))
+    .route('/quotes', quoteRoutes(deps, quoteLimiter))
+    .route('/postcodes', postcodeRoutes(deps, quoteLimiter))
     .route('/', billingRoutes(deps, billing))
     .route('/', openApiRoutes())
     .all('*', notFoundJson);

@@ -91,7 +91,7 @@ test('rules set in the portal price the hosted page: bank holiday, travel, minim
     // Everything below the £500 minimum is brought up to it, and VAT added on top: £600 all in.
     await expect(line('VAT (20%)').locator('dd')).toHaveText('£100.00');
     await expect(form.getByText('£600.00', { exact: true })).toBeVisible();
-    await expect(form.getByText(/^Price valid until \d\d:\d\d on \d{1,2} \w+ \d{4}$/)).toBeVisible();
+    await expect(form.getByText(/^Price valid until \d{1,2} \w+ \d{4} at \d\d:\d\d$/)).toBeVisible();
   });
 
   await test.step('a pickup beyond the maximum radius is asked to call, with no price', async () => {
@@ -99,7 +99,7 @@ test('rules set in the portal price the hosted page: bank holiday, travel, minim
     await form.getByRole('radio', { name: 'Now (Emergency)' }).check();
     await form.getByRole('button', { name: 'Calculate Quote' }).click();
     await expect(form.getByText(`This pickup is outside ${operator.companyName}'s area. Please call us on 0161 496 0000.`)).toBeVisible();
-    await expect(form.getByRole('link', { name: 'Call Now' })).toHaveAttribute('href', 'tel:01614960000');
+    await expect(form.getByRole('button', { name: 'Call Now' })).toHaveAttribute('href', 'tel:+441614960000');
     await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toHaveCount(0);
   });
   await motorist.close();

@@ -29,7 +29,8 @@ export function isPublicApiRoute(method: string, path: string): boolean {
   return (
     /^\/api\/company\/(\d+|slug\/[^/]+|\d+\/logo)$/.test(path) ||
     /^\/api\/(pricing|surcharges|vehicle-types|gearbox-types|rolling-status-types|passenger-charges|problem-types)\/\d+$/.test(path) ||
-    path === '/api/openapi.json'
+    path === '/api/openapi.json' ||
+    path === '/api/postcodes/nearest'
   );
 }
 
@@ -43,7 +44,8 @@ export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
       headers: {
         'Access-Control-Allow-Origin': '*',
         'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        'Access-Control-Allow-Headers': 'Content-Type',
+        // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (issue 18).
+        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
         'Access-Control-Max-Age': '86400',
       },
     });

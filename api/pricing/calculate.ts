@@ -101,7 +101,7 @@ export interface QuoteResult {
 export interface PricedQuote extends QuoteResult {
   /**
    * What the customer is shown, in order, adding up to `totalPence` to the penny: SPEC's lines
-   * (its "Service Fees" being the surcharge, after-hours and out-of-area fees), then each of
+   * (its "Service Fees" itemised: the surcharge, after-hours and out-of-area fees), then each of
    * issue 17's lines, price rounding and VAT. Stored with the quote as its snapshot.
    */
   lines: PriceLine[];
@@ -205,8 +205,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   };
   const totalPence = priced + extraFees + rounding;
 
-  let serviceFees = 0;
-  for (const extra of extras.slice(0, serviceFeeCount)) serviceFees += extra.amountPence;
+  const serviceFees = extras.slice(0, serviceFeeCount);
   const ruleLines = extras.slice(serviceFeeCount);
   const vatLine = addsVat && vatPence > 0 ? ruleLines.pop() : undefined;
   const lines: PriceLine[] = [
@@ -214,8 +213,9 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
     { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
     { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
     { label: 'Labour Fee', amountPence: labourFee },
+    // Each of SPEC's "Service Fees" on its own line, where their sum stood (as the form shows them).
+    ...serviceFees,
     ...[
-      { label: 'Service Fees', amountPence: serviceFees },
       { label: 'Gearbox Charge', amountPence: gearboxFee },
       { label: 'Rolling Status Charge', amountPence: rollingStatusFee },
       { label: 'Passenger Charge', amountPence: passengerFee },

@@ -55,7 +55,7 @@ describe('with no rule set', () => {
       { label: 'Call-out Fee', amountPence: 5000 },
       { label: 'Distance (10 miles)', amountPence: 2500 },
       { label: 'Labour Fee', amountPence: 4500 },
-      { label: 'Service Fees', amountPence: 2500 },
+      { label: 'Flat Tire surcharge', amountPence: 2500 },
     ]);
     expect(priced.vat).toBeNull();
     expect(priced.validUntil).toEqual(new Date('2026-01-16T12:00:00Z'));
@@ -121,7 +121,7 @@ describe('bank-holiday fee', () => {
     ]);
     expect(priced.totalPence).toBe(14500 + 5000 + 3000);
     expect(priced.lines.slice(-2)).toEqual([
-      { label: 'Service Fees', amountPence: 5000 },
+      { label: 'After-hours fee', amountPence: 5000 },
       { label: 'Bank holiday fee', amountPence: 3000 },
     ]);
   });

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { PREFERRED_DATE_PAST } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
+import { formatPhoneNational } from '../../shared/phone-number';
 import { formatPostcode } from '../../shared/postcode';
 import type { quoteRequestSchema } from '../../shared/schemas';
 import type { QuoteResponse } from '../../shared/types';
@@ -14,7 +15,12 @@ import type { AppDeps } from '../deps';
 import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../errors';
 import { priceQuote, type PricingConfig, type QuoteInput } from '../pricing/calculate';
 import { londonDate } from '../pricing/london-time';
-import { isLive } from './company-config';
+import { isLive, type CompanyQuoteConfig } from './company-config';
+import { createReplayCache } from './idempotency';
+
+/** How long an Idempotency-Key answers with its first quote, and how many keys are kept at most. */
+export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
+export const IDEMPOTENCY_MAX_KEYS = 10_000;
 
 /** A quote request once validated. */
 export type ValidQuoteRequest = z.output<typeof quoteRequestSchema>;
@@ -24,6 +30,11 @@ export interface QuoteCaller {
   signedInCompanyId?: number | null;
   /** Called once the request is known to be for a live company, before any work is stored. */
   admit?: () => void;
+  /**
+   * The client's name for this calculation (the Idempotency-Key header): the same key for the same
+   * company within IDEMPOTENCY_WINDOW_MS answers with the first quote and stores no second one.
+   */
+  idempotencyKey?: string;
 }
 
 export interface QuoteServiceDeps extends Pick<AppDeps, 'db' | 'companyCache' | 'distance' | 'config' | 'now'> {
@@ -34,6 +45,8 @@ export interface QuoteServiceDeps extends Pick<AppDeps, 'db' | 'companyCache' | 
 export function createQuoteService(deps: QuoteServiceDeps) {
   const { db, companyCache, distance, config } = deps;
   const storeQuote = deps.storeQuote ?? ((quote: NewQuote) => insertQuote(db, quote));
+
+  const replays = createReplayCache<QuoteResponse>({ maxEntries: IDEMPOTENCY_MAX_KEYS, windowMs: IDEMPOTENCY_WINDOW_MS });
 
   return async function quote(body: ValidQuoteRequest, caller: QuoteCaller = {}): Promise<QuoteResponse> {
     const signedInCompany = caller.signedInCompanyId ?? undefined;
@@ -63,8 +76,18 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
     }
 
-    caller.admit?.();
+    // A repeat is answered before the rate limit: it costs nothing and stores nothing.
+    const replayKey = caller.idempotencyKey === undefined ? undefined : `${company.companyId}:${caller.idempotencyKey}`;
+    const earlier = replayKey === undefined ? undefined : replays.get(replayKey, now.getTime());
+    if (earlier) return earlier;
 
+    caller.admit?.();
+    const answer = priceAndStore(body, company, now);
+    if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime());
+    return answer;
+  };
+
+  async function priceAndStore(body: ValidQuoteRequest, company: CompanyQuoteConfig, now: Date): Promise<QuoteResponse> {
     const pickup = formatPostcode(body.pickupPostcode);
     const destination = formatPostcode(body.destinationPostcode);
     // Both at once: with OSRM, a quote waits for the slower of the two calls, not their sum.
@@ -128,7 +151,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       validUntil: result.validUntil.toISOString(),
       currency: 'GBP',
     };
-  };
+  }
 }
 
 /** The engine's price, or, for a pickup beyond the maximum radius, the company's own refusal. */
@@ -137,7 +160,8 @@ function priceOrRefuse(request: QuoteInput, pricing: PricingConfig, miles: numbe
     return priceQuote(request, pricing, miles, now);
   } catch (err) {
     if (!(err instanceof OutsideServiceArea)) throw err;
-    const callUs = company.phone ? ` Please call us on ${company.phone}.` : '';
+    // Stored in E.164; said as a motorist would dial it (0161 496 0000).
+    const callUs = company.phone ? ` Please call us on ${formatPhoneNational(company.phone)}.` : '';
     throw new OutsideServiceArea(`This pickup is outside ${company.name}'s area.${callUs}`, company.phone);
   }
 }

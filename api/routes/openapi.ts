@@ -13,6 +13,7 @@ const errorSchema = {
   required: ['message'],
   properties: {
     message: { type: 'string' },
+    code: { type: 'string', description: 'A stable machine-readable reason (shared/error-codes.ts), e.g. NO_POSTCODE_NEAR' },
     fields: { type: 'object', additionalProperties: { type: 'string' }, description: 'Per-field messages (validation only)' },
     requestId: { type: 'string' },
   },
@@ -99,11 +100,52 @@ export function buildOpenApiDocument() {
           ...pricingRules,
         },
       }),
+      '/api/postcodes/nearest': {
+        get: {
+          summary: 'The unit postcode nearest to a position (the quote form’s “Use my location”)',
+          description:
+            'Within 1 km of a unit’s centroid only: at sea, abroad or further from every unit the answer is 404 with `code` NO_POSTCODE_NEAR. The position is neither stored nor logged. Shares the quote calculation’s rate limit.',
+          parameters: [
+            { name: 'lat', in: 'query', required: true, schema: { type: 'string', pattern: '^-?\\d{1,3}(\\.\\d{1,20})?(e-\\d{1,3})?$' }, description: 'Latitude, decimal degrees (WGS84), -90 to 90' },
+            { name: 'lng', in: 'query', required: true, schema: { type: 'string', pattern: '^-?\\d{1,3}(\\.\\d{1,20})?(e-\\d{1,3})?$' }, description: 'Longitude, decimal degrees (WGS84), -180 to 180' },
+          ],
+          responses: {
+            '200': {
+              description: 'The nearest unit',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['postcode', 'distanceMetres'],
+                    properties: {
+                      postcode: { type: 'string', description: 'Formatted, e.g. "LS1 4AP"' },
+                      distanceMetres: { type: 'integer', description: 'From the position to the unit’s centroid, at most 1000' },
+                    },
+                  },
+                },
+              },
+            },
+            '400': { description: 'lat or lng missing or not a number in range (per-field messages)', content: { 'application/json': { schema: errorSchema } } },
+            '404': { description: 'No unit within 1 km: `code` is NO_POSTCODE_NEAR', content: { 'application/json': { schema: errorSchema } } },
+            '429': { description: 'Rate limited', content: { 'application/json': { schema: errorSchema } } },
+          },
+        },
+      },
       '/api/quotes/calculate': {
         post: {
           summary: 'Calculate and record an instant quote',
           description:
             'Give `companyId` or `companySlug`. Values are matched to the company’s enabled rows by slug of their name ("Not Rolling" → `not-rolling`). Rate-limited per client.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              schema: { type: 'string', minLength: 1, maxLength: 100 },
+              description:
+                'Names this calculation (1–100 printable ASCII characters, e.g. a UUID per tap). The same key for the same company within 10 minutes answers with the first quote and stores no second one, so a retry after a dropped connection is safe.',
+            },
+          ],
           requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(quoteRequestSchema, { io: 'input' }) } } },
           responses: {
             '200': {

@@ -154,7 +154,7 @@ describe('quotes under the rules', () => {
     expect(res.json).toMatchObject({
       message: "This pickup is outside Pennine Recovery's area. Please call us on 0161 496 0000.",
       code: 'OUTSIDE_SERVICE_AREA',
-      phone: '0161 496 0000',
+      phone: '+441614960000',
     });
     expect(res.json.requestId).toBeTruthy();
     expect(countQuotes(t.deps.db, op.companyId)).toBe(before);

@@ -2,13 +2,14 @@
 // element <recovery-quote> wraps it (element.tsx) and the admin SPA renders it for the landing
 // demo, the portal preview and the wrapper page.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiRequestError, apiRequest } from '../../shared/api-client';
-import { errorCodeOf } from '../../shared/error-codes';
+import { ApiRequestError } from '../../shared/api-client';
+import type { ErrorCode } from '../../shared/error-codes';
 import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/constants';
 import { formatPounds } from '../../shared/money';
+import { telUrl, ukNational } from '../../shared/phone';
 import { formatPostcode } from '../../shared/postcode';
 import type { PublicCompany, QuoteResponse } from '../../shared/types';
-import { telUrl, type QuoteSummary } from './contact';
+import type { QuoteSummary } from './contact';
 import { FieldError, NativeSelect, PassengerStepper, PostcodeField, SelectField, controlClass, describedBy, focusRing } from './fields';
 import {
   HOURS,
@@ -27,7 +28,8 @@ import {
   type QuoteFormValues,
 } from './quote-form-logic';
 import { Icon } from './icons';
-import { QuoteResult, type ContactDetail } from './QuoteResult';
+import { QuoteResult, actionClass, asButton, type ContactDetail } from './QuoteResult';
+import { locatePostcode, sendQuote } from './roadside';
 import { isSameOrigin, useQuoteSetup, type Option } from './quote-setup';
 import { themeVariables } from './theme';
 import { ToastRegion, useToast } from './Toast';
@@ -188,8 +190,13 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<{ quote: QuoteResponse; summary: QuoteSummary } | null>(null);
-  /** The operator's answer to a pickup beyond its maximum radius: call instead (issue 17). */
-  const [outsideArea, setOutsideArea] = useState<{ message: string; phone: string | null } | null>(null);
+  /** The operator's answer to a pickup beyond its maximum radius (issue 17): call instead, as when unreachable. */
+  const [outsideArea, setOutsideArea] = useState('');
+  // Issue 18: the network or the server failed, so the motorist is offered a call; it stays until the next attempt.
+  const [unreachable, setUnreachable] = useState(false);
+  const [locating, setLocating] = useState(false);
+  const [locateNote, setLocateNote] = useState('');
+  const [safetyShown, setSafetyShown] = useState(true);
   const formRef = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
@@ -258,9 +265,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
 
     setPending(true);
     setResult(null);
-    setOutsideArea(null);
+    setOutsideArea('');
+    setUnreachable(false);
     try {
-      const quote = await apiRequest<QuoteResponse>('/api/quotes/calculate', {
+      const quote = await sendQuote<QuoteResponse>('/api/quotes/calculate', {
         method: 'POST',
         body: toQuoteRequest(formatted, companyId),
         baseUrl: apiBase,
@@ -278,6 +286,12 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
         refocusAfterFailure.current = 'submit';
         return;
       }
+      // No answer, a timeout or a 5xx: the details were fine, so no toast says otherwise.
+      if (!(error instanceof ApiRequestError) || error.status >= 500) {
+        setUnreachable(true);
+        refocusAfterFailure.current = 'submit';
+        return;
+      }
       const fields = error instanceof ApiRequestError ? error.fields : undefined;
       const fieldErrors = fields ? pickQuoteFields(fields) : {};
       if (fields) setErrors(fieldErrors);
@@ -291,12 +305,37 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     }
   };
 
+  const locate = async () => {
+    if (locating) return;
+    setLocating(true);
+    setLocateNote('');
+    const found = await locatePostcode(apiBase, navigator.geolocation);
+    setLocating(false);
+    if ('postcode' in found) update('pickupPostcode', found.postcode);
+    else setLocateNote(found.message);
+  };
+
   const later = values.urgency === 'later';
   const contact = demo && !company ? DEMO_CONTACT : { phone: company?.phone ?? null, whatsapp: company?.whatsapp ?? null };
-  const outsideAreaPhone = outsideArea?.phone ?? contact.phone;
+  const companyName = company?.name || PRODUCT_NAME;
 
   return (
     <>
+      {safetyShown && (
+        <div className="flex items-center gap-1 rounded-lg bg-amber-100 pl-3 text-sm text-amber-950 ring-1 ring-amber-400">
+          <p className="flex-1 py-2">
+            <strong>On a motorway or in a live lane?</strong> Get behind the barrier if it is safe, then call 999.
+          </p>
+          <button
+            type="button"
+            onClick={() => setSafetyShown(false)}
+            aria-label="Dismiss safety advice"
+            className={`grid size-11 shrink-0 place-items-center rounded-lg ${focusRing}`}
+          >
+            <Icon name="x" className="size-4" />
+          </button>
+        </div>
+      )}
       <section aria-labelledby={`${id}-title`} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6">
         <h3 id={`${id}-title`} className="text-lg font-semibold text-ink @md:text-xl">
           Get Your Instant Recovery Quote
@@ -309,8 +348,29 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             placeholder="e.g. M1 1AA"
             value={values.pickupPostcode}
             error={errors.pickupPostcode}
-            onChange={(v) => update('pickupPostcode', v)}
+            onChange={(v) => {
+              update('pickupPostcode', v);
+              setLocateNote('');
+            }}
             onBlur={() => normalisePostcode('pickupPostcode')}
+            action={
+              <button
+                type="button"
+                onClick={locate}
+                // Not `disabled`: that would drop keyboard focus while the position is found.
+                aria-disabled={locating}
+                className={`flex h-11 shrink-0 items-center gap-1.5 rounded-lg border border-slate-400 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50 aria-disabled:cursor-wait ${focusRing}`}
+              >
+                <Icon name={locating ? 'loader' : 'navigation'} className={`size-4 ${locating ? 'animate-spin' : ''}`} />
+                Use my location
+              </button>
+            }
+            note={
+              // Always mounted, so screen readers announce the message when it arrives.
+              <p role="status" className={locateNote ? 'mt-1 text-sm text-slate-700' : undefined}>
+                {locateNote}
+              </p>
+            }
           />
           <PostcodeField
             id={`${id}-destination`}
@@ -429,22 +489,22 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             {pending && <Icon name="loader" className="size-5 animate-spin" />}
             {pending ? 'Calculating...' : 'Calculate Quote'}
           </button>
+          {(unreachable || outsideArea) && (
+            <div role="alert" className="space-y-3 rounded-lg border border-red-700 bg-red-50 p-4 text-red-900 @md:col-span-2">
+              <p>
+                {outsideArea ||
+                  `We couldn't get a price just now. Please try again${contact.phone ? `, or call ${companyName} on ${ukNational(contact.phone)}` : ''}.`}
+              </p>
+              {contact.phone && (
+                <a href={telUrl(contact.phone)} {...asButton} className={`${actionClass} bg-primary text-on-primary`}>
+                  <Icon name="phone" className="size-5" />
+                  Call Now
+                </a>
+              )}
+            </div>
+          )}
         </form>
       </section>
-      {outsideArea && (
-        <section role="alert" className="rounded-xl border-t-4 border-primary bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6">
-          <p className="text-base font-medium text-ink">{outsideArea.message}</p>
-          {outsideAreaPhone && (
-            <a
-              href={telUrl(outsideAreaPhone)}
-              className={`mt-4 flex min-h-12 items-center justify-center gap-2 rounded-lg bg-primary px-4 font-semibold text-on-primary shadow-xs hover:brightness-95 ${focusRing}`}
-            >
-              <Icon name="phone" className="size-5" />
-              Call Now
-            </a>
-          )}
-        </section>
-      )}
       {result && (
         <QuoteResult
           quote={result.quote}
@@ -524,9 +584,13 @@ function pickQuoteFields(fields: Record<string, string>): FieldErrors {
   return picked;
 }
 
-/** The quote route's refusal of a pickup beyond the operator's maximum radius, if that is what `error` is. */
-function outsideAreaAnswer(error: unknown): { message: string; phone: string | null } | null {
-  if (!(error instanceof ApiRequestError) || errorCodeOf(error.body) !== 'OUTSIDE_SERVICE_AREA') return null;
-  const { phone } = JSON.parse(error.body) as { phone?: unknown };
-  return { message: error.serverMessage, phone: typeof phone === 'string' ? phone : null };
+/** The message of the quote route's refusal of a pickup beyond the operator's maximum radius, or ''. */
+function outsideAreaAnswer(error: unknown): string {
+  if (!(error instanceof ApiRequestError) || error.status !== 422) return '';
+  // Not errorCodeOf: its list of every code would cost widget.js bytes it cannot spare.
+  try {
+    return (JSON.parse(error.body) as { code?: ErrorCode }).code === 'OUTSIDE_SERVICE_AREA' ? error.serverMessage : '';
+  } catch {
+    return '';
+  }
 }

@@ -16,32 +16,27 @@ export interface ContactDetail {
 const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
-const validUntilFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-});
-
-/** "14:30 on 11 December 2026", UK time: when the quoted price stops holding. */
-export function formatValidUntil(iso: string): string {
-  const parts = Object.fromEntries(validUntilFormat.formatToParts(new Date(iso)).map((part) => [part.type, part.value]));
-  return `${parts.hour}:${parts.minute} on ${parts.day} ${parts.month} ${parts.year}`;
-}
+/** "2 July 2026 at 14:30", UK time: when the quoted price stops holding. */
+export const formatValidUntil = (iso: string): string =>
+  new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London', dateStyle: 'long', timeStyle: 'short' });
 
 /**
- * The breakdown's lines: the server's own list when it sends one (SPEC's lines, then the
- * operator's extra rules such as "Travel to you" and "VAT (20%)"), else SPEC's lines in order,
- * the last four only when they add something.
+ * The breakdown's lines: the server's own list when it sends one (SPEC's lines with each extra
+ * where 'Service Fees' stood, then the operator's rules such as "Travel to you" and "VAT (20%)").
+ * Otherwise SPEC's order, the last four only when they add something. The extras
+ * (problem surcharge, after-hours fee, out-of-area fee...) each get their own line where SPEC's
+ * 'Service Fees' sum stood (issue 18); any part of the sum the server did not itemise stays as
+ * 'Service Fees'.
  */
 function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
   if (quote.lines?.length) return quote.lines;
   const b = quote.breakdown;
+  const extras = quote.extras ?? [];
+  // In pence, so 0.1 + 0.2 leaves no phantom remainder.
+  const unitemised = Math.round(b.extraFees * 100) - extras.reduce((sum, extra) => sum + Math.round(extra.amount * 100), 0);
   const optional = [
-    { label: 'Service Fees', amount: b.extraFees },
+    ...extras,
+    { label: 'Service Fees', amount: unitemised / 100 },
     { label: 'Gearbox Charge', amount: b.gearboxFee },
     { label: 'Rolling Status Charge', amount: b.rollingStatusFee },
     { label: 'Passenger Charge', amount: b.passengerFee },
@@ -69,7 +64,7 @@ interface QuoteResultProps {
 
 /** SPEC.md §2 calls these two "buttons": links (they open WhatsApp or the dialler) with the
  * button role, so Space presses them as it would a button. */
-const asButton = {
+export const asButton = {
   role: 'button',
   onKeyDown: (event: KeyboardEvent<HTMLAnchorElement>) => {
     if (event.key !== ' ') return;
@@ -78,7 +73,7 @@ const asButton = {
   },
 } as const;
 
-const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
+export const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
 
 export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, whatsapp, phone, onContact, headingRef }: QuoteResultProps) {
   const headingId = useId();

@@ -110,24 +110,24 @@ describe('quote rules in the form', () => {
     expect(screen.getAllByRole('term').map((t) => t.textContent)).toEqual(quote.lines!.map((line) => line.label));
     expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual(['£25.00', '£50.00', '£25.00', '£45.00', '£10.95', '£44.05', '£40.00']);
     // 13:30 UTC in July is 14:30 BST.
-    expect(screen.getByText('Price valid until 14:30 on 2 July 2026')).toBeTruthy();
+    expect(screen.getByText('Price valid until 2 July 2026 at 14:30')).toBeTruthy();
   });
 
   it.each([
-    ['2026-01-15T00:05:00.000Z', '00:05 on 15 January 2026'],
-    ['2026-10-24T23:30:00.000Z', '00:30 on 25 October 2026'],
-    ['2026-10-25T01:30:00.000Z', '01:30 on 25 October 2026'],
+    ['2026-01-15T00:05:00.000Z', '15 January 2026 at 00:05'],
+    ['2026-10-24T23:30:00.000Z', '25 October 2026 at 00:30'],
+    ['2026-10-25T01:30:00.000Z', '25 October 2026 at 01:30'],
   ])('formats %s as %s', (iso, text) => {
     expect(formatValidUntil(iso)).toBe(text);
   });
 
   it('a pickup outside the area shows the operator’s message with a Call button, not a price or a failure toast', async () => {
     const message = "This pickup is outside Acme Recovery's area. Please call us on 0161 496 0000.";
-    answerQuotesWith(() => json({ message, code: 'OUTSIDE_SERVICE_AREA', phone: '0161 496 0000', requestId: 'r1' }, 422));
+    answerQuotesWith(() => json({ message, code: 'OUTSIDE_SERVICE_AREA', phone: '+441614960000', requestId: 'r1' }, 422));
     await askForQuote();
     const alert = await screen.findByText(message);
     expect(alert.closest('[role="alert"]')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Call Now' }).getAttribute('href')).toBe('tel:01614960000');
+    expect(screen.getByRole('button', { name: 'Call Now' }).getAttribute('href')).toBe('tel:01614960000');
     expect(screen.queryByText('Quote Calculation Failed')).toBeNull();
     expect(screen.queryByRole('heading', { name: 'Quote Ready!' })).toBeNull();
   });
