@@ -1,18 +1,17 @@
 // The subscription calls of SPEC.md §7 on top of the billing provider chosen by BILLING_MODE.
 // createBilling builds the provider once; billingRoutes is the /api sub-app.
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
-import { checkoutSessionSchema, processCheckoutSchema } from '../../shared/schemas';
 import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
-import { currentUser, requireUser } from '../auth/session';
+import { currentUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
 import { findUserByEmail, findUserById, type UserRow } from '../db/users';
 import type { AppDeps } from '../deps';
 import { Conflict, NotFound, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
-import { validate } from '../http/validate';
-import { toCurrentUser } from '../routes/auth';
+import { toCurrentUser } from '../auth/current-user';
+import { routes } from '../routes/table';
 import { createLocalBilling } from './local';
 import { applyBillingPatch, PLAN_NAME, type BillingProvider } from './provider';
 import { createStripeBilling } from './stripe';
@@ -57,19 +56,22 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
   const { provider } = billing;
   const view = (user: UserRow) => subscriptionView(user, now(), config.billing.mode);
 
-  return new Hono<AppEnv>()
-    .get('/billing/config', (c) =>
-      c.json({
-        mode: provider.mode,
-        product: PLAN_NAME,
-        productName: PRODUCT_NAME,
-        priceGbp: penceToPounds(PLAN_PRICE_PENCE),
-        currency: 'GBP',
-        interval: 'month',
-        trialDays: TRIAL_DAYS,
-      }),
+  return new OpenAPIHono<AppEnv>()
+    .openapi(routes.billing.config, (c) =>
+      c.json(
+        {
+          mode: provider.mode,
+          product: PLAN_NAME,
+          productName: PRODUCT_NAME,
+          priceGbp: penceToPounds(PLAN_PRICE_PENCE),
+          currency: 'GBP' as const,
+          interval: 'month' as const,
+          trialDays: TRIAL_DAYS,
+        },
+        200,
+      ),
     )
-    .post('/create-checkout-session', validate('json', checkoutSessionSchema), async (c) => {
+    .openapi(routes.billing.checkout, async (c) => {
       const body = c.req.valid('json');
       const signedIn = c.get('user');
       // The developer test page starts a checkout by email. Such a checkout never signs anyone
@@ -81,9 +83,9 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         throw new Conflict('This account already has a subscription. Manage it from the subscription page.');
       }
       const url = await provider.startCheckout(user, { signsIn: signedIn !== undefined });
-      return c.json({ url });
+      return c.json({ url }, 200);
     })
-    .post('/process-checkout-success', validate('json', processCheckoutSchema), async (c) => {
+    .openapi(routes.billing.checkoutReturn, async (c) => {
       const { sessionId } = c.req.valid('json');
       // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
       const fail = (error: string) =>
@@ -104,7 +106,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       }
       const message = user ? undefined : ALREADY_PROCESSED;
       if (!lookup.signsIn) {
-        return c.json({ success: true, message: message ?? 'Subscription started. Please sign in to continue.' } satisfies CheckoutSuccessResponse);
+        return c.json({ success: true, message: message ?? 'Subscription started. Please sign in to continue.' } satisfies CheckoutSuccessResponse, 200);
       }
       const signedIn = user ?? owner;
       const authToken = await sessions.start(c, signedIn);
@@ -113,26 +115,26 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         authToken,
         user: toCurrentUser(signedIn, deps),
         ...(message ? { message } : {}),
-      } satisfies CheckoutSuccessResponse);
+      } satisfies CheckoutSuccessResponse, 200);
     })
-    .get('/subscription-details', requireUser, (c) => {
+    .openapi(routes.billing.details, (c) => {
       const user = currentUser(c);
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(user);
-      return c.json({ status, email: user.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } satisfies SubscriptionDetails);
+      return c.json({ status, email: user.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } satisfies SubscriptionDetails, 200);
     })
-    .post('/reactivate-subscription', requireUser, async (c) => {
+    .openapi(routes.billing.reactivate, async (c) => {
       const user = currentUser(c);
       if (view(user).status !== 'cancelled') {
         throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.');
       }
       const updated = applyBillingPatch(deps, user, await provider.reactivate(user));
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(updated);
-      return c.json({ success: true, status, email: updated.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd });
+      return c.json({ success: true as const, status, email: updated.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd }, 200);
     })
-    .post('/customer-portal', requireUser, async (c) => c.json({ url: await provider.portalUrl(currentUser(c)) }))
-    .post('/webhook', async (c) => {
+    .openapi(routes.billing.portal, async (c) => c.json({ url: await provider.portalUrl(currentUser(c)) }, 200))
+    .openapi(routes.billing.webhook, async (c) => {
       if (!provider.webhook) throw new NotFound('Webhooks are only accepted when BILLING_MODE=stripe');
       const result = await provider.webhook(await c.req.text(), c.req.header('stripe-signature'));
-      return c.json({ received: true, ...result });
+      return c.json({ received: true as const, ...result }, 200);
     });
 }

@@ -1,7 +1,6 @@
-// The one zValidator wrapper: zod failures become the DESIGN.md §4 error shape, with the first
-// message of each field under `fields`, and the first message overall as `message`.
-import { zValidator } from '@hono/zod-validator';
-import type { ValidationTargets } from 'hono';
+// The one validation refusal: the route table's zod failures (OpenAPIHono's defaultHook) become
+// the DESIGN.md §4 error shape, with the first message of each field under `fields`, and the
+// first message overall as `message`.
 import type { z } from 'zod';
 import { ValidationFailed } from '../errors';
 
@@ -14,14 +13,13 @@ export function fieldMessages(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
-  zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const fields = fieldMessages(result.error as unknown as z.ZodError);
-      const first = Object.values(fields)[0] ?? 'Invalid request';
-      throw new ValidationFailed(first, fields);
-    }
-  });
+/** OpenAPIHono's defaultHook: called with every validation result of every table route. */
+export function validationHook(result: { success: true } | { success: false; error: unknown }): void {
+  if (!result.success) {
+    const fields = fieldMessages(result.error as z.ZodError);
+    throw new ValidationFailed(Object.values(fields)[0] ?? 'Invalid request', fields);
+  }
+}
 
 /** Route ids are positive integers; anything else is a 404 like a missing row. */
 export function parseId(raw: string): number | undefined {

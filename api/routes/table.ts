@@ -1,0 +1,421 @@
+// The route table: every API route declared once, with its method, path, who may call it, its
+// request schemas and its response schemas by status code (docs/decisions/012-route-table.md).
+// From this one table come the handlers' validation (OpenAPIHono), the sign-in requirement, CORS
+// and CSRF (api/http/security.ts), the OpenAPI document at /api/openapi.json, the front ends'
+// response types (shared/types.ts) and the generated security tests (api/routes/security.test.ts).
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import {
+  checkoutSessionSchema,
+  companyUpdateSchema,
+  gearboxTypeSchema,
+  loginSchema,
+  passengerChargeSchema,
+  pricingUpdateSchema,
+  problemTypeSchema,
+  processCheckoutSchema,
+  quoteRequestSchema,
+  rollingStatusTypeSchema,
+  signupSchema,
+  surchargeSchema,
+  vehicleTypeSchema,
+} from '../../shared/schemas';
+import {
+  apiErrorSchema,
+  billingConfigSchema,
+  checkoutFailedSchema,
+  checkoutSuccessSchema,
+  companySchema,
+  currentUserSchema,
+  loginResponseSchema,
+  passengerChargeRowSchema,
+  pricedRowSchema,
+  pricingRatesSchema,
+  publicCompanyWithChargesSchema,
+  quoteResponseSchema,
+  reactivatedSchema,
+  redirectUrlSchema,
+  signupResponseSchema,
+  subscriptionDetailsSchema,
+  successSchema,
+  surchargeRowSchema,
+  webhookResultSchema,
+} from '../../shared/responses';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../db/quote-reference';
+import { requireUser } from '../auth/session';
+
+/**
+ * Who may call a route:
+ * - `public`: any website, anonymously (DESIGN.md §4): CORS open to any origin, no credentials.
+ * - `account`: the portal's own pages before or around sign-in (sign up, sign in, checkout):
+ *   no session needed, same-origin only.
+ * - `operator`: a signed-in operator (401 without a session), same-origin only, scoped to the
+ *   operator's company.
+ * - `webhook`: the billing provider, server to server: no session, no CORS, its own signature.
+ */
+export type Access = 'public' | 'account' | 'operator' | 'webhook';
+
+/** The access travels in the route's OpenAPI operation as the `x-access` extension. */
+type TableRoute = RouteConfig & { 'x-access': Access };
+
+/** A route of the table: operator routes get the sign-in check before anything else runs. */
+function route<const R extends Omit<TableRoute, 'middleware'>>(config: R) {
+  return createRoute({ ...config, ...(config['x-access'] === 'operator' ? { middleware: requireUser } : {}) });
+}
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const body = <S extends z.ZodType>(schema: S) => ({ required: true, content: { 'application/json': { schema } } });
+const error = (description: string) => json(apiErrorSchema, description);
+
+const invalid = error('Invalid request: `fields` maps each field to its message');
+const notSignedIn = error('Not signed in');
+const crossOrigin = error('A cookie-authenticated write from another origin');
+const unsupported = error('The body is not JSON');
+const tooLarge = error('The body is over 3 MB');
+const companyMissing = error('No such company, or its page is not live');
+
+// Path parameters are taken as text: a malformed id answers 404 like a missing row (parseId).
+const companyIdParams = z.object({ companyId: z.string().meta({ description: 'A company id', example: '1' }) });
+const idParams = z.object({ id: z.string().meta({ description: 'A row id', example: '1' }) });
+const companyPathId = z.object({ id: z.string().meta({ description: 'A company id', example: '1' }) });
+
+/** The reads every charge list has: the operator's own rows, and a live company's enabled rows. */
+function chargeReads<R extends z.ZodType>(path: string, label: string, row: R) {
+  return {
+    list: route({
+      method: 'get',
+      path,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `The signed-in operator's ${label}, enabled or not`,
+      responses: { 200: json(z.array(row), 'Every row'), 401: notSignedIn },
+    }),
+    // `{id}` as the writes name theirs: OpenAPI takes `/x/{companyId}` and `/x/{id}` for one path.
+    publicList: route({
+      method: 'get',
+      path: `${path}/{id}`,
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: `A live company's enabled ${label}`,
+      request: { params: companyPathId },
+      responses: { 200: json(z.array(row), 'Enabled rows'), 404: companyMissing },
+    }),
+  };
+}
+
+/** The writes of a charge list, scoped to the signed-in operator's company. */
+function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, label: string, schema: B, row: R) {
+  const missing = error(`No such ${label} row of this company`);
+  return {
+    create: route({
+      method: 'post',
+      path,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `Adds a ${label} row (SPEC's defaults for blank amounts)`,
+      request: { body: body(schema) },
+      responses: { 201: json(row, 'The new row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+    }),
+    update: route({
+      method: 'put',
+      path: `${path}/{id}`,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `Changes the given fields of a ${label} row`,
+      request: { params: idParams, body: body(schema.partial()) },
+      responses: { 200: json(row, 'The row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: missing, 413: tooLarge, 415: unsupported },
+    }),
+    remove: route({
+      method: 'delete',
+      path: `${path}/{id}`,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `Deletes a ${label} row`,
+      request: { params: idParams },
+      responses: { 200: json(successSchema, 'Deleted'), 401: notSignedIn, 403: crossOrigin, 404: missing },
+    }),
+  };
+}
+
+export const routes = {
+  auth: {
+    signup: route({
+      method: 'post',
+      path: '/api/signup',
+      'x-access': 'account',
+      tags: ['Account'],
+      summary: 'Creates an operator and their company, and signs them in',
+      request: { body: body(signupSchema) },
+      responses: {
+        201: json(signupResponseSchema, 'Signed up; `checkoutUrl` starts the trial'),
+        400: invalid,
+        409: error('An account with this email already exists'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    login: route({
+      method: 'post',
+      path: '/api/login',
+      'x-access': 'account',
+      tags: ['Account'],
+      summary: 'Signs in',
+      request: { body: body(loginSchema) },
+      responses: {
+        200: json(loginResponseSchema, 'Signed in'),
+        400: invalid,
+        401: error('Invalid email or password'),
+        413: tooLarge,
+        415: unsupported,
+        429: error('Too many failed sign-ins'),
+      },
+    }),
+    logout: route({
+      method: 'post',
+      path: '/api/logout',
+      'x-access': 'account',
+      tags: ['Account'],
+      summary: 'Signs out everywhere: every session issued so far stops working',
+      responses: { 200: json(successSchema, 'Signed out') },
+    }),
+    currentUser: route({
+      method: 'get',
+      path: '/api/auth/user',
+      'x-access': 'operator',
+      tags: ['Account'],
+      summary: 'The signed-in operator',
+      responses: { 200: json(currentUserSchema, 'The operator'), 401: notSignedIn },
+    }),
+  },
+  company: {
+    own: route({
+      method: 'get',
+      path: '/api/company',
+      'x-access': 'operator',
+      tags: ['Company'],
+      summary: "The signed-in operator's company, with its private settings",
+      responses: { 200: json(companySchema, 'The company'), 401: notSignedIn },
+    }),
+    update: route({
+      method: 'put',
+      path: '/api/company',
+      'x-access': 'operator',
+      tags: ['Company'],
+      summary: "Changes the given settings of the signed-in operator's company",
+      request: { body: body(companyUpdateSchema) },
+      responses: {
+        200: json(companySchema, 'The company'),
+        400: invalid,
+        401: notSignedIn,
+        403: crossOrigin,
+        409: error('The custom URL is locked, or taken'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    bySlug: route({
+      method: 'get',
+      path: '/api/company/slug/{slug}',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A company's public profile by its custom URL, with its enabled vehicle types and surcharges",
+      request: { params: z.object({ slug: z.string().meta({ description: 'The custom URL', example: 'demo' }) }) },
+      responses: { 200: json(publicCompanyWithChargesSchema, 'The company'), 404: companyMissing },
+    }),
+    logo: route({
+      method: 'get',
+      path: '/api/company/{id}/logo',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A live company's logo image (cacheable; `?v=` makes it immutable)",
+      request: { params: companyPathId, query: z.object({ v: z.string().optional() }) },
+      responses: {
+        200: { description: 'The image', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } },
+        304: { description: 'Not modified (If-None-Match)' },
+        404: error('No such company, not live, or no logo'),
+      },
+    }),
+    byId: route({
+      method: 'get',
+      path: '/api/company/{id}',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A company's public profile and branding, with its enabled vehicle types and surcharges (the problem types to offer)",
+      request: { params: companyPathId },
+      responses: { 200: json(publicCompanyWithChargesSchema, 'The company'), 404: companyMissing },
+    }),
+  },
+  pricing: {
+    own: route({
+      method: 'get',
+      path: '/api/pricing',
+      'x-access': 'operator',
+      tags: ['Pricing'],
+      summary: "The signed-in operator's pricing rates",
+      responses: { 200: json(pricingRatesSchema, 'The rates'), 401: notSignedIn },
+    }),
+    update: route({
+      method: 'put',
+      path: '/api/pricing',
+      'x-access': 'operator',
+      tags: ['Pricing'],
+      summary: "Saves the operator's pricing rates; blank fields take SPEC's defaults",
+      request: { body: body(pricingUpdateSchema) },
+      responses: { 200: json(pricingRatesSchema, 'The rates'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+    }),
+    public: route({
+      method: 'get',
+      path: '/api/pricing/{companyId}',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A live company's pricing rates",
+      request: { params: companyIdParams },
+      responses: { 200: json(pricingRatesSchema, 'The rates'), 404: companyMissing },
+    }),
+  },
+  vehicleTypes: {
+    ...chargeReads('/api/vehicle-types', 'vehicle types', pricedRowSchema),
+    ...chargeWrites('/api/vehicle-types', 'vehicle type', vehicleTypeSchema, pricedRowSchema),
+  },
+  gearboxTypes: {
+    ...chargeReads('/api/gearbox-types', 'gearbox types (additional charges)', pricedRowSchema),
+    ...chargeWrites('/api/gearbox-types', 'gearbox type', gearboxTypeSchema, pricedRowSchema),
+  },
+  rollingStatusTypes: {
+    ...chargeReads('/api/rolling-status-types', 'rolling status types (additional charges)', pricedRowSchema),
+    ...chargeWrites('/api/rolling-status-types', 'rolling status type', rollingStatusTypeSchema, pricedRowSchema),
+  },
+  /** Read-only: the problem types a customer chooses from are the custom charges (decision 009). */
+  problemTypes: chargeReads('/api/problem-types', 'problem types', pricedRowSchema),
+  surcharges: {
+    ...chargeReads('/api/surcharges', 'problem surcharges', surchargeRowSchema),
+    ...chargeWrites('/api/surcharges', 'problem surcharge', surchargeSchema, surchargeRowSchema),
+  },
+  passengerCharges: {
+    ...chargeReads('/api/passenger-charges', 'passenger charges', passengerChargeRowSchema),
+    ...chargeWrites('/api/passenger-charges', 'passenger charge', passengerChargeSchema, passengerChargeRowSchema),
+  },
+  quotes: {
+    calculate: route({
+      method: 'post',
+      path: '/api/quotes/calculate',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: 'Calculate and record an instant quote',
+      description: `Give \`companyId\` or \`companySlug\`. Values are matched to the company’s enabled rows by slug of their name ("Not Rolling" → \`not-rolling\`). Rate-limited per client. The \`quoteId\` is shown to customers as TQ-{quoteId}: ${REFERENCE_LENGTH} characters of ${REFERENCE_ALPHABET}.`,
+      request: { body: body(quoteRequestSchema) },
+      responses: {
+        200: json(quoteResponseSchema, 'The quote'),
+        400: invalid,
+        404: companyMissing,
+        413: tooLarge,
+        415: unsupported,
+        422: error('A valid postcode that our data does not know'),
+        429: error('Rate limited'),
+      },
+    }),
+  },
+  billing: {
+    config: route({
+      method: 'get',
+      path: '/api/billing/config',
+      'x-access': 'account',
+      tags: ['Billing'],
+      summary: 'The plan: price, currency, interval and trial length',
+      responses: { 200: json(billingConfigSchema, 'The plan') },
+    }),
+    checkout: route({
+      method: 'post',
+      path: '/api/create-checkout-session',
+      'x-access': 'account',
+      tags: ['Billing'],
+      summary: 'Opens a checkout for the signed-in operator (or, signing no one in, by email)',
+      request: { body: body(checkoutSessionSchema) },
+      responses: {
+        200: json(redirectUrlSchema, 'Where the browser goes'),
+        400: invalid,
+        403: crossOrigin,
+        409: error('The account already has a subscription'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    checkoutReturn: route({
+      method: 'post',
+      path: '/api/process-checkout-success',
+      'x-access': 'account',
+      tags: ['Billing'],
+      summary: 'Applies a completed checkout once, and signs its owner in when the checkout was started signed in',
+      request: { body: body(processCheckoutSchema) },
+      responses: { 200: json(checkoutSuccessSchema, 'Applied, or already applied'), 400: json(checkoutFailedSchema, 'Invalid, expired or unpaid'), 413: tooLarge, 415: unsupported },
+    }),
+    details: route({
+      method: 'get',
+      path: '/api/subscription-details',
+      'x-access': 'operator',
+      tags: ['Billing'],
+      summary: "The signed-in operator's subscription",
+      responses: { 200: json(subscriptionDetailsSchema, 'The subscription'), 401: notSignedIn },
+    }),
+    reactivate: route({
+      method: 'post',
+      path: '/api/reactivate-subscription',
+      'x-access': 'operator',
+      tags: ['Billing'],
+      summary: 'Undoes a cancellation before the access ends',
+      responses: {
+        200: json(reactivatedSchema, 'The subscription'),
+        401: notSignedIn,
+        403: crossOrigin,
+        409: error('Only a cancelled subscription can be reactivated'),
+      },
+    }),
+    portal: route({
+      method: 'post',
+      path: '/api/customer-portal',
+      'x-access': 'operator',
+      tags: ['Billing'],
+      summary: "The billing provider's portal for the signed-in operator",
+      responses: { 200: json(redirectUrlSchema, 'Where the browser goes'), 401: notSignedIn, 403: crossOrigin },
+    }),
+    webhook: route({
+      method: 'post',
+      path: '/api/webhook',
+      'x-access': 'webhook',
+      tags: ['Billing'],
+      summary: 'Stripe events, verified by their signature and applied once each',
+      // The raw text is what the signature covers: described here, never parsed by a validator.
+      request: { body: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: json(webhookResultSchema, 'Received'),
+        400: error('Missing or wrong signature'),
+        404: error('Webhooks are only accepted when BILLING_MODE=stripe'),
+      },
+    }),
+  },
+  docs: {
+    openapi: route({
+      method: 'get',
+      path: '/api/openapi.json',
+      'x-access': 'public',
+      tags: ['Reference'],
+      summary: 'This document',
+      responses: { 200: json(z.record(z.string(), z.unknown()), 'OpenAPI 3.1') },
+    }),
+    page: route({
+      method: 'get',
+      path: '/api/docs',
+      'x-access': 'public',
+      tags: ['Reference'],
+      summary: 'A readable page of this document',
+      responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } },
+    }),
+  },
+};
+
+/** Every route of the table, flat: what the middleware, the document test and the security tests walk. */
+export const allRoutes: TableRoute[] = Object.values(routes).flatMap((group) => Object.values(group) as TableRoute[]);
+
+export const accessOf = (r: TableRoute): Access => r['x-access'];
