@@ -83,5 +83,3 @@ export const chargeResources = {
     }),
   } satisfies ChargeResource<'passengerCharges', typeof passengerChargeSchema, PassengerCharge>,
 } as const;
-
-export type ChargePath = keyof typeof chargeResources;

@@ -11,7 +11,7 @@ import type { AppEnv } from './context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface AccessRoute {
+interface AccessRoute {
   method: string;
   /** OpenAPI style: `/api/company/{id}`. */
   path: string;
