@@ -23,7 +23,17 @@ export function accessLookup(table: readonly AccessRoute[]) {
   // Hono's own default: one regular expression when the paths allow it, else a trie.
   const router = new SmartRouter<Access>({ routers: [new RegExpRouter(), new TrieRouter()] });
   for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), r['x-access']);
-  return (method: string, path: string): Access | undefined => router.match(method === 'HEAD' ? 'GET' : method, path)[0][0]?.[0];
+  // Every API request asks once (CORS): remembered per method and path, as the quote path's
+  // budget counts microseconds (decision 008). Bounded: paths carry ids.
+  const seen = new Map<string, Access | undefined>();
+  return (method: string, path: string): Access | undefined => {
+    const key = `${method} ${path}`;
+    if (seen.has(key)) return seen.get(key);
+    const access = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0]?.[0];
+    if (seen.size >= 10_000) seen.clear();
+    seen.set(key, access);
+    return access;
+  };
 }
 
 export type AccessLookup = ReturnType<typeof accessLookup>;
