@@ -8,17 +8,21 @@ import { defineConfig } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export default defineConfig({
-  root: path.join(here, 'admin'),
-  base: '/',
-  plugins: [react(), tailwindcss()],
-  build: {
-    outDir: path.join(here, 'dist/admin'),
-    emptyOutDir: true,
-    sourcemap: false,
-  },
-  server: {
-    // `vite -c vite.admin.config.ts` during development talks to `npm run dev` on :3000.
-    proxy: { '/api': 'http://localhost:3000', '/company': 'http://localhost:3000' },
-  },
+export default defineConfig(({ command }) => {
+  // A build is a production build whatever NODE_ENV says (why: vite.widget.config.ts).
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return {
+    root: path.join(here, 'admin'),
+    base: '/',
+    plugins: [react(), tailwindcss()],
+    build: {
+      outDir: path.join(here, 'dist/admin'),
+      emptyOutDir: true,
+      sourcemap: false,
+    },
+    server: {
+      // `vite -c vite.admin.config.ts` during development talks to `npm run dev` on :3000.
+      proxy: { '/api': 'http://localhost:3000', '/company': 'http://localhost:3000' },
+    },
+  };
 });

@@ -12,6 +12,16 @@ describe('operations', () => {
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 
+  it('fails /healthz when the database does not answer', async () => {
+    const down = createTestApp();
+    expect((await down.call('GET', '/healthz')).status).toBe(200);
+    down.deps.db.$client.close();
+    const res = await down.call('GET', '/healthz');
+    expect(res.status).toBeGreaterThanOrEqual(500);
+    expect(res.json).toMatchObject({ requestId: res.headers.get('x-request-id') });
+    expect(res.json.status).toBeUndefined();
+  });
+
   it('publishes the public API as OpenAPI with a readable reference', async () => {
     const doc = await t.call('GET', '/api/openapi.json');
     expect(doc.status).toBe(200);
@@ -28,7 +38,7 @@ describe('operations', () => {
     for (const [method, path] of [['POST', '/nowhere'], ['DELETE', '/company/demo'], ['PUT', '/dashboard']] as const) {
       const res = await t.call(method, path, { body: {} });
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ message: 'Not found', requestId: res.headers.get('x-request-id') });
+      expect(res.json).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: res.headers.get('x-request-id') });
     }
   });
 
@@ -72,7 +82,7 @@ describe('the admin SPA', () => {
     const res = await t.call('GET', '/dashboard');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
-    expect(res.headers.get('content-security-policy')).toBe("frame-ancestors 'none'");
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.text).toContain('<meta name="support-email" content="support@recoveryquote.co.uk">');
     const unknown = await t.call('GET', '/no/such/page');
     expect(unknown.status).toBe(404);

@@ -8,15 +8,18 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
 import { openDatabase, type Db } from './db/client';
 import { routeStore } from './db/distance-cache';
+import { databaseFaults } from './db/faults';
+import { probeWrite } from './db/write';
 import type { AppDeps, DistanceEstimator } from './deps';
 import { createDistanceService } from './distance/distance';
 import type { Config } from './env';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS, ServiceUnavailable } from './errors';
 import { DIST } from './paths';
 import { apiBodyLimit } from './http/body-limit';
 import type { AppEnv } from './http/context';
 import { errorHandler, notFoundJson } from './http/errors';
 import { createLogger, requestLogging, type Logger } from './http/observability';
-import { accessLookup, csrfGuard, publicCors, securityHeaders } from './http/security';
+import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './http/security';
 import { validationHook } from './http/validate';
 import { companyService } from './company/service';
 import { createCompanyConfigCache } from './quotes/company-config';
@@ -33,6 +36,9 @@ import { billingRoutes, createBilling } from './billing/routes';
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+
+/** How long /readyz waits for another process's write lock: probes have short timeouts. */
+const READINESS_DEADLINE_MS = 1000;
 
 export interface AppOptions {
   config: Config;
@@ -65,6 +71,9 @@ export function createApp(options: AppOptions) {
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
+  const faults = databaseFaults(db);
+  // Episodes of the database being unavailable are logged once each, through the app's logger.
+  faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
   // Every route below is one of the route table's (api/routes/table.ts), which also drives
@@ -72,7 +81,7 @@ export function createApp(options: AppOptions) {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (user) => billing.checkoutUrlFor(user) }))
+    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
@@ -84,12 +93,19 @@ export function createApp(options: AppOptions) {
 
   const app = new Hono<AppEnv>()
     .use(requestLogging(logger))
-    .use(securityHeaders)
+    .use(securityHeaders(config.publicUrl))
     .use('/api/*', publicCors(accessOf))
     .use('*', deps.sessions.load)
     .use('/api/*', csrfGuard(config.publicUrl, accessOf))
     .get('/healthz', (c) => {
       healthCheck.get();
+      return c.json({ status: 'ok' });
+    })
+    // Readiness, unlike /healthz (liveness): can quotes be stored? A write that failed for a
+    // database reason moments ago (a full disk the rolled-back probe cannot see) also counts.
+    .get('/readyz', async (c) => {
+      if (faults.failedWithin(RETRY_AFTER_UNAVAILABLE_SECONDS * 1000)) throw new ServiceUnavailable();
+      await probeWrite(db, READINESS_DEADLINE_MS);
       return c.json({ status: 'ok' });
     })
     .route('/', api)
@@ -106,18 +122,24 @@ export function createApp(options: AppOptions) {
   mountAdminSpa(app, config.supportEmail);
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
-  app.onError(errorHandler(logger));
+  app.onError(errorHandler(logger, faults));
   return { app, deps, billing };
 }
 
 function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
   const adminDir = path.join(DIST, 'admin');
   const indexFile = path.join(adminDir, 'index.html');
-  let indexHtml: string | undefined;
-  // The SPA learns the configured support address from the page itself: no extra request.
+  let indexHtml: { head: string; tail: string } | undefined;
+  // The SPA learns the configured support address and this response's CSP nonce from the page
+  // itself: no extra request.
   const supportMeta = `<meta name="support-email" content="${escapeAttribute(supportEmail)}">`;
-  const spaIndex = () =>
-    (indexHtml ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8').replace('</head>', `${supportMeta}</head>`) : undefined);
+  const spaIndex = () => {
+    if (!indexHtml && existsSync(indexFile)) {
+      const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);
+      indexHtml = { head: `${head}${supportMeta}<meta name="csp-nonce" content="`, tail: `">\n</head>${tail}` };
+    }
+    return indexHtml;
+  };
 
   app.use(
     '/assets/*',
@@ -134,10 +156,12 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
     if (!html) return c.text('The admin app is not built. Run "npm run build".', 503);
     const known = SPA_ROUTES.some((r) => r.test(c.req.path));
     c.header('Cache-Control', 'no-cache');
-    // The portal must not be framed by another site (clickjacking its settings forms).
+    // The portal must not be framed by another site (clickjacking its settings forms), and keeps
+    // its token in localStorage: no script but our own files may run (api/http/security.ts).
+    const nonce = cspNonce();
     c.header('X-Frame-Options', 'DENY');
-    c.header('Content-Security-Policy', "frame-ancestors 'none'");
-    return c.html(html, known ? 200 : 404);
+    c.header('Content-Security-Policy', adminCsp(nonce));
+    return c.html(`${html.head}${nonce}${html.tail}`, known ? 200 : 404);
   });
 }
 

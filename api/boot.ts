@@ -5,15 +5,17 @@ import { createApp } from './app';
 import { startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
 import type { Config } from './env';
+import type { Logger } from './http/observability';
 
-export function bootApp(config: Config) {
-  const { app, deps } = createApp({ config });
+export function bootApp(config: Config, logger?: Logger) {
+  const { app, deps } = createApp({ config, logger });
   const geodata = loadGeodata();
   const checkpoints =
     config.databasePath === ':memory:'
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, {
-          onError: (error) => deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line instead', error: error.message }),
+          onError: (error, restartInMs) =>
+            deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: error.message, restartInMs }),
         });
   return { app, deps, geodata, checkpoints };
 }

@@ -5,17 +5,24 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
+/** pino's levels that make sense here; `silent` turns off every line. */
+export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const flag = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .optional()
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
+export const DEFAULT_DATABASE_PATH = './data/recovery.db';
 
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
-    DATABASE_PATH: z.string().min(1).default('./data/recovery.db'),
+    DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
     PUBLIC_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     BILLING_MODE: z.enum(['local', 'stripe']).default('local'),
@@ -30,8 +37,9 @@ const envSchema = z
     ROAD_FACTOR: z.coerce.number().min(1).max(3).optional(),
     SUPPORT_EMAIL: z.email().default('support@recoveryquote.co.uk'),
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
+    SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     TRUST_PROXY: flag,
-    LOG_LEVEL: z.enum(['info', 'silent']).default('info'),
+    LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -63,8 +71,10 @@ export interface Config {
   distance: { provider: 'builtin' | 'osrm'; osrmUrl?: string; roadFactor?: number };
   supportEmail: string;
   quoteRateLimit: number;
+  /** Sign-ups per hour per client address; 0 turns the limit off. */
+  signupRateLimit: number;
   trustProxy: boolean;
-  logLevel: 'info' | 'silent';
+  logLevel: LogLevel;
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +119,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     distance: { provider: env.DISTANCE_PROVIDER, osrmUrl: env.OSRM_URL, roadFactor: env.ROAD_FACTOR },
     supportEmail: env.SUPPORT_EMAIL,
     quoteRateLimit: env.QUOTE_RATE_LIMIT,
+    signupRateLimit: env.SIGNUP_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   };

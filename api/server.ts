@@ -1,7 +1,10 @@
 // Listens. What it serves is set up in api/boot.ts and built in api/app.ts.
+import type { Server, ServerResponse } from 'node:http';
+import net, { type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
 import { ConfigError, loadConfig } from './env';
+import { createLogger } from './http/observability';
 
 let config;
 try {
@@ -14,27 +17,101 @@ try {
   throw err;
 }
 
-const { app, deps, geodata, checkpoints } = bootApp(config);
+/** Last resort only: a drain that has not finished by then (a client that never reads) ends with exit 1. */
+const SHUTDOWN_DEADLINE_MS = 10_000;
+
+const logger = createLogger(config.logLevel);
+const { app, deps, geodata, checkpoints } = bootApp(config, logger);
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
+}) as Server;
+
+// Responses not finished yet: on shutdown each is answered with `Connection: close`.
+const unfinished = new Set<ServerResponse>();
+let stopping = false;
+
+/** Node then sends `Connection: close` and ends the socket once this response is written. */
+function lastOnItsConnection(res: ServerResponse) {
+  if (!res.headersSent) res.shouldKeepAlive = false;
+}
+
+/**
+ * Every open connection with how many requests it has begun and how many responses are still open.
+ * Node's closeIdleConnections() counts a connection whose first request it has not read yet as
+ * idle and resets it, though the client may already have sent that request: here such a fresh
+ * connection gets FRESH_GRACE_MS on shutdown to deliver it, and only connections that have served
+ * a request and have nothing in progress are closed at once.
+ */
+const connections = new Map<Socket, { begun: number; open: number }>();
+const FRESH_GRACE_MS = 1_000;
+let acceptedCount = 0;
+server.on('connection', (socket: Socket) => {
+  acceptedCount += 1;
+  connections.set(socket, { begun: 0, open: 0 });
+  socket.once('close', () => connections.delete(socket));
 });
 
-// Graceful shutdown: stop accepting, let in-flight requests finish, then close the database.
-let stopping = false;
+// Before the app's own listener, so a request received while draining is marked before it is handled.
+server.prependListener('request', (req, res: ServerResponse) => {
+  const connection = connections.get(req.socket as Socket);
+  if (connection) {
+    connection.begun += 1;
+    connection.open += 1;
+  }
+  if (stopping) lastOnItsConnection(res);
+  unfinished.add(res);
+  res.once('close', () => {
+    unfinished.delete(res);
+    if (connection) connection.open -= 1;
+    // A response whose headers were already out kept its connection open: close it now it is idle.
+    if (stopping) closeIdleConnections();
+  });
+});
+
+/** Ends (after flushing) each connection that has served its requests and waits for another. */
+function closeIdleConnections() {
+  for (const [socket, { begun, open }] of connections) if (begun > 0 && open === 0) socket.end();
+}
+
+// Graceful shutdown: stop accepting, answer every request already received with
+// `Connection: close`, close each connection once its response is written (idle ones at once),
+// then close the database and exit 0.
 function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  deps.logger.info({ msg: 'Shutting down', signal });
-  const force = setTimeout(() => process.exit(1), 10_000);
+  deps.logger.info({ msg: 'Shutting down', signal, inFlight: unfinished.size });
+  const force = setTimeout(() => {
+    deps.logger.error({ msg: 'Shutdown deadline passed with connections still open', inFlight: unfinished.size });
+    process.exit(1);
+  }, SHUTDOWN_DEADLINE_MS);
   force.unref();
-  server.close(async () => {
-    // The worker's connection first, so the main one closes last and folds the WAL into the file.
-    await checkpoints?.stop();
-    deps.db.$client.close();
-    process.exit(0);
+  for (const res of unfinished) lastOnItsConnection(res);
+  // Stop accepting once a full loop turn has accepted nothing: connections already waiting in the
+  // kernel's accept queue when the signal came are accepted first (closing the listener in the
+  // handler would reset them, though their clients had sent their requests; the signal's own poll
+  // batch need not include the listener). net.Server's close() rather than http.Server's, which
+  // would also close the idle keep-alive connections right away; its callback runs once every
+  // connection has ended.
+  afterAcceptQueueDrained(() => {
+    net.Server.prototype.close.call(server, async () => {
+      // The worker's connection first, so the main one closes last and folds the WAL into the file.
+      await checkpoints?.stop();
+      deps.db.$client.close();
+      await logger.close();
+      process.exit(0);
+    });
+    // Idle keep-alive connections now; busy ones end after their response. A connection that has
+    // not sent its request yet gets FRESH_GRACE_MS to do so, then is closed.
+    closeIdleConnections();
   });
-  // Idle keep-alive connections would hold close() open.
-  if ('closeIdleConnections' in server) server.closeIdleConnections();
+  setTimeout(() => {
+    for (const [socket, { begun }] of connections) if (begun === 0) socket.destroy();
+  }, FRESH_GRACE_MS).unref();
+}
+/** Runs `then` after a poll phase (epoll with no wait, immediates pending) accepts no connection. */
+function afterAcceptQueueDrained(then: () => void, turnsLeft = 3) {
+  const before = acceptedCount;
+  setImmediate(() => setImmediate(() => (acceptedCount === before || turnsLeft === 0 ? then() : afterAcceptQueueDrained(then, turnsLeft - 1))));
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -89,3 +89,30 @@ test('the developer test page shows the billing setup', async ({ page }) => {
   await page.getByRole('button', { name: 'Start Free Trial' }).click();
   expect(await alerted).toBe('Please provide email and name for subscription');
 });
+
+test("a link to someone else's checkout return shows an error and leaves the signed-in operator as themself", async ({ page, playwright, baseURL }) => {
+  const origin = baseURL ?? '';
+  // The attacker signs up and pays in their own browser (a separate cookie jar), then sends the return link.
+  const attacker = await playwright.request.newContext();
+  const attackerSignup = await attacker.post(`${origin}/api/signup`, {
+    data: { name: 'Mallory', email: `mallory-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'Mallory Recovery' },
+  });
+  expect(attackerSignup.status()).toBe(201);
+  const checkoutPath = new URL((await attackerSignup.json()).checkoutUrl as string).pathname;
+  const paid = await attacker.post(`${origin}${checkoutPath}`, { form: {}, headers: { origin }, maxRedirects: 0 });
+  expect(paid.status()).toBe(303);
+  const returnLink = paid.headers().location;
+  expect(returnLink).toMatch(/^\/subscription-success\?session_id=cs_local_/);
+  await attacker.dispose();
+
+  // The victim is signed in (session cookie) in this browser and opens the link.
+  const victimEmail = `victim-${Date.now()}@example.com`;
+  const victimSignup = await page.request.post(`${origin}/api/signup`, {
+    data: { name: 'Victim', email: victimEmail, password: 'correct-horse', companyName: 'Victim Recovery' },
+  });
+  expect(victimSignup.status()).toBe(201);
+  await page.goto(returnLink);
+  await expect(page.getByRole('heading', { name: 'Payment Session Error' })).toBeVisible({ timeout: 10_000 });
+  const me = await page.request.get(`${origin}/api/auth/user`);
+  expect((await me.json()).email).toBe(victimEmail);
+});

@@ -1,6 +1,8 @@
 // Bundles the server into dist/server.mjs so production runs on plain node: no TypeScript
 // transform at start and about 40 MB less resident memory than running through tsx.
-// Packages stay external (node_modules is installed beside it).
+// Packages stay external (node_modules is installed beside it). NODE_ENV is deliberately not
+// defined here: the bundle is the same whatever NODE_ENV says at build time, and the server reads
+// it at run time through api/env.ts (cookies, SESSION_SECRET), as the README documents.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';

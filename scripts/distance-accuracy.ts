@@ -1,11 +1,14 @@
 // How far the built-in road-distance estimate is from routed driving distances
-// (../shared/roaddist/pairs.csv, README there). Imported by the benchmarks; run directly
+// (api/distance/testdata/pairs.csv, README there). Imported by the benchmarks; run directly
 // (npx tsx scripts/distance-accuracy.ts [pairs.csv]) it prints the table.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { estimateMiles, haversineMiles, type RoadFactor } from '../api/distance/distance';
 import { lookupPostcode } from '../api/distance/postcodes';
+
+/** The routed reference distances, kept in the repository with their attribution. */
+export const PAIRS_CSV = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../api/distance/testdata/pairs.csv');
 
 export type DistanceBand = '<10 mi' | '10–60 mi' | '>60 mi';
 
@@ -73,8 +76,7 @@ function printTable(title: string, accuracy: DistanceAccuracy): void {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const pairsCsv = path.resolve(process.argv[2] ?? path.join(repoRoot, '../shared/roaddist/pairs.csv'));
+  const pairsCsv = path.resolve(process.argv[2] ?? PAIRS_CSV);
   printTable('Built-in estimate (fitted road factor)', evaluateDistanceAccuracy(pairsCsv));
   printTable('For comparison: flat factor 1.25', evaluateDistanceAccuracy(pairsCsv, 1.25));
 }

@@ -11,24 +11,6 @@ export const MAX_PASSENGERS = 5;
 export const PASSENGER_LIMIT_RANGE = { min: 1, max: 10 } as const;
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 
-export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'trial', 'cancelled', 'past_due', 'inactive'] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
-
-/** Statuses that open the Driver Portal (SPEC.md §2 protected route rule, §4). */
-export const ACCESS_STATUSES: readonly string[] = ['active', 'trialing', 'trial', 'cancelled'];
-export const hasDashboardAccess = (status: string | null | undefined): boolean =>
-  status != null && ACCESS_STATUSES.includes(status);
-
-export const STATUS_BADGES: Record<string, string> = {
-  active: 'Active',
-  trialing: 'Trial',
-  trial: 'Trial',
-  cancelled: 'Cancelled',
-  past_due: 'Past Due',
-  inactive: 'Inactive',
-};
-export const statusBadge = (status: string | null | undefined): string => STATUS_BADGES[status ?? ''] ?? 'Unknown';
-
 export const GEARBOX_OPTIONS = [
   { value: 'automatic', label: 'Automatic' },
   { value: 'manual', label: 'Manual' },
@@ -83,12 +65,6 @@ export const COLOUR_PRESETS: readonly ColourTheme[] = [
 ];
 
 export const FEATURE_ICONS = ['Clock', 'Calculator', 'CheckCircle', 'Shield', 'Truck', 'Star', 'Phone', 'MapPin'] as const;
-
-export const DEFAULT_FEATURES = [
-  { title: '24/7 Availability', description: 'Round-the-clock recovery whenever you break down.', icon: 'Clock' },
-  { title: 'Transparent Pricing', description: 'An itemised price before you book: no surprises.', icon: 'Calculator' },
-  { title: 'Professional Drivers', description: 'Trained, insured recovery drivers you can trust.', icon: 'CheckCircle' },
-] as const;
 
 /** Slugs that would shadow an app route or look official; refused as a custom URL. */
 export const RESERVED_SLUGS = [

@@ -2,7 +2,7 @@
 // company page's header and footer.
 
 /** SPEC.md §7: every character other than digits and + is removed from the number. */
-export const dialable = (number: string): string => number.replace(/[^\d+]/g, '');
+const dialable = (number: string): string => number.replace(/[^\d+]/g, '');
 
 /**
  * The number for a wa.me link, which only opens a chat for the international form. Operators

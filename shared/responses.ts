@@ -3,13 +3,17 @@
 // front ends' types from them with type-only imports, so no zod reaches widget.js.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
 import { z } from 'zod';
+import { ERROR_CODES } from './error-codes';
+import { SUBSCRIPTION_STATUSES } from './subscription';
 
 const money = z.number().meta({ description: 'Pounds sterling, at most 2 decimals' });
 const id = z.number().int();
+const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
 
 export const apiErrorSchema = z
   .object({
     message: z.string(),
+    code: z.enum(ERROR_CODES).meta({ description: 'Stable, for clients to branch on (shared/error-codes.ts)' }),
     fields: z.record(z.string(), z.string()).optional().meta({ description: 'Per-field messages (validation only)' }),
     requestId: z.string().optional(),
   })
@@ -21,7 +25,7 @@ export const currentUserSchema = z
     email: z.string(),
     name: z.string(),
     companyId: id,
-    subscriptionStatus: z.string(),
+    subscriptionStatus,
     trialEndsAt: z.string().nullable(),
   })
   .meta({ id: 'CurrentUser' });
@@ -138,7 +142,7 @@ export const quoteResponseSchema = z
   .meta({ id: 'Quote' });
 
 export const subscriptionDetailsSchema = z.object({
-  status: z.string(),
+  status: subscriptionStatus,
   email: z.string(),
   trialEnd: z.string().nullable(),
   currentPeriodEnd: z.string().nullable(),
@@ -154,6 +158,8 @@ export const checkoutSuccessSchema = z.object({
   user: currentUserSchema.optional(),
   error: z.string().optional(),
   message: z.string().optional(),
+  /** CHECKOUT_ALREADY_PROCESSED on a repeat return, CHECKOUT_INVALID or CHECKOUT_UNPAID on a failure. */
+  code: z.enum(ERROR_CODES).optional(),
 });
 
 /** A refused checkout return: SPEC's `error` beside the usual `message` and `requestId`. */

@@ -2,29 +2,54 @@
 // browser forms use them, so every message in SPEC.md §5 is written exactly once.
 import { z } from 'zod';
 import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
+import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { isValidPostcode } from './postcode';
 
 const MAX_TEXT = 200;
 const MAX_LONG_TEXT = 2000;
 
-/** A required string: missing, wrong type, or blank after trimming all give `message`. */
-const requiredText = (message: string, max = MAX_TEXT) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+// C0 controls, DEL, C1 controls and the bidi embeddings, overrides and isolates (U+202A–U+202E,
+// U+2066–U+2069, which can reverse how a name reads in a page title), and lone UTF-16 surrogates.
+// Multi-line text (descriptions, messages) may also hold newlines and tabs.
+const LINE_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MULTILINE_FORBIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const optionalText = (max = MAX_TEXT) =>
-  z.string({ error: 'Must be text' }).trim().max(max, `Must be at most ${max} characters`);
+export const forbiddenCharacterMessage = (label: string) => `${label} must not contain control characters or text direction overrides`;
+
+/** Is this text free of the characters no name or description may hold? */
+export const isCleanText = (value: string, multiline = false) => !(multiline ? MULTILINE_FORBIDDEN : LINE_FORBIDDEN).test(value);
+
+interface TextOptions {
+  /** Longest length after trimming. */
+  max?: number;
+  /** Newlines and tabs allowed (descriptions, messages). */
+  multiline?: boolean;
+}
+
+/**
+ * The one free-text field (names, descriptions, company fields): a string, trimmed, at most `max`
+ * characters, with no control or text-direction characters. `label` names the field in messages.
+ */
+export const textField = (label: string, { max = MAX_TEXT, multiline = false }: TextOptions = {}, typeMessage = 'Must be text') =>
+  z
+    .string({ error: typeMessage })
+    .trim()
+    .max(max, `Must be at most ${max} characters`)
+    .refine((v) => isCleanText(v, multiline), forbiddenCharacterMessage(label));
+
+/** A required string: missing, wrong type, or blank after trimming all give `message` ("X is required"). */
+const requiredText = (message: string, max = MAX_TEXT, multiline = false) =>
+  textField(message.replace(/ is required$/, ''), { max, multiline }, message).min(1, message);
+
+const optionalText = (label: string, max = MAX_TEXT, multiline = false) => textField(label, { max, multiline });
 
 const postcodeField = (requiredMessage: string, invalidMessage: string) =>
   requiredText(requiredMessage, 16).refine(isValidPostcode, invalidMessage);
 
 // ---------------------------------------------------------------- quotes
 
-export const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
-export const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
+const PICKUP_INVALID = 'Please enter a valid UK postcode for pickup location';
+const DESTINATION_INVALID = 'Please enter a valid UK postcode for destination';
 
 /** YYYY-MM-DD naming a day that exists: Date.parse alone takes 2026-02-31 for 3 March. */
 function isCalendarDate(value: string): boolean {
@@ -57,7 +82,7 @@ export const quoteRequestSchema = z
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Preferred time must be HH:MM (24 hour)')
       .optional(),
     companyId: z.number({ error: 'Company id must be a number' }).int().positive().max(2 ** 31).optional(),
-    companySlug: optionalText(40).optional(),
+    companySlug: optionalText('Company', 40).optional(),
   })
   .superRefine((quote, ctx) => {
     // A 'later' job is priced at its preferred London time (the after-hours fee, DESIGN.md §5):
@@ -95,28 +120,47 @@ export type LoginRequest = z.infer<typeof loginSchema>;
 
 // ---------------------------------------------------------------- money and numbers
 
+/** A plain decimal as text: digits with an optional fraction and sign, nothing else. */
+const PLAIN_DECIMAL = /^-?(?:\d+(?:\.\d+)?|\.\d+)$/;
+
 /**
- * A pounds amount as the portal sends it: a number or numeric string with at most 2 decimals.
+ * Blank (`''`, null) → `undefined`; a plain decimal string → its number; anything else is left
+ * as it is for z.number() to refuse with the field's message. `Number()` alone would take hex,
+ * binary, exponents, `Infinity` and surrounding blanks ("0x10" is 16).
+ */
+export function decimalInput(v: unknown): unknown {
+  if (v === '' || v === null) return undefined;
+  if (typeof v === 'string' && PLAIN_DECIMAL.test(v)) return Number(v);
+  return v;
+}
+
+/** Does n have at most 2 decimals, as the pence and hundredths columns store it? */
+const hasAtMost2dp = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6;
+
+/**
+ * A pounds amount as the portal sends it: a number or plain decimal string with at most 2 decimals.
  * Blank (`''`, null, missing) is `undefined`, so the caller can apply SPEC's defaults.
  */
 export const moneyInput = z.preprocess(
-  (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+  decimalInput,
   z
     .number({ error: 'Must be an amount in pounds' })
     .finite('Must be an amount in pounds')
     .min(0, 'Must not be negative')
     .max(100_000, 'Must be at most £100,000')
-    .refine((n) => Math.abs(n * 100 - Math.round(n * 100)) < 1e-6, 'Use at most 2 decimal places')
+    .refine(hasAtMost2dp, 'Use at most 2 decimal places')
     .optional(),
 );
 
+/** Whole numbers, or numbers kept in hundredths (labour time, service radius): more decimals are refused. */
 const numberInput = (min: number, max: number, label: string, integer = false) =>
   z.preprocess(
-    (v) => (v === '' || v === null ? undefined : typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    decimalInput,
     (integer ? z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`) : z.number({ error: `${label} must be a number` }))
       .finite(`${label} must be a number`)
       .min(min, `${label} must be at least ${min}`)
       .max(max, `${label} must be at most ${max}`)
+      .refine(hasAtMost2dp, `${label} must have at most 2 decimal places`)
       .optional(),
   );
 
@@ -170,7 +214,7 @@ export type PricedRowInput = z.input<typeof vehicleTypeSchema>;
 export const surchargeSchema = z.object({
   problemType: requiredText('Problem type is required', 100),
   amount: moneyInput,
-  description: optionalText(300).optional().nullable(),
+  description: optionalText('Description', 300, true).optional().nullable(),
   enabled: enabledField.optional(),
 });
 export type SurchargeInput = z.input<typeof surchargeSchema>;
@@ -184,22 +228,21 @@ export type PassengerChargeInput = z.input<typeof passengerChargeSchema>;
 
 // ---------------------------------------------------------------- company
 
-export const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
 const colour = z.string({ error: 'Colour must be #RRGGBB' }).regex(HEX_COLOUR, 'Colour must be #RRGGBB');
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_LENGTH_MESSAGE = `Custom URL must be ${SLUG_LENGTH.min} to ${SLUG_LENGTH.max} characters`;
 export const customSlugSchema = z
   .string({ error: 'Custom URL must be text' })
   .trim()
-  .min(3, 'Custom URL must be 3 to 40 characters')
-  .max(40, 'Custom URL must be 3 to 40 characters')
+  .min(SLUG_LENGTH.min, SLUG_LENGTH_MESSAGE)
+  .max(SLUG_LENGTH.max, SLUG_LENGTH_MESSAGE)
   .regex(SLUG_PATTERN, 'Custom URL may use lowercase letters, numbers and hyphens only')
   .refine((s) => !(RESERVED_SLUGS as readonly string[]).includes(s), 'That custom URL is reserved. Please choose another.');
 
-const nullableText = (max: number) =>
-  z.preprocess((v) => (v === '' ? null : v), optionalText(max).nullable().optional());
+const nullableText = (label: string, max: number, multiline = false) =>
+  z.preprocess((v) => (v === '' ? null : v), optionalText(label, max, multiline).nullable().optional());
 
-const featureText = (max: number) => optionalText(max).optional();
+const featureText = (label: string, max: number, multiline = false) => optionalText(label, max, multiline).optional();
 
 export const companyUpdateSchema = z.object({
   name: requiredText('Company name is required', 100).optional(),
@@ -209,14 +252,14 @@ export const companyUpdateSchema = z.object({
   accentColour: colour.optional(),
   backgroundColour: colour.optional(),
   textColour: colour.optional(),
-  phone: nullableText(30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid phone number'),
-  whatsapp: nullableText(30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid WhatsApp number'),
+  phone: nullableText('Phone', 30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid phone number'),
+  whatsapp: nullableText('WhatsApp', 30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid WhatsApp number'),
   email: z.preprocess((v) => (v === '' ? null : v), emailField.nullable().optional()),
   preferredContact: z.enum(['whatsapp', 'phone', 'email'], { error: 'Preferred contact must be whatsapp, phone or email' }).optional(),
-  customDomain: nullableText(253),
+  customDomain: nullableText('Custom domain', 253),
   customSlug: customSlugSchema.optional(),
   showPriceBreakdown: z.boolean({ error: 'Must be true or false' }).optional(),
-  companyDescription: nullableText(500),
+  companyDescription: nullableText('Company description', 500, true),
   basePostcode: z.preprocess(
     (v) => (v === '' ? null : v),
     z.string({ error: 'Enter a valid UK postcode' }).trim().max(16).refine(isValidPostcode, 'Enter a valid UK postcode').nullable().optional(),
@@ -227,21 +270,21 @@ export const companyUpdateSchema = z.object({
   showFeatures: z.boolean({ error: 'Must be true or false' }).optional(),
   enablePriceRounding: z.boolean({ error: 'Must be true or false' }).optional(),
   priceRoundingMultiple: z.preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    (v) => (typeof v === 'string' && PLAIN_DECIMAL.test(v) ? Number(v) : v),
     z.union([z.literal(5), z.literal(10)], { error: 'Rounding must be 5 or 10' }).optional(),
   ),
   showPriceDisclaimer: z.boolean({ error: 'Must be true or false' }).optional(),
   passengerLimit: numberInput(PASSENGER_LIMIT_RANGE.min, PASSENGER_LIMIT_RANGE.max, 'Passenger limit', true),
   pricePerPassenger: moneyInput,
-  feature1Title: featureText(60),
-  feature1Description: featureText(300),
-  feature1Icon: featureText(40),
-  feature2Title: featureText(60),
-  feature2Description: featureText(300),
-  feature2Icon: featureText(40),
-  feature3Title: featureText(60),
-  feature3Description: featureText(300),
-  feature3Icon: featureText(40),
+  feature1Title: featureText('Feature 1 title', 60),
+  feature1Description: featureText('Feature 1 description', 300, true),
+  feature1Icon: featureText('Feature 1 icon', 40),
+  feature2Title: featureText('Feature 2 title', 60),
+  feature2Description: featureText('Feature 2 description', 300, true),
+  feature2Icon: featureText('Feature 2 icon', 40),
+  feature3Title: featureText('Feature 3 title', 60),
+  feature3Description: featureText('Feature 3 description', 300, true),
+  feature3Icon: featureText('Feature 3 icon', 40),
 });
 export type CompanyUpdate = z.input<typeof companyUpdateSchema>;
 export type CompanyUpdateParsed = z.output<typeof companyUpdateSchema>;
@@ -250,8 +293,8 @@ export type CompanyUpdateParsed = z.output<typeof companyUpdateSchema>;
 
 export const checkoutSessionSchema = z.object({
   email: emailField.optional(),
-  name: optionalText(100).optional(),
-  companyName: optionalText(120).optional(),
+  name: optionalText('Name', 100).optional(),
+  companyName: optionalText('Company name', 120).optional(),
   prefilled_email: emailField.optional(),
 });
 
@@ -263,7 +306,7 @@ export const contactFormSchema = z.object({
   name: requiredText('Name is required', 100),
   email: emailField,
   subject: requiredText('Subject is required', 150),
-  message: requiredText('Message is required', MAX_LONG_TEXT),
+  message: requiredText('Message is required', MAX_LONG_TEXT, true),
 });
 export type ContactForm = z.infer<typeof contactFormSchema>;
 
@@ -271,7 +314,7 @@ export const featureRequestSchema = z.object({
   name: requiredText('Name is required', 100),
   email: emailField,
   featureTitle: requiredText('Feature title is required', 150),
-  description: requiredText('Description is required', MAX_LONG_TEXT),
+  description: requiredText('Description is required', MAX_LONG_TEXT, true),
   priority: z.enum(FEATURE_PRIORITIES.map((p) => p.value) as ['low', 'medium', 'high', 'critical']).default('medium'),
 });
 export type FeatureRequest = z.input<typeof featureRequestSchema>;

@@ -9,7 +9,7 @@ import { FullPageSpinner } from './components/ui/spinner';
 
 const SubscriptionSuccessPage = lazy(() => import('./pages/subscription/SubscriptionSuccessPage'));
 
-export const isPaymentSuccessPath = (pathname: string): boolean =>
+const isPaymentSuccessPath = (pathname: string): boolean =>
   pathname.startsWith('/subscription-success') || pathname.startsWith('/subscription/success');
 
 export function RootLayout() {

@@ -1,7 +1,8 @@
 // The HTML of local billing mode's stand-in checkout and billing portal (DESIGN.md §7): small,
 // server-rendered, accessible, styled inline so they need no build. `html` escapes every value.
 import { html, raw } from 'hono/html';
-import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS, statusBadge } from '../../shared/constants';
+import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
+import { statusBadge, statusRules } from '../../shared/subscription';
 import { formatLongDate, formatPence } from '../../shared/money';
 import { PLAN_NAME } from './provider';
 import type { SubscriptionView } from './status';
@@ -107,20 +108,22 @@ function periodLine(view: SubscriptionView): Html {
   const date = (iso: string | null) => (iso ? formatLongDate(iso) : 'not set');
   switch (view.status) {
     case 'trialing':
-    case 'trial':
       return html`<dt>Trial ends</dt><dd>${date(view.trialEnd)}</dd>`;
     case 'active':
       return html`<dt>Renews on</dt><dd>${date(view.currentPeriodEnd)}</dd>`;
     case 'cancelled':
       return html`<dt>Access until</dt><dd>${date(view.currentPeriodEnd)}</dd>`;
-    default:
+    case 'past_due':
+    case 'inactive':
       return html``;
+    default:
+      return view.status satisfies never;
   }
 }
 
 export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string }): Html {
   const { view } = input;
-  const cancellable = ['active', 'trialing', 'trial'].includes(view.status);
+  const { cancellable, reactivatable } = statusRules(view.status);
   const action = (name: string, label: string, tone: 'secondary' | 'danger' | 'primary') =>
     html`<form method="post">
       <input type="hidden" name="action" value="${name}" />
@@ -143,7 +146,7 @@ export function portalPage(input: { email: string; view: SubscriptionView; notic
         </dl>
         ${action('update-card', 'Update card', 'secondary')}
         ${cancellable ? action('cancel', 'Cancel subscription', 'danger') : ''}
-        ${view.status === 'cancelled' ? action('reactivate', 'Renew subscription', 'primary') : ''}
+        ${reactivatable ? action('reactivate', 'Renew subscription', 'primary') : ''}
       </div>
       <p><a href="${input.returnUrl}">Return to ${PRODUCT_NAME}</a></p>`,
   );

@@ -2,7 +2,9 @@
 // moved by hand: signup → checkout page → trial → portal cancel → reactivate → expiry.
 import { describe, expect, it } from 'vitest';
 import { addMonths } from './status';
-import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
+import { cookieFrom, createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
+import { CHECKOUT_COOKIE } from './checkout-binding';
+import { CHECKOUT_NEEDS_SIGN_IN, CHECKOUT_OF_ANOTHER_ACCOUNT } from './routes';
 
 const DAY = 86_400_000;
 
@@ -21,7 +23,15 @@ function setup() {
       body: { name: `Billing ${n}`, email, password: 'correct-horse', companyName: `Billing Recovery ${n}` },
     });
     expect(res.status).toBe(201);
-    return { email, token: res.json.authToken as string, user: res.json, checkoutUrl: res.json.checkoutUrl as string };
+    return {
+      email,
+      token: res.json.authToken as string,
+      user: res.json,
+      checkoutUrl: res.json.checkoutUrl as string,
+      /** The cookie binding the checkout to the browser that signed up (and opened it). */
+      binding: cookieFrom(res.headers, CHECKOUT_COOKIE),
+      sessionHeaders: res.headers,
+    };
   }
 
   /** What the browser does on the local checkout page: GET it, press Start trial. */
@@ -75,8 +85,9 @@ describe('local billing: the whole subscription journey', () => {
     expect(page.text).toContain('<html lang="en-GB">');
     expect(location).toBe(`/subscription-success?session_id=${sessionId}`);
 
-    // The success page exchanges the session id for a signed-in account (no cookie or token sent).
-    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    // The success page exchanges the session id for a signed-in account: only the checkout's
+    // binding cookie goes with it (the one a fresh browser session would still have).
+    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: account.binding });
     expect(processed.status).toBe(200);
     expect(processed.json).toMatchObject({ success: true, user: { email: account.email, subscriptionStatus: 'trialing' } });
     expect(processed.json.message).toBeUndefined();
@@ -95,9 +106,9 @@ describe('local billing: the whole subscription journey', () => {
 
     // Processing again changes nothing and says so.
     advance(60_000);
-    const again = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    const again = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: account.binding });
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ success: true, message: 'Subscription already processed', user: { subscriptionStatus: 'trialing' } });
+    expect(again.json).toMatchObject({ success: true, message: 'Subscription already processed', code: 'CHECKOUT_ALREADY_PROCESSED', user: { subscriptionStatus: 'trialing' } });
     expect(again.json.authToken).toEqual(expect.any(String));
     expect((await t.call('GET', '/api/subscription-details', { token })).json.trialEnd).toBe(trialEnd);
 
@@ -151,7 +162,7 @@ describe('local billing: checkout return errors', () => {
     const { t } = setup();
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
+    expect(res.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
     expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
   });
 
@@ -161,20 +172,21 @@ describe('local billing: checkout return errors', () => {
     const sessionId = new URL(checkoutUrl).pathname.split('/').pop() ?? '';
     const unpaid = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     expect(unpaid.status).toBe(400);
-    expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed' });
+    expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed', code: 'CHECKOUT_UNPAID' });
 
     advance(25 * 60 * 60 * 1000);
     expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
     const expired = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
-    expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
+    expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
   });
 
   it('stops a processed session id signing in after an hour: it sits in browser history', async () => {
     const { t, advance, signup, payCheckout } = setup();
-    const { sessionId } = await payCheckout((await signup()).checkoutUrl);
-    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId } })).status).toBe(200);
+    const { checkoutUrl, binding } = await signup();
+    const { sessionId } = await payCheckout(checkoutUrl);
+    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding })).json.authToken).toEqual(expect.any(String));
     advance(61 * 60 * 1000);
-    const late = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    const late = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
     expect(late.status).toBe(400);
     expect(late.json.error).toBe('Invalid or expired session ID');
   });
@@ -188,30 +200,32 @@ describe('local billing: checkout return errors', () => {
 });
 
 describe('local billing: starting checkout', () => {
-  it('by email (the test page) starts the trial but never signs that account in', async () => {
-    const { t, signup, payCheckout } = setup();
-    const { email, token } = await signup();
-    const started = await t.call('POST', '/api/create-checkout-session', {
-      body: { email, name: 'Someone', companyName: 'Someone Recovery' },
-    });
-    expect(started.status).toBe(200);
-    const { sessionId } = await payCheckout(started.json.url);
-    const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
-    expect(res.status).toBe(200);
-    expect(res.json.success).toBe(true);
-    expect(res.json.authToken).toBeUndefined();
-    expect(res.json.user).toBeUndefined();
-    expect(res.headers.get('set-cookie')).toBeNull();
-    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('trialing');
+  it('needs the signed-in user: anonymous callers get one 401 whether or not the email exists, and nothing changes', async () => {
+    const { t, signup } = setup();
+    const { email, checkoutUrl, token } = await signup();
+    const answers = [];
+    for (const body of [{}, { email, name: 'Someone', companyName: 'Someone Recovery' }, { email: 'nobody@example.com', name: 'No One' }, { prefilled_email: email }]) {
+      const res = await t.call('POST', '/api/create-checkout-session', { body });
+      answers.push({ status: res.status, message: res.json.message });
+      expect(res.json.requestId).toBeTruthy();
+    }
+    expect(answers).toEqual(Array(4).fill({ status: 401, message: CHECKOUT_NEEDS_SIGN_IN }));
+    // The account's pending checkout is still open, and no trial started.
+    expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(200);
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('inactive');
   });
 
-  it('needs a signed-in user or a known email', async () => {
-    const { t } = setup();
-    for (const body of [{}, { email: 'nobody@example.com', name: 'No One' }]) {
-      const res = await t.call('POST', '/api/create-checkout-session', { body });
-      expect(res.status).toBe(400);
-      expect(res.json.message).toBe('Please provide email and name for subscription');
-    }
+  it('opens the checkout of the signed-in user only, whatever email the body names', async () => {
+    const { t, signup, payCheckout } = setup();
+    const victim = await signup();
+    const caller = await signup();
+    const started = await t.call('POST', '/api/create-checkout-session', { token: caller.token, body: { email: victim.email, name: 'X' } });
+    expect(started.status).toBe(200);
+    expect((await t.call('GET', new URL(victim.checkoutUrl).pathname)).status).toBe(200);
+    const { sessionId } = await payCheckout(started.json.url);
+    const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: cookieFrom(started.headers, CHECKOUT_COOKIE) });
+    expect(res.json.user.email).toBe(caller.email);
+    expect((await t.call('GET', '/api/subscription-details', { token: victim.token })).json.status).toBe('inactive');
   });
 
   it('expires an abandoned checkout when a newer one starts: paying it later cannot undo a cancellation', async () => {
@@ -220,7 +234,8 @@ describe('local billing: starting checkout', () => {
     const started = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
     expect(started.status).toBe(200);
     const { sessionId } = await payCheckout(started.json.url);
-    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId } })).json.success).toBe(true);
+    const binding = cookieFrom(started.headers, CHECKOUT_COOKIE);
+    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding })).json.success).toBe(true);
     await portalAction(token, 'cancel');
     expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('cancelled');
 
@@ -247,6 +262,61 @@ describe('local billing: starting checkout', () => {
     await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     const res = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
     expect(res.status).toBe(409);
+  });
+});
+
+describe('local billing: a checkout return signs in only the browser that opened it', () => {
+  it('stops signing in after a sign-out, even within the hour', async () => {
+    const { t, signup, payCheckout } = setup();
+    const { checkoutUrl, binding, token, email } = await signup();
+    const { sessionId } = await payCheckout(checkoutUrl);
+    const first = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
+    expect(first.json).toMatchObject({ success: true, user: { email } });
+    expect((await t.call('POST', '/api/logout', { token: first.json.authToken })).status).toBe(200);
+    expect((await t.call('GET', '/api/auth/user', { token })).status).toBe(401);
+
+    const replay = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
+    expect(replay.status).toBe(200);
+    expect(replay.json).toEqual({ success: true, code: 'CHECKOUT_ALREADY_PROCESSED', message: 'Subscription already processed' });
+    expect(replay.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('starts the trial but signs nobody in from another browser (no binding cookie)', async () => {
+    const { t, signup, payCheckout } = setup();
+    const { checkoutUrl, binding, token } = await signup();
+    const { sessionId } = await payCheckout(checkoutUrl);
+    const elsewhere = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.json).toEqual({ success: true, message: 'Subscription started. Please sign in to continue.' });
+    expect(elsewhere.headers.get('set-cookie')).toBeNull();
+    expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('trialing');
+
+    // A binding for another checkout, or a forged one, is no better than none.
+    const other = await signup();
+    for (const cookie of [other.binding, `${CHECKOUT_COOKIE}=Fe26.2**forged`]) {
+      const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie });
+      expect(res.json.authToken).toBeUndefined();
+      expect(res.headers.get('set-cookie')).toBeNull();
+    }
+    // The browser that opened it still signs in (a reload of the success page).
+    const own = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
+    expect(own.json.authToken).toEqual(expect.any(String));
+  });
+
+  it('never switches a signed-in user to the account of a checkout link someone sent them', async () => {
+    const { t, signup, payCheckout } = setup();
+    const attacker = await signup();
+    const { sessionId } = await payCheckout(attacker.checkoutUrl);
+    const victim = await signup();
+    for (const auth of [{ token: victim.token }, { cookie: cookieFrom(victim.sessionHeaders, 'rq_session') }]) {
+      const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, ...auth, origin: TEST_ORIGIN });
+      expect(res.status).toBe(403);
+      expect(res.json).toMatchObject({ message: CHECKOUT_OF_ANOTHER_ACCOUNT, requestId: expect.any(String) });
+      expect(res.headers.get('set-cookie')).toBeNull();
+      expect((await t.call('GET', '/api/auth/user', auth)).json.email).toBe(victim.email);
+    }
+    // Nothing changed: the attacker's checkout is still unprocessed.
+    expect((await t.call('GET', '/api/subscription-details', { token: attacker.token })).json.status).toBe('inactive');
   });
 });
 

@@ -6,16 +6,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { sealData, unsealData } from 'iron-session';
 import { TRIAL_DAYS } from '../../shared/constants';
+import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import type { AppEnv } from '../http/context';
 import { checkoutMessagePage, checkoutPage, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
 import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
 import { addDays, subscriptionView } from './status';
 
 /** An unpaid checkout lapses after a day, as Stripe's do. */
-export const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
+const CHECKOUT_TTL_MS = 24 * 60 * 60 * 1000;
 /** Portal links are bearer links (they appear in history): short-lived. */
 const PORTAL_TTL_SECONDS = 60 * 60;
 
@@ -29,14 +31,14 @@ const isExpired = (row: CheckoutSessionRow, now: Date) =>
   row.status === 'expired' || (row.status === 'open' && Date.parse(row.createdAt) + CHECKOUT_TTL_MS <= now.getTime());
 
 /** Cancel at period end: for a trial the period is the trial. Undefined when nothing is cancellable. */
-export function localCancelPatch(user: UserRow, now: Date): BillingPatch | undefined {
+function localCancelPatch(user: UserRow, now: Date): BillingPatch | undefined {
   const view = subscriptionView(user, now, 'local');
-  if (!['active', 'trialing', 'trial'].includes(view.status)) return undefined;
+  if (!statusRules(view.status).cancellable) return undefined;
   return { subscriptionStatus: 'cancelled', cancelAtPeriodEnd: true, currentPeriodEnd: view.currentPeriodEnd ?? user.trialEndsAt };
 }
 
 /** Back to the subscription the cancellation would have ended: still a trial if the trial runs. */
-export function localReactivatePatch(user: UserRow, now: Date): BillingPatch {
+function localReactivatePatch(user: UserRow, now: Date): BillingPatch {
   const inTrial = user.trialEndsAt != null && Date.parse(user.trialEndsAt) > now.getTime();
   return { subscriptionStatus: inTrial ? 'trialing' : 'active', cancelAtPeriodEnd: false };
 }
@@ -113,14 +115,14 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       }
       return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl }));
     })
-    .post('/billing/checkout/:id', (c) => {
+    .post('/billing/checkout/:id', async (c) => {
       noStore(c);
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
       if (!row) return checkoutNotFound(c);
       if (isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
       // Completing twice (a double click) lands on the same success page: processing is idempotent.
-      completeCheckoutSession(db, id);
+      await write(db, () => completeCheckoutSession(db, id));
       return c.redirect(`/subscription-success?session_id=${encodeURIComponent(id)}`, 303);
     })
     .get('/billing/portal/:token', async (c) => {
@@ -142,12 +144,12 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       if (form.action === 'cancel') {
         const patch = localCancelPatch(user, at);
         if (patch) {
-          applyBillingPatch(deps, user, patch);
+          await write(db, () => applyBillingPatch(deps, user, patch));
           notice = 'cancelled';
         }
       } else if (form.action === 'reactivate') {
         if (subscriptionView(user, at, 'local').status === 'cancelled') {
-          applyBillingPatch(deps, user, localReactivatePatch(user, at));
+          await write(db, () => applyBillingPatch(deps, user, localReactivatePatch(user, at)));
           notice = 'reactivated';
         }
       } else if (form.action === 'update-card') {
@@ -163,11 +165,11 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       const id = `cs_local_${randomBytes(24).toString('base64url')}`;
       // One open checkout per user: paying an older, abandoned one later would start a second
       // trial over whatever the newer one began (and undo a cancellation made since).
-      db.transaction(() => {
+      await write(db, () => {
         for (const earlier of openCheckoutSessionIds(db, user.id)) expireCheckoutSession(db, earlier);
         insertCheckoutSession(db, { id, userId: user.id, signsIn, createdAt: now().toISOString() });
       });
-      return checkoutUrl(id);
+      return { id, url: checkoutUrl(id) };
     },
     async lookupCheckout(sessionId): Promise<CheckoutLookup> {
       const row = findCheckoutSession(db, sessionId);

@@ -22,8 +22,8 @@ export type CheckoutLookup =
 
 export interface BillingProvider {
   readonly mode: 'local' | 'stripe';
-  /** Opens a checkout for the user and answers where the browser goes. */
-  startCheckout(user: UserRow, options: { signsIn: boolean }): Promise<string>;
+  /** Opens a checkout for the user and answers its session id and where the browser goes. */
+  startCheckout(user: UserRow, options: { signsIn: boolean }): Promise<{ id: string; url: string }>;
   lookupCheckout(sessionId: string): Promise<CheckoutLookup>;
   /** Where "Update Payment Details" and cancel go: the provider's billing portal. */
   portalUrl(user: UserRow): Promise<string>;

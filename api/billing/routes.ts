@@ -1,28 +1,35 @@
 // The subscription calls of SPEC.md §7 on top of the billing provider chosen by BILLING_MODE.
 // createBilling builds the provider once; billingRoutes is the /api sub-app.
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
+import { statusRules } from '../../shared/subscription';
 import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
+import { toCurrentUser } from '../auth/current-user';
 import { currentUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
-import { findUserByEmail, findUserById, type UserRow } from '../db/users';
+import { findUserById, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import type { AppDeps } from '../deps';
-import { Conflict, NotFound, ValidationFailed } from '../errors';
+import { Conflict, Forbidden, NotFound } from '../errors';
 import type { AppEnv } from '../http/context';
-import { toCurrentUser } from '../auth/current-user';
 import { routes } from '../routes/table';
+import { createCheckoutBinding } from './checkout-binding';
 import { createLocalBilling } from './local';
 import { applyBillingPatch, PLAN_NAME, type BillingProvider } from './provider';
 import { createStripeBilling } from './stripe';
 import { subscriptionView } from './status';
 
 export const CHECKOUT_ERRORS = {
-  invalid: 'Invalid or expired session ID',
-  unpaid: 'Payment not completed',
+  invalid: { message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' },
+  unpaid: { message: 'Payment not completed', code: 'CHECKOUT_UNPAID' },
 } as const;
 
 export const ALREADY_PROCESSED = 'Subscription already processed';
+export { CHECKOUT_NEEDS_SIGN_IN } from '../routes/table';
+export const CHECKOUT_OF_ANOTHER_ACCOUNT =
+  'This checkout belongs to a different account. Sign out first if you want to continue with that account.';
 
 /**
  * A processed session id keeps signing its owner in for this long (the success page's retries,
@@ -30,17 +37,23 @@ export const ALREADY_PROCESSED = 'Subscription already processed';
  */
 export const PROCESSED_SIGN_IN_WINDOW_MS = 60 * 60 * 1000;
 
-/** Statuses with a subscription already running: checkout again would start a second one. */
-const SUBSCRIBED = ['active', 'trialing', 'trial', 'cancelled', 'past_due'];
-
 export function createBilling(deps: AppDeps, provider: BillingProvider = deps.config.billing.mode === 'stripe' ? createStripeBilling(deps) : createLocalBilling(deps)) {
+  const binding = createCheckoutBinding({ secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
+  /** Opens a checkout for the signed-in user, bound to this browser, and answers where it goes. */
+  async function startCheckout(c: Context<AppEnv>, user: UserRow): Promise<string> {
+    const { id, url } = await provider.startCheckout(user, { signsIn: true });
+    await binding.bind(c, id, user);
+    return url;
+  }
   return {
     provider,
+    binding,
     pages: provider.pages,
+    startCheckout,
     /** Signup's checkoutUrl. A provider outage must not fail the signup: the portal offers the trial again. */
-    async checkoutUrlFor(user: UserRow): Promise<string | undefined> {
+    async checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined> {
       try {
-        return await provider.startCheckout(user, { signsIn: true });
+        return await startCheckout(c, user);
       } catch (err) {
         deps.logger.warn({ msg: 'Could not open a checkout at signup', userId: user.id, error: err instanceof Error ? err.message : String(err) });
         return undefined;
@@ -71,50 +84,54 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         200,
       ),
     )
+    // Only for the signed-in operator (signup signs in): a checkout started by email alone let
+    // anyone learn whether an account exists, expire its pending checkout or start its trial.
+    // The body's email and name are ignored; anonymous callers get one answer whatever they send.
     .openapi(routes.billing.checkout, async (c) => {
-      const body = c.req.valid('json');
-      const signedIn = c.get('user');
-      // The developer test page starts a checkout by email. Such a checkout never signs anyone
-      // in on return: knowing an email must not be a way into that account.
-      const email = body.email ?? body.prefilled_email;
-      const user = signedIn ?? (email ? findUserByEmail(db, email) : undefined);
-      if (!user) throw new ValidationFailed('Please provide email and name for subscription');
-      if (SUBSCRIBED.includes(view(user).status)) {
-        throw new Conflict('This account already has a subscription. Manage it from the subscription page.');
+      const user = currentUser(c);
+      if (statusRules(view(user).status).subscribed) {
+        throw new Conflict('This account already has a subscription. Manage it from the subscription page.', 'ALREADY_SUBSCRIBED');
       }
-      const url = await provider.startCheckout(user, { signsIn: signedIn !== undefined });
-      return c.json({ url }, 200);
+      return c.json({ url: await billing.startCheckout(c, user) }, 200);
     })
     .openapi(routes.billing.checkoutReturn, async (c) => {
       const { sessionId } = c.req.valid('json');
       // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
-      const fail = (error: string) =>
-        c.json({ success: false, error, message: error, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
+      const fail = ({ message, code }: (typeof CHECKOUT_ERRORS)[keyof typeof CHECKOUT_ERRORS]) =>
+        c.json({ success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
       const lookup = await provider.lookupCheckout(sessionId);
       if (lookup.kind === 'invalid') return fail(CHECKOUT_ERRORS.invalid);
       if (lookup.kind === 'unpaid') return fail(CHECKOUT_ERRORS.unpaid);
       const owner = findUserById(db, lookup.userId);
       if (!owner) return fail(CHECKOUT_ERRORS.invalid);
+      // A signed-in user is never switched to another account by a link to someone else's
+      // checkout (login CSRF): refused, and nothing changes.
+      const signedIn = c.get('user');
+      if (signedIn && signedIn.id !== owner.id) throw new Forbidden(CHECKOUT_OF_ANOTHER_ACCOUNT);
+      // Only the browser that opened the checkout, with the owner's session version unchanged
+      // since (no sign-out), or the owner already signed in here, is signed in by the id.
+      const maySignIn = lookup.signsIn && (signedIn !== undefined || (await billing.binding.isBound(c, sessionId, owner)));
 
       const at = now();
       // The claim and the trial commit together: two racing returns apply the trial once.
-      const user = db.transaction(() =>
+      const user = await write(db, () =>
         claimCheckoutSession(db, sessionId, at.toISOString()) ? applyBillingPatch(deps, owner, lookup.trial) : undefined,
       );
       if (!user && lookup.processedAt && Date.parse(lookup.processedAt) + PROCESSED_SIGN_IN_WINDOW_MS <= at.getTime()) {
         return fail(CHECKOUT_ERRORS.invalid);
       }
-      const message = user ? undefined : ALREADY_PROCESSED;
-      if (!lookup.signsIn) {
-        return c.json({ success: true, message: message ?? 'Subscription started. Please sign in to continue.' } satisfies CheckoutSuccessResponse, 200);
+      const repeat = user ? undefined : ({ message: ALREADY_PROCESSED, code: 'CHECKOUT_ALREADY_PROCESSED' } as const);
+      if (!maySignIn) {
+        // The owner paid, so the trial starts wherever the id is returned; signing in needs the owner.
+        return c.json({ success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse, 200);
       }
-      const signedIn = user ?? owner;
-      const authToken = await sessions.start(c, signedIn);
+      const current = user ?? owner;
+      const authToken = await sessions.start(c, current);
       return c.json({
         success: true,
         authToken,
-        user: toCurrentUser(signedIn, deps),
-        ...(message ? { message } : {}),
+        user: toCurrentUser(current, deps),
+        ...repeat,
       } satisfies CheckoutSuccessResponse, 200);
     })
     .openapi(routes.billing.details, (c) => {
@@ -124,10 +141,11 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
     })
     .openapi(routes.billing.reactivate, async (c) => {
       const user = currentUser(c);
-      if (view(user).status !== 'cancelled') {
-        throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.');
+      if (!statusRules(view(user).status).reactivatable) {
+        throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.', 'NOT_REACTIVATABLE');
       }
-      const updated = applyBillingPatch(deps, user, await provider.reactivate(user));
+      const patch = await provider.reactivate(user);
+      const updated = await write(db, () => applyBillingPatch(deps, user, patch));
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(updated);
       return c.json({ success: true as const, status, email: updated.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd }, 200);
     })

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { SubscriptionStatus } from '../../shared/subscription';
 import { addMonths, currentPeriodEndAt, effectiveStatus, statusGivesAccess, subscriptionView, type BillingState } from './status';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 const BEFORE = '2026-03-09T12:00:00.000Z';
 const AFTER = '2026-03-11T12:00:00.000Z';
 
+/** The column is text: a row may hold a spelling outside the union (SPEC.md's `trial`, or junk). */
 const state = (subscriptionStatus: string, trialEndsAt: string | null, currentPeriodEnd: string | null): BillingState => ({
-  subscriptionStatus,
+  subscriptionStatus: subscriptionStatus as SubscriptionStatus,
   trialEndsAt,
   currentPeriodEnd,
 });
@@ -24,6 +26,7 @@ describe('effectiveStatus', () => {
     ['active', null, BEFORE, 'stripe', 'active'],
     ['past_due', null, AFTER, 'stripe', 'past_due'],
     ['inactive', null, null, 'local', 'inactive'],
+    ['mystery', AFTER, AFTER, 'local', 'inactive'],
   ] as const)('%s (trial %s, period %s) in %s mode is %s', (stored, trial, period, mode, expected) => {
     expect(effectiveStatus(state(stored, trial, period), NOW, mode)).toBe(expected);
   });

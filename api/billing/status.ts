@@ -1,32 +1,39 @@
 // Subscription status as SPEC.md §4 names it, derived on read from the stored dates as well
 // (DESIGN.md §7), so a trial or cancellation that has run out is seen at once without a timer.
-import { hasDashboardAccess } from '../../shared/constants';
+import { parseSubscriptionStatus, statusRules, type SubscriptionStatus } from '../../shared/subscription';
 
 export interface BillingState {
-  subscriptionStatus: string;
+  subscriptionStatus: SubscriptionStatus;
   trialEndsAt: string | null;
   currentPeriodEnd: string | null;
 }
 
-export function effectiveStatus(state: BillingState, now: Date, mode: 'local' | 'stripe'): string {
+/** The stored status. The column is text: a spelling no writer uses today still reads as SPEC.md §4 says. */
+export const storedStatus = (state: Pick<BillingState, 'subscriptionStatus'>): SubscriptionStatus =>
+  parseSubscriptionStatus(state.subscriptionStatus) ?? 'inactive';
+
+export function effectiveStatus(state: BillingState, now: Date, mode: 'local' | 'stripe'): SubscriptionStatus {
   const t = now.getTime();
   const ended = (iso: string | null) => iso != null && Date.parse(iso) <= t;
-  switch (state.subscriptionStatus) {
+  const stored = storedStatus(state);
+  switch (stored) {
     case 'trialing':
-    case 'trial':
       // Local mode has no card to charge: a finished trial becomes active, as if paid.
       // Stripe mode waits for Stripe's own event (invoice paid or failed).
-      if (mode === 'local' && ended(state.trialEndsAt)) return 'active';
-      return state.subscriptionStatus;
+      return mode === 'local' && ended(state.trialEndsAt) ? 'active' : 'trialing';
     case 'cancelled':
       return ended(state.currentPeriodEnd) ? 'inactive' : 'cancelled';
+    case 'active':
+    case 'past_due':
+    case 'inactive':
+      return stored;
     default:
-      return state.subscriptionStatus;
+      return stored satisfies never;
   }
 }
 
 export const statusGivesAccess = (state: BillingState, now: Date, mode: 'local' | 'stripe'): boolean =>
-  hasDashboardAccess(effectiveStatus(state, now, mode));
+  statusRules(effectiveStatus(state, now, mode)).dashboardAccess;
 
 /** Calendar months in UTC; the 31st clamps to the month's last day, as Stripe does. */
 export function addMonths(date: Date, months: number): Date {
@@ -55,7 +62,7 @@ export function currentPeriodEndAt(state: BillingState, now: Date, mode: 'local'
 }
 
 export interface SubscriptionView {
-  status: string;
+  status: SubscriptionStatus;
   trialEnd: string | null;
   currentPeriodEnd: string | null;
   cancelAtPeriodEnd: boolean;

@@ -1,6 +1,7 @@
 // Stripe's subscription states mapped onto SPEC.md §4's statuses, and the ordering rule that keeps
 // a late, older webhook from undoing a newer state. Pure: no SDK calls, no database.
 import type Stripe from 'stripe';
+import type { SubscriptionStatus } from '../../shared/subscription';
 import type { UserRow } from '../db/users';
 
 /** The parts of a Stripe subscription this app reads (webhook payloads and API answers alike). */
@@ -32,10 +33,10 @@ const iso = (unixSeconds: number | null | undefined): string | null =>
  * Stripe has moved from `cancel_at_period_end` to `cancel_at` (its billing portal now sets the
  * latter), so either one means "ends at the period end": SPEC.md's 'cancelled'.
  */
-export const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean =>
+const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean =>
   sub.cancel_at_period_end || sub.cancel_at != null;
 
-export function statusFromStripe(status: Stripe.Subscription.Status, cancelling: boolean): string {
+export function statusFromStripe(status: Stripe.Subscription.Status, cancelling: boolean): SubscriptionStatus {
   switch (status) {
     case 'trialing':
       return cancelling ? 'cancelled' : 'trialing';

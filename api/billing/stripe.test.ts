@@ -3,8 +3,9 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserById } from '../db/users';
-import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
-import { startStripeFake, type FakeSubscription, type StripeFake } from './stripe-fake';
+import { cookieFrom, createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
+import { CHECKOUT_COOKIE } from './checkout-binding';
+import { startStripeFake, type FakeSubscription, type StripeFake } from '../test/stripe-fake';
 import { PRICE_LOOKUP_KEY } from './stripe';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
@@ -58,7 +59,8 @@ function stripeApp(env: Record<string, string> = {}) {
     expect(signup.status).toBe(201);
     const sessionId = new URL(signup.json.checkoutUrl).pathname.split('/').pop() ?? '';
     const sub = fake.completeCheckout(sessionId);
-    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    // The browser that signed up returns from checkout with the cookie the signup set.
+    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: cookieFrom(signup.headers, CHECKOUT_COOKIE) });
     expect(processed.status).toBe(200);
     return { email, sessionId, sub, token: processed.json.authToken as string, userId: signup.json.id as number, companyId: signup.json.companyId as number };
   }
@@ -120,14 +122,15 @@ describe('stripe billing: checkout', () => {
     expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed' });
 
     const sub = fake.completeCheckout(sessionId);
-    const first = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    const cookie = cookieFrom(signup.headers, CHECKOUT_COOKIE);
+    const first = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie });
     expect(first.json).toMatchObject({ success: true, user: { subscriptionStatus: 'trialing' } });
     const token = first.json.authToken as string;
     expect(await details(token)).toMatchObject({ status: 'trialing', trialEnd: iso(sub.trial_end ?? 0), currentPeriodEnd: iso(sub.trial_end ?? 0) });
     const user = findUserById(t.deps.db, signup.json.id);
     expect(user).toMatchObject({ stripeCustomerId: sub.customer, stripeSubscriptionId: sub.id });
 
-    const second = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
+    const second = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie });
     expect(second.json).toMatchObject({ success: true, message: 'Subscription already processed' });
   });
 
@@ -149,7 +152,7 @@ describe('stripe billing: checkout', () => {
     fake.completeCheckout(current);
     const again = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
     expect(again.status).toBe(200);
-    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: current } });
+    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: current }, cookie: cookieFrom(started.headers, CHECKOUT_COOKIE) });
     expect(processed.json).toMatchObject({ success: true, user: { subscriptionStatus: 'trialing' } });
   });
 

@@ -5,19 +5,22 @@ import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
 import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '../../shared/constants';
+import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../deps';
 import type { Config } from '../env';
 import { expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, recordBillingEvent } from '../db/billing';
 import { findUserByStripeCustomer, findUserById, type UserRow } from '../db/users';
+import { write } from '../db/write';
 import { Conflict, ValidationFailed } from '../errors';
 import type { AppEnv } from '../http/context';
 import { applyBillingPatch, PLAN_NAME, trialPatch, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
+import { storedStatus } from './status';
 import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscription, type BillingPatch, type SubscriptionLike } from './stripe-state';
 
 /** The price is found by this key when STRIPE_PRICE_ID is not set, and created once if missing. */
 export const PRICE_LOOKUP_KEY = 'recovery_pro_monthly';
 
-export function createStripeClient(billing: Config['billing']): Stripe {
+function createStripeClient(billing: Config['billing']): Stripe {
   if (!billing.stripeSecretKey) throw new Error('STRIPE_SECRET_KEY is required when BILLING_MODE=stripe');
   const options: Stripe.StripeConfig = { telemetry: false };
   if (billing.stripeApiBase) {
@@ -104,11 +107,11 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
         if (!user || isStale(event.created, user.billingSyncedAt)) return 'ignored';
         if (subscriptionId && user.stripeSubscriptionId && subscriptionId !== user.stripeSubscriptionId) return 'ignored';
         if (event.type === 'invoice.payment_failed') {
-          if (!['trialing', 'trial', 'active'].includes(user.subscriptionStatus)) return 'ignored';
+          if (!statusRules(storedStatus(user)).paymentCanFail) return 'ignored';
           return apply(user, { subscriptionStatus: 'past_due', billingSyncedAt: event.created });
         }
         // The £0 invoice that opens a trial is "paid" too: only real money makes it active.
-        if (invoice.amount_paid <= 0 || !['trialing', 'trial', 'past_due', 'active'].includes(user.subscriptionStatus)) return 'ignored';
+        if (invoice.amount_paid <= 0 || !statusRules(storedStatus(user)).paymentMakesActive) return 'ignored';
         return apply(user, {
           subscriptionStatus: 'active',
           currentPeriodEnd: isoFromUnix(invoice.lines.data[0]?.period.end) ?? user.currentPeriodEnd,
@@ -139,10 +142,10 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     for (const id of ids) {
       try {
         await stripe.checkout.sessions.expire(id);
-        expireCheckoutSession(db, id);
+        await write(db, () => expireCheckoutSession(db, id));
       } catch (err) {
         if (isStripeError(err, 'StripeInvalidRequestError') && err.statusCode === 404) {
-          expireCheckoutSession(db, id);
+          await write(db, () => expireCheckoutSession(db, id));
         } else if (!isStripeError(err, 'StripeInvalidRequestError')) {
           logger.warn({ msg: 'Could not expire an earlier Stripe checkout', session: id, error: err instanceof Error ? err.message : String(err) });
         }
@@ -167,9 +170,9 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       });
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
       const earlier = openCheckoutSessionIds(db, user.id);
-      insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() });
+      await write(db, () => insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() }));
       await expireCheckouts(earlier);
-      return session.url;
+      return { id: session.id, url: session.url };
     },
 
     async lookupCheckout(sessionId): Promise<CheckoutLookup> {
@@ -199,13 +202,13 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     },
 
     async portalUrl(user) {
-      if (!user.stripeCustomerId) throw new Conflict('There is no billing account yet. Start your free trial first.');
+      if (!user.stripeCustomerId) throw new Conflict('There is no billing account yet. Start your free trial first.', 'NO_BILLING_ACCOUNT');
       const session = await stripe.billingPortal.sessions.create({ customer: user.stripeCustomerId, return_url: subscriptionUrl });
       return session.url;
     },
 
     async reactivate(user) {
-      if (!user.stripeSubscriptionId) throw new Conflict('There is no subscription to reactivate.');
+      if (!user.stripeSubscriptionId) throw new Conflict('There is no subscription to reactivate.', 'NO_SUBSCRIPTION');
       const current = await stripe.subscriptions.retrieve(user.stripeSubscriptionId);
       // A cancellation scheduled by date (what Stripe's portal may set) is undone by clearing
       // that date; one at period end by clearing the flag.
@@ -220,18 +223,18 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       const secret = config.billing.stripeWebhookSecret;
       if (!secret) {
         logger.error({ msg: 'Stripe webhook received but STRIPE_WEBHOOK_SECRET is not set' });
-        throw new ValidationFailed('Webhook signature cannot be verified');
+        throw new ValidationFailed('Webhook signature cannot be verified', undefined, 'WEBHOOK_SIGNATURE_INVALID');
       }
-      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header');
+      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header', undefined, 'WEBHOOK_SIGNATURE_INVALID');
       let event: Stripe.Event;
       try {
         event = stripe.webhooks.constructEvent(rawBody, signature, secret);
       } catch {
-        throw new ValidationFailed('Invalid webhook signature');
+        throw new ValidationFailed('Invalid webhook signature', undefined, 'WEBHOOK_SIGNATURE_INVALID');
       }
       // Recording the id and applying the event commit together: a failure leaves no record,
       // so Stripe's retry is applied.
-      const outcome = db.transaction(() => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));
+      const outcome = await write(db, () => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));
       return { outcome, type: event.type };
     },
   };

@@ -2,6 +2,7 @@
 // company's row is the same 404 as a missing one), and a live company's enabled rows for the public.
 import type { z } from 'zod';
 import { createCharge, deleteCharge, listCharges, updateCharge, type ChargeInsert, type ChargeKind } from '../db/charges';
+import { write } from '../db/write';
 import type { AppDeps } from '../deps';
 import { NotFound } from '../errors';
 import { parseId } from '../http/validate';
@@ -18,21 +19,24 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
     /** Public: enabled rows of a company whose page is live. */
     listPublic: (rawCompanyId: string): Json[] =>
       listCharges(db, kind, livePublicCompany(deps, rawCompanyId).id, true).map(resource.toJson),
-    create(companyId: number, body: z.output<Body>): Json {
+    async create(companyId: number, body: z.output<Body>): Promise<Json> {
       const values = resource.toColumns(body, true) as ChargeInsert<K>;
-      return resource.toJson(createCharge(db, kind, companyId, values));
+      return resource.toJson(await write(db, () => createCharge(db, kind, companyId, values)));
     },
-    update(companyId: number, rawId: string, body: Partial<z.output<Body>>): Json {
+    async update(companyId: number, rawId: string, body: Partial<z.output<Body>>): Promise<Json> {
       const id = parseId(rawId);
       if (id === undefined) throw missing();
       const patch = resource.toColumns(body, false);
-      const row = Object.keys(patch).length > 0 ? updateCharge(db, kind, companyId, id, patch) : listCharges(db, kind, companyId).find((r) => r.id === id);
+      const row =
+        Object.keys(patch).length > 0
+          ? await write(db, () => updateCharge(db, kind, companyId, id, patch))
+          : listCharges(db, kind, companyId).find((r) => r.id === id);
       if (!row) throw missing();
       return resource.toJson(row);
     },
-    remove(companyId: number, rawId: string): void {
+    async remove(companyId: number, rawId: string): Promise<void> {
       const id = parseId(rawId);
-      if (id === undefined || !deleteCharge(db, kind, companyId, id)) throw missing();
+      if (id === undefined || !(await write(db, () => deleteCharge(db, kind, companyId, id)))) throw missing();
     },
   };
 }

@@ -1,6 +1,7 @@
 // The operator's company and the public company reads (SPEC.md §7): the update rules (the
 // custom URL is set once and then locked, and unique; the logo is kept, removed or replaced) and
 // what the public may see of a live company.
+import { isCustomSlug } from '../../shared/patterns';
 import { formatPostcode } from '../../shared/postcode';
 import { poundsToPence } from '../../shared/money';
 import type { CompanyUpdateParsed } from '../../shared/schemas';
@@ -16,15 +17,20 @@ import {
   type CompanyPatch,
   type CompanyRow,
 } from '../db/companies';
+import type { UserRow } from '../db/users';
+import { write } from '../db/write';
+import { statusGivesAccess } from '../billing/status';
 import type { AppDeps } from '../deps';
-import { Conflict, NotFound, ValidationFailed } from '../errors';
+import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
 import { companyIsPublic, livePublicCompany } from './access';
 import { parseLogoDataUrl } from './logo';
 import { toCompany, toPublicCompany } from './view';
 
 const SLUG_TAKEN = 'That custom URL is already taken. Please choose another.';
 const LOGO_INVALID = 'Logo must be a PNG, JPG, GIF or WebP image';
-const LOOKUP_SLUG = /^[a-z0-9-]{1,40}$/;
+
+/** Why an account without a subscription cannot claim a custom URL (other settings stay editable). */
+export const CLAIM_NEEDS_SUBSCRIPTION = 'Start your free trial to claim a custom URL.';
 
 function toPatch(body: CompanyUpdateParsed): CompanyPatch {
   const { serviceRadius, extraRadiusFee, pricePerPassenger, basePostcode, logo: _logo, customSlug: _slug, ...rest } = body;
@@ -57,7 +63,7 @@ export function companyService(deps: AppDeps) {
   });
 
   const liveBySlug = (slug: string): CompanyRow | undefined => {
-    const company = LOOKUP_SLUG.test(slug) ? findCompanyBySlug(db, slug) : undefined;
+    const company = isCustomSlug(slug) ? findCompanyBySlug(db, slug) : undefined;
     return company && companyIsPublic(deps, company) ? company : undefined;
   };
 
@@ -68,32 +74,38 @@ export function companyService(deps: AppDeps) {
       return toCompany(company, config.publicUrl);
     },
 
-    update(companyId: number, body: CompanyUpdateParsed): Company {
+    /** `owner` is the signed-in operator whose company this is. */
+    async update(owner: UserRow & { companyId: number }, body: CompanyUpdateParsed): Promise<Company> {
+      const companyId = owner.companyId;
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
       const patch = toPatch(body);
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
-        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed');
-        const owner = findCompanyBySlug(db, body.customSlug);
-        if (owner && owner.id !== companyId) throw new Conflict(SLUG_TAKEN);
+        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed', 'SLUG_LOCKED');
+        // A locked URL is for good: only an account that has started its subscription may take
+        // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
+        if (!statusGivesAccess(owner, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
+        const holder = findCompanyBySlug(db, body.customSlug);
+        if (holder && holder.id !== companyId) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
         patch.customSlug = body.customSlug;
       }
 
       let saved: CompanyRow;
       try {
         if (body.logo === undefined || (body.logo !== null && !body.logo.startsWith('data:') && isOurLogoUrl(body.logo, company.id))) {
-          saved = Object.keys(patch).length > 0 ? updateCompany(db, companyId, patch) : company;
+          saved = Object.keys(patch).length > 0 ? await write(db, () => updateCompany(db, companyId, patch)) : company;
         } else if (body.logo === null) {
-          saved = updateCompanyWithLogo(db, companyId, patch, null);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, null));
         } else if (body.logo.startsWith('data:')) {
-          saved = updateCompanyWithLogo(db, companyId, patch, parseLogoDataUrl(body.logo));
+          const logo = parseLogoDataUrl(body.logo);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, logo));
         } else {
           throw new ValidationFailed(LOGO_INVALID, { logo: LOGO_INVALID });
         }
       } catch (err) {
         // Two companies racing for one custom URL: the unique index decides.
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(SLUG_TAKEN);
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
         throw err;
       }
       return toCompany(saved, config.publicUrl);

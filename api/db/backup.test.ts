@@ -1,12 +1,52 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { backupDatabase, defaultBackupPath } from './backup';
 import { openDatabase } from './client';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'recovery-backup-'));
+
+// A writer on its own thread and connection, as the server is: one committed row about every
+// millisecond until told to stop, counting its commits in shared memory.
+const WRITER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const insert = db.prepare('insert into load (body) values (?)');
+const committed = new Int32Array(workerData.committed);
+const pause = new Int32Array(new SharedArrayBuffer(4));
+while (Atomics.load(committed, 1) === 0) {
+  insert.run('x'.repeat(100));
+  Atomics.add(committed, 0, 1);
+  Atomics.wait(pause, 0, 0, 1);
+}
+db.close();
+parentPort.postMessage('stopped');
+`;
+
+function startWriter(file: string) {
+  const shared = new SharedArrayBuffer(8);
+  const committed = new Int32Array(shared);
+  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  const worker = new Worker(WRITER_SOURCE, { eval: true, workerData: { file, driver, committed: shared } });
+  const stopped = new Promise<void>((resolve, reject) => {
+    worker.once('message', () => resolve());
+    worker.once('error', reject);
+  });
+  return {
+    committed: () => Atomics.load(committed, 0),
+    async stop() {
+      Atomics.store(committed, 1, 1);
+      await stopped;
+      await worker.terminate();
+    },
+  };
+}
 
 describe('backupDatabase', () => {
   it('copies committed rows still in the WAL (a file copy would miss them) into a sound database', async () => {
@@ -26,6 +66,51 @@ describe('backupDatabase', () => {
     expect(copy.prepare('select count(*) from companies').pluck().get()).toBe(1);
     copy.close();
     db.$client.close();
+  });
+
+  it('finishes on a database with many rows while another connection writes steadily, with every row committed before it', { timeout: 60_000 }, async () => {
+    const dir = tempDir();
+    const source = path.join(dir, 'live.db');
+    const db = openDatabase(source);
+    db.$client.exec('create table load (id integer primary key, body text not null)');
+    const fill = db.$client.prepare("insert into load (body) values (?)");
+    db.$client.transaction(() => {
+      for (let i = 0; i < 200_000; i++) fill.run('x'.repeat(100));
+    })();
+    const writer = startWriter(source);
+    try {
+      await expect.poll(writer.committed).toBeGreaterThan(50);
+      const before = db.$client.prepare('select max(id) from load').pluck().get() as number;
+      const committedBefore = writer.committed();
+
+      // SQLite's online backup started over at each of the writer's commits and never got here.
+      const { destination } = await backupDatabase(source, path.join(dir, 'copy.db'));
+
+      // The writer was not held up: it kept committing while the copy was made.
+      await expect.poll(writer.committed).toBeGreaterThan(committedBefore);
+      const copy = new Database(destination, { readonly: true });
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.prepare('select count(*) from load where id <= ?').pluck().get(before)).toBe(before);
+      copy.close();
+    } finally {
+      await writer.stop();
+      db.$client.close();
+    }
+  });
+
+  it('leaves no partial file behind and keeps an older backup when it fails', async () => {
+    const dir = tempDir();
+    const source = path.join(dir, 'live.db');
+    openDatabase(source).$client.close();
+    const destination = path.join(dir, 'copy.db');
+    await backupDatabase(source, destination);
+    // Not a database: VACUUM INTO cannot read it.
+    writeFileSync(source, 'not a database, but long enough to have a header of its own.'.repeat(200));
+    await expect(backupDatabase(source, destination)).rejects.toThrow();
+    expect(readdirSync(dir).sort()).toEqual(['copy.db', 'live.db']);
+    const copy = new Database(destination, { readonly: true });
+    expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+    copy.close();
   });
 
   it('refuses a source that does not exist rather than backing up an empty database', async () => {

@@ -14,7 +14,7 @@ import {
   vehicleTypes,
 } from './schema';
 
-export const chargeTables = {
+const chargeTables = {
   vehicleTypes,
   gearboxTypes,
   rollingStatusTypes,

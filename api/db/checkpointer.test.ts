@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { startBackgroundCheckpoints, type BackgroundCheckpoints, type CheckpointResult } from './checkpointer';
+import { startBackgroundCheckpoints, WAL_SIZE_LIMIT_BYTES, type BackgroundCheckpoints, type CheckpointResult } from './checkpointer';
 
 const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'recovery-checkpoint-')), 'live.db');
 
@@ -60,18 +60,95 @@ describe('startBackgroundCheckpoints', () => {
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
 
-  it('hands checkpoints back to the connection when the worker fails', async () => {
+  it('hands checkpoints back to the connection while the worker is down, and restarts it with a growing delay', async () => {
     const file = tempFile();
     const db = openWal(file);
-    const errors: Error[] = [];
-    // A database file the worker cannot open makes it fail at start.
-    const checkpoints = startBackgroundCheckpoints(db, path.join(path.dirname(file), 'missing.db'), {
-      onError: (error) => errors.push(error),
+    const errors: [string, number][] = [];
+    // A database file the worker cannot open makes it fail at start, again at every restart.
+    const missing = path.join(path.dirname(file), 'missing.db');
+    const checkpoints = startBackgroundCheckpoints(db, missing, {
+      intervalMs: 10,
+      restartDelayMs: 10,
+      maxRestartDelayMs: 40,
+      onError: (error, restartInMs) => errors.push([error.message, restartInMs]),
     });
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     await expect.poll(() => db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    expect(errors).toHaveLength(1);
+    await expect.poll(() => errors.length).toBeGreaterThanOrEqual(4);
+    expect(errors.slice(0, 4).map(([, delay]) => delay)).toEqual([10, 20, 40, 40]);
+    expect(errors[0][0]).toMatch(/unable to open database file|directory does not exist/);
+
+    // Once the file is there, the next restart works and checkpoints move back to the worker.
+    openWal(missing).close();
+    await nextCheckpoint(checkpoints, () => true);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     await checkpoints.stop();
     db.close();
+  });
+
+  it('restarts a worker whose checkpoint throws, and logs why', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    const errors: Error[] = [];
+    // Opening succeeds (SQLite reads nothing yet); the first checkpoint then fails on the file.
+    const broken = path.join(path.dirname(file), 'broken.db');
+    writeFileSync(broken, 'not a database '.repeat(500));
+    const checkpoints = startBackgroundCheckpoints(db, broken, { intervalMs: 10, restartDelayMs: 50, onError: (error) => errors.push(error) });
+    await expect.poll(() => errors.length).toBeGreaterThanOrEqual(1);
+    expect(errors[0].message).toMatch(/not a database/);
+
+    rmSync(broken);
+    openWal(broken).close();
+    const result = await nextCheckpoint(checkpoints, () => true);
+    expect(result.busy).toBe(0);
+    await checkpoints.stop();
+    db.close();
+  });
+
+  it('never holds the write lock waiting for a reader when it cuts the WAL back', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    // Not checkpointed yet when the read below starts, so that read uses the WAL.
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('with recursive n(i) as (select 1 union all select i + 1 from n where i < 24000) insert into notes select hex(randomblob(500)) from n');
+    // A long read (a backup, say) keeps using the WAL: it cannot be truncated until the read ends.
+    const reader = new Database(file, { readonly: true });
+    reader.exec('begin');
+    reader.prepare('select count(*) from notes').get();
+    const results: CheckpointResult[] = [];
+    const checkpoints = startBackgroundCheckpoints(db, file, { intervalMs: 5 });
+    checkpoints.onCheckpoint((result) => results.push(result));
+    // The server's writers: taking the write lock (and appending nothing, so every checkpoint
+    // finds the WAL fully copied and tries to truncate it) must not wait more than a moment.
+    db.pragma('busy_timeout = 100');
+    const deadline = performance.now() + 10_000;
+    while (results.length < 5 && performance.now() < deadline) {
+      db.exec('begin immediate');
+      db.exec('rollback');
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(results.length).toBeGreaterThanOrEqual(5);
+    reader.exec('commit');
+    reader.close();
+    await checkpoints.stop();
+    db.close();
+  });
+
+  it('cuts the WAL back to at most 16 MB once writes stop and a checkpoint has run', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    const checkpoints = startBackgroundCheckpoints(db, file, { intervalMs: 10 });
+    // One burst larger than the limit, then nothing: no later commit starts the WAL over.
+    db.exec('with recursive n(i) as (select 1 union all select i + 1 from n where i < 24000) insert into notes select hex(randomblob(500)) from n');
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+    await expect.poll(() => statSync(`${file}-wal`).size, { timeout: 10_000 }).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+    // Every row is in the database file.
+    await checkpoints.stop();
+    db.close();
+    const reader = new Database(file, { readonly: true });
+    expect(reader.prepare('select count(*) from notes').pluck().get()).toBe(24000);
+    reader.close();
   });
 });

@@ -3,7 +3,10 @@
 // fsyncs both files while every request waits behind it. Under quote load that was several
 // times a second, and the main cause of the quote route's p99 (docs/decisions/008-quote-path-profile.md).
 // Here a worker thread, on its own connection, runs PASSIVE checkpoints on a timer instead:
-// they never block a writer, and the fsyncs happen on another thread.
+// they never block a writer, and the fsyncs happen on another thread. Should the worker fail or
+// exit, the main connection checkpoints in-line meanwhile and the worker is started again after a
+// delay that doubles with each failure in a row (the caller logs each one). Once writes stop, the
+// worker also cuts an oversized WAL back, so the file does not keep its peak size for good.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -31,8 +34,15 @@ export interface CheckpointOptions {
    * rewritten from its start by the next commit.
    */
   fallbackPages?: number;
-  onError?: (error: Error) => void;
+  /** Called when the worker fails or exits, with how long until it is started again. */
+  onError?: (error: Error, restartInMs: number) => void;
+  /** The first restart's delay; it doubles with each failure in a row, up to `maxRestartDelayMs`. */
+  restartDelayMs?: number;
+  maxRestartDelayMs?: number;
 }
+
+/** The WAL is cut back to this size after a checkpoint (both here and by `journal_size_limit`). */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** What SQLite's default would do: restored on the main connection if the worker fails. */
 const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
@@ -40,16 +50,57 @@ const SQLITE_DEFAULT_AUTOCHECKPOINT = 1000;
 // Plain CommonJS evaluated as the worker, so it runs the same from the sources (tsx, Vitest) and
 // from the production bundle, with no second entry point to build or locate.
 const WORKER_SOURCE = `
+const { statSync } = require('node:fs');
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
+// better-sqlite3's SqliteError reaches the parent as { code } alone, without its message: rethrown
+// as a plain Error, the parent can log why the worker failed.
+function plainError(error) {
+  if (!(error instanceof Error)) return new Error(String(error));
+  return new Error(error.code ? error.code + ': ' + error.message : error.message);
+}
+function guarded(run) {
+  try {
+    return run();
+  } catch (error) {
+    throw plainError(error);
+  }
+}
+// No busy timeout (better-sqlite3's default is 5 s): a checkpoint that cannot take a lock gives
+// up at once and tries again next time. Waiting would hold the write lock a TRUNCATE takes while
+// it waits for readers, and the server's writers would wait behind it.
+const db = guarded(() => new Database(workerData.file, { fileMustExist: true, timeout: 0 }));
+guarded(() => db.pragma('journal_size_limit = ' + workerData.walLimitBytes));
 let timer;
 // Results are posted only once someone listens (tests, diagnostics): not ten idle messages a second.
 let report = false;
+let healthy = false;
+function walBytes() {
+  try {
+    return statSync(workerData.file + '-wal').size;
+  } catch {
+    return 0;
+  }
+}
 function checkpoint() {
-  const [result] = db.pragma('wal_checkpoint(PASSIVE)');
-  if (report) parentPort.postMessage(result);
+  guarded(checkpointOnce);
   timer = setTimeout(checkpoint, workerData.intervalMs);
+}
+function checkpointOnce() {
+  let [result] = db.pragma('wal_checkpoint(PASSIVE)');
+  // The WAL file keeps the size of its longest run between checkpoints: a writer cuts it back to
+  // journal_size_limit only when it starts the WAL over, which never happens once writes stop.
+  // So once everything is in the database file and the WAL is still oversized, truncate it here:
+  // it waits for nothing (no busy timeout on this connection: busy if a reader or writer is in the
+  // way) and copies no page.
+  if (result.busy === 0 && result.log === result.checkpointed && walBytes() > workerData.walLimitBytes) {
+    [result] = db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+  if (!healthy) {
+    healthy = true;
+    parentPort.postMessage({ kind: 'healthy' });
+  }
+  if (report) parentPort.postMessage({ kind: 'checkpoint', result });
 }
 parentPort.on('message', (message) => {
   if (message === 'report') report = true;
@@ -61,6 +112,8 @@ parentPort.on('message', (message) => {
 timer = setTimeout(checkpoint, workerData.intervalMs);
 `;
 
+type WorkerMessage = { kind: 'healthy' } | { kind: 'checkpoint'; result: CheckpointResult };
+
 /**
  * Moves checkpoints of the WAL database at `file` to a worker thread. `sqlite` is the
  * application's own connection: its automatic checkpoints are turned down to a safety net.
@@ -70,37 +123,63 @@ export function startBackgroundCheckpoints(
   file: string,
   options: CheckpointOptions = {},
 ): BackgroundCheckpoints {
-  const { intervalMs = 100, fallbackPages = 10_000, onError } = options;
+  const { intervalMs = 100, fallbackPages = 10_000, onError, restartDelayMs = 100, maxRestartDelayMs = 30_000 } = options;
   const listeners: ((result: CheckpointResult) => void)[] = [];
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { file, driver, intervalMs },
-    // It holds a connection and a timer: a small heap keeps it from adding to the server's RSS.
-    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
-  });
-  // Checkpoints alone must not keep the process alive.
-  worker.unref();
-  sqlite.pragma(`wal_autocheckpoint = ${fallbackPages}`);
-
   let stopping = false;
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-  worker.on('message', (result: CheckpointResult) => listeners.forEach((listener) => listener(result)));
-  worker.on('error', (error) => onError?.(error));
-  void exited.then(() => {
-    // Without the worker, the main connection checkpoints as SQLite would by default.
-    if (!stopping && sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
-  });
+  let failures = 0;
+  let restartTimer: NodeJS.Timeout | undefined;
+  let current: { worker: Worker; exited: Promise<void> } | undefined;
 
+  function start() {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, driver, intervalMs, walLimitBytes: WAL_SIZE_LIMIT_BYTES },
+      // It holds a connection and a timer: a small heap keeps it from adding to the server's RSS.
+      resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
+    });
+    // Checkpoints alone must not keep the process alive.
+    worker.unref();
+    if (listeners.length > 0) worker.postMessage('report');
+    sqlite.pragma(`wal_autocheckpoint = ${fallbackPages}`);
+    let failure: Error | undefined;
+    const exited = new Promise<void>((resolve) =>
+      worker.once('exit', (code) => {
+        resolve();
+        if (stopping) return;
+        // Without the worker, the main connection checkpoints as SQLite would by default
+        // until the worker is back.
+        if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+        const delay = Math.min(maxRestartDelayMs, restartDelayMs * 2 ** failures);
+        failures++;
+        onError?.(failure ?? new Error(`The checkpoint worker exited with code ${code}`), delay);
+        restartTimer = setTimeout(() => {
+          restartTimer = undefined;
+          if (!stopping && sqlite.open) start();
+        }, delay);
+        restartTimer.unref();
+      }),
+    );
+    worker.on('message', (message: WorkerMessage) => {
+      // A worker that checkpointed once is working: the next failure starts the backoff afresh.
+      if (message.kind === 'healthy') failures = 0;
+      else listeners.forEach((listener) => listener(message.result));
+    });
+    worker.on('error', (error) => (failure = error));
+    current = { worker, exited };
+  }
+
+  start();
   return {
     onCheckpoint(listener) {
-      if (listeners.length === 0) worker.postMessage('report');
+      if (listeners.length === 0) current?.worker.postMessage('report');
       listeners.push(listener);
     },
     async stop() {
       stopping = true;
-      worker.postMessage('stop');
-      await exited;
+      clearTimeout(restartTimer);
+      current?.worker.postMessage('stop');
+      await current?.exited;
     },
   };
 }

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { RouteStore } from '../distance/distance';
 import type { Db } from './client';
 import { distanceCache } from './schema';
+import { write } from './write';
 
 export function routeStore(db: Db, provider = 'osrm'): RouteStore {
   return {
@@ -14,7 +15,11 @@ export function routeStore(db: Db, provider = 'osrm'): RouteStore {
         .get()?.miles;
     },
     set(fromKey, toKey, miles) {
-      db.insert(distanceCache).values({ fromPostcode: fromKey, toPostcode: toKey, miles, provider }).onConflictDoNothing().run();
+      // Not awaited: the quote has its distance already. Should the row not be stored (the lock
+      // held past the deadline, a full disk), the pair is only routed again next time.
+      write(db, () =>
+        db.insert(distanceCache).values({ fromPostcode: fromKey, toPostcode: toKey, miles, provider }).onConflictDoNothing().run(),
+      ).catch(() => {});
     },
   };
 }

@@ -1,7 +1,9 @@
 import { count, eq, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { Db } from './client';
+import { databaseFaults, databaseUnavailableCode, isBusy } from './faults';
 import { createReferenceCipher } from './quote-reference';
 import { quoteReferenceKey, quotes } from './schema';
+import { pauseBefore, writeDeadline } from './write';
 
 /** Every column: the writer fills the id and reference, the route all the rest. */
 export type QuoteInsert = Required<typeof quotes.$inferInsert>;
@@ -55,13 +57,17 @@ interface PendingQuote {
   quote: NewQuote;
   stored: (publicId: string) => void;
   failed: (error: unknown) => void;
+  /** performance.now() past which a quote still waiting for the write lock fails (503). */
+  deadline: number;
 }
 
 /**
  * Group commit: quotes arriving in one turn of the event loop are written in one transaction,
  * at the end of the turn. A commit is most of an insert's cost (docs/decisions/008-quote-path-profile.md),
  * so under load this spreads it across concurrent quotes; each promise settles only once its
- * row is committed, so a quote is never answered before it is stored.
+ * row is committed, so a quote is never answered before it is stored. While another process holds
+ * the write lock the batch waits off the event loop (api/db/write.ts) and quotes arriving meanwhile
+ * join it; each fails with SQLITE_BUSY once its own write deadline has passed.
  */
 function createQuoteWriter(db: Db) {
   // Prepared once: building and preparing the statement on every call cost more than the insert.
@@ -80,14 +86,21 @@ function createQuoteWriter(db: Db) {
         insert({ ...pending.quote, id: firstId + i, publicId: publicIds[i] });
         return publicIds[i];
       } catch (error) {
+        // A full disk or a read-only file fails the whole batch: SQLite may already have rolled
+        // the transaction back, so no row of it can be reported stored.
+        if (databaseUnavailableCode(error)) throw error;
         // One bad row fails its own quote; SQLite undoes only that statement (its id stays unused).
         return { error };
       }
     });
   });
   let queue: PendingQuote[] = [];
+  let flushPending = false;
+  /** Tries in a row that met another connection's lock: sets the next pause. */
+  let busyTries = 0;
 
   function flush() {
+    flushPending = false;
     const batch = queue;
     queue = [];
     let outcomes: (string | { error: unknown })[];
@@ -95,9 +108,26 @@ function createQuoteWriter(db: Db) {
       // Immediate: the write lock from the start, so the id counter read is the one written after.
       outcomes = writeAll.immediate(batch);
     } catch (error) {
+      if (isBusy(error)) {
+        const now = performance.now();
+        for (const pending of batch) {
+          if (pending.deadline > now) queue.push(pending);
+          else pending.failed(error);
+        }
+        if (queue.length > 0) {
+          busyTries += 1;
+          flushPending = true;
+          // Not Math.min(...): thousands of quotes may be waiting out a long lock.
+          const nearest = queue.reduce((soonest, pending) => Math.min(soonest, pending.deadline), Infinity) - now;
+          setTimeout(flush, Math.min(nearest, pauseBefore(busyTries)));
+        }
+        return;
+      }
       for (const pending of batch) pending.failed(error);
       return;
     }
+    busyTries = 0;
+    databaseFaults(db).succeeded();
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (typeof outcome === 'string') pending.stored(outcome);
@@ -107,8 +137,11 @@ function createQuoteWriter(db: Db) {
 
   return (quote: NewQuote) =>
     new Promise<string>((stored, failed) => {
-      if (queue.length === 0) setImmediate(flush);
-      queue.push({ quote, stored, failed });
+      queue.push({ quote, stored, failed, deadline: performance.now() + writeDeadline(db) });
+      if (!flushPending) {
+        flushPending = true;
+        setImmediate(flush);
+      }
     });
 }
 

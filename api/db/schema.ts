@@ -2,6 +2,7 @@
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex, blob } from 'drizzle-orm/sqlite-core';
+import type { SubscriptionStatus } from '../../shared/subscription';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
 export const users = sqliteTable(
@@ -14,7 +15,7 @@ export const users = sqliteTable(
     companyId: integer('company_id').references(() => companies.id),
     stripeCustomerId: text('stripe_customer_id'),
     stripeSubscriptionId: text('stripe_subscription_id'),
-    subscriptionStatus: text('subscription_status').notNull().default('inactive'),
+    subscriptionStatus: text('subscription_status').$type<SubscriptionStatus>().notNull().default('inactive'),
     trialEndsAt: text('trial_ends_at'),
     currentPeriodEnd: text('current_period_end'),
     cancelAtPeriodEnd: bool('cancel_at_period_end').notNull().default(false),
@@ -25,7 +26,12 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('users_email_unique').on(sql`lower(${t.email})`)],
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    // Each company configuration load reads its owner; each Stripe webhook finds its customer.
+    index('users_company').on(t.companyId),
+    index('users_stripe_customer').on(t.stripeCustomerId),
+  ],
 );
 
 export const companies = sqliteTable(
@@ -204,17 +210,22 @@ export const billingEvents = sqliteTable('billing_events', {
 });
 
 /** Checkout sessions of both modes, recorded when opened: local mode's are paid here; Stripe's are looked up there. */
-export const checkoutSessions = sqliteTable('checkout_sessions', {
-  id: text('id').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  status: text('status').notNull().default('open'),
-  /** Only a session its owner started (signed in, or at signup) may sign its owner in on return. */
-  signsIn: bool('signs_in').notNull().default(false),
-  processedAt: text('processed_at'),
-  createdAt: createdAt(),
-});
+export const checkoutSessions = sqliteTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status').notNull().default('open'),
+    /** Only a session its owner started (signed in, or at signup) may sign its owner in on return. */
+    signsIn: bool('signs_in').notNull().default(false),
+    processedAt: text('processed_at'),
+    createdAt: createdAt(),
+  },
+  // A new checkout looks up its user's open ones to replace them.
+  (t) => [index('checkout_sessions_user').on(t.userId)],
+);
 
 export const distanceCache = sqliteTable(
   'distance_cache',

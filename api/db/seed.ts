@@ -12,7 +12,7 @@ import {
 } from './schema';
 
 export const DEMO_COMPANY_ID = 1;
-export const DEMO_SLUG = 'demo';
+const DEMO_SLUG = 'demo';
 
 type Tx = Pick<Db, 'insert'>;
 

@@ -1,11 +1,7 @@
 // The built-in estimate against routed driving distances; the benchmarks report the same figures.
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+// The pairs live in testdata/ (attribution in its README), so the test runs in any clone.
 import { describe, expect, it } from 'vitest';
-import { evaluateDistanceAccuracy } from '../../scripts/distance-accuracy';
-
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const pairsCsv = path.resolve(repoRoot, '../shared/roaddist/pairs.csv');
+import { PAIRS_CSV as pairsCsv, evaluateDistanceAccuracy } from '../../scripts/distance-accuracy';
 
 describe('evaluateDistanceAccuracy on pairs.csv', () => {
   const accuracy = evaluateDistanceAccuracy(pairsCsv);

@@ -130,17 +130,31 @@ describe('createDistanceService (builtin)', () => {
 describe('createDistanceService (osrm)', () => {
   let server: Server;
   let osrmUrl: string;
-  let answer: 'ok' | 'error' | 'no-route' | 'slow';
+  let answer: 'ok' | 'error' | 'no-route' | 'slow' | 'garbage';
   let requests: string[];
+  /** Requests the server holds right now, and the most it held at once. */
+  let open: number;
+  let mostOpen: number;
   let warnings: { details: Record<string, unknown>; message: string }[];
   const logger: DistanceLogger = { warn: (details, message) => warnings.push({ details, message }) };
+  /** The breaker's clock, moved by hand. */
+  let clock: number;
+  const now = () => clock;
+  const events = (event: string) => warnings.filter((w) => w.details.event === event);
 
   beforeAll(async () => {
     server = createServer((req, res) => {
       requests.push(req.url ?? '');
+      open++;
+      mostOpen = Math.max(mostOpen, open);
+      res.once('close', () => open--);
       if (answer === 'slow') return; // never answers: only the client's timeout ends it
       if (answer === 'error') {
         res.writeHead(500).end('boom');
+        return;
+      }
+      if (answer === 'garbage') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('<html>502 Bad Gateway</html>');
         return;
       }
       const body = answer === 'ok' ? { code: 'Ok', routes: [{ distance: 16_093.44, duration: 900 }] } : { code: 'NoRoute', routes: [] };
@@ -159,6 +173,9 @@ describe('createDistanceService (osrm)', () => {
     answer = 'ok';
     requests = [];
     warnings = [];
+    open = 0;
+    mostOpen = 0;
+    clock = 0;
   });
 
   it('asks for the route between the two centroids, longitude first, and converts metres to miles', async () => {
@@ -176,16 +193,91 @@ describe('createDistanceService (osrm)', () => {
     expect(requests).toHaveLength(1);
   });
 
-  it.each(['error', 'no-route', 'slow'] as const)('falls back to the built-in estimate on %s and logs it', async (kind) => {
+  it.each(['error', 'no-route', 'slow', 'garbage'] as const)('falls back to the built-in estimate on %s and logs it', async (kind) => {
     answer = kind;
-    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, osrmTimeoutMs: 200 });
+    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, osrmTimeoutMs: 200, breakerCooldownMs: 30_000, now });
     await expect(service.distanceMiles('SW1A 1AA', 'EH1 1YZ')).resolves.toBe(service.estimateMiles('SW1A 1AA', 'EH1 1YZ'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0].details).toMatchObject({ event: 'osrm_fallback', from: 'SW1A1AA', to: 'EH11YZ' });
 
-    // A fallback is not cached: once OSRM answers again, the pair is routed.
+    // The fallback is remembered like an answer, for the breaker's window, without asking OSRM again…
     answer = 'ok';
+    await expect(service.distanceMiles('EH1 1YZ', 'SW1A 1AA')).resolves.toBe(service.estimateMiles('SW1A 1AA', 'EH1 1YZ'));
+    expect(requests).toHaveLength(1);
+    // …and never stored as a route: after the window the pair is routed.
+    clock += 30_001;
     await expect(service.distanceMiles('SW1A 1AA', 'EH1 1YZ')).resolves.toBe(10);
+  });
+
+  /** Distinct pairs, so no answer comes from a cache. */
+  const places = ['SW1A 1AA', 'EH1 1YZ', 'BT1 1AA', 'CF10 1AA', 'M1 1AA', 'AB10 1AA', 'LS1 1AA', 'B1 1AA', 'G1 1AA', 'NE1 1AA', 'BS1 1AA', 'L1 1AA'];
+  const pairs = places.flatMap((from, i) => places.slice(i + 1).map((to) => [from, to] as const));
+
+  /** A port nothing listens on: connections are refused. */
+  async function closedPortUrl() {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    return `http://127.0.0.1:${port}`;
+  }
+
+  it.each(['slow', 'refused', 'garbage'] as const)(
+    'after a few failures (%s) opens the circuit: quotes get the estimate at once, without asking OSRM, until a probe finds it back',
+    async (kind) => {
+      const timeoutMs = 400;
+      answer = kind === 'refused' ? 'ok' : kind;
+      const url = kind === 'refused' ? await closedPortUrl() : osrmUrl;
+      const service = createDistanceService({ provider: 'osrm', osrmUrl: url, logger, osrmTimeoutMs: timeoutMs, breakerThreshold: 3, breakerCooldownMs: 10_000, now });
+      const estimate = ([from, to]: readonly [string, string]) => service.estimateMiles(from, to);
+      for (const pair of pairs.slice(0, 3)) await expect(service.distanceMiles(...pair)).resolves.toBe(estimate(pair));
+      expect(events('osrm_circuit_open')).toHaveLength(1);
+      const asked = requests.length;
+
+      const started = performance.now();
+      const later = pairs.slice(3, 23);
+      await expect(Promise.all(later.map((pair) => service.distanceMiles(...pair)))).resolves.toEqual(later.map(estimate));
+      expect(performance.now() - started).toBeLessThan(timeoutMs / 2);
+      expect(requests).toHaveLength(asked);
+      expect(events('osrm_fallback')).toHaveLength(3);
+
+      // After the cool-down one probe goes through; the others still get the estimate meanwhile.
+      clock += 10_001;
+      answer = 'ok';
+      const probe = service.distanceMiles(...pairs[30]);
+      await expect(service.distanceMiles(...pairs[31])).resolves.toBe(estimate(pairs[31]));
+      if (kind === 'refused') {
+        // Still refused: the circuit opens again for another cool-down.
+        await expect(probe).resolves.toBe(estimate(pairs[30]));
+        expect(events('osrm_circuit_open')).toHaveLength(2);
+        await expect(service.distanceMiles(...pairs[32])).resolves.toBe(estimate(pairs[32]));
+        expect(events('osrm_fallback')).toHaveLength(4);
+      } else {
+        await expect(probe).resolves.toBe(10);
+        expect(events('osrm_circuit_closed')).toHaveLength(1);
+        await expect(service.distanceMiles(...pairs[32])).resolves.toBe(10);
+      }
+    },
+  );
+
+  it('caps the OSRM calls in flight: past the cap a quote gets the estimate at once', async () => {
+    answer = 'slow';
+    const timeoutMs = 1000;
+    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, osrmTimeoutMs: timeoutMs, breakerThreshold: 100, maxConcurrentOsrm: 8, now });
+    const settled: number[] = [];
+    const started = performance.now();
+    const asked = pairs.slice(0, 30).map((pair, i) =>
+      service.distanceMiles(...pair).then((miles) => {
+        settled.push(i);
+        // The ones past the cap answer long before OSRM's timeout.
+        if (i >= 8) expect(performance.now() - started).toBeLessThan(timeoutMs / 2);
+        return miles;
+      }),
+    );
+    await expect(Promise.all(asked)).resolves.toEqual(pairs.slice(0, 30).map(([from, to]) => service.estimateMiles(from, to)));
+    expect(settled.slice(0, 22).sort((a, b) => a - b)).toEqual(Array.from({ length: 22 }, (_, i) => i + 8));
+    expect(requests).toHaveLength(8);
+    expect(mostOpen).toBe(8);
   });
 
   it('falls back when nothing listens, logging a JSON line by default', async () => {

@@ -8,7 +8,7 @@ import { lookupPostcode, type PostcodeLocation } from './postcodes';
 /** A valid postcode that no level of the built-in data knows (422). */
 export class PostcodeNotFound extends Unprocessable {
   constructor(readonly postcode: string) {
-    super(`Postcode not found: ${postcode}`);
+    super(`Postcode not found: ${postcode}`, undefined, 'POSTCODE_NOT_FOUND');
   }
 }
 
@@ -116,6 +116,17 @@ export interface DistanceServiceOptions {
   cacheSize?: number;
   /** Keeps routed distances across restarts (the database's distance_cache), so OSRM is asked once per pair. */
   routeStore?: RouteStore;
+  /** Consecutive OSRM failures that open the circuit (OSRM skipped, the estimate answers at once); default 5. */
+  breakerThreshold?: number;
+  /**
+   * How long an open circuit skips OSRM before one probe call is let through; default 30 s. A
+   * fallback estimate is remembered for a pair this long too.
+   */
+  breakerCooldownMs?: number;
+  /** OSRM calls in flight at most (so at most this many sockets); past it the estimate answers at once. Default 8. */
+  maxConcurrentOsrm?: number;
+  /** The breaker's clock, in milliseconds; default performance.now. */
+  now?: () => number;
 }
 
 export interface RouteStore {
@@ -131,8 +142,8 @@ export interface DistanceService {
 }
 
 /** A Map kept in use order: a hit moves to the back, the front is dropped when full. */
-class PairCache {
-  private readonly miles = new Map<string, number>();
+class PairCache<V = number> {
+  private readonly miles = new Map<string, V>();
   constructor(private readonly capacity: number) {}
 
   static key(a: Located, b: Located): string {
@@ -140,7 +151,7 @@ class PairCache {
     return a.key < b.key ? `${a.key}|${b.key}` : `${b.key}|${a.key}`;
   }
 
-  get(key: string): number | undefined {
+  get(key: string): V | undefined {
     const value = this.miles.get(key);
     if (value !== undefined) {
       this.miles.delete(key);
@@ -149,7 +160,7 @@ class PairCache {
     return value;
   }
 
-  set(key: string, value: number): void {
+  set(key: string, value: V): void {
     this.miles.delete(key);
     if (this.miles.size >= this.capacity) {
       const oldest = this.miles.keys().next();
@@ -167,13 +178,67 @@ function isOsrmRoute(body: unknown): body is { code: 'Ok'; routes: [{ distance: 
   return typeof first === 'object' && first !== null && Number.isFinite((first as { distance?: unknown }).distance);
 }
 
+/** OSRM answered properly that it has no route (a pair across water, say): not a failure of the server. */
+class OsrmNoRoute extends Error {}
+
 async function osrmRouteMiles(baseUrl: string, from: LatLng, to: LatLng, timeoutMs: number): Promise<number> {
   const url = `${baseUrl}/route/v1/driving/${from.lng},${from.lat};${to.lng},${to.lat}?overview=false`;
   const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   if (!response.ok) throw new Error(`OSRM answered HTTP ${response.status}`);
   const body: unknown = await response.json();
-  if (!isOsrmRoute(body)) throw new Error('OSRM answered without a route');
-  return body.routes[0].distance / METRES_PER_MILE;
+  if (isOsrmRoute(body)) return body.routes[0].distance / METRES_PER_MILE;
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  if (typeof code === 'string' && code !== 'Ok') throw new OsrmNoRoute(`OSRM answered ${code}`);
+  throw new Error('OSRM answered without a route');
+}
+
+/** Why a routed distance was not asked of OSRM. */
+type Skip = 'circuit open' | 'too many OSRM calls in flight';
+
+/**
+ * After `threshold` consecutive failures the circuit opens: OSRM is skipped for `cooldownMs`, then
+ * one probe call is let through (half-open); its success closes the circuit, its failure opens it
+ * again. Calls in flight are capped, so an OSRM that accepts and never answers holds at most
+ * `maxInFlight` sockets.
+ */
+function createBreaker(options: { threshold: number; cooldownMs: number; maxInFlight: number; now: () => number; logger: DistanceLogger }) {
+  let failures = 0;
+  let openUntil = 0;
+  let probing = false;
+  let inFlight = 0;
+  return {
+    /** A reason to skip OSRM now, or a ticket for one call, to be settled with done(). */
+    admit(): { skip: Skip } | { done: (ok: boolean) => void } {
+      const open = failures >= options.threshold;
+      if (open && (probing || options.now() < openUntil)) return { skip: 'circuit open' };
+      if (inFlight >= options.maxInFlight) return { skip: 'too many OSRM calls in flight' };
+      const probe = open;
+      if (probe) probing = true;
+      inFlight++;
+      return {
+        done(ok) {
+          inFlight--;
+          if (probe) probing = false;
+          if (ok) {
+            if (failures >= options.threshold) options.logger.warn({ event: 'osrm_circuit_closed' }, 'OSRM answers again; routing through it');
+            failures = 0;
+            return;
+          }
+          failures++;
+          if (failures >= options.threshold) {
+            openUntil = options.now() + options.cooldownMs;
+            // Once as it opens, and again each time a probe finds OSRM still failing.
+            if (failures === options.threshold || probe) {
+              options.logger.warn(
+                { event: 'osrm_circuit_open', failures, cooldownMs: options.cooldownMs },
+                'OSRM keeps failing; using the built-in estimate without asking it for a while',
+              );
+            }
+          }
+        },
+      };
+    },
+  };
 }
 
 export function createDistanceService(options: DistanceServiceOptions = {}): DistanceService {
@@ -186,6 +251,18 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
   const routes = new PairCache(options.cacheSize ?? 50_000);
   const osrmUrl = options.osrmUrl?.replace(/\/+$/, '');
   if (provider === 'osrm' && !osrmUrl) throw new Error("provider 'osrm' needs osrmUrl");
+  const now = options.now ?? (() => performance.now());
+  const cooldownMs = options.breakerCooldownMs ?? 30_000;
+  const breaker = createBreaker({
+    threshold: options.breakerThreshold ?? 5,
+    cooldownMs,
+    maxInFlight: options.maxConcurrentOsrm ?? 8,
+    now,
+    logger,
+  });
+  // Fallbacks are remembered like answers, but in memory only and for the breaker's window: they
+  // must never be stored as routes, and the pair is routed properly once OSRM is back.
+  const fallbacks = new PairCache<{ miles: number; until: number }>(options.cacheSize ?? 50_000);
 
   function estimate(fromPostcode: string, toPostcode: string): number {
     const from = locate(fromPostcode);
@@ -209,14 +286,21 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
       routes.set(key, cached);
       return cached;
     }
+    const remembered = fallbacks.get(key);
+    if (remembered !== undefined && now() < remembered.until) return remembered.miles;
+    const ticket = breaker.admit();
+    // OSRM skipped: the estimate at once. Only a failure is remembered, not a busy moment.
+    if ('skip' in ticket) return estimateBetween(from, to, factor);
     try {
       const miles = roundToTenth(await osrmRouteMiles(baseUrl, from.location, to.location, timeoutMs));
+      ticket.done(true);
       routes.set(key, miles);
       options.routeStore?.set(a, b, miles);
       return miles;
     } catch (error) {
-      // Not cached, so the pair is routed properly once OSRM is back.
+      ticket.done(error instanceof OsrmNoRoute);
       const miles = estimateBetween(from, to, factor);
+      fallbacks.set(key, { miles, until: now() + cooldownMs });
       logger.warn(
         { event: 'osrm_fallback', from: from.key, to: to.key, error: error instanceof Error ? error.message : String(error), miles },
         'OSRM route failed; used the built-in estimate',

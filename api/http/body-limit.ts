@@ -7,11 +7,22 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { PayloadTooLarge } from '../errors';
 
-const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
-// Like Request.text(): UTF-8, a leading byte-order mark dropped.
-const utf8 = new TextDecoder();
+/**
+ * The client went away before its body was read (Node's 'aborted' error, wherever the body was
+ * being read): nothing went wrong here, and no one is there to answer. errors.ts answers these
+ * with nginx's 499, which requestLogging logs as an info line.
+ */
+export function clientClosedRequest(env: unknown): boolean {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof IncomingMessage && !incoming.complete && (incoming.destroyed || incoming.readableAborted);
+}
 
-function readText(incoming: IncomingMessage, maxSize: number): Promise<string> {
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+// Like Request.text(): UTF-8, a leading byte-order mark dropped; but strict, so that invalid
+// UTF-8 is refused by the JSON validator (api/http/validate.ts) rather than read as U+FFFD.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -25,8 +36,12 @@ function readText(incoming: IncomingMessage, maxSize: number): Promise<string> {
       }
       chunks.push(chunk);
     });
-    incoming.once('end', () => resolve(utf8.decode(Buffer.concat(chunks, size))));
+    incoming.once('end', () => resolve(Buffer.concat(chunks, size)));
     incoming.once('error', reject);
+    // Should a disconnect ever close the stream without an error, the request must not hang.
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(new Error('aborted'));
+    });
   });
 }
 
@@ -44,10 +59,17 @@ export function apiBodyLimit(maxSize: number): MiddlewareHandler {
     if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) return webBodyLimit(c, next);
     if (Number(incoming.headers['content-length']) > maxSize) throw new PayloadTooLarge();
     // Read before next(), so an over-long chunked body is a 413 here, not a JSON error later.
-    const text = await readText(incoming, maxSize);
+    const body = await readBody(incoming, maxSize);
     // c.req.json()/text() look here first. Hono types the cache by body type, but stores (and
-    // awaits) promises of them.
-    c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
+    // awaits) promises of them. Bytes that are not UTF-8 are kept as bytes: the JSON validator
+    // refuses them, and a raw-body route (the webhook) reads them as before.
+    let text: string | undefined;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      c.req.bodyCache.arrayBuffer = Promise.resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) as unknown as ArrayBuffer;
+    }
+    if (text !== undefined) c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
     await next();
   };
 }

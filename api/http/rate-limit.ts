@@ -10,9 +10,11 @@ export interface RateLimitStore {
   /** The hits `key` has in the window starting at `windowStart`, without adding one. */
   count(key: string, windowStart: number): number;
   reset(key: string): void;
+  /** Takes back one hit from `key` in the window starting at `windowStart` (a no-op once that window is over). */
+  release(key: string, windowStart: number): void;
 }
 
-export function memoryStore(maxKeys = 100_000): RateLimitStore {
+function memoryStore(maxKeys = 100_000): RateLimitStore {
   const windows = new Map<string, { start: number; count: number }>();
   return {
     hit(key, windowStart) {
@@ -33,6 +35,10 @@ export function memoryStore(maxKeys = 100_000): RateLimitStore {
     },
     reset(key) {
       windows.delete(key);
+    },
+    release(key, windowStart) {
+      const current = windows.get(key);
+      if (current && current.start === windowStart && current.count > 0) current.count -= 1;
     },
   };
 }
@@ -66,9 +72,33 @@ export function createRateLimiter(options: { limit: number; windowMs: number; st
       const t = now();
       store.hit(key, t - (t % options.windowMs), options.windowMs);
     },
+    /**
+     * Counts one hit against `key` now, before the work it guards, and answers how to take it
+     * back. Synchronous on purpose: requests racing in parallel each take their own slot, so at
+     * most `limit` of them get past it, whatever the work awaits afterwards.
+     */
+    reserve(key: string, message?: string): { release(): void } {
+      if (options.limit <= 0) return { release() {} };
+      const t = now();
+      const windowStart = t - (t % options.windowMs);
+      if (store.hit(key, windowStart, options.windowMs) > options.limit) {
+        store.release(key, windowStart);
+        throw new TooManyRequests(message, Math.ceil((windowStart + options.windowMs - t) / 1000));
+      }
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          store.release(key, windowStart);
+        },
+      };
+    },
     reset: (key: string) => store.reset(key),
   };
 }
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /**
  * The client's address: the socket's, or, behind a trusted proxy, the last X-Forwarded-For entry:

@@ -1,6 +1,7 @@
 // Cross-origin rules (DESIGN.md §4), read from the route table (api/routes/table.ts): `public`
 // routes are open to any origin without credentials; every other route is same-origin, and a
 // cookie-authenticated write from a foreign origin is refused. No path is written here.
+import { createHash, randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
@@ -81,9 +82,42 @@ export const publicCors =
 /**
  * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,
  * `c.header()` rebuilds the whole Response around a stream of its body (docs/decisions/008-quote-path-profile.md).
+ * HSTS only when the public origin is https: over plain http a browser ignores it, and a local
+ * `http://localhost` install must not pin itself to https.
  */
-export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
-  c.res.headers.set('X-Content-Type-Options', 'nosniff');
-  c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-};
+export const securityHeaders =
+  (publicUrl: string): MiddlewareHandler<AppEnv> => {
+    const hsts = new URL(publicUrl).protocol === 'https:';
+    return async (c, next) => {
+      await next();
+      c.res.headers.set('X-Content-Type-Options', 'nosniff');
+      c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+      if (hsts) c.res.headers.set('Strict-Transport-Security', HSTS);
+    };
+  };
+
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+// Content-Security-Policy for the two HTML documents (README, Operations).
+// Scripts only from our own files, never inline; no plugins; no <base> tricks. React style props
+// go through the CSSOM, which CSP does not restrict, so style attributes need no 'unsafe-inline'.
+const CSP_COMMON = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "img-src 'self' data: blob:"];
+
+/** A fresh nonce per admin page, for the <style> elements a library injects at run time. */
+export const cspNonce = () => randomBytes(16).toString('base64');
+
+/**
+ * The admin SPA: stylesheets from our files, plus the one <style> Radix's dialogs inject to lock
+ * scrolling, which carries the page's nonce (admin/src/lib/csp.ts). Never framed.
+ */
+export const adminCsp = (nonce: string) =>
+  [...CSP_COMMON, `style-src 'self' 'nonce-${nonce}'`, "form-action 'self'", "frame-ancestors 'none'"].join('; ');
+
+/** CSP source for an inline <style> element with exactly this text. */
+export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+
+/**
+ * The hosted company page: its own inline <style> by hash, the widget's constructed stylesheets
+ * (not subject to CSP). Operators may frame it on their own sites, as they always could.
+ */
+export const hostedCsp = (styleSources: string[]) => [...CSP_COMMON, `style-src ${styleSources.join(' ')}`, "form-action 'self'", 'frame-ancestors *'].join('; ');

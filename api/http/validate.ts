@@ -1,22 +1,57 @@
 // The one validation refusal: the route table's zod failures (OpenAPIHono's defaultHook) become
 // the DESIGN.md §4 error shape, with the first message of each field under `fields`, and the
 // first message overall as `message`.
+// A JSON body is checked before zod sees it (`requireJson`, added by the route table to every
+// route that reads one): Hono's json validator reads any other media type (or none) as `{}`,
+// which an all-optional schema such as the pricing one takes for "reset everything to the defaults".
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import { ValidationFailed } from '../errors';
+import { fieldMessages } from '../../shared/field-messages';
+import { UnsupportedMediaType, ValidationFailed } from '../errors';
 
-export function fieldMessages(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.join('.') : '_';
-    fields[key] ??= issue.message;
+/** application/json, or a `+json` type (RFC 6839), with any parameters such as charset. */
+export const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+export const JSON_CONTENT_TYPE_REQUIRED = 'Content-Type must be application/json';
+export const INVALID_UTF8 = 'Request body must be valid UTF-8';
+export const EMPTY_JSON_BODY = 'Request body must be a JSON value';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Refuses a body that is not JSON by media type, not UTF-8, or empty, and leaves its decoded text
+ * in Hono's body cache for the validator to parse. api/http/body-limit.ts has already decoded the
+ * text strictly when it read the body straight from Node's stream.
+ */
+async function requireJsonBody(c: Context): Promise<void> {
+  const mediaType = (c.req.header('content-type') ?? '').split(';')[0].trim();
+  if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaType(JSON_CONTENT_TYPE_REQUIRED);
+  let text: string;
+  const cache = c.req.bodyCache;
+  if (cache.text !== undefined) {
+    text = await (cache.text as unknown as Promise<string>);
+  } else {
+    const bytes = await c.req.arrayBuffer();
+    try {
+      text = strictUtf8.decode(bytes);
+    } catch {
+      throw new ValidationFailed(INVALID_UTF8);
+    }
+    // Hono's cache holds promises, though it types the values as the bodies themselves.
+    cache.text = Promise.resolve(text) as unknown as string;
   }
-  return fields;
+  if (text.trim() === '') throw new ValidationFailed(EMPTY_JSON_BODY);
 }
+
+/** Route middleware for every route that reads a JSON body, before its validator. */
+export const requireJson: MiddlewareHandler = async (c, next) => {
+  await requireJsonBody(c);
+  await next();
+};
 
 /** OpenAPIHono's defaultHook: called with every validation result of every table route. */
 export function validationHook(result: { success: true } | { success: false; error: unknown }): void {
   if (!result.success) {
-    const fields = fieldMessages(result.error as z.ZodError);
+    const fields = fieldMessages((result.error as z.ZodError).issues);
     throw new ValidationFailed(Object.values(fields)[0] ?? 'Invalid request', fields);
   }
 }

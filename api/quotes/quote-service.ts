@@ -67,9 +67,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
     const pickup = formatPostcode(body.pickupPostcode);
     const destination = formatPostcode(body.destinationPostcode);
-    const miles = await withPostcodeField(distance.distanceMiles(pickup, destination), pickup, destination);
-    // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
-    const fromBase = company.basePostcode ? await distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null;
+    // Both at once: with OSRM, a quote waits for the slower of the two calls, not their sum.
+    const [miles, fromBase] = await Promise.all([
+      withPostcodeField(distance.distanceMiles(pickup, destination), pickup, destination),
+      // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
+      company.basePostcode ? distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null,
+    ]);
 
     const result = calculateQuote(
       { ...body, passengerCount: body.passengerCount ?? 0 },
@@ -129,7 +132,7 @@ async function withPostcodeField(promise: Promise<number>, pickup: string, desti
       const fields: Record<string, string> = {};
       if (postcode === pickup) fields.pickupPostcode = message;
       if (postcode === destination) fields.destinationPostcode = message;
-      throw new Unprocessable(message, fields);
+      throw new Unprocessable(message, fields, err.code);
     }
     throw err;
   }

@@ -1,5 +1,6 @@
-// Sign up, sign in, sign out and the current user (SPEC.md §7).
+// Sign up, sign in, sign out and the current user (SPEC.md §7); the rules are api/auth/account.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { accountService } from '../auth/account';
 import { toCurrentUser } from '../auth/current-user';
 import { currentUser } from '../auth/session';
@@ -9,29 +10,34 @@ import type { AppEnv } from '../http/context';
 import { clientAddress } from '../http/rate-limit';
 import { routes } from './table';
 
+export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
+
 export interface AuthHooks {
-  /** Where a new operator goes to start the trial (the billing provider's checkout). */
-  checkoutUrlFor(user: UserRow): Promise<string | undefined>;
+  /**
+   * Where a new operator goes to start the trial (the billing provider's checkout). Given the
+   * request so the checkout can be bound to this browser (api/billing/checkout-binding.ts).
+   */
+  checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
 }
 
 export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
-  const { sessions } = deps;
+  const { sessions, config } = deps;
   const accounts = accountService(deps);
 
   return new OpenAPIHono<AppEnv>()
     .openapi(routes.auth.signup, async (c) => {
-      const user = await accounts.signup(c.req.valid('json'));
+      const user = await accounts.signup(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
-      const checkoutUrl = await hooks.checkoutUrlFor(user);
+      const checkoutUrl = await hooks.checkoutUrlFor(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken, ...(checkoutUrl ? { checkoutUrl } : {}) }, 201);
     })
     .openapi(routes.auth.login, async (c) => {
-      const user = await accounts.login(c.req.valid('json'), clientAddress(c, deps.config.trustProxy));
+      const user = await accounts.login(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })
-    .openapi(routes.auth.logout, (c) => {
-      accounts.logout(c.get('user'));
+    .openapi(routes.auth.logout, async (c) => {
+      await accounts.logout(c.get('user'));
       sessions.end(c);
       return c.json({ success: true as const }, 200);
     })

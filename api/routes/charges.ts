@@ -24,10 +24,10 @@ function listRoutes(deps: AppDeps, table: Partial<Group> & Pick<Group, 'list' | 
   const { create, update, remove } = table;
   if (!create || !update || !remove) return app;
   return app
-    .openapi(create, (c) => c.json(service.create(currentUser(c).companyId, c.req.valid('json')), 201))
-    .openapi(update, (c) => c.json(service.update(currentUser(c).companyId, c.req.valid('param').id, c.req.valid('json')), 200))
-    .openapi(remove, (c) => {
-      service.remove(currentUser(c).companyId, c.req.valid('param').id);
+    .openapi(create, async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json')), 201))
+    .openapi(update, async (c) => c.json(await service.update(currentUser(c).companyId, c.req.valid('param').id, c.req.valid('json')), 200))
+    .openapi(remove, async (c) => {
+      await service.remove(currentUser(c).companyId, c.req.valid('param').id);
       return c.json({ success: true as const }, 200);
     });
 }

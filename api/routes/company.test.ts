@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { updateUser } from '../db/users';
 import { createTestApp, TEST_ORIGIN } from '../test/harness';
 
 const PNG_1PX =
@@ -94,8 +95,10 @@ describe('company settings', () => {
     expect((await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'rapid-recovery' } })).status).toBe(200);
     const change = await t.call('PUT', '/api/company', { token: a.token, body: { customSlug: 'other-name' } });
     expect(change.status).toBe(409);
+    expect(change.json).toMatchObject({ message: 'The custom URL is locked and cannot be changed', code: 'SLUG_LOCKED' });
     const taken = await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'rapid-recovery' } });
     expect(taken.status).toBe(409);
+    expect(taken.json).toMatchObject({ message: 'That custom URL is already taken. Please choose another.', code: 'SLUG_TAKEN' });
     expect((await t.call('PUT', '/api/company', { token: b.token, body: { customSlug: 'demo' } })).status).toBe(400);
 
     const pub = await t.call('GET', '/api/company/slug/rapid-recovery');
@@ -104,6 +107,37 @@ describe('company settings', () => {
     expect(pub.json.basePostcode).toBeUndefined();
     expect(pub.json.customDomain).toBeUndefined();
     expect(pub.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('claims a custom URL only with a subscription that grants access; other settings stay editable', async () => {
+    const now = t.deps.now().getTime();
+    const iso = (offsetDays: number) => new Date(now + offsetDays * 86_400_000).toISOString();
+    const claim = (token: string, slug: string) => t.call('PUT', '/api/company', { token, body: { customSlug: slug } });
+
+    const unpaid = await t.operator('inactive');
+    const refused = await claim(unpaid.token, 'squatted-name');
+    expect(refused.status).toBe(402);
+    expect(refused.json).toMatchObject({ message: 'Start your free trial to claim a custom URL.' });
+    expect(refused.json.requestId).toBeTruthy();
+    // Refused whole: a setting sent with the claim is not stored either.
+    expect((await t.call('PUT', '/api/company', { token: unpaid.token, body: { customSlug: 'squatted-name', name: 'Squatter' } })).status).toBe(402);
+    const after = await t.call('GET', '/api/company', { token: unpaid.token });
+    expect(after.json.customSlug).toBeNull();
+    expect(after.json.name).not.toBe('Squatter');
+    expect((await t.call('GET', '/api/company/slug/squatted-name')).status).toBe(404);
+    const edited = await t.call('PUT', '/api/company', { token: unpaid.token, body: { name: 'Before Paying Ltd', companyDescription: 'Set up first' } });
+    expect(edited.status).toBe(200);
+    expect(edited.json).toMatchObject({ name: 'Before Paying Ltd', customSlug: null });
+
+    // Cancelled: access until the period ends, none after it.
+    const cancelledEnded = await t.operator('cancelled');
+    updateUser(t.deps.db, cancelledEnded.user.id, { subscriptionStatus: 'cancelled', currentPeriodEnd: iso(-1) });
+    expect((await claim(cancelledEnded.token, 'ended-name')).status).toBe(402);
+    const cancelledRunning = await t.operator('cancelled');
+    updateUser(t.deps.db, cancelledRunning.user.id, { subscriptionStatus: 'cancelled', currentPeriodEnd: iso(5) });
+    expect((await claim(cancelledRunning.token, 'still-paid-up')).status).toBe(200);
+    expect((await claim((await t.operator('active')).token, 'paying-customer')).status).toBe(200);
+    expect((await claim((await t.operator('trialing')).token, 'on-trial')).status).toBe(200);
   });
 
   it('stores a logo as bytes and serves it back as a cacheable image URL', async () => {

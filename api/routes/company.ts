@@ -9,7 +9,7 @@ import { routes } from './table';
 export function companyRoutes(companies: CompanyService) {
   return new OpenAPIHono<AppEnv>()
     .openapi(routes.company.own, (c) => c.json(companies.own(currentUser(c).companyId), 200))
-    .openapi(routes.company.update, (c) => c.json(companies.update(currentUser(c).companyId, c.req.valid('json')), 200))
+    .openapi(routes.company.update, async (c) => c.json(await companies.update(currentUser(c), c.req.valid('json')), 200))
     .openapi(routes.company.bySlug, (c) => c.json(companies.publicBySlug(c.req.valid('param').slug), 200))
     .openapi(routes.company.logo, (c) => {
       const logo = companies.logo(c.req.valid('param').id);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -128,9 +129,53 @@ describe('GET /company/:slug', () => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     const page = await res.text();
     expect(page).toContain('<title>404 Page Not Found</title>');
-    expect(page).toContain('<h1 style="font-size:28px">404 Page Not Found</h1>');
+    expect(page).toContain('<h1>404 Page Not Found</h1>');
+    expectStrictCsp(res.headers.get('content-security-policy'), page);
+  });
+
+  it('sends a strict CSP that allows exactly its own stylesheet and no inline script', async () => {
+    const res = await app.request('/company/bobs-tow');
+    const page = await res.text();
+    const csp = res.headers.get('content-security-policy');
+    expectStrictCsp(csp, page);
+    // Operators may frame their page on their own sites, as before.
+    expect(csp).toContain('frame-ancestors *');
+    // The company's (checked) background is in the hashed stylesheet, not a style attribute.
+    const dark = createHostedRoutes({ lookupBySlug: () => ({ ...company, backgroundColour: '#101010' }), widgetFile, publicUrl: 'https://quotes.example' });
+    const darkRes = await dark.request('/company/bobs-tow');
+    const darkPage = await darkRes.text();
+    expect(darkPage).toContain('body{--bg:#101010}');
+    expectStrictCsp(darkRes.headers.get('content-security-policy'), darkPage);
+    expect(darkRes.headers.get('content-security-policy')).not.toBe(csp);
   });
 });
+
+/** script-src 'self' with no inline <script>, no plugins, no <base>, and each inline <style> allowed by its hash. */
+function expectStrictCsp(csp: string | null, page: string) {
+  const directives = new Map((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  expect(directives.get('default-src')).toEqual(["'self'"]);
+  expect(directives.get('script-src')).toEqual(["'self'"]);
+  expect(directives.get('object-src')).toEqual(["'none'"]);
+  expect(directives.get('base-uri')).toEqual(["'none'"]);
+  const styleSrc = directives.get('style-src') ?? [];
+  expect(styleSrc).not.toContain("'unsafe-inline'");
+  for (const [, attributes, body] of page.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+    expect(attributes).toMatch(/\ssrc="\/[^"]+"/);
+    expect(body).toBe('');
+  }
+  // No style or event-handler attributes in any tag (attribute values, escaped, set aside).
+  for (const [tag] of page.matchAll(/<[a-z][^>]*>/gi)) {
+    const names = tag.replace(/"[^"]*"/g, '""');
+    expect(names).not.toMatch(/\sstyle=/);
+    expect(names).not.toMatch(/\son[a-z]+=/i);
+  }
+  const styles = [...page.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+  expect(styles.length).toBeGreaterThan(0);
+  for (const css of styles) {
+    const hash = `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+    expect(styleSrc).toContain(hash);
+  }
+}
 
 describe('GET /widget.js', () => {
   it('is JavaScript any origin may load, cached for 5 minutes with a strong ETag', async () => {

@@ -7,8 +7,10 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
+import { safeColour } from '../../shared/patterns';
 import { telUrl, whatsappNumber } from '../../shared/phone';
 import type { PublicCompany } from '../../shared/types';
+import { hostedCsp, styleHash } from '../http/security';
 
 export interface HostedRoutesOptions {
   lookupBySlug: (slug: string) => PublicCompany | undefined;
@@ -26,7 +28,6 @@ interface WidgetAsset {
 }
 
 const WIDGET_CACHE = 'public, max-age=300';
-const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;
 
 /** Read once on first use (not at start, so tests that never ask for it never read it). */
 function loadWidget(file: string): WidgetAsset | undefined {
@@ -84,8 +85,13 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
       // Revalidated on every visit: branding just saved in the portal, a new slug, or a lapsed
       // subscription shows at once. An unchanged page costs a 304.
       c.header('Cache-Control', 'no-cache');
-      if (!company) return c.html(notFoundPage(), 404);
-      const page = String(companyPage(company, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
+      if (!company) {
+        c.header('Content-Security-Policy', NOT_FOUND_CSP);
+        return c.html(notFoundPage(), 404);
+      }
+      const css = companyCss(company);
+      c.header('Content-Security-Policy', hostedCsp([styleHash(css)]));
+      const page = String(companyPage(company, css, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
       const etag = `"${createHash('sha1').update(page).digest('base64url')}"`;
       c.header('ETag', etag);
       if (matchesIfNoneMatch(c.req.header('if-none-match'), [etag])) return c.body(null, 304);
@@ -93,7 +99,6 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
     });
 }
 
-const safeColour = (value: string, fallback: string) => (HEX_COLOUR.test(value) ? value : fallback);
 
 // Shared by the company page and the 404 page; kept small, it is part of the 110 KB budget.
 const BASE_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#0f172a;background:var(--bg,#fafafa)}
@@ -109,14 +114,23 @@ footer{background:#0f172a;color:#e2e8f0;margin-top:32px;font-size:14px}footer .w
 footer ul{list-style:none;padding:0;margin:16px 0}footer li{margin:4px 0}footer li a{display:inline-block;padding:10px 0}
 .fine{color:#cbd5e1;border-top:1px solid #334155;padding-top:16px;margin-top:16px}.fine span+span:before{content:" · "}`;
 
-function companyPage(company: PublicCompany, slug: string, pageUrl: string) {
+const NOT_FOUND_CSS = `${BASE_CSS}\n.nf{padding:96px 16px;text-align:center}.nf h1{font-size:28px}`;
+const NOT_FOUND_CSP = hostedCsp([styleHash(NOT_FOUND_CSS)]);
+
+/**
+ * The page's one stylesheet, inline (no extra request) and allowed by its hash in the page's CSP.
+ * The company's background joins it here rather than in a style attribute, which CSP would refuse.
+ */
+const companyCss = (company: PublicCompany) => `${BASE_CSS}\nbody{--bg:${safeColour(company.backgroundColour, '#FAFAFA')}}`;
+
+function companyPage(company: PublicCompany, css: string, slug: string, pageUrl: string) {
   const title = `${company.name} – Instant Recovery Quote`;
   const description =
     company.companyDescription?.trim() ||
     `Get an instant vehicle recovery quote from ${company.name}. Enter your pickup and destination postcodes for a price in seconds.`;
-  const background = safeColour(company.backgroundColour, '#FAFAFA');
   const year = new Date().getFullYear();
-  // Every company value goes through hono/html's escaping; only the fixed stylesheet is raw.
+  // Every company value goes through hono/html's escaping; only the stylesheet (fixed but for a
+  // checked #RRGGBB colour) is raw. No inline script: the widget is our own file.
   return html`<!doctype html>
 <html lang="en-GB">
 <head>
@@ -131,9 +145,9 @@ function companyPage(company: PublicCompany, slug: string, pageUrl: string) {
 <meta property="og:type" content="website">
 <meta property="og:url" content="${pageUrl}">
 ${company.logo ? html`<meta property="og:image" content="${company.logo}">\n` : ''}<meta name="theme-color" content="${safeColour(company.secondaryColour, '#FFA726')}">
-<style>${raw(BASE_CSS)}</style>
+<style>${raw(css)}</style>
 </head>
-<body style="--bg:${background}">
+<body>
 <header class="bar"><div class="wrap">
 <h1>${company.name}</h1>
 ${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call<span class="num">&nbsp;${company.phone}</span></a>` : ''}
@@ -166,11 +180,11 @@ function notFoundPage() {
 <title>404 Page Not Found</title>
 <meta name="robots" content="noindex">
 <link rel="icon" href="data:,">
-<style>${raw(BASE_CSS)}</style>
+<style>${raw(NOT_FOUND_CSS)}</style>
 </head>
 <body>
-<main class="wrap" style="padding:96px 16px;text-align:center">
-<h1 style="font-size:28px">404 Page Not Found</h1>
+<main class="wrap nf">
+<h1>404 Page Not Found</h1>
 <p>We couldn't find a recovery company at this address. Please check the link you were given.</p>
 </main>
 </body>

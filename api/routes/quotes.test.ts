@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { countQuotes } from '../db/quotes';
 import { createTestApp } from '../test/harness';
@@ -113,6 +115,28 @@ describe('POST /api/quotes/calculate', () => {
     expect(second.json.extras).toContainEqual({ label: 'Out-of-area fee', amount: 20 });
   });
 
+  it('asks for the trip and the distance from the base at once, not one after the other', async () => {
+    // Neither distance answers until both have been asked: asked in turn, the quote never answers.
+    const asked: string[] = [];
+    let bothAsked!: () => void;
+    const both = new Promise<void>((resolve) => (bothAsked = resolve));
+    const distance = {
+      async distanceMiles(from: string, to: string) {
+        asked.push(`${from} → ${to}`);
+        if (asked.length === 2) bothAsked();
+        await both;
+        return from === 'EH1 1YZ' ? 25 : 5;
+      },
+    };
+    const app = createTestApp({ now: noon, distance });
+    const op = await app.operator();
+    await app.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'EH1 1YZ', serviceRadius: 10, extraRadiusFee: 20 } });
+    const res = await app.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } });
+    expect(res.status).toBe(200);
+    expect(asked).toHaveLength(2);
+    expect(res.json.extras).toContainEqual({ label: 'Out-of-area fee', amount: 20 });
+  }, 5000);
+
   it('takes today in London as the earliest preferred date', async () => {
     // 23:30 UTC on 30 June is already 1 July in London (BST).
     const lateEvening = createTestApp({ now: () => new Date('2026-06-30T23:30:00Z') });
@@ -154,5 +178,42 @@ describe('POST /api/quotes/calculate', () => {
     expect(spoofed.status).toBe(429);
     const fresh = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.1, 203.0.113.3' } });
     expect(fresh.status).toBe(200);
+  });
+});
+
+describe('POST /api/quotes/calculate with an OSRM that accepts and never answers', () => {
+  it('answers with the built-in estimate, fast once the circuit is open, holding at most 8 OSRM sockets', { timeout: 15_000 }, async () => {
+    const held = new Set<unknown>();
+    let asked = 0;
+    let mostHeld = 0;
+    const osrm = createServer((req, res) => {
+      asked++;
+      held.add(res);
+      mostHeld = Math.max(mostHeld, held.size);
+      res.once('close', () => held.delete(res));
+    });
+    await new Promise<void>((resolve) => osrm.listen(0, '127.0.0.1', resolve));
+    try {
+      const t = createTestApp({ now: noon, env: { DISTANCE_PROVIDER: 'osrm', OSRM_URL: `http://127.0.0.1:${(osrm.address() as AddressInfo).port}` } });
+      const op = await t.operator();
+      await t.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'EH1 1YZ', serviceRadius: 10, extraRadiusFee: 20 } });
+      const quote = (pickupPostcode: string) => t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId, pickupPostcode } });
+
+      // Five quotes, two OSRM calls each: eight wait out the 2 s timeout, the two past the cap get
+      // the estimate at once, and the failures open the circuit.
+      const first = await Promise.all(['CB2 1TN', 'OX1 2JD', 'LS1 4DY', 'BS1 4DJ', 'B1 1BB'].map(quote));
+      expect(first.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(asked).toBe(8);
+      expect(mostHeld).toBe(8);
+
+      const started = performance.now();
+      const next = await quote('WC1E 6BT');
+      expect(next.status).toBe(200);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(asked).toBe(8);
+    } finally {
+      osrm.closeAllConnections();
+      await new Promise((resolve) => osrm.close(resolve));
+    }
   });
 });

@@ -20,6 +20,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PUT /api/surcharges/{id}': { amount: 1 },
   'POST /api/passenger-charges': { passengerCount: 2, basePrice: 4 },
   'PUT /api/passenger-charges/{id}': { basePrice: 1 },
+  'POST /api/create-checkout-session': {},
 };
 
 const OPERATOR_ROUTES = allRoutes

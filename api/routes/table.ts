@@ -1,5 +1,5 @@
 // The route table: every API route declared once, with its method, path, who may call it, its
-// request schemas and its response schemas by status code (docs/decisions/012-route-table.md).
+// request schemas and its response schemas by status code (docs/decisions/013-route-table.md).
 // From this one table come the handlers' validation (OpenAPIHono), the sign-in requirement, CORS
 // and CSRF (api/http/security.ts), the OpenAPI document at /api/openapi.json, the front ends'
 // response types (shared/types.ts) and the generated security tests (api/routes/security.test.ts).
@@ -41,7 +41,9 @@ import {
   webhookResultSchema,
 } from '../../shared/responses';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../db/quote-reference';
-import { requireUser } from '../auth/session';
+import type { MiddlewareHandler } from 'hono';
+import { requireSignIn, requireUser } from '../auth/session';
+import { requireJson } from '../http/validate';
 
 /**
  * Who may call a route:
@@ -57,10 +59,21 @@ export type Access = 'public' | 'account' | 'operator' | 'webhook';
 /** The access travels in the route's OpenAPI operation as the `x-access` extension. */
 type TableRoute = RouteConfig & { 'x-access': Access };
 
-/** A route of the table: operator routes get the sign-in check before anything else runs. */
-function route<const R extends Omit<TableRoute, 'middleware'>>(config: R) {
-  return createRoute({ ...config, ...(config['x-access'] === 'operator' ? { middleware: requireUser } : {}) });
+/**
+ * A route of the table. Operator routes get the sign-in check before anything else runs (with
+ * `signInMessage` when the 401 should say what to do); routes that read a JSON body get the
+ * media-type and encoding check before their validator.
+ */
+function route<const R extends Omit<TableRoute, 'middleware'>>({ signInMessage, ...config }: R & { signInMessage?: string }) {
+  const middleware: MiddlewareHandler[] = [];
+  if (config['x-access'] === 'operator') middleware.push(signInMessage ? requireSignIn(signInMessage) : requireUser);
+  const media = config.request?.body?.content['application/json'];
+  if (media && 'schema' in media && media.schema instanceof z.ZodType) middleware.push(requireJson);
+  return createRoute({ ...(config as R), ...(middleware.length > 0 ? { middleware } : {}) });
 }
+
+/** The 401 of a checkout started signed out: it says what to do. */
+export const CHECKOUT_NEEDS_SIGN_IN = 'Please sign in to start your free trial.';
 
 const json = <S extends z.ZodType>(schema: S, description: string) => ({
   description,
@@ -72,7 +85,7 @@ const error = (description: string) => json(apiErrorSchema, description);
 const invalid = error('Invalid request: `fields` maps each field to its message');
 const notSignedIn = error('Not signed in');
 const crossOrigin = error('A cookie-authenticated write from another origin');
-const unsupported = error('The body is not JSON');
+const unsupported = error('The body is not application/json');
 const tooLarge = error('The body is over 3 MB');
 const companyMissing = error('No such company, or its page is not live');
 
@@ -209,6 +222,7 @@ export const routes = {
         200: json(companySchema, 'The company'),
         400: invalid,
         401: notSignedIn,
+        402: error('A custom URL needs a started subscription'),
         403: crossOrigin,
         409: error('The custom URL is locked, or taken'),
         413: tooLarge,
@@ -329,13 +343,15 @@ export const routes = {
     checkout: route({
       method: 'post',
       path: '/api/create-checkout-session',
-      'x-access': 'account',
+      'x-access': 'operator',
+      signInMessage: CHECKOUT_NEEDS_SIGN_IN,
       tags: ['Billing'],
-      summary: 'Opens a checkout for the signed-in operator (or, signing no one in, by email)',
+      summary: 'Opens a checkout for the signed-in operator, bound to this browser (the body is ignored)',
       request: { body: body(checkoutSessionSchema) },
       responses: {
         200: json(redirectUrlSchema, 'Where the browser goes'),
         400: invalid,
+        401: error(CHECKOUT_NEEDS_SIGN_IN),
         403: crossOrigin,
         409: error('The account already has a subscription'),
         413: tooLarge,
@@ -349,7 +365,13 @@ export const routes = {
       tags: ['Billing'],
       summary: 'Applies a completed checkout once, and signs its owner in when the checkout was started signed in',
       request: { body: body(processCheckoutSchema) },
-      responses: { 200: json(checkoutSuccessSchema, 'Applied, or already applied'), 400: json(checkoutFailedSchema, 'Invalid, expired or unpaid'), 413: tooLarge, 415: unsupported },
+      responses: {
+        200: json(checkoutSuccessSchema, 'Applied, or already applied; signs in only the browser that opened the checkout'),
+        400: json(checkoutFailedSchema, 'Invalid, expired or unpaid'),
+        403: error('The checkout belongs to another account than the one signed in'),
+        413: tooLarge,
+        415: unsupported,
+      },
     }),
     details: route({
       method: 'get',

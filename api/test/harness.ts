@@ -3,6 +3,7 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
 import { openDatabase } from '../db/client';
 import { updateUser } from '../db/users';
@@ -34,6 +35,12 @@ export const quoteBody = {
   urgency: 'immediate',
 };
 
+/** `name=value` of the cookie a response sets, for sending it back as a browser would ('' if none). */
+export function cookieFrom(headers: Headers, name: string): string {
+  const set = headers.getSetCookie().find((line) => line.startsWith(`${name}=`));
+  return set ? set.split(';')[0] : '';
+}
+
 export interface TestAppOptions extends Partial<Omit<AppOptions, 'config'>> {
   env?: Record<string, string>;
 }
@@ -49,6 +56,8 @@ export function createTestApp(options: TestAppOptions = {}) {
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     LOG_LEVEL: 'silent',
     QUOTE_RATE_LIMIT: '0',
+    // Tests sign up many operators from one address; the limit's own tests turn it on.
+    SIGNUP_RATE_LIMIT: '0',
     ...options.env,
   });
   const { env: _env, ...rest } = options;
@@ -79,7 +88,7 @@ export function createTestApp(options: TestAppOptions = {}) {
 
   let counter = 0;
   /** Signs up a unique operator; `status` sets their subscription directly (default trialing). */
-  async function operator(status = 'trialing') {
+  async function operator(status: SubscriptionStatus = 'trialing') {
     counter += 1;
     const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const res = await call('POST', '/api/signup', {
@@ -95,4 +104,3 @@ export function createTestApp(options: TestAppOptions = {}) {
   return { ...built, app, config, call, operator, dbFile: file };
 }
 
-export type TestApp = ReturnType<typeof createTestApp>;

@@ -1,13 +1,14 @@
-// Real postcodes for the benchmarks, drawn deterministically (fixed strides) from the source data
-// in ../shared, so every run measures the same inputs.
+// Real postcodes for the benchmarks, drawn deterministically (fixed strides) from the routed pairs
+// in api/distance/testdata and the source data in ../shared, so every run measures the same inputs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { lookupPostcode, type PostcodeLevel } from '../../api/distance/postcodes';
+import { PAIRS_CSV } from '../distance-accuracy';
 import { REPO_ROOT } from './server-process';
 
-export const SHARED_DIR = path.resolve(REPO_ROOT, '../shared');
-export const PAIRS_CSV = path.join(SHARED_DIR, 'roaddist/pairs.csv');
+export { PAIRS_CSV };
+const SHARED_DIR = path.resolve(REPO_ROOT, '../shared');
 const GEODATA_DIR = path.join(SHARED_DIR, 'geodata');
 
 /** Every `count`-th key (evenly spread over the file) of a `key,lat,lng` CSV. */

@@ -6,13 +6,14 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HOST = '127.0.0.1';
 
 /** A port nothing listens on right now (the kernel picks it; released before we return). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -63,6 +64,13 @@ export interface SpawnOptions {
   readyTimeoutMs?: number;
   /** Path polled until it answers 200. */
   readyPath?: string;
+  /**
+   * 'pipe': the server's stdout is `child.stdout`, for the caller to read or close; a stream (say
+   * the stdin of a process that never reads) is handed to the server as its stdout. Default 'ignore'.
+   */
+  stdout?: 'ignore' | 'pipe' | Writable;
+  /** Node flags for the TypeScript source (a built bundle always gets npm start's). */
+  nodeFlags?: string[];
 }
 
 export async function spawnServer(options: SpawnOptions = {}): Promise<ServerProcess> {
@@ -72,7 +80,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   const script = options.script ?? 'api/server.ts';
   // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader, and gets
   // npm start's node flags.
-  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(), script] : ['--import', 'tsx', script];
+  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
   const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: {
@@ -86,7 +94,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
       LOG_LEVEL: 'silent',
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'],
   });
   if (child.pid === undefined) throw new Error('could not spawn the server');
   const pid = child.pid;

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { REPO_ROOT } from './server-process';
 
 export const WIDGET_FILE = path.join(REPO_ROOT, 'dist/widget/widget.js');
-export const ADMIN_INDEX = path.join(REPO_ROOT, 'dist/admin/index.html');
+const ADMIN_INDEX = path.join(REPO_ROOT, 'dist/admin/index.html');
 
 /** Level 9, as a CDN or a pre-compressing server would send it (scripts/widget-size.ts does the same). */
 export const gzipBytes = (bytes: Uint8Array | string) => gzipSync(bytes, { level: 9 }).length;

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicCompany, QuoteResponse } from '../../shared/types';
@@ -228,13 +228,15 @@ describe('passenger stepper', () => {
 
 describe('scheduling', () => {
   it('reveals the date and time pickers and sends a 24-hour time', async () => {
+    // A second before local midnight, with the clock held there: "today" is one known date for
+    // the whole test, however long it runs and whenever it runs. Only Date is faked.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date(2026, 2, 28, 23, 59, 59) });
+    const iso = '2026-03-28';
     const user = userEvent.setup();
     render(<QuoteForm demo />);
     expect(screen.queryByLabelText('Preferred Date')).toBeNull();
     await user.click(screen.getByRole('radio', { name: 'Later (Schedule)' }));
     const date = screen.getByLabelText('Preferred Date');
-    const today = new Date();
-    const iso = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
     expect(date.getAttribute('min')).toBe(iso);
     expect(screen.getByText('Selected Time:').textContent).toBe('Selected Time: 12:00 PM');
     expect(within(screen.getByLabelText('Hour')).getAllByRole('option').map((o) => o.textContent)).toEqual(
@@ -432,14 +434,26 @@ describe('preview mode', () => {
   it('does not read a named company again on focus', async () => {
     mockApi({
       'GET /api/company/slug/acme': () => json({ ...company, vehicleTypes: vehicleRows, surcharges: surchargeRows }),
+      'GET /api/company': () => json({ ...company, name: 'Own Company' }),
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () => json(surchargeRows),
     });
-    render(<QuoteForm companySlug="acme" />);
+    const reads = (url: string) => requests.filter((r) => r.url === url).length;
+    // A preview form beside it reads again on the same focus event: once that read is seen, any
+    // read the named form would make has been made too. No waiting for a time to pass.
+    render(
+      <>
+        <QuoteForm companySlug="acme" />
+        <QuoteForm preview />
+      </>,
+    );
     await screen.findByRole('heading', { name: 'Acme Recovery' });
+    await screen.findByRole('heading', { name: 'Own Company' });
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(requests).toHaveLength(1);
+    await waitFor(() => expect(reads('/api/company')).toBe(2));
+    expect(reads('/api/company/slug/acme')).toBe(1);
   });
 
   it('falls back to company 1 when nobody is signed in', async () => {

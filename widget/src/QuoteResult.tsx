@@ -13,11 +13,11 @@ export interface ContactDetail {
   quoteId: string;
 }
 
-export const DISCLAIMER =
+const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
 /** The breakdown's lines in SPEC order; the last four only when they add something. */
-export function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
+function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
   const b = quote.breakdown;
   const optional = [
     { label: 'Service Fees', amount: b.extraFees },

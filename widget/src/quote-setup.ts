@@ -16,7 +16,7 @@ export const DEMO_COMPANY_ID = 1;
 // Option values are the lower-cased names the API is sent (SPEC.md §3), like the gearbox and
 // rolling-status values; labels keep the operator's spelling.
 const vehicleOption = (name: string): Option => ({ value: name.toLowerCase(), label: name });
-export const DEMO_VEHICLE_TYPES: readonly Option[] = ['Car', 'Van', 'Motorcycle'].map(vehicleOption);
+const DEMO_VEHICLE_TYPES: readonly Option[] = ['Car', 'Van', 'Motorcycle'].map(vehicleOption);
 
 export type Setup =
   | { status: 'loading' }

@@ -1,11 +1,10 @@
 // Company colours become CSS custom properties on the form's root. Only strict #RRGGBB values
 // are used (anything else falls back to SPEC's defaults), so company data can never smuggle CSS.
 import type { CSSProperties } from 'react';
+import { safeColour } from '../../shared/patterns';
 import type { PublicCompany } from '../../shared/types';
 
-const HEX = /^#[0-9A-Fa-f]{6}$/;
-
-export const DEFAULT_COLOURS = {
+const DEFAULT_COLOURS = {
   primaryColour: '#1976D2',
   secondaryColour: '#FFA726',
   accentColour: '#FF5722',
@@ -14,9 +13,6 @@ export const DEFAULT_COLOURS = {
 } as const;
 
 type ColourKey = keyof typeof DEFAULT_COLOURS;
-
-export const safeColour = (value: string | null | undefined, fallback: string): string =>
-  value && HEX.test(value) ? value : fallback;
 
 const DARK_TEXT = '#111827';
 const LIGHT_TEXT = '#FFFFFF';

@@ -1,8 +1,7 @@
 // SPEC.md §2 protected route rule, as a pure decision (unit-tested) and the component using it.
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { hasDashboardAccess } from '../../../shared/constants';
-import type { CurrentUser } from '../../../shared/types';
+import { hasDashboardAccess } from '../../../shared/subscription';
 import { useAuth } from '../lib/auth';
 import { FullPageSpinner } from './ui/spinner';
 
@@ -10,7 +9,7 @@ import { FullPageSpinner } from './ui/spinner';
 /** React Router matches /dashboard/ and /Dashboard too: the rules must see them as the dashboard. */
 const isDashboard = (pathname: string) => pathname.replace(/\/+$/, '').toLowerCase() === '/dashboard';
 
-export function isPostPaymentVisit(pathname: string, search: string): boolean {
+function isPostPaymentVisit(pathname: string, search: string): boolean {
   if (!isDashboard(pathname)) return false;
   const query = new URLSearchParams(search);
   return query.get('payment_success') === 'true' || query.has('session_id');
@@ -20,7 +19,8 @@ export type ProtectedDecision = { kind: 'loading' } | { kind: 'render' } | { kin
 
 export function decideProtectedRoute(input: {
   isLoading: boolean;
-  user: Pick<CurrentUser, 'subscriptionStatus'> | null;
+  /** The cached user may come from localStorage: its status is text until checked. */
+  user: { subscriptionStatus: string } | null;
   pathname: string;
   search: string;
 }): ProtectedDecision {

@@ -8,8 +8,8 @@ import { X } from 'lucide-react';
 import { useSwipeDismiss } from '../../../widget/src/use-swipe-dismiss';
 import { cn } from '../lib/cn';
 
-export const TOAST_DURATION_MS = 5000;
-export const TOAST_SWIPE_THRESHOLD_PX = 50;
+const TOAST_DURATION_MS = 5000;
+const TOAST_SWIPE_THRESHOLD_PX = 50;
 
 export interface ToastOptions {
   title: string;
@@ -35,7 +35,7 @@ export function toast(options: ToastOptions): void {
   emit();
 }
 
-export function dismissToast(): void {
+function dismissToast(): void {
   current = null;
   emit();
 }

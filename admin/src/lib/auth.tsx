@@ -5,7 +5,7 @@
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
-import { hasDashboardAccess } from '../../../shared/constants';
+import { hasDashboardAccess } from '../../../shared/subscription';
 import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
 import type { CurrentUser, SignupResponse } from '../../../shared/types';
 import { toast } from '../components/toast';
@@ -24,7 +24,7 @@ export function storeAuthSession(token: string | null | undefined, user: Current
   }
 }
 
-export function clearAuthSession(): void {
+function clearAuthSession(): void {
   try {
     localStorage.removeItem(AUTH_TOKEN_KEY);
     localStorage.removeItem(AUTH_USER_KEY);
@@ -57,7 +57,7 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 }
 
 /** Where a freshly signed-in user belongs (SPEC.md §4). */
-export const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
+const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
   hasDashboardAccess(status) ? '/dashboard' : '/subscription';
 
 function messageOf(error: Error): string {

@@ -1,6 +1,7 @@
 // Forms keep what the user typed (numbers as text, so a blank stays blank) and validate with
 // the shared zod schemas on submit, so the browser shows the server's own messages.
 import type { z } from 'zod';
+import { fieldMessages } from '../../../shared/field-messages';
 
 export type FieldErrors = Record<string, string>;
 
@@ -8,13 +9,7 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: FieldErrors
 
 export function parseWith<S extends z.ZodType>(schema: S, values: unknown): Parsed<z.output<S>> {
   const result = schema.safeParse(values);
-  if (result.success) return { ok: true, data: result.data };
-  const errors: FieldErrors = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.join('.');
-    errors[key] ??= issue.message;
-  }
-  return { ok: false, errors };
+  return result.success ? { ok: true, data: result.data } : { ok: false, errors: fieldMessages(result.error.issues) };
 }
 
 /** A pounds or count value for a text input: the number as typed, or '' when absent. */

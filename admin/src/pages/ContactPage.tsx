@@ -7,18 +7,18 @@ import { ArrowLeft, Lightbulb, Mail } from 'lucide-react';
 import type { z } from 'zod';
 import { FEATURE_PRIORITIES, SUPPORT_REPLY_HOURS } from '../../../shared/constants';
 import { SUPPORT_EMAIL } from '../lib/support-email';
-import { contactFormSchema, featureRequestSchema, type ContactForm } from '../../../shared/schemas';
+import { contactFormSchema, featureRequestSchema, type ContactForm, type FeatureRequest } from '../../../shared/schemas';
 import { PortalShell } from '../components/PortalShell';
 import { toast } from '../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select, Tabs, TabsContent, TabsList, TabsTrigger, Textarea } from '../components/ui';
 import { useAuth } from '../lib/auth';
 
-export function mailtoUrl(subject: string, body: string, to = SUPPORT_EMAIL): string {
+function mailtoUrl(subject: string, body: string, to = SUPPORT_EMAIL): string {
   return `mailto:${to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
 /** Hands the message to the mail client, with SPEC.md §8's toasts either way. */
-export function openMailClient(url: string): void {
+function openMailClient(url: string): void {
   try {
     window.location.href = url;
     toast({ title: 'Email client opened' });
@@ -78,7 +78,6 @@ function ContactUsForm({ defaults }: { defaults: Sender }) {
   );
 }
 
-type FeatureInput = z.input<typeof featureRequestSchema>;
 type FeatureOutput = z.output<typeof featureRequestSchema>;
 
 function FeatureRequestForm({ defaults }: { defaults: Sender }) {
@@ -86,7 +85,7 @@ function FeatureRequestForm({ defaults }: { defaults: Sender }) {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<FeatureInput, unknown, FeatureOutput>({
+  } = useForm<FeatureRequest, unknown, FeatureOutput>({
     resolver: zodResolver(featureRequestSchema),
     defaultValues: { ...defaults, featureTitle: '', description: '', priority: 'medium' },
   });

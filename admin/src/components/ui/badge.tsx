@@ -1,4 +1,5 @@
 import type { HTMLAttributes } from 'react';
+import { parseSubscriptionStatus } from '../../../../shared/subscription';
 import { cn } from '../../lib/cn';
 
 const TONES = {
@@ -22,18 +23,21 @@ export function Badge({ tone = 'neutral', className, ...props }: BadgeProps) {
   );
 }
 
-/** Badge tone for a subscription status (SPEC.md §4 table). */
-export function statusTone(status: string | null | undefined): keyof typeof TONES {
+/** Badge tone for a subscription status (SPEC.md §4 table); an unknown one is neutral. */
+export function statusTone(raw: string | null | undefined): keyof typeof TONES {
+  const status = parseSubscriptionStatus(raw);
   switch (status) {
     case 'active':
       return 'success';
     case 'trialing':
-    case 'trial':
       return 'brand';
     case 'cancelled':
     case 'past_due':
       return 'warning';
-    default:
+    case 'inactive':
+    case undefined:
       return 'neutral';
+    default:
+      return status satisfies never;
   }
 }

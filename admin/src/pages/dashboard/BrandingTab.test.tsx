@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { COLOUR_PRESETS } from '../../../../shared/constants';
 import { Toaster } from '../../components/toast';
@@ -84,21 +85,44 @@ describe('custom URL', () => {
   function renderCard(savedSlug: string | null, put: (body: unknown) => { status?: number; json?: unknown }) {
     const api = fakeApi({ 'PUT /api/company': put });
     vi.stubGlobal('fetch', api.fetchStub);
+    const router = createMemoryRouter(
+      [
+        { path: '/dashboard', element: <CustomUrlCard savedSlug={savedSlug} /> },
+        { path: '/subscription', element: <p>Subscription page</p> },
+      ],
+      { initialEntries: ['/dashboard'] },
+    );
     render(
       <QueryClientProvider client={createQueryClient()}>
-        <CustomUrlCard savedSlug={savedSlug} />
+        <RouterProvider router={router} />
         <Toaster />
       </QueryClientProvider>,
     );
-    return api;
+    return { ...api, router };
   }
 
-  it('shows a lock button only for an unsaved change, and locks after confirming', async () => {
+  const lockButton = () => screen.getByRole('button', { name: 'Lock Custom URL' });
+
+  it('shows SPEC\'s "No changes" toast when the lock is pressed with nothing entered, and calls nobody', async () => {
+    const api = renderCard(null, () => ({ json: {} }));
+    fireEvent.click(lockButton());
+    expect(await screen.findByText('No changes')).toBeTruthy();
+    expect(screen.getByText("The custom URL hasn't been changed.")).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Save and Lock' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: '   ' } });
+    fireEvent.click(lockButton());
+    expect(screen.queryByRole('button', { name: 'Save and Lock' })).toBeNull();
+    expect(api.calls).toEqual([]);
+  });
+
+  it('locks after confirming a new value', async () => {
     const api = renderCard(null, (body) => ({ json: { customSlug: (body as { customSlug: string }).customSlug } }));
     const input = screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement;
-    expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
     fireEvent.change(input, { target: { value: 'acme-recovery' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    // Lock validates with the shared schema first (asynchronously): let it settle before looking.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });
@@ -116,10 +140,28 @@ describe('custom URL', () => {
     expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
   });
 
+  it('without a subscription shows the server\'s reason and sends the operator to start the trial', async () => {
+    const { router } = renderCard(null, () => ({ status: 402, json: { message: 'Start your free trial to claim a custom URL.', requestId: 'r1' } }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'acme-recovery' } });
+    fireEvent.click(lockButton());
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
+    });
+    expect((await screen.findByRole('alert')).textContent).toContain('Start your free trial to claim a custom URL.');
+    expect(screen.queryByText('Failed to save custom URL. Please try again.')).toBeNull();
+    expect((screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement).readOnly).toBe(false);
+    fireEvent.click(screen.getByRole('link', { name: 'Start your free trial' }));
+    expect(await screen.findByText('Subscription page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/subscription');
+  });
+
   it('reports a failed save with SPEC wording and the server reason', async () => {
     renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken' } }));
     fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    // Lock validates with the shared schema first (asynchronously): let it settle before looking.
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Lock Custom URL' }));
+    });
     await act(async () => {
       fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
     });

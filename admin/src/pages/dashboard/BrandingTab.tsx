@@ -3,7 +3,7 @@ import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
 import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';
 import { COLOUR_PRESETS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
-import { HEX_COLOUR } from '../../../../shared/schemas';
+import { safeColour } from '../../../../shared/patterns';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Textarea } from '../../components/ui';
@@ -157,7 +157,7 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
                 <input
                   id={`${key}-picker`}
                   type="color"
-                  value={HEX_COLOUR.test(colours[index] ?? '') ? colours[index] : '#000000'}
+                  value={safeColour(colours[index], '#000000')}
                   onChange={(e) => form.setValue(key, e.target.value.toUpperCase(), { shouldDirty: true })}
                   className="h-10 w-12 shrink-0 cursor-pointer rounded-md border border-slate-300 bg-white p-1"
                 />

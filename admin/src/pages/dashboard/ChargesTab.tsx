@@ -2,8 +2,9 @@
 // on top of the standard rates. Each row toggles between view and inline edit; deletes confirm
 // as SPEC.md §4 says (dialog for vehicle and gearbox, browser confirm for rolling status, none
 // for problem charges). Passenger charges go beyond SPEC.md, which has the calls but no screen (docs/decisions/010).
-import { useState, type ReactNode } from 'react';
+import { useState, type BaseSyntheticEvent, type ReactNode } from 'react';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
+import type { z } from 'zod';
 import { DEFAULT_PROBLEM_TYPES, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
 import { formatPounds } from '../../../../shared/money';
 import {
@@ -12,6 +13,9 @@ import {
   rollingStatusTypeSchema,
   surchargeSchema,
   vehicleTypeSchema,
+  type PassengerChargeInput,
+  type PricedRowInput,
+  type SurchargeInput,
 } from '../../../../shared/schemas';
 import type { PassengerCharge, PricedRow, Surcharge } from '../../../../shared/types';
 import {
@@ -33,7 +37,7 @@ import {
 } from '../../components/ui';
 import { asInput } from '../../lib/forms';
 import type { RowNoun } from './api';
-import { useRowEditor, type RowEdit, type RowEditor } from './useRowEditor';
+import { useRowEditor } from './useRowEditor';
 
 type DeleteConfirmation = 'dialog' | 'browser';
 
@@ -116,8 +120,23 @@ function DisabledBadge({ enabled }: { enabled: boolean }) {
 
 const ROW = 'flex flex-wrap items-center justify-between gap-3 py-3';
 
+/** What RowList and AddDialog need of a section's row editor, whatever its form's fields. */
+interface ListEditor<Row> {
+  list: { isLoading: boolean; isError: boolean };
+  rows: Row[];
+  editingId: number | null;
+  submitEdit: (event?: BaseSyntheticEvent) => Promise<void>;
+}
+
+interface AddEditor {
+  adding: boolean;
+  closeAdd: (open: boolean) => void;
+  submitAdd: (event?: BaseSyntheticEvent) => Promise<void>;
+  addPending: boolean;
+}
+
 /** The list's loading, error and empty states, then one row per item: inline edit form or view. */
-function RowList<Row extends { id: number }, Draft extends object>({
+function RowList<Row extends { id: number }>({
   title,
   emptyText,
   editor,
@@ -126,21 +145,21 @@ function RowList<Row extends { id: number }, Draft extends object>({
 }: {
   title: string;
   emptyText: string;
-  editor: RowEditor<Row, Draft>;
-  renderEdit: (row: Row, editing: RowEdit<Draft>) => ReactNode;
+  editor: ListEditor<Row>;
+  renderEdit: (row: Row) => ReactNode;
   renderView: (row: Row) => ReactNode;
 }) {
-  const { list, rows, editing } = editor;
+  const { list, rows, editingId } = editor;
   return (
     <>
       <ListState loading={list.isLoading} failed={list.isError} empty={rows.length === 0} emptyText={emptyText} />
       {rows.length > 0 && (
         <ul className="divide-y divide-slate-200" aria-label={title}>
           {rows.map((row) =>
-            editing?.id === row.id ? (
+            editingId === row.id ? (
               <li key={row.id}>
                 <form noValidate onSubmit={editor.submitEdit} className={ROW}>
-                  {renderEdit(row, editing)}
+                  {renderEdit(row)}
                 </form>
               </li>
             ) : (
@@ -156,15 +175,7 @@ function RowList<Row extends { id: number }, Draft extends object>({
 }
 
 /** The add dialog: the section's fields, then Cancel and an Add button named like the dialog. */
-function AddDialog<Row extends { id: number }, Draft extends object>({
-  label,
-  editor,
-  children,
-}: {
-  label: string;
-  editor: RowEditor<Row, Draft>;
-  children: ReactNode;
-}) {
+function AddDialog({ label, editor, children }: { label: string; editor: AddEditor; children: ReactNode }) {
   return (
     <Dialog open={editor.adding} onOpenChange={editor.closeAdd} title={label}>
       <form noValidate onSubmit={editor.submitAdd} className="grid gap-4">
@@ -184,13 +195,8 @@ function AddDialog<Row extends { id: number }, Draft extends object>({
 
 // ------------------------------------------------------------------ vehicle, gearbox, rolling status
 
-interface PricedDraft {
-  name: string;
-  basePrice: string;
-  enabled: boolean;
-}
-
-const pricedDraft = (row?: PricedRow, defaultPrice = 0): PricedDraft => ({
+/** Money stays text while typed (a blank stays blank); the schema turns it into pounds. */
+const pricedDraft = (row?: PricedRow, defaultPrice = 0): PricedRowInput => ({
   name: row?.name ?? '',
   basePrice: asInput(row?.basePrice ?? defaultPrice),
   enabled: row?.enabled ?? true,
@@ -209,8 +215,10 @@ interface PricedRowSectionProps {
 }
 
 function PricedRowSection({ path, noun, title, description, emptyText, schema, defaultPrice, priceLabel, deleteConfirmation }: PricedRowSectionProps) {
-  const editor = useRowEditor<PricedRow, PricedDraft, typeof schema>({ path, noun, schema, emptyDraft: () => pricedDraft(undefined, defaultPrice) });
-  const { addDraft, addErrors, setAddDraft, setEditDraft, remove } = editor;
+  const editor = useRowEditor<PricedRow, PricedRowInput, z.output<typeof schema>>({ path, noun, schema, emptyDraft: () => pricedDraft(undefined, defaultPrice) });
+  const { addForm, editForm, remove } = editor;
+  const addErrors = addForm.formState.errors;
+  const editErrors = editForm.formState.errors;
 
   const requestDelete = (row: PricedRow) => {
     if (deleteConfirmation === 'dialog') return editor.askDelete(row);
@@ -226,24 +234,21 @@ function PricedRowSection({ path, noun, title, description, emptyText, schema, d
         title={title}
         emptyText={emptyText}
         editor={editor}
-        renderEdit={(row, editing) => (
+        renderEdit={(row) => (
           <>
             <div className="grid flex-1 gap-3 sm:grid-cols-[1fr_10rem_auto] sm:items-end">
-              <Field label={nameLabel} error={editing.errors.name}>
-                <Input value={editing.draft.name} onChange={(e) => setEditDraft({ name: e.target.value })} />
+              <Field label={nameLabel} error={editErrors.name?.message}>
+                <Input {...editForm.register('name')} />
               </Field>
-              <Field label={priceLabel} error={editing.errors.basePrice}>
-                <Input
-                  type="number"
-                  inputMode="decimal"
-                  min={0}
-                  step={0.01}
-                  value={editing.draft.basePrice}
-                  onChange={(e) => setEditDraft({ basePrice: e.target.value })}
-                />
+              <Field label={priceLabel} error={editErrors.basePrice?.message}>
+                <Input type="number" inputMode="decimal" min={0} step={0.01} {...editForm.register('basePrice')} />
               </Field>
               <div className="pb-2">
-                <EnabledCheckbox id={`${path}-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
+                <EnabledCheckbox
+                  id={`${path}-${row.id}-enabled`}
+                  checked={editForm.watch('enabled') === true}
+                  onChange={(enabled) => editForm.setValue('enabled', enabled)}
+                />
               </div>
             </div>
             <EditActions label={row.name} onCancel={editor.cancelEdit} saving={editor.savePending} />
@@ -269,20 +274,13 @@ function PricedRowSection({ path, noun, title, description, emptyText, schema, d
       />
 
       <AddDialog label={addLabel} editor={editor}>
-        <Field label={nameLabel} error={addErrors.name}>
-          <Input value={addDraft.name} onChange={(e) => setAddDraft({ name: e.target.value })} />
+        <Field label={nameLabel} error={addErrors.name?.message}>
+          <Input {...addForm.register('name')} />
         </Field>
-        <Field label={priceLabel} error={addErrors.basePrice}>
-          <Input
-            type="number"
-            inputMode="decimal"
-            min={0}
-            step={0.01}
-            value={addDraft.basePrice}
-            onChange={(e) => setAddDraft({ basePrice: e.target.value })}
-          />
+        <Field label={priceLabel} error={addErrors.basePrice?.message}>
+          <Input type="number" inputMode="decimal" min={0} step={0.01} {...addForm.register('basePrice')} />
         </Field>
-        <EnabledCheckbox id={`${path}-new-enabled`} checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ enabled })} />
+        <EnabledCheckbox id={`${path}-new-enabled`} checked={addForm.watch('enabled') === true} onChange={(enabled) => addForm.setValue('enabled', enabled)} />
       </AddDialog>
 
       <ConfirmDialog
@@ -301,14 +299,7 @@ function PricedRowSection({ path, noun, title, description, emptyText, schema, d
 const PRESET_PROBLEMS = DEFAULT_PROBLEM_TYPES.filter((p) => p.value !== 'other').map((p) => p.label);
 const CUSTOM_PROBLEM = '__custom__';
 
-interface SurchargeDraft {
-  problemType: string;
-  amount: string;
-  description: string;
-  enabled: boolean;
-}
-
-const surchargeDraft = (row?: Surcharge): SurchargeDraft => ({
+const surchargeDraft = (row?: Surcharge): SurchargeInput => ({
   problemType: row?.problemType ?? '',
   amount: asInput(row?.amount ?? 0),
   description: row?.description ?? '',
@@ -317,14 +308,16 @@ const surchargeDraft = (row?: Surcharge): SurchargeDraft => ({
 
 function SurchargeSection() {
   const [customProblem, setCustomProblem] = useState(false);
-  const editor = useRowEditor<Surcharge, SurchargeDraft, typeof surchargeSchema>({
+  const editor = useRowEditor<Surcharge, SurchargeInput, z.output<typeof surchargeSchema>>({
     path: '/api/surcharges',
     noun: { title: 'Custom charge', lower: 'custom charge' },
     schema: surchargeSchema,
     emptyDraft: () => surchargeDraft(),
     onAddClosed: () => setCustomProblem(false),
   });
-  const { addDraft, addErrors, setAddDraft, setEditDraft, remove } = editor;
+  const { addForm, editForm, remove } = editor;
+  const addErrors = addForm.formState.errors;
+  const editErrors = editForm.formState.errors;
 
   return (
     <Section
@@ -337,19 +330,23 @@ function SurchargeSection() {
         title="Problem Charges"
         emptyText="No custom charges configured. Add one to get started."
         editor={editor}
-        renderEdit={(row, editing) => (
+        renderEdit={(row) => (
           <>
             <div className="grid flex-1 gap-3 sm:grid-cols-2">
-              <Field label="Problem type" error={editing.errors.problemType}>
-                <Input value={editing.draft.problemType} onChange={(e) => setEditDraft({ problemType: e.target.value })} />
+              <Field label="Problem type" error={editErrors.problemType?.message}>
+                <Input {...editForm.register('problemType')} />
               </Field>
-              <Field label="Amount (£)" error={editing.errors.amount}>
-                <Input type="number" inputMode="decimal" min={0} step={0.01} value={editing.draft.amount} onChange={(e) => setEditDraft({ amount: e.target.value })} />
+              <Field label="Amount (£)" error={editErrors.amount?.message}>
+                <Input type="number" inputMode="decimal" min={0} step={0.01} {...editForm.register('amount')} />
               </Field>
-              <Field label="Description" error={editing.errors.description} className="sm:col-span-2">
-                <Input value={editing.draft.description} onChange={(e) => setEditDraft({ description: e.target.value })} />
+              <Field label="Description" error={editErrors.description?.message} className="sm:col-span-2">
+                <Input {...editForm.register('description')} />
               </Field>
-              <EnabledCheckbox id={`surcharge-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
+              <EnabledCheckbox
+                id={`surcharge-${row.id}-enabled`}
+                checked={editForm.watch('enabled') === true}
+                onChange={(enabled) => editForm.setValue('enabled', enabled)}
+              />
             </div>
             <EditActions label={row.problemType} onCancel={editor.cancelEdit} saving={editor.savePending} />
           </>
@@ -377,13 +374,13 @@ function SurchargeSection() {
       />
 
       <AddDialog label="Add Custom Charge" editor={editor}>
-        <Field label="Problem type" error={customProblem ? undefined : addErrors.problemType}>
+        <Field label="Problem type" error={customProblem ? undefined : addErrors.problemType?.message}>
           <Select
-            value={customProblem ? CUSTOM_PROBLEM : addDraft.problemType}
+            value={customProblem ? CUSTOM_PROBLEM : addForm.watch('problemType')}
             onChange={(e) => {
               const custom = e.target.value === CUSTOM_PROBLEM;
               setCustomProblem(custom);
-              setAddDraft({ problemType: custom ? '' : e.target.value });
+              addForm.setValue('problemType', custom ? '' : e.target.value);
             }}
           >
             <option value="">Select a problem</option>
@@ -396,17 +393,17 @@ function SurchargeSection() {
           </Select>
         </Field>
         {customProblem && (
-          <Field label="Custom problem" hint="Shown to customers as a problem they can choose" error={addErrors.problemType}>
-            <Input value={addDraft.problemType} onChange={(e) => setAddDraft({ problemType: e.target.value })} autoFocus />
+          <Field label="Custom problem" hint="Shown to customers as a problem they can choose" error={addErrors.problemType?.message}>
+            <Input {...addForm.register('problemType')} autoFocus />
           </Field>
         )}
-        <Field label="Amount (£)" error={addErrors.amount}>
-          <Input type="number" inputMode="decimal" min={0} step={0.01} value={addDraft.amount} onChange={(e) => setAddDraft({ amount: e.target.value })} />
+        <Field label="Amount (£)" error={addErrors.amount?.message}>
+          <Input type="number" inputMode="decimal" min={0} step={0.01} {...addForm.register('amount')} />
         </Field>
-        <Field label="Description" hint="Optional, for your own reference" error={addErrors.description}>
-          <Textarea rows={2} value={addDraft.description} onChange={(e) => setAddDraft({ description: e.target.value })} />
+        <Field label="Description" hint="Optional, for your own reference" error={addErrors.description?.message}>
+          <Textarea rows={2} {...addForm.register('description')} />
         </Field>
-        <EnabledCheckbox id="surcharge-new-enabled" checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ enabled })} />
+        <EnabledCheckbox id="surcharge-new-enabled" checked={addForm.watch('enabled') === true} onChange={(enabled) => addForm.setValue('enabled', enabled)} />
       </AddDialog>
     </Section>
   );
@@ -414,14 +411,8 @@ function SurchargeSection() {
 
 // ------------------------------------------------------------------ passenger charges
 
-interface PassengerDraft {
-  passengerCount: string;
-  basePrice: string;
-  enabled: boolean;
-}
-
 /** SPEC.md §9: a new portal passenger charge starts at 1 passenger at £5.00. */
-const passengerDraft = (row?: PassengerCharge): PassengerDraft => ({
+const passengerDraft = (row?: PassengerCharge): PassengerChargeInput => ({
   passengerCount: asInput(row?.passengerCount ?? 1),
   basePrice: asInput(row?.basePrice ?? 5),
   enabled: row?.enabled ?? true,
@@ -430,15 +421,17 @@ const passengerDraft = (row?: PassengerCharge): PassengerDraft => ({
 const passengerLabel = (count: number) => `${count} passenger${count === 1 ? '' : 's'}`;
 
 function PassengerChargeSection() {
-  const editor = useRowEditor<PassengerCharge, PassengerDraft, typeof passengerChargeSchema>({
+  const editor = useRowEditor<PassengerCharge, PassengerChargeInput, z.output<typeof passengerChargeSchema>>({
     path: '/api/passenger-charges',
     noun: { title: 'Passenger charge', lower: 'passenger charge' },
     schema: passengerChargeSchema,
     emptyDraft: () => passengerDraft(),
   });
-  const { addDraft, addErrors, setAddDraft, setEditDraft, remove } = editor;
-  const countInput = (value: string, onChange: (value: string) => void) => (
-    <Input type="number" inputMode="numeric" min={PASSENGER_LIMIT_RANGE.min} max={PASSENGER_LIMIT_RANGE.max} step={1} value={value} onChange={(e) => onChange(e.target.value)} />
+  const { addForm, editForm, remove } = editor;
+  const addErrors = addForm.formState.errors;
+  const editErrors = editForm.formState.errors;
+  const countInput = (field: ReturnType<typeof addForm.register>) => (
+    <Input type="number" inputMode="numeric" min={PASSENGER_LIMIT_RANGE.min} max={PASSENGER_LIMIT_RANGE.max} step={1} {...field} />
   );
   return (
     <Section
@@ -451,17 +444,21 @@ function PassengerChargeSection() {
         title="Passenger Charges"
         emptyText="No passenger charges configured."
         editor={editor}
-        renderEdit={(row, editing) => (
+        renderEdit={(row) => (
           <>
             <div className="grid flex-1 gap-3 sm:grid-cols-[8rem_10rem_auto] sm:items-end">
-              <Field label="Passengers" error={editing.errors.passengerCount}>
-                {countInput(editing.draft.passengerCount, (passengerCount) => setEditDraft({ passengerCount }))}
+              <Field label="Passengers" error={editErrors.passengerCount?.message}>
+                {countInput(editForm.register('passengerCount'))}
               </Field>
-              <Field label="Price (£)" error={editing.errors.basePrice}>
-                <Input type="number" inputMode="decimal" min={0} step={0.01} value={editing.draft.basePrice} onChange={(e) => setEditDraft({ basePrice: e.target.value })} />
+              <Field label="Price (£)" error={editErrors.basePrice?.message}>
+                <Input type="number" inputMode="decimal" min={0} step={0.01} {...editForm.register('basePrice')} />
               </Field>
               <div className="pb-2">
-                <EnabledCheckbox id={`passenger-${row.id}-enabled`} checked={editing.draft.enabled} onChange={(enabled) => setEditDraft({ enabled })} />
+                <EnabledCheckbox
+                  id={`passenger-${row.id}-enabled`}
+                  checked={editForm.watch('enabled') === true}
+                  onChange={(enabled) => editForm.setValue('enabled', enabled)}
+                />
               </div>
             </div>
             <EditActions label={passengerLabel(row.passengerCount)} onCancel={editor.cancelEdit} saving={editor.savePending} />
@@ -487,13 +484,13 @@ function PassengerChargeSection() {
       />
 
       <AddDialog label="Add Passenger Charge" editor={editor}>
-        <Field label="Passengers" error={addErrors.passengerCount}>
-          {countInput(addDraft.passengerCount, (passengerCount) => setAddDraft({ passengerCount }))}
+        <Field label="Passengers" error={addErrors.passengerCount?.message}>
+          {countInput(addForm.register('passengerCount'))}
         </Field>
-        <Field label="Price (£)" error={addErrors.basePrice}>
-          <Input type="number" inputMode="decimal" min={0} step={0.01} value={addDraft.basePrice} onChange={(e) => setAddDraft({ basePrice: e.target.value })} />
+        <Field label="Price (£)" error={addErrors.basePrice?.message}>
+          <Input type="number" inputMode="decimal" min={0} step={0.01} {...addForm.register('basePrice')} />
         </Field>
-        <EnabledCheckbox id="passenger-new-enabled" checked={addDraft.enabled} onChange={(enabled) => setAddDraft({ enabled })} />
+        <EnabledCheckbox id="passenger-new-enabled" checked={addForm.watch('enabled') === true} onChange={(enabled) => addForm.setValue('enabled', enabled)} />
       </AddDialog>
 
       <ConfirmDialog

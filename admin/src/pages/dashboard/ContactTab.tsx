@@ -1,10 +1,10 @@
 // Contact Info: how customers reach the operator from a quote (WhatsApp, phone, e-mail).
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { companyUpdateSchema } from '../../../../shared/schemas';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select } from '../../components/ui';
-import { parseWith } from '../../lib/forms';
 import { errorText, useSaveCompany } from './api';
 
 interface ContactForm {
@@ -14,7 +14,7 @@ interface ContactForm {
   preferredContact: 'whatsapp' | 'phone' | 'email';
 }
 
-const CONTACT_FIELDS = ['phone', 'whatsapp', 'email', 'preferredContact'] as const;
+const contactSchema = companyUpdateSchema.pick({ phone: true, whatsapp: true, email: true, preferredContact: true });
 
 function toForm(company: Company): ContactForm {
   const preferred = company.preferredContact;
@@ -31,20 +31,11 @@ export function ContactTab({ company }: { company: Company }) {
   const {
     register,
     handleSubmit,
-    setError,
     formState: { errors },
-  } = useForm<ContactForm>({ values: toForm(company) });
+  } = useForm({ resolver: zodResolver(contactSchema), values: toForm(company) });
 
-  const onSubmit = handleSubmit((values) => {
-    const parsed = parseWith(companyUpdateSchema.pick({ phone: true, whatsapp: true, email: true, preferredContact: true }), values);
-    if (!parsed.ok) {
-      for (const field of CONTACT_FIELDS) {
-        const message = parsed.errors[field];
-        if (message) setError(field, { message });
-      }
-      return;
-    }
-    save.mutate(parsed.data, {
+  const onSubmit = handleSubmit((contact) => {
+    save.mutate(contact, {
       onSuccess: () => toast({ title: 'Company settings updated successfully' }),
       onError: (error) => toast({ title: 'Error updating company settings', description: errorText(error), variant: 'destructive' }),
     });

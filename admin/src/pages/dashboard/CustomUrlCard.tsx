@@ -1,6 +1,9 @@
 // The custom URL (SPEC.md §4): editable until saved; saving goes through a confirmation and locks
-// it for good, because customers and printed vans will carry the link.
+// it for good, because customers and printed vans will carry the link. The lock button shows
+// while the URL is unlocked, so an empty or unchanged value meets SPEC §5's "No changes" toast.
+// Claiming needs a subscription (the server answers 402): the card then points to the trial.
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { CircleCheck, ExternalLink, Lock } from 'lucide-react';
 import { ApiRequestError } from '../../../../shared/api-client';
 import { toast } from '../../components/toast';
@@ -12,17 +15,22 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
   const [draft, setDraft] = useState(savedSlug ?? '');
   const [confirming, setConfirming] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
+  const [needsSubscription, setNeedsSubscription] = useState(false);
   const save = useSaveCompany();
-  const { locked, canLock } = customUrlState(savedSlug, draft);
+  const { locked, canLock } = customUrlState(savedSlug);
   const prefix = `${window.location.origin}/company/`;
 
-  const confirm = () => {
+  const startLock = () => {
     if (customUrlUnchanged(savedSlug, draft)) {
-      setConfirming(false);
       toast({ title: 'No changes', description: "The custom URL hasn't been changed." });
       return;
     }
+    setConfirming(true);
+  };
+
+  const confirm = () => {
     setServerError(null);
+    setNeedsSubscription(false);
     save.mutate(
       { customSlug: draft.trim() },
       {
@@ -33,6 +41,11 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         onError: (error) => {
           setConfirming(false);
           if (error instanceof ApiRequestError) setServerError(error.serverMessage);
+          if (error instanceof ApiRequestError && error.status === 402) {
+            // Trying again will not help: the reason and the way to the trial are shown instead.
+            setNeedsSubscription(true);
+            return;
+          }
           toast({ title: 'Error', description: 'Failed to save custom URL. Please try again.', variant: 'destructive' });
         },
       },
@@ -68,7 +81,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
             {locked && <CircleCheck className="mr-3 size-5 shrink-0 text-green-700" aria-hidden="true" />}
           </div>
           {canLock && (
-            <Button onClick={() => setConfirming(true)} disabled={save.isPending}>
+            <Button onClick={startLock} disabled={save.isPending}>
               <Lock aria-hidden="true" /> Lock Custom URL
             </Button>
           )}
@@ -89,6 +102,14 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         {serverError && (
           <p role="alert" className="text-sm text-red-700">
             {serverError}
+            {needsSubscription && (
+              <>
+                {' '}
+                <Link to="/subscription" className="font-medium text-brand-700 underline">
+                  Start your free trial
+                </Link>
+              </>
+            )}
           </p>
         )}
       </CardContent>

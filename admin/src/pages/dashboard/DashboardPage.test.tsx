@@ -11,10 +11,14 @@ import DashboardPage from './DashboardPage';
 
 const RETURN_URL = '/dashboard?payment_success=true&session_id=cs_local_gone';
 
-function renderReturn(userResponse: { status?: number; json?: unknown }, error: string, url = RETURN_URL) {
+/** The server's 400 body for a failed exchange: its SPEC error and the code the portal decides on. */
+const CHECKOUT_INVALID = { error: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' };
+const CHECKOUT_UNPAID = { error: 'Payment not completed', code: 'CHECKOUT_UNPAID' };
+
+function renderReturn(userResponse: { status?: number; json?: unknown }, failure: { error: string; code: string }, url = RETURN_URL) {
   const api = fakeApi({
     'GET /api/auth/user': () => userResponse,
-    'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error } }),
+    'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, message: failure.error, ...failure } }),
   });
   vi.stubGlobal('fetch', api.fetchStub);
   const router = renderRoutes([
@@ -27,7 +31,7 @@ function renderReturn(userResponse: { status?: number; json?: unknown }, error: 
 
 describe('<DashboardPage> payment return', () => {
   it('leaves the return URL after an expired session: a signed-out visitor is sent to sign in, with the error', async () => {
-    const { api, router } = renderReturn({ status: 401, json: { message: 'Not signed in' } }, 'Invalid or expired session ID');
+    const { api, router } = renderReturn({ status: 401, json: { message: 'Not signed in', code: 'UNAUTHORIZED' } }, CHECKOUT_INVALID);
     expect(await screen.findByText('auth page')).toBeTruthy();
     expect(screen.getByText('Payment Session Error')).toBeTruthy();
     expect(screen.getByText(/Your payment session has expired/)).toBeTruthy();
@@ -36,7 +40,7 @@ describe('<DashboardPage> payment return', () => {
   });
 
   it('sends an operator without access to the subscription page after an unpaid checkout, not into the portal', async () => {
-    const { router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, 'Payment not completed');
+    const { router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, CHECKOUT_UNPAID);
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
     // The router's location changes before React has rendered the new route: wait for it.
     expect(await screen.findByText('subscription page')).toBeTruthy();
@@ -44,7 +48,7 @@ describe('<DashboardPage> payment return', () => {
   });
 
   it.each(['/dashboard?payment_success=true', '/dashboard?session_id=cs_1'])('drops %s, which has nothing to exchange, so an inactive operator gets no portal', async (url) => {
-    const { api, router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, 'unused', url);
+    const { api, router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, CHECKOUT_UNPAID, url);
     await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
     expect(api.calls.some((c) => c.path === '/api/process-checkout-success')).toBe(false);
   });

@@ -12,7 +12,7 @@ import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../sub
 import { DriverPortal } from './DriverPortal';
 
 /** SPEC.md §9: how long to wait for a user before showing the authentication error. */
-export const AUTH_TIMEOUT_MS = 5000;
+const AUTH_TIMEOUT_MS = 5000;
 const REDIRECT_DELAY_MS = 2000;
 
 function usePaymentReturn(): boolean {
@@ -48,7 +48,7 @@ function usePaymentReturn(): boolean {
         window.location.reload();
         return;
       }
-      const next = finalHandling(outcome.message);
+      const next = finalHandling(outcome.code);
       if (next === 'already-processed') {
         toast({ title: 'Subscription already active', description: 'Taking you to your dashboard...' });
         toCleanDashboard();

@@ -1,23 +1,14 @@
 // Pricing & Rates: the rates every quote is built from (SPEC.md §2, §5, §9).
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { PRICING_DEFAULTS, pricingUpdateSchema } from '../../../../shared/schemas';
+import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '../../../../shared/schemas';
 import type { PricingRates } from '../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Spinner } from '../../components/ui';
-import { asInput, parseWith } from '../../lib/forms';
+import { asInput } from '../../lib/forms';
 import { usePricing, useSavePricing } from './api';
 
-interface PricingForm {
-  callOutFee: string;
-  labourRate: string;
-  mileRate: string;
-  labourTime: string;
-  afterHoursEnabled: boolean;
-  afterHoursFee: string;
-  afterHoursStart: string;
-  afterHoursEnd: string;
-}
-
-const toForm = (rates: PricingRates | undefined): PricingForm => ({
+/** Numbers stay text while typed, so a blank stays blank; the schema turns them into rates. */
+const toForm = (rates: PricingRates | undefined): PricingUpdate => ({
   callOutFee: asInput(rates?.callOutFee),
   labourRate: asInput(rates?.labourRate),
   mileRate: asInput(rates?.mileRate),
@@ -40,22 +31,14 @@ export function PricingTab() {
   const {
     register,
     handleSubmit,
-    setError,
     watch,
     setValue,
     formState: { errors },
-  } = useForm<PricingForm>({ values: toForm(pricing.data) });
+  } = useForm({ resolver: zodResolver(pricingUpdateSchema), values: toForm(pricing.data) });
 
   if (pricing.isLoading) return <Spinner label="Loading pricing" />;
 
-  const onSubmit = handleSubmit((values) => {
-    const parsed = parseWith(pricingUpdateSchema, values);
-    if (!parsed.ok) {
-      for (const [field, message] of Object.entries(parsed.errors)) setError(field as keyof PricingForm, { message });
-      return;
-    }
-    save.mutate(parsed.data);
-  });
+  const onSubmit = handleSubmit((rates) => save.mutate(rates));
 
   const afterHoursEnabled = watch('afterHoursEnabled');
   return (
@@ -96,7 +79,7 @@ export function PricingTab() {
             <div className="flex items-center gap-3">
               <Checkbox
                 id="afterHoursEnabled"
-                checked={afterHoursEnabled}
+                checked={afterHoursEnabled === true}
                 onCheckedChange={(checked) => setValue('afterHoursEnabled', checked === true, { shouldDirty: true })}
               />
               <Label htmlFor="afterHoursEnabled">Charge an after-hours fee</Label>

@@ -7,7 +7,7 @@ import type { Company, PricingRates } from '../../../../shared/types';
 import { toast } from '../../components/toast';
 
 export const COMPANY_KEY = ['/api/company'] as const;
-export const PRICING_KEY = ['/api/pricing'] as const;
+const PRICING_KEY = ['/api/pricing'] as const;
 
 export function errorText(error: Error): string {
   return error instanceof ApiRequestError ? error.serverMessage : error.message;

@@ -70,15 +70,13 @@ describe('display options', () => {
 });
 
 describe('custom URL lock', () => {
-  it('offers the lock only for a changed, non-empty, unsaved value', () => {
-    expect(customUrlState(null, '')).toEqual({ locked: false, canLock: false });
-    expect(customUrlState(null, '   ')).toEqual({ locked: false, canLock: false });
-    expect(customUrlState(null, 'acme')).toEqual({ locked: false, canLock: true });
+  it('offers the lock while unsaved, even before an edit (the "No changes" case)', () => {
+    expect(customUrlState(null)).toEqual({ locked: false, canLock: true });
+    expect(customUrlState('')).toEqual({ locked: false, canLock: true });
   });
 
   it('is locked for good once saved', () => {
-    expect(customUrlState('acme', 'acme')).toEqual({ locked: true, canLock: false });
-    expect(customUrlState('acme', 'other')).toEqual({ locked: true, canLock: false });
+    expect(customUrlState('acme')).toEqual({ locked: true, canLock: false });
   });
 
   it('refuses an empty or unchanged save', () => {

@@ -57,10 +57,12 @@ export const roundingLocked = (options: DisplayOptions): boolean => options.show
 export const showRoundingChoices = (options: DisplayOptions): boolean => options.enablePriceRounding && !options.showPriceBreakdown;
 export const hasDisplayOption = (options: DisplayOptions): boolean => options.showPriceBreakdown || options.enablePriceRounding;
 
-/** Custom URL state: once saved it is locked for good; the lock button shows for an unsaved change. */
-export function customUrlState(saved: string | null | undefined, draft: string): { locked: boolean; canLock: boolean } {
+/** Custom URL state: once saved it is locked for good; until then the lock button shows. */
+export function customUrlState(saved: string | null | undefined): { locked: boolean; canLock: boolean } {
   const locked = Boolean(saved);
-  return { locked, canLock: !locked && draft.trim() !== '' && draft.trim() !== (saved ?? '') };
+  // The lock button shows whenever the URL is unlocked, even before an edit: pressing it with an
+  // empty or unchanged value is how SPEC §5's "No changes" toast is reached.
+  return { locked, canLock: !locked };
 }
 
 /** Why a custom URL save is refused before calling the server, if it is. */

@@ -31,7 +31,7 @@ export interface BrandingForm extends ThemeColours, Pick<Company, FeatureField> 
   extraRadiusFee: string;
 }
 
-export function brandingValues(company: Company): { values: BrandingForm; applied: string | null } {
+function brandingValues(company: Company): { values: BrandingForm; applied: string | null } {
   const theme = initialTheme(company);
   return {
     applied: theme.applied,

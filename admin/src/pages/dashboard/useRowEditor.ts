@@ -1,68 +1,47 @@
-// The add-dialog / inline-edit / delete state each Custom Charges list shares: one draft for the
-// add dialog, at most one row being edited in place, and the row awaiting a delete confirmation.
-// Drafts are validated with the list's shared zod schema on submit, and every write carries the
-// signed-in operator's company id.
-import { useState, type FormEvent } from 'react';
+// The add-dialog / inline-edit / delete state each Custom Charges list shares: one form for the
+// add dialog, one for the row being edited in place (at most one), and the row awaiting a delete
+// confirmation. Both forms are react-hook-form resolved by the list's shared zod schema, like
+// every form in the portal, and every write carries the signed-in operator's company id.
+import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type DefaultValues, type FieldValues } from 'react-hook-form';
 import type { z } from 'zod';
 import { useAuth } from '../../lib/auth';
-import { parseWith, type FieldErrors } from '../../lib/forms';
 import { useChargeList, type RowNoun } from './api';
 
-export interface RowEdit<Draft> {
-  id: number;
-  draft: Draft;
-  errors: FieldErrors;
-}
-
-interface RowEditorOptions<Draft, S extends z.ZodType<object>> {
+interface RowEditorOptions<Draft extends FieldValues, Parsed> {
   path: string;
   noun: RowNoun;
-  schema: S;
+  schema: z.ZodType<Parsed, Draft>;
   /** A new row's draft: the add dialog starts from it and returns to it when it closes. */
   emptyDraft: () => Draft;
   /** Called when the add dialog closes, to reset any add-only state the section keeps. */
   onAddClosed?: () => void;
 }
 
-export function useRowEditor<Row extends { id: number }, Draft extends object, S extends z.ZodType<object>>({
+export function useRowEditor<Row extends { id: number }, Draft extends FieldValues, Parsed extends object>({
   path,
   noun,
   schema,
   emptyDraft,
   onAddClosed,
-}: RowEditorOptions<Draft, S>) {
+}: RowEditorOptions<Draft, Parsed>) {
   const { user } = useAuth();
-  const { list, add, update, remove } = useChargeList<Row, z.output<S> & { companyId?: number }>(path, noun);
-  const [editing, setEditing] = useState<RowEdit<Draft> | null>(null);
+  const { list, add, update, remove } = useChargeList<Row, Parsed & { companyId?: number }>(path, noun);
+  const addForm = useForm({ resolver: zodResolver(schema), defaultValues: emptyDraft() as DefaultValues<Draft> });
+  const editForm = useForm({ resolver: zodResolver(schema) });
+  const [editingId, setEditingId] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
-  const [addDraft, setAddDraft] = useState(emptyDraft);
-  const [addErrors, setAddErrors] = useState<FieldErrors>({});
   const [pendingDelete, setPendingDelete] = useState<Row | null>(null);
 
-  const withCompany = (data: z.output<S>) => ({ ...data, companyId: user?.companyId });
+  const withCompany = (data: Parsed) => ({ ...data, companyId: user?.companyId });
 
   const closeAdd = (open: boolean) => {
     setAdding(open);
     if (!open) {
-      setAddDraft(emptyDraft());
+      addForm.reset(emptyDraft());
       onAddClosed?.();
-      setAddErrors({});
     }
-  };
-
-  const submitAdd = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = parseWith(schema, addDraft);
-    if (!parsed.ok) return setAddErrors(parsed.errors);
-    add.mutate(withCompany(parsed.data), { onSuccess: () => closeAdd(false) });
-  };
-
-  const submitEdit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    const parsed = parseWith(schema, editing.draft);
-    if (!parsed.ok) return setEditing({ ...editing, errors: parsed.errors });
-    update.mutate({ id: editing.id, body: withCompany(parsed.data) }, { onSuccess: () => setEditing(null) });
   };
 
   return {
@@ -73,18 +52,22 @@ export function useRowEditor<Row extends { id: number }, Draft extends object, S
     adding,
     openAdd: () => setAdding(true),
     closeAdd,
-    addDraft,
-    setAddDraft: (patch: Partial<Draft>) => setAddDraft({ ...addDraft, ...patch }),
-    addErrors,
+    addForm,
     addPending: add.isPending,
-    submitAdd,
+    submitAdd: addForm.handleSubmit((data) => add.mutate(withCompany(data), { onSuccess: () => closeAdd(false) })),
 
-    editing,
-    startEdit: (row: Row, draft: Draft) => setEditing({ id: row.id, draft, errors: {} }),
-    cancelEdit: () => setEditing(null),
-    setEditDraft: (patch: Partial<Draft>) => editing && setEditing({ ...editing, draft: { ...editing.draft, ...patch } }),
+    editingId,
+    editForm,
+    startEdit: (row: Row, draft: Draft) => {
+      editForm.reset(draft);
+      setEditingId(row.id);
+    },
+    cancelEdit: () => setEditingId(null),
     savePending: update.isPending,
-    submitEdit,
+    submitEdit: editForm.handleSubmit((data) => {
+      if (editingId === null) return;
+      update.mutate({ id: editingId, body: withCompany(data) }, { onSuccess: () => setEditingId(null) });
+    }),
 
     pendingDelete,
     askDelete: (row: Row) => setPendingDelete(row),
@@ -97,5 +80,3 @@ export function useRowEditor<Row extends { id: number }, Draft extends object, S
     },
   };
 }
-
-export type RowEditor<Row extends { id: number }, Draft extends object> = ReturnType<typeof useRowEditor<Row, Draft, z.ZodType<object>>>;

@@ -5,7 +5,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { ArrowLeft, CalendarDays, CircleCheck, Clock, CreditCard, ExternalLink, LifeBuoy, RotateCcw, Sparkles, TriangleAlert, XCircle } from 'lucide-react';
 import { ApiRequestError } from '../../../../shared/api-client';
-import { PLAN_PRICE_PENCE, PRODUCT_NAME, SUPPORT_REPLY_HOURS, TRIAL_DAYS, statusBadge } from '../../../../shared/constants';
+import { PLAN_PRICE_PENCE, PRODUCT_NAME, SUPPORT_REPLY_HOURS, TRIAL_DAYS } from '../../../../shared/constants';
+import { statusBadge, statusRules } from '../../../../shared/subscription';
 import { SUPPORT_EMAIL } from '../../lib/support-email';
 import { formatLongDate, formatPence } from '../../../../shared/money';
 import type { CurrentUser, SubscriptionDetails } from '../../../../shared/types';
@@ -19,7 +20,7 @@ import { accessEndDate, checkoutRequest, dayCount, daysLeft, showsManagement, tr
 const PLAN_LINE = `${PRODUCT_NAME} Pro - £${PLAN_PRICE_PENCE / 100}/month`;
 const MONTHLY = `£${PLAN_PRICE_PENCE / 100}/month`;
 
-export const TRIAL_FEATURES = [
+const TRIAL_FEATURES = [
   'Professional quote generation',
   'Custom branding & white-label',
   'Service area mapping',
@@ -159,8 +160,8 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
         </CardContent>
       </Card>
 
-      {['active', 'trialing'].includes(status) && <CancelCard details={details} portal={portal} />}
-      {status === 'cancelled' && <ReactivateCard details={details} />}
+      {statusRules(status).cancellable && <CancelCard details={details} portal={portal} />}
+      {statusRules(status).reactivatable && <ReactivateCard details={details} />}
 
       <Card>
         <CardHeader>
@@ -184,11 +185,10 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
 }
 
 /** The status panel of SPEC.md §2: days left, dates and amounts for each status. */
-export function PlanStatusPanel({ details, now }: { details: SubscriptionDetails; now: Date }) {
+function PlanStatusPanel({ details, now }: { details: SubscriptionDetails; now: Date }) {
   const panel = 'grid gap-2 rounded-lg border p-4';
   switch (details.status) {
-    case 'trialing':
-    case 'trial': {
+    case 'trialing': {
       const left = daysLeft(details.trialEnd, now);
       const used = trialProgressPercent(details.trialEnd, now);
       return (

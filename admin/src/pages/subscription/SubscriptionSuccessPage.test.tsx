@@ -40,7 +40,7 @@ describe('<SubscriptionSuccessPage>', () => {
 
   it('shows the expired message with the way back when the session is invalid and nobody is signed in', async () => {
     renderAt('/subscription-success?session_id=cs_old', {
-      'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error: 'Invalid or expired session ID' } }),
+      'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' } }),
       'GET /api/auth/user': () => ({ status: 401, json: { message: 'Not signed in' } }),
     });
     expect(await screen.findByRole('heading', { name: 'Payment Session Error' })).toBeTruthy();
@@ -51,7 +51,7 @@ describe('<SubscriptionSuccessPage>', () => {
 
   it('finds the signed-in account when the session is invalid but the user is still signed in', async () => {
     renderAt('/subscription-success?session_id=cs_old', {
-      'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error: 'Invalid or expired session ID' } }),
+      'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' } }),
       'GET /api/auth/user': () => ({ json: user }),
     });
     expect(await screen.findByRole('heading', { name: 'Account found' })).toBeTruthy();

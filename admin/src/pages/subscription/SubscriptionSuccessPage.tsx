@@ -9,7 +9,7 @@ import { Button, Card, CardContent, CardHeader, CardTitle, Spinner } from '../..
 import { AUTH_QUERY_KEY, fetchCurrentUser, readStoredUser, storeAuthSession } from '../../lib/auth';
 import { hasStoredToken, processCheckoutSession, settlePaymentReturn, type PaymentReturnResult } from './processCheckout';
 
-export const WHATS_NEXT = [
+const WHATS_NEXT = [
   { icon: Palette, title: 'Configure your branding', text: 'Add your logo, colours and company details to your quote page.' },
   { icon: PoundSterling, title: 'Set your pricing rates', text: 'Call-out fee, mileage, labour and your custom charges.' },
   { icon: Calculator, title: 'Start generating quotes', text: 'Customers get an instant, accurate price for their recovery.' },

@@ -10,7 +10,7 @@ import { formatPounds } from '../../../../shared/money';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../components/ui';
 import { BILLING_CONFIG_KEY, fetchBillingConfig, startCheckout, type BillingConfig } from './billing-actions';
 
-export const BILLING_ENDPOINTS = [
+const BILLING_ENDPOINTS = [
   { method: 'GET', path: '/api/billing/config', purpose: 'Billing mode and plan (this page)' },
   { method: 'POST', path: '/api/create-checkout-session', purpose: 'Start checkout for the free trial' },
   { method: 'POST', path: '/api/process-checkout-success', purpose: 'Confirm the checkout and sign in' },
@@ -122,8 +122,8 @@ export default function SubscriptionTestPage() {
         <CardHeader>
           <CardTitle>Try It</CardTitle>
           <CardDescription>
-            Starts a checkout for an existing account with this email. Returning from it starts that account's trial but does not sign
-            you in.
+            Starts a checkout for the account you are signed in as (sign in first: the server ignores the email for anyone else).
+            Returning from it in this browser starts the trial and signs you in.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

@@ -17,9 +17,12 @@ const failure = (status: number, body: unknown) => new ApiRequestError(status, t
 describe('messageForStatus (SPEC.md §8)', () => {
   it.each([
     [403, '', CHECKOUT_MESSAGES.forbidden],
-    [400, { success: false, error: 'Invalid or expired session ID' }, CHECKOUT_MESSAGES.expired],
-    [400, { success: false, error: 'Payment not completed' }, CHECKOUT_MESSAGES.notCompleted],
-    [400, { message: 'Session ID is required' }, 'Session ID is required'],
+    [400, { success: false, error: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' }, CHECKOUT_MESSAGES.expired],
+    [400, { success: false, error: 'Payment not completed', code: 'CHECKOUT_UNPAID' }, CHECKOUT_MESSAGES.notCompleted],
+    // The code decides, not the wording: a reworded server message still maps the same way.
+    [400, { success: false, error: 'That checkout has lapsed', code: 'CHECKOUT_INVALID' }, CHECKOUT_MESSAGES.expired],
+    [400, { success: false, error: 'Payment not completed' }, 'Payment not completed'],
+    [400, { message: 'Session ID is required', code: 'VALIDATION_FAILED' }, 'Session ID is required'],
     [400, '', CHECKOUT_MESSAGES.validation],
     [500, { message: 'Internal error' }, CHECKOUT_MESSAGES.server],
     [503, '', CHECKOUT_MESSAGES.server],
@@ -45,7 +48,7 @@ describe('processCheckoutSession: up to 3 attempts, 403 and 5xx retried after 1 
 
   it('stops at the first success', async () => {
     const { result, sleeps, post } = run([{ success: true, authToken: 'tok', user }]);
-    expect(await result).toEqual({ ok: true, authToken: 'tok', user, message: undefined });
+    expect(await result).toEqual({ ok: true, authToken: 'tok', user, message: undefined, code: undefined });
     expect(post).toHaveBeenCalledTimes(1);
     expect(sleeps).toEqual([]);
   });
@@ -65,8 +68,8 @@ describe('processCheckoutSession: up to 3 attempts, 403 and 5xx retried after 1 
   });
 
   it('does not retry a 400', async () => {
-    const { result, post } = run([failure(400, { success: false, error: 'Invalid or expired session ID' })]);
-    expect(await result).toEqual({ ok: false, status: 400, message: CHECKOUT_MESSAGES.expired });
+    const { result, post } = run([failure(400, { success: false, error: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' })]);
+    expect(await result).toEqual({ ok: false, status: 400, message: CHECKOUT_MESSAGES.expired, code: 'CHECKOUT_INVALID' });
     expect(post).toHaveBeenCalledTimes(1);
   });
 
@@ -77,20 +80,20 @@ describe('processCheckoutSession: up to 3 attempts, 403 and 5xx retried after 1 
   });
 
   it('reports success:false with its error, or the default', async () => {
-    expect(await run([{ success: false, error: 'Card declined' }]).result).toEqual({ ok: false, message: 'Card declined' });
-    expect(await run([{ success: false }]).result).toEqual({ ok: false, message: CHECKOUT_MESSAGES.failed });
+    expect(await run([{ success: false, error: 'Card declined' }]).result).toEqual({ ok: false, message: 'Card declined', code: undefined });
+    expect(await run([{ success: false }]).result).toEqual({ ok: false, message: CHECKOUT_MESSAGES.failed, code: undefined });
   });
 });
 
-describe('finalHandling (SPEC.md §4)', () => {
+describe('finalHandling (SPEC.md §4), on the server code only', () => {
   it.each([
-    ['Subscription already processed', 'already-processed'],
-    [CHECKOUT_MESSAGES.expired, 'check-login'],
-    ['Invalid request', 'check-login'],
-    [CHECKOUT_MESSAGES.notCompleted, 'show-error'],
-    [CHECKOUT_MESSAGES.server, 'show-error'],
-  ])('%s → %s', (message, expected) => {
-    expect(finalHandling(message)).toBe(expected);
+    ['CHECKOUT_ALREADY_PROCESSED', 'already-processed'],
+    ['CHECKOUT_INVALID', 'check-login'],
+    ['CHECKOUT_UNPAID', 'show-error'],
+    ['VALIDATION_FAILED', 'show-error'],
+    [undefined, 'show-error'],
+  ] as const)('%s → %s', (code, expected) => {
+    expect(finalHandling(code)).toBe(expected);
   });
 });
 
@@ -113,14 +116,14 @@ describe('settlePaymentReturn', () => {
   });
 
   it('treats an already processed session as done', async () => {
-    const ok = deps({ ok: true, authToken: 'tok', user, message: 'Subscription already processed' });
+    const ok = deps({ ok: true, authToken: 'tok', user, message: 'Subscription already processed', code: 'CHECKOUT_ALREADY_PROCESSED' });
     expect(await settlePaymentReturn('cs_1', ok.d)).toMatchObject({ kind: 'welcome', alreadyProcessed: true, redirectAfterMs: 2000 });
-    const failed = deps({ ok: false, message: 'Subscription already processed' });
+    const failed = deps({ ok: false, message: 'Subscription already processed', code: 'CHECKOUT_ALREADY_PROCESSED' });
     expect(await settlePaymentReturn('cs_1', failed.d)).toMatchObject({ kind: 'welcome', alreadyProcessed: true });
   });
 
   it('on an expired session: account found when still signed in, else the expired message', async () => {
-    const expired: CheckoutOutcome = { ok: false, status: 400, message: CHECKOUT_MESSAGES.expired };
+    const expired: CheckoutOutcome = { ok: false, status: 400, message: CHECKOUT_MESSAGES.expired, code: 'CHECKOUT_INVALID' };
     expect(await settlePaymentReturn('cs_1', deps(expired, { signedIn: true }).d)).toEqual({ kind: 'account-found', redirectAfterMs: 2000 });
     expect(await settlePaymentReturn('cs_1', deps(expired).d)).toEqual({ kind: 'error', message: CHECKOUT_MESSAGES.expired });
   });

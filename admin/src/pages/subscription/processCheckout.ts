@@ -2,14 +2,15 @@
 // id is exchanged for a signed-in account. Pure decisions plus one orchestrator whose I/O is
 // injected, so the success screen and the dashboard share it and tests drive it without timers.
 import { ApiRequestError, AUTH_TOKEN_KEY, apiRequest } from '../../../../shared/api-client';
+import { errorCodeOf, type ErrorCode } from '../../../../shared/error-codes';
 import type { CheckoutSuccessResponse, CurrentUser } from '../../../../shared/types';
 
-export const CHECKOUT_MAX_ATTEMPTS = 3;
+const CHECKOUT_MAX_ATTEMPTS = 3;
 /** Back-off before retry n (1-based) is n × this: 1 s, then 2 s. */
-export const CHECKOUT_BACKOFF_MS = 1000;
+const CHECKOUT_BACKOFF_MS = 1000;
 /** Redirect delays of SPEC.md §9. */
 export const REDIRECT_DELAY_MS = 2000;
-export const AUTHENTICATED_REDIRECT_DELAY_MS = 1000;
+const AUTHENTICATED_REDIRECT_DELAY_MS = 1000;
 
 export const CHECKOUT_MESSAGES = {
   network: 'Network connection failed. Please check your internet connection and try again.',
@@ -24,9 +25,10 @@ export const CHECKOUT_MESSAGES = {
   noSession: 'No session ID found. Please complete the payment process first.',
 } as const;
 
+/** `code` is the server's: the outcome is decided on it, `message` is only shown. */
 export type CheckoutOutcome =
-  | { ok: true; authToken?: string; user?: CurrentUser; message?: string }
-  | { ok: false; message: string; status?: number };
+  | { ok: true; authToken?: string; user?: CurrentUser; message?: string; code?: ErrorCode }
+  | { ok: false; message: string; status?: number; code?: ErrorCode };
 
 /** The server's `error` (checkout bodies) or `message` (the general error shape), else the text. */
 function bodyMessage(body: string): string | undefined {
@@ -45,8 +47,9 @@ export function messageForStatus(status: number, body: string): string {
   const serverMessage = bodyMessage(body);
   if (status === 403) return CHECKOUT_MESSAGES.forbidden;
   if (status === 400) {
-    if (serverMessage === 'Invalid or expired session ID') return CHECKOUT_MESSAGES.expired;
-    if (serverMessage === 'Payment not completed') return CHECKOUT_MESSAGES.notCompleted;
+    const code = errorCodeOf(body);
+    if (code === 'CHECKOUT_INVALID') return CHECKOUT_MESSAGES.expired;
+    if (code === 'CHECKOUT_UNPAID') return CHECKOUT_MESSAGES.notCompleted;
     return serverMessage ?? CHECKOUT_MESSAGES.validation;
   }
   if (status >= 500) return CHECKOUT_MESSAGES.server;
@@ -54,7 +57,7 @@ export function messageForStatus(status: number, body: string): string {
 }
 
 /** 403 and 5xx may pass (a cookie not yet set, a restart); 400 and success are final. */
-export const isRetryable = (status: number): boolean => status === 403 || status >= 500;
+const isRetryable = (status: number): boolean => status === 403 || status >= 500;
 
 export interface ProcessDeps {
   post: (sessionId: string) => Promise<CheckoutSuccessResponse>;
@@ -73,11 +76,11 @@ export async function processCheckoutSession(sessionId: string, deps: ProcessDep
     let retry: boolean;
     try {
       const response = await deps.post(sessionId);
-      if (response.success) return { ok: true, authToken: response.authToken, user: response.user, message: response.message };
-      return { ok: false, message: response.error || CHECKOUT_MESSAGES.failed };
+      if (response.success) return { ok: true, authToken: response.authToken, user: response.user, message: response.message, code: response.code };
+      return { ok: false, message: response.error || CHECKOUT_MESSAGES.failed, code: response.code };
     } catch (error) {
       if (error instanceof ApiRequestError) {
-        outcome = { ok: false, status: error.status, message: messageForStatus(error.status, error.body) };
+        outcome = { ok: false, status: error.status, message: messageForStatus(error.status, error.body), code: errorCodeOf(error.body) };
         retry = isRetryable(error.status);
       } else {
         // fetch itself failed (offline, connection reset): worth another try.
@@ -91,12 +94,20 @@ export async function processCheckoutSession(sessionId: string, deps: ProcessDep
   return outcome;
 }
 
-/** How a failed exchange finishes (SPEC.md §4 "Final handling"). */
-export function finalHandling(message: string): 'already-processed' | 'check-login' | 'show-error' {
-  const lower = message.toLowerCase();
-  if (lower.includes('already processed')) return 'already-processed';
-  if (lower.includes('expired') || lower.includes('invalid')) return 'check-login';
-  return 'show-error';
+/**
+ * How a failed exchange finishes (SPEC.md §4 "Final handling"), decided on the server's code:
+ * the only message "containing expired or invalid" the server sends is CHECKOUT_INVALID's, and
+ * the only "already processed" one is CHECKOUT_ALREADY_PROCESSED's.
+ */
+export function finalHandling(code: ErrorCode | undefined): 'already-processed' | 'check-login' | 'show-error' {
+  switch (code) {
+    case 'CHECKOUT_ALREADY_PROCESSED':
+      return 'already-processed';
+    case 'CHECKOUT_INVALID':
+      return 'check-login';
+    default:
+      return 'show-error';
+  }
 }
 
 /** What the screen shows once the payment return is settled. */
@@ -131,11 +142,11 @@ export async function settlePaymentReturn(sessionId: string | null, deps: Paymen
     return {
       kind: 'welcome',
       user: outcome.user,
-      alreadyProcessed: finalHandling(outcome.message ?? '') === 'already-processed',
+      alreadyProcessed: finalHandling(outcome.code) === 'already-processed',
       redirectAfterMs: REDIRECT_DELAY_MS,
     };
   }
-  switch (finalHandling(outcome.message)) {
+  switch (finalHandling(outcome.code)) {
     case 'already-processed':
       return { kind: 'welcome', alreadyProcessed: true, redirectAfterMs: REDIRECT_DELAY_MS };
     case 'check-login':

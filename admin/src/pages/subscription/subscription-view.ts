@@ -1,5 +1,6 @@
 // Pure helpers behind the subscription screens (SPEC.md §2 Subscription page, §4, §5).
-import { hasDashboardAccess, TRIAL_DAYS } from '../../../../shared/constants';
+import { TRIAL_DAYS } from '../../../../shared/constants';
+import { hasDashboardAccess } from '../../../../shared/subscription';
 import { daysLeft } from '../../../../shared/money';
 import type { CurrentUser, SubscriptionDetails } from '../../../../shared/types';
 
@@ -19,7 +20,7 @@ export function trialProgressPercent(trialEnd: string | null, now: Date): number
 
 /** When access ends if cancelled now: the trial's end during a trial, else the period's. */
 export function accessEndDate(details: Pick<SubscriptionDetails, 'status' | 'trialEnd' | 'currentPeriodEnd'>): string | null {
-  if (details.status === 'trialing' || details.status === 'trial') return details.trialEnd ?? details.currentPeriodEnd;
+  if (details.status === 'trialing') return details.trialEnd ?? details.currentPeriodEnd;
   return details.currentPeriodEnd;
 }
 

@@ -1,0 +1,41 @@
+// The look-ups that run per company configuration load, per checkout and per Stripe webhook read
+// one row through an index (migration 0003): a full scan would grow with the customer base.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openCheckoutSessionIds } from './billing';
+import { openDatabase, type Db } from './client';
+import { findUserByCompanyId, findUserByStripeCustomer } from './users';
+
+/** The SQL a data-layer call prepares, captured as it runs. */
+function sqlOf(db: Db, call: () => unknown): string {
+  const prepare = vi.spyOn(db.$client, 'prepare');
+  try {
+    call();
+    const statements = prepare.mock.calls.map(([source]) => source);
+    expect(statements).toHaveLength(1);
+    return statements[0];
+  } finally {
+    prepare.mockRestore();
+  }
+}
+
+/** SQLite's plan for `source`, one line per step (parameters unbound: the plan does not depend on them). */
+function planOf(db: Db, source: string): string[] {
+  const parameters = (source.match(/\?/g) ?? []).map(() => null);
+  return (db.$client.prepare(`explain query plan ${source}`).all(...parameters) as { detail: string }[]).map((row) => row.detail);
+}
+
+describe('look-up indexes', () => {
+  let db: Db;
+  afterEach(() => db?.$client.close());
+
+  it.each([
+    ['the owner of a company (each company configuration load)', (d: Db) => findUserByCompanyId(d, 1), 'SEARCH users USING INDEX users_company (company_id=?)'],
+    ['a user by Stripe customer (each Stripe webhook)', (d: Db) => findUserByStripeCustomer(d, 'cus_123'), 'SEARCH users USING INDEX users_stripe_customer (stripe_customer_id=?)'],
+    ['a user’s open checkouts (each new checkout)', (d: Db) => openCheckoutSessionIds(d, 1), 'SEARCH checkout_sessions USING INDEX checkout_sessions_user (user_id=?)'],
+  ])('finds %s through its index, not a scan', (_, call, expected) => {
+    db = openDatabase(':memory:');
+    const plan = planOf(db, sqlOf(db, () => call(db)));
+    expect(plan).toContain(expected);
+    expect(plan.some((step) => step.startsWith('SCAN'))).toBe(false);
+  });
+});

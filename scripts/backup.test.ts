@@ -1,0 +1,52 @@
+// `npm run backup` as an operator runs it: a process of its own, given DATABASE_PATH and a
+// destination and nothing of the server's configuration.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../api/db/client';
+import { REPO_ROOT } from './bench/server-process';
+
+describe('npm run backup', () => {
+  it.each([['production'], ['development']])(
+    'runs with NODE_ENV=%s and no SESSION_SECRET, and writes nothing but the copy',
+    (nodeEnv) => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));
+      const source = path.join(dir, 'recovery.db');
+      const db = openDatabase(source);
+      db.$client.exec("create table notes (body text not null); insert into notes values ('kept')");
+      db.$client.close();
+      const destination = path.join(dir, 'backups', 'copy.db');
+
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', NODE_ENV: nodeEnv, DATABASE_PATH: source },
+      });
+
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toContain(destination);
+      // No session-secret file (the server's configuration used to write one beside the database).
+      expect(readdirSync(dir).sort()).toEqual(['backups', 'recovery.db']);
+      expect(readdirSync(path.join(dir, 'backups'))).toEqual(['copy.db']);
+      const copy = new Database(destination, { readonly: true });
+      expect(copy.prepare('select body from notes').pluck().all()).toEqual(['kept']);
+      copy.close();
+    },
+  );
+
+  it('fails with a clear message and exit code 1 when DATABASE_PATH names no database', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', path.join(dir, 'copy.db')], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_PATH: path.join(dir, 'missing.db') },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^Backup failed: No database at /);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

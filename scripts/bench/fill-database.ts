@@ -1,0 +1,78 @@
+// A real-sized database for the reliability benchmarks: `companies` companies, each with the
+// starter rows a new company gets and an owner whose subscription is active, and `quotes` quotes
+// spread over them. The schema and the demo company come from openDatabase (the committed
+// migrations); the bulk rows go in with plain SQL in large transactions, the references made by the
+// app's own cipher from the row ids, as the quote writer makes them.
+import Database from 'better-sqlite3';
+import { openDatabase } from '../../api/db/client';
+import { createReferenceCipher } from '../../api/db/quote-reference';
+
+export interface FillOptions {
+  companies: number;
+  quotes: number;
+}
+
+const BATCH = 100_000;
+/** Quotes are dated one a second back from here (a fixed instant: the same file every run). */
+const START = Date.parse('2025-01-01T00:00:00.000Z');
+
+export function fillDatabase(file: string, { companies, quotes }: FillOptions): void {
+  openDatabase(file).$client.close();
+  const db = new Database(file);
+  try {
+    // A throwaway file: nothing to protect against a crash half-way, so no journal at all until
+    // the server's WAL mode goes back on at the end.
+    db.pragma('journal_mode = DELETE');
+    db.pragma('journal_mode = OFF');
+    db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -262144');
+    const now = new Date(START).toISOString();
+    const insertCompany = db.prepare('insert into companies (id, name, created_at, updated_at) values (?, ?, ?, ?)');
+    const insertRates = db.prepare('insert into pricing_rates (company_id) values (?)');
+    const insertPriced = (table: string) => db.prepare(`insert into ${table} (company_id, name, base_price_pence) values (?, ?, ?)`);
+    const priced: [Database.Statement, string[], number][] = [
+      [insertPriced('vehicle_types'), ['Car', 'Van', 'Motorcycle'], 5000],
+      [insertPriced('gearbox_types'), ['Automatic', 'Manual'], 0],
+      [insertPriced('rolling_status_types'), ['Rolling', 'Not Rolling'], 0],
+    ];
+    const insertOwner = db.prepare(
+      `insert into users (email, password, name, company_id, stripe_customer_id, subscription_status, current_period_end, created_at, updated_at)
+       values (?, 'not-a-hash', ?, ?, ?, 'active', '2099-01-01T00:00:00.000Z', ?, ?)`,
+    );
+    db.transaction(() => {
+      // Company 1 is the demo company (no owner): the others are operators'.
+      for (let id = 2; id <= companies; id++) {
+        insertCompany.run(id, `Recovery ${id}`, now, now);
+        insertRates.run(id);
+        for (const [statement, names, pence] of priced) for (const name of names) statement.run(id, name, pence);
+        insertOwner.run(`owner${id}@example.com`, `Owner ${id}`, id, `cus_${id}`, now, now);
+      }
+    })();
+
+    const key = db.prepare('select key from quote_reference_key').pluck().get() as Buffer;
+    const cipher = createReferenceCipher(key);
+    // The index is built once at the end: far faster than keeping it up to date row by row.
+    db.exec('drop index quotes_company_created');
+    const insertQuote = db.prepare(
+      `insert into quotes (id, public_id, company_id, pickup_postcode, destination_postcode, vehicle_type, gearbox_type,
+         rolling_status, passenger_count, problem_type, urgency, distance, call_out_fee_pence, distance_fee_pence,
+         labour_fee_pence, extra_fees_pence, total_price_pence, created_at)
+       values (?, ?, ?, 'M1 1AE', 'LS1 4AP', 'Car', 'Manual', 'Rolling', 0, 'Engine Failure', 'immediate', 43.2, 5000, 10800, 4500, 4500, 24800, ?)`,
+    );
+    const writeBatch = db.transaction((first: number, count: number) => {
+      const ids = Array.from({ length: count }, (_, i) => first + i);
+      const references = cipher.encode(ids);
+      for (let i = 0; i < count; i++) {
+        const id = ids[i];
+        // Spread over every company, in no order (Knuth's multiplicative hash).
+        const company = 1 + ((id * 2_654_435_761) % 4_294_967_296) % companies;
+        insertQuote.run(id, references[i], company, new Date(START + id * 1000).toISOString());
+      }
+    });
+    for (let first = 1; first <= quotes; first += BATCH) writeBatch(first, Math.min(BATCH, quotes - first + 1));
+    db.exec('create index quotes_company_created on quotes (company_id, created_at)');
+    db.pragma('journal_mode = WAL');
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,215 @@
+// The data-size budgets of issue 14, measured against the real server on real-sized databases:
+// a backup of a 1 M-quote database while quotes are written at 100/s, and quote p99 with 5 M
+// quotes across 5,000 companies against the same companies with no quotes.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { fillDatabase } from './fill-database';
+import { runLoad, type LoadRequest, type LoadSettings } from './load';
+import { REPO_ROOT, spawnServer, type ServerProcess } from './server-process';
+
+export const BACKUP_QUOTES = 1_000_000;
+export const BACKUP_RATE = 100;
+export const LARGE_QUOTES = 5_000_000;
+export const LARGE_COMPANIES = 5_000;
+/**
+ * Real postcodes in customer spelling, resolved by the built-in data alone: these sections need
+ * nothing from outside the repository.
+ */
+export const CITY_POSTCODES = [
+  'M1 1AE', 'LS1 4AP', 'SW1A 1AA', 'EC1A 1BB', 'B1 1BB', 'G1 1XQ', 'CF10 1EP', 'BS1 4DJ', 'L1 8JQ', 'NE1 7RU', 'S1 2HE', 'NG1 5FS',
+  'EH1 1YZ', 'BT1 5GS', 'OX1 2JD', 'CB2 1TN', 'PL1 2AA', 'NR2 1TF', 'EX1 1HS', 'AB10 1AB', 'IV1 1AA', 'LE1 5WW', 'CV1 5FB', 'SO14 7DY', 'BN1 1AA',
+];
+/** Rounds of one slice per database, alternating, for the large-database comparison. */
+const LARGE_ROUNDS = 3;
+const LARGE_SLICE: LoadSettings = { connections: 10, durationSeconds: 5 };
+
+interface Sample {
+  startedMs: number;
+  latencyMs: number;
+  ok: boolean;
+}
+
+const p99 = (samples: Sample[]) => {
+  if (samples.length === 0) return NaN;
+  const sorted = samples.map((s) => s.latencyMs).sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
+};
+
+/**
+ * `ratePerSecond` quotes a second, each on its own schedule whatever the answers take (an open
+ * model, as customers arrive), until `stop()`; resolves with every request's start and latency.
+ */
+function pacedQuotes(server: ServerProcess, requests: LoadRequest[], ratePerSecond: number) {
+  const samples: Sample[] = [];
+  const inFlight = new Set<Promise<void>>();
+  const origin = performance.now();
+  let sent = 0;
+  const send = () => {
+    const request = requests[sent % requests.length];
+    sent++;
+    const startedMs = performance.now() - origin;
+    const done = fetch(`${server.url}${request.path}`, { method: request.method, body: request.body, headers: { 'content-type': 'application/json' } })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: res.ok });
+      })
+      .catch(() => {
+        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: false });
+      })
+      .finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  };
+  // Catches up after a late timer rather than drifting below the rate.
+  const timer = setInterval(() => {
+    const due = Math.floor(((performance.now() - origin) / 1000) * ratePerSecond);
+    while (sent < due) send();
+  }, 5);
+  return {
+    now: () => performance.now() - origin,
+    async stop(): Promise<Sample[]> {
+      clearInterval(timer);
+      await Promise.all(inFlight);
+      return samples;
+    },
+  };
+}
+
+/** `npm run backup` as an operator runs it, in a process of its own. */
+function runBackupCommand(databasePath: string, destination: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_PATH: databasePath },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
+
+export interface BackupFigures {
+  quotes: number;
+  fillSeconds: number;
+  /** From starting `npm run backup` to its exit, Node's start-up included. */
+  seconds: number;
+  /** What `npm run backup` printed: its copy and integrity check times. */
+  report: string;
+  integrity: string;
+  copiedQuotes: number;
+  p99WithoutMs: number;
+  p99DuringMs: number;
+  requestsDuring: number;
+  failures: number;
+}
+
+export async function measureBackupUnderLoad(script: string, requests: LoadRequest[]): Promise<BackupFigures> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'recovery-bench-backup-'));
+  try {
+    const databasePath = path.join(dir, 'recovery.db');
+    const filling = performance.now();
+    fillDatabase(databasePath, { companies: LARGE_COMPANIES, quotes: BACKUP_QUOTES });
+    const fillSeconds = (performance.now() - filling) / 1000;
+    const server = await spawnServer({ script, databasePath });
+    try {
+      await runLoad(server, requests, { connections: 2, durationSeconds: 3 });
+      const load = pacedQuotes(server, requests, BACKUP_RATE);
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      const backupStart = load.now();
+      const destination = path.join(dir, 'backup.db');
+      const backup = await runBackupCommand(databasePath, destination);
+      const backupEnd = load.now();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const samples = await load.stop();
+      if (backup.code !== 0) throw new Error(`npm run backup failed (${backup.code}):\n${backup.output}`);
+      const copy = new Database(destination, { readonly: true });
+      const integrity = copy.pragma('integrity_check', { simple: true }) as string;
+      const copiedQuotes = copy.prepare('select count(*) from quotes').pluck().get() as number;
+      copy.close();
+      // The first second is left out: connections opening.
+      const without = samples.filter((s) => s.startedMs >= 1000 && s.startedMs < backupStart);
+      const during = samples.filter((s) => s.startedMs >= backupStart && s.startedMs <= backupEnd);
+      return {
+        quotes: BACKUP_QUOTES,
+        fillSeconds,
+        seconds: (backupEnd - backupStart) / 1000,
+        report: /copy [\d.]+ s, integrity_check ok in [\d.]+ s/.exec(backup.output)?.[0] ?? backup.output.trim(),
+        integrity,
+        copiedQuotes,
+        p99WithoutMs: p99(without),
+        p99DuringMs: p99(during),
+        requestsDuring: during.length,
+        failures: samples.filter((s) => !s.ok).length,
+      };
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface LargeDatabaseFigures {
+  quotes: number;
+  companies: number;
+  fillSeconds: number;
+  databaseBytes: number;
+  /** Median over the rounds of each slice's p99, and requests a second over all slices. */
+  empty: { p99Ms: number; requestsPerSecond: number; failures: number };
+  large: { p99Ms: number; requestsPerSecond: number; failures: number };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function measureLargeDatabase(script: string, requests: LoadRequest[]): Promise<LargeDatabaseFigures> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'recovery-bench-large-'));
+  try {
+    const emptyPath = path.join(dir, 'empty.db');
+    const largePath = path.join(dir, 'large.db');
+    fillDatabase(emptyPath, { companies: LARGE_COMPANIES, quotes: 0 });
+    const filling = performance.now();
+    fillDatabase(largePath, { companies: LARGE_COMPANIES, quotes: LARGE_QUOTES });
+    const fillSeconds = (performance.now() - filling) / 1000;
+    const databaseBytes = (() => {
+      const db = new Database(largePath, { readonly: true });
+      const bytes = (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number);
+      db.close();
+      return bytes;
+    })();
+    const servers = { empty: await spawnServer({ script, databasePath: emptyPath }), large: await spawnServer({ script, databasePath: largePath }) };
+    try {
+      // Warm-up: every company's configuration cached and the pairs in the distance cache on both.
+      for (const server of Object.values(servers)) await runLoad(server, requests, { connections: 10, durationSeconds: 5 });
+      const slices = { empty: [] as { p99Ms: number; total: number; failures: number }[], large: [] as { p99Ms: number; total: number; failures: number }[] };
+      for (let round = 0; round < LARGE_ROUNDS; round++) {
+        for (const name of ['empty', 'large'] as const) {
+          const result = await runLoad(servers[name], requests, LARGE_SLICE);
+          slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures });
+        }
+      }
+      const summary = (name: 'empty' | 'large') => ({
+        p99Ms: median(slices[name].map((s) => s.p99Ms)),
+        requestsPerSecond: slices[name].reduce((sum, s) => sum + s.total, 0) / (LARGE_ROUNDS * LARGE_SLICE.durationSeconds),
+        failures: slices[name].reduce((sum, s) => sum + s.failures, 0),
+      });
+      return { quotes: LARGE_QUOTES, companies: LARGE_COMPANIES, fillSeconds, databaseBytes, empty: summary('empty'), large: summary('large') };
+    } finally {
+      await Promise.all([servers.empty.stop(), servers.large.stop()]);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The demo quote body for each of `companies` companies in turn (bodies otherwise from `base`). */
+export function acrossCompanies(base: LoadRequest[], companies: number): LoadRequest[] {
+  return base.map((request, i) => {
+    const body = JSON.parse(request.body ?? '{}') as Record<string, unknown>;
+    return { ...request, body: JSON.stringify({ ...body, companyId: 1 + (i % companies) }) };
+  });
+}

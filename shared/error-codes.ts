@@ -1,0 +1,75 @@
+// The stable `code` beside every error body's SPEC `message` (DESIGN.md §4): clients branch on
+// the code, never on the message text, so a message can be reworded without breaking a screen.
+
+export const ERROR_CODES = [
+  // Bad input
+  'VALIDATION_FAILED',
+  'BAD_REQUEST',
+  'WEBHOOK_SIGNATURE_INVALID',
+  'POSTCODE_NOT_FOUND',
+  'UNPROCESSABLE',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  // Who is asking
+  'UNAUTHORIZED',
+  'INVALID_CREDENTIALS',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  // State that refuses the request
+  'EMAIL_TAKEN',
+  'SLUG_TAKEN',
+  'SLUG_LOCKED',
+  'ALREADY_SUBSCRIBED',
+  'NOT_REACTIVATABLE',
+  'NO_BILLING_ACCOUNT',
+  'NO_SUBSCRIPTION',
+  'SUBSCRIPTION_REQUIRED',
+  // The payment return (SPEC.md §4)
+  'CHECKOUT_INVALID',
+  'CHECKOUT_UNPAID',
+  'CHECKOUT_ALREADY_PROCESSED',
+  'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
+  'REQUEST_FAILED',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const KNOWN: ReadonlySet<string> = new Set(ERROR_CODES);
+
+/** The `code` of a response body (an error, or the payment return's outcome), if it names one. */
+export function errorCodeOf(body: string): ErrorCode | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed && typeof parsed === 'object' && 'code' in parsed && typeof parsed.code === 'string' && KNOWN.has(parsed.code)) {
+      return parsed.code as ErrorCode;
+    }
+  } catch {
+    // Not JSON: no code.
+  }
+  return undefined;
+}
+
+/** The code an HTTP status gets when nothing more specific threw it (Hono's own HTTPExceptions). */
+export function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 400:
+      return 'BAD_REQUEST';
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 429:
+      return 'RATE_LIMITED';
+    case 503:
+      return 'SERVICE_UNAVAILABLE';
+    default:
+      return status >= 500 ? 'INTERNAL' : 'REQUEST_FAILED';
+  }
+}
