@@ -137,8 +137,12 @@ test.describe('embedded on another origin', () => {
     const form = widget(page);
     await expect(form.getByLabel('Pickup Location')).toBeVisible();
     await page.keyboard.press('Tab');
+    await expect(form.getByRole('button', { name: 'Dismiss safety advice' })).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(form.getByLabel('Pickup Location')).toBeFocused();
     await page.keyboard.type('M1 1AA');
+    await page.keyboard.press('Tab');
+    await expect(form.getByRole('button', { name: 'Use my location' })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.type('LS1 4AP');
     await page.keyboard.press('Tab');
@@ -195,6 +199,8 @@ test.describe('embedded on another origin', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     const targets = [
       form.getByLabel('Pickup Location'),
+      form.getByRole('button', { name: 'Use my location' }),
+      form.getByRole('button', { name: 'Dismiss safety advice' }),
       form.getByLabel('Vehicle Type'),
       form.getByRole('button', { name: '+', exact: true }),
       form.getByRole('button', { name: '-', exact: true }),

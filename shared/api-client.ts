@@ -58,10 +58,12 @@ export interface ApiRequestOptions {
   /** Public calls from an embedded widget send no cookies or token. */
   anonymous?: boolean;
   signal?: AbortSignal;
+  /** Extra request headers, e.g. the quote form's Idempotency-Key. */
+  headers?: Record<string, string>;
 }
 
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   const token = options.anonymous ? null : storedToken();
   if (token) headers['x-auth-token'] = token;

@@ -67,7 +67,8 @@ export const publicCors =
         headers: {
           'Access-Control-Allow-Origin': '*',
           'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-          'Access-Control-Allow-Headers': 'Content-Type',
+          // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (issue 18).
+          'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
           'Access-Control-Max-Age': '86400',
         },
       });

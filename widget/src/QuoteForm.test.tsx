@@ -311,7 +311,14 @@ describe('a real company', () => {
       'GET /api/vehicle-types/42': () => json(vehicleRows),
       'GET /api/surcharges/42': () => json(surchargeRows),
       'POST /api/quotes/calculate': () =>
-        json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10, rollingStatusFee: 20, passengerFee: 0 } }),
+        json({
+          ...quote,
+          breakdown: { ...quote.breakdown, extraFees: 45.3, gearboxFee: 10, rollingStatusFee: 20, passengerFee: 0 },
+          extras: [
+            { label: 'Flat Tire surcharge', amount: 25.1 },
+            { label: 'After-hours fee', amount: 20.2 },
+          ],
+        }),
     });
     const user = userEvent.setup();
     render(<QuoteForm company={{ ...company, showPriceBreakdown: true, showPriceDisclaimer: true }} />);
@@ -324,11 +331,31 @@ describe('a real company', () => {
       'Call-out Fee',
       'Distance (43.2 miles)',
       'Labour Fee',
-      'Service Fees',
+      'Flat Tire surcharge',
+      'After-hours fee',
       'Gearbox Charge',
       'Rolling Status Charge',
     ]);
+    expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual(['£25.00', '£50.00', '£108.00', '£45.00', '£25.10', '£20.20', '£10.00', '£20.00']);
     expect(screen.getByText(/The quoted price is an estimate and may vary/)).toBeTruthy();
+  });
+
+  it('keeps a part of the extra fees the server did not itemise as Service Fees', async () => {
+    mockApi({
+      'GET /api/vehicle-types/42': () => json(vehicleRows),
+      'GET /api/surcharges/42': () => json(surchargeRows),
+      'POST /api/quotes/calculate': () =>
+        json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 40 }, extras: [{ label: 'Out-of-area fee', amount: 15 }] }),
+    });
+    const user = userEvent.setup();
+    render(<QuoteForm company={{ ...company, showPriceBreakdown: true }} />);
+    await screen.findByRole('heading', { name: 'Acme Recovery' });
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+    const terms = screen.getAllByRole('term').map((t) => t.textContent);
+    expect(terms.slice(4)).toEqual(['Out-of-area fee', 'Service Fees', 'Passenger Charge']);
+    expect(screen.getAllByRole('definition')[5].textContent).toBe('£25.00');
   });
 
   it('toasts the server’s message when the quote fails, and shows its field messages', async () => {
@@ -352,21 +379,23 @@ describe('a real company', () => {
     expect(screen.getByRole('button', { name: 'Calculate Quote' })).toHaveProperty('disabled', false);
     // Focus, dropped by the disabled button, goes to the field the server named.
     expect(document.activeElement).toBe(screen.getByLabelText('Destination'));
+    expect(screen.queryByText(/We couldn't get a price/)).toBeNull();
   });
 
-  it('falls back to a generic message when the server gives none', async () => {
+  it('falls back to a generic message when a 4xx gives none', async () => {
     mockApi({
       'GET /api/vehicle-types/42': () => json(vehicleRows),
       'GET /api/surcharges/42': () => json(surchargeRows),
-      'POST /api/quotes/calculate': () => Promise.reject(new TypeError('Failed to fetch')),
+      'POST /api/quotes/calculate': () => new Response('', { status: 400 }),
     });
     const user = userEvent.setup();
     render(<QuoteForm company={company} />);
     await screen.findByRole('heading', { name: 'Acme Recovery' });
     await fillValidForm(user);
     await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('Please check your details and try again');
+    expect((await within(notifications()).findByRole('alert')).textContent).toContain('Please check your details and try again');
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect(screen.queryByText(/We couldn't get a price/)).toBeNull();
   });
 
   it('says so when the slug is unknown, without retrying', async () => {
@@ -465,5 +494,146 @@ describe('preview mode', () => {
     });
     render(<QuoteForm />);
     expect(await screen.findByRole('heading', { name: 'Demo Recovery' })).toBeTruthy();
+  });
+});
+
+describe('at the roadside', () => {
+  const SAFETY = 'On a motorway or in a live lane? Get behind the barrier if it is safe, then call 999.';
+  const UNREACHABLE = "We couldn't get a price just now. Please try again, or call Acme Recovery on 0161 496 0000.";
+  const companyRoutes = { 'GET /api/vehicle-types/42': () => json(vehicleRows), 'GET /api/surcharges/42': () => json(surchargeRows) };
+  const keys = () => requests.filter((r) => r.url.endsWith('/calculate')).map((r) => (r.init.headers as Record<string, string>)['Idempotency-Key']);
+
+  async function renderAndFill(props: Partial<Parameters<typeof QuoteForm>[0]> = {}) {
+    const user = userEvent.setup();
+    render(<QuoteForm company={company} {...props} />);
+    await screen.findByRole('heading', { name: props.company?.name ?? 'Acme Recovery' });
+    await fillValidForm(user);
+    return user;
+  }
+
+  it('shows the safety line above the form until it is dismissed', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    const safety = (_: string, element: Element | null) => element?.tagName === 'P' && element.textContent === SAFETY;
+    const line = screen.getByText(safety);
+    expect(line.compareDocumentPosition(screen.getByRole('heading', { name: 'Get Your Instant Recovery Quote' }))).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+    await user.click(screen.getByRole('button', { name: 'Dismiss safety advice' }));
+    expect(screen.queryByText(safety)).toBeNull();
+  });
+
+  it('a dropped connection is sent once more under the same key, then leaves a lasting message with a Call button', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let fail = true;
+    mockApi({
+      ...companyRoutes,
+      'POST /api/quotes/calculate': () => (fail ? Promise.reject(new TypeError('Failed to fetch')) : json(quote)),
+    });
+    const user = await renderAndFill();
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    const message = await screen.findByText(UNREACHABLE);
+    expect(message.closest('[role="alert"]')).toBeTruthy();
+    expect(within(notifications()).queryByRole('alert')?.textContent ?? '').not.toContain('check your details');
+    expect(screen.getByRole('button', { name: 'Call Now' }).getAttribute('href')).toBe('tel:01614960000');
+    expect(keys()).toHaveLength(2);
+    expect(keys()[0]).toMatch(/^[0-9a-f]{32}$/);
+    expect(keys()[1]).toBe(keys()[0]);
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Calculate Quote' }));
+
+    // Long after a toast would have gone, it is still there.
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(screen.getByText(UNREACHABLE)).toBeTruthy();
+
+    // The next tap clears it, with a key of its own.
+    fail = false;
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+    expect(screen.queryByText(UNREACHABLE)).toBeNull();
+    expect(keys()).toHaveLength(3);
+    expect(keys()[2]).not.toBe(keys()[0]);
+  });
+
+  it('a 5xx is not retried and leads to the call', async () => {
+    mockApi({ ...companyRoutes, 'POST /api/quotes/calculate': () => json({ message: 'Internal error' }, 503) });
+    const user = await renderAndFill();
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect(await screen.findByText(UNREACHABLE)).toBeTruthy();
+    expect(keys()).toHaveLength(1);
+    expect(screen.getByLabelText('Pickup Location').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('gives up on a silent server after 15 s', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    mockApi({
+      ...companyRoutes,
+      'POST /api/quotes/calculate': (_url, init) =>
+        new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+    });
+    const user = await renderAndFill();
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await act(() => vi.advanceTimersByTimeAsync(14_000));
+    expect(screen.getByRole('button', { name: 'Calculating...' })).toBeTruthy();
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(await screen.findByText(UNREACHABLE)).toBeTruthy();
+    expect(keys()).toHaveLength(1);
+  });
+
+  it('without a phone number the message only asks to try again', async () => {
+    mockApi({ ...companyRoutes, 'POST /api/quotes/calculate': () => Promise.reject(new TypeError('Failed to fetch')) });
+    const user = await renderAndFill({ company: { ...company, phone: null } });
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    expect(await screen.findByText("We couldn't get a price just now. Please try again.")).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Call Now' })).toBeNull();
+  });
+
+  describe('Use my location', () => {
+    const leeds = { coords: { latitude: 53.7965, longitude: -1.5478, accuracy: 10 }, timestamp: 0 };
+    function stubGeolocation(answer: (ok: PositionCallback, fail: PositionErrorCallback) => void) {
+      const getCurrentPosition = vi.fn((ok: PositionCallback, fail: PositionErrorCallback) => answer(ok, fail));
+      vi.stubGlobal('navigator', { ...navigator, geolocation: { getCurrentPosition } });
+      return getCurrentPosition;
+    }
+    const positionError = (code: number) => ({ code, message: '' }) as GeolocationPositionError;
+
+    it('fills the pickup postcode from the nearest-postcode endpoint', async () => {
+      mockApi({ ...companyRoutes, 'GET /api/postcodes/nearest?lat=53.7965&lng=-1.5478': () => json({ postcode: 'LS1 4AP', distanceMetres: 40 }) });
+      let answer!: () => void;
+      const asked = stubGeolocation((ok) => (answer = () => ok(leeds as unknown as GeolocationPosition)));
+      const user = userEvent.setup();
+      render(<QuoteForm company={company} />);
+      const button = await screen.findByRole('button', { name: 'Use my location' });
+      await user.click(button);
+      // A second tap while the position is found asks nothing more, and keeps focus on the button.
+      expect(button.getAttribute('aria-disabled')).toBe('true');
+      await user.click(button);
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(document.activeElement).toBe(button);
+      await act(async () => answer());
+      await waitFor(() => expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'LS1 4AP'));
+      expect(button.getAttribute('aria-disabled')).toBe('false');
+    });
+
+    it('leaves the field as it was with a message of its own for each failure', async () => {
+      const sea = 'We could not find a UK postcode near you. Please type it.';
+      mockApi({ ...companyRoutes, 'GET /api/postcodes/nearest?lat=53.7965&lng=-1.5478': () => json({ message: sea, code: 'NO_POSTCODE_NEAR' }, 404) });
+      const user = userEvent.setup();
+      render(<QuoteForm company={company} />);
+      await user.type(await screen.findByLabelText('Pickup Location'), 'M1 1AA');
+      const button = screen.getByRole('button', { name: 'Use my location' });
+      const cases: [(ok: PositionCallback, fail: PositionErrorCallback) => void, string][] = [
+        [(_ok, fail) => fail(positionError(1)), 'Location access is turned off. Please type the postcode.'],
+        [(_ok, fail) => fail(positionError(3)), 'Finding your location took too long. Please type the postcode.'],
+        [(ok) => ok(leeds as unknown as GeolocationPosition), sea],
+      ];
+      for (const [answer, message] of cases) {
+        stubGeolocation(answer);
+        await user.click(button);
+        expect((await screen.findByText(message)).getAttribute('role')).toBe('status');
+        expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'M1 1AA');
+      }
+      vi.stubGlobal('navigator', { ...navigator, geolocation: undefined });
+      await user.click(button);
+      expect(await screen.findByText('This browser cannot share your location. Please type the postcode.')).toBeTruthy();
+      expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'M1 1AA');
+    });
   });
 });

@@ -2,9 +2,10 @@
 // element <recovery-quote> wraps it (element.tsx) and the admin SPA renders it for the landing
 // demo, the portal preview and the wrapper page.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiRequestError, apiRequest } from '../../shared/api-client';
+import { ApiRequestError } from '../../shared/api-client';
 import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/constants';
 import { formatPounds } from '../../shared/money';
+import { telUrl } from '../../shared/phone';
 import { formatPostcode } from '../../shared/postcode';
 import type { PublicCompany, QuoteResponse } from '../../shared/types';
 import type { QuoteSummary } from './contact';
@@ -26,7 +27,8 @@ import {
   type QuoteFormValues,
 } from './quote-form-logic';
 import { Icon } from './icons';
-import { QuoteResult, type ContactDetail } from './QuoteResult';
+import { QuoteResult, actionClass, asButton, type ContactDetail } from './QuoteResult';
+import { locatePostcode, sendQuote } from './roadside';
 import { isSameOrigin, useQuoteSetup, type Option } from './quote-setup';
 import { themeVariables } from './theme';
 import { ToastRegion, useToast } from './Toast';
@@ -187,6 +189,11 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<{ quote: QuoteResponse; summary: QuoteSummary } | null>(null);
+  // Issue 18: the network or the server failed, so the motorist is offered a call; it stays until the next attempt.
+  const [unreachable, setUnreachable] = useState(false);
+  const [locating, setLocating] = useState(false);
+  const [locateNote, setLocateNote] = useState('');
+  const [safetyShown, setSafetyShown] = useState(true);
   const formRef = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
@@ -255,8 +262,9 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
 
     setPending(true);
     setResult(null);
+    setUnreachable(false);
     try {
-      const quote = await apiRequest<QuoteResponse>('/api/quotes/calculate', {
+      const quote = await sendQuote<QuoteResponse>('/api/quotes/calculate', {
         method: 'POST',
         body: toQuoteRequest(formatted, companyId),
         baseUrl: apiBase,
@@ -268,6 +276,12 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
         showToast({ title: 'Quote Calculated', description: `Your recovery quote is ${formatPounds(quote.totalPrice)}`, variant: 'default' });
       }
     } catch (error) {
+      // No answer, a timeout or a 5xx: the details were fine, so no toast says otherwise.
+      if (!(error instanceof ApiRequestError) || error.status >= 500) {
+        setUnreachable(true);
+        refocusAfterFailure.current = 'submit';
+        return;
+      }
       const fields = error instanceof ApiRequestError ? error.fields : undefined;
       const fieldErrors = fields ? pickQuoteFields(fields) : {};
       if (fields) setErrors(fieldErrors);
@@ -281,11 +295,37 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     }
   };
 
+  const locate = async () => {
+    if (locating) return;
+    setLocating(true);
+    setLocateNote('');
+    const found = await locatePostcode(apiBase, navigator.geolocation);
+    setLocating(false);
+    if ('postcode' in found) update('pickupPostcode', found.postcode);
+    else setLocateNote(found.message);
+  };
+
   const later = values.urgency === 'later';
   const contact = demo && !company ? DEMO_CONTACT : { phone: company?.phone ?? null, whatsapp: company?.whatsapp ?? null };
+  const companyName = company?.name || PRODUCT_NAME;
 
   return (
     <>
+      {safetyShown && (
+        <div className="flex items-center gap-1 rounded-lg bg-amber-100 pl-3 text-sm text-amber-950 ring-1 ring-amber-400">
+          <p className="flex-1 py-2">
+            <strong>On a motorway or in a live lane?</strong> Get behind the barrier if it is safe, then call 999.
+          </p>
+          <button
+            type="button"
+            onClick={() => setSafetyShown(false)}
+            aria-label="Dismiss safety advice"
+            className={`grid size-11 shrink-0 place-items-center rounded-lg ${focusRing}`}
+          >
+            <Icon name="x" className="size-4" />
+          </button>
+        </div>
+      )}
       <section aria-labelledby={`${id}-title`} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6">
         <h3 id={`${id}-title`} className="text-lg font-semibold text-ink @md:text-xl">
           Get Your Instant Recovery Quote
@@ -298,8 +338,29 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             placeholder="e.g. M1 1AA"
             value={values.pickupPostcode}
             error={errors.pickupPostcode}
-            onChange={(v) => update('pickupPostcode', v)}
+            onChange={(v) => {
+              update('pickupPostcode', v);
+              setLocateNote('');
+            }}
             onBlur={() => normalisePostcode('pickupPostcode')}
+            action={
+              <button
+                type="button"
+                onClick={locate}
+                // Not `disabled`: that would drop keyboard focus while the position is found.
+                aria-disabled={locating}
+                className={`flex h-11 shrink-0 items-center gap-1.5 rounded-lg border border-slate-400 bg-white px-3 text-sm font-medium text-slate-900 hover:bg-slate-50 aria-disabled:cursor-wait ${focusRing}`}
+              >
+                <Icon name={locating ? 'loader' : 'navigation'} className={`size-4 ${locating ? 'animate-spin' : ''}`} />
+                Use my location
+              </button>
+            }
+            note={
+              // Always mounted, so screen readers announce the message when it arrives.
+              <p role="status" className={locateNote ? 'mt-1 text-sm text-slate-700' : undefined}>
+                {locateNote}
+              </p>
+            }
           />
           <PostcodeField
             id={`${id}-destination`}
@@ -418,6 +479,19 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             {pending && <Icon name="loader" className="size-5 animate-spin" />}
             {pending ? 'Calculating...' : 'Calculate Quote'}
           </button>
+          {unreachable && (
+            <div role="alert" className="space-y-3 rounded-lg border border-red-700 bg-red-50 p-4 text-red-900 @md:col-span-2">
+              <p>
+                We couldn't get a price just now. Please try again{contact.phone ? `, or call ${companyName} on ${contact.phone}` : ''}.
+              </p>
+              {contact.phone && (
+                <a href={telUrl(contact.phone)} {...asButton} className={`${actionClass} bg-primary text-on-primary`}>
+                  <Icon name="phone" className="size-5" />
+                  Call Now
+                </a>
+              )}
+            </div>
+          )}
         </form>
       </section>
       {result && (

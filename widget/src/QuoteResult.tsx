@@ -16,11 +16,20 @@ export interface ContactDetail {
 const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
-/** The breakdown's lines in SPEC order; the last four only when they add something. */
+/**
+ * The breakdown's lines in SPEC order; the last four only when they add something. The extras
+ * (problem surcharge, after-hours fee, out-of-area fee...) each get their own line where SPEC's
+ * 'Service Fees' sum stood (issue 18); any part of the sum the server did not itemise stays as
+ * 'Service Fees'.
+ */
 function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
   const b = quote.breakdown;
+  const extras = quote.extras ?? [];
+  // In pence, so 0.1 + 0.2 leaves no phantom remainder.
+  const unitemised = Math.round(b.extraFees * 100) - extras.reduce((sum, extra) => sum + Math.round(extra.amount * 100), 0);
   const optional = [
-    { label: 'Service Fees', amount: b.extraFees },
+    ...extras,
+    { label: 'Service Fees', amount: unitemised / 100 },
     { label: 'Gearbox Charge', amount: b.gearboxFee },
     { label: 'Rolling Status Charge', amount: b.rollingStatusFee },
     { label: 'Passenger Charge', amount: b.passengerFee },
@@ -48,7 +57,7 @@ interface QuoteResultProps {
 
 /** SPEC.md §2 calls these two "buttons": links (they open WhatsApp or the dialler) with the
  * button role, so Space presses them as it would a button. */
-const asButton = {
+export const asButton = {
   role: 'button',
   onKeyDown: (event: KeyboardEvent<HTMLAnchorElement>) => {
     if (event.key !== ' ') return;
@@ -57,7 +66,7 @@ const asButton = {
   },
 } as const;
 
-const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
+export const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
 
 export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, whatsapp, phone, onContact, headingRef }: QuoteResultProps) {
   const headingId = useId();

@@ -56,27 +56,35 @@ interface PostcodeFieldProps {
   error?: string;
   onChange: (value: string) => void;
   onBlur: () => void;
+  /** A button beside the input (Pickup Location's 'Use my location'). */
+  action?: ReactNode;
+  /** A note under the input, e.g. why the location could not be used. */
+  note?: ReactNode;
 }
 
-export function PostcodeField({ id, name, label, placeholder, value, error, onChange, onBlur }: PostcodeFieldProps) {
+export function PostcodeField({ id, name, label, placeholder, value, error, onChange, onBlur, action, note }: PostcodeFieldProps) {
   return (
     <Field id={id} label={label} error={error}>
-      <input
-        id={id}
-        name={name}
-        type="text"
-        inputMode="text"
-        autoCapitalize="characters"
-        autoComplete="postal-code"
-        spellCheck={false}
-        maxLength={16}
-        placeholder={placeholder}
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        onBlur={onBlur}
-        className={`${controlClass} uppercase placeholder:normal-case`}
-        {...describedBy(id, error)}
-      />
+      <div className="flex gap-2">
+        <input
+          id={id}
+          name={name}
+          type="text"
+          inputMode="text"
+          autoCapitalize="characters"
+          autoComplete="postal-code"
+          spellCheck={false}
+          maxLength={16}
+          placeholder={placeholder}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+          onBlur={onBlur}
+          className={`${controlClass} min-w-0 uppercase placeholder:normal-case`}
+          {...describedBy(id, error)}
+        />
+        {action}
+      </div>
+      {note}
     </Field>
   );
 }

@@ -8,6 +8,7 @@ const PATHS = {
   minus: 'M5 12h14',
   plus: 'M5 12h14M12 5v14',
   x: 'M18 6 6 18M6 6l12 12',
+  navigation: 'M3 11 22 2 13 21 11 13 3 11',
   loader: 'M21 12a9 9 0 1 1-6.219-8.56',
   circleCheck: `${circle(12, 12, 10)}M16 9l-5.5 5.5L8 12`,
   phone:
