@@ -20,14 +20,14 @@ function listRoutes(deps: AppDeps, table: Partial<Group> & Pick<Group, 'list' | 
   const service = chargeService(deps, resource);
   const app = new OpenAPIHono<AppEnv>()
     .openapi(table.list, (c) => c.json(service.list(currentUser(c).companyId), 200))
-    .openapi(table.publicList, (c) => c.json(service.listPublic(c.req.valid('param').id), 200));
+    .openapi(table.publicList, (c) => c.json(service.listPublic(c.req.param('id')), 200));
   const { create, update, remove } = table;
   if (!create || !update || !remove) return app;
   return app
     .openapi(create, async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json')), 201))
-    .openapi(update, async (c) => c.json(await service.update(currentUser(c).companyId, c.req.valid('param').id, c.req.valid('json')), 200))
+    .openapi(update, async (c) => c.json(await service.update(currentUser(c).companyId, c.req.param('id'), c.req.valid('json')), 200))
     .openapi(remove, async (c) => {
-      await service.remove(currentUser(c).companyId, c.req.valid('param').id);
+      await service.remove(currentUser(c).companyId, c.req.param('id'));
       return c.json({ success: true as const }, 200);
     });
 }

@@ -89,10 +89,20 @@ const unsupported = error('The body is not application/json');
 const tooLarge = error('The body is over 3 MB');
 const companyMissing = error('No such company, or its page is not live');
 
-// Path parameters are taken as text: a malformed id answers 404 like a missing row (parseId).
-const companyIdParams = z.object({ companyId: z.string().meta({ description: 'A company id', example: '1' }) });
-const idParams = z.object({ id: z.string().meta({ description: 'A row id', example: '1' }) });
-const companyPathId = z.object({ id: z.string().meta({ description: 'A company id', example: '1' }) });
+// Path and query parameters are plain OpenAPI parameters, not zod: each is text the handler
+// parses itself (a malformed id answers 404 like a missing row, parseId), so a zod validator would
+// cost every request a parse that can never refuse anything.
+const parameter = (name: string, where: 'path' | 'query', description: string, example: string) => ({
+  name,
+  in: where,
+  required: where === 'path',
+  description,
+  schema: { type: 'string' as const },
+  example,
+});
+const companyIdParams = [parameter('companyId', 'path', 'A company id', '1')];
+const idParams = [parameter('id', 'path', 'A row id', '1')];
+const companyPathId = [parameter('id', 'path', 'A company id', '1')];
 
 /** The reads every charge list has: the operator's own rows, and a live company's enabled rows. */
 function chargeReads<R extends z.ZodType>(path: string, label: string, row: R) {
@@ -112,7 +122,7 @@ function chargeReads<R extends z.ZodType>(path: string, label: string, row: R) {
       'x-access': 'public',
       tags: ['Public'],
       summary: `A live company's enabled ${label}`,
-      request: { params: companyPathId },
+      parameters: companyPathId,
       responses: { 200: json(z.array(row), 'Enabled rows'), 404: companyMissing },
     }),
   };
@@ -137,7 +147,8 @@ function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, 
       'x-access': 'operator',
       tags: ['Charges'],
       summary: `Changes the given fields of a ${label} row`,
-      request: { params: idParams, body: body(schema.partial()) },
+      parameters: idParams,
+      request: { body: body(schema.partial()) },
       responses: { 200: json(row, 'The row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: missing, 413: tooLarge, 415: unsupported },
     }),
     remove: route({
@@ -146,7 +157,7 @@ function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, 
       'x-access': 'operator',
       tags: ['Charges'],
       summary: `Deletes a ${label} row`,
-      request: { params: idParams },
+      parameters: idParams,
       responses: { 200: json(successSchema, 'Deleted'), 401: notSignedIn, 403: crossOrigin, 404: missing },
     }),
   };
@@ -235,7 +246,7 @@ export const routes = {
       'x-access': 'public',
       tags: ['Public'],
       summary: "A company's public profile by its custom URL, with its enabled vehicle types and surcharges",
-      request: { params: z.object({ slug: z.string().meta({ description: 'The custom URL', example: 'demo' }) }) },
+      parameters: [parameter('slug', 'path', 'The custom URL', 'demo')],
       responses: { 200: json(publicCompanyWithChargesSchema, 'The company'), 404: companyMissing },
     }),
     logo: route({
@@ -244,7 +255,7 @@ export const routes = {
       'x-access': 'public',
       tags: ['Public'],
       summary: "A live company's logo image (cacheable; `?v=` makes it immutable)",
-      request: { params: companyPathId, query: z.object({ v: z.string().optional() }) },
+      parameters: [...companyPathId, parameter('v', 'query', 'The logo version: makes the answer immutable', 'a1b2c3d4e5f6a7b8')],
       responses: {
         200: { description: 'The image', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } },
         304: { description: 'Not modified (If-None-Match)' },
@@ -257,7 +268,7 @@ export const routes = {
       'x-access': 'public',
       tags: ['Public'],
       summary: "A company's public profile and branding, with its enabled vehicle types and surcharges (the problem types to offer)",
-      request: { params: companyPathId },
+      parameters: companyPathId,
       responses: { 200: json(publicCompanyWithChargesSchema, 'The company'), 404: companyMissing },
     }),
   },
@@ -285,7 +296,7 @@ export const routes = {
       'x-access': 'public',
       tags: ['Public'],
       summary: "A live company's pricing rates",
-      request: { params: companyIdParams },
+      parameters: companyIdParams,
       responses: { 200: json(pricingRatesSchema, 'The rates'), 404: companyMissing },
     }),
   },
