@@ -29,8 +29,10 @@ import { companyRoutes } from './routes/company';
 import { docsRoutes } from './routes/docs';
 import { createHostedRoutes } from './routes/hosted';
 import { pricingRoutes } from './routes/pricing';
+import { postcodeRoutes } from './routes/postcodes';
 import { quoteRoutes } from './routes/quotes';
 import { allRoutes } from './routes/table';
+import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
@@ -78,6 +80,8 @@ export function createApp(options: AppOptions) {
   const companies = companyService(deps);
   // Every route below is one of the route table's (api/routes/table.ts), which also drives
   // CORS, CSRF and the OpenAPI document.
+  // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
+  const quoteLimiter = createQuoteLimiter(config);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
@@ -85,7 +89,8 @@ export function createApp(options: AppOptions) {
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
-    .route('/', quoteRoutes(deps))
+    .route('/', quoteRoutes(deps, quoteLimiter))
+    .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', billingRoutes(deps, billing))
     .route('/', docsRoutes(api))
     .all('/api/*', notFoundJson);

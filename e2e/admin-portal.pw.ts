@@ -117,6 +117,11 @@ test('landing → sign up → trial → sign in → portal tabs → contact', as
     await page.getByLabel('WhatsApp').fill('+44 7700 900123');
     await page.getByRole('button', { name: 'Save Contact Info' }).click();
     await expectToast(page, 'Company settings updated successfully');
+    // Stored in E.164, shown again in the national format.
+    await page.reload();
+    await page.getByRole('tab', { name: 'Contact Info' }).click();
+    await expect(page.getByLabel('WhatsApp')).toHaveValue('07700 900123');
+    await expect(page.getByLabel('Phone')).toHaveValue('0161 496 0000');
   });
 
   await test.step('contact & support opens the mail client', async () => {

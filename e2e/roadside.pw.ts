@@ -7,33 +7,14 @@ import { API_ORIGIN, EXAMPLES_ORIGIN } from '../playwright.config';
 
 const SAFETY = 'On a motorway or in a live lane? Get behind the barrier if it is safe, then call 999.';
 const NO_POSTCODE = 'We could not find a UK postcode near you. Please type it.';
-const UNREACHABLE = "We couldn't get a price just now. Please try again, or call Demo Recovery Co. on +44 7700 900123.";
+// The demo company's number is stored in E.164 (+447700900123) and shown in the national format.
+const UNREACHABLE = "We couldn't get a price just now. Please try again, or call Demo Recovery Co. on 07700 900123.";
 
 const LEEDS = { latitude: 53.7997, longitude: -1.5492 };
 const NORTH_SEA = { latitude: 55.0, longitude: 2.5 };
 const PARIS = { latitude: 48.8566, longitude: 2.3522 };
 
 const widget = (page: Page) => page.locator('recovery-quote');
-
-/**
- * STAND-IN until branch roadside-server (the real GET /api/postcodes/nearest) is merged: answers
- * by the endpoint's contract, a Leeds postcode for a point in Leeds and its 404 elsewhere. Delete
- * this and its calls after that merge, so these journeys run against the real postcode data.
- */
-async function stubNearestUntilServerLands(page: Page) {
-  await page.route(`${API_ORIGIN}/api/postcodes/nearest?*`, (route) => {
-    const url = new URL(route.request().url());
-    const lat = Number(url.searchParams.get('lat'));
-    const lng = Number(url.searchParams.get('lng'));
-    const inLeeds = Math.abs(lat - 53.8) < 0.05 && Math.abs(lng + 1.55) < 0.08;
-    return route.fulfill({
-      status: inLeeds ? 200 : 404,
-      contentType: 'application/json',
-      headers: { 'Access-Control-Allow-Origin': '*' },
-      body: JSON.stringify(inLeeds ? { postcode: 'LS1 4AP', distanceMetres: 120 } : { message: NO_POSTCODE, code: 'NO_POSTCODE_NEAR' }),
-    });
-  });
-}
 
 async function at(context: BrowserContext, position: { latitude: number; longitude: number }) {
   await context.grantPermissions(['geolocation'], { origin: EXAMPLES_ORIGIN });
@@ -49,9 +30,8 @@ async function fillQuote(form: Locator) {
   await form.getByLabel('Problem Description').selectOption('Flat Tire');
 }
 
+// Against the real GET /api/postcodes/nearest and the built-in postcode data.
 test.describe('Use my location', () => {
-  test.beforeEach(({ page }) => stubNearestUntilServerLands(page));
-
   test('a position in Leeds fills a Leeds postcode', async ({ page, context }) => {
     await at(context, LEEDS);
     await page.goto(`${EXAMPLES_ORIGIN}/basic.html`);
@@ -143,7 +123,6 @@ test.describe('nothing stored before a quote', () => {
     ['the hosted page', `${API_ORIGIN}/company/demo`],
   ] as const) {
     test(`${where} sets no cookie and writes no storage up to Calculate`, async ({ page, context }) => {
-      await stubNearestUntilServerLands(page);
       await context.grantPermissions(['geolocation'], { origin: new URL(url).origin });
       await context.setGeolocation(LEEDS);
       await page.goto(url);

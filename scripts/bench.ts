@@ -3,7 +3,7 @@
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
 // `npm run bench -- backup` (or `large-db`, or `main`) runs those sections alone and rewrites only
-// theirs in docs/benchmarks.md.
+// theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { isValidPostcode } from '../shared/postcode';
 import { evaluateDistanceAccuracy } from './distance-accuracy';
 import { demoQuoteJson } from './bench/demo-quote';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './bench/load';
+import type { NearestProbeResult } from './bench/nearest-probe';
 import type { PostcodeProbeResult } from './bench/postcode-probe';
 import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
 import {
@@ -98,6 +99,34 @@ function postcodeProbe(): PostcodeProbeResult {
   const probe = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/bench/postcode-probe.ts', '1000000'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (probe.status !== 0) throw new Error(`postcode probe failed:\n${probe.stderr}`);
   return JSON.parse(probe.stdout.trim()) as PostcodeProbeResult;
+}
+
+/** `npm run bench -- nearest` runs this section alone. */
+function nearestRows(): Row[] {
+  // A fresh process with the collector exposed: the load is cold and the memory figure is what stays live.
+  const probe = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/nearest-probe.ts', '1000000'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (probe.status !== 0) throw new Error(`nearest-postcode probe failed:\n${probe.stderr}`);
+  const result = JSON.parse(probe.stdout.trim()) as NearestProbeResult;
+  return [
+    {
+      what: `nearest postcode unit to a position (${int(result.lookups)} look-ups near the routed addresses, ${(100 * (1 - result.foundShare)).toFixed(0)} % at sea or abroad)`,
+      measured: `${result.perLookupUs.toFixed(2)} µs`,
+      budget: '≤ 20 µs',
+      pass: result.perLookupUs <= 20,
+    },
+    {
+      what: `postcode data load with the nearest-unit index (fresh process; the index's build ${result.nearestIndexMs.toFixed(0)} ms of it)`,
+      measured: `${result.loadMs.toFixed(0)} ms`,
+      budget: '≤ 300 ms',
+      pass: result.loadMs <= 300,
+    },
+    {
+      what: 'postcode data memory: decoded centroids and the nearest-unit index (array buffers and heap, after a full collection)',
+      measured: `${(result.dataBytes / 1e6).toFixed(1)} MB`,
+      budget: '≤ 40 MB',
+      pass: result.dataBytes <= 40e6,
+    },
+  ];
 }
 
 /** Requests answered by one route over all its ratio slices. */
@@ -277,6 +306,7 @@ async function mainSection(host: ReturnType<typeof machine>, built: boolean): Pr
       pass: probe.perLookupUs <= 2,
     },
     { what: 'postcode data load (fresh process)', measured: `${probe.loadMs.toFixed(0)} ms`, budget: '≤ 300 ms', pass: probe.loadMs <= 300 },
+    ...nearestRows(),
     ...[{ label: 'all', ...accuracy.overall }, ...accuracy.bands].map(({ label, n, medianPct, p90Pct }) => ({
       what: `distance error vs routed driving distance, ${label === 'all' ? 'all pairs' : `straight line ${label}`} (${n} pairs)`,
       measured: `median ${medianPct.toFixed(1)} %, p90 ${p90Pct.toFixed(1)} %`,
@@ -384,7 +414,7 @@ function withSection(doc: string, section: string): string {
   return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${doc.slice(next + 1)}`}`;
 }
 
-const SECTIONS = ['main', 'backup', 'large-db', 'logs'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function main() {
@@ -396,6 +426,12 @@ async function main() {
   }
   const sections = new Set<Section>(asked.length === 0 ? SECTIONS : (asked as Section[]));
   const host = machine();
+  if (sections.has('nearest') && !sections.has('main')) {
+    // The main section measures it too; alone it is printed, not written, and needs no build.
+    console.log(`\n${render(nearestRows())}\n`);
+    sections.delete('nearest');
+    if (sections.size === 0) return;
+  }
   const built = ensureBuilt();
   // The production bundle, as `npm start` runs it; the sources only if it could not be built.
   const script = built ? 'dist/server.mjs' : 'api/server.ts';

@@ -15,6 +15,8 @@ export const ERROR_CODES = [
   'INVALID_CREDENTIALS',
   'FORBIDDEN',
   'NOT_FOUND',
+  // Nearest postcode: no unit within 1 km of the position (the sea, abroad)
+  'NO_POSTCODE_NEAR',
   // State that refuses the request
   'EMAIL_TAKEN',
   'SLUG_TAKEN',

@@ -182,3 +182,8 @@ export const webhookResultSchema = z.object({
   outcome: z.enum(['applied', 'replayed', 'ignored']),
   type: z.string(),
 });
+
+export const nearbyPostcodeSchema = z.object({
+  postcode: z.string().meta({ description: 'Formatted, e.g. "LS1 4AP"' }),
+  distanceMetres: z.number().int().meta({ description: 'From the position to the unit’s centroid, at most 1000' }),
+});

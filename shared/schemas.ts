@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
+import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
 
 const MAX_TEXT = 200;
@@ -242,6 +243,15 @@ export const customSlugSchema = z
 const nullableText = (label: string, max: number, multiline = false) =>
   z.preprocess((v) => (v === '' ? null : v), optionalText(label, max, multiline).nullable().optional());
 
+export const PHONE_INVALID = 'Enter a valid UK phone number, such as 07700 900123';
+export const WHATSAPP_INVALID = 'Enter a valid WhatsApp number, such as 07700 900123';
+
+/** A phone or WhatsApp number as typed (blank clears it), stored in E.164 (shared/phone-number.ts). */
+const phoneField = (label: string, invalid: string) =>
+  nullableText(label, 30)
+    .refine((v) => v == null || toE164(v) !== undefined, invalid)
+    .transform((v) => (v == null ? v : (toE164(v) ?? v)));
+
 const featureText = (label: string, max: number, multiline = false) => optionalText(label, max, multiline).optional();
 
 export const companyUpdateSchema = z.object({
@@ -252,8 +262,8 @@ export const companyUpdateSchema = z.object({
   accentColour: colour.optional(),
   backgroundColour: colour.optional(),
   textColour: colour.optional(),
-  phone: nullableText('Phone', 30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid phone number'),
-  whatsapp: nullableText('WhatsApp', 30).refine((v) => v == null || /^[+\d][\d\s()-]{4,29}$/.test(v), 'Enter a valid WhatsApp number'),
+  phone: phoneField('Phone', PHONE_INVALID),
+  whatsapp: phoneField('WhatsApp', WHATSAPP_INVALID),
   email: z.preprocess((v) => (v === '' ? null : v), emailField.nullable().optional()),
   preferredContact: z.enum(['whatsapp', 'phone', 'email'], { error: 'Preferred contact must be whatsapp, phone or email' }).optional(),
   customDomain: nullableText('Custom domain', 253),

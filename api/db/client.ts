@@ -7,6 +7,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { MIGRATIONS_DIR } from '../paths';
 import { WAL_SIZE_LIMIT_BYTES } from './checkpointer';
+import { normalisePhoneNumbers } from './phone-numbers';
 import * as schema from './schema';
 import { seedDemoCompany } from './seed';
 import { setWriteDeadline } from './write';
@@ -41,6 +42,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = drizzle(sqlite, { schema }) as Db;
   migrate(db, { migrationsFolder });
   seedDemoCompany(db);
+  normalisePhoneNumbers(db);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (options.writeDeadlineMs !== undefined) setWriteDeadline(db, options.writeDeadlineMs);
   return db;

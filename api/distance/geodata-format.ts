@@ -41,6 +41,17 @@ export function packKey(key: string, end: number): number {
   return packed;
 }
 
+/** The inverse of packKey over a whole packed value: "LS14" back from its number. */
+export function unpackKey(packed: number): string {
+  let key = '';
+  while (packed > 0) {
+    const digit = ((packed - 1) % 37) + 1;
+    key = String.fromCharCode(digit <= 10 ? digit + 47 : digit + 54) + key;
+    packed = (packed - digit) / 37;
+  }
+  return key;
+}
+
 /** The unit's last two letters as 0..SUFFIX_COUNT-1, or -1 if they are not both A–Z. */
 export function unitSuffix(key: string): number {
   const n = key.length;
@@ -50,3 +61,6 @@ export function unitSuffix(key: string): number {
   if (!(a >= 0 && a <= 25 && b >= 0 && b <= 25)) return -1;
   return a * 26 + b;
 }
+
+/** The two letters unitSuffix numbered. */
+export const suffixLetters = (suffix: number): string => String.fromCharCode(65 + Math.floor(suffix / 26), 65 + (suffix % 26));

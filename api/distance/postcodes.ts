@@ -3,7 +3,8 @@
 // packed integer keys, so they allocate nothing but the result.
 import { readFileSync } from 'node:fs';
 import { brotliDecompressSync } from 'node:zlib';
-import { COORD_SCALE, GEODATA_MAGIC, GEODATA_VERSION, SUFFIX_COUNT, packKey, unitSuffix } from './geodata-format';
+import { COORD_SCALE, GEODATA_MAGIC, GEODATA_VERSION, SUFFIX_COUNT, packKey, suffixLetters, unitSuffix, unpackKey } from './geodata-format';
+import { NearestUnitIndex } from './nearest';
 
 export type PostcodeLevel = 'unit' | 'sector' | 'district';
 
@@ -13,8 +14,17 @@ export interface PostcodeLocation {
   level: PostcodeLevel;
 }
 
+/** A unit postcode near a point, formatted ("LS1 4AP"), and how far the point is from its centroid. */
+export interface NearbyPostcode {
+  postcode: string;
+  distanceMetres: number;
+}
+
 export interface GeodataStats {
+  /** The whole load: reading, decoding and building the nearest-unit index. */
   loadMs: number;
+  /** The part of loadMs spent building the nearest-unit index. */
+  nearestIndexMs: number;
   fileBytes: number;
   units: number;
   sectors: number;
@@ -117,6 +127,9 @@ export class PostcodeIndex {
     private readonly unitSuffixes: Uint16Array,
     private readonly unitLat: Int32Array,
     private readonly unitLng: Int32Array,
+    private readonly near: NearestUnitIndex,
+    /** Milliseconds the nearest-unit index took to build. */
+    readonly nearestIndexMs: number,
   ) {}
 
   /** Decodes a postcodes.bin file's contents (brotli-compressed). */
@@ -159,11 +172,44 @@ export class PostcodeIndex {
       }
     }
     if (!reader.done) throw new Error('postcodes.bin: trailing bytes');
-    return new PostcodeIndex(districts, sectors, sectorStart, suffixes, unitLat, unitLng);
+    const started = performance.now();
+    const near = NearestUnitIndex.build(unitLat, unitLng);
+    return new PostcodeIndex(districts, sectors, sectorStart, suffixes, unitLat, unitLng, near, performance.now() - started);
   }
 
   get counts(): { units: number; sectors: number; districts: number } {
     return { units: this.unitSuffixes.length, sectors: this.sectors.keys.length, districts: this.districts.keys.length };
+  }
+
+  /** Bytes held by the decoded data and its nearest-unit index. */
+  get byteLength(): number {
+    const table = (t: CentroidTable) => t.keys.byteLength + t.lat.byteLength + t.lng.byteLength;
+    return (
+      table(this.districts) +
+      table(this.sectors) +
+      this.sectorStart.byteLength +
+      this.unitSuffixes.byteLength +
+      this.unitLat.byteLength +
+      this.unitLng.byteLength +
+      this.near.byteLength
+    );
+  }
+
+  /** The unit postcode nearest to (lat, lng) in degrees, if one is within 1 km. */
+  nearest(lat: number, lng: number): NearbyPostcode | undefined {
+    const found = this.near.nearest(lat, lng);
+    if (!found) return undefined;
+    // The unit's sector: the last s with sectorStart[s] <= unit.
+    let low = 0;
+    let high = this.sectors.keys.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >>> 1;
+      if (this.sectorStart[mid] <= found.unit) low = mid;
+      else high = mid - 1;
+    }
+    const sector = unpackKey(this.sectors.keys[low]);
+    const postcode = `${sector.slice(0, -1)} ${sector.slice(-1)}${suffixLetters(this.unitSuffixes[found.unit])}`;
+    return { postcode, distanceMetres: Math.round(found.metres) };
   }
 
   /** `key` is a full postcode, upper case, no spaces: unit, then sector (key minus 2), then district (key minus 3). */
@@ -192,7 +238,7 @@ function ensureLoaded(): { index: PostcodeIndex; stats: GeodataStats } {
     const file = readFileSync(POSTCODES_FILE);
     const index = PostcodeIndex.decode(file);
     const loadMs = performance.now() - started;
-    loaded = { index, stats: { loadMs, fileBytes: file.length, ...index.counts } };
+    loaded = { index, stats: { loadMs, nearestIndexMs: index.nearestIndexMs, fileBytes: file.length, ...index.counts } };
   }
   return loaded;
 }
@@ -208,6 +254,11 @@ export function loadGeodata(): GeodataStats {
 /** Milliseconds the one load took (loads now if nothing has yet). */
 export function geodataLoadMs(): number {
   return ensureLoaded().stats.loadMs;
+}
+
+/** The unit postcode nearest to a point, if one is within 1 km (none at sea or abroad). */
+export function nearestPostcode(lat: number, lng: number): NearbyPostcode | undefined {
+  return ensureLoaded().index.nearest(lat, lng);
 }
 
 /** Centroid of a postcode key (upper case, no spaces), at the most precise level known. */

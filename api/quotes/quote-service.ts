@@ -14,7 +14,12 @@ import type { AppDeps } from '../deps';
 import { NotFound, Unprocessable, ValidationFailed } from '../errors';
 import { calculateQuote } from '../pricing/calculate';
 import { londonDate } from '../pricing/london-time';
-import { isLive } from './company-config';
+import { isLive, type CompanyQuoteConfig } from './company-config';
+import { createReplayCache } from './idempotency';
+
+/** How long an Idempotency-Key answers with its first quote, and how many keys are kept at most. */
+export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
+export const IDEMPOTENCY_MAX_KEYS = 10_000;
 
 /** A quote request once validated. */
 export type ValidQuoteRequest = z.output<typeof quoteRequestSchema>;
@@ -24,6 +29,11 @@ export interface QuoteCaller {
   signedInCompanyId?: number | null;
   /** Called once the request is known to be for a live company, before any work is stored. */
   admit?: () => void;
+  /**
+   * The client's name for this calculation (the Idempotency-Key header): the same key for the same
+   * company within IDEMPOTENCY_WINDOW_MS answers with the first quote and stores no second one.
+   */
+  idempotencyKey?: string;
 }
 
 export interface QuoteServiceDeps extends Pick<AppDeps, 'db' | 'companyCache' | 'distance' | 'config' | 'now'> {
@@ -34,6 +44,8 @@ export interface QuoteServiceDeps extends Pick<AppDeps, 'db' | 'companyCache' | 
 export function createQuoteService(deps: QuoteServiceDeps) {
   const { db, companyCache, distance, config } = deps;
   const storeQuote = deps.storeQuote ?? ((quote: NewQuote) => insertQuote(db, quote));
+
+  const replays = createReplayCache<QuoteResponse>({ maxEntries: IDEMPOTENCY_MAX_KEYS, windowMs: IDEMPOTENCY_WINDOW_MS });
 
   return async function quote(body: ValidQuoteRequest, caller: QuoteCaller = {}): Promise<QuoteResponse> {
     const signedInCompany = caller.signedInCompanyId ?? undefined;
@@ -63,8 +75,18 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
     }
 
-    caller.admit?.();
+    // A repeat is answered before the rate limit: it costs nothing and stores nothing.
+    const replayKey = caller.idempotencyKey === undefined ? undefined : `${company.companyId}:${caller.idempotencyKey}`;
+    const earlier = replayKey === undefined ? undefined : replays.get(replayKey, now.getTime());
+    if (earlier) return earlier;
 
+    caller.admit?.();
+    const answer = priceAndStore(body, company, now);
+    if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime());
+    return answer;
+  };
+
+  async function priceAndStore(body: ValidQuoteRequest, company: CompanyQuoteConfig, now: Date): Promise<QuoteResponse> {
     const pickup = formatPostcode(body.pickupPostcode);
     const destination = formatPostcode(body.destinationPostcode);
     // Both at once: with OSRM, a quote waits for the slower of the two calls, not their sum.
@@ -118,7 +140,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       extras: result.extras.map((e) => ({ label: e.label, amount: penceToPounds(e.amountPence) })),
       currency: 'GBP',
     };
-  };
+  }
 }
 
 /** A postcode no data level knows is a 422 naming it, under the field it came from. */

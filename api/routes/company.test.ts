@@ -274,3 +274,48 @@ describe('charge lists', () => {
     expect(res.json.fields[field]).toBeTruthy();
   });
 });
+
+describe('company phone and WhatsApp numbers (E.164)', () => {
+  const t = createTestApp();
+
+  it.each(['+44 (0)7700 900456', '07700 900456', '+447700900456', '0044 7700 900456', ' 07700-900-456 '])('stores %j as +447700900456 and reads it back so', async (typed) => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/company', { token: op.token, body: { phone: typed, whatsapp: typed } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ phone: '+447700900456', whatsapp: '+447700900456' });
+    const read = await t.call('GET', '/api/company', { token: op.token });
+    expect(read.json).toMatchObject({ phone: '+447700900456', whatsapp: '+447700900456' });
+    const stored = t.deps.db.$client.prepare('select phone, whatsapp from companies where id = ?').get(op.companyId);
+    expect(stored).toEqual({ phone: '+447700900456', whatsapp: '+447700900456' });
+  });
+
+  it('keeps landlines and numbers abroad, and clears a blank number', async () => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0113 496 0000', whatsapp: '+33 6 12 34 56 78' } });
+    expect(res.json).toMatchObject({ phone: '+441134960000', whatsapp: '+33612345678' });
+    const cleared = await t.call('PUT', '/api/company', { token: op.token, body: { whatsapp: '' } });
+    expect(cleared.json).toMatchObject({ phone: '+441134960000', whatsapp: null });
+  });
+
+  it.each([
+    ['phone', '12345', 'Enter a valid UK phone number, such as 07700 900123'],
+    ['phone', '07700 9004567', 'Enter a valid UK phone number, such as 07700 900123'],
+    ['phone', 'call the office', 'Enter a valid UK phone number, such as 07700 900123'],
+    ['whatsapp', '07700 900456 ext 2', 'Enter a valid WhatsApp number, such as 07700 900123'],
+    ['whatsapp', '999', 'Enter a valid WhatsApp number, such as 07700 900123'],
+  ])('refuses %s %j with 400 on the field and changes nothing', async (field, typed, message) => {
+    const op = await t.operator();
+    await t.call('PUT', '/api/company', { token: op.token, body: { phone: '07700 900111', whatsapp: '07700 900222' } });
+    const res = await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Renamed', [field]: typed } });
+    expect(res.status).toBe(400);
+    expect(res.json).toEqual({ message, code: 'VALIDATION_FAILED', fields: { [field]: message }, requestId: expect.any(String) });
+    const read = await t.call('GET', '/api/company', { token: op.token });
+    expect(read.json).toMatchObject({ phone: '+447700900111', whatsapp: '+447700900222' });
+    expect(read.json.name).not.toBe('Renamed');
+  });
+
+  it('gives the hosted page and the public read E.164 too', async () => {
+    const res = await t.call('GET', '/api/company/1');
+    expect(res.json).toMatchObject({ phone: '+447700900123', whatsapp: '+447700900123' });
+  });
+});

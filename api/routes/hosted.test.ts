@@ -219,3 +219,18 @@ describe('GET /widget.js', () => {
     expect(await res.json()).toEqual({ message: 'The widget is not built. Run "npm run build".' });
   });
 });
+
+describe('hosted page phone numbers', () => {
+  it('shows numbers stored in E.164 as people write them, and links them in E.164', async () => {
+    const routes = createHostedRoutes({
+      lookupBySlug: () => ({ ...company, phone: '+441614960000', whatsapp: '+447700900456' }),
+      widgetFile: path.join(mkdtempSync(path.join(tmpdir(), 'widget-')), 'widget.js'),
+      publicUrl: 'https://quotes.example',
+    });
+    const page = await (await routes.request('/company/bobs-tow')).text();
+    expect(page).toContain('<a href="tel:+441614960000">0161 496 0000</a>');
+    expect(page).toContain('Call<span class="num">&nbsp;0161 496 0000</span>');
+    expect(page).toContain('<a href="https://wa.me/+447700900456" rel="noopener">07700 900456</a>');
+    expect(page).not.toContain('>+44');
+  });
+});

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import { html, raw } from 'hono/html';
 import { safeColour } from '../../shared/patterns';
 import { telUrl, whatsappNumber } from '../../shared/phone';
+import { formatPhoneNational } from '../../shared/phone-number';
 import type { PublicCompany } from '../../shared/types';
 import { hostedCsp, styleHash } from '../http/security';
 
@@ -150,18 +151,18 @@ ${company.logo ? html`<meta property="og:image" content="${company.logo}">\n` : 
 <body>
 <header class="bar"><div class="wrap">
 <h1>${company.name}</h1>
-${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call<span class="num">&nbsp;${company.phone}</span></a>` : ''}
+${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call<span class="num">&nbsp;${formatPhoneNational(company.phone)}</span></a>` : ''}
 </div></header>
 <main>
 <recovery-quote company="${slug}"><div class="loading" role="status"><div class="spin"></div>Loading quote form…</div></recovery-quote>
-<noscript><p class="wrap">Please turn on JavaScript to get an instant quote${company.phone ? html`, or call us on <a href="${telUrl(company.phone)}">${company.phone}</a>` : ''}.</p></noscript>
+<noscript><p class="wrap">Please turn on JavaScript to get an instant quote${company.phone ? html`, or call us on <a href="${telUrl(company.phone)}">${formatPhoneNational(company.phone)}</a>` : ''}.</p></noscript>
 </main>
 <footer><div class="wrap">
 <p><strong>${company.name}</strong></p>
 ${company.companyDescription ? html`<p>${company.companyDescription}</p>` : ''}
 <ul>
-${company.phone ? html`<li>Phone: <a href="${telUrl(company.phone)}">${company.phone}</a></li>` : ''}
-${company.whatsapp ? html`<li>WhatsApp: <a href="https://wa.me/${whatsappNumber(company.whatsapp)}" rel="noopener">${company.whatsapp}</a></li>` : ''}
+${company.phone ? html`<li>Phone: <a href="${telUrl(company.phone)}">${formatPhoneNational(company.phone)}</a></li>` : ''}
+${company.whatsapp ? html`<li>WhatsApp: <a href="https://wa.me/${whatsappNumber(company.whatsapp)}" rel="noopener">${formatPhoneNational(company.whatsapp)}</a></li>` : ''}
 ${company.email ? html`<li>E-mail: <a href="mailto:${company.email}">${company.email}</a></li>` : ''}
 </ul>
 <p class="fine"><span>© ${year} ${company.name}</span><span>Privacy Policy</span><span>Terms of Service</span></p>

@@ -1,5 +1,5 @@
 // The route table: every API route declared once, with its method, path, who may call it, its
-// request schemas and its response schemas by status code (docs/decisions/013-route-table.md).
+// request schemas and its response schemas by status code (docs/decisions/014-route-table.md).
 // From this one table come the handlers' validation (OpenAPIHono), the sign-in requirement, CORS
 // and CSRF (api/http/security.ts), the OpenAPI document at /api/openapi.json, the front ends'
 // response types (shared/types.ts) and the generated security tests (api/routes/security.test.ts).
@@ -27,6 +27,7 @@ import {
   companySchema,
   currentUserSchema,
   loginResponseSchema,
+  nearbyPostcodeSchema,
   passengerChargeRowSchema,
   pricedRowSchema,
   pricingRatesSchema,
@@ -71,6 +72,24 @@ function route<const R extends Omit<TableRoute, 'middleware'>>({ signInMessage, 
   if (media && 'schema' in media && media.schema instanceof z.ZodType) middleware.push(requireJson);
   return createRoute({ ...(config as R), ...(middleware.length > 0 ? { middleware } : {}) });
 }
+
+export const NO_POSTCODE_NEAR = 'We could not find a UK postcode near you. Please type it.';
+
+/**
+ * Decimal degrees as JavaScript writes a geolocation coordinate: up to 17 significant digits
+ * ("-0.12345678901234568"), and a negative exponent for a value within 1e-6 of zero ("5e-7", on
+ * the Greenwich meridian). No hex, blanks, Infinity or large exponents.
+ */
+const DEGREES = /^-?\d{1,3}(?:\.\d{1,20})?(?:e-\d{1,3})?$/;
+
+const degrees = (label: string, limit: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(DEGREES, `${label} must be a number in decimal degrees`)
+    .transform(Number)
+    .refine((v) => Math.abs(v) <= limit, `${label} must be between -${limit} and ${limit}`);
+
+const nearestQuerySchema = z.object({ lat: degrees('Latitude', 90), lng: degrees('Longitude', 180) });
 
 /** The 401 of a checkout started signed out: it says what to do. */
 export const CHECKOUT_NEEDS_SIGN_IN = 'Please sign in to start your free trial.';
@@ -329,6 +348,16 @@ export const routes = {
       'x-access': 'public',
       tags: ['Public'],
       summary: 'Calculate and record an instant quote',
+      parameters: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 100 },
+          description:
+            'Names this calculation (1–100 printable ASCII characters, e.g. a UUID per tap). The same key for the same company within 10 minutes answers with the first quote and stores no second one, so a retry after a dropped connection is safe.',
+        },
+      ],
       description: `Give \`companyId\` or \`companySlug\`. Values are matched to the company’s enabled rows by slug of their name ("Not Rolling" → \`not-rolling\`). Rate-limited per client. The \`quoteId\` is shown to customers as TQ-{quoteId}: ${REFERENCE_LENGTH} characters of ${REFERENCE_ALPHABET}.`,
       request: { body: body(quoteRequestSchema) },
       responses: {
@@ -338,6 +367,24 @@ export const routes = {
         413: tooLarge,
         415: unsupported,
         422: error('A valid postcode that our data does not know'),
+        429: error('Rate limited'),
+      },
+    }),
+  },
+  postcodes: {
+    nearest: route({
+      method: 'get',
+      path: '/api/postcodes/nearest',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: 'The unit postcode nearest to a position (the quote form’s “Use my location”)',
+      description:
+        'Within 1 km of a unit’s centroid only: at sea, abroad or further from every unit the answer is 404 with `code` NO_POSTCODE_NEAR. The position is neither stored nor logged. Shares the quote calculation’s rate limit.',
+      request: { query: nearestQuerySchema },
+      responses: {
+        200: json(nearbyPostcodeSchema, 'The nearest unit'),
+        400: error('lat or lng missing or not a number in range (per-field messages)'),
+        404: error('No unit within 1 km: `code` is NO_POSTCODE_NEAR'),
         429: error('Rate limited'),
       },
     }),

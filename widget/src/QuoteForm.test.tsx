@@ -32,8 +32,9 @@ const company: PublicCompany = {
   accentColour: '#FF5722',
   backgroundColour: '#FAFAFA',
   textColour: '#0F172A',
-  phone: '0161 496 0000',
-  whatsapp: '+44 7700 900456',
+  // As the company read gives them since issue 18: E.164.
+  phone: '+441614960000',
+  whatsapp: '+447700900456',
   email: 'jobs@acme.example',
   preferredContact: 'whatsapp',
   customSlug: 'acme',
@@ -303,7 +304,7 @@ describe('a real company', () => {
     await user.click(whatsapp);
     expect(onContact).toHaveBeenCalledWith({ channel: 'whatsapp', quoteId: 'K7Q2' });
     const call = screen.getByRole('button', { name: 'Call Now' });
-    expect(call.getAttribute('href')).toBe('tel:01614960000');
+    expect(call.getAttribute('href')).toBe('tel:+441614960000');
   });
 
   it('shows the breakdown lines above zero when the company allows it', async () => {
@@ -533,7 +534,7 @@ describe('at the roadside', () => {
     const message = await screen.findByText(UNREACHABLE);
     expect(message.closest('[role="alert"]')).toBeTruthy();
     expect(within(notifications()).queryByRole('alert')?.textContent ?? '').not.toContain('check your details');
-    expect(screen.getByRole('button', { name: 'Call Now' }).getAttribute('href')).toBe('tel:01614960000');
+    expect(screen.getByRole('button', { name: 'Call Now' }).getAttribute('href')).toBe('tel:+441614960000');
     expect(keys()).toHaveLength(2);
     expect(keys()[0]).toMatch(/^[0-9a-f]{32}$/);
     expect(keys()[1]).toBe(keys()[0]);

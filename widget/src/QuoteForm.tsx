@@ -5,7 +5,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { ApiRequestError } from '../../shared/api-client';
 import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/constants';
 import { formatPounds } from '../../shared/money';
-import { telUrl } from '../../shared/phone';
+import { telUrl, ukNational } from '../../shared/phone';
 import { formatPostcode } from '../../shared/postcode';
 import type { PublicCompany, QuoteResponse } from '../../shared/types';
 import type { QuoteSummary } from './contact';
@@ -482,7 +482,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
           {unreachable && (
             <div role="alert" className="space-y-3 rounded-lg border border-red-700 bg-red-50 p-4 text-red-900 @md:col-span-2">
               <p>
-                We couldn't get a price just now. Please try again{contact.phone ? `, or call ${companyName} on ${contact.phone}` : ''}.
+                We couldn't get a price just now. Please try again{contact.phone ? `, or call ${companyName} on ${ukNational(contact.phone)}` : ''}.
               </p>
               {contact.phone && (
                 <a href={telUrl(contact.phone)} {...asButton} className={`${actionClass} bg-primary text-on-primary`}>

@@ -1,6 +1,7 @@
 // Contact Info: how customers reach the operator from a quote (WhatsApp, phone, e-mail).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { formatPhoneNational } from '../../../../shared/phone-number';
 import { companyUpdateSchema } from '../../../../shared/schemas';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
@@ -19,8 +20,9 @@ const contactSchema = companyUpdateSchema.pick({ phone: true, whatsapp: true, em
 function toForm(company: Company): ContactForm {
   const preferred = company.preferredContact;
   return {
-    phone: company.phone ?? '',
-    whatsapp: company.whatsapp ?? '',
+    // Stored in E.164; shown as the operator would write it ("07700 900456").
+    phone: company.phone ? formatPhoneNational(company.phone) : '',
+    whatsapp: company.whatsapp ? formatPhoneNational(company.whatsapp) : '',
     email: company.email ?? '',
     preferredContact: preferred === 'phone' || preferred === 'email' ? preferred : 'whatsapp',
   };
@@ -52,8 +54,8 @@ export function ContactTab({ company }: { company: Company }) {
           <Field label="Phone" hint="Used by the Call Now button" error={errors.phone?.message}>
             <Input type="tel" autoComplete="tel" placeholder="01234 567890" {...register('phone')} />
           </Field>
-          <Field label="WhatsApp" hint="Include the country code, e.g. +44 7700 900123" error={errors.whatsapp?.message}>
-            <Input type="tel" placeholder="+44 7700 900123" {...register('whatsapp')} />
+          <Field label="WhatsApp" hint="A UK number as you dial it, or +country code for one abroad" error={errors.whatsapp?.message}>
+            <Input type="tel" placeholder="07700 900123" {...register('whatsapp')} />
           </Field>
           <Field label="Email" error={errors.email?.message}>
             <Input type="email" autoComplete="email" {...register('email')} />

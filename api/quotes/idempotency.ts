@@ -1,0 +1,43 @@
+// Idempotent quote calculations (issue 18): the widget names each tap's calculation with an
+// Idempotency-Key, and retries it once when the connection drops. The same key for the same
+// company within the window answers with the first calculation's result (or waits for it, if it
+// is still running) and stores no second quote. In memory, per process, bounded: the least
+// recently used key goes first (decision 013).
+
+export interface ReplayCache<T> {
+  /** The first answer for `key` if it was started less than the window ago. */
+  get(key: string, now: number): Promise<T> | undefined;
+  /** Remembers `answer` for `key` from `now`; forgets it if it fails, so a retry does the work again. */
+  remember(key: string, answer: Promise<T>, now: number): void;
+  readonly size: number;
+}
+
+export function createReplayCache<T>(options: { maxEntries: number; windowMs: number }): ReplayCache<T> {
+  const entries = new Map<string, { answer: Promise<T>; startedAt: number }>();
+  return {
+    get(key, now) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      entries.delete(key);
+      if (now - entry.startedAt >= options.windowMs) return undefined;
+      // Map keeps insertion order: re-inserting makes this key the most recently used.
+      entries.set(key, entry);
+      return entry.answer;
+    },
+    remember(key, answer, now) {
+      entries.delete(key);
+      if (entries.size >= options.maxEntries) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+      const entry = { answer, startedAt: now };
+      entries.set(key, entry);
+      answer.catch(() => {
+        if (entries.get(key) === entry) entries.delete(key);
+      });
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
