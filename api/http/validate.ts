@@ -1,10 +1,10 @@
-// The one zValidator wrapper: zod failures become the DESIGN.md §4 error shape, with the first
-// message of each field under `fields`, and the first message overall as `message`.
-// A JSON body is checked here before zod sees it: Hono's json validator reads any other media
-// type (or none) as `{}`, which an all-optional schema such as the pricing one takes for "reset
-// everything to the defaults".
-import { zValidator } from '@hono/zod-validator';
-import type { Context, ValidationTargets } from 'hono';
+// The one validation refusal: the route table's zod failures (OpenAPIHono's defaultHook) become
+// the DESIGN.md §4 error shape, with the first message of each field under `fields`, and the
+// first message overall as `message`.
+// A JSON body is checked before zod sees it (`requireJson`, added by the route table to every
+// route that reads one): Hono's json validator reads any other media type (or none) as `{}`,
+// which an all-optional schema such as the pricing one takes for "reset everything to the defaults".
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { fieldMessages } from '../../shared/field-messages';
 import { UnsupportedMediaType, ValidationFailed } from '../errors';
@@ -42,20 +42,19 @@ async function requireJsonBody(c: Context): Promise<void> {
   if (text.trim() === '') throw new ValidationFailed(EMPTY_JSON_BODY);
 }
 
-export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) => {
-  const validator = zValidator(target, schema, (result) => {
-    if (!result.success) {
-      const fields = fieldMessages((result.error as unknown as z.ZodError).issues);
-      const first = Object.values(fields)[0] ?? 'Invalid request';
-      throw new ValidationFailed(first, fields);
-    }
-  });
-  if (target !== 'json') return validator;
-  return (async (c, next) => {
-    await requireJsonBody(c);
-    return validator(c, next);
-  }) as typeof validator;
+/** Route middleware for every route that reads a JSON body, before its validator. */
+export const requireJson: MiddlewareHandler = async (c, next) => {
+  await requireJsonBody(c);
+  await next();
 };
+
+/** OpenAPIHono's defaultHook: called with every validation result of every table route. */
+export function validationHook(result: { success: true } | { success: false; error: unknown }): void {
+  if (!result.success) {
+    const fields = fieldMessages((result.error as z.ZodError).issues);
+    throw new ValidationFailed(Object.values(fields)[0] ?? 'Invalid request', fields);
+  }
+}
 
 /** Route ids are positive integers; anything else is a 404 like a missing row. */
 export function parseId(raw: string): number | undefined {
