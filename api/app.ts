@@ -2,6 +2,7 @@
 // admin SPA. api/server.ts only listens; tests call app.request() on what this returns.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
@@ -18,16 +19,20 @@ import { apiBodyLimit } from './http/body-limit';
 import type { AppEnv } from './http/context';
 import { errorHandler, notFoundJson } from './http/errors';
 import { createLogger, requestLogging, type Logger } from './http/observability';
-import { adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './http/security';
+import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './http/security';
+import { validationHook } from './http/validate';
+import { companyService } from './company/service';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { authRoutes } from './routes/auth';
-import { chargeResources, chargeRoutes } from './routes/charges';
-import { companyRoutes, publicCompanyBySlug } from './routes/company';
+import { chargeRoutes } from './routes/charges';
+import { companyRoutes } from './routes/company';
+import { docsRoutes } from './routes/docs';
 import { createHostedRoutes } from './routes/hosted';
-import { openApiRoutes } from './routes/openapi';
 import { pricingRoutes } from './routes/pricing';
 import { postcodeRoutes } from './routes/postcodes';
-import { createQuoteLimiter, quoteRoutes } from './routes/quotes';
+import { quoteRoutes } from './routes/quotes';
+import { allRoutes } from './routes/table';
+import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
@@ -72,31 +77,31 @@ export function createApp(options: AppOptions) {
   // Episodes of the database being unavailable are logged once each, through the app's logger.
   faults.log = (level, record) => logger[level](record);
 
+  const companies = companyService(deps);
+  // Every route below is one of the route table's (api/routes/table.ts), which also drives
+  // CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
   const quoteLimiter = createQuoteLimiter(config);
-  const api = new Hono<AppEnv>()
-    .use(apiBodyLimit(3 * 1024 * 1024))
+  const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  api
+    .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
     .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
-    .route('/company', companyRoutes(deps))
-    .route('/pricing', pricingRoutes(deps))
-    .route('/vehicle-types', chargeRoutes(deps, chargeResources['vehicle-types']))
-    .route('/gearbox-types', chargeRoutes(deps, chargeResources['gearbox-types']))
-    .route('/rolling-status-types', chargeRoutes(deps, chargeResources['rolling-status-types']))
-    .route('/problem-types', chargeRoutes(deps, chargeResources['problem-types'], { writable: false }))
-    .route('/surcharges', chargeRoutes(deps, chargeResources.surcharges))
-    .route('/passenger-charges', chargeRoutes(deps, chargeResources['passenger-charges']))
-    .route('/quotes', quoteRoutes(deps, quoteLimiter))
-    .route('/postcodes', postcodeRoutes(deps, quoteLimiter))
+    .route('/', companyRoutes(companies))
+    .route('/', pricingRoutes(deps))
+    .route('/', chargeRoutes(deps))
+    .route('/', quoteRoutes(deps, quoteLimiter))
+    .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', billingRoutes(deps, billing))
-    .route('/', openApiRoutes())
-    .all('*', notFoundJson);
+    .route('/', docsRoutes(api))
+    .all('/api/*', notFoundJson);
+  const accessOf = accessLookup(allRoutes);
 
   const app = new Hono<AppEnv>()
     .use(requestLogging(logger))
     .use(securityHeaders(config.publicUrl))
-    .use('/api/*', publicCors)
+    .use('/api/*', publicCors(accessOf))
     .use('*', deps.sessions.load)
-    .use('/api/*', csrfGuard(config.publicUrl))
+    .use('/api/*', csrfGuard(config.publicUrl, accessOf))
     .get('/healthz', (c) => {
       healthCheck.get();
       return c.json({ status: 'ok' });
@@ -108,12 +113,12 @@ export function createApp(options: AppOptions) {
       await probeWrite(db, READINESS_DEADLINE_MS);
       return c.json({ status: 'ok' });
     })
-    .route('/api', api)
+    .route('/', api)
     .route('/', billing.pages)
     .route(
       '/',
       createHostedRoutes({
-        lookupBySlug: (slug) => publicCompanyBySlug(deps, slug),
+        lookupBySlug: (slug) => companies.pageBySlug(slug),
         widgetFile: path.join(DIST, 'widget', 'widget.js'),
         publicUrl: config.publicUrl,
       }),

@@ -2,7 +2,7 @@
 // the first quote does not pay for it) and WAL checkpoints on a worker thread. api/server.ts
 // starts this way, and so does the benchmark's bare-handler reference, so both run the same.
 import { createApp } from './app';
-import { startBackgroundCheckpoints } from './db/checkpointer';
+import { checkpointFailureLog, startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
 import type { Config } from './env';
 import type { Logger } from './http/observability';
@@ -13,9 +13,6 @@ export function bootApp(config: Config, logger?: Logger) {
   const checkpoints =
     config.databasePath === ':memory:'
       ? undefined
-      : startBackgroundCheckpoints(deps.db.$client, config.databasePath, {
-          onError: (error, restartInMs) =>
-            deps.logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: error.message, restartInMs }),
-        });
+      : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   return { app, deps, geodata, checkpoints };
 }

@@ -7,6 +7,10 @@ import { spawnServer, type ServerProcess } from '../scripts/bench/server-process
 interface Outcome {
   /** The whole request had been handed to the OS before SIGTERM was sent. */
   sentBeforeSignal: boolean;
+  /** The whole request had been handed to the OS at all (after a refused connect it never is). */
+  written: boolean;
+  /** It went out on a keep-alive connection an earlier response left open. */
+  reused?: boolean;
   status?: number;
   connection?: string;
   error?: string;
@@ -33,7 +37,7 @@ describe('SIGTERM', () => {
 
     const one = () =>
       new Promise<void>((resolve) => {
-        const outcome: Outcome = { sentBeforeSignal: false };
+        const outcome: Outcome = { sentBeforeSignal: false, written: false };
         outcomes.push(outcome);
         const req = http.request(
           `${url}/api/quotes/calculate`,
@@ -53,7 +57,11 @@ describe('SIGTERM', () => {
             });
           },
         );
-        req.once('finish', () => (outcome.sentBeforeSignal = !signalled));
+        req.once('finish', () => {
+          outcome.sentBeforeSignal = !signalled;
+          outcome.written = true;
+          outcome.reused = req.reusedSocket;
+        });
         req.once('error', (error: NodeJS.ErrnoException) => {
           outcome.error = error.code ?? error.message;
           resolve();
@@ -79,9 +87,14 @@ describe('SIGTERM', () => {
     expect(sent.filter((o) => o.status !== 200)).toEqual([]);
     // Those the server was still working on when the signal came were answered with `Connection: close`.
     expect(outcomes.some((o) => o.status === 200 && o.connection === 'close')).toBe(true);
+    // Nor was any request sent after the signal reset: one on a keep-alive connection the server
+    // had left open is answered, and a reconnect is refused before anything is sent (it used to
+    // be accepted into the queue of a listener about to close, then reset with its request).
+    expect(outcomes.filter((o) => o.written && o.status !== 200)).toEqual([]);
+    expect(outcomes.filter((o) => !o.written).map((o) => o.error)).toEqual(outcomes.filter((o) => !o.written).map(() => 'ECONNREFUSED'));
   });
 
-  it('closes idle keep-alive connections at once and exits 0', async () => {
+  it('closes idle keep-alive connections (within a second of their last response) and exits 0', async () => {
     server = await spawnServer();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
     const get = () =>

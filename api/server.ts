@@ -29,6 +29,13 @@ const server = serve({ fetch: app.fetch, port: config.port, hostname: config.hos
 // Responses not finished yet: on shutdown each is answered with `Connection: close`.
 const unfinished = new Set<ServerResponse>();
 let stopping = false;
+/**
+ * Set once the listener is closed. Only from then on are responses sent with `Connection: close`:
+ * a client told to close while the listener still accepts reconnects at once, lands in the accept
+ * queue and is reset when the listener closes, its request unanswered. After it, a reconnect is
+ * refused outright (nothing was sent), and keep-alive connections are ended as they fall idle.
+ */
+let closing = false;
 
 /** Node then sends `Connection: close` and ends the socket once this response is written. */
 function lastOnItsConnection(res: ServerResponse) {
@@ -42,12 +49,12 @@ function lastOnItsConnection(res: ServerResponse) {
  * connection gets FRESH_GRACE_MS on shutdown to deliver it, and only connections that have served
  * a request and have nothing in progress are closed at once.
  */
-const connections = new Map<Socket, { begun: number; open: number }>();
+const connections = new Map<Socket, { begun: number; open: number; idleSince: number }>();
 const FRESH_GRACE_MS = 1_000;
 let acceptedCount = 0;
 server.on('connection', (socket: Socket) => {
   acceptedCount += 1;
-  connections.set(socket, { begun: 0, open: 0 });
+  connections.set(socket, { begun: 0, open: 0, idleSince: performance.now() });
   socket.once('close', () => connections.delete(socket));
 });
 
@@ -58,22 +65,43 @@ server.prependListener('request', (req, res: ServerResponse) => {
     connection.begun += 1;
     connection.open += 1;
   }
-  if (stopping) lastOnItsConnection(res);
+  if (closing) lastOnItsConnection(res);
   unfinished.add(res);
   res.once('close', () => {
     unfinished.delete(res);
-    if (connection) connection.open -= 1;
+    if (connection) {
+      connection.open -= 1;
+      if (connection.open === 0) connection.idleSince = performance.now();
+    }
     // A response whose headers were already out kept its connection open: close it now it is idle.
-    if (stopping) closeIdleConnections();
+    if (closing) closeIdleConnections();
   });
 });
 
-/** Ends (after flushing) each connection that has served its requests and waits for another. */
+/**
+ * Ends (after flushing) each connection that has served its requests and waits for another. One
+ * whose last keep-alive response went out less than FRESH_GRACE_MS ago is ended only then: its
+ * client may already have sent the next request on it (a busy client does so at once), and ending
+ * the socket under that request resets it unanswered. A request arriving meanwhile is answered
+ * with `Connection: close`, and the connection ends after it.
+ */
 function closeIdleConnections() {
-  for (const [socket, { begun, open }] of connections) if (begun > 0 && open === 0) socket.end();
+  const now = performance.now();
+  for (const [socket, connection] of connections) {
+    if (connection.begun === 0 || connection.open > 0) continue;
+    const wait = connection.idleSince + FRESH_GRACE_MS - now;
+    if (wait <= 0) {
+      socket.end();
+      continue;
+    }
+    const begun = connection.begun;
+    setTimeout(() => {
+      if (connection.begun === begun && connection.open === 0) socket.end();
+    }, wait).unref();
+  }
 }
 
-// Graceful shutdown: stop accepting, answer every request already received with
+// Graceful shutdown: stop accepting, then answer every request already received with
 // `Connection: close`, close each connection once its response is written (idle ones at once),
 // then close the database and exit 0.
 function shutdown(signal: string) {
@@ -85,7 +113,6 @@ function shutdown(signal: string) {
     process.exit(1);
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
-  for (const res of unfinished) lastOnItsConnection(res);
   // Stop accepting once a full loop turn has accepted nothing: connections already waiting in the
   // kernel's accept queue when the signal came are accepted first (closing the listener in the
   // handler would reset them, though their clients had sent their requests; the signal's own poll
@@ -100,8 +127,11 @@ function shutdown(signal: string) {
       await logger.close();
       process.exit(0);
     });
-    // Idle keep-alive connections now; busy ones end after their response. A connection that has
-    // not sent its request yet gets FRESH_GRACE_MS to do so, then is closed.
+    closing = true;
+    for (const res of unfinished) lastOnItsConnection(res);
+    // Idle keep-alive connections now (those answered in the last FRESH_GRACE_MS once that has
+    // passed); busy ones end after their response. A connection that has not sent its request yet
+    // gets FRESH_GRACE_MS to do so, then is closed.
     closeIdleConnections();
   });
   setTimeout(() => {

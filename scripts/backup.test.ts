@@ -29,6 +29,8 @@ describe('npm run backup', () => {
       expect(run.stderr).toBe('');
       expect(run.status).toBe(0);
       expect(run.stdout).toContain(destination);
+      // The fast check by default: integrity_check took most of a 1 M-quote backup's time.
+      expect(run.stdout).toMatch(/quick_check ok in [\d.]+ s/);
       // No session-secret file (the server's configuration used to write one beside the database).
       expect(readdirSync(dir).sort()).toEqual(['backups', 'recovery.db']);
       expect(readdirSync(path.join(dir, 'backups'))).toEqual(['copy.db']);
@@ -37,6 +39,31 @@ describe('npm run backup', () => {
       copy.close();
     },
   );
+
+  it('runs the full integrity_check with --full-check, whichever side of the destination it is given', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));
+    const source = path.join(dir, 'recovery.db');
+    openDatabase(source).$client.close();
+    for (const [name, args] of [['before.db', ['--full-check', path.join(dir, 'before.db')]], ['after.db', [path.join(dir, 'after.db'), '--full-check']]] as const) {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', ...args], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', DATABASE_PATH: source },
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(run.stdout).toMatch(/integrity_check ok in [\d.]+ s/);
+      expect(readdirSync(dir)).toContain(name);
+    }
+    // Not a destination named "--full-chek": an unknown flag is refused, and nothing is written.
+    const typo = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', '--full-chek'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', DATABASE_PATH: source },
+    });
+    expect(typo.status).toBe(1);
+    expect(typo.stderr).toMatch(/^Backup failed: .*--full-chek/);
+  });
 
   it('fails with a clear message and exit code 1 when DATABASE_PATH names no database', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));

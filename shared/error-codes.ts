@@ -1,7 +1,7 @@
 // The stable `code` beside every error body's SPEC `message` (DESIGN.md §4): clients branch on
 // the code, never on the message text, so a message can be reworded without breaking a screen.
 
-const ERROR_CODES = [
+export const ERROR_CODES = [
   // Bad input
   'VALIDATION_FAILED',
   'BAD_REQUEST',

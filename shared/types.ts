@@ -1,21 +1,27 @@
-// Response shapes of the API, shared by the server (which builds them) and both front ends.
+// Response shapes of the API, shared by the server (which builds them) and both front ends:
+// each is the output type of its schema in shared/responses.ts, the schema the route table
+// declares, so the types cannot drift from the API. Type-only imports: no zod in the bundles.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
-import type { Nation } from './constants';
-import type { ErrorCode } from './error-codes';
-import type { SubscriptionStatus } from './subscription';
+import type { z } from 'zod';
+import type {
+  apiErrorSchema,
+  checkoutSuccessSchema,
+  companySchema,
+  currentUserSchema,
+  passengerChargeRowSchema,
+  pricedRowSchema,
+  pricingRatesSchema,
+  publicCompanySchema,
+  publicCompanyWithChargesSchema,
+  quoteBreakdownSchema,
+  quoteResponseSchema,
+  signupResponseSchema,
+  subscriptionDetailsSchema,
+  surchargeRowSchema,
+} from './responses';
 
-export interface CurrentUser {
-  id: number;
-  email: string;
-  name: string;
-  companyId: number;
-  subscriptionStatus: SubscriptionStatus;
-  trialEndsAt: string | null;
-}
-
-export interface SignupResponse extends CurrentUser {
-  checkoutUrl?: string;
-}
+export type CurrentUser = z.output<typeof currentUserSchema>;
+export type SignupResponse = z.output<typeof signupResponseSchema>;
 
 export interface FeatureBlock {
   title: string;
@@ -24,163 +30,24 @@ export interface FeatureBlock {
 }
 
 /** What a customer's quote page needs: never user data, billing ids or disabled rows. */
-export interface PublicCompany {
-  id: number;
-  name: string;
-  /** A cacheable image URL (never a data URL in public reads), or null. */
-  logo: string | null;
-  primaryColour: string;
-  secondaryColour: string;
-  accentColour: string;
-  backgroundColour: string;
-  textColour: string;
-  phone: string | null;
-  whatsapp: string | null;
-  email: string | null;
-  preferredContact: string;
-  customSlug: string | null;
-  showPriceBreakdown: boolean;
-  companyDescription: string | null;
-  serviceRadius: number;
-  extraRadiusFee: number;
-  showServiceArea: boolean;
-  showFeatures: boolean;
-  enablePriceRounding: boolean;
-  priceRoundingMultiple: 5 | 10;
-  showPriceDisclaimer: boolean;
-  passengerLimit: number;
-  pricePerPassenger: number;
-  feature1Title: string;
-  feature1Description: string;
-  feature1Icon: string;
-  feature2Title: string;
-  feature2Description: string;
-  feature2Icon: string;
-  feature3Title: string;
-  feature3Description: string;
-  feature3Icon: string;
-}
-
-/**
- * The public read by id or slug also carries the enabled vehicle types and custom charges (the
- * problem types a customer chooses from), so the hosted page's form is usable after three
- * requests (page, widget, company) rather than five.
- */
-export interface PublicCompanyWithCharges extends PublicCompany {
-  vehicleTypes: PricedRow[];
-  surcharges: Surcharge[];
-}
-
+export type PublicCompany = z.output<typeof publicCompanySchema>;
+/** The public read by id or slug, with the enabled vehicle types and custom charges. */
+export type PublicCompanyWithCharges = z.output<typeof publicCompanyWithChargesSchema>;
 /** The signed-in operator's own company: the public view plus private settings. */
-export interface Company extends PublicCompany {
-  customDomain: string | null;
-  basePostcode: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Company = z.output<typeof companySchema>;
+export type PricingRates = z.output<typeof pricingRatesSchema>;
 
-export interface PricingRates {
-  id: number;
-  companyId: number;
-  callOutFee: number;
-  labourRate: number;
-  mileRate: number;
-  labourTime: number;
-  afterHoursEnabled: boolean;
-  afterHoursFee: number;
-  afterHoursStart: string;
-  afterHoursEnd: string;
-  bankHolidayNation: Nation;
-  bankHolidayFee: number;
-  enRouteRate: number;
-  freeMiles: number;
-  minimumCharge: number;
-  /** Miles; null when there is no maximum. */
-  maximumRadius: number | null;
-  vatRegistered: boolean;
-  pricesIncludeVat: boolean;
-  quoteValidityHours: number;
-}
-
-export interface PricedRow {
-  id: number;
-  companyId: number;
-  name: string;
-  basePrice: number;
-  enabled: boolean;
-}
+export type PricedRow = z.output<typeof pricedRowSchema>;
 export type VehicleType = PricedRow;
 export type GearboxType = PricedRow;
 export type RollingStatusType = PricedRow;
 export type ProblemType = PricedRow;
+export type Surcharge = z.output<typeof surchargeRowSchema>;
+export type PassengerCharge = z.output<typeof passengerChargeRowSchema>;
 
-export interface Surcharge {
-  id: number;
-  companyId: number;
-  problemType: string;
-  amount: number;
-  description: string | null;
-  enabled: boolean;
-}
+export type QuoteBreakdown = z.output<typeof quoteBreakdownSchema>;
+export type QuoteResponse = z.output<typeof quoteResponseSchema>;
 
-export interface PassengerCharge {
-  id: number;
-  companyId: number;
-  passengerCount: number;
-  basePrice: number;
-  enabled: boolean;
-}
-
-export interface QuoteBreakdown {
-  vehicleBasePrice: number;
-  callOutFee: number;
-  distanceFee: number;
-  labourFee: number;
-  extraFees: number;
-  gearboxFee: number;
-  rollingStatusFee: number;
-  passengerFee: number;
-}
-
-export interface QuoteResponse {
-  totalPrice: number;
-  quoteId: string;
-  distance: number;
-  breakdown: QuoteBreakdown;
-  extras: { label: string; amount: number }[];
-  // Issue 17's fields, always sent by this server; optional because the form must still show an
-  // answer without them (SPEC's breakdown alone) from a server not yet upgraded behind a cached widget.js.
-  /** Every line the customer is shown, in order, adding up to `totalPrice`. */
-  lines?: { label: string; amount: number }[];
-  /** The VAT inside `totalPrice`; null when the operator is not VAT-registered. */
-  vat?: { rate: number; amount: number; includedInPrices: boolean } | null;
-  /** ISO 8601: the price holds until then. */
-  validUntil?: string;
-  currency: 'GBP';
-}
-
-export interface SubscriptionDetails {
-  status: SubscriptionStatus;
-  email: string;
-  trialEnd: string | null;
-  currentPeriodEnd: string | null;
-  cancelAtPeriodEnd?: boolean;
-  error?: string;
-}
-
-export interface CheckoutSuccessResponse {
-  success: boolean;
-  authToken?: string;
-  user?: CurrentUser;
-  error?: string;
-  message?: string;
-  /** CHECKOUT_ALREADY_PROCESSED on a repeat return, CHECKOUT_INVALID or CHECKOUT_UNPAID on a failure. */
-  code?: ErrorCode;
-}
-
-export interface ApiError {
-  message: string;
-  code: ErrorCode;
-  fields?: Record<string, string>;
-  requestId?: string;
-}
+export type SubscriptionDetails = z.output<typeof subscriptionDetailsSchema>;
+export type CheckoutSuccessResponse = z.output<typeof checkoutSuccessSchema>;
+export type ApiError = z.output<typeof apiErrorSchema>;

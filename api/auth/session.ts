@@ -83,11 +83,15 @@ export function createSessions(db: Db, options: SessionOptions) {
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-/** Middleware for private routes: no valid session is a 401. */
-export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('user')) throw new Unauthorized();
-  await next();
-};
+/** Middleware for private routes: no valid session is a 401, with a message that says what to do. */
+export const requireSignIn =
+  (message?: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!c.get('user')) throw new Unauthorized(message);
+    await next();
+  };
+
+export const requireUser = requireSignIn();
 
 export function currentUser(c: Context<AppEnv>): UserRow & { companyId: number } {
   const user = c.get('user');

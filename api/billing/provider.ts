@@ -43,12 +43,7 @@ export function trialPatch(now: Date): BillingPatch {
   return { subscriptionStatus: 'trialing', trialEndsAt: end, currentPeriodEnd: end, cancelAtPeriodEnd: false };
 }
 
-/**
- * Every billing write goes through here: the quote path caches the owner's status per company,
- * so the cache entry must go whenever the status can change.
- */
-export function applyBillingPatch(deps: Pick<AppDeps, 'db' | 'companyCache'>, user: UserRow, patch: BillingPatch): UserRow {
-  const updated = updateUser(deps.db, user.id, patch);
-  if (updated.companyId != null) deps.companyCache.invalidate(updated.companyId);
-  return updated;
+/** Every billing write goes through here (updateUser reports it to the quote path's cache). */
+export function applyBillingPatch(deps: Pick<AppDeps, 'db'>, user: UserRow, patch: BillingPatch): UserRow {
+  return updateUser(deps.db, user.id, patch);
 }

@@ -1,20 +1,20 @@
 // The subscription calls of SPEC.md §7 on top of the billing provider chosen by BILLING_MODE.
 // createBilling builds the provider once; billingRoutes is the /api sub-app.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
-import { checkoutSessionSchema, processCheckoutSchema } from '../../shared/schemas';
 import { statusRules } from '../../shared/subscription';
 import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
-import { currentUser, requireUser } from '../auth/session';
+import { toCurrentUser } from '../auth/current-user';
+import { currentUser } from '../auth/session';
 import { claimCheckoutSession } from '../db/billing';
 import { findUserById, type UserRow } from '../db/users';
 import { write } from '../db/write';
 import type { AppDeps } from '../deps';
-import { Conflict, Forbidden, NotFound, Unauthorized } from '../errors';
+import { Conflict, Forbidden, NotFound } from '../errors';
 import type { AppEnv } from '../http/context';
-import { validate } from '../http/validate';
-import { toCurrentUser } from '../routes/auth';
+import { routes } from '../routes/table';
 import { createCheckoutBinding } from './checkout-binding';
 import { createLocalBilling } from './local';
 import { applyBillingPatch, PLAN_NAME, type BillingProvider } from './provider';
@@ -27,17 +27,9 @@ export const CHECKOUT_ERRORS = {
 } as const;
 
 export const ALREADY_PROCESSED = 'Subscription already processed';
-export const CHECKOUT_NEEDS_SIGN_IN = 'Please sign in to start your free trial.';
+export { CHECKOUT_NEEDS_SIGN_IN } from '../routes/table';
 export const CHECKOUT_OF_ANOTHER_ACCOUNT =
   'This checkout belongs to a different account. Sign out first if you want to continue with that account.';
-
-/** A 401 in the error shape, with a message that says what to do. */
-const requireSignIn =
-  (message: string): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    if (!c.get('user')) throw new Unauthorized(message);
-    await next();
-  };
 
 /**
  * A processed session id keeps signing its owner in for this long (the success page's retries,
@@ -77,29 +69,32 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
   const { provider } = billing;
   const view = (user: UserRow) => subscriptionView(user, now(), config.billing.mode);
 
-  return new Hono<AppEnv>()
-    .get('/billing/config', (c) =>
-      c.json({
-        mode: provider.mode,
-        product: PLAN_NAME,
-        productName: PRODUCT_NAME,
-        priceGbp: penceToPounds(PLAN_PRICE_PENCE),
-        currency: 'GBP',
-        interval: 'month',
-        trialDays: TRIAL_DAYS,
-      }),
+  return new OpenAPIHono<AppEnv>()
+    .openapi(routes.billing.config, (c) =>
+      c.json(
+        {
+          mode: provider.mode,
+          product: PLAN_NAME,
+          productName: PRODUCT_NAME,
+          priceGbp: penceToPounds(PLAN_PRICE_PENCE),
+          currency: 'GBP' as const,
+          interval: 'month' as const,
+          trialDays: TRIAL_DAYS,
+        },
+        200,
+      ),
     )
     // Only for the signed-in operator (signup signs in): a checkout started by email alone let
     // anyone learn whether an account exists, expire its pending checkout or start its trial.
     // The body's email and name are ignored; anonymous callers get one answer whatever they send.
-    .post('/create-checkout-session', requireSignIn(CHECKOUT_NEEDS_SIGN_IN), validate('json', checkoutSessionSchema), async (c) => {
+    .openapi(routes.billing.checkout, async (c) => {
       const user = currentUser(c);
       if (statusRules(view(user).status).subscribed) {
         throw new Conflict('This account already has a subscription. Manage it from the subscription page.', 'ALREADY_SUBSCRIBED');
       }
-      return c.json({ url: await billing.startCheckout(c, user) });
+      return c.json({ url: await billing.startCheckout(c, user) }, 200);
     })
-    .post('/process-checkout-success', validate('json', processCheckoutSchema), async (c) => {
+    .openapi(routes.billing.checkoutReturn, async (c) => {
       const { sessionId } = c.req.valid('json');
       // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
       const fail = ({ message, code }: (typeof CHECKOUT_ERRORS)[keyof typeof CHECKOUT_ERRORS]) =>
@@ -128,7 +123,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       const repeat = user ? undefined : ({ message: ALREADY_PROCESSED, code: 'CHECKOUT_ALREADY_PROCESSED' } as const);
       if (!maySignIn) {
         // The owner paid, so the trial starts wherever the id is returned; signing in needs the owner.
-        return c.json({ success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse);
+        return c.json({ success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse, 200);
       }
       const current = user ?? owner;
       const authToken = await sessions.start(c, current);
@@ -137,14 +132,14 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         authToken,
         user: toCurrentUser(current, deps),
         ...repeat,
-      } satisfies CheckoutSuccessResponse);
+      } satisfies CheckoutSuccessResponse, 200);
     })
-    .get('/subscription-details', requireUser, (c) => {
+    .openapi(routes.billing.details, (c) => {
       const user = currentUser(c);
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(user);
-      return c.json({ status, email: user.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } satisfies SubscriptionDetails);
+      return c.json({ status, email: user.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } satisfies SubscriptionDetails, 200);
     })
-    .post('/reactivate-subscription', requireUser, async (c) => {
+    .openapi(routes.billing.reactivate, async (c) => {
       const user = currentUser(c);
       if (!statusRules(view(user).status).reactivatable) {
         throw new Conflict('Only a cancelled subscription can be reactivated, before its access ends.', 'NOT_REACTIVATABLE');
@@ -152,12 +147,12 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       const patch = await provider.reactivate(user);
       const updated = await write(db, () => applyBillingPatch(deps, user, patch));
       const { status, trialEnd, currentPeriodEnd, cancelAtPeriodEnd } = view(updated);
-      return c.json({ success: true, status, email: updated.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd });
+      return c.json({ success: true as const, status, email: updated.email, trialEnd, currentPeriodEnd, cancelAtPeriodEnd }, 200);
     })
-    .post('/customer-portal', requireUser, async (c) => c.json({ url: await provider.portalUrl(currentUser(c)) }))
-    .post('/webhook', async (c) => {
+    .openapi(routes.billing.portal, async (c) => c.json({ url: await provider.portalUrl(currentUser(c)) }, 200))
+    .openapi(routes.billing.webhook, async (c) => {
       if (!provider.webhook) throw new NotFound('Webhooks are only accepted when BILLING_MODE=stripe');
       const result = await provider.webhook(await c.req.text(), c.req.header('stripe-signature'));
-      return c.json({ received: true, ...result });
+      return c.json({ received: true as const, ...result }, 200);
     });
 }

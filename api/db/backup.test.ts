@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, writeFileSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { backupDatabase, defaultBackupPath } from './backup';
+import { backupDatabase, defaultBackupPath, verifyCopy } from './backup';
 import { openDatabase } from './client';
 
 const tempDir = () => mkdtempSync(path.join(tmpdir(), 'recovery-backup-'));
@@ -57,9 +57,12 @@ describe('backupDatabase', () => {
     db.$client.pragma('wal_autocheckpoint = 0');
     db.$client.exec("create table notes (body text not null); insert into notes values ('one'), ('two')");
 
-    const { destination, pages } = await backupDatabase(source, path.join(dir, 'nested', 'copy.db'));
+    const { destination, pages, check } = await backupDatabase(source, path.join(dir, 'nested', 'copy.db'));
 
     expect(pages).toBeGreaterThan(0);
+    // The fast structural check unless the full one is asked for (scripts/backup.ts --full-check).
+    expect(check).toBe('quick_check');
+    expect((await backupDatabase(source, path.join(dir, 'full.db'), { check: 'integrity_check' })).check).toBe('integrity_check');
     const copy = new Database(destination, { readonly: true });
     expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(copy.prepare('select body from notes order by body').pluck().all()).toEqual(['one', 'two']);
@@ -116,6 +119,54 @@ describe('backupDatabase', () => {
   it('refuses a source that does not exist rather than backing up an empty database', async () => {
     const dir = tempDir();
     await expect(backupDatabase(path.join(dir, 'missing.db'), path.join(dir, 'copy.db'))).rejects.toThrow(/No database at/);
+  });
+});
+
+/** A database of a few dozen pages: one table of `rows` rows with an index on `a`. */
+function indexedDatabase(file: string, rows = 2_000): Database.Database {
+  const db = new Database(file);
+  db.exec('create table t (a text not null, b text not null); create index t_a on t (a)');
+  const insert = db.prepare('insert into t values (?, ?)');
+  db.transaction(() => {
+    for (let i = 0; i < rows; i++) insert.run(`a${i}`.padEnd(40, '.'), `b${rows - i}`);
+  })();
+  return db;
+}
+
+describe('verifyCopy', () => {
+  it('passes a sound copy with either check and gives its page count', () => {
+    const file = path.join(tempDir(), 'sound.db');
+    const db = indexedDatabase(file);
+    const pages = db.pragma('page_count', { simple: true });
+    db.close();
+    expect(verifyCopy(file, 'quick_check')).toBe(pages);
+    expect(verifyCopy(file, 'integrity_check')).toBe(pages);
+  });
+
+  it('refuses a copy with a damaged page with the default, quick check', () => {
+    const file = path.join(tempDir(), 'torn.db');
+    const db = indexedDatabase(file);
+    const pageSize = db.pragma('page_size', { simple: true }) as number;
+    expect(db.pragma('page_count', { simple: true })).toBeGreaterThan(10);
+    db.close();
+    // A b-tree page's header overwritten, as a torn write or a bad disk would leave it.
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(64, 0xff), 0, 64, pageSize * 5);
+    closeSync(fd);
+    expect(() => verifyCopy(file, 'quick_check')).toThrow(/malformed|The copy failed quick_check/);
+  });
+
+  it('leaves an index that disagrees with its table to the full check, which refuses it', () => {
+    const file = path.join(tempDir(), 'stale-index.db');
+    const db = indexedDatabase(file);
+    // The index's definition rewritten under it: its entries no longer match the rows.
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare("update sqlite_schema set sql = 'CREATE INDEX t_a ON t (b)' where name = 't_a'").run();
+    db.close();
+    // quick_check reads page structure only, so it passes: the reason --full-check exists.
+    expect(verifyCopy(file, 'quick_check')).toBeGreaterThan(0);
+    expect(() => verifyCopy(file, 'integrity_check')).toThrow(/The copy failed integrity_check: row \d+ missing from index t_a/);
   });
 });
 

@@ -2,6 +2,7 @@
 // types, problem surcharges, passenger charges). Every read and write is scoped by companyId:
 // another company's row is indistinguishable from a missing one.
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { companyWritten } from './company-writes';
 import { prepared } from './prepared';
 import type { Db } from './client';
 import {
@@ -47,11 +48,13 @@ export function listCharges<K extends ChargeKind>(db: Db, kind: K, companyId: nu
 
 export function createCharge<K extends ChargeKind>(db: Db, kind: K, companyId: number, values: ChargeInsert<K>): ChargeRow<K> {
   const t = common(kind);
-  return db
+  const row = db
     .insert(t)
     .values({ ...(values as Common['$inferInsert']), companyId })
     .returning()
     .get() as ChargeRow<K>;
+  companyWritten(db, companyId);
+  return row;
 }
 
 export function updateCharge<K extends ChargeKind>(
@@ -62,15 +65,19 @@ export function updateCharge<K extends ChargeKind>(
   patch: Partial<ChargeInsert<K>>,
 ): ChargeRow<K> | undefined {
   const t = common(kind);
-  return db
+  const row = db
     .update(t)
     .set(patch as Partial<Common['$inferInsert']>)
     .where(and(eq(t.id, id), eq(t.companyId, companyId)))
     .returning()
     .get() as ChargeRow<K> | undefined;
+  if (row) companyWritten(db, companyId);
+  return row;
 }
 
 export function deleteCharge(db: Db, kind: ChargeKind, companyId: number, id: number): boolean {
   const t = common(kind);
-  return db.delete(t).where(and(eq(t.id, id), eq(t.companyId, companyId))).run().changes > 0;
+  const deleted = db.delete(t).where(and(eq(t.id, id), eq(t.companyId, companyId))).run().changes > 0;
+  if (deleted) companyWritten(db, companyId);
+  return deleted;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { startBackgroundCheckpoints, WAL_SIZE_LIMIT_BYTES, type BackgroundCheckpoints, type CheckpointResult } from './checkpointer';
+import { checkpointFailureLog, startBackgroundCheckpoints, WAL_SIZE_LIMIT_BYTES, type BackgroundCheckpoints, type CheckpointResult } from './checkpointer';
 
 const tempFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'recovery-checkpoint-')), 'live.db');
 
@@ -63,25 +63,30 @@ describe('startBackgroundCheckpoints', () => {
   it('hands checkpoints back to the connection while the worker is down, and restarts it with a growing delay', async () => {
     const file = tempFile();
     const db = openWal(file);
-    const errors: [string, number][] = [];
+    const errors: [string, number, number][] = [];
+    const recovered: number[] = [];
     // A database file the worker cannot open makes it fail at start, again at every restart.
     const missing = path.join(path.dirname(file), 'missing.db');
     const checkpoints = startBackgroundCheckpoints(db, missing, {
       intervalMs: 10,
       restartDelayMs: 10,
       maxRestartDelayMs: 40,
-      onError: (error, restartInMs) => errors.push([error.message, restartInMs]),
+      onError: (error, restartInMs, failuresInARow) => errors.push([error.message, restartInMs, failuresInARow]),
+      onRecovered: (failures) => recovered.push(failures),
     });
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
     await expect.poll(() => db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await expect.poll(() => errors.length).toBeGreaterThanOrEqual(4);
     expect(errors.slice(0, 4).map(([, delay]) => delay)).toEqual([10, 20, 40, 40]);
+    expect(errors.slice(0, 4).map(([, , inARow]) => inARow)).toEqual([1, 2, 3, 4]);
     expect(errors[0][0]).toMatch(/unable to open database file|directory does not exist/);
 
     // Once the file is there, the next restart works and checkpoints move back to the worker.
     openWal(missing).close();
     await nextCheckpoint(checkpoints, () => true);
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    // Told once, with every failure before it counted.
+    await expect.poll(() => recovered).toEqual([errors.length]);
     await checkpoints.stop();
     db.close();
   });
@@ -103,6 +108,20 @@ describe('startBackgroundCheckpoints', () => {
     expect(result.busy).toBe(0);
     await checkpoints.stop();
     db.close();
+  });
+
+  it('is logged once per episode: the first failure in a row as an error, then one line when it recovers', () => {
+    const lines: [string, Record<string, unknown>][] = [];
+    const log = checkpointFailureLog({ error: (record) => lines.push(['error', record]), info: (record) => lines.push(['info', record]) });
+    // A full disk: every restart fails the same way.
+    for (const [delay, inARow] of [[100, 1], [200, 2], [400, 3], [800, 4]]) log.onError?.(new Error('SQLITE_FULL: database or disk is full'), delay, inARow);
+    log.onRecovered?.(4);
+    log.onError?.(new Error('SQLITE_IOERR: disk I/O error'), 100, 1);
+    expect(lines).toEqual([
+      ['error', { msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: 'SQLITE_FULL: database or disk is full', restartInMs: 100 }],
+      ['info', { msg: 'Checkpoint worker recovered', failures: 4 }],
+      ['error', { msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: 'SQLITE_IOERR: disk I/O error', restartInMs: 100 }],
+    ]);
   });
 
   it('never holds the write lock waiting for a reader when it cuts the WAL back', async () => {

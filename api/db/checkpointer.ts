@@ -34,8 +34,10 @@ export interface CheckpointOptions {
    * rewritten from its start by the next commit.
    */
   fallbackPages?: number;
-  /** Called when the worker fails or exits, with how long until it is started again. */
-  onError?: (error: Error, restartInMs: number) => void;
+  /** Called when the worker fails or exits, with how long until it is started again and how many failures in a row this makes. */
+  onError?: (error: Error, restartInMs: number, failuresInARow: number) => void;
+  /** Called when a restarted worker checkpoints again, with how many failures in a row came before. */
+  onRecovered?: (failures: number) => void;
   /** The first restart's delay; it doubles with each failure in a row, up to `maxRestartDelayMs`. */
   restartDelayMs?: number;
   maxRestartDelayMs?: number;
@@ -123,7 +125,7 @@ export function startBackgroundCheckpoints(
   file: string,
   options: CheckpointOptions = {},
 ): BackgroundCheckpoints {
-  const { intervalMs = 100, fallbackPages = 10_000, onError, restartDelayMs = 100, maxRestartDelayMs = 30_000 } = options;
+  const { intervalMs = 100, fallbackPages = 10_000, onError, onRecovered, restartDelayMs = 100, maxRestartDelayMs = 30_000 } = options;
   const listeners: ((result: CheckpointResult) => void)[] = [];
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');
   let stopping = false;
@@ -152,7 +154,7 @@ export function startBackgroundCheckpoints(
         if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
         const delay = Math.min(maxRestartDelayMs, restartDelayMs * 2 ** failures);
         failures++;
-        onError?.(failure ?? new Error(`The checkpoint worker exited with code ${code}`), delay);
+        onError?.(failure ?? new Error(`The checkpoint worker exited with code ${code}`), delay, failures);
         restartTimer = setTimeout(() => {
           restartTimer = undefined;
           if (!stopping && sqlite.open) start();
@@ -162,7 +164,10 @@ export function startBackgroundCheckpoints(
     );
     worker.on('message', (message: WorkerMessage) => {
       // A worker that checkpointed once is working: the next failure starts the backoff afresh.
-      if (message.kind === 'healthy') failures = 0;
+      if (message.kind === 'healthy') {
+        if (failures > 0) onRecovered?.(failures);
+        failures = 0;
+      }
       else listeners.forEach((listener) => listener(message.result));
     });
     worker.on('error', (error) => (failure = error));
@@ -180,6 +185,22 @@ export function startBackgroundCheckpoints(
       clearTimeout(restartTimer);
       current?.worker.postMessage('stop');
       await current?.exited;
+    },
+  };
+}
+
+/**
+ * The log lines for a failing worker: its first failure in a row as an error, then nothing until
+ * it checkpoints again (one info line with the count). A full disk fails every restart, and its
+ * cause is logged once per episode, not every backoff step (the 503s log theirs the same way).
+ */
+export function checkpointFailureLog(logger: { error(record: Record<string, unknown>): void; info(record: Record<string, unknown>): void }): Pick<CheckpointOptions, 'onError' | 'onRecovered'> {
+  return {
+    onError(error, restartInMs, failuresInARow) {
+      if (failuresInARow === 1) logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: error.message, restartInMs });
+    },
+    onRecovered(failures) {
+      logger.info({ msg: 'Checkpoint worker recovered', failures });
     },
   };
 }

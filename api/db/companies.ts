@@ -1,5 +1,6 @@
 // Companies and their logos. Reads for the public are shaped in api/company/view.ts.
 import { eq, sql } from 'drizzle-orm';
+import { companyWritten } from './company-writes';
 import { prepared } from './prepared';
 import type { Db } from './client';
 import { companies, companyLogos } from './schema';
@@ -20,7 +21,9 @@ export function findCompanyBySlug(db: Db, slug: string): CompanyRow | undefined 
 }
 
 export function updateCompany(db: Db, id: number, patch: CompanyPatch): CompanyRow {
-  return db.update(companies).set(patch).where(eq(companies.id, id)).returning().get();
+  const row = db.update(companies).set(patch).where(eq(companies.id, id)).returning().get();
+  companyWritten(db, id);
+  return row;
 }
 
 export interface LogoInput {
@@ -31,7 +34,7 @@ export interface LogoInput {
 
 /** Saves (or with null removes) the logo and the company patch in one transaction. */
 export function updateCompanyWithLogo(db: Db, id: number, patch: CompanyPatch, logo: LogoInput | null): CompanyRow {
-  return db.transaction((tx) => {
+  const row = db.transaction((tx) => {
     if (logo) {
       tx.insert(companyLogos)
         .values({ companyId: id, ...logo })
@@ -47,6 +50,8 @@ export function updateCompanyWithLogo(db: Db, id: number, patch: CompanyPatch, l
       .returning()
       .get();
   });
+  companyWritten(db, id);
+  return row;
 }
 
 export function findCompanyLogo(db: Db, companyId: number) {

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from './client';
+import { companyWritten } from './company-writes';
 import { pricingRates } from './schema';
 
 export type PricingRow = typeof pricingRates.$inferSelect;
@@ -13,5 +14,7 @@ export function getPricing(db: Db, companyId: number): PricingRow {
 
 export function savePricing(db: Db, companyId: number, patch: PricingPatch): PricingRow {
   getPricing(db, companyId);
-  return db.update(pricingRates).set(patch).where(eq(pricingRates.companyId, companyId)).returning().get();
+  const row = db.update(pricingRates).set(patch).where(eq(pricingRates.companyId, companyId)).returning().get();
+  companyWritten(db, companyId);
+  return row;
 }

@@ -1,5 +1,6 @@
 // Users: operators who sign in. Emails are matched case-insensitively.
 import { eq, sql } from 'drizzle-orm';
+import { companyWritten } from './company-writes';
 import { prepared } from './prepared';
 import type { Db } from './client';
 import { companies, users } from './schema';
@@ -45,8 +46,11 @@ export function createOperator(
   });
 }
 
+/** The quote path caches the owner's billing state with the company: the write is reported. */
 export function updateUser(db: Db, id: number, patch: Partial<Omit<UserRow, 'id' | 'createdAt'>>): UserRow {
-  return db.update(users).set(patch).where(eq(users.id, id)).returning().get();
+  const row = db.update(users).set(patch).where(eq(users.id, id)).returning().get();
+  if (row.companyId != null) companyWritten(db, row.companyId);
+  return row;
 }
 
 /** Logout: every sealed session issued before now stops working. */

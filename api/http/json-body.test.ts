@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
-import { EMPTY_JSON_BODY, INVALID_UTF8, JSON_CONTENT_TYPE_REQUIRED } from './validate';
+import { EMPTY_JSON_BODY, INVALID_UTF8, INVALID_UTF8_FIELD, JSON_CONTENT_TYPE_REQUIRED } from './validate';
 
 const BAD_TYPES: { label: string; type?: string }[] = [
   { label: 'no content type' },
@@ -115,7 +115,29 @@ describe('JSON request bodies', () => {
     const res = await send('PUT', '/api/company', { type: 'application/json', body: bytes, token: op.token });
     expect(res.status).toBe(400);
     expect(res.json.message).toBe(INVALID_UTF8);
+    expect(res.json.fields).toEqual({ name: INVALID_UTF8_FIELD });
     expect((await t.call('GET', '/api/company', { token: op.token })).json.name).not.toMatch(/Bad/);
+  });
+
+  it('names only the fields that hold the bytes that are not UTF-8, not one with a U+FFFD really sent', async () => {
+    const op = await t.operator();
+    const bytes = Buffer.concat([
+      // U+FFFD as UTF-8 and as an escape: valid text, whatever it looks like.
+      Buffer.from('{"name":"Real \uFFFD and \\ufffd","feature1Title":"Bad '),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('","companyDescription":"Also bad '),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from('"}'),
+    ]);
+    const res = await send('PUT', '/api/company', { type: 'application/json', body: bytes, token: op.token });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ message: INVALID_UTF8, fields: { feature1Title: INVALID_UTF8_FIELD, companyDescription: INVALID_UTF8_FIELD } });
+    expect(Object.keys(res.json.fields ?? {}).sort()).toEqual(['companyDescription', 'feature1Title']);
+    // Not JSON besides: still the one message, naming no field.
+    const broken = await send('PUT', '/api/company', { type: 'application/json', body: Buffer.concat([Buffer.from('{"name": '), Buffer.from([0xff]), Buffer.from('}')]), token: op.token });
+    expect(broken.status).toBe(400);
+    expect(broken.json.message).toBe(INVALID_UTF8);
+    expect(broken.json.fields).toBeUndefined();
   });
 
   it('takes application/json with a charset, a +json type, and UTF-8 text', async () => {
@@ -146,7 +168,7 @@ describe('JSON request bodies over a real socket', () => {
     const op = await t.operator();
     const bad = await put(op.token, 'application/json', Buffer.concat([Buffer.from('{"name":"Bad '), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]));
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ message: INVALID_UTF8 });
+    expect(await bad.json()).toMatchObject({ message: INVALID_UTF8, fields: { name: INVALID_UTF8_FIELD } });
     const form = await put(op.token, 'application/x-www-form-urlencoded', 'name=Form');
     expect(form.status).toBe(415);
     const good = await put(op.token, 'application/json', JSON.stringify({ name: 'Ørsted Recovery' }));

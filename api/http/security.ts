@@ -1,17 +1,49 @@
-// Cross-origin rules (DESIGN.md §4): public reads and quote calculation are open to any origin
-// without credentials; cookie-authenticated writes from a foreign origin are refused.
+// Cross-origin rules (DESIGN.md §4), read from the route table (api/routes/table.ts): `public`
+// routes are open to any origin without credentials; every other route is same-origin, and a
+// cookie-authenticated write from a foreign origin is refused. No path is written here.
 import { createHash, randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { SmartRouter } from 'hono/router/smart-router';
+import { TrieRouter } from 'hono/router/trie-router';
 import { Forbidden } from '../errors';
+import type { Access } from '../routes/table';
 import type { AppEnv } from './context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** Writes that arrive with the session cookie must come from our own origin. */
+interface AccessRoute {
+  method: string;
+  /** OpenAPI style: `/api/company/{id}`. */
+  path: string;
+  'x-access': Access;
+}
+
+/** Finds the access of the table's route a request is for; undefined when no route serves it. */
+export function accessLookup(table: readonly AccessRoute[]) {
+  // Hono's own default: one regular expression when the paths allow it, else a trie.
+  const router = new SmartRouter<Access>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), r['x-access']);
+  // Every API request asks once (CORS): remembered per method and path, as the quote path's
+  // budget counts microseconds (decision 008). Bounded: paths carry ids.
+  const seen = new Map<string, Access | undefined>();
+  return (method: string, path: string): Access | undefined => {
+    const key = `${method} ${path}`;
+    if (seen.has(key)) return seen.get(key);
+    const access = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0]?.[0];
+    if (seen.size >= 10_000) seen.clear();
+    seen.set(key, access);
+    return access;
+  };
+}
+
+export type AccessLookup = ReturnType<typeof accessLookup>;
+
+/** Writes that arrive with the session cookie must come from our own origin (the webhook has no session). */
 export const csrfGuard =
-  (publicUrl: string): MiddlewareHandler<AppEnv> =>
+  (publicUrl: string, accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
-    if (!SAFE_METHODS.has(c.req.method) && c.get('authVia') === 'cookie') {
+    if (!SAFE_METHODS.has(c.req.method) && c.get('authVia') === 'cookie' && accessOf(c.req.method, c.req.path) !== 'webhook') {
       const origin = c.req.header('origin');
       const site = c.req.header('sec-fetch-site');
       const own = new Set([new URL(publicUrl).origin, new URL(c.req.url).origin]);
@@ -22,40 +54,31 @@ export const csrfGuard =
     await next();
   };
 
-/** Is this request one of the public API routes that any website may call? */
-export function isPublicApiRoute(method: string, path: string): boolean {
-  if (path === '/api/quotes/calculate') return method === 'POST' || method === 'OPTIONS';
-  if (method !== 'GET' && method !== 'HEAD' && method !== 'OPTIONS') return false;
-  return (
-    /^\/api\/company\/(\d+|slug\/[^/]+|\d+\/logo)$/.test(path) ||
-    /^\/api\/(pricing|surcharges|vehicle-types|gearbox-types|rolling-status-types|passenger-charges|problem-types)\/\d+$/.test(path) ||
-    path === '/api/openapi.json' ||
-    path === '/api/postcodes/nearest'
-  );
-}
-
-/** Open CORS, without credentials, on the public routes only. */
-export const publicCors: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const method = c.req.method === 'OPTIONS' ? (c.req.header('access-control-request-method') ?? 'GET') : c.req.method;
-  const isPublic = isPublicApiRoute(method, c.req.path);
-  if (c.req.method === 'OPTIONS' && isPublic) {
-    return new Response(null, {
-      status: 204,
-      headers: {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-        // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (issue 18).
-        'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
-        'Access-Control-Max-Age': '86400',
-      },
-    });
-  }
-  await next();
-  if (isPublic) {
-    c.res.headers.set('Access-Control-Allow-Origin', '*');
-    c.res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
-  }
-};
+/** Open CORS, without credentials, on the public routes only; a preflight asks for the method it means. */
+export const publicCors =
+  (accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const preflight = c.req.method === 'OPTIONS';
+    const method = preflight ? (c.req.header('access-control-request-method') ?? 'GET') : c.req.method;
+    const isPublic = accessOf(method, c.req.path) === 'public';
+    if (preflight && isPublic) {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+          // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (issue 18).
+          'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
+          'Access-Control-Max-Age': '86400',
+        },
+      });
+    }
+    await next();
+    if (isPublic) {
+      c.res.headers.set('Access-Control-Allow-Origin', '*');
+      c.res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    }
+  };
 
 /**
  * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,

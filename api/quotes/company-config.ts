@@ -4,6 +4,7 @@
 import type { Db } from '../db/client';
 import { listCharges } from '../db/charges';
 import { findCompanyById, findCompanyBySlug, type CompanyRow } from '../db/companies';
+import { onCompanyWrite } from '../db/company-writes';
 import { getPricing } from '../db/pricing';
 import { findUserByCompanyId } from '../db/users';
 import { statusGivesAccess, type BillingState } from '../billing/status';
@@ -85,6 +86,8 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
 export function createCompanyConfigCache(db: Db, maxEntries = 10_000) {
   const byId = new Map<number, CompanyQuoteConfig>();
   const slugToId = new Map<string, number>();
+  // Every writer in api/db/ reports its company: the next quote rebuilds from the database.
+  onCompanyWrite(db, (companyId) => byId.delete(companyId));
 
   return {
     byId(companyId: number): CompanyQuoteConfig | undefined {
@@ -103,10 +106,6 @@ export function createCompanyConfigCache(db: Db, maxEntries = 10_000) {
       if (slugToId.size >= maxEntries) slugToId.clear();
       slugToId.set(slug, id);
       return this.byId(id);
-    },
-    /** Call after any write to a company, its pricing, its rows or its owner's billing state. */
-    invalidate(companyId: number): void {
-      byId.delete(companyId);
     },
   };
 }

@@ -1,28 +1,16 @@
-// Sign up, sign in, sign out and the current user (SPEC.md §7).
-import { Hono, type Context } from 'hono';
-import { loginSchema, signupSchema } from '../../shared/schemas';
-import type { CurrentUser } from '../../shared/types';
-import { hashPassword, timingSafeDummy, verifyPassword } from '../auth/password';
+// Sign up, sign in, sign out and the current user (SPEC.md §7); the rules are api/auth/account.ts's.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { accountService } from '../auth/account';
+import { toCurrentUser } from '../auth/current-user';
 import { currentUser } from '../auth/session';
-import { effectiveStatus } from '../billing/status';
-import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from '../db/users';
-import { write } from '../db/write';
-import { Conflict, Unauthorized } from '../errors';
-import type { AppEnv } from '../http/context';
-import { clientAddress, createRateLimiter, type RateLimiter } from '../http/rate-limit';
-import { validate } from '../http/validate';
+import type { UserRow } from '../db/users';
 import type { AppDeps } from '../deps';
+import type { AppEnv } from '../http/context';
+import { clientAddress } from '../http/rate-limit';
+import { routes } from './table';
 
-export function toCurrentUser(user: UserRow, deps: Pick<AppDeps, 'config' | 'now'>): CurrentUser {
-  return {
-    id: user.id,
-    email: user.email,
-    name: user.name,
-    companyId: user.companyId ?? 0,
-    subscriptionStatus: effectiveStatus(user, deps.now(), deps.config.billing.mode),
-    trialEndsAt: user.trialEndsAt,
-  };
-}
+export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
 
 export interface AuthHooks {
   /**
@@ -32,117 +20,26 @@ export interface AuthHooks {
   checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
 }
 
-const FAILED_LOGIN = 'Invalid email or password';
-export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
-export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = 'Too many sign-in attempts for this account. Please try again later.';
-export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please try again later.';
-
-const MINUTE = 60_000;
-/** An address an account signed in from stays "known" to it this long (see knownAddresses). */
-const KNOWN_ADDRESS_MS = 30 * 24 * 60 * MINUTE;
-
-/**
- * The (account, address) pairs that have signed in successfully lately, bounded like the
- * limiter's memory store. The per-account ceiling does not apply to them, so guesses from
- * elsewhere never lock the owner out at their usual address.
- */
-function knownAddresses(now: () => number, maxKeys = 100_000) {
-  const seen = new Map<string, number>();
-  return {
-    has(key: string): boolean {
-      const until = seen.get(key);
-      return until !== undefined && until > now();
-    },
-    add(key: string): void {
-      seen.delete(key);
-      if (seen.size >= maxKeys) {
-        const oldest = seen.keys().next().value;
-        if (oldest !== undefined) seen.delete(oldest);
-      }
-      seen.set(key, now() + KNOWN_ADDRESS_MS);
-    },
-  };
-}
-
-/** Takes a slot in every limiter or in none: the first refusal gives back the slots taken before it. */
-function reserveAll(slots: Array<[RateLimiter, string, string]>): Array<{ release(): void }> {
-  const taken: Array<{ release(): void }> = [];
-  try {
-    for (const [limiter, key, message] of slots) taken.push(limiter.reserve(key, message));
-  } catch (err) {
-    for (const slot of taken) slot.release();
-    throw err;
-  }
-  return taken;
-}
-
 export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
-  const { db, sessions, config } = deps;
-  const clock = () => deps.now().getTime();
-  // Brute force (every attempt counts from before its password is checked; a success gives its
-  // slot back): 10 attempts per account from one address per 15 minutes, 100 per account per
-  // hour from addresses it has not signed in from lately, and 50 per address per 15 minutes.
-  // So someone guessing from elsewhere cannot lock the owner out at their own address.
-  const perAccountAddress = createRateLimiter({ limit: 10, windowMs: 15 * MINUTE, now: clock });
-  const perAccount = createRateLimiter({ limit: 100, windowMs: 60 * MINUTE, now: clock });
-  const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * MINUTE, now: clock });
-  const known = knownAddresses(clock);
-  // Each sign-up costs an argon2 hash and seeds a company.
-  const signups = createRateLimiter({ limit: config.signupRateLimit, windowMs: 60 * MINUTE, now: clock });
+  const { sessions, config } = deps;
+  const accounts = accountService(deps);
 
-  return new Hono<AppEnv>()
-    .post('/signup', validate('json', signupSchema), async (c) => {
-      const body = c.req.valid('json');
-      signups.check(`signup:${clientAddress(c, config.trustProxy)}`, TOO_MANY_SIGN_UPS);
-      const email = body.email.toLowerCase();
-      if (findUserByEmail(db, email)) {
-        throw new Conflict('An account with this email already exists', 'EMAIL_TAKEN');
-      }
-      const passwordHash = await hashPassword(body.password);
-      let user: UserRow;
-      try {
-        user = await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName }));
-      } catch (err) {
-        // Two sign-ups racing for one email: the unique index decides.
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict('An account with this email already exists', 'EMAIL_TAKEN');
-        throw err;
-      }
+  return new OpenAPIHono<AppEnv>()
+    .openapi(routes.auth.signup, async (c) => {
+      const user = await accounts.signup(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       const checkoutUrl = await hooks.checkoutUrlFor(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken, ...(checkoutUrl ? { checkoutUrl } : {}) }, 201);
     })
-    .post('/login', validate('json', loginSchema), async (c) => {
-      const { email, password } = c.req.valid('json');
-      const accountKey = email.toLowerCase();
-      const address = clientAddress(c, config.trustProxy);
-      const pairKey = `${accountKey}\n${address}`;
-      const slots: Array<[RateLimiter, string, string]> = [
-        [perAccountAddress, `pair:${pairKey}`, TOO_MANY_SIGN_INS],
-        [perAddress, `addr:${address}`, TOO_MANY_SIGN_INS],
-      ];
-      if (!known.has(pairKey)) slots.push([perAccount, `acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT]);
-      // Counted here, synchronously, before the password is checked: parallel guesses each take
-      // a slot, so no more than the limit are ever verified.
-      const [, ...others] = reserveAll(slots);
-      const user = findUserByEmail(db, accountKey);
-      const ok = user ? await verifyPassword(user.password, password) : await verifyPassword(await timingSafeDummy(), password);
-      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
-      // Successful sign-ins never count, so a busy office behind one address is not locked out
-      // by its own logins; the owner's address is known to the account from now on.
-      perAccountAddress.reset(`pair:${pairKey}`);
-      for (const slot of others) slot.release();
-      known.add(pairKey);
+    .openapi(routes.auth.login, async (c) => {
+      const user = await accounts.login(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
-      return c.json({ ...toCurrentUser(user, deps), authToken });
+      return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })
-    .post('/logout', async (c) => {
-      const user = c.get('user');
-      if (user) await write(db, () => bumpSessionVersion(db, user.id));
+    .openapi(routes.auth.logout, async (c) => {
+      await accounts.logout(c.get('user'));
       sessions.end(c);
-      return c.json({ success: true });
+      return c.json({ success: true as const }, 200);
     })
-    .get('/auth/user', (c) => {
-      if (!c.get('user')) throw new Unauthorized();
-      return c.json(toCurrentUser(currentUser(c), deps));
-    });
+    .openapi(routes.auth.currentUser, (c) => c.json(toCurrentUser(currentUser(c), deps), 200));
 }

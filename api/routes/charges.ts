@@ -1,154 +1,48 @@
 // The charge lists (SPEC.md §7): private list/create/update/delete scoped to the session's
-// company, and public reads of enabled rows by company id. One definition per list.
-import { Hono } from 'hono';
-import type { z } from 'zod';
-import { penceToPounds, poundsToPence } from '../../shared/money';
-import {
-  gearboxTypeSchema,
-  passengerChargeSchema,
-  problemTypeSchema,
-  rollingStatusTypeSchema,
-  surchargeSchema,
-  vehicleTypeSchema,
-} from '../../shared/schemas';
-import type { PassengerCharge, PricedRow, Surcharge } from '../../shared/types';
-import { currentUser, requireUser } from '../auth/session';
-import {
-  createCharge,
-  deleteCharge,
-  listCharges,
-  updateCharge,
-  type ChargeInsert,
-  type ChargeKind,
-  type ChargeRow,
-} from '../db/charges';
-import { findCompanyById } from '../db/companies';
-import { write } from '../db/write';
-import { NotFound } from '../errors';
-import type { AppEnv } from '../http/context';
-import { parseId, validate } from '../http/validate';
-import { companyIsPublic } from './company';
+// company, and public reads of enabled rows by company id. The rules are api/charges/'s; the
+// routes are the table's, one group per list.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { currentUser } from '../auth/session';
+import { chargeResources, type ChargeResource } from '../charges/resources';
+import { chargeService } from '../charges/service';
+import type { ChargeKind } from '../db/charges';
 import type { AppDeps } from '../deps';
+import type { AppEnv } from '../http/context';
+import { routes } from './table';
 
-interface ChargeResource<K extends ChargeKind, Body extends z.ZodObject, Json> {
-  kind: K;
-  schema: Body;
-  /** What a row is called in messages: 'Vehicle type'. */
-  label: string;
-  toJson(row: ChargeRow<K>): Json;
-  /** Request body (parsed) to columns; `creating` applies SPEC's new-row defaults. */
-  toColumns(body: Partial<z.output<Body>>, creating: boolean): Partial<ChargeInsert<K>>;
+// The lists differ only in their body schema and row JSON, which the table declares per list and
+// OpenAPIHono validates per route; the handlers are one shape, written once against the
+// vehicle types' types.
+type Group = typeof routes.vehicleTypes;
+type AnyResource = ChargeResource<ChargeKind, Group['create']['request']['body']['content']['application/json']['schema'], never>;
+
+function listRoutes(deps: AppDeps, table: Partial<Group> & Pick<Group, 'list' | 'publicList'>, resource: AnyResource) {
+  const service = chargeService(deps, resource);
+  const app = new OpenAPIHono<AppEnv>()
+    .openapi(table.list, (c) => c.json(service.list(currentUser(c).companyId), 200))
+    .openapi(table.publicList, (c) => c.json(service.listPublic(c.req.param('id')), 200));
+  const { create, update, remove } = table;
+  if (!create || !update || !remove) return app;
+  return app
+    .openapi(create, async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json')), 201))
+    .openapi(update, async (c) => c.json(await service.update(currentUser(c).companyId, c.req.param('id'), c.req.valid('json')), 200))
+    .openapi(remove, async (c) => {
+      await service.remove(currentUser(c).companyId, c.req.param('id'));
+      return c.json({ success: true as const }, 200);
+    });
 }
 
-const pricedRow = <K extends 'vehicleTypes' | 'gearboxTypes' | 'rollingStatusTypes' | 'problemTypes'>(
-  kind: K,
-  schema: typeof vehicleTypeSchema,
-  label: string,
-  defaultPence: number,
-): ChargeResource<K, typeof vehicleTypeSchema, PricedRow> => ({
-  kind,
-  schema,
-  label,
-  toJson: (r) => ({ id: r.id, companyId: r.companyId, name: r.name, basePrice: penceToPounds(r.basePricePence), enabled: r.enabled }),
-  toColumns: (b, creating) =>
-    ({
-      ...(b.name !== undefined ? { name: b.name } : {}),
-      ...(b.basePrice !== undefined ? { basePricePence: poundsToPence(b.basePrice) } : creating ? { basePricePence: defaultPence } : {}),
-      ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
-    }) as Partial<ChargeInsert<K>>,
-});
-
-export const chargeResources = {
-  'vehicle-types': pricedRow('vehicleTypes', vehicleTypeSchema, 'Vehicle type', 5000),
-  'gearbox-types': pricedRow('gearboxTypes', gearboxTypeSchema, 'Gearbox type', 0),
-  'rolling-status-types': pricedRow('rollingStatusTypes', rollingStatusTypeSchema, 'Rolling status type', 0),
-  'problem-types': pricedRow('problemTypes', problemTypeSchema, 'Problem type', 0),
-  surcharges: {
-    kind: 'surcharges',
-    schema: surchargeSchema,
-    label: 'Custom charge',
-    toJson: (r): Surcharge => ({
-      id: r.id,
-      companyId: r.companyId,
-      problemType: r.problemType,
-      amount: penceToPounds(r.amountPence),
-      description: r.description,
-      enabled: r.enabled,
-    }),
-    toColumns: (b, creating) => ({
-      ...(b.problemType !== undefined ? { problemType: b.problemType } : {}),
-      ...(b.amount !== undefined ? { amountPence: poundsToPence(b.amount) } : creating ? { amountPence: 0 } : {}),
-      ...(b.description !== undefined ? { description: b.description || null } : {}),
-      ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
-    }),
-  } satisfies ChargeResource<'surcharges', typeof surchargeSchema, Surcharge>,
-  'passenger-charges': {
-    kind: 'passengerCharges',
-    schema: passengerChargeSchema,
-    label: 'Passenger charge',
-    toJson: (r): PassengerCharge => ({
-      id: r.id,
-      companyId: r.companyId,
-      passengerCount: r.passengerCount,
-      basePrice: penceToPounds(r.basePricePence),
-      enabled: r.enabled,
-    }),
-    toColumns: (b, creating) => ({
-      ...(b.passengerCount !== undefined ? { passengerCount: b.passengerCount } : creating ? { passengerCount: 1 } : {}),
-      ...(b.basePrice !== undefined ? { basePricePence: poundsToPence(b.basePrice) } : creating ? { basePricePence: 500 } : {}),
-      ...(b.enabled !== undefined ? { enabled: b.enabled } : {}),
-    }),
-  } satisfies ChargeResource<'passengerCharges', typeof passengerChargeSchema, PassengerCharge>,
-} as const;
-
-export type ChargePath = keyof typeof chargeResources;
-
-export function chargeRoutes<K extends ChargeKind, Body extends z.ZodObject, Json>(
-  deps: AppDeps,
-  resource: ChargeResource<K, Body, Json>,
-  options: { writable: boolean } = { writable: true },
-) {
-  const { db, companyCache } = deps;
-  const { kind } = resource;
-  const missing = () => new NotFound(`${resource.label} not found`);
-
-  const routes = new Hono<AppEnv>()
-    .get('/', requireUser, (c) => c.json(listCharges(db, kind, currentUser(c).companyId).map(resource.toJson)))
-    // Public: enabled rows of a company whose page is live.
-    .get('/:companyId', (c) => {
-      const companyId = parseId(c.req.param('companyId'));
-      const company = companyId === undefined ? undefined : findCompanyById(db, companyId);
-      if (!company || !companyIsPublic(deps, company)) throw new NotFound('Company not found');
-      return c.json(listCharges(db, kind, company.id, true).map(resource.toJson));
-    });
-  if (!options.writable) return routes;
-
-  return routes
-    .post('/', requireUser, validate('json', resource.schema), async (c) => {
-      const companyId = currentUser(c).companyId;
-      const values = resource.toColumns(c.req.valid('json') as z.output<Body>, true) as ChargeInsert<K>;
-      const row = await write(db, () => createCharge(db, kind, companyId, values));
-      companyCache.invalidate(companyId);
-      return c.json(resource.toJson(row), 201);
-    })
-    .put('/:id', requireUser, validate('json', resource.schema.partial()), async (c) => {
-      const companyId = currentUser(c).companyId;
-      const id = parseId(c.req.param('id'));
-      if (id === undefined) throw missing();
-      const patch = resource.toColumns(c.req.valid('json') as Partial<z.output<Body>>, false);
-      const row =
-        Object.keys(patch).length > 0
-          ? await write(db, () => updateCharge(db, kind, companyId, id, patch))
-          : listCharges(db, kind, companyId).find((r) => r.id === id);
-      if (!row) throw missing();
-      companyCache.invalidate(companyId);
-      return c.json(resource.toJson(row));
-    })
-    .delete('/:id', requireUser, async (c) => {
-      const companyId = currentUser(c).companyId;
-      const id = parseId(c.req.param('id'));
-      if (id === undefined || !(await write(db, () => deleteCharge(db, kind, companyId, id)))) throw missing();
-      companyCache.invalidate(companyId);
-      return c.json({ success: true });
-    });
+export function chargeRoutes(deps: AppDeps) {
+  const lists: [Partial<Group> & Pick<Group, 'list' | 'publicList'>, unknown][] = [
+    [routes.vehicleTypes, chargeResources['vehicle-types']],
+    [routes.gearboxTypes, chargeResources['gearbox-types']],
+    [routes.rollingStatusTypes, chargeResources['rolling-status-types']],
+    // Read-only: the problem types a customer chooses from are the custom charges (decision 009).
+    [routes.problemTypes, chargeResources['problem-types']],
+    [routes.surcharges as unknown as Group, chargeResources.surcharges],
+    [routes.passengerCharges as unknown as Group, chargeResources['passenger-charges']],
+  ];
+  const app = new OpenAPIHono<AppEnv>();
+  for (const [table, resource] of lists) app.route('/', listRoutes(deps, table, resource as AnyResource));
+  return app;
 }

@@ -162,3 +162,20 @@ describe('quotes under the rules', () => {
     expect((await quote(op.companyId, { pickupPostcode: 'EH2 2BY' })).status).toBe(200);
   });
 });
+
+describe('/api/openapi.json', () => {
+  it('documents every rule setting, for the save and the read, and the quote’s new lines', async () => {
+    const doc = (await t.call('GET', '/api/openapi.json')).json;
+    const rules = Object.keys(RULES_OFF);
+    const schemaOf = (ref: { $ref?: string } & Record<string, unknown>) =>
+      ref.$ref ? doc.components.schemas[ref.$ref.split('/').at(-1)!] : ref;
+    const save = schemaOf(doc.paths['/api/pricing'].put.requestBody.content['application/json'].schema);
+    const read = schemaOf(doc.paths['/api/pricing'].get.responses['200'].content['application/json'].schema);
+    for (const rule of rules) {
+      expect(Object.keys(save.properties), rule).toContain(rule);
+      expect(Object.keys(read.properties), rule).toContain(rule);
+    }
+    const quote = schemaOf(doc.paths['/api/quotes/calculate'].post.responses['200'].content['application/json'].schema);
+    expect(Object.keys(quote.properties)).toEqual(expect.arrayContaining(['extras', 'lines', 'vat', 'validUntil']));
+  });
+});

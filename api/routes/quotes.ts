@@ -1,30 +1,24 @@
 // POST /api/quotes/calculate: public, rate-limited per client. Validation, the rate limit and the
 // JSON answer are the route's; the quote's own work is api/quotes/quote-service.ts. An optional
 // Idempotency-Key header makes a retry answer with the first quote (api/quotes/idempotency.ts).
-import { Hono } from 'hono';
-import { quoteRequestSchema } from '../../shared/schemas';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/context';
-import { clientAddress, createRateLimiter, type RateLimiter } from '../http/rate-limit';
 import { ValidationFailed } from '../errors';
-import { validate } from '../http/validate';
+import type { AppEnv } from '../http/context';
+import { clientAddress, type RateLimiter } from '../http/rate-limit';
 import { createQuoteService } from '../quotes/quote-service';
+import { createQuoteLimiter, QUOTE_RATE_LIMITED, quoteLimitKey } from '../quotes/rate-limit';
+import { routes } from './table';
 
 /** 1 to 100 printable ASCII characters (a UUID, typically). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,100}$/;
 export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key must be 1 to 100 printable ASCII characters';
 
-export const QUOTE_RATE_LIMITED = 'Too many quotes requested. Please wait a minute and try again.';
-
-/** QUOTE_RATE_LIMIT per client per minute, shared by quote calculations and nearest-postcode look-ups. */
-export const createQuoteLimiter = (config: AppDeps['config']) => createRateLimiter({ limit: config.quoteRateLimit, windowMs: 60_000 });
-export const quoteLimitKey = (address: string) => `quote:${address}`;
-
 export function quoteRoutes(deps: AppDeps, limiter: RateLimiter = createQuoteLimiter(deps.config)) {
   const { config } = deps;
   const quote = createQuoteService(deps);
 
-  return new Hono<AppEnv>().post('/calculate', validate('json', quoteRequestSchema), async (c) => {
+  return new OpenAPIHono<AppEnv>().openapi(routes.quotes.calculate, async (c) => {
     const idempotencyKey = c.req.header('idempotency-key');
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ValidationFailed(IDEMPOTENCY_KEY_INVALID, { 'Idempotency-Key': IDEMPOTENCY_KEY_INVALID });
@@ -36,6 +30,6 @@ export function quoteRoutes(deps: AppDeps, limiter: RateLimiter = createQuoteLim
       // not locked out; QUOTE_RATE_LIMIT=0 turns it off without even looking up the address.
       admit: config.quoteRateLimit > 0 ? () => limiter.check(quoteLimitKey(clientAddress(c, config.trustProxy)), QUOTE_RATE_LIMITED) : undefined,
     });
-    return c.json(response);
+    return c.json(response, 200);
   });
 }

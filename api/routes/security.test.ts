@@ -1,68 +1,98 @@
-// Generated security cases for every private route (STYLE.md #14): no session → 401, another
-// company's row → 404 and untouched, a cookie-authenticated write from a foreign origin → 403.
+// Security cases generated from the route table (STYLE.md #14), so a route is covered the day it
+// is added: every `operator` route without a session → 401, with another company's row id → 404
+// and the row untouched, as a cookie-authenticated write from a foreign origin → 403, and with a
+// body that is not JSON → 415; every route's CORS follows its access.
 import { describe, expect, it } from 'vitest';
-import { createTestApp } from '../test/harness';
+import { createTestApp, TEST_ORIGIN } from '../test/harness';
+import { accessOf, allRoutes } from './table';
 
-const LISTS = [
-  { path: '/api/vehicle-types', create: { name: 'Flatbed' }, update: { basePrice: 1 } },
-  { path: '/api/gearbox-types', create: { name: 'CVT' }, update: { basePrice: 1 } },
-  { path: '/api/rolling-status-types', create: { name: 'Stuck' }, update: { basePrice: 1 } },
-  { path: '/api/surcharges', create: { problemType: 'Ditch', amount: 10 }, update: { amount: 1 } },
-  { path: '/api/passenger-charges', create: { passengerCount: 2, basePrice: 4 }, update: { basePrice: 1 } },
-];
+/** A valid body for each operator route that takes one: a new route with a body needs a line here. */
+const SAMPLE_BODIES: Record<string, unknown> = {
+  'PUT /api/company': { name: 'X' },
+  'PUT /api/pricing': {},
+  'POST /api/vehicle-types': { name: 'Flatbed' },
+  'PUT /api/vehicle-types/{id}': { basePrice: 1 },
+  'POST /api/gearbox-types': { name: 'CVT' },
+  'PUT /api/gearbox-types/{id}': { basePrice: 1 },
+  'POST /api/rolling-status-types': { name: 'Stuck' },
+  'PUT /api/rolling-status-types/{id}': { basePrice: 1 },
+  'POST /api/surcharges': { problemType: 'Ditch', amount: 10 },
+  'PUT /api/surcharges/{id}': { amount: 1 },
+  'POST /api/passenger-charges': { passengerCount: 2, basePrice: 4 },
+  'PUT /api/passenger-charges/{id}': { basePrice: 1 },
+  'POST /api/create-checkout-session': {},
+};
 
-const PRIVATE_ROUTES: { method: string; path: string; body?: unknown }[] = [
-  { method: 'GET', path: '/api/company' },
-  { method: 'PUT', path: '/api/company', body: { name: 'X' } },
-  { method: 'GET', path: '/api/pricing' },
-  { method: 'PUT', path: '/api/pricing', body: {} },
-  { method: 'GET', path: '/api/problem-types' },
-  ...LISTS.flatMap((l) => [
-    { method: 'GET', path: l.path },
-    { method: 'POST', path: l.path, body: l.create },
-    { method: 'PUT', path: `${l.path}/1`, body: l.update },
-    { method: 'DELETE', path: `${l.path}/1` },
-  ]),
-];
+const OPERATOR_ROUTES = allRoutes
+  .filter((r) => accessOf(r) === 'operator')
+  .map((r) => {
+    const key = `${r.method.toUpperCase()} ${r.path}`;
+    return { key, method: r.method.toUpperCase(), path: r.path, takesBody: r.request?.body !== undefined, body: SAMPLE_BODIES[key] };
+  });
+/** With any path parameter filled in, for the calls whose answer does not depend on the row. */
+const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
+const WRITES = OPERATOR_ROUTES.filter((r) => r.method !== 'GET');
+const WITH_BODY = OPERATOR_ROUTES.filter((r) => r.takesBody);
+/** Routes on one row by id: the row is created through the POST of the same collection. */
+const ON_A_ROW = OPERATOR_ROUTES.filter((r) => r.path.endsWith('/{id}'));
 
-describe('private routes', () => {
+describe('operator routes (generated from the route table)', () => {
   const t = createTestApp();
 
-  it.each(PRIVATE_ROUTES)('$method $path without a session → 401', async ({ method, path, body }) => {
-    const res = await t.call(method, path, { body });
+  it('has a sample body for every operator route that takes one', () => {
+    expect(WITH_BODY.filter((r) => r.body === undefined).map((r) => r.key)).toEqual([]);
+  });
+
+  it('finds a create route for every route on one row', () => {
+    for (const r of ON_A_ROW) expect(SAMPLE_BODIES[`POST ${r.path.replace(/\/\{id\}$/, '')}`], r.key).toBeDefined();
+  });
+
+  it.each(OPERATOR_ROUTES)('$key without a session → 401', async ({ method, path, body }) => {
+    const res = await t.call(method, anyId(path), { body });
     expect(res.status).toBe(401);
     expect(res.json.message).toBeTruthy();
   });
 
-  it.each(PRIVATE_ROUTES.filter((r) => r.method !== 'GET'))(
-    '$method $path with the cookie from a foreign origin → 403',
-    async ({ method, path, body }) => {
-      const op = await t.operator();
-      const res = await t.call(method, path, { body, cookie: op.cookie, origin: 'https://evil.example' });
-      expect(res.status).toBe(403);
-      const cross = await t.call(method, path, { body, cookie: op.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
-      expect(cross.status).toBe(403);
-    },
-  );
+  it.each(WRITES)('$key with the cookie from a foreign origin → 403', async ({ method, path, body }) => {
+    const op = await t.operator();
+    const res = await t.call(method, anyId(path), { body, cookie: op.cookie, origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    const cross = await t.call(method, anyId(path), { body, cookie: op.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(cross.status).toBe(403);
+  });
+
+  it.each(WITH_BODY)('$key with a body that is not JSON → 415, nothing changed', async ({ method, path, body }) => {
+    const op = await t.operator();
+    const before = await t.call('GET', '/api/company', { token: op.token });
+    // Straight to the app: the harness's call() always sends JSON bodies as JSON.
+    const res = await t.app.request(`${TEST_ORIGIN}${anyId(path)}`, {
+      method,
+      headers: { 'x-auth-token': op.token, 'content-type': 'text/plain' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { message?: string }).message).toBeTruthy();
+    expect((await t.call('GET', '/api/company', { token: op.token })).json).toEqual(before.json);
+  });
+
+  it.each(ON_A_ROW)("$key on another company's row → 404, the row unchanged", async ({ method, path, body }) => {
+    const collection = path.replace(/\/\{id\}$/, '');
+    const owner = await t.operator();
+    const intruder = await t.operator();
+    const row = await t.call('POST', collection, { token: owner.token, body: SAMPLE_BODIES[`POST ${collection}`] });
+    expect(row.status).toBe(201);
+    const res = await t.call(method, `${collection}/${row.json.id}`, { token: intruder.token, body });
+    expect(res.status).toBe(404);
+    const intruderList = await t.call('GET', collection, { token: intruder.token });
+    expect(intruderList.json.find((r: { id: number }) => r.id === row.json.id)).toBeUndefined();
+    const ownerList = await t.call('GET', collection, { token: owner.token });
+    expect(ownerList.json.find((r: { id: number }) => r.id === row.json.id)).toEqual(row.json);
+  });
 
   it('accepts the cookie from our own origin', async () => {
     const op = await t.operator();
     const res = await t.call('PUT', '/api/pricing', { body: {}, cookie: op.cookie, origin: 'http://localhost:3999' });
     expect(res.status).toBe(200);
-  });
-
-  it.each(LISTS)("another company's $path row is a 404 and stays unchanged", async ({ path, create, update }) => {
-    const owner = await t.operator();
-    const intruder = await t.operator();
-    const row = await t.call('POST', path, { token: owner.token, body: create });
-    expect(row.status).toBe(201);
-    const id = row.json.id;
-    expect((await t.call('PUT', `${path}/${id}`, { token: intruder.token, body: update })).status).toBe(404);
-    expect((await t.call('DELETE', `${path}/${id}`, { token: intruder.token })).status).toBe(404);
-    const intruderList = await t.call('GET', path, { token: intruder.token });
-    expect(intruderList.json.find((r: { id: number }) => r.id === id)).toBeUndefined();
-    const ownerList = await t.call('GET', path, { token: owner.token });
-    expect(ownerList.json.find((r: { id: number }) => r.id === id)).toEqual(row.json);
   });
 
   it('ignores companyId in bodies: rows are created for the session’s company', async () => {
@@ -78,6 +108,27 @@ describe('private routes', () => {
     const op = await t.operator();
     const res = await t.call('GET', '/api/company', { token: op.token, origin: 'https://evil.example' });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('CORS follows each route’s access (generated from the route table)', () => {
+  const t = createTestApp();
+  // The demo company (id 1, slug demo) is always live.
+  const demoPath = (path: string) => path.replaceAll('{slug}', 'demo').replaceAll(/\{\w+\}/g, '1');
+  const ROUTES = allRoutes.map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: demoPath(r.path), access: accessOf(r) }));
+
+  it.each(ROUTES)('$key ($access)', async ({ method, path, access }) => {
+    const res = await t.call(method, path, { origin: 'https://any-site.example', body: method === 'GET' ? undefined : {} });
+    const preflight = await t.call('OPTIONS', path, { origin: 'https://any-site.example', headers: { 'access-control-request-method': method } });
+    if (access === 'public') {
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    } else {
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    }
   });
 });
 

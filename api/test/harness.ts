@@ -98,7 +98,6 @@ export function createTestApp(options: TestAppOptions = {}) {
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
     const trialEnd = new Date(Date.now() + 3 * 86_400_000).toISOString();
     updateUser(built.deps.db, res.json.id, { subscriptionStatus: status, trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
-    built.deps.companyCache.invalidate(res.json.companyId);
     return { email, password: 'correct-horse', token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
   }
 

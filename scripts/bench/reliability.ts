@@ -98,7 +98,7 @@ export interface BackupFigures {
   fillSeconds: number;
   /** From starting `npm run backup` to its exit, Node's start-up included. */
   seconds: number;
-  /** What `npm run backup` printed: its copy and integrity check times. */
+  /** What `npm run backup` printed: its copy and check times. */
   report: string;
   integrity: string;
   copiedQuotes: number;
@@ -138,7 +138,7 @@ export async function measureBackupUnderLoad(script: string, requests: LoadReque
         quotes: BACKUP_QUOTES,
         fillSeconds,
         seconds: (backupEnd - backupStart) / 1000,
-        report: /copy [\d.]+ s, integrity_check ok in [\d.]+ s/.exec(backup.output)?.[0] ?? backup.output.trim(),
+        report: /copy [\d.]+ s, (?:quick|integrity)_check ok in [\d.]+ s/.exec(backup.output)?.[0] ?? backup.output.trim(),
         integrity,
         copiedQuotes,
         p99WithoutMs: p99(without),

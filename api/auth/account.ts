@@ -1,0 +1,114 @@
+// Signing up and signing in (SPEC.md §7): the account rules, with the brute-force and sign-up
+// limits. The route starts the session for the user these answer.
+import type { LoginRequest, SignupRequest } from '../../shared/schemas';
+import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from '../db/users';
+import { write } from '../db/write';
+import type { AppDeps } from '../deps';
+import { Conflict, Unauthorized } from '../errors';
+import { createRateLimiter, type RateLimiter } from '../http/rate-limit';
+import { hashPassword, timingSafeDummy, verifyPassword } from './password';
+
+const FAILED_LOGIN = 'Invalid email or password';
+const EMAIL_TAKEN = 'An account with this email already exists';
+export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
+export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = 'Too many sign-in attempts for this account. Please try again later.';
+export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please try again later.';
+
+const MINUTE = 60_000;
+/** An address an account signed in from stays "known" to it this long (see knownAddresses). */
+const KNOWN_ADDRESS_MS = 30 * 24 * 60 * MINUTE;
+
+/**
+ * The (account, address) pairs that have signed in successfully lately, bounded like the
+ * limiter's memory store. The per-account ceiling does not apply to them, so guesses from
+ * elsewhere never lock the owner out at their usual address.
+ */
+function knownAddresses(now: () => number, maxKeys = 100_000) {
+  const seen = new Map<string, number>();
+  return {
+    has(key: string): boolean {
+      const until = seen.get(key);
+      return until !== undefined && until > now();
+    },
+    add(key: string): void {
+      seen.delete(key);
+      if (seen.size >= maxKeys) {
+        const oldest = seen.keys().next().value;
+        if (oldest !== undefined) seen.delete(oldest);
+      }
+      seen.set(key, now() + KNOWN_ADDRESS_MS);
+    },
+  };
+}
+
+/** Takes a slot in every limiter or in none: the first refusal gives back the slots taken before it. */
+function reserveAll(slots: Array<[RateLimiter, string, string]>): Array<{ release(): void }> {
+  const taken: Array<{ release(): void }> = [];
+  try {
+    for (const [limiter, key, message] of slots) taken.push(limiter.reserve(key, message));
+  } catch (err) {
+    for (const slot of taken) slot.release();
+    throw err;
+  }
+  return taken;
+}
+
+export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
+  const { db, config } = deps;
+  const clock = () => deps.now().getTime();
+  // Brute force (every attempt counts from before its password is checked; a success gives its
+  // slot back): 10 attempts per account from one address per 15 minutes, 100 per account per
+  // hour from addresses it has not signed in from lately, and 50 per address per 15 minutes.
+  // So someone guessing from elsewhere cannot lock the owner out at their own address.
+  const perAccountAddress = createRateLimiter({ limit: 10, windowMs: 15 * MINUTE, now: clock });
+  const perAccount = createRateLimiter({ limit: 100, windowMs: 60 * MINUTE, now: clock });
+  const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * MINUTE, now: clock });
+  const known = knownAddresses(clock);
+  // Each sign-up costs an argon2 hash and seeds a company.
+  const signups = createRateLimiter({ limit: config.signupRateLimit, windowMs: 60 * MINUTE, now: clock });
+
+  return {
+    /** `address` is the caller's, for the per-address sign-up limit. */
+    async signup(body: SignupRequest, address: string): Promise<UserRow> {
+      signups.check(`signup:${address}`, TOO_MANY_SIGN_UPS);
+      const email = body.email.toLowerCase();
+      if (findUserByEmail(db, email)) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
+      const passwordHash = await hashPassword(body.password);
+      try {
+        return await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName }));
+      } catch (err) {
+        // Two sign-ups racing for one email: the unique index decides.
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
+        throw err;
+      }
+    },
+
+    /** `address` is the caller's, for the per-address and per-(account, address) limits. */
+    async login({ email, password }: LoginRequest, address: string): Promise<UserRow> {
+      const accountKey = email.toLowerCase();
+      const pairKey = `${accountKey}\n${address}`;
+      const slots: Array<[RateLimiter, string, string]> = [
+        [perAccountAddress, `pair:${pairKey}`, TOO_MANY_SIGN_INS],
+        [perAddress, `addr:${address}`, TOO_MANY_SIGN_INS],
+      ];
+      if (!known.has(pairKey)) slots.push([perAccount, `acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT]);
+      // Counted here, synchronously, before the password is checked: parallel guesses each take
+      // a slot, so no more than the limit are ever verified.
+      const [, ...others] = reserveAll(slots);
+      const user = findUserByEmail(db, accountKey);
+      const ok = user ? await verifyPassword(user.password, password) : await verifyPassword(await timingSafeDummy(), password);
+      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
+      // Successful sign-ins never count, so a busy office behind one address is not locked out
+      // by its own logins; the owner's address is known to the account from now on.
+      perAccountAddress.reset(`pair:${pairKey}`);
+      for (const slot of others) slot.release();
+      known.add(pairKey);
+      return user;
+    },
+
+    /** Every session issued to the user so far stops working. */
+    async logout(user: UserRow | undefined): Promise<void> {
+      if (user) await write(db, () => bumpSessionVersion(db, user.id));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+// The charge lists' operations: the operator's own rows scoped to their company (another
+// company's row is the same 404 as a missing one), and a live company's enabled rows for the public.
+import type { z } from 'zod';
+import { createCharge, deleteCharge, listCharges, updateCharge, type ChargeInsert, type ChargeKind } from '../db/charges';
+import { write } from '../db/write';
+import type { AppDeps } from '../deps';
+import { NotFound } from '../errors';
+import { parseId } from '../http/validate';
+import { livePublicCompany } from '../company/access';
+import type { ChargeResource } from './resources';
+
+export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Json>(deps: AppDeps, resource: ChargeResource<K, Body, Json>) {
+  const { db } = deps;
+  const { kind } = resource;
+  const missing = () => new NotFound(`${resource.label} not found`);
+
+  return {
+    list: (companyId: number): Json[] => listCharges(db, kind, companyId).map(resource.toJson),
+    /** Public: enabled rows of a company whose page is live. */
+    listPublic: (rawCompanyId: string): Json[] =>
+      listCharges(db, kind, livePublicCompany(deps, rawCompanyId).id, true).map(resource.toJson),
+    async create(companyId: number, body: z.output<Body>): Promise<Json> {
+      const values = resource.toColumns(body, true) as ChargeInsert<K>;
+      return resource.toJson(await write(db, () => createCharge(db, kind, companyId, values)));
+    },
+    async update(companyId: number, rawId: string, body: Partial<z.output<Body>>): Promise<Json> {
+      const id = parseId(rawId);
+      if (id === undefined) throw missing();
+      const patch = resource.toColumns(body, false);
+      const row =
+        Object.keys(patch).length > 0
+          ? await write(db, () => updateCharge(db, kind, companyId, id, patch))
+          : listCharges(db, kind, companyId).find((r) => r.id === id);
+      if (!row) throw missing();
+      return resource.toJson(row);
+    },
+    async remove(companyId: number, rawId: string): Promise<void> {
+      const id = parseId(rawId);
+      if (id === undefined || !(await write(db, () => deleteCharge(db, kind, companyId, id)))) throw missing();
+    },
+  };
+}

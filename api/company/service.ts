@@ -1,0 +1,144 @@
+// The operator's company and the public company reads (SPEC.md §7): the update rules (the
+// custom URL is set once and then locked, and unique; the logo is kept, removed or replaced) and
+// what the public may see of a live company.
+import { isCustomSlug } from '../../shared/patterns';
+import { formatPostcode } from '../../shared/postcode';
+import { poundsToPence } from '../../shared/money';
+import type { CompanyUpdateParsed } from '../../shared/schemas';
+import type { Company, PublicCompany, PublicCompanyWithCharges } from '../../shared/types';
+import { chargeResources } from '../charges/resources';
+import { listCharges } from '../db/charges';
+import {
+  findCompanyById,
+  findCompanyBySlug,
+  findCompanyLogo,
+  updateCompany,
+  updateCompanyWithLogo,
+  type CompanyPatch,
+  type CompanyRow,
+} from '../db/companies';
+import type { UserRow } from '../db/users';
+import { getPricing } from '../db/pricing';
+import { write } from '../db/write';
+import { statusGivesAccess } from '../billing/status';
+import type { AppDeps } from '../deps';
+import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
+import { companyIsPublic, livePublicCompany } from './access';
+import { parseLogoDataUrl } from './logo';
+import { toCompany, toPublicCompany } from './view';
+
+const SLUG_TAKEN = 'That custom URL is already taken. Please choose another.';
+const LOGO_INVALID = 'Logo must be a PNG, JPG, GIF or WebP image';
+
+/** Why an account without a subscription cannot claim a custom URL (other settings stay editable). */
+export const CLAIM_NEEDS_SUBSCRIPTION = 'Start your free trial to claim a custom URL.';
+
+function toPatch(body: CompanyUpdateParsed): CompanyPatch {
+  const { serviceRadius, extraRadiusFee, pricePerPassenger, basePostcode, logo: _logo, customSlug: _slug, ...rest } = body;
+  // A key sent blank ("" for an optional number) parses to undefined: it changes nothing.
+  const patch = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined)) as CompanyPatch;
+  if (serviceRadius !== undefined) patch.serviceRadiusHundredths = Math.round(serviceRadius * 100);
+  if (extraRadiusFee !== undefined) patch.extraRadiusFeePence = poundsToPence(extraRadiusFee);
+  if (pricePerPassenger !== undefined) patch.pricePerPassengerPence = poundsToPence(pricePerPassenger);
+  if (basePostcode !== undefined) patch.basePostcode = basePostcode === null ? null : formatPostcode(basePostcode);
+  for (const colour of ['primaryColour', 'secondaryColour', 'accentColour', 'backgroundColour', 'textColour'] as const) {
+    if (patch[colour]) patch[colour] = patch[colour].toUpperCase();
+  }
+  return patch;
+}
+
+/** The portal sends back the logo URL it was given when the logo did not change. */
+function isOurLogoUrl(value: string, companyId: number): boolean {
+  return new RegExp(`/api/company/${companyId}/logo(\\?|$)`).test(value);
+}
+
+export function companyService(deps: AppDeps) {
+  const { db, config } = deps;
+
+  // The enabled rows the quote form offers travel with the company, so the form is usable after
+  // this one read (DESIGN.md §9: the hosted page within 3 requests).
+  const withCharges = (company: CompanyRow): PublicCompanyWithCharges => ({
+    ...toPublicCompany(company, config.publicUrl),
+    vehicleTypes: listCharges(db, 'vehicleTypes', company.id, true).map(chargeResources['vehicle-types'].toJson),
+    surcharges: listCharges(db, 'surcharges', company.id, true).map(chargeResources.surcharges.toJson),
+  });
+
+  const liveBySlug = (slug: string): CompanyRow | undefined => {
+    const company = isCustomSlug(slug) ? findCompanyBySlug(db, slug) : undefined;
+    return company && companyIsPublic(deps, company) ? company : undefined;
+  };
+
+  return {
+    own(companyId: number): Company {
+      const company = findCompanyById(db, companyId);
+      if (!company) throw new NotFound('Company not found');
+      return toCompany(company, config.publicUrl);
+    },
+
+    /** `owner` is the signed-in operator whose company this is. */
+    async update(owner: UserRow & { companyId: number }, body: CompanyUpdateParsed): Promise<Company> {
+      const companyId = owner.companyId;
+      const company = findCompanyById(db, companyId);
+      if (!company) throw new NotFound('Company not found');
+      const patch = toPatch(body);
+      // The maximum radius (issue 17) may not fall below the service radius from either side.
+      const maximumRadius = getPricing(db, companyId).maximumRadiusHundredths;
+      if (patch.serviceRadiusHundredths !== undefined && maximumRadius !== null && patch.serviceRadiusHundredths > maximumRadius) {
+        const message = `Service radius cannot be more than the maximum radius (${maximumRadius / 100} miles)`;
+        throw new ValidationFailed(message, { serviceRadius: message });
+      }
+
+      if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
+        if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed', 'SLUG_LOCKED');
+        // A locked URL is for good: only an account that has started its subscription may take
+        // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
+        if (!statusGivesAccess(owner, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
+        const holder = findCompanyBySlug(db, body.customSlug);
+        if (holder && holder.id !== companyId) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
+        patch.customSlug = body.customSlug;
+      }
+
+      let saved: CompanyRow;
+      try {
+        if (body.logo === undefined || (body.logo !== null && !body.logo.startsWith('data:') && isOurLogoUrl(body.logo, company.id))) {
+          saved = Object.keys(patch).length > 0 ? await write(db, () => updateCompany(db, companyId, patch)) : company;
+        } else if (body.logo === null) {
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, null));
+        } else if (body.logo.startsWith('data:')) {
+          const logo = parseLogoDataUrl(body.logo);
+          saved = await write(db, () => updateCompanyWithLogo(db, companyId, patch, logo));
+        } else {
+          throw new ValidationFailed(LOGO_INVALID, { logo: LOGO_INVALID });
+        }
+      } catch (err) {
+        // Two companies racing for one custom URL: the unique index decides.
+        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
+        throw err;
+      }
+      return toCompany(saved, config.publicUrl);
+    },
+
+    publicById: (rawId: string): PublicCompanyWithCharges => withCharges(livePublicCompany(deps, rawId)),
+
+    publicBySlug(slug: string): PublicCompanyWithCharges {
+      const company = liveBySlug(slug);
+      if (!company) throw new NotFound('Company not found');
+      return withCharges(company);
+    },
+
+    /** The hosted page's lookup: undefined when missing or without access. */
+    pageBySlug(slug: string): PublicCompany | undefined {
+      const company = liveBySlug(slug);
+      return company ? toPublicCompany(company, config.publicUrl) : undefined;
+    },
+
+    logo(rawId: string) {
+      const company = livePublicCompany(deps, rawId);
+      const logo = findCompanyLogo(db, company.id);
+      if (!logo) throw new NotFound('Logo not found');
+      return logo;
+    },
+  };
+}
+
+export type CompanyService = ReturnType<typeof companyService>;

@@ -1,0 +1,501 @@
+// The route table: every API route declared once, with its method, path, who may call it, its
+// request schemas and its response schemas by status code (docs/decisions/014-route-table.md).
+// From this one table come the handlers' validation (OpenAPIHono), the sign-in requirement, CORS
+// and CSRF (api/http/security.ts), the OpenAPI document at /api/openapi.json, the front ends'
+// response types (shared/types.ts) and the generated security tests (api/routes/security.test.ts).
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import {
+  checkoutSessionSchema,
+  companyUpdateSchema,
+  gearboxTypeSchema,
+  loginSchema,
+  passengerChargeSchema,
+  pricingUpdateSchema,
+  problemTypeSchema,
+  processCheckoutSchema,
+  quoteRequestSchema,
+  rollingStatusTypeSchema,
+  signupSchema,
+  surchargeSchema,
+  vehicleTypeSchema,
+} from '../../shared/schemas';
+import {
+  apiErrorSchema,
+  billingConfigSchema,
+  checkoutFailedSchema,
+  checkoutSuccessSchema,
+  companySchema,
+  currentUserSchema,
+  loginResponseSchema,
+  nearbyPostcodeSchema,
+  passengerChargeRowSchema,
+  pricedRowSchema,
+  pricingRatesSchema,
+  publicCompanyWithChargesSchema,
+  quoteResponseSchema,
+  reactivatedSchema,
+  redirectUrlSchema,
+  signupResponseSchema,
+  subscriptionDetailsSchema,
+  successSchema,
+  surchargeRowSchema,
+  webhookResultSchema,
+} from '../../shared/responses';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../db/quote-reference';
+import type { MiddlewareHandler } from 'hono';
+import { requireSignIn, requireUser } from '../auth/session';
+import { requireJson } from '../http/validate';
+
+/**
+ * Who may call a route:
+ * - `public`: any website, anonymously (DESIGN.md §4): CORS open to any origin, no credentials.
+ * - `account`: the portal's own pages before or around sign-in (sign up, sign in, checkout):
+ *   no session needed, same-origin only.
+ * - `operator`: a signed-in operator (401 without a session), same-origin only, scoped to the
+ *   operator's company.
+ * - `webhook`: the billing provider, server to server: no session, no CORS, its own signature.
+ */
+export type Access = 'public' | 'account' | 'operator' | 'webhook';
+
+/** The access travels in the route's OpenAPI operation as the `x-access` extension. */
+type TableRoute = RouteConfig & { 'x-access': Access };
+
+/**
+ * A route of the table. Operator routes get the sign-in check before anything else runs (with
+ * `signInMessage` when the 401 should say what to do); routes that read a JSON body get the
+ * media-type and encoding check before their validator.
+ */
+function route<const R extends Omit<TableRoute, 'middleware'>>({ signInMessage, ...config }: R & { signInMessage?: string }) {
+  const middleware: MiddlewareHandler[] = [];
+  if (config['x-access'] === 'operator') middleware.push(signInMessage ? requireSignIn(signInMessage) : requireUser);
+  const media = config.request?.body?.content['application/json'];
+  if (media && 'schema' in media && media.schema instanceof z.ZodType) middleware.push(requireJson);
+  return createRoute({ ...(config as R), ...(middleware.length > 0 ? { middleware } : {}) });
+}
+
+export const NO_POSTCODE_NEAR = 'We could not find a UK postcode near you. Please type it.';
+
+/**
+ * Decimal degrees as JavaScript writes a geolocation coordinate: up to 17 significant digits
+ * ("-0.12345678901234568"), and a negative exponent for a value within 1e-6 of zero ("5e-7", on
+ * the Greenwich meridian). No hex, blanks, Infinity or large exponents.
+ */
+const DEGREES = /^-?\d{1,3}(?:\.\d{1,20})?(?:e-\d{1,3})?$/;
+
+const degrees = (label: string, limit: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .regex(DEGREES, `${label} must be a number in decimal degrees`)
+    .transform(Number)
+    .refine((v) => Math.abs(v) <= limit, `${label} must be between -${limit} and ${limit}`);
+
+const nearestQuerySchema = z.object({ lat: degrees('Latitude', 90), lng: degrees('Longitude', 180) });
+
+/** The 401 of a checkout started signed out: it says what to do. */
+export const CHECKOUT_NEEDS_SIGN_IN = 'Please sign in to start your free trial.';
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const body = <S extends z.ZodType>(schema: S) => ({ required: true, content: { 'application/json': { schema } } });
+const error = (description: string) => json(apiErrorSchema, description);
+
+const invalid = error('Invalid request: `fields` maps each field to its message');
+const notSignedIn = error('Not signed in');
+const crossOrigin = error('A cookie-authenticated write from another origin');
+const unsupported = error('The body is not application/json');
+const tooLarge = error('The body is over 3 MB');
+const companyMissing = error('No such company, or its page is not live');
+
+// Path and query parameters are plain OpenAPI parameters, not zod: each is text the handler
+// parses itself (a malformed id answers 404 like a missing row, parseId), so a zod validator would
+// cost every request a parse that can never refuse anything.
+const parameter = (name: string, where: 'path' | 'query', description: string, example: string) => ({
+  name,
+  in: where,
+  required: where === 'path',
+  description,
+  schema: { type: 'string' as const },
+  example,
+});
+const companyIdParams = [parameter('companyId', 'path', 'A company id', '1')];
+const idParams = [parameter('id', 'path', 'A row id', '1')];
+const companyPathId = [parameter('id', 'path', 'A company id', '1')];
+
+/** The reads every charge list has: the operator's own rows, and a live company's enabled rows. */
+function chargeReads<R extends z.ZodType>(path: string, label: string, row: R) {
+  return {
+    list: route({
+      method: 'get',
+      path,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `The signed-in operator's ${label}, enabled or not`,
+      responses: { 200: json(z.array(row), 'Every row'), 401: notSignedIn },
+    }),
+    // `{id}` as the writes name theirs: OpenAPI takes `/x/{companyId}` and `/x/{id}` for one path.
+    publicList: route({
+      method: 'get',
+      path: `${path}/{id}`,
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: `A live company's enabled ${label}`,
+      parameters: companyPathId,
+      responses: { 200: json(z.array(row), 'Enabled rows'), 404: companyMissing },
+    }),
+  };
+}
+
+/** The writes of a charge list, scoped to the signed-in operator's company. */
+function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, label: string, schema: B, row: R) {
+  const missing = error(`No such ${label} row of this company`);
+  return {
+    create: route({
+      method: 'post',
+      path,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `Adds a ${label} row (SPEC's defaults for blank amounts)`,
+      request: { body: body(schema) },
+      responses: { 201: json(row, 'The new row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+    }),
+    update: route({
+      method: 'put',
+      path: `${path}/{id}`,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `Changes the given fields of a ${label} row`,
+      parameters: idParams,
+      request: { body: body(schema.partial()) },
+      responses: { 200: json(row, 'The row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: missing, 413: tooLarge, 415: unsupported },
+    }),
+    remove: route({
+      method: 'delete',
+      path: `${path}/{id}`,
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: `Deletes a ${label} row`,
+      parameters: idParams,
+      responses: { 200: json(successSchema, 'Deleted'), 401: notSignedIn, 403: crossOrigin, 404: missing },
+    }),
+  };
+}
+
+export const routes = {
+  auth: {
+    signup: route({
+      method: 'post',
+      path: '/api/signup',
+      'x-access': 'account',
+      tags: ['Account'],
+      summary: 'Creates an operator and their company, and signs them in',
+      request: { body: body(signupSchema) },
+      responses: {
+        201: json(signupResponseSchema, 'Signed up; `checkoutUrl` starts the trial'),
+        400: invalid,
+        409: error('An account with this email already exists'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    login: route({
+      method: 'post',
+      path: '/api/login',
+      'x-access': 'account',
+      tags: ['Account'],
+      summary: 'Signs in',
+      request: { body: body(loginSchema) },
+      responses: {
+        200: json(loginResponseSchema, 'Signed in'),
+        400: invalid,
+        401: error('Invalid email or password'),
+        413: tooLarge,
+        415: unsupported,
+        429: error('Too many failed sign-ins'),
+      },
+    }),
+    logout: route({
+      method: 'post',
+      path: '/api/logout',
+      'x-access': 'account',
+      tags: ['Account'],
+      summary: 'Signs out everywhere: every session issued so far stops working',
+      responses: { 200: json(successSchema, 'Signed out') },
+    }),
+    currentUser: route({
+      method: 'get',
+      path: '/api/auth/user',
+      'x-access': 'operator',
+      tags: ['Account'],
+      summary: 'The signed-in operator',
+      responses: { 200: json(currentUserSchema, 'The operator'), 401: notSignedIn },
+    }),
+  },
+  company: {
+    own: route({
+      method: 'get',
+      path: '/api/company',
+      'x-access': 'operator',
+      tags: ['Company'],
+      summary: "The signed-in operator's company, with its private settings",
+      responses: { 200: json(companySchema, 'The company'), 401: notSignedIn },
+    }),
+    update: route({
+      method: 'put',
+      path: '/api/company',
+      'x-access': 'operator',
+      tags: ['Company'],
+      summary: "Changes the given settings of the signed-in operator's company",
+      request: { body: body(companyUpdateSchema) },
+      responses: {
+        200: json(companySchema, 'The company'),
+        400: invalid,
+        401: notSignedIn,
+        402: error('A custom URL needs a started subscription'),
+        403: crossOrigin,
+        409: error('The custom URL is locked, or taken'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    bySlug: route({
+      method: 'get',
+      path: '/api/company/slug/{slug}',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A company's public profile by its custom URL, with its enabled vehicle types and surcharges",
+      parameters: [parameter('slug', 'path', 'The custom URL', 'demo')],
+      responses: { 200: json(publicCompanyWithChargesSchema, 'The company'), 404: companyMissing },
+    }),
+    logo: route({
+      method: 'get',
+      path: '/api/company/{id}/logo',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A live company's logo image (cacheable; `?v=` makes it immutable)",
+      parameters: [...companyPathId, parameter('v', 'query', 'The logo version: makes the answer immutable', 'a1b2c3d4e5f6a7b8')],
+      responses: {
+        200: { description: 'The image', content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } },
+        304: { description: 'Not modified (If-None-Match)' },
+        404: error('No such company, not live, or no logo'),
+      },
+    }),
+    byId: route({
+      method: 'get',
+      path: '/api/company/{id}',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A company's public profile and branding, with its enabled vehicle types and surcharges (the problem types to offer)",
+      parameters: companyPathId,
+      responses: { 200: json(publicCompanyWithChargesSchema, 'The company'), 404: companyMissing },
+    }),
+  },
+  pricing: {
+    own: route({
+      method: 'get',
+      path: '/api/pricing',
+      'x-access': 'operator',
+      tags: ['Pricing'],
+      summary: "The signed-in operator's pricing rates",
+      responses: { 200: json(pricingRatesSchema, 'The rates'), 401: notSignedIn },
+    }),
+    update: route({
+      method: 'put',
+      path: '/api/pricing',
+      'x-access': 'operator',
+      tags: ['Pricing'],
+      summary: "Saves the operator's pricing rates; blank fields take SPEC's defaults",
+      request: { body: body(pricingUpdateSchema) },
+      responses: { 200: json(pricingRatesSchema, 'The rates'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+    }),
+    public: route({
+      method: 'get',
+      path: '/api/pricing/{companyId}',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: "A live company's pricing rates",
+      parameters: companyIdParams,
+      responses: { 200: json(pricingRatesSchema, 'The rates'), 404: companyMissing },
+    }),
+  },
+  vehicleTypes: {
+    ...chargeReads('/api/vehicle-types', 'vehicle types', pricedRowSchema),
+    ...chargeWrites('/api/vehicle-types', 'vehicle type', vehicleTypeSchema, pricedRowSchema),
+  },
+  gearboxTypes: {
+    ...chargeReads('/api/gearbox-types', 'gearbox types (additional charges)', pricedRowSchema),
+    ...chargeWrites('/api/gearbox-types', 'gearbox type', gearboxTypeSchema, pricedRowSchema),
+  },
+  rollingStatusTypes: {
+    ...chargeReads('/api/rolling-status-types', 'rolling status types (additional charges)', pricedRowSchema),
+    ...chargeWrites('/api/rolling-status-types', 'rolling status type', rollingStatusTypeSchema, pricedRowSchema),
+  },
+  /** Read-only: the problem types a customer chooses from are the custom charges (decision 009). */
+  problemTypes: chargeReads('/api/problem-types', 'problem types', pricedRowSchema),
+  surcharges: {
+    ...chargeReads('/api/surcharges', 'problem surcharges', surchargeRowSchema),
+    ...chargeWrites('/api/surcharges', 'problem surcharge', surchargeSchema, surchargeRowSchema),
+  },
+  passengerCharges: {
+    ...chargeReads('/api/passenger-charges', 'passenger charges', passengerChargeRowSchema),
+    ...chargeWrites('/api/passenger-charges', 'passenger charge', passengerChargeSchema, passengerChargeRowSchema),
+  },
+  quotes: {
+    calculate: route({
+      method: 'post',
+      path: '/api/quotes/calculate',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: 'Calculate and record an instant quote',
+      parameters: [
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 100 },
+          description:
+            'Names this calculation (1–100 printable ASCII characters, e.g. a UUID per tap). The same key for the same company within 10 minutes answers with the first quote and stores no second one, so a retry after a dropped connection is safe.',
+        },
+      ],
+      description: `Give \`companyId\` or \`companySlug\`. Values are matched to the company’s enabled rows by slug of their name ("Not Rolling" → \`not-rolling\`). Rate-limited per client. The \`quoteId\` is shown to customers as TQ-{quoteId}: ${REFERENCE_LENGTH} characters of ${REFERENCE_ALPHABET}.`,
+      request: { body: body(quoteRequestSchema) },
+      responses: {
+        200: json(quoteResponseSchema, 'The quote'),
+        400: invalid,
+        404: companyMissing,
+        413: tooLarge,
+        415: unsupported,
+        422: error('A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (code OUTSIDE_SERVICE_AREA, with the `phone` to call)'),
+        429: error('Rate limited'),
+      },
+    }),
+  },
+  postcodes: {
+    nearest: route({
+      method: 'get',
+      path: '/api/postcodes/nearest',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: 'The unit postcode nearest to a position (the quote form’s “Use my location”)',
+      description:
+        'Within 1 km of a unit’s centroid only: at sea, abroad or further from every unit the answer is 404 with `code` NO_POSTCODE_NEAR. The position is neither stored nor logged. Shares the quote calculation’s rate limit.',
+      request: { query: nearestQuerySchema },
+      responses: {
+        200: json(nearbyPostcodeSchema, 'The nearest unit'),
+        400: error('lat or lng missing or not a number in range (per-field messages)'),
+        404: error('No unit within 1 km: `code` is NO_POSTCODE_NEAR'),
+        429: error('Rate limited'),
+      },
+    }),
+  },
+  billing: {
+    config: route({
+      method: 'get',
+      path: '/api/billing/config',
+      'x-access': 'account',
+      tags: ['Billing'],
+      summary: 'The plan: price, currency, interval and trial length',
+      responses: { 200: json(billingConfigSchema, 'The plan') },
+    }),
+    checkout: route({
+      method: 'post',
+      path: '/api/create-checkout-session',
+      'x-access': 'operator',
+      signInMessage: CHECKOUT_NEEDS_SIGN_IN,
+      tags: ['Billing'],
+      summary: 'Opens a checkout for the signed-in operator, bound to this browser (the body is ignored)',
+      request: { body: body(checkoutSessionSchema) },
+      responses: {
+        200: json(redirectUrlSchema, 'Where the browser goes'),
+        400: invalid,
+        401: error(CHECKOUT_NEEDS_SIGN_IN),
+        403: crossOrigin,
+        409: error('The account already has a subscription'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    checkoutReturn: route({
+      method: 'post',
+      path: '/api/process-checkout-success',
+      'x-access': 'account',
+      tags: ['Billing'],
+      summary: 'Applies a completed checkout once, and signs its owner in when the checkout was started signed in',
+      request: { body: body(processCheckoutSchema) },
+      responses: {
+        200: json(checkoutSuccessSchema, 'Applied, or already applied; signs in only the browser that opened the checkout'),
+        400: json(checkoutFailedSchema, 'Invalid, expired or unpaid'),
+        403: error('The checkout belongs to another account than the one signed in'),
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    details: route({
+      method: 'get',
+      path: '/api/subscription-details',
+      'x-access': 'operator',
+      tags: ['Billing'],
+      summary: "The signed-in operator's subscription",
+      responses: { 200: json(subscriptionDetailsSchema, 'The subscription'), 401: notSignedIn },
+    }),
+    reactivate: route({
+      method: 'post',
+      path: '/api/reactivate-subscription',
+      'x-access': 'operator',
+      tags: ['Billing'],
+      summary: 'Undoes a cancellation before the access ends',
+      responses: {
+        200: json(reactivatedSchema, 'The subscription'),
+        401: notSignedIn,
+        403: crossOrigin,
+        409: error('Only a cancelled subscription can be reactivated'),
+      },
+    }),
+    portal: route({
+      method: 'post',
+      path: '/api/customer-portal',
+      'x-access': 'operator',
+      tags: ['Billing'],
+      summary: "The billing provider's portal for the signed-in operator",
+      responses: { 200: json(redirectUrlSchema, 'Where the browser goes'), 401: notSignedIn, 403: crossOrigin },
+    }),
+    webhook: route({
+      method: 'post',
+      path: '/api/webhook',
+      'x-access': 'webhook',
+      tags: ['Billing'],
+      summary: 'Stripe events, verified by their signature and applied once each',
+      // The raw text is what the signature covers: described here, never parsed by a validator.
+      request: { body: { required: true, content: { 'application/json': { schema: { type: 'object' } } } } },
+      responses: {
+        200: json(webhookResultSchema, 'Received'),
+        400: error('Missing or wrong signature'),
+        404: error('Webhooks are only accepted when BILLING_MODE=stripe'),
+      },
+    }),
+  },
+  docs: {
+    openapi: route({
+      method: 'get',
+      path: '/api/openapi.json',
+      'x-access': 'public',
+      tags: ['Reference'],
+      summary: 'This document',
+      responses: { 200: json(z.record(z.string(), z.unknown()), 'OpenAPI 3.1') },
+    }),
+    page: route({
+      method: 'get',
+      path: '/api/docs',
+      'x-access': 'public',
+      tags: ['Reference'],
+      summary: 'A readable page of this document',
+      responses: { 200: { description: 'HTML', content: { 'text/html': { schema: { type: 'string' } } } } },
+    }),
+  },
+};
+
+/** Every route of the table, flat: what the middleware, the document test and the security tests walk. */
+export const allRoutes: TableRoute[] = Object.values(routes).flatMap((group) => Object.values(group) as TableRoute[]);
+
+export const accessOf = (r: TableRoute): Access => r['x-access'];

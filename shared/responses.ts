@@ -1,0 +1,212 @@
+// One zod schema per response body: the route table (api/routes/table.ts) declares them per
+// status code, the OpenAPI document is generated from them, and shared/types.ts derives the
+// front ends' types from them with type-only imports, so no zod reaches widget.js.
+// Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+import { z } from 'zod';
+import { NATIONS } from './constants';
+import { ERROR_CODES } from './error-codes';
+import { SUBSCRIPTION_STATUSES } from './subscription';
+
+const money = z.number().meta({ description: 'Pounds sterling, at most 2 decimals' });
+const id = z.number().int();
+const subscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+
+export const apiErrorSchema = z
+  .object({
+    message: z.string(),
+    code: z.enum(ERROR_CODES).meta({ description: 'Stable, for clients to branch on (shared/error-codes.ts)' }),
+    fields: z.record(z.string(), z.string()).optional().meta({ description: 'Per-field messages (validation only)' }),
+    requestId: z.string().optional(),
+  })
+  .meta({ id: 'Error' });
+
+export const currentUserSchema = z
+  .object({
+    id,
+    email: z.string(),
+    name: z.string(),
+    companyId: id,
+    subscriptionStatus,
+    trialEndsAt: z.string().nullable(),
+  })
+  .meta({ id: 'CurrentUser' });
+
+export const signupResponseSchema = currentUserSchema.extend({ authToken: z.string(), checkoutUrl: z.string().optional() });
+export const loginResponseSchema = currentUserSchema.extend({ authToken: z.string() });
+
+/** What a customer's quote page needs: never user data, billing ids or disabled rows. */
+export const publicCompanySchema = z
+  .object({
+    id,
+    name: z.string(),
+    /** A cacheable image URL (never a data URL in public reads), or null. */
+    logo: z.string().nullable(),
+    primaryColour: z.string(),
+    secondaryColour: z.string(),
+    accentColour: z.string(),
+    backgroundColour: z.string(),
+    textColour: z.string(),
+    phone: z.string().nullable(),
+    whatsapp: z.string().nullable(),
+    email: z.string().nullable(),
+    preferredContact: z.string(),
+    customSlug: z.string().nullable(),
+    showPriceBreakdown: z.boolean(),
+    companyDescription: z.string().nullable(),
+    serviceRadius: z.number(),
+    extraRadiusFee: money,
+    showServiceArea: z.boolean(),
+    showFeatures: z.boolean(),
+    enablePriceRounding: z.boolean(),
+    priceRoundingMultiple: z.union([z.literal(5), z.literal(10)]),
+    showPriceDisclaimer: z.boolean(),
+    passengerLimit: z.number().int(),
+    pricePerPassenger: money,
+    feature1Title: z.string(),
+    feature1Description: z.string(),
+    feature1Icon: z.string(),
+    feature2Title: z.string(),
+    feature2Description: z.string(),
+    feature2Icon: z.string(),
+    feature3Title: z.string(),
+    feature3Description: z.string(),
+    feature3Icon: z.string(),
+  })
+  .meta({ id: 'PublicCompany' });
+
+/** The signed-in operator's own company: the public view plus private settings. */
+export const companySchema = publicCompanySchema
+  .extend({
+    customDomain: z.string().nullable(),
+    basePostcode: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Company' });
+
+export const pricingRatesSchema = z
+  .object({
+    id,
+    companyId: id,
+    callOutFee: money,
+    labourRate: money,
+    mileRate: money,
+    labourTime: z.number(),
+    afterHoursEnabled: z.boolean(),
+    afterHoursFee: money,
+    afterHoursStart: z.string(),
+    afterHoursEnd: z.string(),
+    // Issue 17's rules, each off until set (README "Pricing").
+    bankHolidayNation: z.enum(NATIONS).meta({ description: 'Whose bank holidays the bank-holiday fee follows' }),
+    bankHolidayFee: money.meta({ description: 'Added on a bank holiday of that nation (the job’s UK date); 0 is off' }),
+    enRouteRate: money.meta({ description: 'Per mile from the base postcode to the pickup, after the free miles; 0 is off' }),
+    freeMiles: z.number(),
+    minimumCharge: money.meta({ description: 'A lower total is brought up to it, before rounding and VAT; 0 is off' }),
+    maximumRadius: z.number().nullable().meta({ description: 'Miles from base; a pickup farther away is not priced (422 OUTSIDE_SERVICE_AREA); null is off' }),
+    vatRegistered: z.boolean(),
+    pricesIncludeVat: z.boolean().meta({ description: 'When false (and VAT-registered) a "VAT (20%)" line is added' }),
+    quoteValidityHours: z.number().int(),
+  })
+  .meta({ id: 'PricingRates' });
+
+export const pricedRowSchema = z
+  .object({ id, companyId: id, name: z.string(), basePrice: money, enabled: z.boolean() })
+  .meta({ id: 'PricedRow' });
+
+export const surchargeRowSchema = z
+  .object({ id, companyId: id, problemType: z.string(), amount: money, description: z.string().nullable(), enabled: z.boolean() })
+  .meta({ id: 'Surcharge' });
+
+export const passengerChargeRowSchema = z
+  .object({ id, companyId: id, passengerCount: z.number().int(), basePrice: money, enabled: z.boolean() })
+  .meta({ id: 'PassengerCharge' });
+
+/**
+ * The public read by id or slug also carries the enabled vehicle types and custom charges (the
+ * problem types a customer chooses from), so the hosted page's form is usable after three
+ * requests (page, widget, company) rather than five.
+ */
+export const publicCompanyWithChargesSchema = publicCompanySchema
+  .extend({ vehicleTypes: z.array(pricedRowSchema), surcharges: z.array(surchargeRowSchema) })
+  .meta({ id: 'PublicCompanyWithCharges' });
+
+export const quoteBreakdownSchema = z.object({
+  vehicleBasePrice: money,
+  callOutFee: money,
+  distanceFee: money,
+  labourFee: money,
+  extraFees: money,
+  gearboxFee: money,
+  rollingStatusFee: money,
+  passengerFee: money,
+});
+
+const priceLine = z.object({ label: z.string(), amount: money });
+
+export const quoteResponseSchema = z
+  .object({
+    totalPrice: money,
+    quoteId: z.string().meta({ description: 'Shown to customers as TQ-{quoteId}' }),
+    distance: z.number().meta({ description: 'Estimated road miles, one decimal' }),
+    breakdown: quoteBreakdownSchema,
+    extras: z.array(priceLine).meta({
+      description: 'Itemises extraFees: surcharge, after-hours, out-of-area, bank holiday, travel to you, minimum charge adjustment, VAT',
+    }),
+    // Issue 17's fields: always sent; optional for a form showing an older server's answer.
+    lines: z.array(priceLine).optional().meta({ description: 'Every line shown to the customer, in order, adding up to totalPrice' }),
+    vat: z
+      .object({ rate: z.number().meta({ description: 'Percent' }), amount: money, includedInPrices: z.boolean() })
+      .nullable()
+      .optional()
+      .meta({ description: 'The VAT inside totalPrice; null when the company is not VAT-registered' }),
+    validUntil: z.string().optional().meta({ description: 'ISO 8601: the price holds until then' }),
+    currency: z.literal('GBP'),
+  })
+  .meta({ id: 'Quote' });
+
+export const subscriptionDetailsSchema = z.object({
+  status: subscriptionStatus,
+  email: z.string(),
+  trialEnd: z.string().nullable(),
+  currentPeriodEnd: z.string().nullable(),
+  cancelAtPeriodEnd: z.boolean().optional(),
+  error: z.string().optional(),
+});
+
+export const reactivatedSchema = subscriptionDetailsSchema.extend({ success: z.literal(true) });
+
+export const checkoutSuccessSchema = z.object({
+  success: z.boolean(),
+  authToken: z.string().optional(),
+  user: currentUserSchema.optional(),
+  error: z.string().optional(),
+  message: z.string().optional(),
+  /** CHECKOUT_ALREADY_PROCESSED on a repeat return, CHECKOUT_INVALID or CHECKOUT_UNPAID on a failure. */
+  code: z.enum(ERROR_CODES).optional(),
+});
+
+/** A refused checkout return: SPEC's `error` beside the usual `message` and `requestId`. */
+export const checkoutFailedSchema = checkoutSuccessSchema.extend({ requestId: z.string() });
+
+export const billingConfigSchema = z.object({
+  mode: z.enum(['local', 'stripe']),
+  product: z.string(),
+  productName: z.string(),
+  priceGbp: money,
+  currency: z.literal('GBP'),
+  interval: z.literal('month'),
+  trialDays: z.number().int(),
+});
+
+export const redirectUrlSchema = z.object({ url: z.string() });
+export const successSchema = z.object({ success: z.literal(true) });
+export const webhookResultSchema = z.object({
+  received: z.literal(true),
+  outcome: z.enum(['applied', 'replayed', 'ignored']),
+  type: z.string(),
+});
+
+export const nearbyPostcodeSchema = z.object({
+  postcode: z.string().meta({ description: 'Formatted, e.g. "LS1 4AP"' }),
+  distanceMetres: z.number().int().meta({ description: 'From the position to the unit’s centroid, at most 1000' }),
+});
