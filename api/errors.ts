@@ -86,6 +86,20 @@ export class Unprocessable extends DomainError {
   }
 }
 
+/**
+ * A pickup farther from the operator's base than its maximum radius (issue 17): not priced. The
+ * engine throws it bare; the quote service adds the company's name and number to call.
+ */
+export class OutsideServiceArea extends DomainError {
+  readonly status = 422;
+  constructor(
+    message = 'This pickup is outside the company’s area.',
+    readonly phone: string | null = null,
+  ) {
+    super(message, 'OUTSIDE_SERVICE_AREA');
+  }
+}
+
 export class TooManyRequests extends DomainError {
   readonly status = 429;
   constructor(

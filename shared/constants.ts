@@ -11,6 +11,18 @@ export const MAX_PASSENGERS = 5;
 export const PASSENGER_LIMIT_RANGE = { min: 1, max: 10 } as const;
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 
+/** The nations whose bank holidays an operator may follow (issue 17), England & Wales by default. */
+export const NATIONS = ['england-and-wales', 'scotland', 'northern-ireland'] as const;
+export type Nation = (typeof NATIONS)[number];
+export const NATION_LABELS: Record<Nation, string> = {
+  'england-and-wales': 'England & Wales',
+  scotland: 'Scotland',
+  'northern-ireland': 'Northern Ireland',
+};
+export const QUOTE_VALIDITY_HOURS = { min: 1, max: 72, default: 24 } as const;
+/** Free miles above this are a typing slip, not a tariff. */
+export const MAX_FREE_MILES = 1000;
+
 export const GEARBOX_OPTIONS = [
   { value: 'automatic', label: 'Automatic' },
   { value: 'manual', label: 'Manual' },

@@ -7,6 +7,8 @@ export const ERROR_CODES = [
   'BAD_REQUEST',
   'WEBHOOK_SIGNATURE_INVALID',
   'POSTCODE_NOT_FOUND',
+  /** A pickup beyond the operator's maximum radius (issue 17): the body also carries the `phone` to call. */
+  'OUTSIDE_SERVICE_AREA',
   'UNPROCESSABLE',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',

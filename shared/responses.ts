@@ -3,6 +3,7 @@
 // front ends' types from them with type-only imports, so no zod reaches widget.js.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
 import { z } from 'zod';
+import { NATIONS } from './constants';
 import { ERROR_CODES } from './error-codes';
 import { SUBSCRIPTION_STATUSES } from './subscription';
 
@@ -95,6 +96,16 @@ export const pricingRatesSchema = z
     afterHoursFee: money,
     afterHoursStart: z.string(),
     afterHoursEnd: z.string(),
+    // Issue 17's rules, each off until set (README "Pricing").
+    bankHolidayNation: z.enum(NATIONS).meta({ description: 'Whose bank holidays the bank-holiday fee follows' }),
+    bankHolidayFee: money.meta({ description: 'Added on a bank holiday of that nation (the job’s UK date); 0 is off' }),
+    enRouteRate: money.meta({ description: 'Per mile from the base postcode to the pickup, after the free miles; 0 is off' }),
+    freeMiles: z.number(),
+    minimumCharge: money.meta({ description: 'A lower total is brought up to it, before rounding and VAT; 0 is off' }),
+    maximumRadius: z.number().nullable().meta({ description: 'Miles from base; a pickup farther away is not priced (422 OUTSIDE_SERVICE_AREA); null is off' }),
+    vatRegistered: z.boolean(),
+    pricesIncludeVat: z.boolean().meta({ description: 'When false (and VAT-registered) a "VAT (20%)" line is added' }),
+    quoteValidityHours: z.number().int(),
   })
   .meta({ id: 'PricingRates' });
 
@@ -130,13 +141,25 @@ export const quoteBreakdownSchema = z.object({
   passengerFee: money,
 });
 
+const priceLine = z.object({ label: z.string(), amount: money });
+
 export const quoteResponseSchema = z
   .object({
     totalPrice: money,
     quoteId: z.string().meta({ description: 'Shown to customers as TQ-{quoteId}' }),
     distance: z.number().meta({ description: 'Estimated road miles, one decimal' }),
     breakdown: quoteBreakdownSchema,
-    extras: z.array(z.object({ label: z.string(), amount: money })),
+    extras: z.array(priceLine).meta({
+      description: 'Itemises extraFees: surcharge, after-hours, out-of-area, bank holiday, travel to you, minimum charge adjustment, VAT',
+    }),
+    // Issue 17's fields: always sent; optional for a form showing an older server's answer.
+    lines: z.array(priceLine).optional().meta({ description: 'Every line shown to the customer, in order, adding up to totalPrice' }),
+    vat: z
+      .object({ rate: z.number().meta({ description: 'Percent' }), amount: money, includedInPrices: z.boolean() })
+      .nullable()
+      .optional()
+      .meta({ description: 'The VAT inside totalPrice; null when the company is not VAT-registered' }),
+    validUntil: z.string().optional().meta({ description: 'ISO 8601: the price holds until then' }),
     currency: z.literal('GBP'),
   })
   .meta({ id: 'Quote' });

@@ -1,7 +1,7 @@
 // One zod schema per request body (STYLE.md #7): the server validates with these and the
 // browser forms use them, so every message in SPEC.md §5 is written exactly once.
 import { z } from 'zod';
-import { MAX_PASSENGERS, PASSENGER_LIMIT_RANGE, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
+import { MAX_FREE_MILES, MAX_PASSENGERS, NATIONS, PASSENGER_LIMIT_RANGE, QUOTE_VALIDITY_HOURS, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
@@ -180,8 +180,38 @@ export const pricingUpdateSchema = z.object({
   afterHoursFee: moneyInput,
   afterHoursStart: z.preprocess(blankToUndefined, clockTime.optional()),
   afterHoursEnd: z.preprocess(blankToUndefined, clockTime.optional()),
+  // Issue 17's rules ("More rules"): blank or missing turns a rule off, as blank SPEC fields take
+  // their defaults (PRICING_RULE_DEFAULTS). The maximum radius is checked against the service
+  // radius by the route, which knows it.
+  bankHolidayNation: z.preprocess(
+    blankToUndefined,
+    z.enum(NATIONS, { error: 'Nation must be england-and-wales, scotland or northern-ireland' }).optional(),
+  ),
+  bankHolidayFee: moneyInput,
+  enRouteRate: moneyInput,
+  freeMiles: numberInput(0, MAX_FREE_MILES, 'Free miles'),
+  minimumCharge: moneyInput,
+  maximumRadius: numberInput(0, 1000, 'Maximum radius'),
+  vatRegistered: z.boolean({ error: 'VAT registered must be true or false' }).optional(),
+  pricesIncludeVat: z.boolean({ error: 'Prices include VAT must be true or false' }).optional(),
+  quoteValidityHours: numberInput(QUOTE_VALIDITY_HOURS.min, QUOTE_VALIDITY_HOURS.max, 'Quote validity', true),
 });
 export type PricingUpdate = z.input<typeof pricingUpdateSchema>;
+
+/** What a blank or missing "More rules" field saves: every rule off (issue 17). */
+export const PRICING_RULE_DEFAULTS = {
+  bankHolidayNation: 'england-and-wales',
+  bankHolidayFee: 0,
+  enRouteRate: 0,
+  freeMiles: 0,
+  minimumCharge: 0,
+  maximumRadius: null,
+  vatRegistered: false,
+  pricesIncludeVat: true,
+  quoteValidityHours: QUOTE_VALIDITY_HOURS.default,
+} as const;
+
+export const MAXIMUM_RADIUS_BELOW_SERVICE = 'Maximum radius cannot be less than the service radius';
 
 /** SPEC.md §5: a pricing save with blank fields uses these. */
 export const PRICING_DEFAULTS = {

@@ -1,13 +1,18 @@
 // A company's pricing rates (SPEC.md §7): pounds in JSON, pence and hundredths in the database;
 // a save with blank fields takes SPEC.md §5's defaults.
 import { penceToPounds, poundsToPence } from '../../shared/money';
-import { PRICING_DEFAULTS, type pricingUpdateSchema } from '../../shared/schemas';
+import { NATIONS, type Nation } from '../../shared/constants';
+import { MAXIMUM_RADIUS_BELOW_SERVICE, PRICING_DEFAULTS, PRICING_RULE_DEFAULTS, type pricingUpdateSchema } from '../../shared/schemas';
 import type { PricingRates } from '../../shared/types';
 import type { z } from 'zod';
+import { findCompanyById } from '../db/companies';
 import { getPricing, savePricing, type PricingRow } from '../db/pricing';
+import { ValidationFailed } from '../errors';
 import { write } from '../db/write';
 import type { AppDeps } from '../deps';
 import { livePublicCompany } from './access';
+
+const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
 
 const toJson = (r: PricingRow): PricingRates => ({
   id: r.id,
@@ -20,6 +25,15 @@ const toJson = (r: PricingRow): PricingRates => ({
   afterHoursFee: penceToPounds(r.afterHoursFeePence),
   afterHoursStart: r.afterHoursStart,
   afterHoursEnd: r.afterHoursEnd,
+  bankHolidayNation: isNation(r.bankHolidayNation) ? r.bankHolidayNation : 'england-and-wales',
+  bankHolidayFee: penceToPounds(r.bankHolidayFeePence),
+  enRouteRate: penceToPounds(r.enRouteRatePence),
+  freeMiles: r.freeMilesHundredths / 100,
+  minimumCharge: penceToPounds(r.minimumChargePence),
+  maximumRadius: r.maximumRadiusHundredths === null ? null : r.maximumRadiusHundredths / 100,
+  vatRegistered: r.vatRegistered,
+  pricesIncludeVat: r.pricesIncludeVat,
+  quoteValidityHours: r.quoteValidityHours,
 });
 
 export function pricingRatesService(deps: AppDeps) {
@@ -28,6 +42,13 @@ export function pricingRatesService(deps: AppDeps) {
     own: (companyId: number): PricingRates => toJson(getPricing(db, companyId)),
     async save(companyId: number, b: z.output<typeof pricingUpdateSchema>): Promise<PricingRates> {
       const d = PRICING_DEFAULTS;
+      const rules = PRICING_RULE_DEFAULTS;
+      const maximumRadius = b.maximumRadius ?? rules.maximumRadius;
+      const serviceRadius = (findCompanyById(db, companyId)?.serviceRadiusHundredths ?? 0) / 100;
+      if (maximumRadius !== null && maximumRadius < serviceRadius) {
+        const message = `${MAXIMUM_RADIUS_BELOW_SERVICE} (${serviceRadius} miles)`;
+        throw new ValidationFailed(message, { maximumRadius: message });
+      }
       const patch = {
         callOutFeePence: poundsToPence(b.callOutFee ?? d.callOutFee),
         labourRatePence: poundsToPence(b.labourRate ?? d.labourRate),
@@ -37,6 +58,15 @@ export function pricingRatesService(deps: AppDeps) {
         afterHoursFeePence: poundsToPence(b.afterHoursFee ?? d.afterHoursFee),
         afterHoursStart: b.afterHoursStart ?? d.afterHoursStart,
         afterHoursEnd: b.afterHoursEnd ?? d.afterHoursEnd,
+        bankHolidayNation: b.bankHolidayNation ?? rules.bankHolidayNation,
+        bankHolidayFeePence: poundsToPence(b.bankHolidayFee ?? rules.bankHolidayFee),
+        enRouteRatePence: poundsToPence(b.enRouteRate ?? rules.enRouteRate),
+        freeMilesHundredths: Math.round((b.freeMiles ?? rules.freeMiles) * 100),
+        minimumChargePence: poundsToPence(b.minimumCharge ?? rules.minimumCharge),
+        maximumRadiusHundredths: maximumRadius === null ? null : Math.round(maximumRadius * 100),
+        vatRegistered: b.vatRegistered ?? rules.vatRegistered,
+        pricesIncludeVat: b.pricesIncludeVat ?? rules.pricesIncludeVat,
+        quoteValidityHours: b.quoteValidityHours ?? rules.quoteValidityHours,
       };
       return toJson(await write(db, () => savePricing(db, companyId, patch)));
     },

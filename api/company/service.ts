@@ -18,6 +18,7 @@ import {
   type CompanyRow,
 } from '../db/companies';
 import type { UserRow } from '../db/users';
+import { getPricing } from '../db/pricing';
 import { write } from '../db/write';
 import { statusGivesAccess } from '../billing/status';
 import type { AppDeps } from '../deps';
@@ -80,6 +81,12 @@ export function companyService(deps: AppDeps) {
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
       const patch = toPatch(body);
+      // The maximum radius (issue 17) may not fall below the service radius from either side.
+      const maximumRadius = getPricing(db, companyId).maximumRadiusHundredths;
+      if (patch.serviceRadiusHundredths !== undefined && maximumRadius !== null && patch.serviceRadiusHundredths > maximumRadius) {
+        const message = `Service radius cannot be more than the maximum radius (${maximumRadius / 100} miles)`;
+        throw new ValidationFailed(message, { serviceRadius: message });
+      }
 
       if (body.customSlug !== undefined && body.customSlug !== company.customSlug) {
         if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed', 'SLUG_LOCKED');

@@ -7,8 +7,12 @@ import { pauseBefore, writeDeadline } from './write';
 
 /** Every column: the writer fills the id and reference, the route all the rest. */
 export type QuoteInsert = Required<typeof quotes.$inferInsert>;
+/** Issue 17's columns, which quotes priced without its rules may leave out. */
+type QuoteSnapshot = 'vatPence' | 'vatRatePercent' | 'validUntil' | 'lines';
 /** What the route gives. */
-export type NewQuote = Omit<QuoteInsert, 'id' | 'publicId'>;
+export type NewQuote = Omit<QuoteInsert, 'id' | 'publicId' | QuoteSnapshot> & Partial<Pick<QuoteInsert, QuoteSnapshot>>;
+
+const NO_SNAPSHOT: Pick<QuoteInsert, QuoteSnapshot> = { vatPence: 0, vatRatePercent: 0, validUntil: null, lines: null };
 
 const p = <K extends keyof QuoteInsert>(column: K) => sql.placeholder(column);
 
@@ -39,6 +43,10 @@ function prepareInsertQuote(db: Db): (quote: QuoteInsert) => void {
       labourFeePence: p('labourFeePence'),
       extraFeesPence: p('extraFeesPence'),
       totalPricePence: p('totalPricePence'),
+      vatPence: p('vatPence'),
+      vatRatePercent: p('vatRatePercent'),
+      validUntil: p('validUntil'),
+      lines: p('lines'),
       createdAt: p('createdAt'),
     })
     .toSQL();
@@ -83,7 +91,7 @@ function createQuoteWriter(db: Db) {
     const publicIds = references.encode(batch.map((_, i) => firstId + i));
     return batch.map((pending, i) => {
       try {
-        insert({ ...pending.quote, id: firstId + i, publicId: publicIds[i] });
+        insert({ ...NO_SNAPSHOT, ...pending.quote, id: firstId + i, publicId: publicIds[i] });
         return publicIds[i];
       } catch (error) {
         // A full disk or a read-only file fails the whole batch: SQLite may already have rolled

@@ -104,6 +104,18 @@ export const pricingRates = sqliteTable('pricing_rates', {
   afterHoursFeePence: pence('after_hours_fee_pence').notNull().default(5000),
   afterHoursStart: text('after_hours_start').notNull().default('18:00'),
   afterHoursEnd: text('after_hours_end').notNull().default('08:00'),
+  // Issue 17's rules, each off by default (api/pricing/calculate.ts).
+  bankHolidayNation: text('bank_holiday_nation').notNull().default('england-and-wales'),
+  bankHolidayFeePence: pence('bank_holiday_fee_pence').notNull().default(0),
+  enRouteRatePence: pence('en_route_rate_pence').notNull().default(0),
+  /** Miles in hundredths, as the service radius. */
+  freeMilesHundredths: integer('free_miles_hundredths').notNull().default(0),
+  minimumChargePence: pence('minimum_charge_pence').notNull().default(0),
+  /** Null: no maximum. */
+  maximumRadiusHundredths: integer('maximum_radius_hundredths'),
+  vatRegistered: bool('vat_registered').notNull().default(false),
+  pricesIncludeVat: bool('prices_include_vat').notNull().default(true),
+  quoteValidityHours: integer('quote_validity_hours').notNull().default(24),
 });
 
 const companyRef = () =>
@@ -182,6 +194,12 @@ export const quotes = sqliteTable(
     labourFeePence: pence('labour_fee_pence').notNull(),
     extraFeesPence: pence('extra_fees_pence').notNull().default(0),
     totalPricePence: pence('total_price_pence').notNull(),
+    /** VAT inside the total (0 when not VAT-registered) and its rate in percent. */
+    vatPence: pence('vat_pence').notNull().default(0),
+    vatRatePercent: integer('vat_rate_percent').notNull().default(0),
+    validUntil: text('valid_until'),
+    /** JSON `[{ label, amountPence }]`: every line shown, so later price changes never alter it. Null before issue 17. */
+    lines: text('lines'),
     createdAt: createdAt(),
   },
   (t) => [index('quotes_company_created').on(t.companyId, t.createdAt)],

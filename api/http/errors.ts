@@ -6,7 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { codeForStatus } from '../../shared/error-codes';
 import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
-import { DomainError, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
+import { DomainError, OutsideServiceArea, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import { clientClosedRequest } from './body-limit';
 import type { Logger } from './observability';
@@ -21,7 +21,9 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
   if (err instanceof DomainError) {
     const fields = err instanceof ValidationFailed || err instanceof Unprocessable ? err.fields : undefined;
     if ((err instanceof TooManyRequests || err instanceof ServiceUnavailable) && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
-    return c.json({ message: err.message, code: err.code, ...(fields ? { fields } : {}), requestId }, err.status);
+    // With the Call button's number, the quote form answers this instead of a toast.
+    const phone = err instanceof OutsideServiceArea ? { phone: err.phone } : {};
+    return c.json({ message: err.message, code: err.code, ...(fields ? { fields } : {}), ...phone, requestId }, err.status);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

@@ -1,10 +1,14 @@
 // The pricing engine (DESIGN.md §5): a pure function of the request, the company's pricing, the
 // road distance and the clock. Routes load the config, call this, and store the result.
 
-import { ValidationFailed } from '../errors';
-import { MAX_PASSENGERS } from '../../shared/constants';
+import { OutsideServiceArea, ValidationFailed } from '../errors';
+import { MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../shared/constants';
 import { sameSlug } from '../../shared/slug';
-import { londonMinuteOfDay, parseClock } from './london-time';
+import { isBankHoliday, type Nation } from './bank-holidays';
+import { londonDate, londonMinuteOfDay, parseClock } from './london-time';
+
+/** The UK standard rate, the only one a recovery job is charged at. */
+export const VAT_RATE_PERCENT = 20;
 
 /** An enabled row of a company's price list; only enabled rows are passed in. */
 export interface PricedRow {
@@ -42,6 +46,20 @@ export interface PricingConfig {
   showPriceBreakdown: boolean;
   enablePriceRounding: boolean;
   priceRoundingMultiple: 5 | 10;
+  // Issue 17's rules: each is off when absent or 0, so a company that sets none quotes as before.
+  /** Whose bank holidays count; England & Wales when absent. */
+  bankHolidayNation?: Nation;
+  bankHolidayFeePence?: number;
+  /** Base-to-pickup ("dead") miles past `freeMiles` are charged at this rate. */
+  enRouteRatePence?: number;
+  freeMiles?: number;
+  minimumChargePence?: number;
+  /** A pickup farther than this from base is not priced; null or absent: no limit. */
+  maximumRadiusMiles?: number | null;
+  vatRegistered?: boolean;
+  /** Whether the amounts the operator entered already include VAT (only with `vatRegistered`). */
+  pricesIncludeVat?: boolean;
+  quoteValidityHours?: number;
 }
 
 export interface QuoteInput {
@@ -55,6 +73,11 @@ export interface QuoteInput {
   preferredDate?: string;
   /** `HH:MM` 24 h, UK local time, for `later`. */
   preferredTime?: string;
+}
+
+export interface PriceLine {
+  label: string;
+  amountPence: number;
 }
 
 /** Every amount in pence. */
@@ -71,15 +94,29 @@ export interface QuoteResult {
     passengerFee: number;
   };
   /** Itemises `breakdown.extraFees`; lines of 0 are left out. */
-  extras: { label: string; amountPence: number }[];
+  extras: PriceLine[];
 }
 
-export function calculateQuote(
-  request: QuoteInput,
-  config: PricingConfig,
-  distanceMiles: number,
-  now: Date,
-): QuoteResult {
+/** The quote with what is stored beside it: every line shown, VAT and how long the price holds. */
+export interface PricedQuote extends QuoteResult {
+  /**
+   * What the customer is shown, in order, adding up to `totalPence` to the penny: SPEC's lines
+   * (its "Service Fees" itemised: the surcharge, after-hours and out-of-area fees), then each of
+   * issue 17's lines, price rounding and VAT. Stored with the quote as its snapshot.
+   */
+  lines: PriceLine[];
+  /** null when the company is not VAT-registered. */
+  vat: { ratePercent: number; amountPence: number; includedInPrices: boolean } | null;
+  validUntil: Date;
+}
+
+/** SPEC's quote: the total, its breakdown and the extras. */
+export function calculateQuote(request: QuoteInput, config: PricingConfig, distanceMiles: number, now: Date): QuoteResult {
+  const { totalPence, breakdown, extras } = priceQuote(request, config, distanceMiles, now);
+  return { totalPence, breakdown, extras };
+}
+
+export function priceQuote(request: QuoteInput, config: PricingConfig, distanceMiles: number, now: Date): PricedQuote {
   const passengerFee = passengerFeeFor(request.passengerCount, config);
 
   const vehicle = findRow(config.vehicleTypes, request.vehicleType);
@@ -99,44 +136,114 @@ export function calculateQuote(
   if (config.afterHoursEnabled && config.afterHoursFeePence > 0 && isAfterHours(request, config, now)) {
     extras.push({ label: 'After-hours fee', amountPence: config.afterHoursFeePence });
   }
-  if (
-    config.pickupMilesFromBase !== null &&
-    config.pickupMilesFromBase > config.serviceRadiusMiles &&
-    config.extraRadiusFeePence > 0
-  ) {
+  const fromBase = config.pickupMilesFromBase;
+  if (fromBase !== null && config.maximumRadiusMiles != null && fromBase > config.maximumRadiusMiles) {
+    throw new OutsideServiceArea();
+  }
+  if (fromBase !== null && fromBase > config.serviceRadiusMiles && config.extraRadiusFeePence > 0) {
     extras.push({ label: 'Out-of-area fee', amountPence: config.extraRadiusFeePence });
   }
+  // SPEC's "Service Fees" end here; issue 17's lines follow, each shown on its own.
+  const serviceFeeCount = extras.length;
+  const bankHolidayFee = config.bankHolidayFeePence ?? 0;
+  if (bankHolidayFee > 0 && isBankHoliday(jobDate(request, now), config.bankHolidayNation ?? 'england-and-wales')) {
+    extras.push({ label: 'Bank holiday fee', amountPence: bankHolidayFee });
+  }
+  const enRouteRate = config.enRouteRatePence ?? 0;
+  if (fromBase !== null && enRouteRate > 0) {
+    const chargedMiles = Math.max(0, fromBase - (config.freeMiles ?? 0));
+    const travel = multiplyToPence(chargedMiles, enRouteRate);
+    if (travel > 0) extras.push({ label: `Travel to you (${fromBase} miles)`, amountPence: travel });
+  }
+
+  const distanceFee = multiplyToPence(distanceMiles, config.mileRatePence);
+  const labourFee = multiplyToPence(config.labourTimeHours, config.labourRatePence);
+  const priced =
+    vehicle.pricePence + config.callOutFeePence + distanceFee + labourFee + gearboxFee + rollingStatusFee + passengerFee;
+  let sum = priced;
+  for (const extra of extras) sum += extra.amountPence;
+
+  // Then, in this order: the minimum charge, price rounding, VAT. Amounts the operator entered
+  // are net of VAT when VAT is added, so the minimum is compared with the net sum.
+  const minimum = config.minimumChargePence ?? 0;
+  if (sum < minimum) {
+    extras.push({ label: 'Minimum charge adjustment', amountPence: minimum - sum });
+    sum = minimum;
+  }
+
+  const addsVat = config.vatRegistered === true && config.pricesIncludeVat === false;
+  // A rounded total would not add up against the lines shown, so rounding applies only when
+  // the customer sees the total alone. It rounds what the customer pays, VAT included.
+  const roundTo = config.priceRoundingMultiple * 100;
+  const rounds = config.enablePriceRounding && !config.showPriceBreakdown;
+  let rounding = 0;
+  let vatPence = 0;
+  if (addsVat) {
+    const gross = sum + percentOf(sum, VAT_RATE_PERCENT);
+    const target = rounds ? Math.ceil(gross / roundTo) * roundTo : gross;
+    // The rounded price splits back into net and VAT, so the stored VAT is that of what is paid.
+    const net = target === gross ? sum : netOf(target);
+    rounding = net - sum;
+    vatPence = target - net;
+  } else {
+    if (rounds) rounding = Math.ceil(sum / roundTo) * roundTo - sum;
+    if (config.vatRegistered) vatPence = sum + rounding - netOf(sum + rounding);
+  }
+  if (addsVat && vatPence > 0) extras.push({ label: `VAT (${VAT_RATE_PERCENT}%)`, amountPence: vatPence });
+
   let extraFees = 0;
   for (const extra of extras) extraFees += extra.amountPence;
-
   const breakdown = {
     vehicleBasePrice: vehicle.pricePence,
     callOutFee: config.callOutFeePence,
-    distanceFee: multiplyToPence(distanceMiles, config.mileRatePence),
-    labourFee: multiplyToPence(config.labourTimeHours, config.labourRatePence),
+    distanceFee,
+    labourFee,
     extraFees,
     gearboxFee,
     rollingStatusFee,
     passengerFee,
   };
-  const sum =
-    breakdown.vehicleBasePrice +
-    breakdown.callOutFee +
-    breakdown.distanceFee +
-    breakdown.labourFee +
-    breakdown.extraFees +
-    breakdown.gearboxFee +
-    breakdown.rollingStatusFee +
-    breakdown.passengerFee;
+  const totalPence = priced + extraFees + rounding;
 
-  // A rounded total would not add up against the lines shown, so rounding applies only when
-  // the customer sees the total alone.
-  const roundTo = config.priceRoundingMultiple * 100;
-  const totalPence =
-    config.enablePriceRounding && !config.showPriceBreakdown ? Math.ceil(sum / roundTo) * roundTo : sum;
+  const serviceFees = extras.slice(0, serviceFeeCount);
+  const ruleLines = extras.slice(serviceFeeCount);
+  const vatLine = addsVat && vatPence > 0 ? ruleLines.pop() : undefined;
+  const lines: PriceLine[] = [
+    { label: 'Vehicle Base Price', amountPence: breakdown.vehicleBasePrice },
+    { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
+    { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
+    { label: 'Labour Fee', amountPence: labourFee },
+    // Each of SPEC's "Service Fees" on its own line, where their sum stood (as the form shows them).
+    ...serviceFees,
+    ...[
+      { label: 'Gearbox Charge', amountPence: gearboxFee },
+      { label: 'Rolling Status Charge', amountPence: rollingStatusFee },
+      { label: 'Passenger Charge', amountPence: passengerFee },
+    ].filter((line) => line.amountPence > 0),
+    ...ruleLines,
+    ...(rounding > 0 ? [{ label: 'Price rounding', amountPence: rounding }] : []),
+    ...(vatLine ? [vatLine] : []),
+  ];
 
-  return { totalPence, breakdown, extras };
+  const validityHours = config.quoteValidityHours ?? QUOTE_VALIDITY_HOURS.default;
+  return {
+    totalPence,
+    breakdown,
+    extras,
+    lines,
+    vat: config.vatRegistered
+      ? { ratePercent: VAT_RATE_PERCENT, amountPence: vatPence, includedInPrices: !addsVat }
+      : null,
+    validUntil: new Date(now.getTime() + validityHours * 3_600_000),
+  };
 }
+
+/** `percent`% of `pence`, half up, in integers (no float can land a half penny below .5). */
+const percentOf = (pence: number, percent: number): number => Math.floor((pence * percent + 50) / 100);
+
+/** The net part of a VAT-inclusive amount at the standard rate, half up. */
+const netOf = (grossPence: number): number =>
+  Math.floor((grossPence * 100 * 2 + (100 + VAT_RATE_PERCENT)) / ((100 + VAT_RATE_PERCENT) * 2));
 
 function findRow(rows: PricedRow[], value: string | undefined): PricedRow | undefined {
   if (value === undefined) return undefined;
@@ -180,6 +287,14 @@ function isAfterHours(request: QuoteInput, config: PricingConfig, now: Date): bo
   const minute = jobMinuteOfDay(request, now);
   // An empty window (start = end) is never after hours; end < start wraps past midnight.
   return start <= end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+/** London calendar date the job is for: today, or the preferred date of a `later` job. */
+function jobDate(request: QuoteInput, now: Date): string {
+  if (request.urgency === 'later' && request.preferredDate !== undefined && request.preferredTime !== undefined) {
+    return request.preferredDate;
+  }
+  return londonDate(now);
 }
 
 /** London minute of day the job is for: now, or the preferred time of a `later` job. */

@@ -9,9 +9,15 @@ import { getPricing } from '../db/pricing';
 import { findUserByCompanyId } from '../db/users';
 import { statusGivesAccess, type BillingState } from '../billing/status';
 import type { PricingConfig } from '../pricing/calculate';
+import { NATIONS, type Nation } from '../../shared/constants';
+
+const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
 
 export interface CompanyQuoteConfig {
   companyId: number;
+  /** For the answer to a pickup outside the maximum radius: who to call, and on what number. */
+  name: string;
+  phone: string | null;
   pricing: Omit<PricingConfig, 'pickupMilesFromBase'>;
   basePostcode: string | null;
   /** null for a company with no owner (the demo company): always accessible. */
@@ -34,6 +40,8 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
   const owner = findUserByCompanyId(db, company.id);
   return {
     companyId: company.id,
+    name: company.name,
+    phone: company.phone ?? company.whatsapp,
     basePostcode: company.basePostcode,
     owner: owner
       ? { subscriptionStatus: owner.subscriptionStatus, trialEndsAt: owner.trialEndsAt, currentPeriodEnd: owner.currentPeriodEnd }
@@ -62,6 +70,15 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
       showPriceBreakdown: company.showPriceBreakdown,
       enablePriceRounding: company.enablePriceRounding,
       priceRoundingMultiple: company.priceRoundingMultiple === 10 ? 10 : 5,
+      bankHolidayNation: isNation(rates.bankHolidayNation) ? rates.bankHolidayNation : 'england-and-wales',
+      bankHolidayFeePence: rates.bankHolidayFeePence,
+      enRouteRatePence: rates.enRouteRatePence,
+      freeMiles: rates.freeMilesHundredths / 100,
+      minimumChargePence: rates.minimumChargePence,
+      maximumRadiusMiles: rates.maximumRadiusHundredths === null ? null : rates.maximumRadiusHundredths / 100,
+      vatRegistered: rates.vatRegistered,
+      pricesIncludeVat: rates.pricesIncludeVat,
+      quoteValidityHours: rates.quoteValidityHours,
     },
   };
 }

@@ -6,13 +6,14 @@
 import type { z } from 'zod';
 import { PREFERRED_DATE_PAST } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
+import { formatPhoneNational } from '../../shared/phone-number';
 import { formatPostcode } from '../../shared/postcode';
 import type { quoteRequestSchema } from '../../shared/schemas';
 import type { QuoteResponse } from '../../shared/types';
 import { insertQuote, type NewQuote } from '../db/quotes';
 import type { AppDeps } from '../deps';
-import { NotFound, Unprocessable, ValidationFailed } from '../errors';
-import { calculateQuote } from '../pricing/calculate';
+import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../errors';
+import { priceQuote, type PricingConfig, type QuoteInput } from '../pricing/calculate';
 import { londonDate } from '../pricing/london-time';
 import { isLive, type CompanyQuoteConfig } from './company-config';
 import { createReplayCache } from './idempotency';
@@ -96,11 +97,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       company.basePostcode ? distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null,
     ]);
 
-    const result = calculateQuote(
+    const result = priceOrRefuse(
       { ...body, passengerCount: body.passengerCount ?? 0 },
       { ...company.pricing, pickupMilesFromBase: fromBase },
       miles,
       now,
+      company,
     );
     const b = result.breakdown;
     const quoteId = await storeQuote({
@@ -121,6 +123,10 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       labourFeePence: b.labourFee,
       extraFeesPence: b.extraFees,
       totalPricePence: result.totalPence,
+      vatPence: result.vat?.amountPence ?? 0,
+      vatRatePercent: result.vat?.ratePercent ?? 0,
+      validUntil: result.validUntil.toISOString(),
+      lines: JSON.stringify(result.lines),
       createdAt: now.toISOString(),
     });
     return {
@@ -138,8 +144,25 @@ export function createQuoteService(deps: QuoteServiceDeps) {
         passengerFee: penceToPounds(b.passengerFee),
       },
       extras: result.extras.map((e) => ({ label: e.label, amount: penceToPounds(e.amountPence) })),
+      lines: result.lines.map((line) => ({ label: line.label, amount: penceToPounds(line.amountPence) })),
+      vat: result.vat
+        ? { rate: result.vat.ratePercent, amount: penceToPounds(result.vat.amountPence), includedInPrices: result.vat.includedInPrices }
+        : null,
+      validUntil: result.validUntil.toISOString(),
       currency: 'GBP',
     };
+  }
+}
+
+/** The engine's price, or, for a pickup beyond the maximum radius, the company's own refusal. */
+function priceOrRefuse(request: QuoteInput, pricing: PricingConfig, miles: number, now: Date, company: { name: string; phone: string | null }) {
+  try {
+    return priceQuote(request, pricing, miles, now);
+  } catch (err) {
+    if (!(err instanceof OutsideServiceArea)) throw err;
+    // Stored in E.164; said as a motorist would dial it (0161 496 0000).
+    const callUs = company.phone ? ` Please call us on ${formatPhoneNational(company.phone)}.` : '';
+    throw new OutsideServiceArea(`This pickup is outside ${company.name}'s area.${callUs}`, company.phone);
   }
 }
 

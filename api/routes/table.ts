@@ -366,7 +366,7 @@ export const routes = {
         404: companyMissing,
         413: tooLarge,
         415: unsupported,
-        422: error('A valid postcode that our data does not know'),
+        422: error('A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (code OUTSIDE_SERVICE_AREA, with the `phone` to call)'),
         429: error('Rate limited'),
       },
     }),

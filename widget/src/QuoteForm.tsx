@@ -3,6 +3,7 @@
 // demo, the portal preview and the wrapper page.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiRequestError } from '../../shared/api-client';
+import type { ErrorCode } from '../../shared/error-codes';
 import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/constants';
 import { formatPounds } from '../../shared/money';
 import { telUrl, ukNational } from '../../shared/phone';
@@ -189,6 +190,8 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<{ quote: QuoteResponse; summary: QuoteSummary } | null>(null);
+  /** The operator's answer to a pickup beyond its maximum radius (issue 17): call instead, as when unreachable. */
+  const [outsideArea, setOutsideArea] = useState('');
   // Issue 18: the network or the server failed, so the motorist is offered a call; it stays until the next attempt.
   const [unreachable, setUnreachable] = useState(false);
   const [locating, setLocating] = useState(false);
@@ -262,6 +265,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
 
     setPending(true);
     setResult(null);
+    setOutsideArea('');
     setUnreachable(false);
     try {
       const quote = await sendQuote<QuoteResponse>('/api/quotes/calculate', {
@@ -276,6 +280,12 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
         showToast({ title: 'Quote Calculated', description: `Your recovery quote is ${formatPounds(quote.totalPrice)}`, variant: 'default' });
       }
     } catch (error) {
+      const outside = outsideAreaAnswer(error);
+      if (outside) {
+        setOutsideArea(outside);
+        refocusAfterFailure.current = 'submit';
+        return;
+      }
       // No answer, a timeout or a 5xx: the details were fine, so no toast says otherwise.
       if (!(error instanceof ApiRequestError) || error.status >= 500) {
         setUnreachable(true);
@@ -479,10 +489,11 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             {pending && <Icon name="loader" className="size-5 animate-spin" />}
             {pending ? 'Calculating...' : 'Calculate Quote'}
           </button>
-          {unreachable && (
+          {(unreachable || outsideArea) && (
             <div role="alert" className="space-y-3 rounded-lg border border-red-700 bg-red-50 p-4 text-red-900 @md:col-span-2">
               <p>
-                We couldn't get a price just now. Please try again{contact.phone ? `, or call ${companyName} on ${ukNational(contact.phone)}` : ''}.
+                {outsideArea ||
+                  `We couldn't get a price just now. Please try again${contact.phone ? `, or call ${companyName} on ${ukNational(contact.phone)}` : ''}.`}
               </p>
               {contact.phone && (
                 <a href={telUrl(contact.phone)} {...asButton} className={`${actionClass} bg-primary text-on-primary`}>
@@ -571,4 +582,15 @@ function pickQuoteFields(fields: Record<string, string>): FieldErrors {
   const picked: FieldErrors = {};
   for (const field of FIELD_ORDER) if (fields[field]) picked[field] = fields[field];
   return picked;
+}
+
+/** The message of the quote route's refusal of a pickup beyond the operator's maximum radius, or ''. */
+function outsideAreaAnswer(error: unknown): string {
+  if (!(error instanceof ApiRequestError) || error.status !== 422) return '';
+  // Not errorCodeOf: its list of every code would cost widget.js bytes it cannot spare.
+  try {
+    return (JSON.parse(error.body) as { code?: ErrorCode }).code === 'OUTSIDE_SERVICE_AREA' ? error.serverMessage : '';
+  } catch {
+    return '';
+  }
 }

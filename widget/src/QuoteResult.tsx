@@ -16,13 +16,20 @@ export interface ContactDetail {
 const DISCLAIMER =
   'The quoted price is an estimate and may vary depending on the actual distance, the condition of the vehicle and conditions at the time of recovery.';
 
+/** "2 July 2026 at 14:30", UK time: when the quoted price stops holding. */
+export const formatValidUntil = (iso: string): string =>
+  new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London', dateStyle: 'long', timeStyle: 'short' });
+
 /**
- * The breakdown's lines in SPEC order; the last four only when they add something. The extras
+ * The breakdown's lines: the server's own list when it sends one (SPEC's lines with each extra
+ * where 'Service Fees' stood, then the operator's rules such as "Travel to you" and "VAT (20%)").
+ * Otherwise SPEC's order, the last four only when they add something. The extras
  * (problem surcharge, after-hours fee, out-of-area fee...) each get their own line where SPEC's
  * 'Service Fees' sum stood (issue 18); any part of the sum the server did not itemise stays as
  * 'Service Fees'.
  */
 function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
+  if (quote.lines?.length) return quote.lines;
   const b = quote.breakdown;
   const extras = quote.extras ?? [];
   // In pence, so 0.1 + 0.2 leaves no phantom remainder.
@@ -80,6 +87,7 @@ export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, wha
         <p className="text-sm font-medium text-slate-700">Total Cost</p>
         <p className="text-4xl font-bold tracking-tight text-ink">{formatPounds(quote.totalPrice)}</p>
         <p className="mt-1 text-sm text-slate-700">Quote ID: TQ-{quote.quoteId}</p>
+        {quote.validUntil && <p className="mt-1 text-sm text-slate-700">Price valid until {formatValidUntil(quote.validUntil)}</p>}
       </div>
       {showBreakdown && (
         <dl className="mt-4 divide-y divide-slate-200 text-sm">

@@ -52,7 +52,53 @@ describe('<PricingTab>', () => {
     await save();
     expect(await screen.findByText('Pricing updated successfully')).toBeTruthy();
     expect(api.calls.filter((call) => call.method === 'PUT')).toEqual([
-      { method: 'PUT', path: '/api/pricing', body: { callOutFee: 65.5, labourRate: 45, labourTime: 1, afterHoursEnabled: true, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' } },
+      {
+        method: 'PUT',
+        path: '/api/pricing',
+        body: {
+          callOutFee: 65.5,
+          labourRate: 45,
+          labourTime: 1,
+          afterHoursEnabled: true,
+          afterHoursFee: 50,
+          afterHoursStart: '18:00',
+          afterHoursEnd: '08:00',
+          // More rules, all off: blank amounts are left out, the choices are sent as shown.
+          bankHolidayNation: 'england-and-wales',
+          vatRegistered: false,
+          pricesIncludeVat: true,
+          quoteValidityHours: 24,
+        },
+      },
+    ]);
+  });
+
+  it('sends More rules, and shows the server’s message under the field it names', async () => {
+    const api = fakeApi({
+      'GET /api/pricing': () => ({ json: RATES }),
+      'PUT /api/pricing': () => ({
+        status: 400,
+        json: { message: 'Maximum radius cannot be less than the service radius (25 miles)', code: 'VALIDATION_FAILED', fields: { maximumRadius: 'Maximum radius cannot be less than the service radius (25 miles)' } },
+      }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <PricingTab />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+    await screen.findByDisplayValue('45');
+    fireEvent.change(screen.getByLabelText('Bank Holidays Of'), { target: { value: 'northern-ireland' } });
+    fireEvent.change(screen.getByLabelText('Bank Holiday Fee (£)'), { target: { value: '30' } });
+    fireEvent.change(screen.getByLabelText('Minimum Charge (£)'), { target: { value: '120' } });
+    fireEvent.change(screen.getByLabelText('Maximum Radius (miles)'), { target: { value: '10' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'VAT registered' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'My prices include VAT' }));
+    await save();
+    expect(await screen.findByText('Maximum radius cannot be less than the service radius (25 miles)', { selector: 'form p' })).toBeTruthy();
+    expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([
+      expect.objectContaining({ bankHolidayNation: 'northern-ireland', bankHolidayFee: 30, minimumCharge: 120, maximumRadius: 10, vatRegistered: true, pricesIncludeVat: false }),
     ]);
   });
 });

@@ -1,9 +1,11 @@
 // Pricing & Rates: the rates every quote is built from (SPEC.md §2, §5, §9).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { ApiRequestError } from '../../../../shared/api-client';
+import { MAX_FREE_MILES, NATION_LABELS, NATIONS, QUOTE_VALIDITY_HOURS } from '../../../../shared/constants';
 import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '../../../../shared/schemas';
 import type { PricingRates } from '../../../../shared/types';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Spinner } from '../../components/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Spinner } from '../../components/ui';
 import { asInput } from '../../lib/forms';
 import { usePricing, useSavePricing } from './api';
 
@@ -17,7 +19,23 @@ const toForm = (rates: PricingRates | undefined): PricingUpdate => ({
   afterHoursFee: asInput(rates?.afterHoursFee),
   afterHoursStart: rates?.afterHoursStart ?? '',
   afterHoursEnd: rates?.afterHoursEnd ?? '',
+  // "More rules" (issue 17): blank is off.
+  bankHolidayNation: rates?.bankHolidayNation ?? 'england-and-wales',
+  bankHolidayFee: asInput(rates?.bankHolidayFee || null),
+  enRouteRate: asInput(rates?.enRouteRate || null),
+  freeMiles: asInput(rates?.freeMiles || null),
+  minimumCharge: asInput(rates?.minimumCharge || null),
+  maximumRadius: asInput(rates?.maximumRadius),
+  vatRegistered: rates?.vatRegistered ?? false,
+  pricesIncludeVat: rates?.pricesIncludeVat ?? true,
+  quoteValidityHours: asInput(rates?.quoteValidityHours ?? QUOTE_VALIDITY_HOURS.default),
 });
+
+const RULE_MONEY_FIELDS = [
+  { name: 'bankHolidayFee', label: 'Bank Holiday Fee (£)', hint: 'Added to jobs on a bank holiday of your nation' },
+  { name: 'minimumCharge', label: 'Minimum Charge (£)', hint: 'A lower price is brought up to this, before rounding and VAT' },
+  { name: 'enRouteRate', label: 'En-route Rate (£ per mile)', hint: 'Per mile from your base postcode to the pickup' },
+] as const;
 
 const MONEY_FIELDS = [
   { name: 'callOutFee', label: 'Call-out Fee (£)', hint: 'Charged on every job', placeholder: PRICING_DEFAULTS.callOutFee.toFixed(2) },
@@ -31,6 +49,7 @@ export function PricingTab() {
   const {
     register,
     handleSubmit,
+    setError,
     watch,
     setValue,
     formState: { errors },
@@ -38,9 +57,19 @@ export function PricingTab() {
 
   if (pricing.isLoading) return <Spinner label="Loading pricing" />;
 
-  const onSubmit = handleSubmit((rates) => save.mutate(rates));
+  const onSubmit = handleSubmit((rates) =>
+    save.mutate(rates, {
+      // The server also checks what the form cannot, e.g. the maximum radius against the service radius.
+      onError: (error) => {
+        const fields = error instanceof ApiRequestError ? error.fields : undefined;
+        for (const [field, message] of Object.entries(fields ?? {})) setError(field as keyof PricingUpdate, { message });
+      },
+    }),
+  );
 
   const afterHoursEnabled = watch('afterHoursEnabled');
+  const vatRegistered = watch('vatRegistered');
+  const pricesIncludeVat = watch('pricesIncludeVat');
   return (
     <Card>
       <CardHeader>
@@ -106,6 +135,77 @@ export function PricingTab() {
               UK time. The window can run past midnight, for example {PRICING_DEFAULTS.afterHoursStart} to{' '}
               {PRICING_DEFAULTS.afterHoursEnd}.
             </p>
+          </fieldset>
+
+          <fieldset className="grid gap-4 rounded-lg border border-slate-200 p-4">
+            <legend className="px-1 text-sm font-semibold">More rules</legend>
+            <p className="text-xs text-slate-600">
+              Optional. Leave a rule blank or at 0 to turn it off. They apply in this order: bank holiday fee, travel to you,
+              minimum charge, price rounding, VAT.
+            </p>
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field label="Bank Holidays Of" hint="Whose bank holidays count for the bank holiday fee" error={errors.bankHolidayNation?.message}>
+                <Select {...register('bankHolidayNation')}>
+                  {NATIONS.map((nation) => (
+                    <option key={nation} value={nation}>
+                      {NATION_LABELS[nation]}
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+              {RULE_MONEY_FIELDS.map((field) => (
+                <Field key={field.name} label={field.label} hint={field.hint} error={errors[field.name]?.message}>
+                  <Input type="number" inputMode="decimal" min={0} step={0.01} placeholder="0.00" {...register(field.name)} />
+                </Field>
+              ))}
+              <Field label="Free Miles" hint={`Miles to the pickup before the en-route rate starts (up to ${MAX_FREE_MILES})`} error={errors.freeMiles?.message}>
+                <Input type="number" inputMode="decimal" min={0} max={MAX_FREE_MILES} step={0.1} placeholder="0" {...register('freeMiles')} />
+              </Field>
+              <Field
+                label="Maximum Radius (miles)"
+                hint="Pickups farther than this from your base postcode are asked to call you. Blank: no limit"
+                error={errors.maximumRadius?.message}
+              >
+                <Input type="number" inputMode="decimal" min={0} step={0.1} placeholder="No limit" {...register('maximumRadius')} />
+              </Field>
+              <Field
+                label="Price Valid For (hours)"
+                hint={`Shown with each quote, ${QUOTE_VALIDITY_HOURS.min} to ${QUOTE_VALIDITY_HOURS.max} hours`}
+                error={errors.quoteValidityHours?.message}
+              >
+                <Input
+                  type="number"
+                  inputMode="numeric"
+                  min={QUOTE_VALIDITY_HOURS.min}
+                  max={QUOTE_VALIDITY_HOURS.max}
+                  step={1}
+                  placeholder={String(QUOTE_VALIDITY_HOURS.default)}
+                  {...register('quoteValidityHours')}
+                />
+              </Field>
+            </div>
+            <div className="grid gap-3">
+              <div className="flex items-center gap-3">
+                <Checkbox
+                  id="vatRegistered"
+                  checked={vatRegistered}
+                  onCheckedChange={(checked) => setValue('vatRegistered', checked === true, { shouldDirty: true })}
+                />
+                <Label htmlFor="vatRegistered">VAT registered</Label>
+              </div>
+              <div className="flex items-center gap-3">
+                <Checkbox
+                  id="pricesIncludeVat"
+                  checked={pricesIncludeVat}
+                  disabled={!vatRegistered}
+                  onCheckedChange={(checked) => setValue('pricesIncludeVat', checked === true, { shouldDirty: true })}
+                />
+                <Label htmlFor="pricesIncludeVat">My prices include VAT</Label>
+              </div>
+              <p className="text-xs text-slate-600">
+                Customers always see the full price. When your prices do not include VAT, a VAT (20%) line is added to each quote.
+              </p>
+            </div>
           </fieldset>
 
           <div>
