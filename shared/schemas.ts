@@ -239,7 +239,6 @@ const pricedRowSchema = (what: string) =>
 export const vehicleTypeSchema = pricedRowSchema('Vehicle type');
 export const gearboxTypeSchema = pricedRowSchema('Gearbox type');
 export const rollingStatusTypeSchema = pricedRowSchema('Rolling status');
-export const problemTypeSchema = pricedRowSchema('Problem type');
 export type PricedRowInput = z.input<typeof vehicleTypeSchema>;
 
 export const surchargeSchema = z.object({

@@ -41,7 +41,6 @@ export type PricedRow = z.output<typeof pricedRowSchema>;
 export type VehicleType = PricedRow;
 export type GearboxType = PricedRow;
 export type RollingStatusType = PricedRow;
-export type ProblemType = PricedRow;
 export type Surcharge = z.output<typeof surchargeRowSchema>;
 export type PassengerCharge = z.output<typeof passengerChargeRowSchema>;
 

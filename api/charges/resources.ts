@@ -5,7 +5,6 @@ import { penceToPounds, poundsToPence } from '../../shared/money';
 import {
   gearboxTypeSchema,
   passengerChargeSchema,
-  problemTypeSchema,
   rollingStatusTypeSchema,
   surchargeSchema,
   vehicleTypeSchema,
@@ -23,7 +22,7 @@ export interface ChargeResource<K extends ChargeKind, Body extends z.ZodObject, 
   toColumns(body: Partial<z.output<Body>>, creating: boolean): Partial<ChargeInsert<K>>;
 }
 
-const pricedRow = <K extends 'vehicleTypes' | 'gearboxTypes' | 'rollingStatusTypes' | 'problemTypes'>(
+const pricedRow = <K extends 'vehicleTypes' | 'gearboxTypes' | 'rollingStatusTypes'>(
   kind: K,
   schema: typeof vehicleTypeSchema,
   label: string,
@@ -45,7 +44,6 @@ export const chargeResources = {
   'vehicle-types': pricedRow('vehicleTypes', vehicleTypeSchema, 'Vehicle type', 5000),
   'gearbox-types': pricedRow('gearboxTypes', gearboxTypeSchema, 'Gearbox type', 0),
   'rolling-status-types': pricedRow('rollingStatusTypes', rollingStatusTypeSchema, 'Rolling status type', 0),
-  'problem-types': pricedRow('problemTypes', problemTypeSchema, 'Problem type', 0),
   surcharges: {
     kind: 'surcharges',
     schema: surchargeSchema,

@@ -8,7 +8,6 @@ import type { Db } from './client';
 import {
   gearboxTypes,
   passengerCharges,
-  problemTypes,
   rollingStatusTypes,
   surcharges,
   vehicleTypes,
@@ -18,7 +17,6 @@ const chargeTables = {
   vehicleTypes,
   gearboxTypes,
   rollingStatusTypes,
-  problemTypes,
   surcharges,
   passengerCharges,
 } as const;

@@ -153,7 +153,6 @@ const pricedRowTable = (name: string, defaultPence: number) =>
 export const vehicleTypes = pricedRowTable('vehicle_types', 5000);
 export const gearboxTypes = pricedRowTable('gearbox_types', 0);
 export const rollingStatusTypes = pricedRowTable('rolling_status_types', 0);
-export const problemTypes = pricedRowTable('problem_types', 0);
 
 export const passengerCharges = sqliteTable(
   'passenger_charges',
@@ -212,12 +211,6 @@ export const quotes = sqliteTable(
 export const quoteReferenceKey = sqliteTable('quote_reference_key', {
   id: integer('id').primaryKey(),
   key: blob('key', { mode: 'buffer' }).notNull(),
-});
-
-export const sessions = sqliteTable('sessions', {
-  sid: text('sid').primaryKey(),
-  sess: text('sess').notNull(),
-  expire: text('expire').notNull(),
 });
 
 /** Billing provider events applied once each (webhook idempotency). */

@@ -37,8 +37,6 @@ export function chargeRoutes(deps: AppDeps) {
     [routes.vehicleTypes, chargeResources['vehicle-types']],
     [routes.gearboxTypes, chargeResources['gearbox-types']],
     [routes.rollingStatusTypes, chargeResources['rolling-status-types']],
-    // Read-only: the problem types a customer chooses from are the custom charges (decision 009).
-    [routes.problemTypes, chargeResources['problem-types']],
     [routes.surcharges as unknown as Group, chargeResources.surcharges],
     [routes.passengerCharges as unknown as Group, chargeResources['passenger-charges']],
   ];

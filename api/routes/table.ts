@@ -11,7 +11,6 @@ import {
   loginSchema,
   passengerChargeSchema,
   pricingUpdateSchema,
-  problemTypeSchema,
   processCheckoutSchema,
   quoteRequestSchema,
   rollingStatusTypeSchema,
@@ -331,8 +330,6 @@ export const routes = {
     ...chargeReads('/api/rolling-status-types', 'rolling status types (additional charges)', pricedRowSchema),
     ...chargeWrites('/api/rolling-status-types', 'rolling status type', rollingStatusTypeSchema, pricedRowSchema),
   },
-  /** Read-only: the problem types a customer chooses from are the custom charges (decision 009). */
-  problemTypes: chargeReads('/api/problem-types', 'problem types', pricedRowSchema),
   surcharges: {
     ...chargeReads('/api/surcharges', 'problem surcharges', surchargeRowSchema),
     ...chargeWrites('/api/surcharges', 'problem surcharge', surchargeSchema, surchargeRowSchema),

@@ -1,0 +1,2 @@
+DROP TABLE `problem_types`;--> statement-breakpoint
+DROP TABLE `sessions`;
