@@ -3,7 +3,8 @@
 // front ends' types from them with type-only imports, so no zod reaches widget.js.
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
 import { z } from 'zod';
-import { NATIONS } from './constants';
+import { NATIONS, URGENCY_VALUES } from './constants';
+import { ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
 import { ERROR_CODES } from './error-codes';
 import { SUBSCRIPTION_STATUSES } from './subscription';
 
@@ -210,3 +211,88 @@ export const nearbyPostcodeSchema = z.object({
   postcode: z.string().meta({ description: 'Formatted, e.g. "LS1 4AP"' }),
   distanceMetres: z.number().int().meta({ description: 'From the position to the unit’s centroid, at most 1000' }),
 });
+
+// ---------------------------------------------------------------- leads (issue 16)
+
+const leadStatus = z.enum(LEAD_STATUSES);
+
+/** A stored quote as its operator sees it in the Quotes tab's list. */
+export const leadSchema = z
+  .object({
+    reference: z.string().meta({ description: 'Shown as TQ-{reference}' }),
+    createdAt: z.string(),
+    pickupPostcode: z.string(),
+    destinationPostcode: z.string(),
+    distance: z.number().meta({ description: 'Estimated road miles, pickup to destination' }),
+    vehicleType: z.string(),
+    gearboxType: z.string().nullable(),
+    rollingStatus: z.string().nullable(),
+    passengerCount: z.number().int(),
+    problemType: z.string(),
+    urgency: z.enum(URGENCY_VALUES),
+    preferredDate: z.string().nullable().meta({ description: 'YYYY-MM-DD, UK, for `later`' }),
+    preferredTime: z.string().nullable().meta({ description: 'HH:MM, UK, for `later`' }),
+    totalPrice: money,
+    status: leadStatus,
+    statusChangedAt: z.string().nullable(),
+    customerContact: z
+      .object({ channel: z.enum(CONTACT_CHANNELS), at: z.string() })
+      .nullable()
+      .meta({ description: 'The motorist’s last tap on WhatsApp or Call in the quote form' }),
+  })
+  .meta({ id: 'Lead' });
+
+/** One quote opened: its lines as quoted, its VAT and validity, and each status change. */
+export const leadDetailSchema = leadSchema
+  .extend({
+    lines: z.array(priceLine).meta({ description: 'The lines as quoted, adding up to totalPrice' }),
+    vat: z.object({ rate: z.number(), amount: money }).nullable(),
+    validUntil: z.string().nullable(),
+    history: z.array(z.object({ status: leadStatus, note: z.string().nullable(), at: z.string() })).meta({ description: 'Oldest first' }),
+  })
+  .meta({ id: 'LeadDetail' });
+
+export const leadPageSchema = z
+  .object({
+    quotes: z.array(leadSchema).meta({ description: 'Newest first' }),
+    nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last' }),
+  })
+  .meta({ id: 'LeadPage' });
+
+export const leadNumbersSchema = z
+  .object({
+    today: z.number().int().meta({ description: 'Quotes since midnight, UK time' }),
+    last7Days: z.number().int(),
+    last30Days: z.number().int(),
+    contactedShare: z.number().meta({ description: '0–1: of the last 30 days’ quotes, those marked contacted, won or lost' }),
+    wonShare: z.number().meta({ description: '0–1: of the last 30 days’ quotes, those marked won' }),
+    medianTotal: money.nullable().meta({ description: 'Of the last 30 days’ quotes; null without any' }),
+    perDay: z.array(z.object({ date: z.string(), count: z.number().int() })).meta({ description: '30 UK days, oldest first, today last' }),
+    topDistricts: z.array(z.object({ district: z.string(), count: z.number().int() })).meta({ description: 'Pickup outward codes of the last 30 days, most first (at most 5)' }),
+  })
+  .meta({ id: 'LeadNumbers' });
+
+export const leadSettingsSchema = z
+  .object({
+    alertMode: z.enum(ALERT_MODES),
+    alertEmail: z.string().nullable().meta({ description: 'Null: the company email' }),
+    alertRecipient: z.string().nullable().meta({ description: 'Where alerts go now: alertEmail, else the company email, else the account email' }),
+    retentionMonths: z.number().int(),
+    mailConfigured: z.boolean().meta({ description: 'False without SMTP_URL: alerts are kept in the outbox, not sent' }),
+  })
+  .meta({ id: 'LeadSettings' });
+
+/** An alert in the mail outbox, as the portal lists it. */
+export const alertSchema = z
+  .object({
+    id: z.number().int(),
+    kind: z.enum(['quote', 'daily']),
+    to: z.string(),
+    subject: z.string(),
+    status: z.enum(ALERT_STATUSES).meta({ description: 'unsent: no mail server configured' }),
+    attempts: z.number().int(),
+    createdAt: z.string(),
+    sentAt: z.string().nullable(),
+    lastError: z.string().nullable(),
+  })
+  .meta({ id: 'Alert' });

@@ -5,6 +5,7 @@ import { MAX_FREE_MILES, MAX_PASSENGERS, NATIONS, PASSENGER_LIMIT_RANGE, QUOTE_V
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
+import { ALERT_MODES, CONTACT_CHANNELS, LEAD_NOTE_MAX, LEAD_PAGE_SIZE, LEAD_STATUSES, RETENTION_MONTHS } from './leads';
 
 const MAX_TEXT = 200;
 const MAX_LONG_TEXT = 2000;
@@ -357,3 +358,54 @@ export const featureRequestSchema = z.object({
   priority: z.enum(FEATURE_PRIORITIES.map((p) => p.value) as ['low', 'medium', 'high', 'critical']).default('medium'),
 });
 export type FeatureRequest = z.input<typeof featureRequestSchema>;
+
+// ---------------------------------------------------------------- leads (issue 16)
+
+export const leadStatusUpdateSchema = z.object({
+  status: z.enum(LEAD_STATUSES, { error: `Status must be one of ${LEAD_STATUSES.join(', ')}` }),
+  note: textField('Note', { max: LEAD_NOTE_MAX, multiline: true }).optional(),
+});
+export type LeadStatusUpdate = z.input<typeof leadStatusUpdateSchema>;
+
+/** The widget's marker of a tap on WhatsApp or Call: it changes nothing else. */
+export const leadContactSchema = z.object({
+  channel: z.enum(CONTACT_CHANNELS, { error: 'Channel must be whatsapp or phone' }),
+});
+
+export const leadSettingsUpdateSchema = z.object({
+  alertMode: z.enum(ALERT_MODES, { error: 'Alert mode must be each, daily or none' }).optional(),
+  /** Null or blank: the company email (or, without one, the account's). */
+  alertEmail: z.preprocess(blankToUndefinedOrNull, emailField.nullable()).optional(),
+  retentionMonths: z
+    .number({ error: 'Retention must be a number of months' })
+    .int('Retention must be a whole number of months')
+    .min(RETENTION_MONTHS.min, `Retention must be at least ${RETENTION_MONTHS.min} months`)
+    .max(RETENTION_MONTHS.max, `Retention cannot exceed ${RETENTION_MONTHS.max} months`)
+    .optional(),
+});
+export type LeadSettingsUpdate = z.input<typeof leadSettingsUpdateSchema>;
+
+function blankToUndefinedOrNull(v: unknown): unknown {
+  return typeof v === 'string' && v.trim() === '' ? null : v;
+}
+
+/**
+ * The Quotes tab's filters, as query text: `from` and `to` are UK calendar days (inclusive),
+ * `cursor` is the opaque `nextCursor` of the page before. The export takes the same filters.
+ */
+export const leadFilterSchema = z
+  .object({
+    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'From must be YYYY-MM-DD').refine(isCalendarDate, 'From must be a real date').optional(),
+    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'To must be YYYY-MM-DD').refine(isCalendarDate, 'To must be a real date').optional(),
+    status: z.enum(LEAD_STATUSES, { error: `Status must be one of ${LEAD_STATUSES.join(', ')}` }).optional(),
+    urgency: z.enum(URGENCY_VALUES, { error: 'Urgency must be immediate or later' }).optional(),
+    cursor: z.string().max(100, 'Cursor is not valid').optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'Limit must be a whole number')
+      .transform(Number)
+      .refine((n) => n >= 1 && n <= LEAD_PAGE_SIZE.max, `Limit must be between 1 and ${LEAD_PAGE_SIZE.max}`)
+      .optional(),
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { path: ['to'], message: 'To must not be before From' });
+export type LeadFilter = z.input<typeof leadFilterSchema>;

@@ -4,7 +4,13 @@
 // Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
 import type { z } from 'zod';
 import type {
+  alertSchema,
   apiErrorSchema,
+  leadDetailSchema,
+  leadNumbersSchema,
+  leadPageSchema,
+  leadSchema,
+  leadSettingsSchema,
   checkoutSuccessSchema,
   companySchema,
   currentUserSchema,
@@ -50,3 +56,10 @@ export type QuoteResponse = z.output<typeof quoteResponseSchema>;
 export type SubscriptionDetails = z.output<typeof subscriptionDetailsSchema>;
 export type CheckoutSuccessResponse = z.output<typeof checkoutSuccessSchema>;
 export type ApiError = z.output<typeof apiErrorSchema>;
+
+export type Lead = z.output<typeof leadSchema>;
+export type LeadDetail = z.output<typeof leadDetailSchema>;
+export type LeadPage = z.output<typeof leadPageSchema>;
+export type LeadNumbers = z.output<typeof leadNumbersSchema>;
+export type LeadSettings = z.output<typeof leadSettingsSchema>;
+export type Alert = z.output<typeof alertSchema>;

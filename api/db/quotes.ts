@@ -5,8 +5,10 @@ import { createReferenceCipher } from './quote-reference';
 import { quoteReferenceKey, quotes } from './schema';
 import { pauseBefore, writeDeadline } from './write';
 
-/** Every column: the writer fills the id and reference, the route all the rest. */
-export type QuoteInsert = Required<typeof quotes.$inferInsert>;
+/** The operator's follow-up columns (issue 16): a new quote takes their defaults. */
+type LeadColumns = 'status' | 'statusChangedAt' | 'contactChannel' | 'contactedAt';
+/** Every column a quote is written with: the writer fills the id and reference, the route all the rest. */
+export type QuoteInsert = Required<Omit<typeof quotes.$inferInsert, LeadColumns>>;
 /** Issue 17's columns, which quotes priced without its rules may leave out. */
 type QuoteSnapshot = 'vatPence' | 'vatRatePercent' | 'validUntil' | 'lines';
 /** What the route gives. */
@@ -48,6 +50,8 @@ function prepareInsertQuote(db: Db): (quote: QuoteInsert) => void {
       validUntil: p('validUntil'),
       lines: p('lines'),
       createdAt: p('createdAt'),
+      // The lead columns start as the schema's defaults; written explicitly so every value is a placeholder.
+      status: sql`'new'`,
     })
     .toSQL();
   const columns = query.params.map((param) => {

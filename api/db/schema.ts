@@ -2,6 +2,7 @@
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex, blob } from 'drizzle-orm/sqlite-core';
+import type { AlertMode, AlertStatus, ContactChannel, LeadStatus } from '../../shared/leads';
 import type { SubscriptionStatus } from '../../shared/subscription';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
@@ -74,6 +75,11 @@ export const companies = sqliteTable(
     feature3Title: text('feature3_title').notNull().default('Professional Drivers'),
     feature3Description: text('feature3_description').notNull().default('Trained, insured recovery drivers you can trust.'),
     feature3Icon: text('feature3_icon').notNull().default('CheckCircle'),
+    /** Issue 16's lead alerts: an email per quote, a daily summary, or none; to alertEmail, else the company email. */
+    alertMode: text('alert_mode').$type<AlertMode>().notNull().default('none'),
+    alertEmail: text('alert_email'),
+    /** Quotes older than this are deleted nightly, with their notes. */
+    retentionMonths: integer('retention_months').notNull().default(24),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -199,6 +205,12 @@ export const quotes = sqliteTable(
     validUntil: text('valid_until'),
     /** JSON `[{ label, amountPence }]`: every line shown, so later price changes never alter it. Null before issue 17. */
     lines: text('lines'),
+    /** The operator's follow-up (issue 16): new → contacted → won / lost; each change is a lead_events row. */
+    status: text('status').$type<LeadStatus>().notNull().default('new'),
+    statusChangedAt: text('status_changed_at'),
+    /** The motorist's last tap on WhatsApp or Call in the quote form, and when. */
+    contactChannel: text('contact_channel').$type<ContactChannel>(),
+    contactedAt: text('contacted_at'),
     createdAt: createdAt(),
   },
   (t) => [index('quotes_company_created').on(t.companyId, t.createdAt)],
@@ -249,3 +261,54 @@ export const distanceCache = sqliteTable(
   },
   (t) => [uniqueIndex('distance_cache_pair').on(t.fromPostcode, t.toPostcode, t.provider)],
 );
+
+/** Each status change of a quote, with the operator's optional note: deleted with its quote. */
+export const leadEvents = sqliteTable(
+  'lead_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    quoteId: integer('quote_id')
+      .notNull()
+      .references(() => quotes.id, { onDelete: 'cascade' }),
+    status: text('status').$type<LeadStatus>().notNull(),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('lead_events_quote').on(t.quoteId)],
+);
+
+/**
+ * The durable mail outbox (issue 16): alerts are written here and sent by a worker that retries
+ * with backoff for 24 hours and survives restarts. `dedupeKey` ('quote:{quoteId}',
+ * 'daily:{companyId}:{YYYY-MM-DD}') makes a second alert for the same thing impossible.
+ */
+export const mailOutbox = sqliteTable(
+  'mail_outbox',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    kind: text('kind').$type<'quote' | 'daily'>().notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    status: text('status').$type<AlertStatus>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: text('next_attempt_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: text('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('mail_outbox_dedupe').on(t.dedupeKey),
+    index('mail_outbox_due').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_company').on(t.companyId, t.id),
+  ],
+);
+
+/** Small named markers the background jobs keep between restarts (the last quote alerted, the last retention run). */
+export const jobState = sqliteTable('job_state', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

@@ -1,0 +1,50 @@
+// The lead inbox (issue 16): what a stored quote becomes for its operator. Constants and the
+// reference reading are shared by the server, the portal's Quotes tab and the widget's contact
+// marker, so the lists and the reading of "TQ-4XD8 HBZSR" are written once.
+
+/** new → contacted → won / lost, set by the operator; every quote starts as new. */
+export const LEAD_STATUSES = ['new', 'contacted', 'won', 'lost'] as const;
+export type LeadStatus = (typeof LEAD_STATUSES)[number];
+export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = { new: 'New', contacted: 'Contacted', won: 'Won', lost: 'Lost' };
+
+/** What the motorist tapped in the quote form (the widget's `contact` event). */
+export const CONTACT_CHANNELS = ['whatsapp', 'phone'] as const;
+export type ContactChannel = (typeof CONTACT_CHANNELS)[number];
+
+/** An email per quote, a summary at 08:00 UK time, or no mail. */
+export const ALERT_MODES = ['each', 'daily', 'none'] as const;
+export type AlertMode = (typeof ALERT_MODES)[number];
+export const ALERT_MODE_LABELS: Record<AlertMode, string> = {
+  each: 'An email for every quote',
+  daily: 'A daily summary at 08:00',
+  none: 'No emails',
+};
+/**
+ * An alert in the outbox: waiting to be sent (or retried), sent, given up after 24 hours, or
+ * kept unsent because no mail server is configured ("not sent: no mail server configured").
+ */
+export const ALERT_STATUSES = ['pending', 'sent', 'failed', 'unsent'] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+/** The hour (Europe/London) the daily summary goes out. */
+export const DAILY_SUMMARY_HOUR = 8;
+
+/** Quotes older than this many months are deleted nightly, with their notes. */
+export const RETENTION_MONTHS = { min: 3, max: 36, default: 24 } as const;
+
+export const LEAD_NOTE_MAX = 500;
+/** The Quotes tab's page size, and the most a client may ask for. */
+export const LEAD_PAGE_SIZE = { default: 25, max: 100 } as const;
+
+/**
+ * A reference as a person types it: any case, with or without `TQ-`, spaces (and dashes inside)
+ * ignored. Returns the stored form (upper case, no prefix), or null when it cannot be one: 8
+ * characters (the random references before decision 011) or 9 (the permutation's) of the
+ * reference alphabet.
+ */
+export function readReference(typed: string): string | null {
+  let compact = typed.replace(/[\s-]+/g, '').toUpperCase();
+  // A reference may itself begin with TQ: the prefix is only what stands before 8 or 9 characters.
+  if (compact.length > 9 && compact.startsWith('TQ')) compact = compact.slice(2);
+  return /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8,9}$/.test(compact) ? compact : null;
+}
