@@ -50,8 +50,13 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     await form.getByLabel('Vehicle Type').selectOption('Car');
     await form.getByLabel('Gearbox').selectOption('Automatic');
     await form.getByLabel('Rolling Status').selectOption('Rolling');
-    // The operator's own custom charge is a problem the motorist can choose.
-    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Ditch Recovery', 'Other']);
+    // The starter problems and the operator's own custom charge are problems the motorist can choose, 'Other' last.
+    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText([
+      'Select the problem',
+      ...['Engine Failure', 'Accident Recovery', 'Flat Tire', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out'],
+      'Ditch Recovery',
+      'Other',
+    ]);
     await form.getByLabel('Problem Description').selectOption('Ditch Recovery');
     await form.getByRole('button', { name: 'Calculate Quote' }).click();
 

@@ -79,6 +79,36 @@ describe('colour theme', () => {
     expect(screen.queryByText('APPLIED')).toBeNull();
     expect(screen.getByLabelText('Primary Colour hex code')).toBeTruthy();
   });
+
+  it('warns about unreadable text and button colours, and applies the suggested nearest readable colour', async () => {
+    render(<ThemeHarness initial="Professional Blue" />);
+    expect(screen.queryByText(/hard to read/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced Colours' }));
+    fireEvent.change(screen.getByLabelText('Text Colour hex code'), { target: { value: '#AAAAAA' } });
+    fireEvent.change(screen.getByLabelText('Primary Colour hex code'), { target: { value: '#E91E63' } });
+    expect(await screen.findByText(/Text on the background is hard to read \(contrast 2\.\d:1, at least 4\.5:1 needed\)/)).toBeTruthy();
+    expect(screen.getByText(/Button text on the primary colour is hard to read \(contrast 4\.3:1/)).toBeTruthy();
+
+    const useText = screen.getAllByRole('button', { name: /^Use #/ })[0];
+    const suggestion = useText.textContent!.replace('Use ', '');
+    await act(async () => {
+      fireEvent.click(useText);
+    });
+    expect((screen.getByLabelText('Text Colour hex code') as HTMLInputElement).value).toBe(suggestion);
+    expect(screen.queryByText(/Text on the background is hard to read/)).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /^Use #/ }));
+    });
+    expect(screen.queryByText(/hard to read/)).toBeNull();
+  });
+
+  it('shows no warning for any preset', () => {
+    render(<ThemeHarness initial={null} />);
+    for (const preset of COLOUR_PRESETS) {
+      fireEvent.click(screen.getByRole('button', { name: new RegExp(preset.name) }));
+      expect(screen.queryByText(/hard to read/)).toBeNull();
+    }
+  });
 });
 
 describe('custom URL', () => {
@@ -168,5 +198,45 @@ describe('custom URL', () => {
     expect(await screen.findByText('Failed to save custom URL. Please try again.')).toBeTruthy();
     expect(await screen.findByText('That custom URL is already taken')).toBeTruthy();
     expect((screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement).readOnly).toBe(false);
+  });
+
+  it.each([
+    ['admin', 'That custom URL is reserved. Please choose another.'],
+    ['Acme Recovery', 'Custom URL may use lowercase letters, numbers and hyphens only'],
+    ['ab', 'Custom URL must be 3 to 40 characters'],
+  ])('refuses %s under the field with the reason, before asking or saving', (value, reason) => {
+    const api = renderCard(null, () => ({ json: {} }));
+    const input = screen.getByLabelText('Custom URL (your quote page address)');
+    fireEvent.change(input, { target: { value } });
+    fireEvent.click(lockButton());
+    expect(screen.queryByRole('button', { name: 'Save and Lock' })).toBeNull();
+    expect(screen.getByRole('alert').textContent).toBe(reason);
+    expect(input.getAttribute('aria-describedby')).toContain(screen.getByRole('alert').id);
+    expect(api.calls).toEqual([]);
+  });
+
+  it('shows the URL as it will be saved in the lock dialog, and saves exactly that', async () => {
+    const api = renderCard(null, (body) => ({ json: { customSlug: (body as { customSlug: string }).customSlug } }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: '  acme-recovery ' } });
+    fireEvent.click(lockButton());
+    const dialog = await screen.findByRole('alertdialog', { name: 'Lock this custom URL?' });
+    expect(dialog.querySelector('strong')?.textContent).toBe(`${window.location.origin}/company/acme-recovery`);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save and Lock' }));
+    });
+    expect(api.calls).toEqual([{ method: 'PUT', path: '/api/company', body: { customSlug: 'acme-recovery' } }]);
+  });
+
+  it('shows a taken URL under the field', async () => {
+    renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken. Please choose another.', requestId: 'r3' } }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken-name' } });
+    fireEvent.click(lockButton());
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('That custom URL is already taken. Please choose another.');
+    expect(alert.id).not.toBe('');
+    expect(screen.getByLabelText('Custom URL (your quote page address)').getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
   });
 });

@@ -2,6 +2,7 @@
 // it too (SPEC.md §2), and unsaved edits survive switching tabs.
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
+import { useReportUnsaved } from '../../lib/unsaved';
 import { companyUpdateSchema, type CompanyUpdate } from '../../../../shared/schemas';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
@@ -68,7 +69,9 @@ export interface BrandingEditor {
 
 export function useBrandingEditor(company: Company | undefined): BrandingEditor {
   const initial = useMemo(() => (company ? brandingValues(company) : undefined), [company]);
-  const form = useForm<BrandingForm>({ values: initial?.values });
+  // A contact or custom URL save refreshes the company: what is typed here and not saved stays.
+  const form = useForm<BrandingForm>({ values: initial?.values, resetOptions: { keepDirtyValues: true } });
+  useReportUnsaved('branding', form.formState.isDirty);
   const [appliedPreset, setAppliedPreset] = useState<string | null>(null);
   const saveCompany = useSaveCompany();
 
