@@ -5,8 +5,6 @@ import { readableTextOn } from '../../shared/contrast';
 import { safeColour } from '../../shared/patterns';
 import type { PublicCompany } from '../../shared/types';
 
-export { readableTextOn };
-
 const DEFAULT_COLOURS = {
   primaryColour: '#1976D2',
   secondaryColour: '#FFA726',
