@@ -1,6 +1,6 @@
 // Branding: how the customer quote page looks and what it shows (SPEC.md §2, §4, §5).
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';
 import { COLOUR_PRESETS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
 import { buttonTextContrast, contrastRatio, MIN_CONTRAST, nearestReadablePrimary, nearestReadableText } from '../../../../shared/contrast';
@@ -21,7 +21,7 @@ import {
 } from './branding';
 import { CustomUrlCard } from './CustomUrlCard';
 import { ShareEmbedCard } from './ShareEmbedCard';
-import type { BrandingEditor, BrandingForm } from './useBrandingEditor';
+import type { BrandingEditor, BrandingFormApi } from './useBrandingEditor';
 
 const COLOUR_LABELS: Record<(typeof COLOUR_KEYS)[number], string> = {
   primaryColour: 'Primary Colour',
@@ -31,7 +31,7 @@ const COLOUR_LABELS: Record<(typeof COLOUR_KEYS)[number], string> = {
   textColour: 'Text Colour',
 };
 
-function LogoUpload({ form }: { form: UseFormReturn<BrandingForm> }) {
+function LogoUpload({ form }: { form: BrandingFormApi }) {
   const logo = useWatch({ control: form.control, name: 'logo' });
   const [problem, setProblem] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -235,7 +235,7 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
   );
 }
 
-export function DisplayOptions({ form }: { form: UseFormReturn<BrandingForm> }) {
+export function DisplayOptions({ form }: { form: BrandingFormApi }) {
   const [showPriceBreakdown, enablePriceRounding] = useWatch({ control: form.control, name: ['showPriceBreakdown', 'enablePriceRounding'] });
   const options: DisplayOptionValues = { showPriceBreakdown, enablePriceRounding };
 
@@ -304,7 +304,7 @@ export function DisplayOptions({ form }: { form: UseFormReturn<BrandingForm> }) 
   );
 }
 
-function BooleanField({ form, name, label }: { form: UseFormReturn<BrandingForm>; name: 'showServiceArea' | 'showFeatures'; label: string }) {
+function BooleanField({ form, name, label }: { form: BrandingFormApi; name: 'showServiceArea' | 'showFeatures'; label: string }) {
   return (
     <Controller
       control={form.control}
