@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { API_ORIGIN, EXAMPLES_ORIGIN } from '../playwright.config';
-import { expectToast, signUpWithTrial } from './admin-helpers';
+import { addCustomProblemCharge, expectToast, signUpWithTrial } from './admin-helpers';
 
 // The operator's own website: a plain page on another origin, the examples server's. Its content
 // is written in place (setContent) rather than fulfilled by a route, because Chromium refuses a
@@ -46,11 +46,8 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
     await charge.getByLabel('Problem type').selectOption({ label: 'Flat Tire' });
     await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
     await expect(charge.getByText('Flat Tire already exists')).toBeVisible();
-    await charge.getByLabel('Problem type').selectOption({ label: 'Custom problem...' });
-    await charge.getByLabel(/^Custom problem/).fill('Ditch Recovery');
-    await charge.getByLabel('Amount (£)').fill('30');
-    await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
-    await expectToast(page, 'Custom charge added successfully');
+    await charge.getByRole('button', { name: 'Cancel' }).click();
+    await addCustomProblemCharge(page, 'Ditch Recovery', '30');
 
     await page.getByRole('tab', { name: 'Contact Info' }).click();
     await page.getByLabel('Phone').fill('0161 496 0000');
