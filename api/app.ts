@@ -22,6 +22,7 @@ import { createLogger, requestLogging, type Logger } from './http/observability'
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './http/security';
 import { validationHook } from './http/validate';
 import { companyService } from './company/service';
+import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { authRoutes } from './routes/auth';
 import { chargeRoutes } from './routes/charges';
@@ -31,6 +32,7 @@ import { createHostedRoutes } from './routes/hosted';
 import { pricingRoutes } from './routes/pricing';
 import { postcodeRoutes } from './routes/postcodes';
 import { quoteRoutes } from './routes/quotes';
+import { shareRoutes } from './routes/share';
 import { allRoutes } from './routes/table';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
@@ -91,6 +93,7 @@ export function createApp(options: AppOptions) {
     .route('/', chargeRoutes(deps))
     .route('/', quoteRoutes(deps, quoteLimiter))
     .route('/', postcodeRoutes(deps, quoteLimiter))
+    .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', docsRoutes(api))
     .all('/api/*', notFoundJson);

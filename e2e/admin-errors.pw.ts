@@ -1,7 +1,7 @@
 // SPEC.md §8's failure toasts, seen as an operator sees them: the real server is made to fail
 // (a 500 for writes the browser sends, a real 409 for a taken email) and each screen must say so.
 import { expect, test, type Page } from '@playwright/test';
-import { expectToast, signUpWithTrial, uniqueOperator, fillSignup } from './admin-helpers';
+import { addCustomProblemCharge, expectToast, signUpWithTrial, uniqueOperator, fillSignup } from './admin-helpers';
 
 /** The next `method` request to `path` answers 500, as a failing server would. */
 async function failNext(page: Page, method: string, path: RegExp) {
@@ -36,17 +36,13 @@ test('portal writes that fail say so with SPEC’s toasts, and nothing is lost',
   await dialog.getByRole('button', { name: 'Add Vehicle type' }).click();
   await expectToast(page, 'Vehicle type added successfully');
 
-  await page.getByRole('button', { name: 'Add Custom Charge' }).click();
-  const charge = page.getByRole('dialog', { name: 'Add Custom Charge' });
-  await charge.getByLabel('Problem type').selectOption({ index: 1 });
-  await charge.getByLabel('Amount (£)').fill('30');
-  await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
-  await expectToast(page, 'Custom charge added successfully');
+  await addCustomProblemCharge(page, 'Ditch Recovery', '30');
   const problems = page.getByRole('list', { name: 'Problem Charges' });
   await failNext(page, 'DELETE', /\/api\/surcharges\/\d+$/);
   await problems.getByRole('button', { name: /^Delete / }).first().click();
   await expectToast(page, 'Error deleting custom charge');
-  await expect(problems.getByRole('listitem')).toHaveCount(1);
+  // The ten starter problems and the one just added.
+  await expect(problems.getByRole('listitem')).toHaveCount(11);
 
   await page.getByRole('tab', { name: 'Contact Info' }).click();
   await failNext(page, 'PUT', /\/api\/company$/);

@@ -57,6 +57,20 @@ export async function expectToast(page: Page, title: string) {
 }
 
 /** DESIGN.md §9: no serious or critical axe-core violations (WCAG 2.2 AA rules). */
+/**
+ * Adds a problem charge of the operator's own naming through the Custom Charges dialog: every
+ * new company already has the ten starter problems at £0, so a journey's own problem is a custom one.
+ */
+export async function addCustomProblemCharge(page: Page, problem: string, amount: string) {
+  await page.getByRole('button', { name: 'Add Custom Charge' }).click();
+  const charge = page.getByRole('dialog', { name: 'Add Custom Charge' });
+  await charge.getByLabel('Problem type').selectOption({ label: 'Custom problem...' });
+  await charge.getByLabel(/^Custom problem/).fill(problem);
+  await charge.getByLabel('Amount (£)').fill(amount);
+  await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
+  await expectToast(page, 'Custom charge added successfully');
+}
+
 export async function expectNoSeriousA11yViolations(page: Page, context: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');

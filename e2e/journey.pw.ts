@@ -3,7 +3,7 @@
 // custom URL; then a motorist on the operator's public page chooses that charge's problem, gets a
 // quote priced by exactly those settings and contacts the operator on WhatsApp.
 import { expect, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
+import { addCustomProblemCharge, expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
 
 test('operator configures; a motorist quotes on the public page and opens WhatsApp', async ({ page, browser }) => {
   const operator = await signUpWithTrial(page);
@@ -15,13 +15,7 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     await expectToast(page, 'Pricing updated successfully');
 
     await page.getByRole('tab', { name: 'Custom Charges' }).click();
-    await page.getByRole('button', { name: 'Add Custom Charge' }).click();
-    const charge = page.getByRole('dialog', { name: 'Add Custom Charge' });
-    await charge.getByLabel('Problem type').selectOption({ label: 'Custom problem...' });
-    await charge.getByLabel(/^Custom problem/).fill('Ditch Recovery');
-    await charge.getByLabel('Amount (£)').fill('30');
-    await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
-    await expectToast(page, 'Custom charge added successfully');
+    await addCustomProblemCharge(page, 'Ditch Recovery', '30');
 
     await page.getByRole('tab', { name: 'Contact Info' }).click();
     await page.getByLabel('WhatsApp').fill('+44 7700 900987');
@@ -50,8 +44,13 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     await form.getByLabel('Vehicle Type').selectOption('Car');
     await form.getByLabel('Gearbox').selectOption('Automatic');
     await form.getByLabel('Rolling Status').selectOption('Rolling');
-    // The operator's own custom charge is a problem the motorist can choose.
-    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Ditch Recovery', 'Other']);
+    // The starter problems and the operator's own custom charge are problems the motorist can choose, 'Other' last.
+    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText([
+      'Select the problem',
+      ...['Engine Failure', 'Accident Recovery', 'Flat Tire', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out'],
+      'Ditch Recovery',
+      'Other',
+    ]);
     await form.getByLabel('Problem Description').selectOption('Ditch Recovery');
     await form.getByRole('button', { name: 'Calculate Quote' }).click();
 

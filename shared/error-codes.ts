@@ -23,6 +23,10 @@ export const ERROR_CODES = [
   'EMAIL_TAKEN',
   'SLUG_TAKEN',
   'SLUG_LOCKED',
+  // A charge list already has a row of that name (trimmed, any case)
+  'NAME_TAKEN',
+  // Share & Embed before a custom URL is locked: no link, QR code or snippet yet
+  'NO_CUSTOM_URL',
   'ALREADY_SUBSCRIBED',
   'NOT_REACTIVATABLE',
   'NO_BILLING_ACCOUNT',

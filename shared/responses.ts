@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { NATIONS, URGENCY_VALUES } from './constants';
 import { ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
 import { ERROR_CODES } from './error-codes';
+import { CHECKLIST_KEYS } from './share';
 import { SUBSCRIPTION_STATUSES } from './subscription';
 
 const money = z.number().meta({ description: 'Pounds sterling, at most 2 decimals' });
@@ -211,6 +212,25 @@ export const nearbyPostcodeSchema = z.object({
   postcode: z.string().meta({ description: 'Formatted, e.g. "LS1 4AP"' }),
   distanceMetres: z.number().int().meta({ description: 'From the position to the unit’s centroid, at most 1000' }),
 });
+
+// ---------------------------------------------------------------- share & embed (issue 19)
+
+/** The setup checklist of Share & Embed, each item ticked from the company's own rows. */
+export const setupChecklistSchema = z
+  .object({
+    items: z.array(z.object({ key: z.enum(CHECKLIST_KEYS), label: z.string(), done: z.boolean() })).meta({ description: 'In the order the portal shows them' }),
+    done: z.number().int().meta({ description: 'How many items are done' }),
+    total: z.number().int(),
+  })
+  .meta({ id: 'SetupChecklist' });
+
+/** The company's locked public link and the code that embeds its quote form on another site. */
+export const shareKitSchema = z
+  .object({
+    link: z.string().meta({ description: '{PUBLIC_URL}/company/{customSlug}' }),
+    embedSnippet: z.string().meta({ description: 'The widget script and its element, ready to paste' }),
+  })
+  .meta({ id: 'ShareKit' });
 
 // ---------------------------------------------------------------- leads (issue 16)
 

@@ -24,6 +24,8 @@ import type {
   signupResponseSchema,
   subscriptionDetailsSchema,
   surchargeRowSchema,
+  setupChecklistSchema,
+  shareKitSchema,
 } from './responses';
 
 export type CurrentUser = z.output<typeof currentUserSchema>;
@@ -56,6 +58,10 @@ export type QuoteResponse = z.output<typeof quoteResponseSchema>;
 export type SubscriptionDetails = z.output<typeof subscriptionDetailsSchema>;
 export type CheckoutSuccessResponse = z.output<typeof checkoutSuccessSchema>;
 export type ApiError = z.output<typeof apiErrorSchema>;
+
+export type SetupChecklist = z.output<typeof setupChecklistSchema>;
+export type ChecklistItem = SetupChecklist['items'][number];
+export type ShareKit = z.output<typeof shareKitSchema>;
 
 export type Lead = z.output<typeof leadSchema>;
 export type LeadDetail = z.output<typeof leadDetailSchema>;

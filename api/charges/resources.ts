@@ -17,6 +17,8 @@ export interface ChargeResource<K extends ChargeKind, Body extends z.ZodObject, 
   schema: Body;
   /** What a row is called in messages: 'Vehicle type'. */
   label: string;
+  /** The column naming a row, unique within the company's list; passenger charges have none. */
+  nameColumn?: 'name' | 'problemType';
   toJson(row: ChargeRow<K>): Json;
   /** Request body (parsed) to columns; `creating` applies SPEC's new-row defaults. */
   toColumns(body: Partial<z.output<Body>>, creating: boolean): Partial<ChargeInsert<K>>;
@@ -31,6 +33,7 @@ const pricedRow = <K extends 'vehicleTypes' | 'gearboxTypes' | 'rollingStatusTyp
   kind,
   schema,
   label,
+  nameColumn: 'name',
   toJson: (r) => ({ id: r.id, companyId: r.companyId, name: r.name, basePrice: penceToPounds(r.basePricePence), enabled: r.enabled }),
   toColumns: (b, creating) =>
     ({
@@ -48,6 +51,7 @@ export const chargeResources = {
     kind: 'surcharges',
     schema: surchargeSchema,
     label: 'Custom charge',
+    nameColumn: 'problemType',
     toJson: (r): Surcharge => ({
       id: r.id,
       companyId: r.companyId,

@@ -1,18 +1,33 @@
 // The charge lists' operations: the operator's own rows scoped to their company (another
 // company's row is the same 404 as a missing one), and a live company's enabled rows for the public.
 import type { z } from 'zod';
-import { createCharge, deleteCharge, listCharges, updateCharge, type ChargeInsert, type ChargeKind } from '../db/charges';
+import { createCharge, deleteCharge, listCharges, updateCharge, type ChargeInsert, type ChargeKind, type ChargeRow } from '../db/charges';
 import { write } from '../db/write';
 import type { AppDeps } from '../deps';
-import { NotFound } from '../errors';
+import { Conflict, NotFound } from '../errors';
 import { parseId } from '../http/validate';
 import { livePublicCompany } from '../company/access';
 import type { ChargeResource } from './resources';
+
+/** Names compare trimmed and case-insensitively: 'Car' and ' car ' are one vehicle type. */
+const nameKey = (name: string) => name.trim().toLocaleLowerCase('en-GB');
 
 export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Json>(deps: AppDeps, resource: ChargeResource<K, Body, Json>) {
   const { db } = deps;
   const { kind } = resource;
   const missing = () => new NotFound(`${resource.label} not found`);
+
+  /**
+   * Refuses a name another row of the company's list already has: 409 "{name} already exists".
+   * Called inside the write's transaction, so two requests cannot both pass it.
+   */
+  const refuseDuplicateName = (rows: ChargeRow<K>[], values: Partial<ChargeInsert<K>>, exceptId?: number) => {
+    const column = resource.nameColumn;
+    const name = column && (values as Record<string, unknown>)[column];
+    if (typeof name !== 'string') return;
+    const taken = rows.some((row) => row.id !== exceptId && nameKey(String((row as Record<string, unknown>)[column!])) === nameKey(name));
+    if (taken) throw new Conflict(`${name.trim()} already exists`, 'NAME_TAKEN');
+  };
 
   return {
     list: (companyId: number): Json[] => listCharges(db, kind, companyId).map(resource.toJson),
@@ -21,7 +36,12 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
       listCharges(db, kind, livePublicCompany(deps, rawCompanyId).id, true).map(resource.toJson),
     async create(companyId: number, body: z.output<Body>): Promise<Json> {
       const values = resource.toColumns(body, true) as ChargeInsert<K>;
-      return resource.toJson(await write(db, () => createCharge(db, kind, companyId, values)));
+      return resource.toJson(
+        await write(db, () => {
+          refuseDuplicateName(listCharges(db, kind, companyId), values);
+          return createCharge(db, kind, companyId, values);
+        }),
+      );
     },
     async update(companyId: number, rawId: string, body: Partial<z.output<Body>>): Promise<Json> {
       const id = parseId(rawId);
@@ -29,7 +49,13 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
       const patch = resource.toColumns(body, false);
       const row =
         Object.keys(patch).length > 0
-          ? await write(db, () => updateCharge(db, kind, companyId, id, patch))
+          ? await write(db, () => {
+              // A missing row is a 404, whatever its new name would clash with.
+              const rows = listCharges(db, kind, companyId);
+              if (!rows.some((r) => r.id === id)) return undefined;
+              refuseDuplicateName(rows, patch, id);
+              return updateCharge(db, kind, companyId, id, patch);
+            })
           : listCharges(db, kind, companyId).find((r) => r.id === id);
       if (!row) throw missing();
       return resource.toJson(row);

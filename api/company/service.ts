@@ -5,7 +5,7 @@ import { isCustomSlug } from '../../shared/patterns';
 import { formatPostcode } from '../../shared/postcode';
 import { poundsToPence } from '../../shared/money';
 import type { CompanyUpdateParsed } from '../../shared/schemas';
-import type { Company, PublicCompany, PublicCompanyWithCharges } from '../../shared/types';
+import type { Company, PublicCompanyWithCharges } from '../../shared/types';
 import { chargeResources } from '../charges/resources';
 import { listCharges } from '../db/charges';
 import {
@@ -25,7 +25,7 @@ import type { AppDeps } from '../deps';
 import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
 import { companyIsPublic, livePublicCompany } from './access';
 import { parseLogoDataUrl } from './logo';
-import { toCompany, toPublicCompany } from './view';
+import { toCompany, toHostedCompany, toPublicCompany, type HostedCompany } from './view';
 
 const SLUG_TAKEN = 'That custom URL is already taken. Please choose another.';
 const LOGO_INVALID = 'Logo must be a PNG, JPG, GIF or WebP image';
@@ -127,9 +127,9 @@ export function companyService(deps: AppDeps) {
     },
 
     /** The hosted page's lookup: undefined when missing or without access. */
-    pageBySlug(slug: string): PublicCompany | undefined {
+    pageBySlug(slug: string): HostedCompany | undefined {
       const company = liveBySlug(slug);
-      return company ? toPublicCompany(company, config.publicUrl) : undefined;
+      return company ? toHostedCompany(company, config.publicUrl) : undefined;
     },
 
     logo(rawId: string) {

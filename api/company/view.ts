@@ -1,7 +1,7 @@
 // Shapes company rows for JSON: money in pounds, the logo as a cacheable URL, and nothing
 // private in the public view (DESIGN.md §3–§4).
 import { penceToPounds } from '../../shared/money';
-import type { Company, PublicCompany } from '../../shared/types';
+import type { Company, FeatureBlock, PublicCompany } from '../../shared/types';
 import type { CompanyRow } from '../db/companies';
 
 export const logoUrl = (row: CompanyRow, publicUrl: string): string | null =>
@@ -43,6 +43,29 @@ export function toPublicCompany(row: CompanyRow, publicUrl: string): PublicCompa
     feature3Description: row.feature3Description,
     feature3Icon: row.feature3Icon,
   };
+}
+
+/** What the hosted page shows of a company: its public view, and the postcode district it is based in. */
+export type HostedCompany = PublicCompany & { baseDistrict?: string | null };
+
+/** The page names the district of the base postcode (M1 of M1 1AE), never the full postcode. */
+export const toHostedCompany = (row: CompanyRow, publicUrl: string): HostedCompany => ({
+  ...toPublicCompany(row, publicUrl),
+  baseDistrict: row.basePostcode?.split(' ')[0] || null,
+});
+
+/** "Serving {district} and within {radius} miles", when the company shows its area and has a base postcode. */
+export function serviceAreaText(company: HostedCompany): string | null {
+  if (!company.showServiceArea || !company.baseDistrict) return null;
+  return `Serving ${company.baseDistrict} and within ${Number(company.serviceRadius.toFixed(2))} miles`;
+}
+
+/** The three feature blocks when the company shows them; a block with no title and no description is left out. */
+export function featureBlocks(company: PublicCompany): FeatureBlock[] {
+  if (!company.showFeatures) return [];
+  return ([1, 2, 3] as const)
+    .map((n) => ({ title: company[`feature${n}Title`] ?? '', description: company[`feature${n}Description`] ?? '', icon: company[`feature${n}Icon`] ?? '' }))
+    .filter((block) => block.title.trim() || block.description.trim());
 }
 
 export function toCompany(row: CompanyRow, publicUrl: string): Company {

@@ -1,6 +1,7 @@
 // The demo company (id 1, slug `demo`) with SPEC.md §3's demo data, and the starter rows every
 // new company gets (DESIGN.md §3) so its page quotes at once.
 import { eq } from 'drizzle-orm';
+import { DEFAULT_PROBLEM_TYPES } from '../../shared/constants';
 import type { Db } from './client';
 import {
   companies,
@@ -16,10 +17,25 @@ const DEMO_SLUG = 'demo';
 
 type Tx = Pick<Db, 'insert'>;
 
+/** The demo's vehicle types and prices: a new company starts from the same (issue 19). */
+const STARTER_VEHICLES = [
+  { name: 'Car', basePricePence: 2500 },
+  { name: 'Van', basePricePence: 3500 },
+  { name: 'Motorcycle', basePricePence: 2000 },
+] as const;
+
+/**
+ * A new company's rows: the demo's vehicle types and prices, the two gearbox and rolling
+ * statuses, and the demo's ten problems as £0 problem charges, so its page offers real choices
+ * on day one (only 'Other' otherwise: decision 009). Existing companies are never touched.
+ */
 export function insertStarterRows(tx: Tx, companyId: number): void {
   tx.insert(pricingRates).values({ companyId }).run();
   tx.insert(vehicleTypes)
-    .values(['Car', 'Van', 'Motorcycle'].map((name) => ({ companyId, name, basePricePence: 5000 })))
+    .values(STARTER_VEHICLES.map((row) => ({ companyId, ...row })))
+    .run();
+  tx.insert(surcharges)
+    .values(DEFAULT_PROBLEM_TYPES.map(({ label }) => ({ companyId, problemType: label, amountPence: 0 })))
     .run();
   tx.insert(gearboxTypes)
     .values(['Automatic', 'Manual'].map((name) => ({ companyId, name, basePricePence: 0 })))
@@ -48,11 +64,7 @@ export function seedDemoCompany(db: Db): void {
       .run();
     tx.insert(pricingRates).values({ companyId: DEMO_COMPANY_ID }).run();
     tx.insert(vehicleTypes)
-      .values([
-        { companyId: DEMO_COMPANY_ID, name: 'Car', basePricePence: 2500 },
-        { companyId: DEMO_COMPANY_ID, name: 'Van', basePricePence: 3500 },
-        { companyId: DEMO_COMPANY_ID, name: 'Motorcycle', basePricePence: 2000 },
-      ])
+      .values(STARTER_VEHICLES.map((row) => ({ companyId: DEMO_COMPANY_ID, ...row })))
       .run();
     tx.insert(gearboxTypes)
       .values(['Automatic', 'Manual'].map((name) => ({ companyId: DEMO_COMPANY_ID, name, basePricePence: 0 })))

@@ -26,7 +26,31 @@ describe('auth', () => {
     expect(company.json.name).toBe('Sam Recovery');
     const vehicles = await t.call('GET', '/api/vehicle-types', { token: res.json.authToken });
     expect(vehicles.json.map((v: { name: string }) => v.name)).toEqual(['Car', 'Van', 'Motorcycle']);
-    expect(vehicles.json[0].basePrice).toBe(50);
+    expect(vehicles.json.map((v: { basePrice: number }) => v.basePrice)).toEqual([25, 35, 20]);
+  });
+
+  it('gives a new company the demo\'s vehicle prices and its ten problems as enabled £0 charges, offered on its page', async () => {
+    const res = await signup({ name: 'New', email: 'starter@example.com', password: 'secret1', companyName: 'Starter Recovery' });
+    const token = res.json.authToken as string;
+    const charges = await t.call('GET', '/api/surcharges', { token });
+    expect(charges.json.map((s: { problemType: string; amount: number; enabled: boolean }) => [s.problemType, s.amount, s.enabled])).toEqual(
+      ['Engine Failure', 'Accident Recovery', 'Flat Tire', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out', 'Other'].map(
+        (name) => [name, 0, true],
+      ),
+    );
+    const demoVehicles = await t.call('GET', '/api/vehicle-types/1');
+    const vehicles = await t.call('GET', '/api/vehicle-types', { token });
+    const priced = (rows: Array<{ name: string; basePrice: number }>) => rows.map((v) => [v.name, v.basePrice]);
+    expect(priced(vehicles.json)).toEqual(priced(demoVehicles.json));
+  });
+
+  it('leaves the demo company\'s own charges as they were', async () => {
+    const demo = await t.call('GET', '/api/surcharges/1');
+    expect(demo.json.map((s: { problemType: string; amount: number }) => [s.problemType, s.amount])).toEqual([
+      ['Engine Failure', 45],
+      ['Flat Tire', 25],
+      ['Accident Recovery', 55],
+    ]);
   });
 
   it.each([

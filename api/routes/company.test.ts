@@ -188,13 +188,26 @@ describe('company settings', () => {
     expect((await t.call('GET', '/api/company/slug/%2e%2e%2f')).status).toBe(404);
   });
 
+  it('the hosted page names the base postcode\'s district and radius, and only while the service area is shown', async () => {
+    const op = await t.operator();
+    const saved = await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'area-test-co', basePostcode: 'm11ae', serviceRadius: 30 } });
+    expect(saved.status).toBe(200);
+    const page = await t.call('GET', '/company/area-test-co');
+    expect(page.text).toContain('Serving M1 and within 30 miles');
+    expect(page.text).not.toContain('M1 1AE');
+    await t.call('PUT', '/api/company', { token: op.token, body: { showServiceArea: false } });
+    expect((await t.call('GET', '/company/area-test-co')).text).not.toContain('Serving');
+  });
+
   it('carries only enabled custom charges in the public read', async () => {
     const op = await t.operator();
     for (const [problemType, enabled] of [['Ditch Recovery', true], ['Wrong Fuel', false]] as const) {
       expect((await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType, amount: 30, enabled } })).status).toBe(201);
     }
     const read = await t.call('GET', `/api/company/${op.companyId}`);
-    expect(read.json.surcharges.map((s: { problemType: string }) => s.problemType)).toEqual(['Ditch Recovery']);
+    const names = read.json.surcharges.map((s: { problemType: string }) => s.problemType);
+    expect(names).toContain('Ditch Recovery');
+    expect(names).not.toContain('Wrong Fuel');
   });
 
   it('hides a company whose subscription gives no access', async () => {
@@ -253,8 +266,8 @@ describe('charge lists', () => {
 
     const gear = await t.call('POST', '/api/gearbox-types', { token: op.token, body: { name: 'Semi-auto' } });
     expect(gear.json.basePrice).toBe(0);
-    const surcharge = await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType: 'Engine Failure', amount: 45, description: 'Diagnosis', enabled: true } });
-    expect(surcharge.json).toMatchObject({ problemType: 'Engine Failure', amount: 45, description: 'Diagnosis' });
+    const surcharge = await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType: 'Head Gasket', amount: 45, description: 'Diagnosis', enabled: true } });
+    expect(surcharge.json).toMatchObject({ problemType: 'Head Gasket', amount: 45, description: 'Diagnosis' });
     const passengers = await t.call('POST', '/api/passenger-charges', { token: op.token, body: {} });
     expect(passengers.json).toMatchObject({ passengerCount: 1, basePrice: 5, enabled: true });
     // The problem types a customer chooses from are the custom charges (decision 009): no table of their own.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { PublicCompany } from '../../shared/types';
+import type { HostedCompany } from '../company/view';
 import { createHostedRoutes } from './hosted';
 
 const company: PublicCompany = {
@@ -51,6 +52,55 @@ const app = createHostedRoutes({
   lookupBySlug: (slug) => (slug === 'bobs-tow' ? company : undefined),
   widgetFile,
   publicUrl: 'https://quotes.example/',
+});
+
+describe('the portal\'s promises on the company page', () => {
+  const promising = { ...company, name: 'Bob Recovery', companyDescription: null, secondaryColour: '#FFA726' };
+  const pageFor = async (overrides: Partial<HostedCompany>) => {
+    const routes = createHostedRoutes({ lookupBySlug: () => ({ ...promising, ...overrides }), widgetFile, publicUrl: 'https://quotes.example' });
+    const res = await routes.request('/company/bobs-tow');
+    const page = await res.text();
+    expectStrictCsp(res.headers.get('content-security-policy'), page);
+    return page;
+  };
+  const features = {
+    feature1Title: '24/7 <Availability>',
+    feature1Description: 'Round the clock & on time',
+    feature1Icon: 'Clock',
+    feature2Title: 'Fair prices',
+    feature2Description: 'No surprises',
+    feature2Icon: 'Calculator',
+    feature3Title: 'Insured',
+    feature3Description: 'Fully covered',
+    feature3Icon: 'toString',
+  };
+
+  it('shows the three feature blocks (title, description, icon) when showFeatures is on, escaped', async () => {
+    const page = await pageFor({ ...features, showFeatures: true });
+    const blocks = [...page.matchAll(/<div class="feat"><svg[^>]*data-icon="(\w+)"[^>]*>.*?<\/svg><h2>(.*?)<\/h2><p>(.*?)<\/p><\/div>/g)].map((m) => m.slice(1));
+    expect(blocks).toEqual([
+      ['Clock', '24/7 &lt;Availability&gt;', 'Round the clock &amp; on time'],
+      ['Calculator', 'Fair prices', 'No surprises'],
+      // A name the portal never offers falls back to the first icon, never to the prototype.
+      ['Clock', 'Insured', 'Fully covered'],
+    ]);
+  });
+
+  it('hides the feature blocks when showFeatures is off', async () => {
+    const page = await pageFor({ ...features, showFeatures: false });
+    expect(page).not.toContain('class="feat"');
+    expect(page).not.toContain('Fair prices');
+  });
+
+  it('shows "Serving {district} and within {radius} miles" when showServiceArea is on and a base postcode is set', async () => {
+    expect(await pageFor({ showServiceArea: true, baseDistrict: 'M1', serviceRadius: 30.5 })).toContain('<p class="area">Serving M1 and within 30.5 miles</p>');
+    expect(await pageFor({ showServiceArea: true, baseDistrict: 'SW1A', serviceRadius: 25 })).toContain('Serving SW1A and within 25 miles');
+  });
+
+  it('hides the service area when it is off or there is no base postcode', async () => {
+    expect(await pageFor({ showServiceArea: false, baseDistrict: 'M1' })).not.toContain('Serving');
+    expect(await pageFor({ showServiceArea: true, baseDistrict: null })).not.toContain('Serving');
+  });
 });
 
 describe('GET /company/:slug', () => {

@@ -11,10 +11,12 @@ import { safeColour } from '../../shared/patterns';
 import { telUrl, whatsappNumber } from '../../shared/phone';
 import { formatPhoneNational } from '../../shared/phone-number';
 import type { PublicCompany } from '../../shared/types';
+import { featureIconSvg } from '../company/feature-icons';
+import { featureBlocks, serviceAreaText, type HostedCompany } from '../company/view';
 import { hostedCsp, styleHash } from '../http/security';
 
 export interface HostedRoutesOptions {
-  lookupBySlug: (slug: string) => PublicCompany | undefined;
+  lookupBySlug: (slug: string) => HostedCompany | undefined;
   /** Path of the built dist/widget/widget.js. */
   widgetFile: string;
   /** Absolute origin of this server, for og:url. */
@@ -122,14 +124,22 @@ const NOT_FOUND_CSP = hostedCsp([styleHash(NOT_FOUND_CSS)]);
  * The page's one stylesheet, inline (no extra request) and allowed by its hash in the page's CSP.
  * The company's background joins it here rather than in a style attribute, which CSP would refuse.
  */
-const companyCss = (company: PublicCompany) => `${BASE_CSS}\nbody{--bg:${safeColour(company.backgroundColour, '#FAFAFA')}}`;
+const companyCss = (company: PublicCompany) =>
+  `${BASE_CSS}\n${PROMISES_CSS}\nbody{--bg:${safeColour(company.backgroundColour, '#FAFAFA')}}\n.feats{--pri:${safeColour(company.primaryColour, '#1976D2')}}`;
 
-function companyPage(company: PublicCompany, css: string, slug: string, pageUrl: string) {
+// The portal's promises (Branding tab): the service area under the name, the feature blocks under the form.
+const PROMISES_CSS = `.area{margin:2px 0 0;font-size:14px;color:#334155}
+.feats{max-width:720px;margin:24px auto 0;padding:0 16px;display:grid;gap:12px}@media (min-width:640px){.feats{grid-template-columns:repeat(3,1fr)}}
+.feat{background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:16px}.feat h2{font-size:16px;margin:8px 0 4px}.feat p{margin:0;font-size:14px;color:#334155}.ico{color:var(--pri)}`;
+
+function companyPage(company: HostedCompany, css: string, slug: string, pageUrl: string) {
   const title = `${company.name} – Instant Recovery Quote`;
   const description =
     company.companyDescription?.trim() ||
     `Get an instant vehicle recovery quote from ${company.name}. Enter your pickup and destination postcodes for a price in seconds.`;
   const year = new Date().getFullYear();
+  const area = serviceAreaText(company);
+  const features = featureBlocks(company);
   // Every company value goes through hono/html's escaping; only the stylesheet (fixed but for a
   // checked #RRGGBB colour) is raw. No inline script: the widget is our own file.
   return html`<!doctype html>
@@ -150,13 +160,14 @@ ${company.logo ? html`<meta property="og:image" content="${company.logo}">\n` : 
 </head>
 <body>
 <header class="bar"><div class="wrap">
-<h1>${company.name}</h1>
+<div><h1>${company.name}</h1>${area ? html`<p class="area">${area}</p>` : ''}</div>
 ${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call<span class="num">&nbsp;${formatPhoneNational(company.phone)}</span></a>` : ''}
 </div></header>
 <main>
 <recovery-quote company="${slug}"><div class="loading" role="status"><div class="spin"></div>Loading quote form…</div></recovery-quote>
 <noscript><p class="wrap">Please turn on JavaScript to get an instant quote${company.phone ? html`, or call us on <a href="${telUrl(company.phone)}">${formatPhoneNational(company.phone)}</a>` : ''}.</p></noscript>
 </main>
+${features.length > 0 ? html`<section class="feats" aria-label="Why choose us">${features.map((f) => html`<div class="feat">${raw(featureIconSvg(f.icon))}<h2>${f.title}</h2><p>${f.description}</p></div>`)}</section>` : ''}
 <footer><div class="wrap">
 <p><strong>${company.name}</strong></p>
 ${company.companyDescription ? html`<p>${company.companyDescription}</p>` : ''}

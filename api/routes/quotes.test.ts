@@ -96,7 +96,7 @@ describe('POST /api/quotes/calculate', () => {
     const op = await t.operator('inactive');
     const own = await t.call('POST', '/api/quotes/calculate', { token: op.token, body: { ...demoQuote, companyId: undefined, vehicleType: 'van' } });
     expect(own.status).toBe(200);
-    expect(own.json.breakdown.vehicleBasePrice).toBe(50);
+    expect(own.json.breakdown.vehicleBasePrice).toBe(35);
     const anon = await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } });
     expect(anon.status).toBe(404);
   });

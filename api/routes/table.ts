@@ -34,6 +34,8 @@ import {
   quoteResponseSchema,
   reactivatedSchema,
   redirectUrlSchema,
+  setupChecklistSchema,
+  shareKitSchema,
   signupResponseSchema,
   subscriptionDetailsSchema,
   successSchema,
@@ -146,6 +148,9 @@ function chargeReads<R extends z.ZodType>(path: string, label: string, row: R) {
   };
 }
 
+// Names are unique within a list, trimmed and in any case (passenger charges have no name).
+const nameTaken = error('Another row of the list has that name: "{name} already exists", `code` NAME_TAKEN');
+
 /** The writes of a charge list, scoped to the signed-in operator's company. */
 function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, label: string, schema: B, row: R) {
   const missing = error(`No such ${label} row of this company`);
@@ -157,7 +162,7 @@ function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, 
       tags: ['Charges'],
       summary: `Adds a ${label} row (SPEC's defaults for blank amounts)`,
       request: { body: body(schema) },
-      responses: { 201: json(row, 'The new row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+      responses: { 201: json(row, 'The new row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 409: nameTaken, 413: tooLarge, 415: unsupported },
     }),
     update: route({
       method: 'put',
@@ -167,7 +172,7 @@ function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, 
       summary: `Changes the given fields of a ${label} row`,
       parameters: idParams,
       request: { body: body(schema.partial()) },
-      responses: { 200: json(row, 'The row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: missing, 413: tooLarge, 415: unsupported },
+      responses: { 200: json(row, 'The row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: missing, 409: nameTaken, 413: tooLarge, 415: unsupported },
     }),
     remove: route({
       method: 'delete',
@@ -179,6 +184,24 @@ function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, 
       responses: { 200: json(successSchema, 'Deleted'), 401: notSignedIn, 403: crossOrigin, 404: missing },
     }),
   };
+}
+
+const noCustomUrl = error('No custom URL is locked yet: `code` NO_CUSTOM_URL, the message says to choose one');
+
+/** The public link's QR code as a file to download (Share & Embed). */
+function qrDownload(ext: 'png' | 'svg', mediaType: string, summary: string) {
+  return route({
+    method: 'get',
+    path: `/api/share/qr.${ext}`,
+    'x-access': 'operator',
+    tags: ['Share'],
+    summary,
+    responses: {
+      200: { description: 'A download (Content-Disposition: attachment)', content: { [mediaType]: { schema: { type: 'string', format: 'binary' } } } },
+      401: notSignedIn,
+      409: noCustomUrl,
+    },
+  });
 }
 
 export const routes = {
@@ -385,6 +408,26 @@ export const routes = {
         429: error('Rate limited'),
       },
     }),
+  },
+  share: {
+    checklist: route({
+      method: 'get',
+      path: '/api/share/checklist',
+      'x-access': 'operator',
+      tags: ['Share'],
+      summary: 'The setup checklist of the signed-in operator’s company, each item ticked from its data',
+      responses: { 200: json(setupChecklistSchema, 'The checklist'), 401: notSignedIn },
+    }),
+    embed: route({
+      method: 'get',
+      path: '/api/share/embed',
+      'x-access': 'operator',
+      tags: ['Share'],
+      summary: 'The public link and the embed snippet of the signed-in operator’s company',
+      responses: { 200: json(shareKitSchema, 'The link and snippet'), 401: notSignedIn, 409: noCustomUrl },
+    }),
+    qrPng: qrDownload('png', 'image/png', 'The public link’s QR code, a 1200 px PNG'),
+    qrSvg: qrDownload('svg', 'image/svg+xml', 'The public link’s QR code as SVG, for print at any size'),
   },
   billing: {
     config: route({

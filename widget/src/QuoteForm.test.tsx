@@ -424,7 +424,8 @@ describe('preview mode', () => {
       'GET /api/surcharges/42': () =>
         json([
           { id: 1, companyId: 42, problemType: 'Engine Failure', amount: 45, description: null, enabled: true },
-          { id: 2, companyId: 42, problemType: 'Jump Start', amount: 20, description: null, enabled: true },
+          { id: 2, companyId: 42, problemType: 'Other', amount: 0, description: null, enabled: true },
+          { id: 3, companyId: 42, problemType: 'Jump Start', amount: 20, description: null, enabled: true },
         ]),
     });
     render(<QuoteForm preview />);

@@ -84,12 +84,14 @@ async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<Pu
  */
 function problemOptions(surcharges: readonly Surcharge[]): Option[] {
   const options = new Map<string, Option>();
+  // 'Other' comes last even when a company charges for it (every new company does: api/db/seed.ts).
+  let other: Option = { value: 'other', label: 'Other' };
   for (const surcharge of surcharges) {
     const value = slugify(surcharge.problemType);
-    if (surcharge.enabled && value && !options.has(value)) options.set(value, { value, label: surcharge.problemType });
+    if (value === 'other') other = { value, label: surcharge.problemType };
+    else if (surcharge.enabled && value && !options.has(value)) options.set(value, { value, label: surcharge.problemType });
   }
-  if (!options.has('other')) options.set('other', { value: 'other', label: 'Other' });
-  return [...options.values()];
+  return [...options.values(), other];
 }
 
 const demoSetup = (company: PublicCompany | null): Setup => ({

@@ -1,6 +1,7 @@
 // Company colours become CSS custom properties on the form's root. Only strict #RRGGBB values
 // are used (anything else falls back to SPEC's defaults), so company data can never smuggle CSS.
 import type { CSSProperties } from 'react';
+import { readableTextOn } from '../../shared/contrast';
 import { safeColour } from '../../shared/patterns';
 import type { PublicCompany } from '../../shared/types';
 
@@ -13,28 +14,6 @@ const DEFAULT_COLOURS = {
 } as const;
 
 type ColourKey = keyof typeof DEFAULT_COLOURS;
-
-const DARK_TEXT = '#111827';
-const LIGHT_TEXT = '#FFFFFF';
-
-function luminance(hex: string): number {
-  const channel = (i: number) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  };
-  return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
-}
-
-/**
- * White or near-black, whichever contrasts more with `background`: operators pick any colour
- * for their banner and buttons, and the text on them must stay readable (WCAG contrast).
- */
-export function readableTextOn(background: string): string {
-  const l = luminance(background);
-  const withWhite = 1.05 / (l + 0.05);
-  const withDark = (l + 0.05) / (luminance(DARK_TEXT) + 0.05);
-  return withWhite >= withDark ? LIGHT_TEXT : DARK_TEXT;
-}
 
 /**
  * The company's colours, each behind a `--recovery-quote-*` property the host page may set on

@@ -5,14 +5,26 @@ import { Link, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
 import { CreditCard, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
 import { useAuth } from '../lib/auth';
+import { UnsavedChangesProvider, useConfirmLeave } from '../lib/unsaved';
 import { Button } from './ui';
 
 const ITEM =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 [&_svg]:size-4';
 
 export function PortalShell({ children }: { children: ReactNode }) {
+  return (
+    <UnsavedChangesProvider>
+      <Shell>{children}</Shell>
+    </UnsavedChangesProvider>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
+  // Leaving the portal with an unsaved tab asks first (admin/src/lib/unsaved.tsx).
+  const confirmLeave = useConfirmLeave();
+  const leaveTo = (path: string) => confirmLeave() && void navigate(path);
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -35,14 +47,14 @@ export function PortalShell({ children }: { children: ReactNode }) {
             </DropdownMenu.Trigger>
             <DropdownMenu.Portal>
               <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-                <DropdownMenu.Item className={ITEM} onSelect={() => void navigate('/subscription')}>
+                <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
                   <CreditCard aria-hidden="true" /> Manage Subscription
                 </DropdownMenu.Item>
-                <DropdownMenu.Item className={ITEM} onSelect={() => void navigate('/contact')}>
+                <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
                   <LifeBuoy aria-hidden="true" /> Contact & Support
                 </DropdownMenu.Item>
                 <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-                <DropdownMenu.Item className={ITEM} disabled={logout.isPending} onSelect={() => logout.mutate()}>
+                <DropdownMenu.Item className={ITEM} disabled={logout.isPending} onSelect={() => confirmLeave() && logout.mutate()}>
                   <LogOut aria-hidden="true" /> Sign Out
                 </DropdownMenu.Item>
               </DropdownMenu.Content>

@@ -24,7 +24,7 @@ import {
 } from '../../../shared/constants';
 import { SUPPORT_EMAIL } from '../lib/support-email';
 import { formatPence } from '../../../shared/money';
-import { readableTextOn } from '../../../widget/src/theme';
+import { readableTextOn } from '../../../shared/contrast';
 import { BrandMark } from '../components/BrandMark';
 import { Button } from '../components/ui/button';
 import { Spinner } from '../components/ui/spinner';

@@ -3,20 +3,22 @@ import '../../test/dom';
 import { useState } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useForm } from 'react-hook-form';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { COLOUR_PRESETS } from '../../../../shared/constants';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
-import { ColourTheme, DisplayOptions } from './BrandingTab';
+import type { Company } from '../../../../shared/types';
+import { UnsavedChangesProvider } from '../../lib/unsaved';
+import { renderRoutes } from '../../test/render';
+import { BrandingTab, ColourTheme, DisplayOptions } from './BrandingTab';
 import { presetColours } from './branding';
 import { CustomUrlCard } from './CustomUrlCard';
-import type { BrandingForm } from './useBrandingEditor';
+import { useBrandingEditor, useBrandingForm } from './useBrandingEditor';
 
 function DisplayHarness({ breakdown, rounding }: { breakdown: boolean; rounding: boolean }) {
-  const form = useForm<BrandingForm>({
+  const form = useBrandingForm({
     defaultValues: { showPriceBreakdown: breakdown, enablePriceRounding: rounding, priceRoundingMultiple: '5', showPriceDisclaimer: true },
   });
   return <DisplayOptions form={form} />;
@@ -52,7 +54,7 @@ describe('display options', () => {
 });
 
 function ThemeHarness({ initial }: { initial: string | null }) {
-  const form = useForm<BrandingForm>({ defaultValues: presetColours(COLOUR_PRESETS[0]) });
+  const form = useBrandingForm({ defaultValues: presetColours(COLOUR_PRESETS[0]) });
   const [appliedPreset, setAppliedPreset] = useState(initial);
   return (
     <>
@@ -78,6 +80,36 @@ describe('colour theme', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Advanced Colours' }));
     expect(screen.queryByText('APPLIED')).toBeNull();
     expect(screen.getByLabelText('Primary Colour hex code')).toBeTruthy();
+  });
+
+  it('warns about unreadable text and button colours, and applies the suggested nearest readable colour', async () => {
+    render(<ThemeHarness initial="Professional Blue" />);
+    expect(screen.queryByText(/hard to read/)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced Colours' }));
+    fireEvent.change(screen.getByLabelText('Text Colour hex code'), { target: { value: '#AAAAAA' } });
+    fireEvent.change(screen.getByLabelText('Primary Colour hex code'), { target: { value: '#E91E63' } });
+    expect(await screen.findByText(/Text on the background is hard to read \(contrast 2\.\d:1, at least 4\.5:1 needed\)/)).toBeTruthy();
+    expect(screen.getByText(/Button text on the primary colour is hard to read \(contrast 4\.3:1/)).toBeTruthy();
+
+    const useText = screen.getAllByRole('button', { name: /^Use #/ })[0];
+    const suggestion = useText.textContent!.replace('Use ', '');
+    await act(async () => {
+      fireEvent.click(useText);
+    });
+    expect((screen.getByLabelText('Text Colour hex code') as HTMLInputElement).value).toBe(suggestion);
+    expect(screen.queryByText(/Text on the background is hard to read/)).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /^Use #/ }));
+    });
+    expect(screen.queryByText(/hard to read/)).toBeNull();
+  });
+
+  it('shows no warning for any preset', () => {
+    render(<ThemeHarness initial={null} />);
+    for (const preset of COLOUR_PRESETS) {
+      fireEvent.click(screen.getByRole('button', { name: new RegExp(preset.name) }));
+      expect(screen.queryByText(/hard to read/)).toBeNull();
+    }
   });
 });
 
@@ -168,5 +200,169 @@ describe('custom URL', () => {
     expect(await screen.findByText('Failed to save custom URL. Please try again.')).toBeTruthy();
     expect(await screen.findByText('That custom URL is already taken')).toBeTruthy();
     expect((screen.getByLabelText('Custom URL (your quote page address)') as HTMLInputElement).readOnly).toBe(false);
+  });
+
+  it.each([
+    ['admin', 'That custom URL is reserved. Please choose another.'],
+    ['Acme Recovery', 'Custom URL may use lowercase letters, numbers and hyphens only'],
+    ['ab', 'Custom URL must be 3 to 40 characters'],
+  ])('refuses %s under the field with the reason, before asking or saving', (value, reason) => {
+    const api = renderCard(null, () => ({ json: {} }));
+    const input = screen.getByLabelText('Custom URL (your quote page address)');
+    fireEvent.change(input, { target: { value } });
+    fireEvent.click(lockButton());
+    expect(screen.queryByRole('button', { name: 'Save and Lock' })).toBeNull();
+    expect(screen.getByRole('alert').textContent).toBe(reason);
+    expect(input.getAttribute('aria-describedby')).toContain(screen.getByRole('alert').id);
+    expect(api.calls).toEqual([]);
+  });
+
+  it('shows the URL as it will be saved in the lock dialog, and saves exactly that', async () => {
+    const api = renderCard(null, (body) => ({ json: { customSlug: (body as { customSlug: string }).customSlug } }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: '  acme-recovery ' } });
+    fireEvent.click(lockButton());
+    const dialog = await screen.findByRole('alertdialog', { name: 'Lock this custom URL?' });
+    expect(dialog.querySelector('strong')?.textContent).toBe(`${window.location.origin}/company/acme-recovery`);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save and Lock' }));
+    });
+    expect(api.calls).toEqual([{ method: 'PUT', path: '/api/company', body: { customSlug: 'acme-recovery' } }]);
+  });
+
+  it('shows a taken URL under the field', async () => {
+    renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken. Please choose another.', requestId: 'r3' } }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken-name' } });
+    fireEvent.click(lockButton());
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toBe('That custom URL is already taken. Please choose another.');
+    expect(alert.id).not.toBe('');
+    expect(screen.getByLabelText('Custom URL (your quote page address)').getAttribute('aria-describedby')?.split(' ')).toContain(alert.id);
+  });
+});
+
+describe('saving the Branding form (react-hook-form with the shared company schema)', () => {
+  const company = {
+    id: 7,
+    name: 'Acme Recovery',
+    logo: 'https://quotes.example/api/company/7/logo?v=abc',
+    ...presetColours(COLOUR_PRESETS[0]),
+    phone: null,
+    whatsapp: null,
+    email: null,
+    preferredContact: 'phone',
+    customSlug: null,
+    customDomain: null,
+    showPriceBreakdown: true,
+    enablePriceRounding: false,
+    priceRoundingMultiple: 5,
+    showPriceDisclaimer: true,
+    companyDescription: null,
+    basePostcode: 'M1 1AE',
+    serviceRadius: 25,
+    extraRadiusFee: 15,
+    showServiceArea: true,
+    showFeatures: true,
+    passengerLimit: 4,
+    pricePerPassenger: 5,
+    feature1Title: '24/7 Availability',
+    feature1Description: 'Round the clock',
+    feature1Icon: 'Clock',
+    feature2Title: 'Fair prices',
+    feature2Description: 'No surprises',
+    feature2Icon: 'Calculator',
+    feature3Title: 'Insured',
+    feature3Description: 'Fully covered',
+    feature3Icon: 'Shield',
+  } as unknown as Company;
+
+  function Editor() {
+    const editor = useBrandingEditor(company);
+    return <BrandingTab editor={editor} company={company} />;
+  }
+
+  function renderEditor(put: (body: unknown) => { status?: number; json?: unknown }) {
+    const api = fakeApi({
+      'GET /api/share/checklist': () => ({ json: { items: [], done: 0, total: 5 } }),
+      'PUT /api/company': put,
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    renderRoutes(
+      [
+        {
+          path: '/dashboard',
+          element: (
+            <UnsavedChangesProvider>
+              <Editor />
+            </UnsavedChangesProvider>
+          ),
+        },
+      ],
+      '/dashboard',
+    );
+    return api;
+  }
+
+  const save = async () => {
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save Branding' }));
+    });
+  };
+  const errorUnder = (label: string) => {
+    const input = screen.getByLabelText(label);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    return document.getElementById(input.getAttribute('aria-describedby')!.split(' ').pop()!)?.textContent;
+  };
+  const puts = (api: ReturnType<typeof fakeApi>) => api.calls.filter((call) => call.method === 'PUT');
+
+  it("shows the server's field error under its field, with SPEC's error toast", async () => {
+    const reason = 'Service radius cannot be more than the maximum radius (20 miles)';
+    const api = renderEditor(() => ({ status: 400, json: { message: reason, code: 'VALIDATION_FAILED', fields: { serviceRadius: reason }, requestId: 'r1' } }));
+    fireEvent.change(screen.getByLabelText('Service radius (miles)'), { target: { value: '30' } });
+    await save();
+    expect(puts(api)).toHaveLength(1);
+    expect(errorUnder('Service radius (miles)')).toBe(reason);
+    expect(await screen.findByText('Error updating company settings')).toBeTruthy();
+    expect((screen.getByLabelText('Service radius (miles)') as HTMLInputElement).value).toBe('30');
+  });
+
+  it('refuses what the shared schema refuses under each field, before calling the server', async () => {
+    const api = renderEditor(() => ({ json: company }));
+    fireEvent.change(screen.getByLabelText('Company Name'), { target: { value: ' ' } });
+    fireEvent.change(screen.getByLabelText('Service radius (miles)'), { target: { value: '5000' } });
+    await save();
+    expect(errorUnder('Company Name')).toBe('Company name is required');
+    expect(errorUnder('Service radius (miles)')).toBe('Service radius must be at most 1000');
+    expect(await screen.findByText('Error updating company settings')).toBeTruthy();
+    expect(puts(api)).toEqual([]);
+  });
+
+  it('asks for a display option before anything else, and saves nothing', async () => {
+    const api = renderEditor(() => ({ json: company }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Show price breakdown' }));
+    await save();
+    expect(await screen.findByText('Display option required')).toBeTruthy();
+    expect(screen.getByText('Please select at least one display option before saving.')).toBeTruthy();
+    expect(puts(api)).toEqual([]);
+  });
+
+  it('sends the parsed values without the stored logo, says so, and counts as unsaved only until saved', async () => {
+    const api = renderEditor((body) => ({ json: { ...company, ...(body as object) } }));
+    const unloadPrevented = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(unloadPrevented()).toBe(false);
+    fireEvent.change(screen.getByLabelText('Service radius (miles)'), { target: { value: '30' } });
+    expect(unloadPrevented()).toBe(true);
+    await save();
+    expect(unloadPrevented()).toBe(false);
+    const [put] = puts(api);
+    expect(put.body).toMatchObject({ name: 'Acme Recovery', serviceRadius: 30, passengerLimit: 4, priceRoundingMultiple: 5 });
+    expect(put.body).not.toHaveProperty('logo');
+    expect(await screen.findByText('Company settings updated successfully')).toBeTruthy();
   });
 });

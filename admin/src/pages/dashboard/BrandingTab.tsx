@@ -1,9 +1,10 @@
 // Branding: how the customer quote page looks and what it shows (SPEC.md §2, §4, §5).
 import { useId, useRef, useState, type ChangeEvent } from 'react';
-import { Controller, useWatch, type UseFormReturn } from 'react-hook-form';
+import { Controller, useWatch } from 'react-hook-form';
 import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';
 import { COLOUR_PRESETS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
-import { safeColour } from '../../../../shared/patterns';
+import { buttonTextContrast, contrastRatio, MIN_CONTRAST, nearestReadablePrimary, nearestReadableText } from '../../../../shared/contrast';
+import { HEX_COLOUR, safeColour } from '../../../../shared/patterns';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Textarea } from '../../components/ui';
@@ -19,7 +20,8 @@ import {
   type DisplayOptions as DisplayOptionValues,
 } from './branding';
 import { CustomUrlCard } from './CustomUrlCard';
-import type { BrandingEditor, BrandingForm } from './useBrandingEditor';
+import { ShareEmbedCard } from './ShareEmbedCard';
+import type { BrandingEditor, BrandingFormApi } from './useBrandingEditor';
 
 const COLOUR_LABELS: Record<(typeof COLOUR_KEYS)[number], string> = {
   primaryColour: 'Primary Colour',
@@ -29,7 +31,7 @@ const COLOUR_LABELS: Record<(typeof COLOUR_KEYS)[number], string> = {
   textColour: 'Text Colour',
 };
 
-function LogoUpload({ form }: { form: UseFormReturn<BrandingForm> }) {
+function LogoUpload({ form }: { form: BrandingFormApi }) {
   const logo = useWatch({ control: form.control, name: 'logo' });
   const [problem, setProblem] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -94,6 +96,40 @@ function LogoUpload({ form }: { form: UseFormReturn<BrandingForm> }) {
   );
 }
 
+interface ContrastWarning {
+  key: 'textColour' | 'primaryColour';
+  message: string;
+  suggestion: string;
+}
+
+/** The colour pairs customers must be able to read, and for each one below 4.5:1 the nearest readable colour. */
+export function contrastWarnings(colours: Partial<Record<(typeof COLOUR_KEYS)[number], string>>): ContrastWarning[] {
+  const { textColour = '', backgroundColour = '', primaryColour = '' } = colours;
+  const warnings: ContrastWarning[] = [];
+  const ratio = (value: number) => `${Math.floor(value * 10) / 10}:1`;
+  if (HEX_COLOUR.test(textColour) && HEX_COLOUR.test(backgroundColour)) {
+    const contrast = contrastRatio(textColour, backgroundColour);
+    if (contrast < MIN_CONTRAST) {
+      warnings.push({
+        key: 'textColour',
+        message: `Text on the background is hard to read (contrast ${ratio(contrast)}, at least 4.5:1 needed).`,
+        suggestion: nearestReadableText(textColour, backgroundColour),
+      });
+    }
+  }
+  if (HEX_COLOUR.test(primaryColour)) {
+    const contrast = buttonTextContrast(primaryColour);
+    if (contrast < MIN_CONTRAST) {
+      warnings.push({
+        key: 'primaryColour',
+        message: `Button text on the primary colour is hard to read (contrast ${ratio(contrast)}, at least 4.5:1 needed).`,
+        suggestion: nearestReadablePrimary(primaryColour),
+      });
+    }
+  }
+  return warnings;
+}
+
 export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 'appliedPreset' | 'setAppliedPreset'> }) {
   const { form, appliedPreset, setAppliedPreset } = editor;
   const [advancedOpen, setAdvancedOpen] = useState(false);
@@ -107,6 +143,8 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
     }
     setAppliedPreset(name);
   };
+
+  const warnings = contrastWarnings(Object.fromEntries(COLOUR_KEYS.map((key, i) => [key, colours[i]])));
 
   const toggleAdvanced = () => {
     // Custom colours no longer match a preset exactly, so the mark goes as soon as they open.
@@ -148,6 +186,26 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
           <ChevronDown aria-hidden="true" className={cn('transition-transform', advancedOpen && 'rotate-180')} /> Advanced Colours
         </Button>
       </div>
+      <div aria-live="polite" className="grid gap-2 empty:hidden">
+        {warnings.map((warning) => (
+          <div key={warning.key} className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
+            <p className="flex-1">
+              {warning.message} Nearest readable {COLOUR_LABELS[warning.key].toLowerCase()}: {warning.suggestion}.
+            </p>
+            <span className="size-6 shrink-0 rounded border border-amber-300" style={{ background: warning.suggestion }} aria-hidden="true" />
+            <Button
+              variant="outline"
+              size="sm"
+              onClick={() => {
+                form.setValue(warning.key, warning.suggestion, { shouldDirty: true });
+                setAppliedPreset(null);
+              }}
+            >
+              Use {warning.suggestion}
+            </Button>
+          </div>
+        ))}
+      </div>
       {advancedOpen && (
         <div id="advanced-colours" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {COLOUR_KEYS.map((key, index) => (
@@ -177,7 +235,7 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
   );
 }
 
-export function DisplayOptions({ form }: { form: UseFormReturn<BrandingForm> }) {
+export function DisplayOptions({ form }: { form: BrandingFormApi }) {
   const [showPriceBreakdown, enablePriceRounding] = useWatch({ control: form.control, name: ['showPriceBreakdown', 'enablePriceRounding'] });
   const options: DisplayOptionValues = { showPriceBreakdown, enablePriceRounding };
 
@@ -246,7 +304,7 @@ export function DisplayOptions({ form }: { form: UseFormReturn<BrandingForm> }) 
   );
 }
 
-function BooleanField({ form, name, label }: { form: UseFormReturn<BrandingForm>; name: 'showServiceArea' | 'showFeatures'; label: string }) {
+function BooleanField({ form, name, label }: { form: BrandingFormApi; name: 'showServiceArea' | 'showFeatures'; label: string }) {
   return (
     <Controller
       control={form.control}
@@ -267,6 +325,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
   const errors = formState.errors;
   return (
     <div className="grid gap-6">
+      <ShareEmbedCard savedSlug={company.customSlug} />
       <form
         noValidate
         onSubmit={(event) => {

@@ -139,4 +139,27 @@ describe('Custom Charges', () => {
     expect((within(dialog).getByLabelText('Passengers') as HTMLInputElement).value).toBe('1');
     expect(within(dialog).getByLabelText('Passengers').getAttribute('aria-invalid')).not.toBe('true');
   });
+
+  it('shows a refused duplicate name under the name field of the add dialog, and keeps the dialog open', async () => {
+    const conflict = { status: 409, json: { message: 'van already exists', requestId: 'r1' } };
+    renderTab({ 'POST /api/vehicle-types': () => conflict });
+    await screen.findByText('Van');
+    await click(screen.getByRole('button', { name: 'Add Vehicle type' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Vehicle type' });
+    fireEvent.change(within(dialog).getByLabelText('Vehicle type name'), { target: { value: 'van' } });
+    await click(within(dialog).getByRole('button', { name: 'Add Vehicle type' }));
+    const name = within(dialog).getByLabelText('Vehicle type name');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!.split(' ').pop()!)?.textContent).toBe('van already exists');
+  });
+
+  it('shows a refused duplicate name under the row being edited', async () => {
+    renderTab({ 'PUT /api/surcharges/4': () => ({ status: 409, json: { message: 'Puncture already exists', requestId: 'r2' } }) });
+    await click(await screen.findByRole('button', { name: 'Edit Flat tyre' }));
+    const list = screen.getByRole('list', { name: 'Problem Charges' });
+    fireEvent.change(within(list).getByLabelText('Problem type'), { target: { value: 'Puncture' } });
+    await click(within(list).getByRole('button', { name: 'Save Flat tyre' }));
+    expect(within(list).getByText('Puncture already exists')).toBeTruthy();
+    expect(within(list).getByLabelText('Problem type').getAttribute('aria-invalid')).toBe('true');
+  });
 });

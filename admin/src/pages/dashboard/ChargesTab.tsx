@@ -215,7 +215,13 @@ interface PricedRowSectionProps {
 }
 
 function PricedRowSection({ path, noun, title, description, emptyText, schema, defaultPrice, priceLabel, deleteConfirmation }: PricedRowSectionProps) {
-  const editor = useRowEditor<PricedRow, PricedRowInput, z.output<typeof schema>>({ path, noun, schema, emptyDraft: () => pricedDraft(undefined, defaultPrice) });
+  const editor = useRowEditor<PricedRow, PricedRowInput, z.output<typeof schema>>({
+    path,
+    noun,
+    schema,
+    nameField: 'name',
+    emptyDraft: () => pricedDraft(undefined, defaultPrice),
+  });
   const { addForm, editForm, remove } = editor;
   const addErrors = addForm.formState.errors;
   const editErrors = editForm.formState.errors;
@@ -310,6 +316,7 @@ function SurchargeSection() {
   const [customProblem, setCustomProblem] = useState(false);
   const editor = useRowEditor<Surcharge, SurchargeInput, z.output<typeof surchargeSchema>>({
     path: '/api/surcharges',
+    nameField: 'problemType',
     noun: { title: 'Custom charge', lower: 'custom charge' },
     schema: surchargeSchema,
     emptyDraft: () => surchargeDraft(),

@@ -1,6 +1,7 @@
 // Contact Info: how customers reach the operator from a quote (WhatsApp, phone, e-mail).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { useReportUnsaved } from '../../lib/unsaved';
 import { formatPhoneNational } from '../../../../shared/phone-number';
 import { companyUpdateSchema } from '../../../../shared/schemas';
 import type { Company } from '../../../../shared/types';
@@ -33,8 +34,10 @@ export function ContactTab({ company }: { company: Company }) {
   const {
     register,
     handleSubmit,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(contactSchema), values: toForm(company) });
+    formState: { errors, isDirty },
+    // A branding save refreshes the company: what is typed here and not saved stays.
+  } = useForm({ resolver: zodResolver(contactSchema), values: toForm(company), resetOptions: { keepDirtyValues: true } });
+  useReportUnsaved('contact', isDirty);
 
   const onSubmit = handleSubmit((contact) => {
     save.mutate(contact, {

@@ -8,13 +8,18 @@ import { CircleCheck, ExternalLink, Lock } from 'lucide-react';
 import { ApiRequestError } from '../../../../shared/api-client';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, Input, Label } from '../../components/ui';
+import { customSlugSchema } from '../../../../shared/schemas';
 import { useSaveCompany } from './api';
+import { CUSTOM_URL_CARD_ID } from './ShareEmbedCard';
 import { customUrlState, customUrlUnchanged } from './branding';
 
 export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
   const [draft, setDraft] = useState(savedSlug ?? '');
   const [confirming, setConfirming] = useState(false);
+  // The reason the URL is refused: the shared schema's before asking, else the server's.
   const [serverError, setServerError] = useState<string | null>(null);
+  // What the confirmation shows and what is sent: the draft as the server will store it.
+  const [slug, setSlug] = useState('');
   const [needsSubscription, setNeedsSubscription] = useState(false);
   const save = useSaveCompany();
   const { locked, canLock } = customUrlState(savedSlug);
@@ -25,6 +30,14 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
       toast({ title: 'No changes', description: "The custom URL hasn't been changed." });
       return;
     }
+    setNeedsSubscription(false);
+    const parsed = customSlugSchema.safeParse(draft);
+    if (!parsed.success) {
+      setServerError(parsed.error.issues[0].message);
+      return;
+    }
+    setServerError(null);
+    setSlug(parsed.data);
     setConfirming(true);
   };
 
@@ -32,7 +45,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
     setServerError(null);
     setNeedsSubscription(false);
     save.mutate(
-      { customSlug: draft.trim() },
+      { customSlug: slug },
       {
         onSuccess: () => {
           setConfirming(false);
@@ -40,7 +53,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         },
         onError: (error) => {
           setConfirming(false);
-          if (error instanceof ApiRequestError) setServerError(error.serverMessage);
+          if (error instanceof ApiRequestError) setServerError(error.fields?.customSlug ?? error.serverMessage);
           if (error instanceof ApiRequestError && error.status === 402) {
             // Trying again will not help: the reason and the way to the trial are shown instead.
             setNeedsSubscription(true);
@@ -54,7 +67,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
 
   const shownSlug = locked ? (savedSlug ?? '') : draft;
   return (
-    <Card>
+    <Card id={CUSTOM_URL_CARD_ID} className="scroll-mt-4">
       <CardHeader>
         <CardTitle>Custom URL</CardTitle>
         <CardDescription>The web address of your quote page. Choose carefully: once saved it is locked.</CardDescription>
@@ -74,7 +87,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
               placeholder="yourcompany"
               autoCapitalize="none"
               spellCheck={false}
-              aria-describedby="customSlug-hint"
+              aria-describedby={serverError ? 'customSlug-hint customSlug-error' : 'customSlug-hint'}
               aria-invalid={serverError ? true : undefined}
               className="border-0 shadow-none"
             />
@@ -100,7 +113,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
           </p>
         )}
         {serverError && (
-          <p role="alert" className="text-sm text-red-700">
+          <p id="customSlug-error" role="alert" className="text-sm text-red-700">
             {serverError}
             {needsSubscription && (
               <>
@@ -119,7 +132,7 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
         title="Lock this custom URL?"
         description={
           <>
-            Your quote page will be at <strong className="break-all">{prefix + draft.trim()}</strong>. Once saved, the custom URL
+            Your quote page will be at <strong className="break-all">{prefix + slug}</strong>. Once saved, the custom URL
             cannot be changed.
           </>
         }

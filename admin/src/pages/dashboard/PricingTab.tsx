@@ -3,6 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../../../shared/api-client';
 import { MAX_FREE_MILES, NATION_LABELS, NATIONS, QUOTE_VALIDITY_HOURS } from '../../../../shared/constants';
+import { useReportUnsaved } from '../../lib/unsaved';
 import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '../../../../shared/schemas';
 import type { PricingRates } from '../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Spinner } from '../../components/ui';
@@ -52,8 +53,10 @@ export function PricingTab() {
     setError,
     watch,
     setValue,
-    formState: { errors },
-  } = useForm({ resolver: zodResolver(pricingUpdateSchema), values: toForm(pricing.data) });
+    formState: { errors, isDirty },
+    // A refreshed read keeps what the operator has typed and not saved.
+  } = useForm({ resolver: zodResolver(pricingUpdateSchema), values: toForm(pricing.data), resetOptions: { keepDirtyValues: true } });
+  useReportUnsaved('pricing', isDirty);
 
   if (pricing.isLoading) return <Spinner label="Loading pricing" />;
 

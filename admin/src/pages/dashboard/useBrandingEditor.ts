@@ -1,11 +1,15 @@
 // The Branding form's state, held by the portal rather than the tab: the Preview button saves
 // it too (SPEC.md §2), and unsaved edits survive switching tabs.
 import { useEffect, useMemo, useState } from 'react';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, type Resolver, type UseFormProps, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { ApiRequestError } from '../../../../shared/api-client';
 import { companyUpdateSchema, type CompanyUpdate } from '../../../../shared/schemas';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
-import { asInput, parseWith } from '../../lib/forms';
+import { asInput } from '../../lib/forms';
+import { useReportUnsaved } from '../../lib/unsaved';
 import { errorText, useSaveCompany } from './api';
 import { hasDisplayOption, initialTheme, type ThemeColours } from './branding';
 
@@ -30,6 +34,19 @@ export interface BrandingForm extends ThemeColours, Pick<Company, FeatureField> 
   serviceRadius: string;
   extraRadiusFee: string;
 }
+
+/** The company update schema without the fields other cards save (Contact Info, Custom URL). */
+const brandingSchema = companyUpdateSchema.omit({ phone: true, whatsapp: true, email: true, preferredContact: true, customDomain: true, customSlug: true });
+type BrandingParsed = z.output<typeof brandingSchema>;
+export type BrandingFormApi = UseFormReturn<BrandingForm, unknown, BrandingParsed>;
+
+// The form holds one shape of the schema's input, as its inputs show it (numbers as text, the
+// rounding as '5' | '10'); the resolver's own type is the schema's widest input.
+const brandingResolver = zodResolver(brandingSchema) as Resolver<BrandingForm, unknown, BrandingParsed>;
+
+/** The Branding form, validated on submit by the shared schema as every form of the portal is. */
+export const useBrandingForm = (options: Omit<UseFormProps<BrandingForm, unknown, BrandingParsed>, 'resolver'> = {}): BrandingFormApi =>
+  useForm<BrandingForm, unknown, BrandingParsed>({ resolver: brandingResolver, ...options });
 
 function brandingValues(company: Company): { values: BrandingForm; applied: string | null } {
   const theme = initialTheme(company);
@@ -58,7 +75,7 @@ function brandingValues(company: Company): { values: BrandingForm; applied: stri
 }
 
 export interface BrandingEditor {
-  form: UseFormReturn<BrandingForm>;
+  form: BrandingFormApi;
   appliedPreset: string | null;
   setAppliedPreset: (name: string | null) => void;
   /** Validates and saves; resolves true when the server has the form's values. */
@@ -66,9 +83,19 @@ export interface BrandingEditor {
   saving: boolean;
 }
 
+const DISPLAY_OPTION_REQUIRED = {
+  title: 'Display option required',
+  description: 'Please select at least one display option before saving.',
+  variant: 'destructive',
+} as const;
+
+const saveFailed = (description: string | undefined) => ({ title: 'Error updating company settings', description, variant: 'destructive' }) as const;
+
 export function useBrandingEditor(company: Company | undefined): BrandingEditor {
   const initial = useMemo(() => (company ? brandingValues(company) : undefined), [company]);
-  const form = useForm<BrandingForm>({ values: initial?.values });
+  // A contact or custom URL save refreshes the company: what is typed here and not saved stays.
+  const form = useBrandingForm({ values: initial?.values, resetOptions: { keepDirtyValues: true } });
+  useReportUnsaved('branding', form.formState.isDirty);
   const [appliedPreset, setAppliedPreset] = useState<string | null>(null);
   const saveCompany = useSaveCompany();
 
@@ -76,37 +103,42 @@ export function useBrandingEditor(company: Company | undefined): BrandingEditor 
     if (initial) setAppliedPreset(initial.applied);
   }, [initial]);
 
-  const save = async ({ quiet = false } = {}): Promise<boolean> => {
-    const values = form.getValues();
-    if (!hasDisplayOption(values)) {
-      if (!quiet) {
-        toast({
-          title: 'Display option required',
-          description: 'Please select at least one display option before saving.',
-          variant: 'destructive',
-        });
-      }
-      return false;
-    }
+  const send = async (parsed: BrandingParsed, quiet: boolean): Promise<boolean> => {
     // A stored logo comes back as a URL; only a new upload (data URL) or a removal is sent.
-    const { logo, priceRoundingMultiple, ...rest } = values;
-    const body: CompanyUpdate = { ...rest, priceRoundingMultiple: Number(priceRoundingMultiple) };
-    if (form.formState.dirtyFields.logo || logo?.startsWith('data:')) body.logo = logo;
-    const parsed = parseWith(companyUpdateSchema, body);
-    form.clearErrors();
-    if (!parsed.ok) {
-      for (const [field, message] of Object.entries(parsed.errors)) form.setError(field as keyof BrandingForm, { message });
-      if (!quiet) toast({ title: 'Error updating company settings', description: Object.values(parsed.errors)[0], variant: 'destructive' });
-      return false;
-    }
+    const { logo, ...rest } = parsed;
+    const body: CompanyUpdate = form.formState.dirtyFields.logo || logo?.startsWith('data:') ? parsed : rest;
     try {
-      await saveCompany.mutateAsync(parsed.data);
+      const saved = await saveCompany.mutateAsync(body);
+      // The saved values become the form's: the stored logo's URL, colours as the server wrote them.
+      form.reset(brandingValues(saved).values);
       if (!quiet) toast({ title: 'Company settings updated successfully' });
       return true;
     } catch (error) {
-      if (!quiet) toast({ title: 'Error updating company settings', description: errorText(error as Error), variant: 'destructive' });
+      // The server checks what the form cannot (the service radius against the maximum radius).
+      const fields = error instanceof ApiRequestError ? error.fields : undefined;
+      for (const [field, message] of Object.entries(fields ?? {})) {
+        if (field in form.getValues()) form.setError(field as keyof BrandingForm, { message });
+      }
+      if (!quiet) toast(saveFailed(errorText(error as Error)));
       return false;
     }
+  };
+
+  const save = async ({ quiet = false } = {}): Promise<boolean> => {
+    if (!hasDisplayOption(form.getValues())) {
+      if (!quiet) toast(DISPLAY_OPTION_REQUIRED);
+      return false;
+    }
+    let saved = false;
+    await form.handleSubmit(
+      async (parsed) => {
+        saved = await send(parsed, quiet);
+      },
+      (errors) => {
+        if (!quiet) toast(saveFailed(Object.values(errors)[0]?.message));
+      },
+    )();
+    return saved;
   };
 
   return { form, appliedPreset, setAppliedPreset, save, saving: saveCompany.isPending };

@@ -4,9 +4,11 @@
 // every form in the portal, and every write carries the signed-in operator's company id.
 import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, type DefaultValues, type FieldValues } from 'react-hook-form';
+import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
+import { ApiRequestError } from '../../../../shared/api-client';
 import { useAuth } from '../../lib/auth';
+import { useReportUnsaved } from '../../lib/unsaved';
 import { useChargeList, type RowNoun } from './api';
 
 interface RowEditorOptions<Draft extends FieldValues, Parsed> {
@@ -17,6 +19,15 @@ interface RowEditorOptions<Draft extends FieldValues, Parsed> {
   emptyDraft: () => Draft;
   /** Called when the add dialog closes, to reset any add-only state the section keeps. */
   onAddClosed?: () => void;
+  /** The draft field holding the row's name: a refused duplicate ("Car already exists") shows under it. */
+  nameField?: Path<Draft>;
+}
+
+/** Shows the server's reason for refusing a name (409) under the name field. */
+function showNameConflict<Draft extends FieldValues, Parsed>(form: UseFormReturn<Draft, unknown, Parsed>, nameField: Path<Draft> | undefined) {
+  return (error: Error) => {
+    if (nameField && error instanceof ApiRequestError && error.status === 409) form.setError(nameField, { message: error.serverMessage });
+  };
 }
 
 export function useRowEditor<Row extends { id: number }, Draft extends FieldValues, Parsed extends object>({
@@ -25,6 +36,7 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
   schema,
   emptyDraft,
   onAddClosed,
+  nameField,
 }: RowEditorOptions<Draft, Parsed>) {
   const { user } = useAuth();
   const { list, add, update, remove } = useChargeList<Row, Parsed & { companyId?: number }>(path, noun);
@@ -33,6 +45,9 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
   const [editingId, setEditingId] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
   const [pendingDelete, setPendingDelete] = useState<Row | null>(null);
+
+  // An open inline edit or add dialog is work not yet saved.
+  useReportUnsaved(path, editingId !== null || adding);
 
   const withCompany = (data: Parsed) => ({ ...data, companyId: user?.companyId });
 
@@ -54,7 +69,9 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
     closeAdd,
     addForm,
     addPending: add.isPending,
-    submitAdd: addForm.handleSubmit((data) => add.mutate(withCompany(data), { onSuccess: () => closeAdd(false) })),
+    submitAdd: addForm.handleSubmit((data) =>
+      add.mutate(withCompany(data), { onSuccess: () => closeAdd(false), onError: showNameConflict(addForm, nameField) }),
+    ),
 
     editingId,
     editForm,
@@ -66,7 +83,10 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
     savePending: update.isPending,
     submitEdit: editForm.handleSubmit((data) => {
       if (editingId === null) return;
-      update.mutate({ id: editingId, body: withCompany(data) }, { onSuccess: () => setEditingId(null) });
+      update.mutate(
+        { id: editingId, body: withCompany(data) },
+        { onSuccess: () => setEditingId(null), onError: showNameConflict(editForm, nameField) },
+      );
     }),
 
     pendingDelete,

@@ -1,0 +1,108 @@
+// @vitest-environment jsdom
+import '../../test/dom';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClientProvider, useMutation } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import { Toaster } from '../../components/toast';
+import { createQueryClient } from '../../lib/query';
+import { fakeApi } from '../../test/dom';
+import { CUSTOM_URL_CARD_ID, ShareEmbedCard } from './ShareEmbedCard';
+
+const LINK = 'https://quotes.example/company/acme-recovery';
+const SNIPPET = '<script src="https://quotes.example/widget.js" async></script>\n<recovery-quote company="acme-recovery"></recovery-quote>';
+
+const checklist = (done: boolean[]) => ({
+  items: ['Pricing saved', 'At least one problem charge', 'Contact number', 'Custom URL locked', 'First quote received'].map((label, i) => ({
+    key: ['pricing', 'problemCharge', 'contact', 'customUrl', 'firstQuote'][i],
+    label,
+    done: done[i],
+  })),
+  done: done.filter(Boolean).length,
+  total: 5,
+});
+
+/** Any save in the portal, as a tab's form would make it. */
+function SomeSave() {
+  const save = useMutation({ mutationFn: () => fetch('/api/pricing', { method: 'PUT' }) });
+  return <button onClick={() => save.mutate()}>Save something</button>;
+}
+
+function renderCard(savedSlug: string | null, states: boolean[][]) {
+  let reads = 0;
+  const api = fakeApi({
+    'GET /api/share/checklist': () => ({ json: checklist(states[Math.min(reads++, states.length - 1)]) }),
+    'GET /api/share/embed': () => ({ json: { link: LINK, embedSnippet: SNIPPET } }),
+    'PUT /api/pricing': () => ({ json: {} }),
+  });
+  vi.stubGlobal('fetch', api.fetchStub);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ShareEmbedCard savedSlug={savedSlug} />
+      <SomeSave />
+      <div id={CUSTOM_URL_CARD_ID}>
+        <input aria-label="Custom URL" />
+      </div>
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return api;
+}
+
+describe('Share & Embed', () => {
+  it('before a URL is locked, points to the custom URL card and asks for no link', async () => {
+    const api = renderCard(null, [[false, false, false, false, false]]);
+    const scroll = vi.fn();
+    document.getElementById(CUSTOM_URL_CARD_ID)!.scrollIntoView = scroll;
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Choose your custom URL to get your link' }));
+    });
+    expect(scroll).toHaveBeenCalled();
+    expect(document.activeElement).toBe(screen.getByLabelText('Custom URL'));
+    expect(api.calls.map((c) => c.path)).not.toContain('/api/share/embed');
+    expect(screen.queryByRole('link', { name: /QR code/ })).toBeNull();
+  });
+
+  it('shows the link with Copy and Open, the embed code with Copy, and the QR downloads', async () => {
+    const writeText = vi.fn().mockResolvedValue(undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderCard('acme-recovery', [[true, true, true, true, false]]);
+    expect(((await screen.findByLabelText('Your public link')) as HTMLInputElement).value).toBe(LINK);
+    expect(screen.getByRole('link', { name: /^Open/ }).getAttribute('href')).toBe(LINK);
+    expect((screen.getByLabelText('Embed on your website') as HTMLTextAreaElement).value).toBe(SNIPPET);
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
+    });
+    expect(writeText).toHaveBeenLastCalledWith(LINK);
+    expect(await screen.findByText('Link copied')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy embed code' }));
+    });
+    expect(writeText).toHaveBeenLastCalledWith(SNIPPET);
+
+    expect(screen.getByRole('link', { name: 'QR code (PNG)' }).getAttribute('href')).toBe('/api/share/qr.png');
+    expect(screen.getByRole('link', { name: 'QR code (SVG, for print)' }).getAttribute('href')).toBe('/api/share/qr.svg');
+    expect(screen.getByRole('img', { name: `QR code for ${LINK}` })).toBeTruthy();
+  });
+
+  it('ticks the checklist from the server, and reads it again after a save', async () => {
+    renderCard('acme-recovery', [
+      [false, false, false, true, false],
+      [true, false, false, true, false],
+    ]);
+    const list = await screen.findByRole('list');
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'Pricing saved(to do)',
+      'At least one problem charge(to do)',
+      'Contact number(to do)',
+      'Custom URL locked(done)',
+      'First quote received(to do)',
+    ]);
+    expect(screen.getByText('(1 of 5 done)')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save something' }));
+    });
+    expect(await screen.findByText('(2 of 5 done)')).toBeTruthy();
+    expect(within(screen.getByRole('list')).getAllByRole('listitem')[0].textContent).toBe('Pricing saved(done)');
+  });
+});

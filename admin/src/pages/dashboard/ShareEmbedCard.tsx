@@ -1,0 +1,168 @@
+// Share & Embed (issue 19), at the top of the Branding tab: the public link with Copy and Open,
+// the snippet for the operator's own website, the link's QR code for a van door or a business
+// card, and the setup checklist. Until a custom URL is locked there is no link: one step points
+// to the custom URL card instead.
+import { useEffect } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CircleCheck, Circle, Copy, Download, ExternalLink, Link2 } from 'lucide-react';
+import { apiRequest } from '../../../../shared/api-client';
+import { NO_CUSTOM_URL } from '../../../../shared/share';
+import type { SetupChecklist, ShareKit } from '../../../../shared/types';
+import { toast } from '../../components/toast';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Spinner, Textarea } from '../../components/ui';
+import { cn } from '../../lib/cn';
+
+export const CHECKLIST_KEY = ['/api/share/checklist'] as const;
+export const SHARE_KEY = ['/api/share/embed'] as const;
+/** The custom URL card's id, for the "Choose your custom URL" step to scroll to. */
+export const CUSTOM_URL_CARD_ID = 'custom-url';
+
+async function copy(text: string, what: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+    toast({ title: `${what} copied` });
+  } catch {
+    toast({ title: `Could not copy the ${what.toLowerCase()}`, description: 'Select it and copy it by hand.', variant: 'destructive' });
+  }
+}
+
+function chooseCustomUrl() {
+  const card = document.getElementById(CUSTOM_URL_CARD_ID);
+  card?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  card?.querySelector<HTMLInputElement>('input')?.focus({ preventScroll: true });
+}
+
+/** The checklist, read again after every save in the portal and when the operator comes back to the window. */
+function useChecklist() {
+  const checklist = useQuery({
+    queryKey: CHECKLIST_KEY,
+    queryFn: () => apiRequest<SetupChecklist>('/api/share/checklist'),
+    refetchOnWindowFocus: true,
+    staleTime: 0,
+  });
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      queryClient.getMutationCache().subscribe((event) => {
+        if (event.type === 'updated' && event.action.type === 'success') void queryClient.invalidateQueries({ queryKey: CHECKLIST_KEY });
+      }),
+    [queryClient],
+  );
+  return checklist;
+}
+
+function Checklist() {
+  const checklist = useChecklist();
+  if (checklist.isLoading) return <Spinner label="Loading your setup checklist" />;
+  if (!checklist.data) return null;
+  const { items, done, total } = checklist.data;
+  return (
+    <section aria-labelledby="setup-checklist" className="grid gap-2">
+      <h3 id="setup-checklist" className="text-sm font-semibold">
+        Setup checklist{' '}
+        <span className="font-normal text-slate-600">
+          ({done} of {total} done)
+        </span>
+      </h3>
+      <ul className="grid gap-1.5">
+        {items.map((item) => (
+          <li key={item.key} className={cn('flex items-center gap-2 text-sm', item.done ? 'text-green-800' : 'text-slate-700')}>
+            {item.done ? <CircleCheck className="size-4 shrink-0" aria-hidden="true" /> : <Circle className="size-4 shrink-0 text-slate-400" aria-hidden="true" />}
+            {item.label}
+            <span className="sr-only">{item.done ? '(done)' : '(to do)'}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ShareLinks({ kit }: { kit: ShareKit }) {
+  return (
+    <div className="grid gap-5">
+      <div className="grid gap-1.5">
+        <Label htmlFor="share-link">Your public link</Label>
+        <div className="flex flex-wrap gap-2">
+          <input
+            id="share-link"
+            readOnly
+            value={kit.link}
+            onFocus={(e) => e.target.select()}
+            className="h-10 min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 text-sm"
+          />
+          <Button variant="outline" onClick={() => void copy(kit.link, 'Link')}>
+            <Copy aria-hidden="true" /> Copy link
+          </Button>
+          <Button variant="outline" asChild>
+            <a href={kit.link} target="_blank" rel="noreferrer">
+              <ExternalLink aria-hidden="true" /> Open
+              <span className="sr-only">(opens in a new tab)</span>
+            </a>
+          </Button>
+        </div>
+      </div>
+      <div className="grid gap-1.5">
+        <Label htmlFor="embed-snippet">Embed on your website</Label>
+        <Textarea id="embed-snippet" readOnly rows={2} value={kit.embedSnippet} onFocus={(e) => e.target.select()} className="font-mono text-xs" aria-describedby="embed-snippet-hint" />
+        <p id="embed-snippet-hint" className="text-xs text-slate-600">
+          Paste this into any page of your website where the quote form should appear.
+        </p>
+        <div>
+          <Button variant="outline" onClick={() => void copy(kit.embedSnippet, 'Embed code')}>
+            <Copy aria-hidden="true" /> Copy embed code
+          </Button>
+        </div>
+      </div>
+      <div className="flex flex-wrap items-center gap-4">
+        <img src="/api/share/qr.svg" alt={`QR code for ${kit.link}`} width={128} height={128} className="rounded-md border border-slate-200 bg-white" />
+        <div className="grid gap-2">
+          <p className="text-sm text-slate-700">For your van, business cards and flyers: customers scan it to reach your quote page.</p>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" asChild>
+              <a href="/api/share/qr.png" download>
+                <Download aria-hidden="true" /> QR code (PNG)
+              </a>
+            </Button>
+            <Button variant="outline" asChild>
+              <a href="/api/share/qr.svg" download>
+                <Download aria-hidden="true" /> QR code (SVG, for print)
+              </a>
+            </Button>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ShareEmbedCard({ savedSlug }: { savedSlug: string | null }) {
+  const kit = useQuery({
+    queryKey: [...SHARE_KEY, savedSlug],
+    queryFn: () => apiRequest<ShareKit>('/api/share/embed'),
+    enabled: Boolean(savedSlug),
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Share &amp; Embed</CardTitle>
+        <CardDescription>Your link, the code for your own website, and a QR code for your van.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        {!savedSlug ? (
+          <div className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4">
+            <Link2 className="size-5 text-amber-900" aria-hidden="true" />
+            <p className="flex-1 text-sm text-amber-950">Your link, embed code and QR code appear once your custom URL is locked.</p>
+            <Button onClick={chooseCustomUrl}>{NO_CUSTOM_URL}</Button>
+          </div>
+        ) : kit.data ? (
+          <ShareLinks kit={kit.data} />
+        ) : kit.isError ? (
+          <p className="text-sm text-red-700">Unable to load your link. Please reload the page.</p>
+        ) : (
+          <Spinner label="Loading your link" />
+        )}
+        <Checklist />
+      </CardContent>
+    </Card>
+  );
+}
