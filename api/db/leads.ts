@@ -108,36 +108,28 @@ export interface LeadQuery {
 export function listLeads(db: Db, query: LeadQuery): LeadRow[] {
   const where = ['company_id = ?'];
   const params: (string | number)[] = [query.companyId];
-  const shape: string[] = [];
-  if (query.from !== undefined) {
-    where.push('created_at >= ?');
-    params.push(query.from);
-    shape.push('f');
-  }
-  if (query.to !== undefined) {
-    where.push('created_at < ?');
-    params.push(query.to);
-    shape.push('t');
+  let shape = '';
+  const filters: [string, string | undefined, string][] = [
+    ['f', query.from, 'created_at >= ?'],
+    ['t', query.to, 'created_at < ?'],
+    ['s', query.status, 'status = ?'],
+    ['u', query.urgency, 'urgency = ?'],
+  ];
+  for (const [key, value, condition] of filters) {
+    if (value === undefined) continue;
+    where.push(condition);
+    params.push(value);
+    shape += key;
   }
   if (query.after) {
     where.push('created_at <= ? and (created_at < ? or id < ?)');
     params.push(query.after.createdAt, query.after.createdAt, query.after.id);
-    shape.push('a');
-  }
-  if (query.status !== undefined) {
-    where.push('status = ?');
-    params.push(query.status);
-    shape.push('s');
-  }
-  if (query.urgency !== undefined) {
-    where.push('urgency = ?');
-    params.push(query.urgency);
-    shape.push('u');
+    shape += 'a';
   }
   params.push(query.limit);
   const sql = `select ${LEAD_COLUMNS} from quotes indexed by quotes_company_created where ${where.join(' and ')}
     order by created_at desc, id desc limit ?`;
-  return statement(db, `list:${shape.join('')}`, sql).all(...params) as LeadRow[];
+  return statement(db, `list:${shape}`, sql).all(...params) as LeadRow[];
 }
 
 /** What the numbers are made of: the company's quotes since `since`, oldest first, with only the columns they need. */

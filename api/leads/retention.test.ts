@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readJobState, setLeadStatus } from '../db/leads';
 import { insertQuote } from '../db/quotes';
-import { createTestApp, quoteBody } from '../test/harness';
+import { createTestApp, storedQuote } from '../test/harness';
 import { createRetention, monthsBefore, RETENTION_JOB } from './retention';
 
 // 04:00 UK time (winter) on 20 January 2027: tonight's run is due.
@@ -14,21 +14,7 @@ function setup() {
   const logs: unknown[] = [];
   const logger = { info: (record: unknown) => logs.push(record), error: (record: unknown) => logs.push(record) };
   async function quote(companyId: number, createdAt: string, note?: string) {
-    const reference = await insertQuote(db, {
-      ...quoteBody,
-      companyId,
-      gearboxType: 'Manual',
-      rollingStatus: 'Rolling',
-      preferredDate: null,
-      preferredTime: null,
-      distance: 3,
-      callOutFeePence: 5000,
-      distanceFeePence: 750,
-      labourFeePence: 4500,
-      extraFeesPence: 0,
-      totalPricePence: 15250,
-      createdAt,
-    });
+    const reference = await insertQuote(db, storedQuote(companyId, { createdAt }));
     const id = db.$client.prepare('select id from quotes where public_id = ?').pluck().get(reference) as number;
     if (note) setLeadStatus(db, id, 'contacted', note, createdAt);
     return id;

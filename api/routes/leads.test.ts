@@ -1,43 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LEAD_NOTE_MAX } from '../../shared/leads';
 import { insertQuote, type NewQuote } from '../db/quotes';
-import { createTestApp, quoteBody } from '../test/harness';
+import { createTestApp, quoteBody, storedQuote } from '../test/harness';
 
 // 12:00 UTC, 13:00 in London (summer time).
 const NOW = new Date('2026-06-10T12:00:00Z');
 
-const storedQuote = (companyId: number, overrides: Partial<NewQuote> = {}): NewQuote => ({
-  companyId,
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'LS1 4AP',
-  vehicleType: 'Car',
-  gearboxType: 'Manual',
-  rollingStatus: 'Rolling',
-  passengerCount: 0,
-  problemType: 'Engine Failure',
-  urgency: 'immediate',
-  preferredDate: null,
-  preferredTime: null,
-  distance: 43.2,
-  callOutFeePence: 5000,
-  distanceFeePence: 10800,
-  labourFeePence: 4500,
-  extraFeesPence: 4500,
-  totalPricePence: 29800,
-  lines: JSON.stringify([
-    { label: 'Vehicle Base Price', amountPence: 5000 },
-    { label: 'Call-out Fee', amountPence: 5000 },
-    { label: 'Distance (43.2 miles)', amountPence: 10800 },
-    { label: 'Labour Fee', amountPence: 4500 },
-    { label: 'Engine Failure surcharge', amountPence: 4500 },
-  ]),
-  createdAt: NOW.toISOString(),
-  ...overrides,
-});
-
 function setup(env: Record<string, string> = {}) {
   const t = createTestApp({ now: () => NOW, env });
-  const store = (companyId: number, overrides: Partial<NewQuote> = {}) => insertQuote(t.deps.db, storedQuote(companyId, overrides));
+  const store = (companyId: number, overrides: Partial<NewQuote> = {}) => insertQuote(t.deps.db, storedQuote(companyId, { createdAt: NOW.toISOString(), ...overrides }));
   /** Every column of every quote and lead event: what "nothing changed" compares. */
   const snapshot = () => ({
     quotes: t.deps.db.$client.prepare('select * from quotes order by id').all(),
