@@ -132,7 +132,10 @@ export function listLeads(db: Db, query: LeadQuery): LeadRow[] {
   return statement(db, `list:${shape}`, sql).all(...params) as LeadRow[];
 }
 
-/** What the numbers are made of: the company's quotes since `since`, oldest first, with only the columns they need. */
+/**
+ * What the numbers are made of: the company's quotes since `since`, oldest first, with only the
+ * columns they need, all in the covering index (migration 0007).
+ */
 export interface NumbersRow {
   createdAt: string;
   totalPricePence: number;

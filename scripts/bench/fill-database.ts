@@ -51,8 +51,12 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
 
     const key = db.prepare('select key from quote_reference_key').pluck().get() as Buffer;
     const cipher = createReferenceCipher(key);
-    // The index is built once at the end: far faster than keeping it up to date row by row.
-    db.exec('drop index quotes_company_created');
+    // The indexes are built once at the end: far faster than keeping them up to date row by row.
+    const indexes = db.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'quotes' and sql is not null").all() as {
+      name: string;
+      sql: string;
+    }[];
+    for (const { name } of indexes) db.exec(`drop index ${name}`);
     const insertQuote = db.prepare(
       `insert into quotes (id, public_id, company_id, pickup_postcode, destination_postcode, vehicle_type, gearbox_type,
          rolling_status, passenger_count, problem_type, urgency, distance, call_out_fee_pence, distance_fee_pence,
@@ -70,7 +74,7 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
       }
     });
     for (let first = 1; first <= quotes; first += BATCH) writeBatch(first, Math.min(BATCH, quotes - first + 1));
-    db.exec('create index quotes_company_created on quotes (company_id, created_at)');
+    for (const { sql } of indexes) db.exec(sql);
     db.pragma('journal_mode = WAL');
   } finally {
     db.close();
