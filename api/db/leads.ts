@@ -175,16 +175,19 @@ export function companyRetentions(db: Db): { id: number; retentionMonths: number
   }[];
 }
 
-/**
- * Deletes up to `batch` of the company's quotes created before `before`, with their lead events;
- * answers how many quotes went. The events go by the foreign key's cascade, or explicitly on a
- * connection where foreign keys are off (a cascade would silently not happen there).
- */
-export function deleteLeadsBefore(db: Db, companyId: number, before: string, batch: number): number {
-  const ids = statement(db, 'expired', 'select id from quotes indexed by quotes_company_created where company_id = ? and created_at < ? limit ?')
+/** Up to `batch` ids of the company's quotes created before `before`: a read, so a night with nothing to delete takes no lock. */
+export function expiredLeadIds(db: Db, companyId: number, before: string, batch: number): number[] {
+  return statement(db, 'expired', 'select id from quotes indexed by quotes_company_created where company_id = ? and created_at < ? limit ?')
     .pluck()
     .all(companyId, before, batch) as number[];
-  if (ids.length === 0) return 0;
+}
+
+/**
+ * Deletes these quotes with their lead events, for the caller's write() transaction; answers how
+ * many quotes went. The events go by the foreign key's cascade, or explicitly on a connection
+ * where foreign keys are off (a cascade would silently not happen there).
+ */
+export function deleteLeads(db: Db, ids: readonly number[]): number {
   const list = JSON.stringify(ids);
   if (!foreignKeysOn(db)) statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
   return statement(db, 'deleteQuotes', 'delete from quotes where id in (select value from json_each(?))').run(list).changes;

@@ -5,7 +5,7 @@
 // in job_state: a restart neither repeats a night that is done nor skips one that is not.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Db } from '../db/client';
-import { companyRetentions, deleteLeadsBefore, readJobState, writeJobState } from '../db/leads';
+import { companyRetentions, deleteLeads, expiredLeadIds, readJobState, writeJobState } from '../db/leads';
 import { write } from '../db/write';
 import type { Logger } from '../http/observability';
 import { londonDate, londonMinuteOfDay } from '../pricing/london-time';
@@ -49,10 +49,11 @@ export function createRetention(deps: RetentionDeps) {
       const before = monthsBefore(now, company.retentionMonths).toISOString();
       for (;;) {
         if (stopping) return null;
-        const gone = await write(db, () => deleteLeadsBefore(db, company.id, before, batch));
-        deleted += gone;
-        if (gone < batch) break;
+        const ids = expiredLeadIds(db, company.id, before, batch);
+        if (ids.length > 0) deleted += await write(db, () => deleteLeads(db, ids));
+        // Another request's turn between batches, and between companies.
         await yieldToEventLoop();
+        if (ids.length < batch) break;
       }
     }
     return deleted;
