@@ -400,5 +400,14 @@ describe('GET /api/quotes/export.csv', () => {
     const exported = res.text.split('\r\n').slice(1, -1).map((line) => line.slice(3, 12));
     expect(exported).toHaveLength(1203);
     expect(new Set(exported)).toEqual(new Set(references));
+
+    // Streamed: the header first, then one chunk of rows per read, never the whole list at once.
+    const stream = await t.app.request('http://localhost:3999/api/quotes/export.csv', { headers: { 'x-auth-token': op.token } });
+    const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+    const lines = async () => new TextDecoder().decode((await reader.read()).value).split('\r\n').length - 1;
+    expect(await lines()).toBe(1);
+    expect(await lines()).toBe(500);
+    expect(await lines()).toBe(500);
+    await reader.cancel();
   });
 });
