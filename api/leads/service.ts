@@ -44,7 +44,8 @@ export type LeadFilter = z.output<typeof leadFilterSchema>;
 export const encodeCursor = (row: Pick<LeadRow, 'createdAt' | 'id'>) => Buffer.from(`${row.createdAt}|${row.id}`).toString('base64url');
 
 export function decodeCursor(cursor: string): { createdAt: string; id: number } {
-  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([1-9]\d{0,15})$/.exec(
+  // Any timestamp text a row may hold (ISO 8601 as the app writes it, or SQLite's own), only ever a bound parameter.
+  const match = /^(\d{4}-\d{2}-\d{2}[T ][\d:.]{2,15}(?:Z|[+-]\d{2}:?\d{2})?)\|([1-9]\d{0,15})$/.exec(
     /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '',
   );
   if (!match || !Number.isSafeInteger(Number(match[2]))) throw new ValidationFailed(CURSOR_INVALID, { cursor: CURSOR_INVALID });
