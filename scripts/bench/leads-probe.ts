@@ -6,6 +6,7 @@ import { createApp } from '../../api/app';
 import { openDatabase } from '../../api/db/client';
 import { findUserById } from '../../api/db/users';
 import { loadConfig } from '../../api/env';
+import { leadService } from '../../api/leads/service';
 
 export interface Timing {
   requests: number;
@@ -18,6 +19,8 @@ export interface LeadsProbeResult {
   /** For reading the others: the smallest operator route (session, middleware, one user read). */
   signedInBaseline: Timing;
   byReference: Timing;
+  /** The same look-ups as service calls alone (decode, the row by id, its history): no session, middleware or JSON. */
+  byReferenceService: Timing;
   numbers: Timing;
   export: { rows: number; bytes: number; seconds: number; rssGrowthBytes: number; chunks: number };
   /** EXPLAIN QUERY PLAN of each read, as SQLite chose it on this database. */
@@ -84,6 +87,15 @@ async function main() {
     const company = pick(i);
     return { url: `/api/quotes/TQ-${company.references[i % company.references.length]}`, token: company.token };
   });
+  const leads = leadService(deps);
+  const serviceSamples: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const company = pick(i);
+    const started = performance.now();
+    leads.detail(company.companyId, `TQ-${company.references[(i + 1) % company.references.length]}`);
+    serviceSamples.push(performance.now() - started);
+  }
+  const byReferenceService = timing(serviceSamples);
   await time(20, (i) => ({ url: '/api/quotes/numbers', token: pick(i).token }));
   const numbers = await time(NUMBERS_REQUESTS, (i) => ({ url: '/api/quotes/numbers', token: pick(i).token }));
 
@@ -132,7 +144,7 @@ async function main() {
     ),
   };
   db.$client.close();
-  const result: LeadsProbeResult = { firstPage, signedInBaseline, byReference, numbers, export: exported, plans };
+  const result: LeadsProbeResult = { firstPage, signedInBaseline, byReference, byReferenceService, numbers, export: exported, plans };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
