@@ -13,8 +13,12 @@ export interface FillOptions {
 }
 
 const BATCH = 100_000;
-/** Quotes are dated one a second back from here (a fixed instant: the same file every run). */
-const START = Date.parse('2025-01-01T00:00:00.000Z');
+/**
+ * Quotes are dated one a second, the last at the start of today (UTC): the same file all day,
+ * and never so old that the server's nightly retention (24 months by default) deletes them
+ * while a section measures.
+ */
+const startFor = (quotes: number) => Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`) - (quotes + 1) * 1000;
 
 export function fillDatabase(file: string, { companies, quotes }: FillOptions): void {
   openDatabase(file).$client.close();
@@ -26,7 +30,8 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -262144');
-    const now = new Date(START).toISOString();
+    const start = startFor(quotes);
+    const now = new Date(start).toISOString();
     const insertCompany = db.prepare('insert into companies (id, name, created_at, updated_at) values (?, ?, ?, ?)');
     const insertRates = db.prepare('insert into pricing_rates (company_id) values (?)');
     const insertPriced = (table: string) => db.prepare(`insert into ${table} (company_id, name, base_price_pence) values (?, ?, ?)`);
@@ -70,7 +75,7 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
         const id = ids[i];
         // Spread over every company, in no order (Knuth's multiplicative hash).
         const company = 1 + ((id * 2_654_435_761) % 4_294_967_296) % companies;
-        insertQuote.run(id, references[i], company, new Date(START + id * 1000).toISOString());
+        insertQuote.run(id, references[i], company, new Date(start + id * 1000).toISOString());
       }
     });
     for (let first = 1; first <= quotes; first += BATCH) writeBatch(first, Math.min(BATCH, quotes - first + 1));
