@@ -1,7 +1,7 @@
 // What a serving process sets up before it listens: the app, the postcode data (loaded now, so
 // the first quote does not pay for it), WAL checkpoints on a worker thread and the nightly
-// retention of quotes. api/server.ts
-// starts this way, and so does the benchmark's bare-handler reference, so both run the same.
+// retention of quotes. api/server.ts starts this way, and so does the benchmark's bare-handler
+// reference, so both run the same.
 import { createApp } from './app';
 import { checkpointFailureLog, startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
