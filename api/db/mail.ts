@@ -1,0 +1,124 @@
+// The mail outbox, the reads the alert jobs make, and the jobs' markers (issue 16, decision 016).
+// The writers here run inside api/db/write.ts's write(): each job step is one transaction.
+import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, max, sql } from 'drizzle-orm';
+import type { AlertMode } from '../../shared/leads';
+import type { Db } from './client';
+import { companies, jobState, mailOutbox, quotes } from './schema';
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+export type NewOutboxRow = Omit<typeof mailOutbox.$inferInsert, 'id'>;
+export type QuoteRow = typeof quotes.$inferSelect;
+
+/** Who a company's alerts go to, as stored: the rule that picks one is api/alerts/recipient.ts's. */
+export interface AlertAddresses {
+  alertEmail: string | null;
+  companyEmail: string | null;
+  /** The company owner's sign-in address (the first account of the company). */
+  accountEmail: string | null;
+}
+
+// Written out in full: drizzle leaves columns unqualified in a single-table select, and inside the
+// subquery an unqualified "id" would be the user's.
+const accountEmail = sql<string | null>`(select "u"."email" from "users" "u" where "u"."company_id" = "companies"."id" order by "u"."id" limit 1)`;
+const addressColumns = { alertEmail: companies.alertEmail, companyEmail: companies.email, accountEmail };
+
+export function readJobMarker(db: Db, name: string): string | undefined {
+  return db.select({ value: jobState.value }).from(jobState).where(eq(jobState.name, name)).get()?.value;
+}
+
+export function writeJobMarker(db: Db, name: string, value: string): void {
+  db.insert(jobState).values({ name, value }).onConflictDoUpdate({ target: jobState.name, set: { value } }).run();
+}
+
+/** The newest quote's id (0 without any). */
+export function lastQuoteId(db: Db): number {
+  return db.select({ id: max(quotes.id) }).from(quotes).get()?.id ?? 0;
+}
+
+export interface QuoteToAlert {
+  quote: QuoteRow;
+  companyName: string;
+  addresses: AlertAddresses;
+}
+
+/** The quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`, oldest first. */
+export function quotesOfModeBetween(db: Db, mode: AlertMode, afterId: number, upToId: number): QuoteToAlert[] {
+  return db
+    .select({ quote: quotes, companyName: companies.name, ...addressColumns })
+    .from(quotes)
+    .innerJoin(companies, eq(companies.id, quotes.companyId))
+    .where(and(gt(quotes.id, afterId), lte(quotes.id, upToId), eq(companies.alertMode, mode)))
+    .orderBy(asc(quotes.id))
+    .all()
+    .map(({ quote, companyName, ...addresses }) => ({ quote, companyName, addresses }));
+}
+
+export interface CompanyToAlert {
+  id: number;
+  name: string;
+  addresses: AlertAddresses;
+}
+
+export function companiesWithAlertMode(db: Db, mode: AlertMode): CompanyToAlert[] {
+  return db
+    .select({ id: companies.id, name: companies.name, ...addressColumns })
+    .from(companies)
+    .where(eq(companies.alertMode, mode))
+    .all()
+    .map(({ id, name, ...addresses }) => ({ id, name, addresses }));
+}
+
+export function alertAddresses(db: Db, companyId: number): AlertAddresses | undefined {
+  return db.select(addressColumns).from(companies).where(eq(companies.id, companyId)).get();
+}
+
+/** A company's quotes created in [fromIso, toIso), oldest first, at most `limit`, and how many there are. */
+export function quotesCreatedBetween(db: Db, companyId: number, fromIso: string, toIso: string, limit: number): { count: number; quotes: QuoteRow[] } {
+  const within = and(eq(quotes.companyId, companyId), gte(quotes.createdAt, fromIso), lt(quotes.createdAt, toIso));
+  const total = db.select({ n: count() }).from(quotes).where(within).get()?.n ?? 0;
+  if (total === 0) return { count: 0, quotes: [] };
+  return { count: total, quotes: db.select().from(quotes).where(within).orderBy(asc(quotes.createdAt), asc(quotes.id)).limit(limit).all() };
+}
+
+/** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
+export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
+  if (rows.length === 0) return;
+  db.insert(mailOutbox).values(rows).onConflictDoNothing({ target: mailOutbox.dedupeKey }).run();
+}
+
+/**
+ * Takes up to `limit` pending rows due at `nowIso` and leases them until `leaseUntilIso` (their
+ * next_attempt_at), so no other worker takes them while they are being sent. Run in write().
+ */
+export function claimDueRows(db: Db, nowIso: string, leaseUntilIso: string, limit: number): OutboxRow[] {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, nowIso)))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(limit)
+    .all()
+    .map((row) => row.id);
+  if (due.length === 0) return [];
+  return db.update(mailOutbox).set({ nextAttemptAt: leaseUntilIso }).where(inArray(mailOutbox.id, due)).returning().all();
+}
+
+export type OutboxOutcome =
+  | { status: 'sent'; sentAt: string }
+  | { status: 'pending'; attempts: number; nextAttemptAt: string; lastError: string }
+  | { status: 'failed'; attempts: number; lastError: string };
+
+export function recordOutcome(db: Db, id: number, outcome: OutboxOutcome): void {
+  const patch =
+    outcome.status === 'sent'
+      ? { status: outcome.status, sentAt: outcome.sentAt, nextAttemptAt: null, lastError: null }
+      : outcome.status === 'pending'
+        ? outcome
+        : { ...outcome, nextAttemptAt: null };
+  db.update(mailOutbox).set(patch).where(eq(mailOutbox.id, id)).run();
+}
+
+/** A company's newest outbox rows, newest first. */
+export function newestOutboxRows(db: Db, companyId: number, limit: number): OutboxRow[] {
+  return db.select().from(mailOutbox).where(eq(mailOutbox.companyId, companyId)).orderBy(desc(mailOutbox.id)).limit(limit).all();
+}
