@@ -23,6 +23,8 @@ import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeader
 import { validationHook } from './http/validate';
 import { companyService } from './company/service';
 import { createCompanyConfigCache } from './quotes/company-config';
+import { alertService } from './alerts/service';
+import { alertRoutes } from './routes/alerts';
 import { authRoutes } from './routes/auth';
 import { chargeRoutes } from './routes/charges';
 import { companyRoutes } from './routes/company';
@@ -92,6 +94,7 @@ export function createApp(options: AppOptions) {
     .route('/', quoteRoutes(deps, quoteLimiter))
     .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', billingRoutes(deps, billing))
+    .route('/', alertRoutes(alertService(deps)))
     .route('/', docsRoutes(api))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);

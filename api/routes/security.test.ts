@@ -21,6 +21,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /api/passenger-charges': { passengerCount: 2, basePrice: 4 },
   'PUT /api/passenger-charges/{id}': { basePrice: 1 },
   'POST /api/create-checkout-session': {},
+  'PUT /api/lead-settings': { alertMode: 'daily' },
 };
 
 const OPERATOR_ROUTES = allRoutes
