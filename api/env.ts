@@ -92,10 +92,12 @@ export interface Config {
 export class ConfigError extends Error {}
 
 const MAILBOX = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/;
+/** A sender address: a domain without a dot (alerts@localhost, a LAN's mail host) is allowed here. */
+const ADDRESS = /^[^\s@<>()",;:]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 /** `Name <address>` or `address`, on one line (it becomes a header). */
 function isMailbox(value: string): boolean {
   const match = MAILBOX.exec(value.trim());
-  return match !== null && z.email().safeParse(match[1] ?? match[2]).success;
+  return match !== null && ADDRESS.test(match[1] ?? match[2]);
 }
 
 /** Alerts come from the public host's own domain unless MAIL_FROM says otherwise; an IP address or localhost has none. */
