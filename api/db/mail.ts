@@ -1,6 +1,6 @@
 // The mail outbox, the reads the alert jobs make, and the jobs' markers (issue 16, decision 016).
 // The writers here run inside api/db/write.ts's write(): each job step is one transaction.
-import { and, asc, count, desc, eq, gt, gte, inArray, lt, lte, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, lte, max, sql } from 'drizzle-orm';
 import type { AlertMode } from '../../shared/leads';
 import type { Db } from './client';
 import { companies, jobState, mailOutbox, quotes } from './schema';
@@ -41,14 +41,15 @@ export interface QuoteToAlert {
   addresses: AlertAddresses;
 }
 
-/** The quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`, oldest first. */
-export function quotesOfModeBetween(db: Db, mode: AlertMode, afterId: number, upToId: number): QuoteToAlert[] {
+/** The first `limit` quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`, oldest first. */
+export function quotesOfModeBetween(db: Db, mode: AlertMode, afterId: number, upToId: number, limit: number): QuoteToAlert[] {
   return db
     .select({ quote: quotes, companyName: companies.name, ...addressColumns })
     .from(quotes)
     .innerJoin(companies, eq(companies.id, quotes.companyId))
     .where(and(gt(quotes.id, afterId), lte(quotes.id, upToId), eq(companies.alertMode, mode)))
     .orderBy(asc(quotes.id))
+    .limit(limit)
     .all()
     .map(({ quote, companyName, ...addresses }) => ({ quote, companyName, addresses }));
 }
@@ -87,20 +88,18 @@ export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
 }
 
 /**
- * Takes up to `limit` pending rows due at `nowIso` and leases them until `leaseUntilIso` (their
- * next_attempt_at), so no other worker takes them while they are being sent. Run in write().
+ * Takes the pending row due soonest at `nowIso` and leases it until `leaseUntilIso` (its
+ * next_attempt_at), so no other worker takes it while it is being sent. Run in write().
  */
-export function claimDueRows(db: Db, nowIso: string, leaseUntilIso: string, limit: number): OutboxRow[] {
+export function claimDueRow(db: Db, nowIso: string, leaseUntilIso: string): OutboxRow | undefined {
   const due = db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, nowIso)))
     .orderBy(asc(mailOutbox.nextAttemptAt))
-    .limit(limit)
-    .all()
-    .map((row) => row.id);
-  if (due.length === 0) return [];
-  return db.update(mailOutbox).set({ nextAttemptAt: leaseUntilIso }).where(inArray(mailOutbox.id, due)).returning().all();
+    .limit(1)
+    .get();
+  return due && db.update(mailOutbox).set({ nextAttemptAt: leaseUntilIso }).where(eq(mailOutbox.id, due.id)).returning().get();
 }
 
 export type OutboxOutcome =

@@ -119,6 +119,20 @@ describe('an email for every quote', () => {
     expect(outbox()).toEqual([]);
   });
 
+  it('turns a burst into alerts over several transactions, passing over companies without alerts', async () => {
+    const { t, sink, worker, quote, outbox, setMode } = await setup();
+    const [alerted, quiet] = [await t.operator(), await t.operator()];
+    await setMode(quiet, 'none');
+    for (let i = 0; i < 30; i++) {
+      await quote(alerted.companyId);
+      await quote(quiet.companyId);
+    }
+    await worker.tick();
+    expect(outbox().filter((r) => r.companyId === alerted.companyId && r.status === 'sent')).toHaveLength(30);
+    expect(outbox()).toHaveLength(30);
+    expect(sink.received).toHaveLength(30);
+  });
+
   it('does not alert for quotes stored before the worker first ran', async () => {
     const { t, sink, worker, workerOn, quote } = await setup();
     const op = await t.operator();
