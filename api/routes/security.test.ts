@@ -155,6 +155,7 @@ describe('bad input never reaches a 500', () => {
     ['POST', '/api/surcharges'],
     ['POST', '/api/passenger-charges'],
     ['POST', '/api/quotes/calculate'],
+    ['PUT', '/api/lead-settings'],
   ] as const;
 
   it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(
