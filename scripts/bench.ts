@@ -2,14 +2,15 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, or `main`) runs those sections alone and rewrites only
-// theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
+// `npm run bench -- backup` (or `large-db`, `alerts`, or `main`) runs those sections alone and
+// rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isValidPostcode } from '../shared/postcode';
 import { evaluateDistanceAccuracy } from './distance-accuracy';
+import { ALERT_COMPANIES, ALERT_ROUNDS, ALERT_SLICE, measureAlerts, type AlertFigures } from './bench/alerts';
 import { demoQuoteJson } from './bench/demo-quote';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './bench/load';
 import type { NearestProbeResult } from './bench/nearest-probe';
@@ -405,6 +406,45 @@ ${render(rows)}
 `;
 }
 
+function alertsSection(host: ReturnType<typeof machine>, figures: AlertFigures, script: string): string {
+  const { off, on } = figures;
+  const throughput = on.requestsPerSecond / off.requestsPerSecond;
+  const latency = on.p99Ms / off.p99Ms;
+  const note = (r: AlertFigures['off']) => `${int(r.requestsPerSecond)} req/s${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
+  const outbox = Object.entries(figures.outbox).map(([status, n]) => `${int(n)} ${status}`).join(', ') || 'none';
+  const rows: Row[] = [
+    {
+      what: `quote throughput with every company alerted for each quote (${note(on)}) vs alerts off (${note(off)})`,
+      measured: `${(100 * throughput).toFixed(0)} %`,
+      budget: '≥ 90 %',
+      pass: throughput >= 0.9 && on.failures === 0 && off.failures === 0,
+    },
+    {
+      what: 'quote p99 with alerts for each quote vs alerts off',
+      measured: `${ms(on.p99Ms)} vs ${ms(off.p99Ms)} (${latency.toFixed(2)}×)`,
+      budget: '≤ 1.1×',
+      pass: latency <= 1.1,
+    },
+    {
+      what: `the alerts-on database afterwards: ${int(figures.quotes)} quotes, outbox ${outbox}; ${int(figures.accepted)} messages accepted by the SMTP server`,
+      measured: '–',
+      budget: 'reported',
+    },
+  ];
+  return `## Quotes with alerts on
+
+\`scripts/bench/alerts.ts\`: two databases with the same ${ALERT_COMPANIES} companies, every one alerted for each quote on one
+and none on the other, each served by \`${script}\` with \`SMTP_URL\` pointing at an in-process \`smtp-server\` in the bench
+process that accepts everything. Quotes for every company in turn, 10 connections, after a 5 s warm-up of each; then
+${ALERT_ROUNDS} rounds of a ${ALERT_SLICE.durationSeconds} s slice on each server, in alternating order, the server not measured paused
+(SIGSTOP) so its mail worker cannot take the cores; p99 is the median of the slices'. The mail worker turns at most
+1,000 quotes into alerts and sends at most 40 per 2 s tick, so at this rate (every quote of every company mailed,
+thousands a second) the outbox grows and is sent over the following minutes. ${ranAt(host)}
+
+${render(rows)}
+`;
+}
+
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
 function withSection(doc: string, section: string): string {
   const heading = section.slice(0, section.indexOf('\n'));
@@ -414,7 +454,7 @@ function withSection(doc: string, section: string): string {
   return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${doc.slice(next + 1)}`}`;
 }
 
-const SECTIONS = ['main', 'backup', 'large-db', 'logs', 'nearest'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'alerts', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function main() {
@@ -454,6 +494,12 @@ async function main() {
   if (sections.has('large-db')) {
     console.log('Quote latency on a large database: filling 5 M quotes…');
     const section = largeDatabaseSection(host, await measureLargeDatabase(script, requests), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('alerts')) {
+    console.log('Quotes with alerts on and off, in alternating slices…');
+    const section = alertsSection(host, await measureAlerts(script, acrossCompanies(quoteRequests(CITY_POSTCODES, PAIR_COUNT, 4), ALERT_COMPANIES)), script);
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }
