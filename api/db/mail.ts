@@ -1,8 +1,11 @@
 // The mail outbox, the reads the alert jobs make, and the jobs' markers (issue 16, decision 016).
-// The writers here run inside api/db/write.ts's write(): each job step is one transaction.
+// The writers here run inside api/db/write.ts's write(): each job step is one transaction. What the
+// worker runs for every batch of quotes is prepared once (api/db/prepared.ts): built by drizzle on
+// each call, those statements cost the worker more than composing the messages.
 import { and, asc, count, desc, eq, gt, gte, lt, lte, max, sql } from 'drizzle-orm';
 import type { AlertMode } from '../../shared/leads';
 import type { Db } from './client';
+import { prepared } from './prepared';
 import { companies, jobState, mailOutbox, quotes } from './schema';
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
@@ -22,17 +25,27 @@ export interface AlertAddresses {
 const accountEmail = sql<string | null>`(select "u"."email" from "users" "u" where "u"."company_id" = "companies"."id" order by "u"."id" limit 1)`;
 const addressColumns = { alertEmail: companies.alertEmail, companyEmail: companies.email, accountEmail };
 
+const p = sql.placeholder;
+
 export function readJobMarker(db: Db, name: string): string | undefined {
-  return db.select({ value: jobState.value }).from(jobState).where(eq(jobState.name, name)).get()?.value;
+  return prepared(db, 'jobMarker', () =>
+    db.select({ value: jobState.value }).from(jobState).where(eq(jobState.name, p('name'))).prepare(),
+  ).get({ name })?.value;
 }
 
 export function writeJobMarker(db: Db, name: string, value: string): void {
-  db.insert(jobState).values({ name, value }).onConflictDoUpdate({ target: jobState.name, set: { value } }).run();
+  prepared(db, 'writeJobMarker', () =>
+    db
+      .insert(jobState)
+      .values({ name: p('name'), value: p('value') })
+      .onConflictDoUpdate({ target: jobState.name, set: { value: sql`excluded.value` } })
+      .prepare(),
+  ).run({ name, value });
 }
 
 /** The newest quote's id (0 without any). */
 export function lastQuoteId(db: Db): number {
-  return db.select({ id: max(quotes.id) }).from(quotes).get()?.id ?? 0;
+  return prepared(db, 'lastQuoteId', () => db.select({ id: max(quotes.id) }).from(quotes).prepare()).get()?.id ?? 0;
 }
 
 export interface QuoteToAlert {
@@ -43,14 +56,17 @@ export interface QuoteToAlert {
 
 /** The first `limit` quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`, oldest first. */
 export function quotesOfModeBetween(db: Db, mode: AlertMode, afterId: number, upToId: number, limit: number): QuoteToAlert[] {
-  return db
-    .select({ quote: quotes, companyName: companies.name, ...addressColumns })
-    .from(quotes)
-    .innerJoin(companies, eq(companies.id, quotes.companyId))
-    .where(and(gt(quotes.id, afterId), lte(quotes.id, upToId), eq(companies.alertMode, mode)))
-    .orderBy(asc(quotes.id))
-    .limit(limit)
-    .all()
+  return prepared(db, 'quotesOfModeBetween', () =>
+    db
+      .select({ quote: quotes, companyName: companies.name, ...addressColumns })
+      .from(quotes)
+      .innerJoin(companies, eq(companies.id, quotes.companyId))
+      .where(and(gt(quotes.id, p('afterId')), lte(quotes.id, p('upToId')), eq(companies.alertMode, p('mode'))))
+      .orderBy(asc(quotes.id))
+      .limit(p('limit'))
+      .prepare(),
+  )
+    .all({ mode, afterId, upToId, limit })
     .map(({ quote, companyName, ...addresses }) => ({ quote, companyName, addresses }));
 }
 
@@ -83,8 +99,26 @@ export function quotesCreatedBetween(db: Db, companyId: number, fromIso: string,
 
 /** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
 export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
-  if (rows.length === 0) return;
-  db.insert(mailOutbox).values(rows).onConflictDoNothing({ target: mailOutbox.dedupeKey }).run();
+  const insert = prepared(db, 'insertOutboxRow', () =>
+    db
+      .insert(mailOutbox)
+      .values({
+        companyId: p('companyId'),
+        kind: p('kind'),
+        dedupeKey: p('dedupeKey'),
+        to: p('to'),
+        subject: p('subject'),
+        text: p('text'),
+        html: p('html'),
+        status: p('status'),
+        attempts: p('attempts'),
+        nextAttemptAt: p('nextAttemptAt'),
+        createdAt: p('createdAt'),
+      })
+      .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+      .prepare(),
+  );
+  for (const row of rows) insert.run(row);
 }
 
 /**

@@ -128,6 +128,10 @@ describe('an email for every quote', () => {
       await quote(quiet.companyId);
     }
     await worker.tick();
+    // All written at once; sent at most 20 a tick.
+    expect(outbox()).toHaveLength(30);
+    expect(sink.received).toHaveLength(20);
+    await worker.tick();
     expect(outbox().filter((r) => r.companyId === alerted.companyId && r.status === 'sent')).toHaveLength(30);
     expect(outbox()).toHaveLength(30);
     expect(sink.received).toHaveLength(30);

@@ -63,6 +63,8 @@ describe('the alert list', () => {
     const worker = createMailWorker({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } });
     for (let i = 0; i < 22; i++) await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     const theirs = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: other.companyId } });
+    // 23 alerts: sent over two ticks, 20 a tick.
+    await worker.tick();
     await worker.tick();
     await worker.stop();
 

@@ -165,11 +165,12 @@ export interface LargeDatabaseFigures {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Median over the rounds of each slice's p99, and requests a second over all slices. */
+/** Median over the rounds of each slice's p99, requests a second over all slices, and the server's CPU time per request answered. */
 export interface SliceSummary {
   p99Ms: number;
   requestsPerSecond: number;
   failures: number;
+  cpuMsPerRequest: number;
 }
 
 /**
@@ -187,13 +188,16 @@ export async function alternatingSlices<K extends string>(
     options.before?.(name);
     await runLoad(servers[name], requests, { connections: 10, durationSeconds: 5 });
   }
-  const slices = Object.fromEntries(names.map((name) => [name, [] as { p99Ms: number; total: number; failures: number }[]])) as Record<K, { p99Ms: number; total: number; failures: number }[]>;
+  type Slice = { p99Ms: number; total: number; failures: number; cpuMs: number };
+  const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<K, Slice[]>;
   for (let round = 0; round < options.rounds; round++) {
     // Every other round in the opposite order, so neither server always follows the other.
     for (const name of round % 2 === 0 ? names : [...names].reverse()) {
       options.before?.(name);
+      const cpuBefore = servers[name].cpuMs() ?? NaN;
       const result = await runLoad(servers[name], requests, options.slice);
-      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures });
+      const cpuMs = (servers[name].cpuMs() ?? NaN) - cpuBefore;
+      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures, cpuMs });
     }
   }
   const seconds = options.rounds * options.slice.durationSeconds;
@@ -204,6 +208,7 @@ export async function alternatingSlices<K extends string>(
         p99Ms: median(slices[name].map((s) => s.p99Ms)),
         requestsPerSecond: slices[name].reduce((sum, s) => sum + s.total, 0) / seconds,
         failures: slices[name].reduce((sum, s) => sum + s.failures, 0),
+        cpuMsPerRequest: slices[name].reduce((sum, s) => sum + s.cpuMs, 0) / slices[name].reduce((sum, s) => sum + s.total, 0),
       },
     ]),
   ) as Record<K, SliceSummary>;
