@@ -5,6 +5,7 @@
 // The quote path never waits for any of it: quotes are read here after they are committed.
 // Every step is one write() transaction, so a crash between steps loses nothing and repeats
 // nothing: the unique dedupe key refuses a second row for the same quote or day.
+import { performance } from 'node:perf_hooks';
 import { DAILY_SUMMARY_HOUR } from '../../shared/leads';
 import { alertRecipient } from '../alerts/recipient';
 import type { Db } from '../db/client';
@@ -46,15 +47,28 @@ export const GIVE_UP_AFTER_MS = 24 * HOUR;
 const LEASE_MS = 5 * MINUTE;
 /**
  * Work per tick, so the worker never holds the event loop (or the write lock) long enough to
- * show in the quote path's p99, nor takes much of the cores from quotes under a burst: quotes are
- * turned into alerts 25 to a transaction (about 2 ms of composing, inserting and committing), at
- * most 250 a tick, and at most 20 messages are sent a tick (nodemailer spends 1–2 ms of CPU on
- * each). That is 125 alerts written and 10 sent a second, far above what operators' quotes need;
- * a longer burst waits past the marker or in the outbox and goes out over the next ticks.
+ * show in the quote path's p99, nor takes much of the cores from quotes: quotes are turned into
+ * alerts 25 to a transaction (about 2 ms of composing, inserting and committing), and a tick
+ * writes and sends at most so many. nodemailer spends 1–2 ms of CPU on a message, so while the
+ * server is busy with requests (its event loop ran more than half of the last tick) the worker
+ * does a fifth of its usual work: 50 alerts written and 4 sent a second, a few per cent of a core,
+ * against 250 and 20 otherwise. A longer burst waits past the marker or in the outbox and goes out
+ * over the next ticks.
  */
 const QUOTES_PER_TRANSACTION = 25;
-const QUOTES_PER_TICK = 250;
-const SENDS_PER_TICK = 20;
+export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts: 100, sends: 8 } } as const;
+const BUSY_LOOP_UTILIZATION = 0.5;
+
+/** Whether the event loop ran more than half the time since the last call (not counting the first). */
+function eventLoopBusy(): () => boolean {
+  let since = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, since).utilization > BUSY_LOOP_UTILIZATION;
+    since = now;
+    return busy;
+  };
+}
 const DEFAULT_INTERVAL_MS = 2 * SECOND;
 
 export interface MailWorkerOptions {
@@ -65,6 +79,8 @@ export interface MailWorkerOptions {
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
   transport?: MailTransport;
   intervalMs?: number;
+  /** Is the server busy with requests right now? Default: its event loop's utilization since the last tick. */
+  busy?: () => boolean;
 }
 
 export interface MailWorker {
@@ -85,6 +101,7 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, config, logger, now } = options;
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const busy = options.busy ?? eventLoopBusy();
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
@@ -124,8 +141,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     }
   }
 
-  async function alertNewQuotes() {
-    for (let handled = 0; handled < QUOTES_PER_TICK && !stopping; ) {
+  async function alertNewQuotes(limit: number) {
+    for (let handled = 0; handled < limit && !stopping; ) {
       const marker = readJobMarker(db, QUOTE_MARKER);
       const after = Number(marker ?? 0);
       const last = lastQuoteId(db);
@@ -180,9 +197,9 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  async function sendDue() {
+  async function sendDue(limit: number) {
     if (!transport) return;
-    for (let sent = 0; sent < SENDS_PER_TICK && !stopping; sent++) {
+    for (let sent = 0; sent < limit && !stopping; sent++) {
       const at = now();
       // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
       // or this one after a restart, does not take a row in flight until its lease has passed,
@@ -203,9 +220,10 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   async function pass() {
     inFlight = true;
     try {
-      await alertNewQuotes();
+      const work = WORK_PER_TICK[busy() ? 'busy' : 'idle'];
+      await alertNewQuotes(work.alerts);
       await writeDailySummaries();
-      await sendDue();
+      await sendDue(work.sends);
       if (failing) logger.info({ msg: 'Mail worker recovered' });
       failing = false;
     } catch (error) {
