@@ -39,6 +39,7 @@ const DAILY_MARKER = 'mail.dailySummaryDay';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
+const DEFAULT_INTERVAL_MS = 2 * SECOND;
 /** A refused message is tried again after 30 s, 1 min, 2 min … up to an hour apart, for this long. */
 const FIRST_RETRY_MS = 30 * SECOND;
 const LONGEST_RETRY_MS = HOUR;
@@ -69,7 +70,6 @@ function eventLoopBusy(): () => boolean {
     return busy;
   };
 }
-const DEFAULT_INTERVAL_MS = 2 * SECOND;
 
 export interface MailWorkerOptions {
   db: Db;
