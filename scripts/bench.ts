@@ -443,7 +443,7 @@ and none on the other, each served by \`${script}\` with \`SMTP_URL\` pointing a
 process that accepts everything. Quotes for every company in turn, 10 connections, after a 5 s warm-up of each; then
 ${ALERT_ROUNDS} rounds of a ${ALERT_SLICE.durationSeconds} s slice on each server, in alternating order, the server not measured paused
 (SIGSTOP) so its mail worker cannot take the cores; p99 is the median of the slices'. While the server is busy with
-requests the mail worker writes at most 100 alerts and sends 8 per 2 s tick (500 and 40 otherwise), so at this rate
+requests the mail worker writes at most 100 alerts and sends 2 per 2 s tick (500 and 40 otherwise), so at this rate
 (every quote of every company mailed, thousands a second) the outbox grows and is sent over the following minutes. ${ranAt(host)}
 
 ${render(rows)}

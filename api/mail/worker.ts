@@ -50,14 +50,15 @@ const LEASE_MS = 5 * MINUTE;
  * Work per tick, so the worker never holds the event loop (or the write lock) long enough to
  * show in the quote path's p99, nor takes much of the cores from quotes: quotes are turned into
  * alerts 25 to a transaction (about 2 ms of composing, inserting and committing), and a tick
- * writes and sends at most so many. nodemailer spends 1–2 ms of CPU on a message, so while the
- * server is busy with requests (its event loop ran more than half of the last tick) the worker
- * does a fifth of its usual work: 50 alerts written and 4 sent a second, a few per cent of a core,
- * against 250 and 20 otherwise. A longer burst waits past the marker or in the outbox and goes out
- * over the next ticks.
+ * writes and sends at most so many. nodemailer spends 1–2 ms of CPU on a message (and on a
+ * shared machine the mail server as much again), so while the server is busy with requests (its
+ * event loop ran more than half of the last tick) the worker writes 50 alerts and sends 1 a
+ * second, against 250 and 20 otherwise: sending 4 a second under a saturating quote load cost
+ * 6–13 % of quote throughput in `npm run bench -- alerts`, 1 a second was within its noise. A
+ * longer burst waits past the marker or in the outbox and goes out once the load eases.
  */
 const QUOTES_PER_TRANSACTION = 25;
-export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts: 100, sends: 8 } } as const;
+export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts: 100, sends: 2 } } as const;
 const BUSY_LOOP_UTILIZATION = 0.5;
 
 /** Whether the event loop ran more than half the time since the last call (not counting the first). */
