@@ -54,7 +54,7 @@ const LEASE_MS = 5 * MINUTE;
  * shared machine the mail server as much again), so while the server is busy with requests (its
  * event loop ran more than half of the last tick) the worker writes 50 alerts and sends 1 a
  * second, against 250 and 20 otherwise: sending 4 a second under a saturating quote load cost
- * 6–13 % of quote throughput in `npm run bench -- alerts`, 1 a second was within its noise. A
+ * 6–9 % of quote throughput in `npm run bench -- alerts`, 1 a second was within its noise. A
  * longer burst waits past the marker or in the outbox and goes out once the load eases.
  */
 const QUOTES_PER_TRANSACTION = 25;
