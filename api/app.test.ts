@@ -70,8 +70,24 @@ describe('configuration', () => {
     [{ BILLING_MODE: 'paypal' }, /BILLING_MODE/],
     [{ BILLING_MODE: 'stripe' }, /STRIPE_SECRET_KEY/],
     [{ DISTANCE_PROVIDER: 'osrm' }, /OSRM_URL/],
+    [{ SMTP_URL: 'http://mail.example.com' }, /SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/],
+    [{ SMTP_URL: 'mail.example.com:587' }, /SMTP_URL/],
+    [{ MAIL_FROM: 'alerts' }, /MAIL_FROM must be an address/],
+    [{ MAIL_FROM: 'alerts@example.com\r\nBcc: someone@example.com' }, /MAIL_FROM/],
   ])('refuses %j', (env, message) => {
     expect(() => loadConfig({ DATABASE_PATH: ':memory:', ...env })).toThrow(message);
+  });
+
+  it('sends alerts only with SMTP_URL, from MAIL_FROM or the public host’s own domain', () => {
+    const base = { DATABASE_PATH: ':memory:' };
+    expect(loadConfig(base).mail).toEqual({ smtpUrl: undefined, from: 'RecoveryQuote <alerts@localhost>' });
+    expect(loadConfig({ ...base, PUBLIC_URL: 'https://www.tow.example' }).mail.from).toBe('RecoveryQuote <alerts@tow.example>');
+    expect(loadConfig({ ...base, PUBLIC_URL: 'http://192.168.1.10:3000' }).mail.from).toBe('RecoveryQuote <alerts@localhost>');
+    expect(loadConfig({ ...base, SMTP_URL: 'smtps://user:pass@mail.example.com', MAIL_FROM: ' Tow Co <leads@tow.example> ' }).mail).toEqual({
+      smtpUrl: 'smtps://user:pass@mail.example.com',
+      from: 'Tow Co <leads@tow.example>',
+    });
+    expect(loadConfig({ ...base, SMTP_URL: '' }).mail.smtpUrl).toBeUndefined();
   });
 });
 

@@ -24,6 +24,8 @@ import { validationHook } from './http/validate';
 import { companyService } from './company/service';
 import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
+import { alertService } from './alerts/service';
+import { alertRoutes } from './routes/alerts';
 import { authRoutes } from './routes/auth';
 import { chargeRoutes } from './routes/charges';
 import { companyRoutes } from './routes/company';
@@ -97,6 +99,7 @@ export function createApp(options: AppOptions) {
     .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
+    .route('/', alertRoutes(alertService(deps)))
     .route('/', docsRoutes(api))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);

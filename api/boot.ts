@@ -1,13 +1,14 @@
 // What a serving process sets up before it listens: the app, the postcode data (loaded now, so
-// the first quote does not pay for it), WAL checkpoints on a worker thread and the nightly
-// retention of quotes. api/server.ts starts this way, and so does the benchmark's bare-handler
-// reference, so both run the same.
+// the first quote does not pay for it), WAL checkpoints on a worker thread, the nightly retention
+// of quotes and the mail outbox's worker (api/mail/worker.ts). api/server.ts starts this way, and
+// so does the benchmark's bare-handler reference, so both run the same.
 import { createApp } from './app';
 import { checkpointFailureLog, startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
 import type { Config } from './env';
 import type { Logger } from './http/observability';
 import { createRetention } from './leads/retention';
+import { createMailWorker } from './mail/worker';
 
 export function bootApp(config: Config, logger?: Logger) {
   const { app, deps } = createApp({ config, logger });
@@ -18,5 +19,7 @@ export function bootApp(config: Config, logger?: Logger) {
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   const retention = createRetention(deps);
   retention.start();
-  return { app, deps, geodata, checkpoints, retention };
+  const mail = createMailWorker(deps);
+  mail.start();
+  return { app, deps, geodata, checkpoints, retention, mail };
 }

@@ -41,6 +41,16 @@ const envSchema = z
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** The mail server for lead alerts: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). */
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
+    /** The alerts' From: `Name <address>` or a bare address. */
+    MAIL_FROM: z
+      .string()
+      .refine(isMailbox, 'MAIL_FROM must be an address, or a name and an address: RecoveryQuote <alerts@example.com>')
+      .optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -78,9 +88,27 @@ export interface Config {
   contactRateLimit: number;
   trustProxy: boolean;
   logLevel: LogLevel;
+  /** Lead alerts (issue 16): without `smtpUrl` they are kept in the outbox as unsent. */
+  mail: { smtpUrl?: string; from: string };
 }
 
 export class ConfigError extends Error {}
+
+const MAILBOX = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/;
+/** A sender address: a domain without a dot (alerts@localhost, a LAN's mail host) is allowed here. */
+const ADDRESS = /^[^\s@<>()",;:]+@[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+/** `Name <address>` or `address`, on one line (it becomes a header). */
+function isMailbox(value: string): boolean {
+  const match = MAILBOX.exec(value.trim());
+  return match !== null && ADDRESS.test(match[1] ?? match[2]);
+}
+
+/** Alerts come from the public host's own domain unless MAIL_FROM says otherwise; an IP address or localhost has none. */
+function defaultMailFrom(publicUrl: string): string {
+  const host = new URL(publicUrl).hostname.replace(/^www\./, '');
+  const domain = /^[\d.]+$|^\[|^localhost$/.test(host) ? 'localhost' : host;
+  return `RecoveryQuote <alerts@${domain}>`;
+}
 
 /**
  * Outside production a secret is generated once and kept beside the database, so sessions
@@ -126,5 +154,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
   };
 }

@@ -1,5 +1,6 @@
 // Signing up and signing in (SPEC.md §7): the account rules, with the brute-force and sign-up
 // limits. The route starts the session for the user these answer.
+import type { AlertMode } from '../../shared/leads';
 import type { LoginRequest, SignupRequest } from '../../shared/schemas';
 import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from '../db/users';
 import { write } from '../db/write';
@@ -15,6 +16,11 @@ export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = 'Too many sign-in attempts for this
 export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please try again later.';
 
 const MINUTE = 60_000;
+/**
+ * A new operator hears of every quote from the start (issue 16); companies from before alerts
+ * keep the column's default, none, so nobody starts getting mail they did not ask for.
+ */
+const NEW_COMPANY_ALERT_MODE: AlertMode = 'each';
 /** An address an account signed in from stays "known" to it this long (see knownAddresses). */
 const KNOWN_ADDRESS_MS = 30 * 24 * 60 * MINUTE;
 
@@ -75,7 +81,7 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
       if (findUserByEmail(db, email)) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
       const passwordHash = await hashPassword(body.password);
       try {
-        return await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName }));
+        return await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName, alertMode: NEW_COMPANY_ALERT_MODE }));
       } catch (err) {
         // Two sign-ups racing for one email: the unique index decides.
         if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');

@@ -2,6 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { companyWritten } from './company-writes';
 import { prepared } from './prepared';
+import type { AlertMode } from '../../shared/leads';
 import type { Db } from './client';
 import { companies, users } from './schema';
 import { insertStarterRows } from './seed';
@@ -33,10 +34,10 @@ export function findUserByStripeCustomer(db: Db, customerId: string): UserRow | 
 /** Creates the operator and their company with pricing defaults and starter rows, atomically. */
 export function createOperator(
   db: Db,
-  input: { email: string; passwordHash: string; name: string; companyName: string },
+  input: { email: string; passwordHash: string; name: string; companyName: string; alertMode: AlertMode },
 ): UserRow {
   return db.transaction((tx) => {
-    const company = tx.insert(companies).values({ name: input.companyName }).returning({ id: companies.id }).get();
+    const company = tx.insert(companies).values({ name: input.companyName, alertMode: input.alertMode }).returning({ id: companies.id }).get();
     insertStarterRows(tx, company.id);
     return tx
       .insert(users)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { londonMinuteOfDay, parseClock } from './london-time';
+import { addDays, londonMidnight, londonMinuteOfDay, parseClock } from './london-time';
 
 const clock = (minute: number): string =>
   `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
@@ -55,5 +55,29 @@ describe('parseClock', () => {
     ['', null],
   ])('%j → %s', (value, minutes) => {
     expect(parseClock(value)).toBe(minutes);
+  });
+});
+
+describe('londonMidnight', () => {
+  it.each([
+    ['a winter day begins at 00:00 UTC', '2026-01-14', '2026-01-14T00:00:00.000Z'],
+    ['a summer day begins at 23:00 UTC the day before', '2026-07-14', '2026-07-13T23:00:00.000Z'],
+    ['the spring change day (23 hours) begins in GMT', '2026-03-29', '2026-03-29T00:00:00.000Z'],
+    ['the day after it begins in BST', '2026-03-30', '2026-03-29T23:00:00.000Z'],
+    ['the autumn change day (25 hours) begins in BST', '2026-10-25', '2026-10-24T23:00:00.000Z'],
+    ['the day after it begins in GMT', '2026-10-26', '2026-10-26T00:00:00.000Z'],
+  ])('%s (%s → %s)', (_, day, instant) => {
+    expect(londonMidnight(day).toISOString()).toBe(instant);
+  });
+});
+
+describe('addDays', () => {
+  it.each([
+    ['2026-01-01', -1, '2025-12-31'],
+    ['2028-02-28', 1, '2028-02-29'],
+    ['2026-03-29', 1, '2026-03-30'],
+    ['2026-10-25', -1, '2026-10-24'],
+  ])('%s %+d → %s', (day, days, expected) => {
+    expect(addDays(day, days)).toBe(expected);
   });
 });

@@ -44,3 +44,18 @@ const londonDateFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Lo
 
 /** London's calendar date at the instant `now`, as YYYY-MM-DD. */
 export const londonDate = (now: Date): string => londonDateFormat.format(now);
+
+const MS_PER_DAY = 86_400_000;
+
+/** The calendar day `days` after `day` (YYYY-MM-DD; negative goes back). */
+export const addDays = (day: string, days: number): string =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * MS_PER_DAY).toISOString().slice(0, 10);
+
+/**
+ * The instant London's day `day` (YYYY-MM-DD) begins. The clocks change at 01:00 UTC, so the
+ * offset at 00:00 UTC that day (GMT +0 or BST +1) is also the offset at London's midnight.
+ */
+export function londonMidnight(day: string): Date {
+  const utcMidnight = new Date(`${day}T00:00:00Z`);
+  return new Date(utcMidnight.getTime() - londonMinuteOfDay(utcMidnight) * 60_000);
+}

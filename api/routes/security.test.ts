@@ -22,6 +22,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'PUT /api/passenger-charges/{id}': { basePrice: 1 },
   'POST /api/create-checkout-session': {},
   'PUT /api/quotes/{reference}/status': { status: 'won', note: 'Taken' },
+  'PUT /api/lead-settings': { alertMode: 'daily' },
 };
 
 const OPERATOR_ROUTES = allRoutes
@@ -211,6 +212,7 @@ describe('bad input never reaches a 500', () => {
     ['POST', '/api/quotes/calculate'],
     ['PUT', '/api/quotes/KJAECF76R/status'],
     ['POST', '/api/quotes/KJAECF76R/contact'],
+    ['PUT', '/api/lead-settings'],
   ] as const;
 
   it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(

@@ -10,6 +10,7 @@ import {
   gearboxTypeSchema,
   leadContactSchema,
   leadFilterSchema,
+  leadSettingsUpdateSchema,
   leadStatusUpdateSchema,
   loginSchema,
   passengerChargeSchema,
@@ -22,6 +23,7 @@ import {
   vehicleTypeSchema,
 } from '../../shared/schemas';
 import {
+  alertSchema,
   apiErrorSchema,
   billingConfigSchema,
   checkoutFailedSchema,
@@ -32,6 +34,7 @@ import {
   leadNumbersSchema,
   leadPageSchema,
   loginResponseSchema,
+  leadSettingsSchema,
   nearbyPostcodeSchema,
   passengerChargeRowSchema,
   pricedRowSchema,
@@ -603,6 +606,33 @@ export const routes = {
         400: error('Missing or wrong signature'),
         404: error('Webhooks are only accepted when BILLING_MODE=stripe'),
       },
+    }),
+  },
+  alerts: {
+    settings: route({
+      method: 'get',
+      path: '/api/lead-settings',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: "The signed-in operator's quote alerts (each quote, a daily summary at 08:00 UK time, or none), where they go, and how long quotes are kept",
+      responses: { 200: json(leadSettingsSchema, 'The settings'), 401: notSignedIn },
+    }),
+    updateSettings: route({
+      method: 'put',
+      path: '/api/lead-settings',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: 'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email',
+      request: { body: body(leadSettingsUpdateSchema) },
+      responses: { 200: json(leadSettingsSchema, 'The settings'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+    }),
+    recent: route({
+      method: 'get',
+      path: '/api/alerts',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: "The signed-in operator's newest 20 alerts in the mail outbox, newest first: sent, waiting to be retried, given up, or not sent for want of a mail server",
+      responses: { 200: json(z.array(alertSchema), 'Newest first'), 401: notSignedIn },
     }),
   },
   docs: {

@@ -159,12 +159,60 @@ export interface LargeDatabaseFigures {
   companies: number;
   fillSeconds: number;
   databaseBytes: number;
-  /** Median over the rounds of each slice's p99, and requests a second over all slices. */
-  empty: { p99Ms: number; requestsPerSecond: number; failures: number };
-  large: { p99Ms: number; requestsPerSecond: number; failures: number };
+  empty: SliceSummary;
+  large: SliceSummary;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** Median over the rounds of each slice's p99, requests a second over all slices, and the server's CPU time per request answered. */
+export interface SliceSummary {
+  p99Ms: number;
+  requestsPerSecond: number;
+  failures: number;
+  cpuMsPerRequest: number;
+}
+
+/**
+ * Each server in turn for one slice, round after round, after a warm-up of each (every company's
+ * configuration cached, the pairs in the distance cache): a slower spell of a shared machine then
+ * falls on every server alike. `before(name)` runs before each of `name`'s slices and warm-up.
+ */
+export async function alternatingSlices<K extends string>(
+  servers: Record<K, ServerProcess>,
+  requests: LoadRequest[],
+  options: { rounds: number; slice: LoadSettings; before?: (name: K) => void },
+): Promise<Record<K, SliceSummary>> {
+  const names = Object.keys(servers) as K[];
+  for (const name of names) {
+    options.before?.(name);
+    await runLoad(servers[name], requests, { connections: 10, durationSeconds: 5 });
+  }
+  type Slice = { p99Ms: number; total: number; failures: number; cpuMs: number };
+  const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<K, Slice[]>;
+  for (let round = 0; round < options.rounds; round++) {
+    // Every other round in the opposite order, so neither server always follows the other.
+    for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+      options.before?.(name);
+      const cpuBefore = servers[name].cpuMs() ?? NaN;
+      const result = await runLoad(servers[name], requests, options.slice);
+      const cpuMs = (servers[name].cpuMs() ?? NaN) - cpuBefore;
+      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures, cpuMs });
+    }
+  }
+  const seconds = options.rounds * options.slice.durationSeconds;
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        p99Ms: median(slices[name].map((s) => s.p99Ms)),
+        requestsPerSecond: slices[name].reduce((sum, s) => sum + s.total, 0) / seconds,
+        failures: slices[name].reduce((sum, s) => sum + s.failures, 0),
+        cpuMsPerRequest: slices[name].reduce((sum, s) => sum + s.cpuMs, 0) / slices[name].reduce((sum, s) => sum + s.total, 0),
+      },
+    ]),
+  ) as Record<K, SliceSummary>;
+}
 
 export async function measureLargeDatabase(script: string, requests: LoadRequest[]): Promise<LargeDatabaseFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'recovery-bench-large-'));
@@ -183,21 +231,8 @@ export async function measureLargeDatabase(script: string, requests: LoadRequest
     })();
     const servers = { empty: await spawnServer({ script, databasePath: emptyPath }), large: await spawnServer({ script, databasePath: largePath }) };
     try {
-      // Warm-up: every company's configuration cached and the pairs in the distance cache on both.
-      for (const server of Object.values(servers)) await runLoad(server, requests, { connections: 10, durationSeconds: 5 });
-      const slices = { empty: [] as { p99Ms: number; total: number; failures: number }[], large: [] as { p99Ms: number; total: number; failures: number }[] };
-      for (let round = 0; round < LARGE_ROUNDS; round++) {
-        for (const name of ['empty', 'large'] as const) {
-          const result = await runLoad(servers[name], requests, LARGE_SLICE);
-          slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures });
-        }
-      }
-      const summary = (name: 'empty' | 'large') => ({
-        p99Ms: median(slices[name].map((s) => s.p99Ms)),
-        requestsPerSecond: slices[name].reduce((sum, s) => sum + s.total, 0) / (LARGE_ROUNDS * LARGE_SLICE.durationSeconds),
-        failures: slices[name].reduce((sum, s) => sum + s.failures, 0),
-      });
-      return { quotes: LARGE_QUOTES, companies: LARGE_COMPANIES, fillSeconds, databaseBytes, empty: summary('empty'), large: summary('large') };
+      const { empty, large } = await alternatingSlices(servers, requests, { rounds: LARGE_ROUNDS, slice: LARGE_SLICE });
+      return { quotes: LARGE_QUOTES, companies: LARGE_COMPANIES, fillSeconds, databaseBytes, empty, large };
     } finally {
       await Promise.all([servers.empty.stop(), servers.large.stop()]);
     }

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const HOST = '127.0.0.1';
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /** A port nothing listens on right now (the kernel picks it; released before we return). */
 function freePort(): Promise<number> {
@@ -51,6 +53,8 @@ export interface ServerProcess {
   exited: Promise<number | null>;
   /** Resident set size in bytes, read from /proc (Linux); undefined once the process is gone. */
   rssBytes(): number | undefined;
+  /** CPU time (user + system, every thread) used so far, in ms, read from /proc (Linux); undefined once the process is gone. */
+  cpuMs(): number | undefined;
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
   stop(graceMs?: number): Promise<number | null>;
 }
@@ -125,6 +129,17 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
       try {
         const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
         return match ? Number(match[1]) * 1024 : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    cpuMs() {
+      if (exitCode !== undefined) return undefined;
+      try {
+        // Fields after the command name (which may hold spaces, so split after its ")"): utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
       } catch {
         return undefined;
       }

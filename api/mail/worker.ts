@@ -1,0 +1,259 @@
+// The durable mail outbox's worker (issue 16, decision 016). Each tick it
+//  1. turns quotes past its marker into outbox rows for companies alerted for each quote,
+//  2. after 08:00 UK time, writes yesterday's summary for companies on the daily summary,
+//  3. sends the rows that are due over SMTP, retrying refusals with a doubling backoff for 24 hours.
+// The quote path never waits for any of it: quotes are read here after they are committed.
+// Every step is one write() transaction, so a crash between steps loses nothing and repeats
+// nothing: the unique dedupe key refuses a second row for the same quote or day.
+import { performance } from 'node:perf_hooks';
+import { DAILY_SUMMARY_HOUR } from '../../shared/leads';
+import { alertRecipient } from '../alerts/recipient';
+import type { Db } from '../db/client';
+import {
+  claimDueRow,
+  companiesWithAlertMode,
+  insertOutboxRows,
+  lastQuoteId,
+  quotesCreatedBetween,
+  quotesOfModeBetween,
+  readJobMarker,
+  recordOutcome,
+  writeJobMarker,
+  type NewOutboxRow,
+  type OutboxOutcome,
+  type OutboxRow,
+} from '../db/mail';
+import { write } from '../db/write';
+import type { Config } from '../env';
+import type { Logger } from '../http/observability';
+import { addDays, londonDate, londonMidnight, londonMinuteOfDay } from '../pricing/london-time';
+import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
+import { smtpTransport, type MailTransport } from './transport';
+
+export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
+
+/** Job markers: the last quote id turned into alerts, and the UK day whose 08:00 summaries are written. */
+const QUOTE_MARKER = 'mail.lastQuoteId';
+const DAILY_MARKER = 'mail.dailySummaryDay';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DEFAULT_INTERVAL_MS = 2 * SECOND;
+/** A refused message is tried again after 30 s, 1 min, 2 min … up to an hour apart, for this long. */
+const FIRST_RETRY_MS = 30 * SECOND;
+const LONGEST_RETRY_MS = HOUR;
+export const GIVE_UP_AFTER_MS = 24 * HOUR;
+/** A claimed row is not due again for this long: far beyond the transport's timeouts, so only a crash leaves it to expire. */
+const LEASE_MS = 5 * MINUTE;
+/**
+ * Work per tick, so the worker never holds the event loop (or the write lock) long enough to
+ * show in the quote path's p99, nor takes much of the cores from quotes: quotes are turned into
+ * alerts 25 to a transaction (about 2 ms of composing, inserting and committing), and a tick
+ * writes and sends at most so many. nodemailer spends 1–2 ms of CPU on a message (and on a
+ * shared machine the mail server as much again), so while the server is busy with requests (its
+ * event loop ran more than half of the last tick) the worker writes 50 alerts and sends 1 a
+ * second, against 250 and 20 otherwise: sending 4 a second under a saturating quote load cost
+ * 6–9 % of quote throughput in `npm run bench -- alerts`, 1 a second was within its noise. A
+ * longer burst waits past the marker or in the outbox and goes out once the load eases.
+ */
+const QUOTES_PER_TRANSACTION = 25;
+export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts: 100, sends: 2 } } as const;
+const BUSY_LOOP_UTILIZATION = 0.5;
+
+/** Whether the event loop ran more than half the time since the last call (not counting the first). */
+function eventLoopBusy(): () => boolean {
+  let since = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, since).utilization > BUSY_LOOP_UTILIZATION;
+    since = now;
+    return busy;
+  };
+}
+
+export interface MailWorkerOptions {
+  db: Db;
+  config: Pick<Config, 'mail' | 'publicUrl'>;
+  logger: Logger;
+  now: () => Date;
+  /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
+  transport?: MailTransport;
+  intervalMs?: number;
+  /** Is the server busy with requests right now? Default: its event loop's utilization since the last tick. */
+  busy?: () => boolean;
+}
+
+export interface MailWorker {
+  /** One full pass (quotes, summaries, sends); runs after any pass in progress. */
+  tick(): Promise<void>;
+  /** Ticks every intervalMs from now on, starting at once. */
+  start(): void;
+  /** A tick as soon as the event loop is free, without waiting for the interval. */
+  nudge(): void;
+  /** No more ticks; resolves once the pass in progress (a send included) has finished. */
+  stop(): Promise<void>;
+}
+
+/** The wait after `failures` failed tries in a row: 30 s, doubling, capped. */
+export const retryDelayMs = (failures: number) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
+
+export function createMailWorker(options: MailWorkerOptions): MailWorker {
+  const { db, config, logger, now } = options;
+  const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
+  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const busy = options.busy ?? eventLoopBusy();
+  // A first start alerts from here on, not for every quote stored before alerts existed.
+  if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
+
+  let loggedUnsent = false;
+  let failing = false;
+  let timer: NodeJS.Timeout | undefined;
+  let stopping = false;
+  let chain: Promise<void> = Promise.resolve();
+  let inFlight = false;
+
+  /** An outbox row for `content`, due at once (or kept unsent without a mail server). */
+  function row(companyId: number, kind: NewOutboxRow['kind'], dedupeKey: string, to: string, content: MailContent, at: string): NewOutboxRow {
+    return {
+      companyId,
+      kind,
+      dedupeKey,
+      to,
+      ...content,
+      status: transport ? 'pending' : 'unsent',
+      attempts: 0,
+      nextAttemptAt: transport ? at : null,
+      createdAt: at,
+    };
+  }
+
+  async function store(rows: NewOutboxRow[], marker: string, value: string, expected: string | undefined) {
+    const written = await write(db, () => {
+      // Another worker on the same file moved the marker meanwhile: its rows stand.
+      if (readJobMarker(db, marker) !== expected) return false;
+      insertOutboxRows(db, rows);
+      writeJobMarker(db, marker, value);
+      return true;
+    });
+    if (written && rows.length > 0 && !transport && !loggedUnsent) {
+      loggedUnsent = true;
+      logger.warn({ msg: NO_MAIL_SERVER, alerts: rows.length });
+    }
+  }
+
+  async function alertNewQuotes(limit: number) {
+    for (let handled = 0; handled < limit && !stopping; ) {
+      const marker = readJobMarker(db, QUOTE_MARKER);
+      const after = Number(marker ?? 0);
+      const last = lastQuoteId(db);
+      if (last <= after) return;
+      const found = quotesOfModeBetween(db, 'each', after, last, QUOTES_PER_TRANSACTION);
+      // A full batch may have more behind it; a short one has seen every quote up to `last`, so
+      // quotes of companies without alerts are passed over in one step however many there are.
+      const caughtUp = found.length < QUOTES_PER_TRANSACTION;
+      const upTo = caughtUp ? last : found[found.length - 1].quote.id;
+      const at = now().toISOString();
+      const rows = found.flatMap(({ quote, companyName, addresses }) => {
+        const to = alertRecipient(addresses);
+        return to ? [row(quote.companyId, 'quote', `quote:${quote.id}`, to, quoteAlert(quote, companyName, config.publicUrl), at)] : [];
+      });
+      await store(rows, QUOTE_MARKER, String(upTo), marker);
+      if (caughtUp) return;
+      handled += found.length;
+      // Let requests in between transactions.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** From 08:00 UK time, once a day: each daily company's summary of yesterday (UK), if it had quotes. */
+  async function writeDailySummaries() {
+    const instant = now();
+    const today = londonDate(instant);
+    if (londonMinuteOfDay(instant) < DAILY_SUMMARY_HOUR * 60) return;
+    const marker = readJobMarker(db, DAILY_MARKER);
+    if (marker === today) return;
+    const day = addDays(today, -1);
+    const from = londonMidnight(day).toISOString();
+    const to = londonMidnight(today).toISOString();
+    const at = instant.toISOString();
+    const rows = companiesWithAlertMode(db, 'daily').flatMap((company) => {
+      const recipient = alertRecipient(company.addresses);
+      if (!recipient) return [];
+      const { count, quotes } = quotesCreatedBetween(db, company.id, from, to, SUMMARY_LIST_LIMIT);
+      // A day without quotes sends nothing: an empty summary every morning would teach people to ignore them.
+      if (count === 0) return [];
+      return [row(company.id, 'daily', `daily:${company.id}:${day}`, recipient, dailySummary(day, quotes, count, company.name, config.publicUrl), at)];
+    });
+    await store(rows, DAILY_MARKER, today, marker);
+  }
+
+  /** What happens to a row after a failed try: tried again later, or given up 24 hours after it was written. */
+  function afterFailure(r: OutboxRow, error: unknown, at: Date): OutboxOutcome {
+    const attempts = r.attempts + 1;
+    const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const giveUpAt = Date.parse(r.createdAt) + GIVE_UP_AFTER_MS;
+    if (at.getTime() >= giveUpAt) return { status: 'failed', attempts, lastError };
+    const next = Math.min(at.getTime() + retryDelayMs(attempts), giveUpAt);
+    return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
+  }
+
+  async function sendDue(limit: number) {
+    if (!transport) return;
+    for (let sent = 0; sent < limit && !stopping; sent++) {
+      const at = now();
+      // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
+      // or this one after a restart, does not take a row in flight until its lease has passed,
+      // and a stop between two messages leaves none claimed and unsent.
+      const r = await write(db, () => claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString()));
+      if (!r) return;
+      let outcome: OutboxOutcome;
+      try {
+        await transport.send({ from: config.mail.from, to: r.to, subject: r.subject, text: r.text, html: r.html });
+        outcome = { status: 'sent', sentAt: now().toISOString() };
+      } catch (error) {
+        outcome = afterFailure(r, error, now());
+      }
+      await write(db, () => recordOutcome(db, r.id, outcome));
+    }
+  }
+
+  async function pass() {
+    inFlight = true;
+    try {
+      const work = WORK_PER_TICK[busy() ? 'busy' : 'idle'];
+      await alertNewQuotes(work.alerts);
+      await writeDailySummaries();
+      await sendDue(work.sends);
+      if (failing) logger.info({ msg: 'Mail worker recovered' });
+      failing = false;
+    } catch (error) {
+      // Logged once per episode (a full disk fails every tick); the next tick tries again.
+      if (!failing) logger.error({ msg: 'Mail worker failed; it tries again next tick', error: error instanceof Error ? error.message : String(error) });
+      failing = true;
+    } finally {
+      inFlight = false;
+    }
+  }
+
+  const tick = () => (chain = chain.then(pass));
+  const nudge = () => setImmediate(() => stopping || void tick());
+
+  return {
+    tick,
+    nudge,
+    start() {
+      if (timer || stopping) return;
+      // A pass still running when the next is due is not queued behind: the next interval takes it.
+      timer = setInterval(() => inFlight || void tick(), intervalMs);
+      timer.unref();
+      nudge();
+    },
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await chain;
+      transport?.close();
+    },
+  };
+}
