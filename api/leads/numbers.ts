@@ -4,7 +4,7 @@ import { penceToPounds } from '../../shared/money';
 import type { LeadNumbers } from '../../shared/types';
 import type { NumbersRow } from '../db/leads';
 import { londonDate } from '../pricing/london-time';
-import { addDays, londonMidnight } from './uk-days';
+import { addDays, londonMidnight } from '../pricing/london-time';
 
 export const NUMBERS_DAYS = 30;
 const WEEK_DAYS = 7;

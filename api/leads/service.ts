@@ -26,7 +26,7 @@ import { createRateLimiter } from '../http/rate-limit';
 import { londonDate } from '../pricing/london-time';
 import { csvStream } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
-import { addDays, londonMidnight } from './uk-days';
+import { addDays, londonMidnight } from '../pricing/london-time';
 import { toLead, toLeadDetail } from './view';
 
 export const QUOTE_NOT_FOUND = 'Quote not found';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addDays, londonMidnight, ukDate, ukDateAndTime } from './uk-days';
+import { addDays, londonMidnight } from '../pricing/london-time';
+import { ukDate, ukDateAndTime } from './uk-days';
 
 describe('UK days', () => {
   it('begin at London midnight, in winter and in summer time', () => {
