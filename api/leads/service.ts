@@ -23,10 +23,9 @@ import { write } from '../db/write';
 import type { AppDeps } from '../deps';
 import { NotFound, ValidationFailed } from '../errors';
 import { createRateLimiter } from '../http/rate-limit';
-import { londonDate } from '../pricing/london-time';
+import { addDays, londonDate, londonMidnight } from '../pricing/london-time';
 import { csvStream } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
-import { addDays, londonMidnight } from '../pricing/london-time';
 import { toLead, toLeadDetail } from './view';
 
 export const QUOTE_NOT_FOUND = 'Quote not found';
