@@ -1,0 +1,8 @@
+import { LEAD_STATUS_LABELS, type LeadStatus } from '../../../../../shared/leads';
+import { Badge } from '../../../components/ui';
+
+const TONES = { new: 'brand', contacted: 'warning', won: 'success', lost: 'neutral' } as const satisfies Record<LeadStatus, string>;
+
+export function StatusBadge({ status }: { status: LeadStatus }) {
+  return <Badge tone={TONES[status]}>{LEAD_STATUS_LABELS[status]}</Badge>;
+}
