@@ -63,3 +63,21 @@ export async function expectNoSeriousA11yViolations(page: Page, context: string)
   const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(summary, `axe violations on ${context}`).toEqual([]);
 }
+
+/** Records every CSP violation the page reports, as events and as console messages. */
+export async function watchCsp(page: Page) {
+  const console: string[] = [];
+  page.on('console', (message) => {
+    if (/Content[ -]Security[ -]Policy/i.test(message.text())) console.push(message.text());
+  });
+  // Init scripts run through the DevTools protocol, not as page script, so CSP does not stop them.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
+  });
+  return async function expectNoViolations(where: string) {
+    const events = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    expect({ events, console }, `CSP violations on ${where}`).toEqual({ events: [], console: [] });
+  };
+}
