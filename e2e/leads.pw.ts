@@ -4,7 +4,7 @@
 // the alert email's deep link opens it, and the CSV export holds it.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial, watchCsp } from './admin-helpers';
+import { expectNoSeriousA11yViolations, expectToast, quoteWithFirstChoices, signUpWithTrial, watchCsp } from './admin-helpers';
 
 test('a quote becomes a lead: tapped, found by reference, won, counted and exported', async ({ page, browser }) => {
   const expectNoCspViolations = await watchCsp(page);
@@ -19,14 +19,7 @@ test('a quote becomes a lead: tapped, found by reference, won, counted and expor
     const phone = await motorist.newPage();
     await phone.goto(`/company/${operator.slug}`);
     const form = phone.locator('recovery-quote');
-    await form.getByLabel('Pickup Location').fill('sw1a1aa');
-    await form.getByLabel('Destination').fill('ec1a 1bb');
-    await form.getByLabel('Vehicle Type').selectOption({ index: 1 });
-    await form.getByLabel('Gearbox').selectOption({ index: 1 });
-    await form.getByLabel('Rolling Status').selectOption({ index: 1 });
-    await form.getByLabel('Problem Description').selectOption({ index: 1 });
-    await form.getByRole('button', { name: 'Calculate Quote' }).click();
-    await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
+    await quoteWithFirstChoices(form);
     const quoteId = (await form.getByText(/^Quote ID: TQ-/).textContent())?.replace('Quote ID: TQ-', '') ?? '';
     expect(quoteId).toMatch(/^[0-9A-Z]{8,9}$/);
 

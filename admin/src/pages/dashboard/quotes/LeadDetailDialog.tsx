@@ -3,7 +3,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../../../../shared/api-client';
-import { LEAD_NOTE_MAX, LEAD_STATUS_LABELS, LEAD_STATUSES } from '../../../../../shared/leads';
+import { LEAD_NOTE_MAX, LEAD_STATUS_LABELS } from '../../../../../shared/leads';
 import { formatPounds } from '../../../../../shared/money';
 import { leadStatusUpdateSchema } from '../../../../../shared/schemas';
 import type { LeadDetail } from '../../../../../shared/types';
@@ -12,7 +12,7 @@ import { Button, Dialog, Field, Select, Spinner, Textarea } from '../../../compo
 import { errorText } from '../api';
 import { useLead, useSaveLeadStatus } from './api';
 import { contactText, formatDateTime, routeText, vehicleText, whenText } from './format';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge, StatusOptions } from './StatusBadge';
 
 interface LeadDetailDialogProps {
   /** The `quote` search parameter as given; null when no quote is open. */
@@ -138,11 +138,7 @@ function StatusForm({ lead }: { lead: LeadDetail }) {
     <form noValidate onSubmit={onSubmit} className="grid gap-3 rounded-lg border border-slate-200 p-4">
       <Field label="Status" error={errors.status?.message}>
         <Select {...register('status')}>
-          {LEAD_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {LEAD_STATUS_LABELS[status]}
-            </option>
-          ))}
+          <StatusOptions />
         </Select>
       </Field>
       <Field label="Note (optional)" hint={`${noteLength}/${LEAD_NOTE_MAX} characters`} error={errors.note?.message}>

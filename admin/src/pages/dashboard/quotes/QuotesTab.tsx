@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Download, RefreshCw, Search } from 'lucide-react';
 import { ApiRequestError } from '../../../../../shared/api-client';
-import { LEAD_STATUS_LABELS, LEAD_STATUSES, readReference } from '../../../../../shared/leads';
+import { readReference } from '../../../../../shared/leads';
 import { formatPounds } from '../../../../../shared/money';
 import { leadFilterSchema } from '../../../../../shared/schemas';
 import type { Lead } from '../../../../../shared/types';
@@ -19,7 +19,7 @@ import { exportHref, fetchLead, NO_FILTERS, refreshInbox, useLeadPages, type Lea
 import { contactText, formatDateTime, routeText, vehicleText, whenText } from './format';
 import { LeadDetailDialog } from './LeadDetailDialog';
 import { LeadNumbersCard } from './LeadNumbersCard';
-import { StatusBadge } from './StatusBadge';
+import { StatusBadge, StatusOptions } from './StatusBadge';
 
 export default function QuotesTab() {
   const [params, setParams] = useSearchParams();
@@ -103,11 +103,7 @@ function Inbox({ onOpen }: { onOpen: (reference: string) => void }) {
           <Field label="Status" error={filterErrors.status}>
             <Select value={filters.status} onChange={(event) => setFilter('status')(event.target.value)}>
               <option value="">All statuses</option>
-              {LEAD_STATUSES.map((status) => (
-                <option key={status} value={status}>
-                  {LEAD_STATUS_LABELS[status]}
-                </option>
-              ))}
+              <StatusOptions />
             </Select>
           </Field>
           <Field label="Urgency" error={filterErrors.urgency}>
