@@ -77,12 +77,21 @@ test('a quote becomes a lead: tapped, found by reference, won, counted and expor
     await expectNoCspViolations('the Quotes tab');
   });
 
-  await test.step('the alert email’s link opens the quote; the CSV holds it', async () => {
-    await page.goto(`/dashboard?tab=quotes&quote=${reference}`);
-    const dialog = page.getByRole('dialog', { name: `Quote TQ-${reference}` });
+  await test.step('the alert email’s link opens the quote, after signing in on another device', async () => {
+    const elsewhere = await browser.newContext();
+    const inbox = await elsewhere.newPage();
+    await inbox.goto(`/dashboard?tab=quotes&quote=${reference}`);
+    await expect(inbox.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    await inbox.getByLabel('Email').fill(operator.email);
+    await inbox.getByLabel('Password').fill(operator.password);
+    await inbox.getByRole('button', { name: 'Sign In' }).click();
+    const dialog = inbox.getByRole('dialog', { name: `Quote TQ-${reference}` });
     await expect(dialog.getByLabel('Status')).toHaveValue('won');
-    await page.keyboard.press('Escape');
+    await expect(inbox.getByRole('tab', { name: 'Quotes', includeHidden: true })).toHaveAttribute('aria-selected', 'true');
+    await elsewhere.close();
+  });
 
+  await test.step('the CSV of the filtered list holds it', async () => {
     await page.getByLabel('Status', { exact: true }).selectOption({ label: 'Won' });
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Download CSV' }).click();
