@@ -98,6 +98,7 @@ describe('<QuotesTab>', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(3));
     expect(rows()[2].textContent).toContain('TQ-ABCDEFGH');
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Open quote TQ-ABCDEFGH'));
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     expect(gets(api, '/api/quotes?cursor=c2')).toHaveLength(1);
   });

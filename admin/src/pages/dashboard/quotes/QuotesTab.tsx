@@ -2,7 +2,7 @@
 // with find-by-reference, filters and export, and the alert settings. Loaded only when the tab
 // opens (DriverPortal), so the portal's first load carries none of it. The open quote lives in
 // the URL (`?tab=quotes&quote={reference}`), which is where the alert emails link.
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { Download, RefreshCw, Search } from 'lucide-react';
@@ -64,6 +64,21 @@ function Inbox({ onOpen }: { onOpen: (reference: string) => void }) {
   const pages = useLeadPages(filters, checked.ok);
   const quotes = pages.data?.pages.flatMap((page) => page.quotes) ?? [];
   const setFilter = (name: keyof LeadFilters) => (value: string) => setFilters((current) => ({ ...current, [name]: value }));
+  const list = useRef<HTMLUListElement>(null);
+  // Keyboard focus moves on to the first quote loaded, rather than staying on (or, after the last
+  // page, losing) the button: the index of that quote, until it is shown.
+  const focusOnArrival = useRef<number | null>(null);
+  useEffect(() => {
+    const index = focusOnArrival.current;
+    if (index === null || quotes.length <= index) return;
+    focusOnArrival.current = null;
+    list.current?.querySelectorAll('button')[index]?.focus();
+  }, [quotes.length]);
+
+  const loadMore = () => {
+    focusOnArrival.current = quotes.length;
+    void pages.fetchNextPage();
+  };
 
   return (
     <Card>
@@ -136,13 +151,13 @@ function Inbox({ onOpen }: { onOpen: (reference: string) => void }) {
           </div>
         ) : (
           <>
-            <ul aria-label="Quotes" className="divide-y divide-slate-200 border-y border-slate-200">
+            <ul ref={list} aria-label="Quotes" className="divide-y divide-slate-200 border-y border-slate-200">
               {quotes.map((lead) => (
                 <LeadRow key={lead.reference} lead={lead} onOpen={onOpen} />
               ))}
             </ul>
             {pages.hasNextPage && (
-              <Button variant="outline" className="justify-self-center" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
+              <Button variant="outline" className="justify-self-center" onClick={loadMore} disabled={pages.isFetchingNextPage}>
                 {pages.isFetchingNextPage ? 'Loading...' : 'Load more'}
               </Button>
             )}
