@@ -27,6 +27,7 @@ import { authRoutes } from './routes/auth';
 import { chargeRoutes } from './routes/charges';
 import { companyRoutes } from './routes/company';
 import { docsRoutes } from './routes/docs';
+import { leadRoutes } from './routes/leads';
 import { createHostedRoutes } from './routes/hosted';
 import { pricingRoutes } from './routes/pricing';
 import { postcodeRoutes } from './routes/postcodes';
@@ -90,6 +91,7 @@ export function createApp(options: AppOptions) {
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
     .route('/', quoteRoutes(deps, quoteLimiter))
+    .route('/', leadRoutes(deps))
     .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', billingRoutes(deps, billing))
     .route('/', docsRoutes(api))

@@ -1,11 +1,13 @@
 // What a serving process sets up before it listens: the app, the postcode data (loaded now, so
-// the first quote does not pay for it) and WAL checkpoints on a worker thread. api/server.ts
-// starts this way, and so does the benchmark's bare-handler reference, so both run the same.
+// the first quote does not pay for it), WAL checkpoints on a worker thread and the nightly
+// retention of quotes. api/server.ts starts this way, and so does the benchmark's bare-handler
+// reference, so both run the same.
 import { createApp } from './app';
 import { checkpointFailureLog, startBackgroundCheckpoints } from './db/checkpointer';
 import { loadGeodata } from './distance/postcodes';
 import type { Config } from './env';
 import type { Logger } from './http/observability';
+import { createRetention } from './leads/retention';
 
 export function bootApp(config: Config, logger?: Logger) {
   const { app, deps } = createApp({ config, logger });
@@ -14,5 +16,7 @@ export function bootApp(config: Config, logger?: Logger) {
     config.databasePath === ':memory:'
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
-  return { app, deps, geodata, checkpoints };
+  const retention = createRetention(deps);
+  retention.start();
+  return { app, deps, geodata, checkpoints, retention };
 }

@@ -38,6 +38,7 @@ const envSchema = z
     SUPPORT_EMAIL: z.email().default('support@recoveryquote.co.uk'),
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+    CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   })
@@ -73,6 +74,8 @@ export interface Config {
   quoteRateLimit: number;
   /** Sign-ups per hour per client address; 0 turns the limit off. */
   signupRateLimit: number;
+  /** The widget's contact markers per minute per client address; 0 turns the limit off. */
+  contactRateLimit: number;
   trustProxy: boolean;
   logLevel: LogLevel;
 }
@@ -120,6 +123,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     supportEmail: env.SUPPORT_EMAIL,
     quoteRateLimit: env.QUOTE_RATE_LIMIT,
     signupRateLimit: env.SIGNUP_RATE_LIMIT,
+    contactRateLimit: env.CONTACT_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
   };

@@ -21,7 +21,7 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints } = bootApp(config, logger);
+const { app, deps, geodata, checkpoints, retention } = bootApp(config, logger);
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 }) as Server;
@@ -121,6 +121,8 @@ function shutdown(signal: string) {
   // connection has ended.
   afterAcceptQueueDrained(() => {
     net.Server.prototype.close.call(server, async () => {
+      // Retention ends its batch first: it writes through the main connection.
+      await retention.stop();
       // The worker's connection first, so the main one closes last and folds the WAL into the file.
       await checkpoints?.stop();
       deps.db.$client.close();

@@ -2,8 +2,9 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, or `main`) runs those sections alone and rewrites only
-// theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
+// `npm run bench -- backup` (or `large-db`, `leads`, or `main`) runs those sections alone and rewrites only
+// theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only. `--leads-quotes=N`
+// fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker, smaller run).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,12 +15,14 @@ import { demoQuoteJson } from './bench/demo-quote';
 import { runLoad, type LoadRequest, type LoadResult, type LoadSettings } from './bench/load';
 import type { NearestProbeResult } from './bench/nearest-probe';
 import type { PostcodeProbeResult } from './bench/postcode-probe';
+import { EXPORT_ROWS, measureLeads, type LeadsFigures } from './bench/leads';
 import { PAIRS_CSV, pairsCsvPostcodes, spaced, unitKeys } from './bench/postcode-sample';
 import {
   acrossCompanies,
   BACKUP_RATE,
   CITY_POSTCODES,
   LARGE_COMPANIES,
+  LARGE_QUOTES,
   measureBackupUnderLoad,
   measureLargeDatabase,
   type BackupFigures,
@@ -405,6 +408,63 @@ ${render(rows)}
 `;
 }
 
+function leadsSection(host: ReturnType<typeof machine>, figures: LeadsFigures): string {
+  const { firstPage, byReference, byReferenceService, numbers, signedInBaseline } = figures;
+  const timed = (t: typeof firstPage) => `${t.p99Ms.toFixed(2)} ms (p50 ${t.p50Ms.toFixed(2)} ms)`;
+  const exported = figures.export;
+  const rows: Row[] = [
+    {
+      what: `the Quotes tab's first page, \`GET /api/quotes\` (25 newest), p99 over ${int(firstPage.requests)} requests across 500 companies`,
+      measured: timed(firstPage),
+      budget: '≤ 20 ms',
+      pass: firstPage.p99Ms <= 20,
+    },
+    {
+      what: `find by reference, \`GET /api/quotes/TQ-…\`, p99 over ${int(byReference.requests)} requests`,
+      measured: timed(byReference),
+      budget: '≤ 2 ms',
+      pass: byReference.p99Ms <= 2,
+    },
+    {
+      what: `for reference: the same look-ups as service calls alone (decode the reference, one row by id, its history), p99 over ${int(byReferenceService.requests)}`,
+      measured: timed(byReferenceService),
+      budget: 'reported',
+    },
+    {
+      what: `for reference: the smallest signed-in route, \`GET /api/auth/user\` (session, middleware, one user read), p99 over ${int(signedInBaseline.requests)} requests`,
+      measured: timed(signedInBaseline),
+      budget: 'reported',
+    },
+    {
+      what: `the 30-day numbers, \`GET /api/quotes/numbers\`, p99 over ${int(numbers.requests)} requests`,
+      measured: timed(numbers),
+      budget: '≤ 50 ms',
+      pass: numbers.p99Ms <= 50,
+    },
+    {
+      what: `CSV export of one company's ${int(exported.rows)} quotes (${mb(exported.bytes)} in ${int(exported.chunks)} chunks, ${exported.seconds.toFixed(1)} s): RSS growth while streaming`,
+      measured: `${(exported.rssGrowthBytes / 1e6).toFixed(1)} MB`,
+      budget: '≤ 30 MB, streamed',
+      pass: exported.rssGrowthBytes <= 30e6 && exported.rows === EXPORT_ROWS,
+    },
+  ];
+  const plans = Object.entries(figures.plans).map(([name, plan]) => `- ${name}: \`${plan.join('; ')}\``).join('\n');
+  return `## Lead inbox
+
+\`scripts/bench/leads.ts\`: ${int(figures.quotes)} quotes across ${int(figures.companies)} companies (fill-database.ts), plus one company with
+${int(EXPORT_ROWS)} quotes over 30 days for the export (${(figures.databaseBytes / 1e9).toFixed(2)} GB, filled in ${figures.fillSeconds.toFixed(0)} s). Server time is
+measured in a fresh process (\`scripts/bench/leads-probe.ts\`) through the whole app by \`app.request\` (session, middleware,
+handler, JSON; no socket), one request at a time, the clock set an hour after the newest quote. RSS growth is the peak
+while the export is read, chunk by chunk, over the RSS after a full collection just before it. ${ranAt(host)}
+
+${render(rows)}
+
+Query plans on this database:
+
+${plans}
+`;
+}
+
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
 function withSection(doc: string, section: string): string {
   const heading = section.slice(0, section.indexOf('\n'));
@@ -414,11 +474,18 @@ function withSection(doc: string, section: string): string {
   return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${doc.slice(next + 1)}`}`;
 }
 
-const SECTIONS = ['main', 'backup', 'large-db', 'logs', 'nearest'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'logs', 'nearest', 'leads'] as const;
 type Section = (typeof SECTIONS)[number];
 
 async function main() {
-  const asked = process.argv.slice(2);
+  const options = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
+  const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const leadsQuotes = Number(/^--leads-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--leads-quotes=')) ?? '')?.[1] ?? LARGE_QUOTES);
+  const unknownOptions = options.filter((o) => !/^--leads-quotes=\d+$/.test(o));
+  if (unknownOptions.length > 0 || leadsQuotes < 1) {
+    process.stderr.write(`Unknown bench option ${unknownOptions.join(', ')}: the only one is --leads-quotes=N (N ≥ 1)\n`);
+    process.exit(1);
+  }
   const unknown = asked.filter((name) => !(SECTIONS as readonly string[]).includes(name));
   if (unknown.length > 0) {
     process.stderr.write(`Unknown bench section ${unknown.join(', ')}: choose from ${SECTIONS.join(', ')} (none: all)\n`);
@@ -432,10 +499,22 @@ async function main() {
     sections.delete('nearest');
     if (sections.size === 0) return;
   }
+  const out = path.join(REPO_ROOT, 'docs/benchmarks.md');
+  const leads = async (doc: string) => {
+    console.log(`Lead inbox: filling ${int(leadsQuotes)} quotes…`);
+    const section = leadsSection(host, await measureLeads(leadsQuotes));
+    console.log(`\n${section}`);
+    return withSection(doc, section);
+  };
+  if (sections.size === 1 && sections.has('leads')) {
+    // Server times in process: no build needed.
+    writeFileSync(out, await leads(existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n'));
+    console.log(`Written to ${path.relative(process.cwd(), out)}`);
+    return;
+  }
   const built = ensureBuilt();
   // The production bundle, as `npm start` runs it; the sources only if it could not be built.
   const script = built ? 'dist/server.mjs' : 'api/server.ts';
-  const out = path.join(REPO_ROOT, 'docs/benchmarks.md');
   if (sections.has('logs') && !sections.has('main')) {
     // The main section measures it too; alone it is printed, not written.
     if (!built) throw new Error('the stalled log reader is measured on the production bundle: npm run build failed');
@@ -457,6 +536,7 @@ async function main() {
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }
+  if (sections.has('leads')) doc = await leads(doc);
   writeFileSync(out, doc);
   console.log(`Written to ${path.relative(process.cwd(), out)}`);
 }

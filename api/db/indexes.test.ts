@@ -1,8 +1,10 @@
 // The look-ups that run per company configuration load, per checkout and per Stripe webhook read
-// one row through an index (migration 0003): a full scan would grow with the customer base.
+// one row through an index (migration 0003): a full scan would grow with the customer base. So do
+// the lead inbox's reads (issue 16): one quote by row id, a page and the numbers by company.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckoutSessionIds } from './billing';
 import { openDatabase, type Db } from './client';
+import { findLeadById, leadsSince, listLeads } from './leads';
 import { findUserByCompanyId, findUserByStripeCustomer } from './users';
 
 /** The SQL a data-layer call prepares, captured as it runs. */
@@ -32,6 +34,13 @@ describe('look-up indexes', () => {
     ['the owner of a company (each company configuration load)', (d: Db) => findUserByCompanyId(d, 1), 'SEARCH users USING INDEX users_company (company_id=?)'],
     ['a user by Stripe customer (each Stripe webhook)', (d: Db) => findUserByStripeCustomer(d, 'cus_123'), 'SEARCH users USING INDEX users_stripe_customer (stripe_customer_id=?)'],
     ['a user’s open checkouts (each new checkout)', (d: Db) => openCheckoutSessionIds(d, 1), 'SEARCH checkout_sessions USING INDEX checkout_sessions_user (user_id=?)'],
+    ['a quote by reference (its row id)', (d: Db) => findLeadById(d, 1, 1, 'KJAECF76R'), 'SEARCH quotes USING INTEGER PRIMARY KEY (rowid=?)'],
+    [
+      'a page of the Quotes tab after a cursor',
+      (d: Db) => listLeads(d, { companyId: 1, after: { createdAt: '2026-01-01T00:00:00.000Z', id: 9 }, limit: 26 }),
+      'SEARCH quotes USING INDEX quotes_company_created (company_id=? AND created_at<?)',
+    ],
+    ['the 30-day numbers, from the covering index alone', (d: Db) => leadsSince(d, 1, '2026-01-01'), 'SEARCH quotes USING COVERING INDEX quotes_company_created (company_id=? AND created_at>?)'],
   ])('finds %s through its index, not a scan', (_, call, expected) => {
     db = openDatabase(':memory:');
     const plan = planOf(db, sqlOf(db, () => call(db)));

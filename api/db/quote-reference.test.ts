@@ -42,4 +42,34 @@ describe('quote references', () => {
     expect(() => cipher.encode([-1])).toThrow(RangeError);
     expect(() => cipher.encode([1.5])).toThrow(RangeError);
   });
+
+  describe('decode', () => {
+    it('inverts encode on random and edge ids', () => {
+      const random = Array.from({ length: 2000 }, () => Math.floor(Math.random() * MAX_SEQUENCE));
+      const edges = [0, 1, 2, 2 ** 22 - 1, 2 ** 22, 2 ** 23 - 1, 2 ** 23, 2 ** 32 - 1, 2 ** 32, MAX_SEQUENCE - 2, MAX_SEQUENCE - 1];
+      const ids = [...edges, ...random];
+      const references = cipher.encode(ids);
+      expect(references.map((r) => cipher.decode(r))).toEqual(ids);
+    });
+
+    it('reads the known vector back', () => {
+      expect(['KJAECF76R', 'K4TJSGX5N', 'ATXZA5FS9', 'UKJ4CNYXM', 'D7XDRG4FY'].map((r) => cipher.decode(r))).toEqual([1, 2, 3, 1_000_000, MAX_SEQUENCE - 1]);
+    });
+
+    it('gives every 9-character reference an id, which a row may not have: the caller looks it up', () => {
+      // Not a reference this key ever gave to a small id: it still decodes, to a large one.
+      const id = cipher.decode('ZZZZZZZZZ');
+      expect(id).not.toBeNull();
+      expect(id).toBeGreaterThanOrEqual(0);
+      expect(id).toBeLessThan(MAX_SEQUENCE);
+      expect(cipher.encode([id as number])).toEqual(['ZZZZZZZZZ']);
+      expect(cipher.decode('222222222')).toBeGreaterThan(1_000_000);
+    });
+
+    it('refuses what is not 9 characters of the alphabet', () => {
+      for (const bad of ['', 'KJAECF76', 'KJAECF76RR', 'kjaecf76r', 'KJAECF760', 'KJAECF7OR', 'KJAECF7IR', 'KJAECF7 R']) {
+        expect(cipher.decode(bad), bad).toBeNull();
+      }
+    });
+  });
 });

@@ -26,6 +26,12 @@ const BLOCK = 16;
 export interface ReferenceCipher {
   /** The references of the given row ids, in order. */
   encode(sequences: readonly number[]): string[];
+  /**
+   * The row id a 9-character reference stands for (the inverse permutation), or null when it is
+   * not one of REFERENCE_LENGTH characters of REFERENCE_ALPHABET. Every such reference decodes to
+   * some id: whether a row has it is the caller's question.
+   */
+  decode(reference: string): number | null;
 }
 
 export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
@@ -34,10 +40,21 @@ export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
 
   let scratch = Buffer.alloc(0);
 
+  /** F(r, x) for every x at once: the first 32 bits of AES(r ‖ x), one AES call for the batch. */
+  function roundFunction(round: number, xs: Uint32Array): Buffer {
+    const n = xs.length;
+    if (scratch.length < BLOCK * n) scratch = Buffer.alloc(BLOCK * n);
+    const input = scratch.subarray(0, BLOCK * n);
+    for (let i = 0; i < n; i++) {
+      input[i * BLOCK] = round;
+      input.writeUInt32BE(xs[i], i * BLOCK + 4);
+    }
+    return aes.update(input);
+  }
+
   /**
    * The network over every value at once. Round r turns (a, b) into (b, a xor F(r, b)), where a
-   * has LEFT_BITS in even rounds and RIGHT_BITS in odd ones, and F(r, x) is the first 32 bits of
-   * AES(r ‖ x), cut to a's width.
+   * has LEFT_BITS in even rounds and RIGHT_BITS in odd ones, and F(r, x) is cut to a's width.
    */
   function permute(values: readonly number[]): number[] {
     const n = values.length;
@@ -47,19 +64,28 @@ export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
       a[i] = Math.floor(values[i] / RIGHT_SIZE);
       b[i] = values[i] % RIGHT_SIZE;
     }
-    if (scratch.length < BLOCK * n) scratch = Buffer.alloc(BLOCK * n);
-    const input = scratch.subarray(0, BLOCK * n);
     for (let round = 0; round < ROUNDS; round++) {
-      for (let i = 0; i < n; i++) {
-        input[i * BLOCK] = round;
-        input.writeUInt32BE(b[i], i * BLOCK + 4);
-      }
-      const output = aes.update(input);
+      const output = roundFunction(round, b);
       const mask = round % 2 === 0 ? LEFT_MASK : RIGHT_MASK;
       for (let i = 0; i < n; i++) a[i] = (a[i] ^ (output.readUInt32BE(i * BLOCK) & mask)) >>> 0;
       [a, b] = [b, a];
     }
     return Array.from(a, (ai, i) => ai * RIGHT_SIZE + b[i]);
+  }
+
+  /** The rounds backwards: (x, y) after round r came from (y xor F(r, x), x). */
+  function unpermute(value: number): number {
+    let a = Math.floor(value / RIGHT_SIZE);
+    let b = value % RIGHT_SIZE;
+    const one = new Uint32Array(1);
+    for (let round = ROUNDS - 1; round >= 0; round--) {
+      one[0] = a;
+      const mask = round % 2 === 0 ? LEFT_MASK : RIGHT_MASK;
+      const previousA = (b ^ (roundFunction(round, one).readUInt32BE(0) & mask)) >>> 0;
+      b = a;
+      a = previousA;
+    }
+    return a * RIGHT_SIZE + b;
   }
 
   return {
@@ -69,7 +95,22 @@ export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
       }
       return permute(sequences).map(toReference);
     },
+    decode(reference) {
+      const value = fromReference(reference);
+      return value === null ? null : unpermute(value);
+    },
   };
+}
+
+function fromReference(reference: string): number | null {
+  if (reference.length !== REFERENCE_LENGTH) return null;
+  let value = 0;
+  for (const ch of reference) {
+    const digit = REFERENCE_ALPHABET.indexOf(ch);
+    if (digit === -1) return null;
+    value = value * 32 + digit;
+  }
+  return value;
 }
 
 function toReference(value: number): string {

@@ -6,28 +6,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './client';
 import { createReferenceCipher } from './quote-reference';
+import { storedQuote } from '../test/harness';
 import { countQuotes, insertQuote, type NewQuote } from './quotes';
 
-const quote: NewQuote = {
-  companyId: 1,
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'LS1 4AP',
-  vehicleType: 'car',
-  gearboxType: 'manual',
-  rollingStatus: 'rolling',
-  passengerCount: 0,
-  problemType: 'other',
-  urgency: 'immediate',
-  preferredDate: null,
-  preferredTime: null,
-  distance: 43.2,
-  callOutFeePence: 5000,
-  distanceFeePence: 10800,
-  labourFeePence: 4500,
-  extraFeesPence: 0,
-  totalPricePence: 20300,
-  createdAt: '2026-06-10T12:00:00.000Z',
-};
+const quote: NewQuote = storedQuote(1, { createdAt: '2026-06-10T12:00:00.000Z' });
 
 const freshDb = () => openDatabase(path.join(mkdtempSync(path.join(tmpdir(), 'recovery-quotes-')), 'q.db'));
 const stored = (db: ReturnType<typeof freshDb>) =>

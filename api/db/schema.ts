@@ -213,7 +213,13 @@ export const quotes = sqliteTable(
     contactedAt: text('contacted_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('quotes_company_created').on(t.companyId, t.createdAt)],
+  (t) => [
+    // A company's quotes by time: the Quotes tab's keyset pages, the export and retention. Its
+    // last three columns make it cover the 30-day numbers, so a company's month is one run of the
+    // index with no read of rows scattered through the table (issue 16's numbers: 4 ms → 1 ms at
+    // 5 M quotes). Widening the index costs an insert a few per cent; a second index cost 12 %+.
+    index('quotes_company_created').on(t.companyId, t.createdAt, t.status, t.totalPricePence, t.pickupPostcode),
+  ],
 );
 
 /**

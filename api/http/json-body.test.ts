@@ -21,6 +21,9 @@ const BAD_TYPES: { label: string; type?: string }[] = [
 
 const RATES = { callOutFee: 61, labourRate: 52.5, mileRate: 3.1, labourTime: 1.5, afterHoursFee: 70, afterHoursStart: '19:00', afterHoursEnd: '07:00', afterHoursEnabled: false };
 
+/** Stands for `{reference}` in paths. */
+const A_REFERENCE = 'KJAECF76R';
+
 /** Every route that takes a JSON body, with a body it would accept. */
 const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean }[] = [
   { method: 'POST', path: '/api/signup', body: { name: 'A', email: 'json-route@example.com', password: 'correct-horse', companyName: 'B' } },
@@ -36,6 +39,8 @@ const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean
   { method: 'POST', path: '/api/passenger-charges', body: { passengerCount: 2, basePrice: 4 }, auth: true },
   { method: 'PUT', path: '/api/passenger-charges/1', body: { basePrice: 1 }, auth: true },
   { method: 'POST', path: '/api/quotes/calculate', body: { ...quoteBody, companySlug: 'demo' } },
+  { method: 'PUT', path: `/api/quotes/${A_REFERENCE}/status`, body: { status: 'won' }, auth: true },
+  { method: 'POST', path: `/api/quotes/${A_REFERENCE}/contact`, body: { channel: 'phone' } },
   { method: 'POST', path: '/api/create-checkout-session', body: {}, auth: true },
   { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
 ];
@@ -50,7 +55,7 @@ describe('JSON request bodies', () => {
     const writes = new Set(
       t.app.routes
         .filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.path.startsWith('/api/'))
-        .map((r) => `${r.method} ${r.path.replace(/:id$/, '1')}`),
+        .map((r) => `${r.method} ${r.path.replace(/:id$/, '1').replace(':reference', A_REFERENCE)}`),
     );
     expect([...writes].sort()).toEqual([...JSON_ROUTES.map((r) => `${r.method} ${r.path}`), ...NO_JSON_BODY].sort());
   });

@@ -1,9 +1,9 @@
 // Security cases generated from the route table (STYLE.md #14), so a route is covered the day it
-// is added: every `operator` route without a session → 401, with another company's row id → 404
-// and the row untouched, as a cookie-authenticated write from a foreign origin → 403, and with a
+// is added: every `operator` route without a session → 401, naming another company's row in its
+// path (`{id}`, `{reference}`: ROW_FIXTURES) → 404 and the row untouched, as a cookie-authenticated write from a foreign origin → 403, and with a
 // body that is not JSON → 415; every route's CORS follows its access.
 import { describe, expect, it } from 'vitest';
-import { createTestApp, TEST_ORIGIN } from '../test/harness';
+import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { accessOf, allRoutes } from './table';
 
 /** A valid body for each operator route that takes one: a new route with a body needs a line here. */
@@ -21,6 +21,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /api/passenger-charges': { passengerCount: 2, basePrice: 4 },
   'PUT /api/passenger-charges/{id}': { basePrice: 1 },
   'POST /api/create-checkout-session': {},
+  'PUT /api/quotes/{reference}/status': { status: 'won', note: 'Taken' },
 };
 
 const OPERATOR_ROUTES = allRoutes
@@ -33,8 +34,61 @@ const OPERATOR_ROUTES = allRoutes
 const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
 const WRITES = OPERATOR_ROUTES.filter((r) => r.method !== 'GET');
 const WITH_BODY = OPERATOR_ROUTES.filter((r) => r.takesBody);
-/** Routes on one row by id: the row is created through the POST of the same collection. */
-const ON_A_ROW = OPERATOR_ROUTES.filter((r) => r.path.endsWith('/{id}'));
+
+type TestApp = ReturnType<typeof createTestApp>;
+type Operator = Awaited<ReturnType<TestApp['operator']>>;
+
+/**
+ * How to make one company's row for a path parameter, read it back as its owner, and ask whether
+ * another operator's list shows it: a route on a row names its row by one of these parameters.
+ */
+interface RowFixture {
+  /** Makes a row of `owner`'s company for the route at `path`; answers the parameter's value. */
+  create(t: TestApp, owner: Operator, path: string): Promise<string>;
+  /** The row as its owner sees it: must be the same after another company's call. */
+  read(t: TestApp, owner: Operator, path: string, value: string): Promise<unknown>;
+  /** Does `operator`'s own list show the row? */
+  listedFor(t: TestApp, operator: Operator, path: string, value: string): Promise<boolean>;
+}
+
+/** `/x/{id}` and `/x/{id}/y`'s collection: `/x`, whose POST makes a row. */
+const collectionOf = (path: string) => path.slice(0, path.indexOf('/{id}'));
+
+const ROW_FIXTURES: Record<string, RowFixture> = {
+  id: {
+    async create(t, owner, path) {
+      const row = await t.call('POST', collectionOf(path), { token: owner.token, body: SAMPLE_BODIES[`POST ${collectionOf(path)}`] });
+      expect(row.status).toBe(201);
+      return String(row.json.id);
+    },
+    async read(t, owner, path, value) {
+      return (await t.call('GET', collectionOf(path), { token: owner.token })).json.find((r: { id: number }) => String(r.id) === value);
+    },
+    async listedFor(t, operator, path, value) {
+      return (await t.call('GET', collectionOf(path), { token: operator.token })).json.some((r: { id: number }) => String(r.id) === value);
+    },
+  },
+  // A quote the owner's own page gave a motorist.
+  reference: {
+    async create(t, owner) {
+      const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: owner.companyId } });
+      expect(quote.status).toBe(200);
+      return quote.json.quoteId;
+    },
+    async read(t, owner, _path, value) {
+      return (await t.call('GET', `/api/quotes/${value}`, { token: owner.token })).json;
+    },
+    async listedFor(t, operator, _path, value) {
+      return (await t.call('GET', '/api/quotes', { token: operator.token })).json.quotes.some((q: { reference: string }) => q.reference === value);
+    },
+  },
+};
+
+/** Routes on one row: those with a path parameter, which names the row. */
+const ON_A_ROW = OPERATOR_ROUTES.flatMap((r) => {
+  const parameter = /\{(\w+)\}/.exec(r.path)?.[1];
+  return parameter ? [{ ...r, parameter }] : [];
+});
 
 describe('operator routes (generated from the route table)', () => {
   const t = createTestApp();
@@ -43,8 +97,9 @@ describe('operator routes (generated from the route table)', () => {
     expect(WITH_BODY.filter((r) => r.body === undefined).map((r) => r.key)).toEqual([]);
   });
 
-  it('finds a create route for every route on one row', () => {
-    for (const r of ON_A_ROW) expect(SAMPLE_BODIES[`POST ${r.path.replace(/\/\{id\}$/, '')}`], r.key).toBeDefined();
+  it('has a row fixture for every route on one row, and a create route for each row by id', () => {
+    for (const r of ON_A_ROW) expect(ROW_FIXTURES[r.parameter], r.key).toBeDefined();
+    for (const r of ON_A_ROW.filter((route) => route.parameter === 'id')) expect(SAMPLE_BODIES[`POST ${collectionOf(r.path)}`], r.key).toBeDefined();
   });
 
   it.each(OPERATOR_ROUTES)('$key without a session → 401', async ({ method, path, body }) => {
@@ -75,18 +130,18 @@ describe('operator routes (generated from the route table)', () => {
     expect((await t.call('GET', '/api/company', { token: op.token })).json).toEqual(before.json);
   });
 
-  it.each(ON_A_ROW)("$key on another company's row → 404, the row unchanged", async ({ method, path, body }) => {
-    const collection = path.replace(/\/\{id\}$/, '');
+  it.each(ON_A_ROW)("$key on another company's row → 404, the row unchanged", async ({ method, path, body, parameter }) => {
+    const fixture = ROW_FIXTURES[parameter];
     const owner = await t.operator();
     const intruder = await t.operator();
-    const row = await t.call('POST', collection, { token: owner.token, body: SAMPLE_BODIES[`POST ${collection}`] });
-    expect(row.status).toBe(201);
-    const res = await t.call(method, `${collection}/${row.json.id}`, { token: intruder.token, body });
+    const value = await fixture.create(t, owner, path);
+    const before = await fixture.read(t, owner, path, value);
+    expect(before).toBeDefined();
+    const res = await t.call(method, path.replace(`{${parameter}}`, encodeURIComponent(value)), { token: intruder.token, body });
     expect(res.status).toBe(404);
-    const intruderList = await t.call('GET', collection, { token: intruder.token });
-    expect(intruderList.json.find((r: { id: number }) => r.id === row.json.id)).toBeUndefined();
-    const ownerList = await t.call('GET', collection, { token: owner.token });
-    expect(ownerList.json.find((r: { id: number }) => r.id === row.json.id)).toEqual(row.json);
+    expect(await fixture.listedFor(t, intruder, path, value)).toBe(false);
+    expect(await fixture.listedFor(t, owner, path, value)).toBe(true);
+    expect(await fixture.read(t, owner, path, value)).toEqual(before);
   });
 
   it('accepts the cookie from our own origin', async () => {
@@ -154,6 +209,8 @@ describe('bad input never reaches a 500', () => {
     ['POST', '/api/surcharges'],
     ['POST', '/api/passenger-charges'],
     ['POST', '/api/quotes/calculate'],
+    ['PUT', '/api/quotes/KJAECF76R/status'],
+    ['POST', '/api/quotes/KJAECF76R/contact'],
   ] as const;
 
   it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(

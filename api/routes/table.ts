@@ -8,6 +8,9 @@ import {
   checkoutSessionSchema,
   companyUpdateSchema,
   gearboxTypeSchema,
+  leadContactSchema,
+  leadFilterSchema,
+  leadStatusUpdateSchema,
   loginSchema,
   passengerChargeSchema,
   pricingUpdateSchema,
@@ -25,6 +28,9 @@ import {
   checkoutSuccessSchema,
   companySchema,
   currentUserSchema,
+  leadDetailSchema,
+  leadNumbersSchema,
+  leadPageSchema,
   loginResponseSchema,
   nearbyPostcodeSchema,
   passengerChargeRowSchema,
@@ -121,6 +127,9 @@ const parameter = (name: string, where: 'path' | 'query', description: string, e
 const companyIdParams = [parameter('companyId', 'path', 'A company id', '1')];
 const idParams = [parameter('id', 'path', 'A row id', '1')];
 const companyPathId = [parameter('id', 'path', 'A company id', '1')];
+const referenceParameter = parameter('reference', 'path', 'A quote reference as shown (TQ-…), as typed', 'TQ-KJAECF76R');
+/** One answer for a malformed, unknown or another company's reference: nobody learns another company's quotes. */
+const quoteMissing = error('No quote of this company has this reference');
 
 /** The reads every charge list has: the operator's own rows, and a live company's enabled rows. */
 function chargeReads<R extends z.ZodType>(path: string, label: string, row: R) {
@@ -364,6 +373,87 @@ export const routes = {
         413: tooLarge,
         415: unsupported,
         422: error('A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (code OUTSIDE_SERVICE_AREA, with the `phone` to call)'),
+        429: error('Rate limited'),
+      },
+    }),
+  },
+  // Static paths before `/api/quotes/{reference}`: api/routes/leads.ts registers them first too.
+  leads: {
+    list: route({
+      method: 'get',
+      path: '/api/quotes',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: "The signed-in operator's quotes, newest first, a page at a time",
+      description:
+        '`from` and `to` are UK calendar days (YYYY-MM-DD, inclusive). Pages are keyset ranges: pass the answer’s `nextCursor` as `cursor` for the next page.',
+      request: { query: leadFilterSchema },
+      responses: { 200: json(leadPageSchema, 'A page of quotes'), 400: error('A filter, the cursor or the limit is not valid (per-field messages)'), 401: notSignedIn },
+    }),
+    export: route({
+      method: 'get',
+      path: '/api/quotes/export.csv',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: 'The filtered quotes as CSV (UTF-8 with a byte-order mark, pounds, en-GB dates and times in UK time), streamed',
+      description: 'The list’s filters (`cursor` and `limit` are ignored): every matching quote, newest first.',
+      request: { query: leadFilterSchema },
+      responses: {
+        200: { description: 'CSV, RFC 4180; a cell beginning = + - or @ is prefixed with an apostrophe', content: { 'text/csv': { schema: { type: 'string' } } } },
+        400: error('A filter is not valid (per-field messages)'),
+        401: notSignedIn,
+      },
+    }),
+    numbers: route({
+      method: 'get',
+      path: '/api/quotes/numbers',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: 'Quotes today, in 7 and 30 UK days; contacted and won shares, the median total, quotes per day and the top pickup districts of the last 30',
+      responses: { 200: json(leadNumbersSchema, 'The numbers'), 401: notSignedIn },
+    }),
+    detail: route({
+      method: 'get',
+      path: '/api/quotes/{reference}',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: 'One quote by its reference (any case, with or without TQ-, spaces ignored), with its lines and history',
+      parameters: [referenceParameter],
+      responses: { 200: json(leadDetailSchema, 'The quote'), 401: notSignedIn, 404: quoteMissing },
+    }),
+    status: route({
+      method: 'put',
+      path: '/api/quotes/{reference}/status',
+      'x-access': 'operator',
+      tags: ['Leads'],
+      summary: 'Sets the quote’s status (new, contacted, won, lost) with an optional note, kept in its history',
+      parameters: [referenceParameter],
+      request: { body: body(leadStatusUpdateSchema) },
+      responses: {
+        200: json(leadDetailSchema, 'The quote'),
+        400: invalid,
+        401: notSignedIn,
+        403: crossOrigin,
+        404: quoteMissing,
+        413: tooLarge,
+        415: unsupported,
+      },
+    }),
+    contact: route({
+      method: 'post',
+      path: '/api/quotes/{reference}/contact',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: 'Records that the motorist tapped WhatsApp or Call on this quote (the widget’s contact event)',
+      description: 'Sets only the quote’s contact marker. Rate-limited per client (CONTACT_RATE_LIMIT a minute).',
+      parameters: [referenceParameter],
+      request: { body: body(leadContactSchema) },
+      responses: {
+        200: json(successSchema, 'Recorded'),
+        400: invalid,
+        404: error('No quote has this reference'),
+        413: tooLarge,
+        415: unsupported,
         429: error('Rate limited'),
       },
     }),

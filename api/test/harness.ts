@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
 import { openDatabase } from '../db/client';
+import type { NewQuote } from '../db/quotes';
 import { updateUser } from '../db/users';
 import { loadConfig } from '../env';
 
@@ -34,6 +35,36 @@ export const quoteBody = {
   problemType: 'other',
   urgency: 'immediate',
 };
+
+/** A quote as the quote writer stores it (£298, its lines itemised), for tests that need stored quotes without pricing them. */
+export const storedQuote = (companyId: number, overrides: Partial<NewQuote> = {}): NewQuote => ({
+  companyId,
+  pickupPostcode: 'M1 1AE',
+  destinationPostcode: 'LS1 4AP',
+  vehicleType: 'Car',
+  gearboxType: 'Manual',
+  rollingStatus: 'Rolling',
+  passengerCount: 0,
+  problemType: 'Engine Failure',
+  urgency: 'immediate',
+  preferredDate: null,
+  preferredTime: null,
+  distance: 43.2,
+  callOutFeePence: 5000,
+  distanceFeePence: 10800,
+  labourFeePence: 4500,
+  extraFeesPence: 4500,
+  totalPricePence: 29800,
+  lines: JSON.stringify([
+    { label: 'Vehicle Base Price', amountPence: 5000 },
+    { label: 'Call-out Fee', amountPence: 5000 },
+    { label: 'Distance (43.2 miles)', amountPence: 10800 },
+    { label: 'Labour Fee', amountPence: 4500 },
+    { label: 'Engine Failure surcharge', amountPence: 4500 },
+  ]),
+  createdAt: new Date().toISOString(),
+  ...overrides,
+});
 
 /** `name=value` of the cookie a response sets, for sending it back as a browser would ('' if none). */
 export function cookieFrom(headers: Headers, name: string): string {

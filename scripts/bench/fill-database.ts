@@ -13,8 +13,12 @@ export interface FillOptions {
 }
 
 const BATCH = 100_000;
-/** Quotes are dated one a second back from here (a fixed instant: the same file every run). */
-const START = Date.parse('2025-01-01T00:00:00.000Z');
+/**
+ * Quotes are dated one a second, the last at the start of today (UTC): the same file all day,
+ * and never so old that the server's nightly retention (24 months by default) deletes them
+ * while a section measures.
+ */
+const startFor = (quotes: number) => Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`) - (quotes + 1) * 1000;
 
 export function fillDatabase(file: string, { companies, quotes }: FillOptions): void {
   openDatabase(file).$client.close();
@@ -26,7 +30,8 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -262144');
-    const now = new Date(START).toISOString();
+    const start = startFor(quotes);
+    const now = new Date(start).toISOString();
     const insertCompany = db.prepare('insert into companies (id, name, created_at, updated_at) values (?, ?, ?, ?)');
     const insertRates = db.prepare('insert into pricing_rates (company_id) values (?)');
     const insertPriced = (table: string) => db.prepare(`insert into ${table} (company_id, name, base_price_pence) values (?, ?, ?)`);
@@ -51,8 +56,12 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
 
     const key = db.prepare('select key from quote_reference_key').pluck().get() as Buffer;
     const cipher = createReferenceCipher(key);
-    // The index is built once at the end: far faster than keeping it up to date row by row.
-    db.exec('drop index quotes_company_created');
+    // The indexes are built once at the end: far faster than keeping them up to date row by row.
+    const indexes = db.prepare("select name, sql from sqlite_master where type = 'index' and tbl_name = 'quotes' and sql is not null").all() as {
+      name: string;
+      sql: string;
+    }[];
+    for (const { name } of indexes) db.exec(`drop index ${name}`);
     const insertQuote = db.prepare(
       `insert into quotes (id, public_id, company_id, pickup_postcode, destination_postcode, vehicle_type, gearbox_type,
          rolling_status, passenger_count, problem_type, urgency, distance, call_out_fee_pence, distance_fee_pence,
@@ -66,11 +75,11 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
         const id = ids[i];
         // Spread over every company, in no order (Knuth's multiplicative hash).
         const company = 1 + ((id * 2_654_435_761) % 4_294_967_296) % companies;
-        insertQuote.run(id, references[i], company, new Date(START + id * 1000).toISOString());
+        insertQuote.run(id, references[i], company, new Date(start + id * 1000).toISOString());
       }
     });
     for (let first = 1; first <= quotes; first += BATCH) writeBatch(first, Math.min(BATCH, quotes - first + 1));
-    db.exec('create index quotes_company_created on quotes (company_id, created_at)');
+    for (const { sql } of indexes) db.exec(sql);
     db.pragma('journal_mode = WAL');
   } finally {
     db.close();

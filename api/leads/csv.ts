@@ -1,0 +1,96 @@
+// The Quotes tab's export: RFC 4180 CSV that Excel opens as UTF-8 (a byte-order mark first), with
+// pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
+// would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
+import { LEAD_STATUS_LABELS } from '../../shared/leads';
+import type { LeadRow } from '../db/leads';
+import { ukDate, ukDateAndTime } from './uk-days';
+
+export const CSV_HEADER = [
+  'Reference',
+  'Date',
+  'Time',
+  'Pickup',
+  'Destination',
+  'Miles',
+  'Vehicle',
+  'Gearbox',
+  'Rolling status',
+  'Passengers',
+  'Problem',
+  'When',
+  'Total (£)',
+  'Status',
+  'Status changed',
+  'Customer contact',
+];
+
+const CHANNEL_LABELS = { whatsapp: 'WhatsApp', phone: 'Call' } as const;
+
+/**
+ * One cell. A cell beginning = + - @ (or a tab or carriage return, which some spreadsheets skip
+ * before looking) is a formula to Excel and its kin: a quote's free text must never run, so it
+ * gets a leading apostrophe. Then RFC 4180: quoted when it holds a quote, comma or line break.
+ */
+export function csvCell(value: string | number | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const dateTime = (iso: string | null) => {
+  if (!iso) return '';
+  const { date, time } = ukDateAndTime(iso);
+  return `${date} ${time}`;
+};
+
+export function csvRow(row: LeadRow): string {
+  const { date, time } = ukDateAndTime(row.createdAt);
+  const when = row.urgency === 'later' && row.preferredDate ? `${ukDate(row.preferredDate)}${row.preferredTime ? ` ${row.preferredTime}` : ''}` : 'Now';
+  const contact = row.contactChannel && row.contactedAt ? `${CHANNEL_LABELS[row.contactChannel]} ${dateTime(row.contactedAt)}` : '';
+  return [
+    `TQ-${row.publicId}`,
+    date,
+    time,
+    row.pickupPostcode,
+    row.destinationPostcode,
+    row.distance,
+    row.vehicleType,
+    row.gearboxType,
+    row.rollingStatus,
+    row.passengerCount,
+    row.problemType,
+    when,
+    (row.totalPricePence / 100).toFixed(2),
+    LEAD_STATUS_LABELS[row.status],
+    dateTime(row.statusChangedAt),
+    contact,
+  ]
+    .map(csvCell)
+    .join(',');
+}
+
+/**
+ * The CSV as a byte stream. `nextChunk` answers the rows after the last one it gave (keyset), an
+ * empty array at the end; each pull writes one chunk, so memory holds one chunk at a time.
+ */
+export function csvStream(nextChunk: (after: LeadRow | undefined) => LeadRow[]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let last: LeadRow | undefined;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`\uFEFF${CSV_HEADER.map(csvCell).join(',')}\r\n`));
+        return;
+      }
+      const rows = nextChunk(last);
+      if (rows.length === 0) {
+        controller.close();
+        return;
+      }
+      last = rows[rows.length - 1];
+      controller.enqueue(encoder.encode(rows.map((row) => `${csvRow(row)}\r\n`).join('')));
+    },
+  });
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { readJobState, setLeadStatus } from '../db/leads';
+import { insertQuote } from '../db/quotes';
+import { createTestApp, storedQuote } from '../test/harness';
+import { createRetention, monthsBefore, RETENTION_JOB } from './retention';
+
+// 04:00 UK time (winter) on 20 January 2027: tonight's run is due.
+const NIGHT = new Date('2027-01-20T04:00:00Z');
+const monthsAgo = (months: number, from = NIGHT) => monthsBefore(from, months).toISOString();
+
+function setup() {
+  const t = createTestApp();
+  const db = t.deps.db;
+  const logs: unknown[] = [];
+  const logger = { info: (record: unknown) => logs.push(record), error: (record: unknown) => logs.push(record) };
+  async function quote(companyId: number, createdAt: string, note?: string) {
+    const reference = await insertQuote(db, storedQuote(companyId, { createdAt }));
+    const id = db.$client.prepare('select id from quotes where public_id = ?').pluck().get(reference) as number;
+    if (note) setLeadStatus(db, id, 'contacted', note, createdAt);
+    return id;
+  }
+  const has = (id: number) => db.$client.prepare('select count(*) from quotes where id = ?').pluck().get(id) === 1;
+  const notesOf = (id: number) => db.$client.prepare('select count(*) from lead_events where quote_id = ?').pluck().get(id);
+  const retention = (now: () => Date, batch?: number) => createRetention({ db, logger, now, batch });
+  return { t, db, logs, quote, has, notesOf, retention };
+}
+
+describe('retention', () => {
+  it('deletes quotes older than the company’s months, with their notes, and keeps the rest', async () => {
+    const { t, db, quote, has, notesOf, retention } = setup();
+    const standard = await t.operator();
+    const short = await t.operator();
+    db.$client.prepare('update companies set retention_months = 3 where id = ?').run(short.companyId);
+    const old = await quote(standard.companyId, monthsAgo(25), 'Rang, no answer');
+    const kept = await quote(standard.companyId, monthsAgo(23), 'Booked');
+    const shortOld = await quote(short.companyId, monthsAgo(4), 'Lost to a rival');
+    const shortKept = await quote(short.companyId, monthsAgo(2));
+    expect(notesOf(old)).toBe(1);
+
+    await retention(() => NIGHT).tick();
+
+    expect(has(old)).toBe(false);
+    expect(notesOf(old)).toBe(0);
+    expect(has(kept)).toBe(true);
+    expect(notesOf(kept)).toBe(1);
+    expect(has(shortOld)).toBe(false);
+    expect(notesOf(shortOld)).toBe(0);
+    expect(has(shortKept)).toBe(true);
+    expect(readJobState(db, RETENTION_JOB)).toBe('2027-01-20');
+  });
+
+  it('deletes in batches until none is left', async () => {
+    const { t, quote, has, retention } = setup();
+    const op = await t.operator();
+    const ids = [];
+    for (let i = 0; i < 7; i++) ids.push(await quote(op.companyId, monthsAgo(30 + i), 'note'));
+    await retention(() => NIGHT, 2).tick();
+    expect(ids.filter(has)).toEqual([]);
+  });
+
+  it('deletes the notes itself on a connection without foreign keys', async () => {
+    const { t, db, quote, has, notesOf, retention } = setup();
+    const op = await t.operator();
+    const old = await quote(op.companyId, monthsAgo(30), 'note');
+    db.$client.pragma('foreign_keys = OFF');
+    try {
+      await retention(() => NIGHT).tick();
+    } finally {
+      db.$client.pragma('foreign_keys = ON');
+    }
+    expect(has(old)).toBe(false);
+    expect(notesOf(old)).toBe(0);
+  });
+
+  it('waits for 03:00 UK time, runs once a night, and neither repeats nor skips a night across restarts', async () => {
+    const { t, db, quote, has, retention } = setup();
+    const op = await t.operator();
+    const first = await quote(op.companyId, monthsAgo(25));
+    // 02:30 UK: not yet.
+    await retention(() => new Date('2027-01-20T02:30:00Z')).tick();
+    expect(has(first)).toBe(true);
+    expect(readJobState(db, RETENTION_JOB)).toBeUndefined();
+    await retention(() => NIGHT).tick();
+    expect(has(first)).toBe(false);
+
+    // A restart the same night finds the night done: a quote that expired since waits for tomorrow.
+    const second = await quote(op.companyId, monthsAgo(25));
+    await retention(() => new Date('2027-01-20T22:00:00Z')).tick();
+    expect(has(second)).toBe(true);
+    // Down at 03:00 the next night and started again at 09:00: the night is not skipped.
+    await retention(() => new Date('2027-01-21T09:00:00Z')).tick();
+    expect(has(second)).toBe(false);
+    expect(readJobState(db, RETENTION_JOB)).toBe('2027-01-21');
+  });
+
+  it('stops between batches, leaving the night unmarked so the next start finishes it', async () => {
+    const { t, db, quote, has, retention } = setup();
+    const op = await t.operator();
+    for (let i = 0; i < 6; i++) await quote(op.companyId, monthsAgo(30 + i));
+    const job = retention(() => NIGHT, 1);
+    const run = job.tick();
+    await job.stop();
+    await run;
+    expect(readJobState(db, RETENTION_JOB)).toBeUndefined();
+    const left = db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId) as number;
+    expect(left).toBeGreaterThan(0);
+    await retention(() => NIGHT).tick();
+    expect(readJobState(db, RETENTION_JOB)).toBe('2027-01-20');
+    expect(db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId)).toBe(0);
+  });
+
+  it('counts calendar months, the 31st going back to a shorter month’s last day', () => {
+    expect(monthsBefore(new Date('2027-01-20T04:00:00Z'), 24).toISOString()).toBe('2025-01-20T04:00:00.000Z');
+    expect(monthsBefore(new Date('2026-05-31T10:00:00Z'), 3).toISOString()).toBe('2026-02-28T10:00:00.000Z');
+    expect(monthsBefore(new Date('2026-03-31T10:00:00Z'), 36).toISOString()).toBe('2023-03-31T10:00:00.000Z');
+  });
+});
