@@ -4,7 +4,7 @@
 // the alert email's deep link opens it, and the CSV export holds it.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations, expectToast, quoteWithFirstChoices, signUpWithTrial, watchCsp } from './admin-helpers';
+import { expectNoSeriousA11yViolations, quoteWithFirstChoices, signUpWithTrial, watchCsp } from './admin-helpers';
 
 test('a quote becomes a lead: tapped, found by reference, won, counted and exported', async ({ page, browser }) => {
   const expectNoCspViolations = await watchCsp(page);
@@ -55,7 +55,7 @@ test('a quote becomes a lead: tapped, found by reference, won, counted and expor
     await dialog.getByLabel('Note (optional)').fill('Booked: collect at 3pm');
     await expect(dialog.getByText('22/500 characters')).toBeVisible();
     await dialog.getByRole('button', { name: 'Save Status' }).click();
-    await expectToast(page, 'Quote updated');
+    await expect(dialog.getByRole('status')).toHaveText(`Saved: TQ-${reference} is now Won`);
     const history = dialog.getByRole('region', { name: 'History' });
     await expect(history.getByText('Booked: collect at 3pm')).toBeVisible();
     await expect(history.getByText('Won')).toBeVisible();

@@ -46,6 +46,8 @@ export function LeadDetailDialog({ requested, reference, onClose }: LeadDetailDi
 }
 
 function LeadBody({ lead }: { lead: LeadDetail }) {
+  // Here rather than in the form, which is remounted by the change it saves.
+  const save = useSaveLeadStatus(lead.reference);
   return (
     <div className="grid gap-5 text-sm">
       <div className="grid gap-1 text-slate-700">
@@ -82,7 +84,19 @@ function LeadBody({ lead }: { lead: LeadDetail }) {
         <p className="text-slate-700">Valid until {lead.validUntil ? formatDateTime(lead.validUntil) : 'not recorded'}</p>
       </section>
 
-      <StatusForm key={`${lead.reference}-${lead.history.length}`} lead={lead} />
+      <div className="grid gap-2">
+        {/* Keyed by the history, so a saved change starts the form again from what was saved. */}
+        <StatusForm key={`${lead.reference}-${lead.history.length}`} lead={lead} save={save} />
+        {/* Said here as well as in the toast: the modal dialog hides the toaster from assistive technology. */}
+        <p role="status" className="text-sm text-green-800">
+          {save.isSuccess && `Saved: TQ-${save.data.reference} is now ${LEAD_STATUS_LABELS[save.data.status]}`}
+        </p>
+        {save.isError && (
+          <p role="alert" className="text-sm text-red-700">
+            Not saved: {errorText(save.error)}
+          </p>
+        )}
+      </div>
 
       <section aria-labelledby="lead-history" className="grid gap-2">
         <h3 id="lead-history" className="font-semibold">
@@ -109,8 +123,7 @@ function LeadBody({ lead }: { lead: LeadDetail }) {
   );
 }
 
-function StatusForm({ lead }: { lead: LeadDetail }) {
-  const save = useSaveLeadStatus(lead.reference);
+function StatusForm({ lead, save }: { lead: LeadDetail; save: ReturnType<typeof useSaveLeadStatus> }) {
   const {
     register,
     handleSubmit,

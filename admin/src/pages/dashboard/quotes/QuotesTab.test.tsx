@@ -154,6 +154,7 @@ describe('<QuotesTab>', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save Status' }));
     });
     expect(await screen.findByText('Quote updated')).toBeTruthy();
+    expect(within(dialog).getByRole('status').textContent).toBe('Saved: TQ-4XD8HBZSR is now Won');
     expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([{ status: 'won', note: 'Booked for 3pm' }]);
     const history = within(within(dialog).getByRole('region', { name: 'History' })).getAllByRole('listitem');
     expect(history.map((item) => item.textContent)).toEqual(['Quoted 24 Nov 2026, 13:58', 'Won24 Nov 2026, 15:00Booked for 3pm']);
@@ -174,6 +175,7 @@ describe('<QuotesTab>', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save Status' }));
     });
     expect(await screen.findByText('Error updating the quote')).toBeTruthy();
+    expect(within(dialog).getByRole('alert').textContent).toBe('Not saved: Note must not contain control characters');
     expect(within(dialog).getByText('Note must not contain control characters')).toBeTruthy();
     expect((within(dialog).getByLabelText('Note (optional)') as HTMLTextAreaElement).value).toBe('Rang back');
     expect((within(dialog).getByLabelText('Status') as HTMLSelectElement).value).toBe('contacted');
