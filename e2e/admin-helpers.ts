@@ -1,6 +1,6 @@
 // Shared steps for the admin journeys: a fresh operator per test (STYLE.md #13) who signs up
 // through the UI and starts the trial through the local billing checkout.
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 let counter = 0;
@@ -76,4 +76,34 @@ export async function expectNoSeriousA11yViolations(page: Page, context: string)
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const summary = serious.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(summary, `axe violations on ${context}`).toEqual([]);
+}
+
+/** Records every CSP violation the page reports, as events and as console messages. */
+export async function watchCsp(page: Page) {
+  const console: string[] = [];
+  page.on('console', (message) => {
+    if (/Content[ -]Security[ -]Policy/i.test(message.text())) console.push(message.text());
+  });
+  // Init scripts run through the DevTools protocol, not as page script, so CSP does not stop them.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
+  });
+  return async function expectNoViolations(where: string) {
+    const events = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    expect({ events, console }, `CSP violations on ${where}`).toEqual({ events: [], console: [] });
+  };
+}
+
+/** A motorist's quote on a quote form: SW1A 1AA to EC1A 1BB, the first choice of every list. */
+export async function quoteWithFirstChoices(form: Locator) {
+  await form.getByLabel('Pickup Location').fill('sw1a1aa');
+  await form.getByLabel('Destination').fill('ec1a 1bb');
+  await form.getByLabel('Vehicle Type').selectOption({ index: 1 });
+  await form.getByLabel('Gearbox').selectOption({ index: 1 });
+  await form.getByLabel('Rolling Status').selectOption({ index: 1 });
+  await form.getByLabel('Problem Description').selectOption({ index: 1 });
+  await form.getByRole('button', { name: 'Calculate Quote' }).click();
+  await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
 }

@@ -1,25 +1,7 @@
 // The strict Content-Security-Policy (issue 13 item 11) in Chromium: the portal and the hosted
 // company page render and work under it, and the browser reports no violation on the way.
-import { expect, test, type Page } from '@playwright/test';
-import { signUpWithTrial } from './admin-helpers';
-
-/** Records every CSP violation the page reports, as events and as console messages. */
-async function watchCsp(page: Page) {
-  const console: string[] = [];
-  page.on('console', (message) => {
-    if (/Content[ -]Security[ -]Policy/i.test(message.text())) console.push(message.text());
-  });
-  // Init scripts run through the DevTools protocol, not as page script, so CSP does not stop them.
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`));
-  });
-  return async function expectNoViolations(where: string) {
-    const events = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
-    expect({ events, console }, `CSP violations on ${where}`).toEqual({ events: [], console: [] });
-  };
-}
+import { expect, test } from '@playwright/test';
+import { quoteWithFirstChoices, signUpWithTrial, watchCsp } from './admin-helpers';
 
 test('the portal works under its CSP: sign-up, tabs, a dialog with its scroll lock, a save', async ({ page }) => {
   const expectNoViolations = await watchCsp(page);
@@ -67,14 +49,7 @@ test('the hosted company page works under its CSP: styled, and the widget quotes
   await expect.poll(() => page.evaluate(() => getComputedStyle(document.querySelector('header.bar') as Element).backgroundColor)).toBe('rgb(255, 255, 255)');
 
   const form = page.locator('recovery-quote');
-  await form.getByLabel('Pickup Location').fill('sw1a1aa');
-  await form.getByLabel('Destination').fill('ec1a 1bb');
-  await form.getByLabel('Vehicle Type').selectOption({ index: 1 });
-  await form.getByLabel('Gearbox').selectOption({ index: 1 });
-  await form.getByLabel('Rolling Status').selectOption({ index: 1 });
-  await form.getByLabel('Problem Description').selectOption({ index: 1 });
-  await form.getByRole('button', { name: 'Calculate Quote' }).click();
-  await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
+  await quoteWithFirstChoices(form);
   // The widget's constructed stylesheet applied inside its shadow root.
   const button = form.getByRole('button', { name: /Contact via|Call/ }).first();
   await expect(button).toBeVisible();

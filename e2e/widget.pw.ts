@@ -102,7 +102,10 @@ test.describe('embedded on another origin', () => {
     expect(quoteEvents[0].detail).toMatchObject({ quoteId, currency: 'GBP' });
 
     const popupPromise = page.waitForEvent('popup');
+    // The tap is marked on the quote for the operator's inbox, across origins (a CORS preflight).
+    const marker = page.waitForResponse((r) => r.url().endsWith(`/api/quotes/${quoteId}/contact`) && r.request().method() === 'POST');
     await form.getByRole('button', { name: 'Contact via WhatsApp' }).click();
+    expect((await marker).status()).toBe(200);
     const popup = await popupPromise;
     const url = new URL(popup.url());
     expect(url.origin).toBe('https://wa.me');

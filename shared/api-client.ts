@@ -60,6 +60,8 @@ export interface ApiRequestOptions {
   signal?: AbortSignal;
   /** Extra request headers, e.g. the quote form's Idempotency-Key. */
   headers?: Record<string, string>;
+  /** Let the request outlive the page, e.g. a marker sent as the customer leaves for WhatsApp. */
+  keepalive?: boolean;
 }
 
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
@@ -73,6 +75,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     credentials: options.anonymous ? 'omit' : 'include',
     signal: options.signal,
+    keepalive: options.keepalive,
   });
   if (!response.ok) {
     throw new ApiRequestError(response.status, await response.text(), response.statusText);

@@ -194,6 +194,12 @@ describe('demo mode', () => {
     expect(lines).toEqual(['Vehicle Base Price', 'Call-out Fee', 'Distance (43.2 miles)', 'Labour Fee', 'Passenger Charge']);
     expect(screen.getByText(/The quoted price is an estimate and may vary/)).toBeTruthy();
     expect(notifications().textContent).toBe('');
+
+    // The demo's quote is nobody's lead: a tap marks nothing.
+    const whatsapp = screen.getByRole('button', { name: 'Contact via WhatsApp' });
+    whatsapp.addEventListener('click', (event) => event.preventDefault());
+    await user.click(whatsapp);
+    expect(requests.map((r) => r.url)).toEqual(['/api/quotes/calculate']);
   });
 });
 
@@ -266,6 +272,8 @@ describe('a real company', () => {
       // The public read carries the enabled rows the form offers: no further reads.
       'GET https://api.example/api/company/slug/acme': () => json({ ...company, vehicleTypes: vehicleRows.filter((r) => r.enabled), surcharges: surchargeRows }),
       'POST https://api.example/api/quotes/calculate': () => json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10 } }),
+      // The contact marker's failure is the operator's loss, never the customer's: nothing shows it.
+      'POST https://api.example/api/quotes/K7Q2/contact': () => Promise.reject(new TypeError('Failed to fetch')),
     });
     const user = userEvent.setup();
     const onContact = vi.fn();
@@ -305,6 +313,15 @@ describe('a real company', () => {
     expect(onContact).toHaveBeenCalledWith({ channel: 'whatsapp', quoteId: 'K7Q2' });
     const call = screen.getByRole('button', { name: 'Call Now' });
     expect(call.getAttribute('href')).toBe('tel:+441614960000');
+    call.addEventListener('click', (event) => event.preventDefault());
+    await user.click(call);
+    // Each tap marks the quote in the operator's inbox: anonymous, and kept alive past the page.
+    const markers = requests.filter((r) => r.url.endsWith('/contact'));
+    expect(markers.map((r) => [r.url, r.init.method, r.init.body, r.init.keepalive, r.init.credentials])).toEqual([
+      ['https://api.example/api/quotes/K7Q2/contact', 'POST', '{"channel":"whatsapp"}', true, 'omit'],
+      ['https://api.example/api/quotes/K7Q2/contact', 'POST', '{"channel":"phone"}', true, 'omit'],
+    ]);
+    expect(notifications().textContent).toBe('Quote CalculatedYour recovery quote is £211.50');
   });
 
   it('shows the breakdown lines above zero when the company allows it', async () => {

@@ -9,7 +9,7 @@ import { formatPounds } from '../../shared/money';
 import { telUrl, ukNational } from '../../shared/phone';
 import { formatPostcode } from '../../shared/postcode';
 import type { PublicCompany, QuoteResponse } from '../../shared/types';
-import type { QuoteSummary } from './contact';
+import { markContact, type QuoteSummary } from './contact';
 import { FieldError, NativeSelect, PassengerStepper, PostcodeField, SelectField, controlClass, describedBy, focusRing } from './fields';
 import {
   HOURS,
@@ -513,7 +513,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
           showDisclaimer={demo || company?.showPriceDisclaimer !== false}
           whatsapp={contact.whatsapp}
           phone={contact.phone}
-          onContact={(detail) => onContact?.(detail)}
+          onContact={(detail) => {
+            if (!demo) markContact(apiBase, detail);
+            onContact?.(detail);
+          }}
           headingRef={resultHeading}
         />
       )}

@@ -1,6 +1,8 @@
 // The customer's next step after a quote (SPEC.md §7): a prefilled WhatsApp chat or a phone call.
+import { apiRequest } from '../../shared/api-client';
 import { formatLongDate, formatPounds } from '../../shared/money';
 import { telUrl, whatsappNumber } from '../../shared/phone';
+import type { ContactDetail } from './QuoteResult';
 
 /** What the customer asked for, in the words they saw on the form, kept with the quote. */
 export interface QuoteSummary {
@@ -52,3 +54,10 @@ export function whatsappUrl(number: string, message: string): string {
 }
 
 export { telUrl };
+
+/**
+ * Marks the quote with the customer's tap, for the operator's inbox (issue 16). Fire and forget:
+ * keepalive lets it outlive a page the tap leaves, and its failure is no concern of the customer's.
+ */
+export const markContact = (apiBase: string, { channel, quoteId }: ContactDetail) =>
+  void apiRequest(`/api/quotes/${quoteId}/contact`, { method: 'POST', body: { channel }, baseUrl: apiBase, anonymous: true, keepalive: true }).catch(() => {});

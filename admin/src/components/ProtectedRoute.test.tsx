@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import '../test/dom';
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { useAuth } from '../lib/auth';
 import { fakeApi } from '../test/dom';
 import { renderRoutes } from '../test/render';
 import { decideProtectedRoute, ProtectedRoute } from './ProtectedRoute';
@@ -79,5 +80,32 @@ describe('<ProtectedRoute>', () => {
   it('shows the dashboard to a trialing operator', async () => {
     renderAt('/dashboard', { json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'trialing' } });
     expect(await screen.findByText('dashboard')).toBeTruthy();
+  });
+
+  it('brings a visitor who signs in back to the link that sent them, such as an alert email’s quote', async () => {
+    const trialing = { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'trialing' };
+    const { fetchStub } = fakeApi({
+      'GET /api/auth/user': () => ({ status: 401, json: { message: 'Not signed in' } }),
+      'POST /api/login': () => ({ json: { ...trialing, authToken: 't' } }),
+    });
+    vi.stubGlobal('fetch', fetchStub);
+    function SignIn() {
+      const { login } = useAuth();
+      return (
+        <button type="button" onClick={() => login.mutate({ email: 'a@b.co', password: 'tow-truck-42' })}>
+          Sign In
+        </button>
+      );
+    }
+    const router = renderRoutes(
+      [
+        { path: '/auth-page', element: <SignIn /> },
+        { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <p>dashboard</p> }] },
+      ],
+      '/dashboard?tab=quotes&quote=4XD8HBZSR',
+    );
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign In' }));
+    expect(await screen.findByText('dashboard')).toBeTruthy();
+    expect(router.state.location.search).toBe('?tab=quotes&quote=4XD8HBZSR');
   });
 });

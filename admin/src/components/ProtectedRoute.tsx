@@ -39,6 +39,10 @@ export function ProtectedRoute({ children }: { children?: ReactNode }) {
   const decision = decideProtectedRoute({ isLoading, user, pathname: location.pathname, search: location.search });
   // The dashboard's own loading state (SPEC.md §2) shows while the guard waits for the user.
   if (decision.kind === 'loading') return <FullPageSpinner text={isDashboard(location.pathname) ? 'Loading dashboard...' : undefined} />;
-  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.kind === 'redirect') {
+    // Signing in comes back here (an alert email's link to a quote), see useAuth's login.
+    const state = decision.to === '/auth-page' ? { returnTo: `${location.pathname}${location.search}` } : undefined;
+    return <Navigate to={decision.to} replace state={state} />;
+  }
   return children ?? <Outlet />;
 }

@@ -3,7 +3,7 @@
 // logout are mutations so screens can show their pending labels; their navigation and failure
 // toasts (SPEC.md §4, §8) live here so every caller behaves the same.
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
 import { hasDashboardAccess } from '../../../shared/subscription';
 import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
@@ -81,6 +81,7 @@ export interface Auth {
 export function useAuth(): Auth {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
 
   const userQuery = useQuery({ queryKey: AUTH_QUERY_KEY, queryFn: fetchCurrentUser });
 
@@ -90,7 +91,10 @@ export function useAuth(): Auth {
       const user = withoutToken(response);
       storeAuthSession(response.authToken, user);
       queryClient.setQueryData(AUTH_QUERY_KEY, user);
-      void navigate(homeForStatus(user.subscriptionStatus), { replace: true });
+      const home = homeForStatus(user.subscriptionStatus);
+      // Back to the page that sent the visitor to sign in (ProtectedRoute), when the account may use it.
+      const returnTo: unknown = (location.state as { returnTo?: unknown } | null)?.returnTo;
+      void navigate(home === '/dashboard' && typeof returnTo === 'string' && returnTo.startsWith('/') ? returnTo : home, { replace: true });
     },
     onError: (error) => toast({ title: 'Login failed', description: messageOf(error), variant: 'destructive' }),
   });

@@ -1,6 +1,8 @@
-// The Driver Portal's settings: four tabs (SPEC.md §2), default Pricing, plus the preview button.
-import { useState, type ReactNode } from 'react';
-import { Calculator, Eye, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
+// The Driver Portal's settings: four tabs (SPEC.md §2), default Pricing, plus the preview button;
+// then the Quotes tab (issue 16), opened by `?tab=quotes` or a `quote` link too.
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { Calculator, Eye, Inbox, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
 import { toast } from '../../components/toast';
 import { Button, Spinner, Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui';
 import { useCompany } from './api';
@@ -9,6 +11,9 @@ import { ChargesTab } from './ChargesTab';
 import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
+
+// Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
+const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
 
 export const previewPath = (customSlug: string | null | undefined): string =>
   customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview';
@@ -45,6 +50,9 @@ export function DriverPortal() {
   const editor = useBrandingEditor(company.data);
   const [popupBlocked, setPopupBlocked] = useState(false);
   const [previewing, setPreviewing] = useState(false);
+  const [params] = useSearchParams();
+  const firstTab = params.get('tab') === 'quotes' || params.has('quote') ? 'quotes' : 'pricing';
+  const [quotesOpened, setQuotesOpened] = useState(firstTab === 'quotes');
 
   const preview = async () => {
     setPreviewing(true);
@@ -74,7 +82,7 @@ export function DriverPortal() {
       </div>
 
       {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
-      <Tabs defaultValue="pricing" className="mt-8">
+      <Tabs defaultValue={firstTab} onValueChange={(tab) => tab === 'quotes' && setQuotesOpened(true)} className="mt-8">
         <TabsList aria-label="Settings">
           <TabsTrigger value="pricing">
             <Calculator aria-hidden="true" /> Pricing & Rates
@@ -87,6 +95,9 @@ export function DriverPortal() {
           </TabsTrigger>
           <TabsTrigger value="contact">
             <Phone aria-hidden="true" /> Contact Info
+          </TabsTrigger>
+          <TabsTrigger value="quotes">
+            <Inbox aria-hidden="true" /> Quotes
           </TabsTrigger>
         </TabsList>
         <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
@@ -104,6 +115,14 @@ export function DriverPortal() {
           <CompanyTab loading={company.isLoading} failed={company.isError}>
             {() => company.data && <ContactTab company={company.data} />}
           </CompanyTab>
+        </TabsContent>
+        {/* Rendered from its first opening (which loads it), then kept like the others. */}
+        <TabsContent value="quotes" forceMount className={TAB_CONTENT}>
+          {quotesOpened && (
+            <Suspense fallback={<Spinner label="Loading your quotes" />}>
+              <QuotesTab />
+            </Suspense>
+          )}
         </TabsContent>
       </Tabs>
     </main>

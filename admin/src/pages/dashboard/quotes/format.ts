@@ -1,0 +1,72 @@
+// How the Quotes tab words a stored quote: UK time and en-GB formats whatever the operator's
+// browser is set to, since the quotes, the alerts and the numbers all count UK days.
+import { DEFAULT_PROBLEM_TYPES, GEARBOX_OPTIONS, ROLLING_OPTIONS } from '../../../../../shared/constants';
+import type { ContactChannel } from '../../../../../shared/leads';
+import type { Lead, LeadNumbers } from '../../../../../shared/types';
+
+const UK = 'Europe/London';
+const dateTime = new Intl.DateTimeFormat('en-GB', { timeZone: UK, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const time = new Intl.DateTimeFormat('en-GB', { timeZone: UK, hour: '2-digit', minute: '2-digit' });
+const ukDate = new Intl.DateTimeFormat('en-GB', { timeZone: UK, day: 'numeric', month: 'short', year: 'numeric' });
+// A calendar day (YYYY-MM-DD) is read as UTC midnight and written in UTC, so no zone shifts it.
+const calendarDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+const shortDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
+
+/** "24 Nov 2026, 14:02", UK time. */
+export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));
+
+const sameUkDay = (a: string, b: string) => ukDate.format(new Date(a)) === ukDate.format(new Date(b));
+
+const CHANNEL_LABELS: Record<ContactChannel, string> = { whatsapp: 'WhatsApp', phone: 'Call' };
+
+/** "Customer tapped WhatsApp at 14:02", with the day when it was not the quote's. */
+export function contactText(contact: NonNullable<Lead['customerContact']>, quotedAt: string): string {
+  const at = time.format(new Date(contact.at));
+  const day = sameUkDay(contact.at, quotedAt) ? '' : ` on ${ukDate.format(new Date(contact.at))}`;
+  return `Customer tapped ${CHANNEL_LABELS[contact.channel]} at ${at}${day}`;
+}
+
+/** "Now", or "Sat, 5 Dec 2026 at 14:30" for a scheduled recovery. */
+export function whenText(lead: Pick<Lead, 'urgency' | 'preferredDate' | 'preferredTime'>): string {
+  if (lead.urgency === 'immediate' || !lead.preferredDate) return 'Now';
+  const day = calendarDay.format(new Date(`${lead.preferredDate}T00:00:00Z`));
+  return lead.preferredTime ? `${day} at ${lead.preferredTime}` : day;
+}
+
+/** The words the motorist chose from: quotes store the form's values ("not-rolling", "luton van"). */
+function readable(value: string, options: readonly { value: string; label: string }[]): string {
+  const known = options.find((option) => option.value === value.toLowerCase());
+  if (known) return known.label;
+  return value.replace(/[-_]+/g, ' ').replace(/(^|\s)\p{Ll}/gu, (letter) => letter.toUpperCase());
+}
+
+/** "Car · Automatic · Rolling · 2 passengers · Flat Tire". */
+export function vehicleText(lead: Pick<Lead, 'vehicleType' | 'gearboxType' | 'rollingStatus' | 'passengerCount' | 'problemType'>): string {
+  return [
+    readable(lead.vehicleType, []),
+    lead.gearboxType && readable(lead.gearboxType, GEARBOX_OPTIONS),
+    lead.rollingStatus && readable(lead.rollingStatus, ROLLING_OPTIONS),
+    `${lead.passengerCount} ${lead.passengerCount === 1 ? 'passenger' : 'passengers'}`,
+    readable(lead.problemType, DEFAULT_PROBLEM_TYPES),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
+/** "SW1A 1AA → EC1A 1BB, 3.2 miles". */
+export const routeText = (lead: Pick<Lead, 'pickupPostcode' | 'destinationPostcode' | 'distance'>): string =>
+  `${lead.pickupPostcode} → ${lead.destinationPostcode}, ${lead.distance} miles`;
+
+/** A share of 0–1 as a whole percentage: "40%". */
+export const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/** "24 Nov" for the chart's axis and table. */
+export const formatDay = (isoDate: string): string => shortDay.format(new Date(`${isoDate}T00:00:00Z`));
+
+/** The chart in words, for those who cannot see it. */
+export function perDaySummary(perDay: LeadNumbers['perDay']): string {
+  const total = perDay.reduce((sum, day) => sum + day.count, 0);
+  if (total === 0) return `No quotes in the last ${perDay.length} days.`;
+  const busiest = perDay.reduce((best, day) => (day.count > best.count ? day : best));
+  return `${total} ${total === 1 ? 'quote' : 'quotes'} in the last ${perDay.length} days; the busiest day was ${formatDay(busiest.date)} with ${busiest.count}.`;
+}
