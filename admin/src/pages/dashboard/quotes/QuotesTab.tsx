@@ -12,7 +12,7 @@ import { formatPounds } from '../../../../../shared/money';
 import { leadFilterSchema } from '../../../../../shared/schemas';
 import type { Lead } from '../../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Label, Select, Spinner } from '../../../components/ui';
-import { parseWith } from '../../../lib/forms';
+import { fieldMessages } from '../../../../../shared/field-messages';
 import { errorText } from '../api';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { exportHref, fetchLead, NO_FILTERS, refreshInbox, useLeadPages, type LeadFilters } from './api';
@@ -59,9 +59,10 @@ function Inbox({ onOpen }: { onOpen: (reference: string) => void }) {
   const queryClient = useQueryClient();
   const [filters, setFilters] = useState<LeadFilters>(NO_FILTERS);
   const filtered = Object.values(filters).some(Boolean);
-  const checked = parseWith(leadFilterSchema, Object.fromEntries(Object.entries(filters).filter(([, value]) => value)));
-  const filterErrors = checked.ok ? {} : checked.errors;
-  const pages = useLeadPages(filters, checked.ok);
+  // Checked as the server will check them, so a bad range is said here and never sent.
+  const checked = leadFilterSchema.safeParse(Object.fromEntries(Object.entries(filters).filter(([, value]) => value)));
+  const filterErrors = checked.success ? {} : fieldMessages(checked.error.issues);
+  const pages = useLeadPages(filters, checked.success);
   const quotes = pages.data?.pages.flatMap((page) => page.quotes) ?? [];
   const setFilter = (name: keyof LeadFilters) => (value: string) => setFilters((current) => ({ ...current, [name]: value }));
   const list = useRef<HTMLUListElement>(null);
@@ -91,7 +92,7 @@ function Inbox({ onOpen }: { onOpen: (reference: string) => void }) {
           <Button variant="outline" size="sm" onClick={() => void refreshInbox(queryClient)} disabled={pages.isFetching}>
             <RefreshCw aria-hidden="true" /> Refresh
           </Button>
-          {checked.ok ? (
+          {checked.success ? (
             <Button asChild variant="outline" size="sm">
               <a href={exportHref(filters)} download>
                 <Download aria-hidden="true" /> Download CSV
@@ -130,7 +131,7 @@ function Inbox({ onOpen }: { onOpen: (reference: string) => void }) {
           </Field>
         </fieldset>
 
-        {!checked.ok ? null : pages.isLoading ? (
+        {!checked.success ? null : pages.isLoading ? (
           <Spinner label="Loading your quotes" />
         ) : pages.isError ? (
           <p role="alert" className="text-sm text-red-700">
