@@ -41,6 +41,7 @@ const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean
   { method: 'POST', path: '/api/quotes/calculate', body: { ...quoteBody, companySlug: 'demo' } },
   { method: 'PUT', path: `/api/quotes/${A_REFERENCE}/status`, body: { status: 'won' }, auth: true },
   { method: 'POST', path: `/api/quotes/${A_REFERENCE}/contact`, body: { channel: 'phone' } },
+  { method: 'PUT', path: '/api/lead-settings', body: { alertMode: 'daily' }, auth: true },
   { method: 'POST', path: '/api/create-checkout-session', body: {}, auth: true },
   { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
 ];
