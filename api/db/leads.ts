@@ -7,7 +7,6 @@ import type { Statement } from 'better-sqlite3';
 import type { ContactChannel, LeadStatus } from '../../shared/leads';
 import type { Db } from './client';
 import { prepared } from './prepared';
-import { createReferenceCipher, type ReferenceCipher } from './quote-reference';
 
 /** A quote as the inbox lists it. */
 export interface LeadRow {
@@ -59,15 +58,6 @@ const LEAD_COLUMNS = `id, public_id as publicId, created_at as createdAt, pickup
 const DETAIL_COLUMNS = `${LEAD_COLUMNS}, call_out_fee_pence as callOutFeePence, distance_fee_pence as distanceFeePence,
   labour_fee_pence as labourFeePence, extra_fees_pence as extraFeesPence, vat_pence as vatPence,
   vat_rate_percent as vatRatePercent, valid_until as validUntil, lines`;
-
-/** The reference cipher of this database's key, made once. */
-export function referenceCipher(db: Db): ReferenceCipher {
-  return prepared(db, 'leads:cipher', () => {
-    const key = db.$client.prepare('select key from quote_reference_key').pluck().get() as Buffer | undefined;
-    if (!key) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
-    return createReferenceCipher(key);
-  });
-}
 
 const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `leads:${key}`, () => db.$client.prepare(sql));
 
@@ -195,10 +185,3 @@ export function deleteLeads(db: Db, ids: readonly number[]): number {
 
 const foreignKeysOn = (db: Db) => db.$client.pragma('foreign_keys', { simple: true }) === 1;
 
-export function readJobState(db: Db, name: string): string | undefined {
-  return statement(db, 'jobGet', 'select value from job_state where name = ?').pluck().get(name) as string | undefined;
-}
-
-export function writeJobState(db: Db, name: string, value: string): void {
-  statement(db, 'jobSet', 'insert into job_state (name, value) values (?, ?) on conflict(name) do update set value = excluded.value').run(name, value);
-}

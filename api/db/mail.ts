@@ -1,4 +1,4 @@
-// The mail outbox, the reads the alert jobs make, and the jobs' markers (issue 16, decision 016).
+// The mail outbox and the reads the alert jobs make (issue 16, decision 016); the jobs' markers are api/db/job-state.ts's.
 // The writers here run inside api/db/write.ts's write(): each job step is one transaction. What the
 // worker runs for every batch of quotes is prepared once (api/db/prepared.ts): built by drizzle on
 // each call, those statements cost the worker more than composing the messages.
@@ -6,7 +6,7 @@ import { and, asc, count, desc, eq, gt, gte, lt, lte, max, sql } from 'drizzle-o
 import type { AlertMode } from '../../shared/leads';
 import type { Db } from './client';
 import { prepared } from './prepared';
-import { companies, jobState, mailOutbox, quotes } from './schema';
+import { companies, mailOutbox, quotes } from './schema';
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 export type NewOutboxRow = Omit<typeof mailOutbox.$inferInsert, 'id'>;
@@ -26,22 +26,6 @@ const accountEmail = sql<string | null>`(select "u"."email" from "users" "u" whe
 const addressColumns = { alertEmail: companies.alertEmail, companyEmail: companies.email, accountEmail };
 
 const p = sql.placeholder;
-
-export function readJobMarker(db: Db, name: string): string | undefined {
-  return prepared(db, 'jobMarker', () =>
-    db.select({ value: jobState.value }).from(jobState).where(eq(jobState.name, p('name'))).prepare(),
-  ).get({ name })?.value;
-}
-
-export function writeJobMarker(db: Db, name: string, value: string): void {
-  prepared(db, 'writeJobMarker', () =>
-    db
-      .insert(jobState)
-      .values({ name: p('name'), value: p('value') })
-      .onConflictDoUpdate({ target: jobState.name, set: { value: sql`excluded.value` } })
-      .prepare(),
-  ).run({ name, value });
-}
 
 /** The newest quote's id (0 without any). */
 export function lastQuoteId(db: Db): number {

@@ -1,7 +1,8 @@
 import { count, eq, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { Db } from './client';
 import { databaseFaults, databaseUnavailableCode, isBusy } from './faults';
-import { createReferenceCipher } from './quote-reference';
+import { prepared } from './prepared';
+import { createReferenceCipher, type ReferenceCipher } from './quote-reference';
 import { quoteReferenceKey, quotes } from './schema';
 import { pauseBefore, writeDeadline } from './write';
 
@@ -81,12 +82,19 @@ interface PendingQuote {
  * the write lock the batch waits off the event loop (api/db/write.ts) and quotes arriving meanwhile
  * join it; each fails with SQLITE_BUSY once its own write deadline has passed.
  */
+/** The reference permutation under this database's key, made once: the writer encodes with it, the inbox decodes. */
+export function referenceCipher(db: Db): ReferenceCipher {
+  return prepared(db, 'quotes:cipher', () => {
+    const key = db.select({ key: quoteReferenceKey.key }).from(quoteReferenceKey).get()?.key;
+    if (!key) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
+    return createReferenceCipher(key);
+  });
+}
+
 function createQuoteWriter(db: Db) {
   // Prepared once: building and preparing the statement on every call cost more than the insert.
   const insert = prepareInsertQuote(db);
-  const key = db.select({ key: quoteReferenceKey.key }).from(quoteReferenceKey).get()?.key;
-  if (!key) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
-  const references = createReferenceCipher(key);
+  const references = referenceCipher(db);
   // AUTOINCREMENT's own counter: the next id is one past any id ever used, even if deleted, so a
   // reference is never given twice. Read inside the (immediate) transaction that uses it.
   const lastId = db.$client.prepare("select seq from sqlite_sequence where name = 'quotes'").pluck();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readJobState, setLeadStatus } from '../db/leads';
+import { readJobMarker } from '../db/job-state';
+import { setLeadStatus } from '../db/leads';
 import { insertQuote } from '../db/quotes';
 import { createTestApp, storedQuote } from '../test/harness';
 import { createRetention, monthsBefore, RETENTION_JOB } from './retention';
@@ -46,7 +47,7 @@ describe('retention', () => {
     expect(has(shortOld)).toBe(false);
     expect(notesOf(shortOld)).toBe(0);
     expect(has(shortKept)).toBe(true);
-    expect(readJobState(db, RETENTION_JOB)).toBe('2027-01-20');
+    expect(readJobMarker(db, RETENTION_JOB)).toBe('2027-01-20');
   });
 
   it('deletes in batches until none is left', async () => {
@@ -79,7 +80,7 @@ describe('retention', () => {
     // 02:30 UK: not yet.
     await retention(() => new Date('2027-01-20T02:30:00Z')).tick();
     expect(has(first)).toBe(true);
-    expect(readJobState(db, RETENTION_JOB)).toBeUndefined();
+    expect(readJobMarker(db, RETENTION_JOB)).toBeUndefined();
     await retention(() => NIGHT).tick();
     expect(has(first)).toBe(false);
 
@@ -90,7 +91,7 @@ describe('retention', () => {
     // Down at 03:00 the next night and started again at 09:00: the night is not skipped.
     await retention(() => new Date('2027-01-21T09:00:00Z')).tick();
     expect(has(second)).toBe(false);
-    expect(readJobState(db, RETENTION_JOB)).toBe('2027-01-21');
+    expect(readJobMarker(db, RETENTION_JOB)).toBe('2027-01-21');
   });
 
   it('stops between batches, leaving the night unmarked so the next start finishes it', async () => {
@@ -101,11 +102,11 @@ describe('retention', () => {
     const run = job.tick();
     await job.stop();
     await run;
-    expect(readJobState(db, RETENTION_JOB)).toBeUndefined();
+    expect(readJobMarker(db, RETENTION_JOB)).toBeUndefined();
     const left = db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId) as number;
     expect(left).toBeGreaterThan(0);
     await retention(() => NIGHT).tick();
-    expect(readJobState(db, RETENTION_JOB)).toBe('2027-01-20');
+    expect(readJobMarker(db, RETENTION_JOB)).toBe('2027-01-20');
     expect(db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId)).toBe(0);
   });
 

@@ -5,7 +5,8 @@
 // in job_state: a restart neither repeats a night that is done nor skips one that is not.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Db } from '../db/client';
-import { companyRetentions, deleteLeads, expiredLeadIds, readJobState, writeJobState } from '../db/leads';
+import { readJobMarker, writeJobMarker } from '../db/job-state';
+import { companyRetentions, deleteLeads, expiredLeadIds } from '../db/leads';
 import { write } from '../db/write';
 import type { Logger } from '../http/observability';
 import { londonDate, londonMinuteOfDay } from '../pricing/london-time';
@@ -64,13 +65,13 @@ export function createRetention(deps: RetentionDeps) {
     const now = deps.now();
     const today = londonDate(now);
     if (londonMinuteOfDay(now) < RETENTION_HOUR * 60) return;
-    const last = readJobState(db, RETENTION_JOB);
+    const last = readJobMarker(db, RETENTION_JOB);
     if (last !== undefined && last >= today) return;
     const started = performance.now();
     const deleted = await purge(now);
     // Stopped part way: not marked, so the next start finishes the night's work.
     if (deleted === null) return;
-    await write(db, () => writeJobState(db, RETENTION_JOB, today));
+    await write(db, () => writeJobMarker(db, RETENTION_JOB, today));
     logger.info({ msg: 'Retention run', night: today, deletedQuotes: deleted, ms: Math.round(performance.now() - started) });
   }
 

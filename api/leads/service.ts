@@ -12,13 +12,13 @@ import {
   leadHistory,
   leadsSince,
   listLeads,
-  referenceCipher,
   setLeadContact,
   setLeadStatus,
   type LeadDetailRow,
   type LeadQuery,
   type LeadRow,
 } from '../db/leads';
+import { referenceCipher } from '../db/quotes';
 import { write } from '../db/write';
 import type { AppDeps } from '../deps';
 import { NotFound, ValidationFailed } from '../errors';

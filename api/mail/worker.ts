@@ -16,13 +16,12 @@ import {
   lastQuoteId,
   quotesCreatedBetween,
   quotesOfModeBetween,
-  readJobMarker,
   recordOutcome,
-  writeJobMarker,
   type NewOutboxRow,
   type OutboxOutcome,
   type OutboxRow,
 } from '../db/mail';
+import { readJobMarker, writeJobMarker } from '../db/job-state';
 import { write } from '../db/write';
 import type { Config } from '../env';
 import type { Logger } from '../http/observability';
