@@ -2,7 +2,7 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'sqlite',
-  schema: './api/db/schema.ts',
-  out: './api/db/migrations',
+  schema: './api/platform/db/schema.ts',
+  out: './api/platform/db/migrations',
   strict: true,
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './env';
+import { ConfigError, loadConfig } from './platform/config';
 import { createTestApp } from './test/harness';
 
 describe('operations', () => {

@@ -6,21 +6,21 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
-import { openDatabase, type Db } from './db/client';
-import { routeStore } from './db/distance-cache';
-import { databaseFaults } from './db/faults';
-import { probeWrite } from './db/write';
-import type { AppDeps, DistanceEstimator } from './deps';
-import { createDistanceService } from './distance/distance';
-import type { Config } from './env';
-import { RETRY_AFTER_UNAVAILABLE_SECONDS, ServiceUnavailable } from './errors';
-import { DIST } from './paths';
-import { apiBodyLimit } from './http/body-limit';
-import type { AppEnv } from './http/context';
-import { errorHandler, notFoundJson } from './http/errors';
-import { createLogger, requestLogging, type Logger } from './http/observability';
-import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './http/security';
-import { validationHook } from './http/validate';
+import { openDatabase, type Db } from './platform/db/client';
+import { routeStore } from './engine/distance/route-store';
+import { databaseFaults } from './platform/db/faults';
+import { probeWrite } from './platform/db/write';
+import type { AppDeps, DistanceEstimator } from './platform/deps';
+import { createDistanceService } from './engine/distance/distance';
+import type { Config } from './platform/config';
+import { RETRY_AFTER_UNAVAILABLE_SECONDS, ServiceUnavailable } from './platform/errors';
+import { DIST } from './platform/paths';
+import { apiBodyLimit } from './platform/http/body-limit';
+import type { AppEnv } from './platform/http/context';
+import { errorHandler, notFoundJson } from './platform/http/errors';
+import { createLogger, requestLogging, type Logger } from './platform/http/observability';
+import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './platform/http/security';
+import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
 import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
@@ -170,7 +170,7 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
     const known = SPA_ROUTES.some((r) => r.test(c.req.path));
     c.header('Cache-Control', 'no-cache');
     // The portal must not be framed by another site (clickjacking its settings forms), and keeps
-    // its token in localStorage: no script but our own files may run (api/http/security.ts).
+    // its token in localStorage: no script but our own files may run (api/platform/http/security.ts).
     const nonce = cspNonce();
     c.header('X-Frame-Options', 'DENY');
     c.header('Content-Security-Policy', adminCsp(nonce));

@@ -3,10 +3,10 @@
 // of quotes and the mail outbox's worker (api/mail/worker.ts). api/server.ts starts this way, and
 // so does the benchmark's bare-handler reference, so both run the same.
 import { createApp } from './app';
-import { checkpointFailureLog, startBackgroundCheckpoints } from './db/checkpointer';
-import { loadGeodata } from './distance/postcodes';
-import type { Config } from './env';
-import type { Logger } from './http/observability';
+import { checkpointFailureLog, startBackgroundCheckpoints } from './platform/db/checkpointer';
+import { loadGeodata } from './engine/distance/postcodes';
+import type { Config } from './platform/config';
+import type { Logger } from './platform/http/observability';
 import { createRetention } from './leads/retention';
 import { createMailWorker } from './mail/worker';
 

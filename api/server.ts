@@ -3,8 +3,8 @@ import type { Server, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
-import { ConfigError, loadConfig } from './env';
-import { createLogger } from './http/observability';
+import { ConfigError, loadConfig } from './platform/config';
+import { createLogger } from './platform/http/observability';
 
 let config;
 try {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../api/db/client';
+import { openDatabase } from '../api/platform/db/client';
 import { REPO_ROOT } from './bench/server-process';
 
 describe('npm run backup', () => {

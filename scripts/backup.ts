@@ -6,8 +6,8 @@
 // server's secrets are not set (NODE_ENV=production without SESSION_SECRET) and write nothing
 // but the copy.
 import { parseArgs } from 'node:util';
-import { backupDatabase, defaultBackupPath } from '../api/db/backup';
-import { DEFAULT_DATABASE_PATH } from '../api/env';
+import { backupDatabase, defaultBackupPath } from '../api/platform/db/backup';
+import { DEFAULT_DATABASE_PATH } from '../api/platform/config';
 
 const databasePath = process.env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
 try {

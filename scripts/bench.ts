@@ -338,7 +338,7 @@ also measured on \`GET /healthz\`, its smallest route, after the quote run: the 
 middleware (request id and log line, security and CORS headers, session, CSRF). \`scripts/bench/bare-quote-server.ts\` runs the
 quote's own work (the same \`createQuoteService\`) behind a bare \`node:http\` handler, with and without storing each quote:
 the ceiling any framework could reach on this machine. autocannon shares the machine with the server,
-so on 2 cores each gets about one. Distance errors are against \`api/distance/testdata/pairs.csv\`.
+so on 2 cores each gets about one. Distance errors are against \`api/engine/distance/testdata/pairs.csv\`.
 
 ## Machine
 

@@ -1,12 +1,12 @@
 // Converts the postcode centroid CSVs of ../shared/geodata (README there: sources, licences)
-// into api/distance/data/postcodes.bin, the one file the built-in distance provider reads.
-// Layout: api/distance/geodata-format.ts. Usage: npx tsx scripts/build-geodata.ts [geodataDir]
+// into api/engine/distance/data/postcodes.bin, the one file the built-in distance provider reads.
+// Layout: api/engine/distance/geodata-format.ts. Usage: npx tsx scripts/build-geodata.ts [geodataDir]
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gunzipSync } from 'node:zlib';
-import { COORD_SCALE, GEODATA_MAGIC, GEODATA_VERSION, packKey, unitSuffix } from '../api/distance/geodata-format';
-import { PostcodeIndex, POSTCODES_FILE } from '../api/distance/postcodes';
+import { COORD_SCALE, GEODATA_MAGIC, GEODATA_VERSION, packKey, unitSuffix } from '../api/engine/distance/geodata-format';
+import { PostcodeIndex, POSTCODES_FILE } from '../api/engine/distance/postcodes';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_FILE_BYTES = 12 * 1024 * 1024;

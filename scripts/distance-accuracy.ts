@@ -1,14 +1,14 @@
 // How far the built-in road-distance estimate is from routed driving distances
-// (api/distance/testdata/pairs.csv, README there). Imported by the benchmarks; run directly
+// (api/engine/distance/testdata/pairs.csv, README there). Imported by the benchmarks; run directly
 // (npx tsx scripts/distance-accuracy.ts [pairs.csv]) it prints the table.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { estimateMiles, haversineMiles, type RoadFactor } from '../api/distance/distance';
-import { lookupPostcode } from '../api/distance/postcodes';
+import { estimateMiles, haversineMiles, type RoadFactor } from '../api/engine/distance/distance';
+import { lookupPostcode } from '../api/engine/distance/postcodes';
 
 /** The routed reference distances, kept in the repository with their attribution. */
-export const PAIRS_CSV = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../api/distance/testdata/pairs.csv');
+export const PAIRS_CSV = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../api/engine/distance/testdata/pairs.csv');
 
 export type DistanceBand = '<10 mi' | '10–60 mi' | '>60 mi';
 

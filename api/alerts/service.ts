@@ -3,11 +3,11 @@
 import type { z } from 'zod';
 import type { leadSettingsUpdateSchema } from '../../shared/schemas';
 import type { Alert, LeadSettings } from '../../shared/types';
-import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../db/companies';
-import { alertAddresses, newestOutboxRows, type OutboxRow } from '../db/mail';
-import { write } from '../db/write';
-import type { AppDeps } from '../deps';
-import { NotFound } from '../errors';
+import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
+import { alertAddresses, newestOutboxRows, type OutboxRow } from '../mail/store';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { NotFound } from '../platform/errors';
 import { alertRecipient } from './recipient';
 
 /** How many alerts the portal lists. */

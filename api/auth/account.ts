@@ -2,11 +2,11 @@
 // limits. The route starts the session for the user these answer.
 import type { AlertMode } from '../../shared/leads';
 import type { LoginRequest, SignupRequest } from '../../shared/schemas';
-import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from '../db/users';
-import { write } from '../db/write';
-import type { AppDeps } from '../deps';
-import { Conflict, Unauthorized } from '../errors';
-import { createRateLimiter, type RateLimiter } from '../http/rate-limit';
+import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from './store';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, Unauthorized } from '../platform/errors';
+import { createRateLimiter, type RateLimiter } from '../platform/http/rate-limit';
 import { hashPassword, timingSafeDummy, verifyPassword } from './password';
 
 const FAILED_LOGIN = 'Invalid email or password';

@@ -2,8 +2,8 @@
 // and GET /api/auth/user all answer this shape.
 import type { CurrentUser } from '../../shared/types';
 import { effectiveStatus } from '../billing/status';
-import type { UserRow } from '../db/users';
-import type { AppDeps } from '../deps';
+import type { UserRow } from './store';
+import type { AppDeps } from '../platform/deps';
 
 export function toCurrentUser(user: UserRow, deps: Pick<AppDeps, 'config' | 'now'>): CurrentUser {
   return {

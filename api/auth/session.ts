@@ -4,10 +4,10 @@
 import { sealData, unsealData } from 'iron-session';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Db } from '../db/client';
-import { findUserById, type UserRow } from '../db/users';
-import { Unauthorized } from '../errors';
-import type { AppEnv } from '../http/context';
+import type { Db } from '../platform/db/client';
+import { findUserById, type UserRow } from './store';
+import { Unauthorized } from '../platform/errors';
+import type { AppEnv } from '../platform/http/context';
 
 const SESSION_COOKIE = 'rq_session';
 const TTL_SECONDS = 30 * 24 * 60 * 60;

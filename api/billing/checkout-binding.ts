@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { sealData, unsealData } from 'iron-session';
-import type { UserRow } from '../db/users';
-import type { AppEnv } from '../http/context';
+import type { UserRow } from '../auth/store';
+import type { AppEnv } from '../platform/http/context';
 
 export const CHECKOUT_COOKIE = 'rq_checkout';
 /** Only the return call needs it: the cookie travels nowhere else. */

@@ -2,9 +2,9 @@
 // `stripe` talks to Stripe. Routes (api/billing/routes.ts) only ever see this interface.
 import type { Hono } from 'hono';
 import { PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
-import type { AppDeps } from '../deps';
-import { updateUser, type UserRow } from '../db/users';
-import type { AppEnv } from '../http/context';
+import type { AppDeps } from '../platform/deps';
+import { updateUser, type UserRow } from '../auth/store';
+import type { AppEnv } from '../platform/http/context';
 import { addDays } from './status';
 import type { BillingPatch } from './stripe-state';
 

@@ -3,8 +3,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { CheckoutSuccessResponse } from '../../shared/types';
 import { currentUser } from '../auth/session';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/context';
+import type { AppDeps } from '../platform/deps';
+import type { AppEnv } from '../platform/http/context';
 import { routes } from '../routes/table';
 import { billingService, type Billing } from './service';
 

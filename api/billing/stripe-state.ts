@@ -2,7 +2,7 @@
 // a late, older webhook from undoing a newer state. Pure: no SDK calls, no database.
 import type Stripe from 'stripe';
 import type { SubscriptionStatus } from '../../shared/subscription';
-import type { UserRow } from '../db/users';
+import type { UserRow } from '../auth/store';
 
 /** The parts of a Stripe subscription this app reads (webhook payloads and API answers alike). */
 export type SubscriptionLike = Pick<

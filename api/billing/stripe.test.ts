@@ -2,7 +2,7 @@
 // endpoints we call, and webhooks signed as Stripe signs them.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserById } from '../db/users';
+import { findUserById } from '../auth/store';
 import { cookieFrom, createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { CHECKOUT_COOKIE } from './checkout-binding';
 import { startStripeFake, type FakeSubscription, type StripeFake } from '../test/stripe-fake';

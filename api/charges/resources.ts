@@ -10,7 +10,7 @@ import {
   vehicleTypeSchema,
 } from '../../shared/schemas';
 import type { PassengerCharge, PricedRow, Surcharge } from '../../shared/types';
-import type { ChargeInsert, ChargeKind, ChargeRow } from '../db/charges';
+import type { ChargeInsert, ChargeKind, ChargeRow } from './store';
 
 export interface ChargeResource<K extends ChargeKind, Body extends z.ZodObject, Json> {
   kind: K;

@@ -1,11 +1,11 @@
 // The charge lists' operations: the operator's own rows scoped to their company (another
 // company's row is the same 404 as a missing one), and a live company's enabled rows for the public.
 import type { z } from 'zod';
-import { createCharge, deleteCharge, listCharges, updateCharge, type ChargeInsert, type ChargeKind, type ChargeRow } from '../db/charges';
-import { write } from '../db/write';
-import type { AppDeps } from '../deps';
-import { Conflict, NotFound } from '../errors';
-import { parseId } from '../http/validate';
+import { createCharge, deleteCharge, listCharges, updateCharge, type ChargeInsert, type ChargeKind, type ChargeRow } from './store';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, NotFound } from '../platform/errors';
+import { parseId } from '../platform/http/validate';
 import { livePublicCompany } from '../company/access';
 import type { ChargeResource } from './resources';
 

@@ -1,10 +1,10 @@
 // Whether a company's public reads, page, widget and quotes work now (DESIGN.md §4): the rule
 // itself is isLive (api/quotes/company-config.ts), read from the cached configuration.
-import { findCompanyById, type CompanyRow } from '../db/companies';
-import type { AppDeps } from '../deps';
-import { NotFound } from '../errors';
+import { findCompanyById, type CompanyRow } from './store';
+import type { AppDeps } from '../platform/deps';
+import { NotFound } from '../platform/errors';
 import { isLive } from '../quotes/company-config';
-import { parseId } from '../http/validate';
+import { parseId } from '../platform/http/validate';
 
 type AccessDeps = Pick<AppDeps, 'companyCache' | 'now' | 'config'>;
 

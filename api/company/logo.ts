@@ -3,8 +3,8 @@
 // carry script.
 import { createHash } from 'node:crypto';
 import { LOGO_MAX_BYTES } from '../../shared/constants';
-import { ValidationFailed } from '../errors';
-import type { LogoInput } from '../db/companies';
+import { ValidationFailed } from '../platform/errors';
+import type { LogoInput } from './store';
 
 const SIGNATURES: Record<string, (b: Buffer) => boolean> = {
   'image/png': (b) => b.length > 8 && b.readUInt32BE(0) === 0x89504e47 && b.readUInt32BE(4) === 0x0d0a1a0a,

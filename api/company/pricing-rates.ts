@@ -5,11 +5,11 @@ import { NATIONS, type Nation } from '../../shared/constants';
 import { MAXIMUM_RADIUS_BELOW_SERVICE, PRICING_DEFAULTS, PRICING_RULE_DEFAULTS, type pricingUpdateSchema } from '../../shared/schemas';
 import type { PricingRates } from '../../shared/types';
 import type { z } from 'zod';
-import { findCompanyById } from '../db/companies';
-import { getPricing, savePricing, type PricingRow } from '../db/pricing';
-import { ValidationFailed } from '../errors';
-import { write } from '../db/write';
-import type { AppDeps } from '../deps';
+import { findCompanyById } from './store';
+import { getPricing, savePricing, type PricingRow } from './pricing-store';
+import { ValidationFailed } from '../platform/errors';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
 import { livePublicCompany } from './access';
 
 const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);

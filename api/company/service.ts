@@ -7,7 +7,7 @@ import { poundsToPence } from '../../shared/money';
 import type { CompanyUpdateParsed } from '../../shared/schemas';
 import type { Company, PublicCompanyWithCharges } from '../../shared/types';
 import { chargeResources } from '../charges/resources';
-import { listCharges } from '../db/charges';
+import { listCharges } from '../charges/store';
 import {
   findCompanyById,
   findCompanyBySlug,
@@ -16,13 +16,13 @@ import {
   updateCompanyWithLogo,
   type CompanyPatch,
   type CompanyRow,
-} from '../db/companies';
-import type { UserRow } from '../db/users';
-import { getPricing } from '../db/pricing';
-import { write } from '../db/write';
+} from './store';
+import type { UserRow } from '../auth/store';
+import { getPricing } from './pricing-store';
+import { write } from '../platform/db/write';
 import { statusGivesAccess } from '../billing/status';
-import type { AppDeps } from '../deps';
-import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../errors';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../platform/errors';
 import { companyIsPublic, livePublicCompany } from './access';
 import { parseLogoDataUrl } from './logo';
 import { toCompany, toHostedCompany, toPublicCompany, type HostedCompany } from './view';

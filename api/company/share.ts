@@ -4,13 +4,13 @@ import { getTableColumns } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { CHECKLIST_KEYS, CHECKLIST_LABELS, NO_CUSTOM_URL, embedSnippet, publicLink, type ChecklistKey } from '../../shared/share';
 import type { SetupChecklist, ShareKit } from '../../shared/types';
-import { listCharges } from '../db/charges';
-import { findCompanyById, type CompanyRow } from '../db/companies';
-import { getPricing, type PricingRow } from '../db/pricing';
-import { countQuotes } from '../db/quotes';
-import { pricingRates } from '../db/schema';
-import type { AppDeps } from '../deps';
-import { Conflict, NotFound } from '../errors';
+import { listCharges } from '../charges/store';
+import { findCompanyById, type CompanyRow } from './store';
+import { getPricing, type PricingRow } from './pricing-store';
+import { countQuotes } from '../quotes/store';
+import { pricingRates } from '../platform/db/schema';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, NotFound } from '../platform/errors';
 
 // Sized for print: 1200 px is 10 cm at 300 dpi, a business card's QR at 2-3 cm is sharper still;
 // a van door takes the SVG, which scales to any size. Level Q survives dirt and scratches (25 %).

@@ -2,7 +2,7 @@
 // private in the public view (DESIGN.md §3–§4).
 import { penceToPounds } from '../../shared/money';
 import type { Company, FeatureBlock, PublicCompany } from '../../shared/types';
-import type { CompanyRow } from '../db/companies';
+import type { CompanyRow } from './store';
 
 export const logoUrl = (row: CompanyRow, publicUrl: string): string | null =>
   row.logo ? `${publicUrl}/api/company/${row.id}/logo?v=${row.logo.slice(0, 16)}` : null;

@@ -2,8 +2,8 @@
 // pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
-import type { LeadRow } from '../db/leads';
-import { ukDate, ukDateAndTime } from './uk-days';
+import type { LeadRow } from './store';
+import { ukDate, ukDateAndTime } from '../engine/calendar/uk-days';
 
 export const CSV_HEADER = [
   'Reference',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationFailed } from '../errors';
+import { ValidationFailed } from '../platform/errors';
 import { decodeCursor, encodeCursor } from './service';
 
 describe('page cursors', () => {

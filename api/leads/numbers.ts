@@ -2,9 +2,9 @@
 // (oldest first): counts, shares, the median total, quotes per day and the top pickup districts.
 import { penceToPounds } from '../../shared/money';
 import type { LeadNumbers } from '../../shared/types';
-import type { NumbersRow } from '../db/leads';
-import { londonDate } from '../pricing/london-time';
-import { addDays, londonMidnight } from '../pricing/london-time';
+import type { NumbersRow } from './store';
+import { londonDate } from '../engine/calendar/london-time';
+import { addDays, londonMidnight } from '../engine/calendar/london-time';
 
 export const NUMBERS_DAYS = 30;
 const WEEK_DAYS = 7;

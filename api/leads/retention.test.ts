@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readJobMarker } from '../db/job-state';
-import { setLeadStatus } from '../db/leads';
-import { insertQuote } from '../db/quotes';
+import { readJobMarker } from '../platform/jobs/job-state';
+import { setLeadStatus } from './store';
+import { insertQuote } from '../quotes/store';
 import { createTestApp, storedQuote } from '../test/harness';
 import { createRetention, monthsBefore, RETENTION_JOB } from './retention';
 

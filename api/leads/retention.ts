@@ -4,12 +4,12 @@
 // holds the write lock long enough to delay a quote. The UK date of the last completed run is kept
 // in job_state: a restart neither repeats a night that is done nor skips one that is not.
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Db } from '../db/client';
-import { readJobMarker, writeJobMarker } from '../db/job-state';
-import { companyRetentions, deleteLeads, expiredLeadIds } from '../db/leads';
-import { write } from '../db/write';
-import type { Logger } from '../http/observability';
-import { londonDate, londonMinuteOfDay } from '../pricing/london-time';
+import type { Db } from '../platform/db/client';
+import { readJobMarker, writeJobMarker } from '../platform/jobs/job-state';
+import { companyRetentions, deleteLeads, expiredLeadIds } from './store';
+import { write } from '../platform/db/write';
+import type { Logger } from '../platform/http/observability';
+import { londonDate, londonMinuteOfDay } from '../engine/calendar/london-time';
 
 export const RETENTION_JOB = 'retention:last-run';
 /** The night's run is due from 03:00 UK time: the quietest hour for recovery quotes. */

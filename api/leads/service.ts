@@ -17,13 +17,13 @@ import {
   type LeadDetailRow,
   type LeadQuery,
   type LeadRow,
-} from '../db/leads';
-import { referenceCipher } from '../db/quotes';
-import { write } from '../db/write';
-import type { AppDeps } from '../deps';
-import { NotFound, ValidationFailed } from '../errors';
-import { createRateLimiter } from '../http/rate-limit';
-import { addDays, londonDate, londonMidnight } from '../pricing/london-time';
+} from './store';
+import { referenceCipher } from '../quotes/store';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { NotFound, ValidationFailed } from '../platform/errors';
+import { createRateLimiter } from '../platform/http/rate-limit';
+import { addDays, londonDate, londonMidnight } from '../engine/calendar/london-time';
 import { csvStream } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
 import { toLead, toLeadDetail } from './view';

@@ -2,7 +2,7 @@
 // as they were quoted (or, for quotes stored before lines were, rebuilt from the fee columns).
 import { penceToPounds } from '../../shared/money';
 import type { Lead, LeadDetail } from '../../shared/types';
-import type { LeadDetailRow, LeadEventRow, LeadRow } from '../db/leads';
+import type { LeadDetailRow, LeadEventRow, LeadRow } from './store';
 
 export function toLead(row: LeadRow): Lead {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QuoteRow } from '../db/mail';
+import type { QuoteRow } from './store';
 import { dailySummary, escapeHtml, quoteAlert } from './message';
 
 const quote: QuoteRow = {

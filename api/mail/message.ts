@@ -2,7 +2,7 @@
 // plain-text part and an HTML part. Pure functions of stored rows: every operator and motorist
 // string (company name, postcodes, vehicle, problem) goes through escapeHtml in the HTML part.
 import { formatPence } from '../../shared/money';
-import type { QuoteRow } from '../db/mail';
+import type { QuoteRow } from './store';
 
 export interface MailContent {
   subject: string;

@@ -1,9 +1,9 @@
 // The mail outbox end to end: quotes through the real app, the worker driven tick by tick on a
 // fake clock, and a real SMTP server in-process receiving (or refusing) the messages.
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client';
-import { updateCompany } from '../db/companies';
-import { mailOutbox } from '../db/schema';
+import { openDatabase } from '../platform/db/client';
+import { updateCompany } from '../company/store';
+import { mailOutbox } from '../platform/db/schema';
 import type { MailTransport } from './transport';
 import { createTestApp, quoteBody } from '../test/harness';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';

@@ -8,7 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { DAILY_SUMMARY_HOUR } from '../../shared/leads';
 import { alertRecipient } from '../alerts/recipient';
-import type { Db } from '../db/client';
+import type { Db } from '../platform/db/client';
 import {
   claimDueRow,
   companiesWithAlertMode,
@@ -20,12 +20,12 @@ import {
   type NewOutboxRow,
   type OutboxOutcome,
   type OutboxRow,
-} from '../db/mail';
-import { readJobMarker, writeJobMarker } from '../db/job-state';
-import { write } from '../db/write';
-import type { Config } from '../env';
-import type { Logger } from '../http/observability';
-import { addDays, londonDate, londonMidnight, londonMinuteOfDay } from '../pricing/london-time';
+} from './store';
+import { readJobMarker, writeJobMarker } from '../platform/jobs/job-state';
+import { write } from '../platform/db/write';
+import type { Config } from '../platform/config';
+import type { Logger } from '../platform/http/observability';
+import { addDays, londonDate, londonMidnight, londonMinuteOfDay } from '../engine/calendar/london-time';
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';
 

@@ -1,12 +1,12 @@
-// The quote path's company configuration is cached; every writer in api/db/ reports its write, so
-// the next quote uses the change. The writes here go straight to api/db/, with no route around
+// The quote path's company configuration is cached; every store writer reports its write, so
+// the next quote uses the change. The writes here go straight to the stores, with no route around
 // them: nothing but the writer itself can have invalidated the cache.
 import { describe, expect, it } from 'vitest';
-import { createCharge, deleteCharge, listCharges, updateCharge } from '../db/charges';
-import { updateCompany, updateCompanyWithLogo } from '../db/companies';
-import { savePricing } from '../db/pricing';
-import { updateUser } from '../db/users';
-import type { Db } from '../db/client';
+import { createCharge, deleteCharge, listCharges, updateCharge } from '../charges/store';
+import { updateCompany, updateCompanyWithLogo } from '../company/store';
+import { savePricing } from '../company/pricing-store';
+import { updateUser } from '../auth/store';
+import type { Db } from '../platform/db/client';
 import { createTestApp, quoteBody } from '../test/harness';
 
 type Quote = { breakdown: Record<string, number>; extras: { label: string; amount: number }[]; totalPrice: number };

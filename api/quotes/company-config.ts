@@ -1,14 +1,14 @@
 // The quote path's view of a company: pricing, enabled rows and owner's billing state, built
 // once from the database and kept until the company's settings change. This keeps a quote at
 // two in-memory lookups and one insert.
-import type { Db } from '../db/client';
-import { listCharges } from '../db/charges';
-import { findCompanyById, findCompanyBySlug, type CompanyRow } from '../db/companies';
-import { onCompanyWrite } from '../db/company-writes';
-import { getPricing } from '../db/pricing';
-import { findUserByCompanyId } from '../db/users';
+import type { Db } from '../platform/db/client';
+import { listCharges } from '../charges/store';
+import { findCompanyById, findCompanyBySlug, type CompanyRow } from '../company/store';
+import { onCompanyWrite } from '../company/changes';
+import { getPricing } from '../company/pricing-store';
+import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess, type BillingState } from '../billing/status';
-import type { PricingConfig } from '../pricing/calculate';
+import type { PricingConfig } from '../engine/pricing/calculate';
 import { NATIONS, type Nation } from '../../shared/constants';
 
 const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
@@ -86,7 +86,7 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
 export function createCompanyConfigCache(db: Db, maxEntries = 10_000) {
   const byId = new Map<number, CompanyQuoteConfig>();
   const slugToId = new Map<string, number>();
-  // Every writer in api/db/ reports its company: the next quote rebuilds from the database.
+  // Every store writer reports its company: the next quote rebuilds from the database.
   onCompanyWrite(db, (companyId) => byId.delete(companyId));
 
   return {

@@ -10,11 +10,11 @@ import { formatPhoneNational } from '../../shared/phone-number';
 import { formatPostcode } from '../../shared/postcode';
 import type { quoteRequestSchema } from '../../shared/schemas';
 import type { QuoteResponse } from '../../shared/types';
-import { insertQuote, type NewQuote } from '../db/quotes';
-import type { AppDeps } from '../deps';
-import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../errors';
-import { priceQuote, type PricingConfig, type QuoteInput } from '../pricing/calculate';
-import { londonDate } from '../pricing/london-time';
+import { insertQuote, type NewQuote } from './store';
+import type { AppDeps } from '../platform/deps';
+import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
+import { priceQuote, type PricingConfig, type QuoteInput } from '../engine/pricing/calculate';
+import { londonDate } from '../engine/calendar/london-time';
 import { isLive, type CompanyQuoteConfig } from './company-config';
 import { createReplayCache } from './idempotency';
 

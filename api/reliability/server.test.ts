@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backupDatabase } from '../db/backup';
+import { backupDatabase } from '../platform/db/backup';
 import { demoQuoteJson } from '../../scripts/bench/demo-quote';
 import { spawnServer, tempDatabasePath, type ServerProcess } from '../../scripts/bench/server-process';
 
@@ -93,7 +93,7 @@ describe('the real server under load', () => {
 });
 
 describe('request bodies over a real socket', () => {
-  // api/http/body-limit.ts reads JSON bodies from Node's stream only when node-server runs the
+  // api/platform/http/body-limit.ts reads JSON bodies from Node's stream only when node-server runs the
   // app; app.request() tests go through Hono's bodyLimit instead, so these run here.
   it('answers 413 past 3 MB (declared or chunked), 400 for malformed JSON, and quotes from a chunked body', { timeout: 20_000 }, async () => {
     const server = await startServer();

@@ -1,8 +1,8 @@
 // The alert settings and the alert list (issue 16): what a new operator starts with, where
 // alerts go, and bad input refused with a message per field and nothing changed.
 import { describe, expect, it } from 'vitest';
-import { findCompanyById } from '../db/companies';
-import { DEMO_COMPANY_ID } from '../db/seed';
+import { findCompanyById } from '../company/store';
+import { DEMO_COMPANY_ID } from '../platform/db/seed';
 import { createMailWorker } from '../mail/worker';
 import { createTestApp, quoteBody } from '../test/harness';
 

@@ -3,7 +3,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import type { AlertService } from '../alerts/service';
-import type { AppEnv } from '../http/context';
+import type { AppEnv } from '../platform/http/context';
 import { routes } from './table';
 
 export function alertRoutes(alerts: AlertService) {

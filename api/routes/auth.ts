@@ -4,10 +4,10 @@ import type { Context } from 'hono';
 import { accountService } from '../auth/account';
 import { toCurrentUser } from '../auth/current-user';
 import { currentUser } from '../auth/session';
-import type { UserRow } from '../db/users';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/context';
-import { clientAddress } from '../http/rate-limit';
+import type { UserRow } from '../auth/store';
+import type { AppDeps } from '../platform/deps';
+import type { AppEnv } from '../platform/http/context';
+import { clientAddress } from '../platform/http/rate-limit';
 import { routes } from './table';
 
 export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';

@@ -5,9 +5,9 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import { chargeResources, type ChargeResource } from '../charges/resources';
 import { chargeService } from '../charges/service';
-import type { ChargeKind } from '../db/charges';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/context';
+import type { ChargeKind } from '../charges/store';
+import type { AppDeps } from '../platform/deps';
+import type { AppEnv } from '../platform/http/context';
 import { routes } from './table';
 
 // The lists differ only in their body schema and row JSON, which the table declares per list and

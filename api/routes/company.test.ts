@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { updateUser } from '../db/users';
+import { updateUser } from '../auth/store';
 import { createTestApp, TEST_ORIGIN } from '../test/harness';
 
 const PNG_1PX =

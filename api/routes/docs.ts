@@ -1,7 +1,7 @@
 // The API reference (DESIGN.md §4, beyond SPEC): the OpenAPI 3.1 document generated from the
 // route table as the app registered it, and a readable page of the same document.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv } from '../http/context';
+import type { AppEnv } from '../platform/http/context';
 import { routes } from './table';
 
 type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;

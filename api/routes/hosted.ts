@@ -13,7 +13,7 @@ import { formatPhoneNational } from '../../shared/phone-number';
 import type { PublicCompany } from '../../shared/types';
 import { featureIconSvg } from '../company/feature-icons';
 import { featureBlocks, serviceAreaText, type HostedCompany } from '../company/view';
-import { hostedCsp, styleHash } from '../http/security';
+import { hostedCsp, styleHash } from '../platform/http/security';
 
 export interface HostedRoutesOptions {
   lookupBySlug: (slug: string) => HostedCompany | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LEAD_NOTE_MAX } from '../../shared/leads';
-import { insertQuote, type NewQuote } from '../db/quotes';
+import { insertQuote, type NewQuote } from '../quotes/store';
 import { createTestApp, quoteBody, storedQuote } from '../test/harness';
 
 // 12:00 UTC, 13:00 in London (summer time).

@@ -3,9 +3,9 @@
 // registered before `/api/quotes/{reference}` so they are matched first.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/context';
-import { clientAddress } from '../http/rate-limit';
+import type { AppDeps } from '../platform/deps';
+import type { AppEnv } from '../platform/http/context';
+import { clientAddress } from '../platform/http/rate-limit';
 import { leadService } from '../leads/service';
 import { routes } from './table';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../http/observability';
+import type { Logger } from '../platform/http/observability';
 import { createTestApp, quoteBody } from '../test/harness';
 import { NO_POSTCODE_NEAR } from './postcodes';
 

@@ -3,11 +3,11 @@
 // limit. The position is never stored or logged: the request log writes the path without its
 // query string, and the answer tells caches not to keep it.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppDeps } from '../deps';
-import { nearestPostcode } from '../distance/postcodes';
-import { NotFound } from '../errors';
-import type { AppEnv } from '../http/context';
-import { clientAddress, type RateLimiter } from '../http/rate-limit';
+import type { AppDeps } from '../platform/deps';
+import { nearestPostcode } from '../engine/distance/postcodes';
+import { NotFound } from '../platform/errors';
+import type { AppEnv } from '../platform/http/context';
+import { clientAddress, type RateLimiter } from '../platform/http/rate-limit';
 import { QUOTE_RATE_LIMITED, quoteLimitKey } from '../quotes/rate-limit';
 import { NO_POSTCODE_NEAR, routes } from './table';
 

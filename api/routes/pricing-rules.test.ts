@@ -2,8 +2,8 @@
 // quote, refused outside the maximum radius, and kept with each stored quote.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { countQuotes } from '../db/quotes';
-import { quotes } from '../db/schema';
+import { countQuotes } from '../quotes/store';
+import { quotes } from '../platform/db/schema';
 import { createTestApp, quoteBody } from '../test/harness';
 
 // Thursday 10 December 2026, 12:00 GMT: no holiday, not after hours.
@@ -42,7 +42,7 @@ describe('pricing rules settings', () => {
     expect(saved.status).toBe(200);
     expect(saved.json).toMatchObject(rules);
     expect((await t.call('GET', '/api/pricing', { token: op.token })).json).toMatchObject(rules);
-    expect((await t.call('GET', `/api/pricing/${op.companyId}`)).json).toMatchObject(rules);
+    expect((await t.call('GET', `/api/engine/pricing/${op.companyId}`)).json).toMatchObject(rules);
     // A save that leaves them blank turns them off again, as blank SPEC fields take their defaults.
     const blank = await t.call('PUT', '/api/pricing', { token: op.token, body: { bankHolidayFee: '', maximumRadius: '' } });
     expect(blank.json).toMatchObject(RULES_OFF);

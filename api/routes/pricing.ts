@@ -2,8 +2,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import { pricingRatesService } from '../company/pricing-rates';
-import type { AppDeps } from '../deps';
-import type { AppEnv } from '../http/context';
+import type { AppDeps } from '../platform/deps';
+import type { AppEnv } from '../platform/http/context';
 import { routes } from './table';
 
 export function pricingRoutes(deps: AppDeps) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countQuotes } from '../db/quotes';
+import { countQuotes } from '../quotes/store';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { IDEMPOTENCY_KEY_INVALID } from './quotes';
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { countQuotes } from '../db/quotes';
+import { countQuotes } from '../quotes/store';
 import { createTestApp } from '../test/harness';
 
 const demoQuote = {

@@ -2,10 +2,10 @@
 // JSON answer are the route's; the quote's own work is api/quotes/quote-service.ts. An optional
 // Idempotency-Key header makes a retry answer with the first quote (api/quotes/idempotency.ts).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppDeps } from '../deps';
-import { ValidationFailed } from '../errors';
-import type { AppEnv } from '../http/context';
-import { clientAddress, type RateLimiter } from '../http/rate-limit';
+import type { AppDeps } from '../platform/deps';
+import { ValidationFailed } from '../platform/errors';
+import type { AppEnv } from '../platform/http/context';
+import { clientAddress, type RateLimiter } from '../platform/http/rate-limit';
 import { createQuoteService } from '../quotes/quote-service';
 import { createQuoteLimiter, QUOTE_RATE_LIMITED, quoteLimitKey } from '../quotes/rate-limit';
 import { routes } from './table';

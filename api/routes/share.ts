@@ -4,7 +4,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import type { ShareService } from '../company/share';
-import type { AppEnv } from '../http/context';
+import type { AppEnv } from '../platform/http/context';
 import { routes } from './table';
 
 const download = (fileName: string, contentType: string) => ({

@@ -1,7 +1,7 @@
 // The route table: every API route declared once, with its method, path, who may call it, its
 // request schemas and its response schemas by status code (docs/decisions/014-route-table.md).
 // From this one table come the handlers' validation (OpenAPIHono), the sign-in requirement, CORS
-// and CSRF (api/http/security.ts), the OpenAPI document at /api/openapi.json, the front ends'
+// and CSRF (api/platform/http/security.ts), the OpenAPI document at /api/openapi.json, the front ends'
 // response types (shared/types.ts) and the generated security tests (api/routes/security.test.ts).
 import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import {
@@ -51,10 +51,10 @@ import {
   surchargeRowSchema,
   webhookResultSchema,
 } from '../../shared/responses';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../db/quote-reference';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../quotes/reference';
 import type { MiddlewareHandler } from 'hono';
 import { requireSignIn, requireUser } from '../auth/session';
-import { requireJson } from '../http/validate';
+import { requireJson } from '../platform/http/validate';
 
 /**
  * Who may call a route:
@@ -345,7 +345,7 @@ export const routes = {
     }),
     public: route({
       method: 'get',
-      path: '/api/pricing/{companyId}',
+      path: '/api/engine/pricing/{companyId}',
       'x-access': 'public',
       tags: ['Public'],
       summary: "A live company's pricing rates",

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
-import { openDatabase } from '../db/client';
-import type { NewQuote } from '../db/quotes';
-import { updateUser } from '../db/users';
-import { loadConfig } from '../env';
+import { openDatabase } from '../platform/db/client';
+import type { NewQuote } from '../quotes/store';
+import { updateUser } from '../auth/store';
+import { loadConfig } from '../platform/config';
 
 let template: string | undefined;
 function templateDb(): string {

@@ -5,7 +5,7 @@
 // (docs/decisions/008-quote-path-profile.md). STORE=0 also leaves out the insert.
 import { createServer, type ServerResponse } from 'node:http';
 import { bootApp } from '../../api/boot';
-import { loadConfig } from '../../api/env';
+import { loadConfig } from '../../api/platform/config';
 import { createQuoteService } from '../../api/quotes/quote-service';
 import { quoteRequestSchema } from '../../shared/schemas';
 

@@ -4,8 +4,8 @@
 // migrations); the bulk rows go in with plain SQL in large transactions, the references made by the
 // app's own cipher from the row ids, as the quote writer makes them.
 import Database from 'better-sqlite3';
-import { openDatabase } from '../../api/db/client';
-import { createReferenceCipher } from '../../api/db/quote-reference';
+import { openDatabase } from '../../api/platform/db/client';
+import { createReferenceCipher } from '../../api/quotes/reference';
 
 export interface FillOptions {
   companies: number;

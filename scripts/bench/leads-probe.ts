@@ -3,9 +3,9 @@
 // Requests go through the whole app (session, middleware, handler, JSON) by app.request, with no
 // socket: what is timed is the server's own work. Prints one JSON line (LeadsProbeResult).
 import { createApp } from '../../api/app';
-import { openDatabase } from '../../api/db/client';
-import { findUserById } from '../../api/db/users';
-import { loadConfig } from '../../api/env';
+import { openDatabase } from '../../api/platform/db/client';
+import { findUserById } from '../../api/auth/store';
+import { loadConfig } from '../../api/platform/config';
 import { leadService } from '../../api/leads/service';
 
 export interface Timing {

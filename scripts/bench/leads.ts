@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createReferenceCipher } from '../../api/db/quote-reference';
+import { createReferenceCipher } from '../../api/quotes/reference';
 import { fillDatabase } from './fill-database';
 import type { LeadsProbeResult } from './leads-probe';
 import { REPO_ROOT } from './server-process';

@@ -1,7 +1,7 @@
 // Run in a fresh process by scripts/bench.ts (`node --expose-gc`, so the memory figure is what
 // stays live): times the postcode data's load (which builds the nearest-unit index), measures
 // the memory it holds, then times `lookups` nearest-postcode look-ups. Prints one JSON line.
-import { loadGeodata, lookupPostcode, nearestPostcode } from '../../api/distance/postcodes';
+import { loadGeodata, lookupPostcode, nearestPostcode } from '../../api/engine/distance/postcodes';
 import { pairsCsvPostcodes } from './postcode-sample';
 
 export interface NearestProbeResult {

@@ -1,7 +1,7 @@
 // Run in a fresh process by scripts/bench.ts (so the load is cold and nothing else is warm):
 // times the built-in postcode data's load, then `lookups` look-ups over mixed unit, sector and
 // district keys. Prints one JSON line.
-import { loadGeodata, lookupPostcode } from '../../api/distance/postcodes';
+import { loadGeodata, lookupPostcode } from '../../api/engine/distance/postcodes';
 import { mixedLookupKeys } from './postcode-sample';
 
 export interface PostcodeProbeResult {

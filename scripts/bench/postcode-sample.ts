@@ -1,9 +1,9 @@
 // Real postcodes for the benchmarks, drawn deterministically (fixed strides) from the routed pairs
-// in api/distance/testdata and the source data in ../shared, so every run measures the same inputs.
+// in api/engine/distance/testdata and the source data in ../shared, so every run measures the same inputs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { lookupPostcode, type PostcodeLevel } from '../../api/distance/postcodes';
+import { lookupPostcode, type PostcodeLevel } from '../../api/engine/distance/postcodes';
 import { PAIRS_CSV } from '../distance-accuracy';
 import { REPO_ROOT } from './server-process';
 

@@ -84,7 +84,7 @@ async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<Pu
  */
 function problemOptions(surcharges: readonly Surcharge[]): Option[] {
   const options = new Map<string, Option>();
-  // 'Other' comes last even when a company charges for it (every new company does: api/db/seed.ts).
+  // 'Other' comes last even when a company charges for it (every new company does: api/platform/db/seed.ts).
   let other: Option = { value: 'other', label: 'Other' };
   for (const surcharge of surcharges) {
     const value = slugify(surcharge.problemType);

@@ -1,4 +1,4 @@
-// The admin page's Content-Security-Policy (api/http/security.ts) allows no eval and <style>
+// The admin page's Content-Security-Policy (api/platform/http/security.ts) allows no eval and <style>
 // elements only with this page's nonce. Two libraries need telling before they first run:
 // - zod compiles object parsers with `new Function` when it can (its first parse probes for
 //   eval, which CSP reports as a violation): jitless mode parses without it.

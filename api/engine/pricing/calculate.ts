@@ -1,0 +1,313 @@
+// The pricing engine (DESIGN.md §5): a pure function of the request, the company's pricing, the
+// road distance and the clock. Routes load the config, call this, and store the result.
+
+import { OutsideServiceArea, ValidationFailed } from '../../platform/errors';
+import { MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
+import { sameSlug } from '../../../shared/slug';
+import { isBankHoliday, type Nation } from './bank-holidays';
+import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/london-time';
+
+/** The UK standard rate, the only one a recovery job is charged at. */
+export const VAT_RATE_PERCENT = 20;
+
+/** An enabled row of a company's price list; only enabled rows are passed in. */
+export interface PricedRow {
+  name: string;
+  pricePence: number;
+}
+
+export interface PassengerChargeRow {
+  passengerCount: number;
+  pricePence: number;
+}
+
+export interface PricingConfig {
+  callOutFeePence: number;
+  labourRatePence: number;
+  mileRatePence: number;
+  labourTimeHours: number;
+  afterHoursEnabled: boolean;
+  afterHoursFeePence: number;
+  /** `HH:MM`, London time; the window is [start, end), wraps midnight when end < start, empty when equal. */
+  afterHoursStart: string;
+  afterHoursEnd: string;
+  vehicleTypes: PricedRow[];
+  gearboxTypes: PricedRow[];
+  rollingStatusTypes: PricedRow[];
+  /** Problem surcharges: `name` is the problem type as the operator wrote it. */
+  surcharges: PricedRow[];
+  passengerCharges: PassengerChargeRow[];
+  pricePerPassengerPence: number;
+  passengerLimit: number;
+  serviceRadiusMiles: number;
+  extraRadiusFeePence: number;
+  /** Null when the company has no base postcode, which turns the out-of-area fee off. */
+  pickupMilesFromBase: number | null;
+  showPriceBreakdown: boolean;
+  enablePriceRounding: boolean;
+  priceRoundingMultiple: 5 | 10;
+  // Issue 17's rules: each is off when absent or 0, so a company that sets none quotes as before.
+  /** Whose bank holidays count; England & Wales when absent. */
+  bankHolidayNation?: Nation;
+  bankHolidayFeePence?: number;
+  /** Base-to-pickup ("dead") miles past `freeMiles` are charged at this rate. */
+  enRouteRatePence?: number;
+  freeMiles?: number;
+  minimumChargePence?: number;
+  /** A pickup farther than this from base is not priced; null or absent: no limit. */
+  maximumRadiusMiles?: number | null;
+  vatRegistered?: boolean;
+  /** Whether the amounts the operator entered already include VAT (only with `vatRegistered`). */
+  pricesIncludeVat?: boolean;
+  quoteValidityHours?: number;
+}
+
+export interface QuoteInput {
+  vehicleType: string;
+  gearboxType?: string;
+  rollingStatus?: string;
+  passengerCount: number;
+  problemType: string;
+  urgency: 'immediate' | 'later';
+  /** `YYYY-MM-DD`, for `later`. */
+  preferredDate?: string;
+  /** `HH:MM` 24 h, UK local time, for `later`. */
+  preferredTime?: string;
+}
+
+export interface PriceLine {
+  label: string;
+  amountPence: number;
+}
+
+/** Every amount in pence. */
+export interface QuoteResult {
+  totalPence: number;
+  breakdown: {
+    vehicleBasePrice: number;
+    callOutFee: number;
+    distanceFee: number;
+    labourFee: number;
+    extraFees: number;
+    gearboxFee: number;
+    rollingStatusFee: number;
+    passengerFee: number;
+  };
+  /** Itemises `breakdown.extraFees`; lines of 0 are left out. */
+  extras: PriceLine[];
+}
+
+/** The quote with what is stored beside it: every line shown, VAT and how long the price holds. */
+export interface PricedQuote extends QuoteResult {
+  /**
+   * What the customer is shown, in order, adding up to `totalPence` to the penny: SPEC's lines
+   * (its "Service Fees" itemised: the surcharge, after-hours and out-of-area fees), then each of
+   * issue 17's lines, price rounding and VAT. Stored with the quote as its snapshot.
+   */
+  lines: PriceLine[];
+  /** null when the company is not VAT-registered. */
+  vat: { ratePercent: number; amountPence: number; includedInPrices: boolean } | null;
+  validUntil: Date;
+}
+
+/** SPEC's quote: the total, its breakdown and the extras. */
+export function calculateQuote(request: QuoteInput, config: PricingConfig, distanceMiles: number, now: Date): QuoteResult {
+  const { totalPence, breakdown, extras } = priceQuote(request, config, distanceMiles, now);
+  return { totalPence, breakdown, extras };
+}
+
+export function priceQuote(request: QuoteInput, config: PricingConfig, distanceMiles: number, now: Date): PricedQuote {
+  const passengerFee = passengerFeeFor(request.passengerCount, config);
+
+  const vehicle = findRow(config.vehicleTypes, request.vehicleType);
+  if (!vehicle) {
+    throw new ValidationFailed('Unknown vehicle type', {
+      vehicleType: 'This vehicle type is not offered. Please choose one from the list.',
+    });
+  }
+  const gearboxFee = findRow(config.gearboxTypes, request.gearboxType)?.pricePence ?? 0;
+  const rollingStatusFee = findRow(config.rollingStatusTypes, request.rollingStatus)?.pricePence ?? 0;
+
+  const extras: QuoteResult['extras'] = [];
+  const surcharge = findRow(config.surcharges, request.problemType);
+  if (surcharge && surcharge.pricePence > 0) {
+    extras.push({ label: `${surcharge.name} surcharge`, amountPence: surcharge.pricePence });
+  }
+  if (config.afterHoursEnabled && config.afterHoursFeePence > 0 && isAfterHours(request, config, now)) {
+    extras.push({ label: 'After-hours fee', amountPence: config.afterHoursFeePence });
+  }
+  const fromBase = config.pickupMilesFromBase;
+  if (fromBase !== null && config.maximumRadiusMiles != null && fromBase > config.maximumRadiusMiles) {
+    throw new OutsideServiceArea();
+  }
+  if (fromBase !== null && fromBase > config.serviceRadiusMiles && config.extraRadiusFeePence > 0) {
+    extras.push({ label: 'Out-of-area fee', amountPence: config.extraRadiusFeePence });
+  }
+  // SPEC's "Service Fees" end here; issue 17's lines follow, each shown on its own.
+  const serviceFeeCount = extras.length;
+  const bankHolidayFee = config.bankHolidayFeePence ?? 0;
+  if (bankHolidayFee > 0 && isBankHoliday(jobDate(request, now), config.bankHolidayNation ?? 'england-and-wales')) {
+    extras.push({ label: 'Bank holiday fee', amountPence: bankHolidayFee });
+  }
+  const enRouteRate = config.enRouteRatePence ?? 0;
+  if (fromBase !== null && enRouteRate > 0) {
+    const chargedMiles = Math.max(0, fromBase - (config.freeMiles ?? 0));
+    const travel = multiplyToPence(chargedMiles, enRouteRate);
+    if (travel > 0) extras.push({ label: `Travel to you (${fromBase} miles)`, amountPence: travel });
+  }
+
+  const distanceFee = multiplyToPence(distanceMiles, config.mileRatePence);
+  const labourFee = multiplyToPence(config.labourTimeHours, config.labourRatePence);
+  const priced =
+    vehicle.pricePence + config.callOutFeePence + distanceFee + labourFee + gearboxFee + rollingStatusFee + passengerFee;
+  let sum = priced;
+  for (const extra of extras) sum += extra.amountPence;
+
+  // Then, in this order: the minimum charge, price rounding, VAT. Amounts the operator entered
+  // are net of VAT when VAT is added, so the minimum is compared with the net sum.
+  const minimum = config.minimumChargePence ?? 0;
+  if (sum < minimum) {
+    extras.push({ label: 'Minimum charge adjustment', amountPence: minimum - sum });
+    sum = minimum;
+  }
+
+  const addsVat = config.vatRegistered === true && config.pricesIncludeVat === false;
+  // A rounded total would not add up against the lines shown, so rounding applies only when
+  // the customer sees the total alone. It rounds what the customer pays, VAT included.
+  const roundTo = config.priceRoundingMultiple * 100;
+  const rounds = config.enablePriceRounding && !config.showPriceBreakdown;
+  let rounding = 0;
+  let vatPence = 0;
+  if (addsVat) {
+    const gross = sum + percentOf(sum, VAT_RATE_PERCENT);
+    const target = rounds ? Math.ceil(gross / roundTo) * roundTo : gross;
+    // The rounded price splits back into net and VAT, so the stored VAT is that of what is paid.
+    const net = target === gross ? sum : netOf(target);
+    rounding = net - sum;
+    vatPence = target - net;
+  } else {
+    if (rounds) rounding = Math.ceil(sum / roundTo) * roundTo - sum;
+    if (config.vatRegistered) vatPence = sum + rounding - netOf(sum + rounding);
+  }
+  if (addsVat && vatPence > 0) extras.push({ label: `VAT (${VAT_RATE_PERCENT}%)`, amountPence: vatPence });
+
+  let extraFees = 0;
+  for (const extra of extras) extraFees += extra.amountPence;
+  const breakdown = {
+    vehicleBasePrice: vehicle.pricePence,
+    callOutFee: config.callOutFeePence,
+    distanceFee,
+    labourFee,
+    extraFees,
+    gearboxFee,
+    rollingStatusFee,
+    passengerFee,
+  };
+  const totalPence = priced + extraFees + rounding;
+
+  const serviceFees = extras.slice(0, serviceFeeCount);
+  const ruleLines = extras.slice(serviceFeeCount);
+  const vatLine = addsVat && vatPence > 0 ? ruleLines.pop() : undefined;
+  const lines: PriceLine[] = [
+    { label: 'Vehicle Base Price', amountPence: breakdown.vehicleBasePrice },
+    { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
+    { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
+    { label: 'Labour Fee', amountPence: labourFee },
+    // Each of SPEC's "Service Fees" on its own line, where their sum stood (as the form shows them).
+    ...serviceFees,
+    ...[
+      { label: 'Gearbox Charge', amountPence: gearboxFee },
+      { label: 'Rolling Status Charge', amountPence: rollingStatusFee },
+      { label: 'Passenger Charge', amountPence: passengerFee },
+    ].filter((line) => line.amountPence > 0),
+    ...ruleLines,
+    ...(rounding > 0 ? [{ label: 'Price rounding', amountPence: rounding }] : []),
+    ...(vatLine ? [vatLine] : []),
+  ];
+
+  const validityHours = config.quoteValidityHours ?? QUOTE_VALIDITY_HOURS.default;
+  return {
+    totalPence,
+    breakdown,
+    extras,
+    lines,
+    vat: config.vatRegistered
+      ? { ratePercent: VAT_RATE_PERCENT, amountPence: vatPence, includedInPrices: !addsVat }
+      : null,
+    validUntil: new Date(now.getTime() + validityHours * 3_600_000),
+  };
+}
+
+/** `percent`% of `pence`, half up, in integers (no float can land a half penny below .5). */
+const percentOf = (pence: number, percent: number): number => Math.floor((pence * percent + 50) / 100);
+
+/** The net part of a VAT-inclusive amount at the standard rate, half up. */
+const netOf = (grossPence: number): number =>
+  Math.floor((grossPence * 100 * 2 + (100 + VAT_RATE_PERCENT)) / ((100 + VAT_RATE_PERCENT) * 2));
+
+function findRow(rows: PricedRow[], value: string | undefined): PricedRow | undefined {
+  if (value === undefined) return undefined;
+  for (const row of rows) if (sameSlug(row.name, value)) return row;
+  return undefined;
+}
+
+function passengerFeeFor(count: number, config: PricingConfig): number {
+  if (!Number.isInteger(count)) throw passengerCountError('Passenger count must be a whole number');
+  if (count < 0) throw passengerCountError('Passenger count must be at least 0');
+  if (count > MAX_PASSENGERS) throw passengerCountError(`Passenger count cannot exceed ${MAX_PASSENGERS}`);
+  if (count > config.passengerLimit) throw passengerCountError(`Passenger count cannot exceed ${config.passengerLimit}`);
+
+  // Travelling alone is never a passenger charge, even if an operator saved a row for 0.
+  if (count === 0) return 0;
+  for (const row of config.passengerCharges) if (row.passengerCount === count) return row.pricePence;
+  return count * config.pricePerPassengerPence;
+}
+
+const passengerCountError = (message: string): ValidationFailed =>
+  new ValidationFailed(message, { passengerCount: message });
+
+/**
+ * `quantity × ratePence` rounded half up to the penny, as on paper. Quantities are decimals
+ * (miles to 0.1, hours to 0.01) that binary floating point cannot hold exactly, so 2.3 miles ×
+ * 3035p comes out as 6980.4999…; scaling the quantity to whole thousandths first keeps the
+ * product an exact integer and the half penny rounds up.
+ */
+function multiplyToPence(quantity: number, ratePence: number): number {
+  const thousandths = Math.round(quantity * 1000);
+  return Math.floor((thousandths * ratePence + 500) / 1000);
+}
+
+function isAfterHours(request: QuoteInput, config: PricingConfig, now: Date): boolean {
+  const start = parseClock(config.afterHoursStart);
+  const end = parseClock(config.afterHoursEnd);
+  if (start === null || end === null) {
+    // The settings schema only saves HH:MM, so this is corrupt data, not customer input.
+    throw new Error(`After-hours window is not HH:MM: ${config.afterHoursStart}–${config.afterHoursEnd}`);
+  }
+  const minute = jobMinuteOfDay(request, now);
+  // An empty window (start = end) is never after hours; end < start wraps past midnight.
+  return start <= end ? minute >= start && minute < end : minute >= start || minute < end;
+}
+
+/** London calendar date the job is for: today, or the preferred date of a `later` job. */
+function jobDate(request: QuoteInput, now: Date): string {
+  if (request.urgency === 'later' && request.preferredDate !== undefined && request.preferredTime !== undefined) {
+    return request.preferredDate;
+  }
+  return londonDate(now);
+}
+
+/** London minute of day the job is for: now, or the preferred time of a `later` job. */
+function jobMinuteOfDay(request: QuoteInput, now: Date): number {
+  if (request.urgency === 'later' && request.preferredDate !== undefined && request.preferredTime !== undefined) {
+    // The customer picked a London wall-clock time, so no time zone conversion applies.
+    const preferred = parseClock(request.preferredTime);
+    if (preferred === null) {
+      throw new ValidationFailed('Preferred time must be HH:MM (24 hour)', {
+        preferredTime: 'Preferred time must be HH:MM (24 hour)',
+      });
+    }
+    return preferred;
+  }
+  return londonMinuteOfDay(now);
+}

@@ -1,0 +1,187 @@
+// The lead inbox's reads and writes on stored quotes (issue 16, docs/decisions/016-lead-inbox.md).
+// Every read is scoped by company_id and walks the (company_id, created_at) index: a page is a
+// keyset range on it, never OFFSET; one quote is found by its row id, never by a scan.
+// Statements are plain SQL prepared once per database and per filter shape: the drizzle builder
+// would cost more than these reads themselves (api/platform/db/prepared.ts).
+import type { Statement } from 'better-sqlite3';
+import type { ContactChannel, LeadStatus } from '../../shared/leads';
+import type { Db } from '../platform/db/client';
+import { prepared } from '../platform/db/prepared';
+
+/** A quote as the inbox lists it. */
+export interface LeadRow {
+  id: number;
+  publicId: string;
+  createdAt: string;
+  pickupPostcode: string;
+  destinationPostcode: string;
+  distance: number;
+  vehicleType: string;
+  gearboxType: string | null;
+  rollingStatus: string | null;
+  passengerCount: number;
+  problemType: string;
+  urgency: string;
+  preferredDate: string | null;
+  preferredTime: string | null;
+  totalPricePence: number;
+  status: LeadStatus;
+  statusChangedAt: string | null;
+  contactChannel: ContactChannel | null;
+  contactedAt: string | null;
+}
+
+/** One quote opened: its priced columns too. */
+export interface LeadDetailRow extends LeadRow {
+  callOutFeePence: number;
+  distanceFeePence: number;
+  labourFeePence: number;
+  extraFeesPence: number;
+  vatPence: number;
+  vatRatePercent: number;
+  validUntil: string | null;
+  lines: string | null;
+}
+
+export interface LeadEventRow {
+  status: LeadStatus;
+  note: string | null;
+  createdAt: string;
+}
+
+const LEAD_COLUMNS = `id, public_id as publicId, created_at as createdAt, pickup_postcode as pickupPostcode,
+  destination_postcode as destinationPostcode, distance, vehicle_type as vehicleType, gearbox_type as gearboxType,
+  rolling_status as rollingStatus, passenger_count as passengerCount, problem_type as problemType, urgency,
+  preferred_date as preferredDate, preferred_time as preferredTime, total_price_pence as totalPricePence, status,
+  status_changed_at as statusChangedAt, contact_channel as contactChannel, contacted_at as contactedAt`;
+
+const DETAIL_COLUMNS = `${LEAD_COLUMNS}, call_out_fee_pence as callOutFeePence, distance_fee_pence as distanceFeePence,
+  labour_fee_pence as labourFeePence, extra_fees_pence as extraFeesPence, vat_pence as vatPence,
+  vat_rate_percent as vatRatePercent, valid_until as validUntil, lines`;
+
+const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `leads:${key}`, () => db.$client.prepare(sql));
+
+/** A row of this company by its row id; `publicId` too, so an id reached from another reference's decoding is not taken. */
+export function findLeadById(db: Db, companyId: number, id: number, publicId: string): LeadDetailRow | undefined {
+  return statement(db, 'byId', `select ${DETAIL_COLUMNS} from quotes where id = ? and company_id = ? and public_id = ?`).get(id, companyId, publicId) as
+    | LeadDetailRow
+    | undefined;
+}
+
+/** A quote stored before decision 011 (8 random characters): only within the company's own quotes. */
+export function findLegacyLead(db: Db, companyId: number, publicId: string): LeadDetailRow | undefined {
+  return statement(db, 'byPublicId', `select ${DETAIL_COLUMNS} from quotes where company_id = ? and public_id = ?`).get(companyId, publicId) as
+    | LeadDetailRow
+    | undefined;
+}
+
+export function leadHistory(db: Db, quoteId: number): LeadEventRow[] {
+  return statement(db, 'history', 'select status, note, created_at as createdAt from lead_events where quote_id = ? order by id').all(quoteId) as LeadEventRow[];
+}
+
+export interface LeadQuery {
+  companyId: number;
+  /** ISO instants: created_at >= from and < to. */
+  from?: string;
+  to?: string;
+  status?: LeadStatus;
+  urgency?: string;
+  /** The last row of the page before: rows strictly older in (created_at, id) order. */
+  after?: { createdAt: string; id: number };
+  limit: number;
+}
+
+/**
+ * Newest first. The cursor is a range on the index's created_at (`<=`) with the id tie-break as a
+ * filter, since SQLite uses a row-value comparison as a range only on its first column anyway.
+ */
+export function listLeads(db: Db, query: LeadQuery): LeadRow[] {
+  const where = ['company_id = ?'];
+  const params: (string | number)[] = [query.companyId];
+  let shape = '';
+  const filters: [string, string | undefined, string][] = [
+    ['f', query.from, 'created_at >= ?'],
+    ['t', query.to, 'created_at < ?'],
+    ['s', query.status, 'status = ?'],
+    ['u', query.urgency, 'urgency = ?'],
+  ];
+  for (const [key, value, condition] of filters) {
+    if (value === undefined) continue;
+    where.push(condition);
+    params.push(value);
+    shape += key;
+  }
+  if (query.after) {
+    where.push('created_at <= ? and (created_at < ? or id < ?)');
+    params.push(query.after.createdAt, query.after.createdAt, query.after.id);
+    shape += 'a';
+  }
+  params.push(query.limit);
+  const sql = `select ${LEAD_COLUMNS} from quotes indexed by quotes_company_created where ${where.join(' and ')}
+    order by created_at desc, id desc limit ?`;
+  return statement(db, `list:${shape}`, sql).all(...params) as LeadRow[];
+}
+
+/**
+ * What the numbers are made of: the company's quotes since `since`, oldest first, with only the
+ * columns they need, all in the covering index (migration 0007).
+ */
+export interface NumbersRow {
+  createdAt: string;
+  totalPricePence: number;
+  status: LeadStatus;
+  pickupPostcode: string;
+}
+
+export function leadsSince(db: Db, companyId: number, since: string): NumbersRow[] {
+  return statement(
+    db,
+    'since',
+    `select created_at as createdAt, total_price_pence as totalPricePence, status, pickup_postcode as pickupPostcode
+     from quotes indexed by quotes_company_created where company_id = ? and created_at >= ? order by created_at`,
+  ).all(companyId, since) as NumbersRow[];
+}
+
+/** The status and its event, for the caller's write() transaction. */
+export function setLeadStatus(db: Db, quoteId: number, status: LeadStatus, note: string | null, at: string): void {
+  statement(db, 'setStatus', 'update quotes set status = ?, status_changed_at = ? where id = ?').run(status, at, quoteId);
+  statement(db, 'addEvent', 'insert into lead_events (quote_id, status, note, created_at) values (?, ?, ?, ?)').run(quoteId, status, note, at);
+}
+
+/** The motorist's tap: only the marker changes. False when no quote has this id and reference. */
+export function setLeadContact(db: Db, quoteId: number, publicId: string, channel: ContactChannel, at: string): boolean {
+  return (
+    statement(db, 'setContact', 'update quotes set contact_channel = ?, contacted_at = ? where id = ? and public_id = ?').run(channel, at, quoteId, publicId)
+      .changes > 0
+  );
+}
+
+// ---------------------------------------------------------------- retention
+
+export function companyRetentions(db: Db): { id: number; retentionMonths: number }[] {
+  return statement(db, 'retentions', 'select id, retention_months as retentionMonths from companies order by id').all() as {
+    id: number;
+    retentionMonths: number;
+  }[];
+}
+
+/** Up to `batch` ids of the company's quotes created before `before`: a read, so a night with nothing to delete takes no lock. */
+export function expiredLeadIds(db: Db, companyId: number, before: string, batch: number): number[] {
+  return statement(db, 'expired', 'select id from quotes indexed by quotes_company_created where company_id = ? and created_at < ? limit ?')
+    .pluck()
+    .all(companyId, before, batch) as number[];
+}
+
+/**
+ * Deletes these quotes with their lead events, for the caller's write() transaction; answers how
+ * many quotes went. The events go by the foreign key's cascade, or explicitly on a connection
+ * where foreign keys are off (a cascade would silently not happen there).
+ */
+export function deleteLeads(db: Db, ids: readonly number[]): number {
+  const list = JSON.stringify(ids);
+  if (!foreignKeysOn(db)) statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+  return statement(db, 'deleteQuotes', 'delete from quotes where id in (select value from json_each(?))').run(list).changes;
+}
+
+const foreignKeysOn = (db: Db) => db.$client.pragma('foreign_keys', { simple: true }) === 1;
+

@@ -1,0 +1,141 @@
+// The mail outbox and the reads the alert jobs make (issue 16, decision 016); the jobs' markers are api/platform/jobs/job-state.ts's.
+// The writers here run inside api/platform/db/write.ts's write(): each job step is one transaction. What the
+// worker runs for every batch of quotes is prepared once (api/platform/db/prepared.ts): built by drizzle on
+// each call, those statements cost the worker more than composing the messages.
+import { and, asc, count, desc, eq, gt, gte, lt, lte, max, sql } from 'drizzle-orm';
+import type { AlertMode } from '../../shared/leads';
+import type { Db } from '../platform/db/client';
+import { prepared } from '../platform/db/prepared';
+import { companies, mailOutbox, quotes } from '../platform/db/schema';
+
+export type OutboxRow = typeof mailOutbox.$inferSelect;
+export type NewOutboxRow = Omit<typeof mailOutbox.$inferInsert, 'id'>;
+export type QuoteRow = typeof quotes.$inferSelect;
+
+/** Who a company's alerts go to, as stored: the rule that picks one is api/alerts/recipient.ts's. */
+export interface AlertAddresses {
+  alertEmail: string | null;
+  companyEmail: string | null;
+  /** The company owner's sign-in address (the first account of the company). */
+  accountEmail: string | null;
+}
+
+// Written out in full: drizzle leaves columns unqualified in a single-table select, and inside the
+// subquery an unqualified "id" would be the user's.
+const accountEmail = sql<string | null>`(select "u"."email" from "users" "u" where "u"."company_id" = "companies"."id" order by "u"."id" limit 1)`;
+const addressColumns = { alertEmail: companies.alertEmail, companyEmail: companies.email, accountEmail };
+
+const p = sql.placeholder;
+
+/** The newest quote's id (0 without any). */
+export function lastQuoteId(db: Db): number {
+  return prepared(db, 'lastQuoteId', () => db.select({ id: max(quotes.id) }).from(quotes).prepare()).get()?.id ?? 0;
+}
+
+export interface QuoteToAlert {
+  quote: QuoteRow;
+  companyName: string;
+  addresses: AlertAddresses;
+}
+
+/** The first `limit` quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`, oldest first. */
+export function quotesOfModeBetween(db: Db, mode: AlertMode, afterId: number, upToId: number, limit: number): QuoteToAlert[] {
+  return prepared(db, 'quotesOfModeBetween', () =>
+    db
+      .select({ quote: quotes, companyName: companies.name, ...addressColumns })
+      .from(quotes)
+      .innerJoin(companies, eq(companies.id, quotes.companyId))
+      .where(and(gt(quotes.id, p('afterId')), lte(quotes.id, p('upToId')), eq(companies.alertMode, p('mode'))))
+      .orderBy(asc(quotes.id))
+      .limit(p('limit'))
+      .prepare(),
+  )
+    .all({ mode, afterId, upToId, limit })
+    .map(({ quote, companyName, ...addresses }) => ({ quote, companyName, addresses }));
+}
+
+export interface CompanyToAlert {
+  id: number;
+  name: string;
+  addresses: AlertAddresses;
+}
+
+export function companiesWithAlertMode(db: Db, mode: AlertMode): CompanyToAlert[] {
+  return db
+    .select({ id: companies.id, name: companies.name, ...addressColumns })
+    .from(companies)
+    .where(eq(companies.alertMode, mode))
+    .all()
+    .map(({ id, name, ...addresses }) => ({ id, name, addresses }));
+}
+
+export function alertAddresses(db: Db, companyId: number): AlertAddresses | undefined {
+  return db.select(addressColumns).from(companies).where(eq(companies.id, companyId)).get();
+}
+
+/** A company's quotes created in [fromIso, toIso), oldest first, at most `limit`, and how many there are. */
+export function quotesCreatedBetween(db: Db, companyId: number, fromIso: string, toIso: string, limit: number): { count: number; quotes: QuoteRow[] } {
+  const within = and(eq(quotes.companyId, companyId), gte(quotes.createdAt, fromIso), lt(quotes.createdAt, toIso));
+  const total = db.select({ n: count() }).from(quotes).where(within).get()?.n ?? 0;
+  if (total === 0) return { count: 0, quotes: [] };
+  return { count: total, quotes: db.select().from(quotes).where(within).orderBy(asc(quotes.createdAt), asc(quotes.id)).limit(limit).all() };
+}
+
+/** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
+export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
+  const insert = prepared(db, 'insertOutboxRow', () =>
+    db
+      .insert(mailOutbox)
+      .values({
+        companyId: p('companyId'),
+        kind: p('kind'),
+        dedupeKey: p('dedupeKey'),
+        to: p('to'),
+        subject: p('subject'),
+        text: p('text'),
+        html: p('html'),
+        status: p('status'),
+        attempts: p('attempts'),
+        nextAttemptAt: p('nextAttemptAt'),
+        createdAt: p('createdAt'),
+      })
+      .onConflictDoNothing({ target: mailOutbox.dedupeKey })
+      .prepare(),
+  );
+  for (const row of rows) insert.run(row);
+}
+
+/**
+ * Takes the pending row due soonest at `nowIso` and leases it until `leaseUntilIso` (its
+ * next_attempt_at), so no other worker takes it while it is being sent. Run in write().
+ */
+export function claimDueRow(db: Db, nowIso: string, leaseUntilIso: string): OutboxRow | undefined {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, nowIso)))
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(1)
+    .get();
+  return due && db.update(mailOutbox).set({ nextAttemptAt: leaseUntilIso }).where(eq(mailOutbox.id, due.id)).returning().get();
+}
+
+export type OutboxOutcome =
+  | { status: 'sent'; sentAt: string }
+  | { status: 'pending'; attempts: number; nextAttemptAt: string; lastError: string }
+  | { status: 'failed'; attempts: number; lastError: string };
+
+export function recordOutcome(db: Db, id: number, outcome: OutboxOutcome): void {
+  const patch =
+    outcome.status === 'sent'
+      ? { status: outcome.status, sentAt: outcome.sentAt, nextAttemptAt: null, lastError: null }
+      : outcome.status === 'pending'
+        ? outcome
+        : { ...outcome, nextAttemptAt: null };
+  db.update(mailOutbox).set(patch).where(eq(mailOutbox.id, id)).run();
+}
+
+/** A company's newest outbox rows, newest first. */
+export function newestOutboxRows(db: Db, companyId: number, limit: number): OutboxRow[] {
+  return db.select().from(mailOutbox).where(eq(mailOutbox.companyId, companyId)).orderBy(desc(mailOutbox.id)).limit(limit).all();
+}

@@ -1,0 +1,50 @@
+// The look-ups that run per company configuration load, per checkout and per Stripe webhook read
+// one row through an index (migration 0003): a full scan would grow with the customer base. So do
+// the lead inbox's reads (issue 16): one quote by row id, a page and the numbers by company.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openCheckoutSessionIds } from '../../billing/store';
+import { openDatabase, type Db } from './client';
+import { findLeadById, leadsSince, listLeads } from '../../leads/store';
+import { findUserByCompanyId, findUserByStripeCustomer } from '../../auth/store';
+
+/** The SQL a data-layer call prepares, captured as it runs. */
+function sqlOf(db: Db, call: () => unknown): string {
+  const prepare = vi.spyOn(db.$client, 'prepare');
+  try {
+    call();
+    const statements = prepare.mock.calls.map(([source]) => source);
+    expect(statements).toHaveLength(1);
+    return statements[0];
+  } finally {
+    prepare.mockRestore();
+  }
+}
+
+/** SQLite's plan for `source`, one line per step (parameters unbound: the plan does not depend on them). */
+function planOf(db: Db, source: string): string[] {
+  const parameters = (source.match(/\?/g) ?? []).map(() => null);
+  return (db.$client.prepare(`explain query plan ${source}`).all(...parameters) as { detail: string }[]).map((row) => row.detail);
+}
+
+describe('look-up indexes', () => {
+  let db: Db;
+  afterEach(() => db?.$client.close());
+
+  it.each([
+    ['the owner of a company (each company configuration load)', (d: Db) => findUserByCompanyId(d, 1), 'SEARCH users USING INDEX users_company (company_id=?)'],
+    ['a user by Stripe customer (each Stripe webhook)', (d: Db) => findUserByStripeCustomer(d, 'cus_123'), 'SEARCH users USING INDEX users_stripe_customer (stripe_customer_id=?)'],
+    ['a user’s open checkouts (each new checkout)', (d: Db) => openCheckoutSessionIds(d, 1), 'SEARCH checkout_sessions USING INDEX checkout_sessions_user (user_id=?)'],
+    ['a quote by reference (its row id)', (d: Db) => findLeadById(d, 1, 1, 'KJAECF76R'), 'SEARCH quotes USING INTEGER PRIMARY KEY (rowid=?)'],
+    [
+      'a page of the Quotes tab after a cursor',
+      (d: Db) => listLeads(d, { companyId: 1, after: { createdAt: '2026-01-01T00:00:00.000Z', id: 9 }, limit: 26 }),
+      'SEARCH quotes USING INDEX quotes_company_created (company_id=? AND created_at<?)',
+    ],
+    ['the 30-day numbers, from the covering index alone', (d: Db) => leadsSince(d, 1, '2026-01-01'), 'SEARCH quotes USING COVERING INDEX quotes_company_created (company_id=? AND created_at>?)'],
+  ])('finds %s through its index, not a scan', (_, call, expected) => {
+    db = openDatabase(':memory:');
+    const plan = planOf(db, sqlOf(db, () => call(db)));
+    expect(plan).toContain(expected);
+    expect(plan.some((step) => step.startsWith('SCAN'))).toBe(false);
+  });
+});

@@ -1,0 +1,22 @@
+// What the route sub-apps are given: built once in api/app.ts, replaced piecemeal in tests.
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { Sessions } from '../auth/session';
+import type { Logger } from './http/observability';
+import type { CompanyConfigCache } from '../quotes/company-config';
+
+export interface DistanceEstimator {
+  /** Road miles to one decimal; throws PostcodeNotFound for a postcode no data level knows. */
+  distanceMiles(fromPostcode: string, toPostcode: string): Promise<number>;
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  sessions: Sessions;
+  distance: DistanceEstimator;
+  companyCache: CompanyConfigCache;
+  /** The clock: tests move it; nothing else calls Date.now() for business rules. */
+  now: () => Date;
+}

@@ -1,0 +1,75 @@
+// The API's request body limit, reading JSON bodies straight from Node's request stream.
+// Hono's bodyLimit reads `c.req.raw.body`, which makes @hono/node-server build a full web Request
+// (undici Request, AbortController, Readable.toWeb) for every API request: for the quote route
+// that was a fifth of the server's time (docs/decisions/008-quote-path-profile.md).
+import { IncomingMessage } from 'node:http';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { PayloadTooLarge } from '../errors';
+
+/**
+ * The client went away before its body was read (Node's 'aborted' error, wherever the body was
+ * being read): nothing went wrong here, and no one is there to answer. errors.ts answers these
+ * with nginx's 499, which requestLogging logs as an info line.
+ */
+export function clientClosedRequest(env: unknown): boolean {
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  return incoming instanceof IncomingMessage && !incoming.complete && (incoming.destroyed || incoming.readableAborted);
+}
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+// Like Request.text(): UTF-8, a leading byte-order mark dropped; but strict, so that invalid
+// UTF-8 is refused by the JSON validator (api/platform/http/validate.ts) rather than read as U+FFFD.
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxSize) {
+        // node-server drains what is left once the response is sent.
+        incoming.removeAllListeners('data');
+        reject(new PayloadTooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    incoming.once('end', () => resolve(Buffer.concat(chunks, size)));
+    incoming.once('error', reject);
+    // Should a disconnect ever close the stream without an error, the request must not hang.
+    incoming.once('close', () => {
+      if (!incoming.complete) reject(new Error('aborted'));
+    });
+  });
+}
+
+export function apiBodyLimit(maxSize: number): MiddlewareHandler {
+  const webBodyLimit = bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new PayloadTooLarge();
+    },
+  });
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // node-server passes Node's request as c.env.incoming; app.request() in tests has none.
+    const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) return webBodyLimit(c, next);
+    if (Number(incoming.headers['content-length']) > maxSize) throw new PayloadTooLarge();
+    // Read before next(), so an over-long chunked body is a 413 here, not a JSON error later.
+    const body = await readBody(incoming, maxSize);
+    // c.req.json()/text() look here first. Hono types the cache by body type, but stores (and
+    // awaits) promises of them. Bytes that are not UTF-8 are kept as bytes: the JSON validator
+    // refuses them, and a raw-body route (the webhook) reads them as before.
+    let text: string | undefined;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      c.req.bodyCache.arrayBuffer = Promise.resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) as unknown as ArrayBuffer;
+    }
+    if (text !== undefined) c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
+    await next();
+  };
+}

@@ -1,0 +1,143 @@
+// The real server's logs when the log reader misbehaves, and when a client goes away mid-upload.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import type { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoQuoteJson } from '../../../scripts/bench/demo-quote';
+import { runLoad } from '../../../scripts/bench/load';
+import { spawnServer, startScriptNodeFlags, type ServerProcess } from '../../../scripts/bench/server-process';
+
+const MB = 1024 * 1024;
+const LOGGING = { LOG_LEVEL: 'info' };
+
+let server: ServerProcess | undefined;
+const stalledReaders: ChildProcess[] = [];
+afterEach(async () => {
+  await server?.stop(1000);
+  server = undefined;
+  for (const reader of stalledReaders.splice(0)) {
+    reader.kill('SIGCONT');
+    reader.kill();
+  }
+});
+
+/** JSON lines from a stream, parsed, as they come. */
+function collectLines(stream: Readable) {
+  const lines: Record<string, unknown>[] = [];
+  let rest = '';
+  stream.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (rest + chunk).split('\n');
+    rest = parts.pop() ?? '';
+    for (const part of parts) if (part) lines.push(JSON.parse(part) as Record<string, unknown>);
+  });
+  return lines;
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 5000) {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('request logs', () => {
+  it('with a reader that stops reading: lines past the buffer are dropped and counted, memory stays bounded, requests are answered', async () => {
+    // The server's stdout is a pipe to `cat`, stopped (SIGSTOP) like a stuck log shipper, then resumed.
+    const reader = spawn('cat', [], { stdio: ['pipe', 'pipe', 'ignore'] });
+    stalledReaders.push(reader);
+    const lines = collectLines(reader.stdout!);
+    // With npm start's heap flags, so the heap breathes as in production.
+    server = await spawnServer({ env: LOGGING, stdout: reader.stdin!, nodeFlags: startScriptNodeFlags() });
+    reader.kill('SIGSTOP');
+    const quotes = [{ method: 'POST' as const, path: '/api/quotes/calculate', body: demoQuoteJson('SW1A 1AA', 'EH1 1YZ') }];
+    await runLoad(server, quotes, { connections: 10, durationSeconds: 2 });
+    const before = server.rssBytes()!;
+    const load = await runLoad(server, [{ method: 'GET', path: '/healthz' }], { connections: 10, durationSeconds: 8 });
+    expect(load.failures).toBe(0);
+    expect(load.total).toBeGreaterThan(10_000);
+    // Unbounded, the queued lines grew the heap by about 18 MB over these 8 s (some 40,000 lines)
+    // and kept growing; bounded, what is left is the 1 MiB buffer and the heap's own breathing.
+    expect(load.peakRssBytes - before).toBeLessThan(40 * MB);
+
+    // The reader is back: it gets whole lines, and one notice of how many it missed.
+    reader.kill('SIGCONT');
+    await until(() => lines.some((l) => l.dropped !== undefined), 'the dropped-lines notice', 10_000);
+    const notice = lines.find((l) => l.dropped !== undefined)!;
+    expect(notice).toMatchObject({ level: 'warn', msg: 'Log lines dropped while the log reader was not reading' });
+    expect(notice.dropped).toBeGreaterThan(1000);
+    expect(lines.filter((l) => l.dropped !== undefined)).toHaveLength(1);
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(200);
+    // Nor does a stuck reader hold the exit: SIGTERM ends in exit 0, not the deadline's 1.
+    reader.kill('SIGSTOP');
+    expect(await server.stop(8000)).toBe(0);
+  }, 40_000);
+
+  it('with a reader that goes away (like `| head -1`): the server keeps serving', async () => {
+    server = await spawnServer({ env: LOGGING, stdout: 'pipe' });
+    const stdout = server.child.stdout!;
+    // The first line has been logged by now (the server answered the readiness poll); read one chunk and close.
+    await new Promise((resolve) => stdout.once('readable', resolve));
+    stdout.destroy();
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(`${server.url}/healthz`);
+      expect(res.status).toBe(200);
+    }
+    const quote = await fetch(`${server.url}/api/quotes/calculate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: demoQuoteJson('SW1A 1AA', 'EH1 1YZ'),
+    });
+    expect(quote.status).toBe(200);
+    expect(server.rssBytes()).toBeDefined();
+    expect(server.stderr()).not.toMatch(/EPIPE/);
+  });
+
+  it('logs a client that disconnects mid-upload as an info line, with no 500 and no stack', async () => {
+    server = await spawnServer({ env: LOGGING, stdout: 'pipe' });
+    const lines = collectLines(server.child.stdout!);
+    const body = demoQuoteJson('SW1A 1AA', 'EH1 1YZ');
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api/quotes/calculate HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length + 100}\r\n\r\n${body.slice(0, 20)}`,
+    );
+    socket.destroy();
+    await until(() => lines.some((l) => l.path === '/api/quotes/calculate'), 'the request line');
+    const aborted = lines.filter((l) => l.path === '/api/quotes/calculate');
+    expect(aborted).toEqual([expect.objectContaining({ level: 'info', method: 'POST', status: 499 })]);
+    expect(lines.filter((l) => l.level === 'error' || 'stack' in l)).toEqual([]);
+    // And the server is fine.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('createLogger', () => {
+  it('drops lines past its buffer, counts them, and says how many once the reader has caught up', async () => {
+    // A process that logs 2,000 lines in one go into a 4 KB buffer: most cannot be held.
+    const script = `
+      import { createLogger } from ${JSON.stringify(new URL('./observability.ts', import.meta.url).pathname)};
+      const logger = createLogger('info', { maxBufferBytes: 4096 });
+      for (let i = 0; i < 2000; i++) logger.info({ line: i, padding: 'x'.repeat(60) });
+      await logger.close(5000);
+    `;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const written = lines.filter((l) => typeof l.line === 'number');
+    const notices = lines.filter((l) => l.dropped !== undefined);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.length).toBeLessThan(2000);
+    expect(notices).toEqual([expect.objectContaining({ level: 'warn', dropped: 2000 - written.length })]);
+    // What got through is whole lines, in order.
+    const numbers = written.map((l) => l.line as number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  });
+});

@@ -1,0 +1,124 @@
+// Cross-origin rules (DESIGN.md §4), read from the route table (api/routes/table.ts): `public`
+// routes are open to any origin without credentials; every other route is same-origin, and a
+// cookie-authenticated write from a foreign origin is refused. No path is written here.
+import { createHash, randomBytes } from 'node:crypto';
+import type { MiddlewareHandler } from 'hono';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { SmartRouter } from 'hono/router/smart-router';
+import { TrieRouter } from 'hono/router/trie-router';
+import { Forbidden } from '../errors';
+import type { Access } from '../../routes/table';
+import type { AppEnv } from './context';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+interface AccessRoute {
+  method: string;
+  /** OpenAPI style: `/api/company/{id}`. */
+  path: string;
+  'x-access': Access;
+}
+
+/** Finds the access of the table's route a request is for; undefined when no route serves it. */
+export function accessLookup(table: readonly AccessRoute[]) {
+  // Hono's own default: one regular expression when the paths allow it, else a trie.
+  const router = new SmartRouter<Access>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), r['x-access']);
+  // Every API request asks once (CORS): remembered per method and path, as the quote path's
+  // budget counts microseconds (decision 008). Bounded: paths carry ids.
+  const seen = new Map<string, Access | undefined>();
+  return (method: string, path: string): Access | undefined => {
+    const key = `${method} ${path}`;
+    if (seen.has(key)) return seen.get(key);
+    const access = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0]?.[0];
+    if (seen.size >= 10_000) seen.clear();
+    seen.set(key, access);
+    return access;
+  };
+}
+
+export type AccessLookup = ReturnType<typeof accessLookup>;
+
+/** Writes that arrive with the session cookie must come from our own origin (the webhook has no session). */
+export const csrfGuard =
+  (publicUrl: string, accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!SAFE_METHODS.has(c.req.method) && c.get('authVia') === 'cookie' && accessOf(c.req.method, c.req.path) !== 'webhook') {
+      const origin = c.req.header('origin');
+      const site = c.req.header('sec-fetch-site');
+      const own = new Set([new URL(publicUrl).origin, new URL(c.req.url).origin]);
+      if ((origin && !own.has(origin)) || site === 'cross-site') {
+        throw new Forbidden('Cross-origin request refused');
+      }
+    }
+    await next();
+  };
+
+/** Open CORS, without credentials, on the public routes only; a preflight asks for the method it means. */
+export const publicCors =
+  (accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const preflight = c.req.method === 'OPTIONS';
+    const method = preflight ? (c.req.header('access-control-request-method') ?? 'GET') : c.req.method;
+    const isPublic = accessOf(method, c.req.path) === 'public';
+    if (preflight && isPublic) {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+          // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (issue 18).
+          'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
+          'Access-Control-Max-Age': '86400',
+        },
+      });
+    }
+    await next();
+    if (isPublic) {
+      c.res.headers.set('Access-Control-Allow-Origin', '*');
+      c.res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    }
+  };
+
+/**
+ * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,
+ * `c.header()` rebuilds the whole Response around a stream of its body (docs/decisions/008-quote-path-profile.md).
+ * HSTS only when the public origin is https: over plain http a browser ignores it, and a local
+ * `http://localhost` install must not pin itself to https.
+ */
+export const securityHeaders =
+  (publicUrl: string): MiddlewareHandler<AppEnv> => {
+    const hsts = new URL(publicUrl).protocol === 'https:';
+    return async (c, next) => {
+      await next();
+      c.res.headers.set('X-Content-Type-Options', 'nosniff');
+      c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+      if (hsts) c.res.headers.set('Strict-Transport-Security', HSTS);
+    };
+  };
+
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+// Content-Security-Policy for the two HTML documents (README, Operations).
+// Scripts only from our own files, never inline; no plugins; no <base> tricks. React style props
+// go through the CSSOM, which CSP does not restrict, so style attributes need no 'unsafe-inline'.
+const CSP_COMMON = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "img-src 'self' data: blob:"];
+
+/** A fresh nonce per admin page, for the <style> elements a library injects at run time. */
+export const cspNonce = () => randomBytes(16).toString('base64');
+
+/**
+ * The admin SPA: stylesheets from our files, plus the one <style> Radix's dialogs inject to lock
+ * scrolling, which carries the page's nonce (admin/src/lib/csp.ts). Never framed.
+ */
+export const adminCsp = (nonce: string) =>
+  [...CSP_COMMON, `style-src 'self' 'nonce-${nonce}'`, "form-action 'self'", "frame-ancestors 'none'"].join('; ');
+
+/** CSP source for an inline <style> element with exactly this text. */
+export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+
+/**
+ * The hosted company page: its own inline <style> by hash, the widget's constructed stylesheets
+ * (not subject to CSP). Operators may frame it on their own sites, as they always could.
+ */
+export const hostedCsp = (styleSources: string[]) => [...CSP_COMMON, `style-src ${styleSources.join(' ')}`, "form-action 'self'", 'frame-ancestors *'].join('; ');
