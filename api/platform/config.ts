@@ -1,4 +1,4 @@
-// Configuration, read once through a zod schema at start (STYLE.md #5). Nothing else in the
+// Configuration, read once through a zod schema at start (docs/style.md #5). Nothing else in the
 // server reads process.env: everything receives this object.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -88,7 +88,7 @@ export interface Config {
   contactRateLimit: number;
   trustProxy: boolean;
   logLevel: LogLevel;
-  /** Lead alerts (issue 16): without `smtpUrl` they are kept in the outbox as unsent. */
+  /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
 }
 

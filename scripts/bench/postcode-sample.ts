@@ -1,5 +1,5 @@
 // Real postcodes for the benchmarks, drawn deterministically (fixed strides) from the routed pairs
-// in api/engine/distance/testdata and the source data in ../shared, so every run measures the same inputs.
+// in api/engine/distance/testdata and the source CSVs of the postcode data (docs/data.md), so every run measures the same inputs.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';

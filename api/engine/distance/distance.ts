@@ -1,4 +1,4 @@
-// Road-distance estimates between postcodes (DESIGN.md §6): built-in centroids × a road factor,
+// Road-distance estimates between postcodes (docs/product.md §11): built-in centroids × a road factor,
 // or an OSRM server with the built-in estimate as fallback. Calibration and accuracy:
 // docs/decisions/001-postcode-data-and-road-factor.md, scripts/distance-accuracy.ts.
 import { toNormalised } from 'postcode';
@@ -110,7 +110,7 @@ export interface DistanceServiceOptions {
   /** Overrides the fitted factor of the built-in estimate (also the OSRM fallback). */
   roadFactor?: RoadFactor;
   logger?: DistanceLogger;
-  /** Default 2000 (DESIGN.md §6). */
+  /** Default 2000 (docs/product.md §11). */
   osrmTimeoutMs?: number;
   /** Postcode pairs remembered (per cache: estimates, routes); default 50,000, a few MB. */
   cacheSize?: number;
