@@ -165,16 +165,12 @@ function createQuoteWriter(db: Db) {
     });
 }
 
-const writers = new WeakMap<Db, ReturnType<typeof createQuoteWriter>>();
+/** Stores a quote; resolves with its public reference once it is committed. */
+export type QuoteWriter = ReturnType<typeof createQuoteWriter>;
 
-/** Resolves with the quote's public reference once it is committed. */
+/** Resolves with the quote's public reference once it is committed. The writer is the database's one, held in its store object. */
 export function insertQuote(db: Db, quote: NewQuote): Promise<string> {
-  let write = writers.get(db);
-  if (!write) {
-    write = createQuoteWriter(db);
-    writers.set(db, write);
-  }
-  return write(quote);
+  return (db.$store.quoteWriter ??= createQuoteWriter(db))(quote);
 }
 
 export function countQuotes(db: Db, companyId?: number): number {

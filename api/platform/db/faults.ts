@@ -40,17 +40,8 @@ export interface DatabaseFaults {
   failedWithin(windowMs: number): boolean;
 }
 
-const faults = new WeakMap<Db, DatabaseFaults>();
-
-/** The one fault record of a database, shared by its writers, the error handler and /readyz. */
-export function databaseFaults(db: Db): DatabaseFaults {
-  let record = faults.get(db);
-  if (!record) {
-    record = createDatabaseFaults();
-    faults.set(db, record);
-  }
-  return record;
-}
+/** The one fault record of a database, kept in its store object and shared by its writers, the error handler and /readyz. */
+export const databaseFaults = (db: Pick<Db, '$store'>): DatabaseFaults => db.$store.faults;
 
 export function createDatabaseFaults(clock: () => number = () => Date.now()): DatabaseFaults {
   let episode: { code: string; since: number; last: number; failures: number } | undefined;
