@@ -41,7 +41,7 @@ import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
-/** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
+/** SPA routes (docs/product.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */

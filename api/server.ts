@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
 import { ConfigError, loadConfig } from './platform/config';
 import { createLogger } from './platform/http/observability';
+import { connectionCap, openFileLimit } from './platform/http/connection-cap';
 
 let config;
 try {
@@ -27,6 +28,24 @@ void replication?.start();
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 }) as Server;
+
+// A cap on open connections, below the file-descriptor limit: 20,000 held sockets must not leave
+// the database, the log or Litestream without a descriptor. Past it Node drops new connections at
+// once; that is logged once per episode, and once more when there is room again.
+server.maxConnections = connectionCap(config.maxConnections, openFileLimit());
+let dropping = false;
+server.on('drop', () => {
+  if (dropping) return;
+  dropping = true;
+  deps.logger.warn({ msg: 'Connection limit reached: new connections are refused until some close', limit: server.maxConnections });
+  const watch = setInterval(() => {
+    if (connections.size >= server.maxConnections * 0.9) return;
+    clearInterval(watch);
+    dropping = false;
+    deps.logger.info({ msg: 'Connections below the limit again', open: connections.size, limit: server.maxConnections });
+  }, 1000);
+  watch.unref();
+});
 
 // Responses not finished yet: on shutdown each is answered with `Connection: close`.
 const unfinished = new Set<ServerResponse>();

@@ -1,4 +1,4 @@
-// The durable mail outbox's worker (issue 16, decision 016): a job of the job runner
+// The durable mail outbox's worker (decision 016): a job of the job runner
 // (api/platform/jobs/runner.ts), which runs it every 2 s and says when the server is busy. Each tick it
 //  1. turns quotes past its marker into outbox rows for companies alerted for each quote,
 //  2. after 08:00 UK time, writes yesterday's summary for companies on the daily summary,

@@ -1,4 +1,4 @@
-// Issue 14, items 4 and 5: another process's write lock must not freeze the server, and a
+// Decision 012: another process's write lock must not freeze the server, and a
 // database that cannot write (locked past the deadline, read-only, full) answers 503 with
 // Retry-After, fails /readyz while /healthz stays 200, and is logged once per episode.
 import Database from 'better-sqlite3';

@@ -1,6 +1,6 @@
 // Failures of the database itself (a full disk, a read-only file, a lock held past the write
 // deadline, I/O errors), as opposed to a bad query: they answer 503 with Retry-After, and are
-// logged once per episode rather than with a stack per request (issue 14, items 4 and 5).
+// logged once per episode rather than with a stack per request (decision 012).
 import type { Db } from './client';
 
 /** SQLite's primary result codes that mean "the database cannot serve this now", not a bug. */
