@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Db } from '../db/client';
 import { readJobMarker } from './job-state';
-import { createJobRunner, dueDay, LONGEST_DAILY_DEFERRAL_MS, type DailyJob, type IntervalJob, type JobContext } from './runner';
+import { createJobRunner, dueDay, eventLoopBusy, LONGEST_DAILY_DEFERRAL_MS, type DailyJob, type IntervalJob, type JobContext } from './runner';
 
 const freshDb = () => openDatabase(path.join(mkdtempSync(path.join(tmpdir(), 'recovery-jobs-')), 'jobs.db'));
 
@@ -245,5 +245,15 @@ describe('dueDay', () => {
     expect(dueDay(new Date('2026-07-15T06:59:00Z'), at, undefined)).toBeUndefined();
     expect(dueDay(new Date('2026-07-15T07:00:00Z'), at, undefined)).toBe('2026-07-15');
     expect(dueDay(new Date('2026-07-15T23:30:00Z'), { hour: 0, minute: 15 }, '2026-07-15')).toBe('2026-07-16');
+  });
+});
+
+describe('eventLoopBusy', () => {
+  it('answers false at first, then whether the loop ran more than half the time since the last call', () => {
+    const busy = eventLoopBusy();
+    expect(busy()).toBe(false);
+    const until = performance.now() + 30;
+    while (performance.now() < until);
+    expect(busy()).toBe(true);
   });
 });

@@ -10,7 +10,7 @@
 // - a failure logged once per episode, and the recovery, the next run trying again;
 // - one stop, before the database closes (api/server.ts): no run starts after it, and it resolves
 //   once the runs in progress have ended their current step and each job has closed what it holds.
-import { performance } from 'node:perf_hooks';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Db } from '../db/client';
 import { write } from '../db/write';
 import type { Logger } from '../http/observability';
@@ -82,12 +82,15 @@ const DEFAULT_CHECK_EVERY_MS = 10 * 60_000;
 export const LONGEST_DAILY_DEFERRAL_MS = 60 * 60_000;
 const BUSY_LOOP_UTILIZATION = 0.5;
 
-/** Whether the event loop ran more than half the time since the last call (the first call: since this one). */
+/**
+ * Whether the event loop ran more than half the time since the last call. The first call answers
+ * false: there is no window to judge by yet, and the start-up work before it is not requests.
+ */
 export function eventLoopBusy(): () => boolean {
-  let since = performance.eventLoopUtilization();
+  let since: EventLoopUtilization | undefined;
   return () => {
     const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, since).utilization > BUSY_LOOP_UTILIZATION;
+    const busy = since !== undefined && performance.eventLoopUtilization(now, since).utilization > BUSY_LOOP_UTILIZATION;
     since = now;
     return busy;
   };
