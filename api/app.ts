@@ -10,6 +10,7 @@ import { openDatabase, type Db } from './platform/db/client';
 import { routeStore } from './engine/distance/route-store';
 import { databaseFaults } from './platform/db/faults';
 import { probeWrite } from './platform/db/write';
+import type { Replication } from './platform/db/replication';
 import type { AppDeps, DistanceEstimator } from './platform/deps';
 import { createDistanceService } from './engine/distance/distance';
 import type { Config } from './platform/config';
@@ -53,6 +54,8 @@ export interface AppOptions {
   logger?: Logger;
   distance?: DistanceEstimator;
   now?: () => Date;
+  /** The Litestream supervisor when REPLICA_URL is set: /readyz reports its lag. */
+  replication?: Pick<Replication, 'status'>;
 }
 
 export function createApp(options: AppOptions) {
@@ -119,7 +122,8 @@ export function createApp(options: AppOptions) {
     .get('/readyz', async (c) => {
       if (faults.failedWithin(RETRY_AFTER_UNAVAILABLE_SECONDS * 1000)) throw new ServiceUnavailable();
       await probeWrite(db, READINESS_DEADLINE_MS);
-      return c.json({ status: 'ok' });
+      // Replication lag is a detail, not a failure: quotes are still stored while the replica catches up.
+      return c.json(options.replication ? { status: 'ok', replication: options.replication.status() } : { status: 'ok' });
     })
     .route('/', api)
     .route('/', billing.pages)

@@ -21,7 +21,9 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints, retention, mail } = bootApp(config, logger);
+const { app, deps, geodata, checkpoints, retention, mail, replication } = bootApp(config, logger);
+// Replication starts once the database is open and migrated; a failure to start is logged and retried.
+void replication?.start();
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 }) as Server;
@@ -129,6 +131,8 @@ function shutdown(signal: string) {
       // The worker's connection first, so the main one closes last and folds the WAL into the file.
       await checkpoints?.stop();
       deps.db.$client.close();
+      // After the database closes, so Litestream's last sync carries the final commits.
+      await replication?.stop();
       await logger.close();
       process.exit(0);
     });

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isReplicaUrl } from './db/replication';
 
 /** pino's levels that make sense here; `silent` turns off every line. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
@@ -41,6 +42,12 @@ const envSchema = z
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** Continuous replication with Litestream: file:///path (a local or mounted disk) or s3://bucket/path. */
+    REPLICA_URL: z
+      .string()
+      .refine(isReplicaUrl, 'REPLICA_URL must be file:///absolute/path or s3://bucket/path')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     /** The mail server for lead alerts: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). */
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
@@ -88,6 +95,8 @@ export interface Config {
   contactRateLimit: number;
   trustProxy: boolean;
   logLevel: LogLevel;
+  /** Where Litestream replicates the database to; without it nothing is replicated. */
+  replicaUrl?: string;
   /** Lead alerts (issue 16): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
 }
@@ -154,6 +163,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    replicaUrl: env.REPLICA_URL,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
   };
 }
