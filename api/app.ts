@@ -8,7 +8,6 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
 import { openDatabase, type Db } from './platform/db/client';
 import { routeStore } from './engine/distance/route-store';
-import { databaseFaults } from './platform/db/faults';
 import { probeWrite } from './platform/db/write';
 import type { Replication } from './platform/db/replication';
 import type { AppDeps, DistanceEstimator } from './platform/deps';
@@ -42,7 +41,7 @@ import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
-/** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
+/** SPA routes (docs/product.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
@@ -65,6 +64,7 @@ export function createApp(options: AppOptions) {
   const deps: AppDeps = {
     config,
     db,
+    store: db.$store,
     logger,
     sessions: createSessions(db, { secret: config.sessionSecret, secureCookies: config.secureCookies }),
     distance:
@@ -81,7 +81,7 @@ export function createApp(options: AppOptions) {
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
-  const faults = databaseFaults(db);
+  const faults = deps.store.faults;
   // Episodes of the database being unavailable are logged once each, through the app's logger.
   faults.log = (level, record) => logger[level](record);
 

@@ -1,4 +1,4 @@
-// Configuration, read once through a zod schema at start (STYLE.md #5). Nothing else in the
+// Configuration, read once through a zod schema at start (docs/style.md #5). Nothing else in the
 // server reads process.env: everything receives this object.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -42,6 +42,8 @@ const envSchema = z
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** Open connections at most; past it new ones are refused until some close (file descriptors are finite). */
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
     /** Continuous replication with Litestream: file:///path (a local or mounted disk) or s3://bucket/path. */
     REPLICA_URL: z
       .string()
@@ -95,9 +97,11 @@ export interface Config {
   contactRateLimit: number;
   trustProxy: boolean;
   logLevel: LogLevel;
+  /** Open connections at most (never more than the process's file-descriptor limit allows). */
+  maxConnections: number;
   /** Where Litestream replicates the database to; without it nothing is replicated. */
   replicaUrl?: string;
-  /** Lead alerts (issue 16): without `smtpUrl` they are kept in the outbox as unsent. */
+  /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
 }
 
@@ -164,6 +168,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     replicaUrl: env.REPLICA_URL,
+    maxConnections: env.MAX_CONNECTIONS,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
   };
 }

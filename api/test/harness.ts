@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
+import { openDatabase, type Db } from '../platform/db/client';
+import type { Logger } from '../platform/http/observability';
+import { createJobRunner, type Job } from '../platform/jobs/runner';
 import { contract } from '../contract';
-import { openDatabase } from '../platform/db/client';
 import type { NewQuote } from '../quotes/store';
 import { updateUser } from '../auth/store';
 import { loadConfig } from '../platform/config';
@@ -131,3 +133,13 @@ export function createTestApp(options: TestAppOptions = {}) {
   return { ...built, app, config, call, operator, dbFile: file };
 }
 
+
+/**
+ * One job on a runner of its own (api/platform/jobs/runner.ts), for a test to drive run by run on
+ * its own clock: never busy unless the test says so, and stopped as the server would stop it.
+ */
+export function runnerFor(job: Job, options: { db: Db; now: () => Date; logger?: Pick<Logger, 'info' | 'error'>; busy?: () => boolean }) {
+  const runner = createJobRunner({ logger: { info() {}, error() {} }, busy: () => false, ...options });
+  const { tick } = runner.add(job);
+  return { tick, stop: runner.stop };
+}

@@ -42,7 +42,7 @@ export function useSavePricing() {
   });
 }
 
-/** How a list's toasts name its rows (SPEC.md §8), e.g. 'Vehicle type' / 'vehicle type'. */
+/** How a list's toasts name its rows (docs/product.md §8), e.g. 'Vehicle type' / 'vehicle type'. */
 export interface RowNoun {
   title: string;
   lower: string;
@@ -51,7 +51,7 @@ export interface RowNoun {
 /** The Custom Charges lists, by their collection in the contract. */
 export type ChargeList = 'vehicle-types' | 'gearbox-types' | 'rolling-status-types' | 'surcharges' | 'passenger-charges';
 
-/** GET/POST/PUT/DELETE for one of the Custom Charges lists, with SPEC.md §8's toasts. */
+/** GET/POST/PUT/DELETE for one of the Custom Charges lists, with docs/product.md §8's toasts. */
 export function useChargeList<Row extends { id: number }, Input>(name: ChargeList, noun: RowNoun) {
   const queryClient = useQueryClient();
   // The lists differ only in their rows and bodies, which the callers type; the calls are one shape.

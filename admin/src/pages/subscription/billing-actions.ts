@@ -1,4 +1,4 @@
-// The subscription calls of SPEC.md §7 as the screens use them, typed from the contract.
+// The subscription calls of docs/product.md §7 as the screens use them, typed from the contract.
 import { call, pathOf, portalApi, type Success } from '../../../../shared/api-client';
 
 export const SUBSCRIPTION_DETAILS_KEY = [pathOf(portalApi['subscription-details'])] as const;
