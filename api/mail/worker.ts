@@ -25,7 +25,7 @@ import { readJobMarker, writeJobMarker } from '../platform/jobs/job-state';
 import { write } from '../platform/db/write';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
-import { addDays, londonMidnight } from '../engine/calendar/london-time';
+import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
 import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runner';
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';

@@ -14,7 +14,7 @@ import { insertQuote, type NewQuote } from './store';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
 import { priceQuote, type PricingConfig, type QuoteInput } from '../engine/pricing/calculate';
-import { londonDate } from '../engine/calendar/london-time';
+import { londonDate } from '../engine/calendar/uk-calendar';
 import { isLive, type CompanyQuoteConfig } from './company-config';
 import { createReplayCache } from './idempotency';
 
