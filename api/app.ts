@@ -27,6 +27,7 @@ import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
 import { alertRoutes } from './routes/alerts';
 import { authRoutes } from './routes/auth';
+import { recoveryService } from './auth/recovery';
 import { chargeRoutes } from './routes/charges';
 import { companyRoutes } from './routes/company';
 import { docsRoutes } from './routes/docs';
@@ -42,7 +43,7 @@ import { billingRoutes, createBilling } from './billing/routes';
 
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
 const READINESS_DEADLINE_MS = 1000;
@@ -83,6 +84,7 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
+  const recovery = recoveryService(deps);
   // Every route below is one of the route table's (api/routes/table.ts), which also drives
   // CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
@@ -90,7 +92,7 @@ export function createApp(options: AppOptions) {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
+    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
@@ -99,7 +101,7 @@ export function createApp(options: AppOptions) {
     .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
-    .route('/', alertRoutes(alertService(deps)))
+    .route('/', alertRoutes(alertService(deps, recovery)))
     .route('/', docsRoutes(api))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);

@@ -23,6 +23,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /api/create-checkout-session': {},
   'PUT /api/quotes/{reference}/status': { status: 'won', note: 'Taken' },
   'PUT /api/lead-settings': { alertMode: 'daily' },
+  'POST /api/change-password': { currentPassword: 'correct-horse', newPassword: 'fresh-paint-88' },
 };
 
 const OPERATOR_ROUTES = allRoutes
@@ -213,6 +214,10 @@ describe('bad input never reaches a 500', () => {
     ['PUT', '/api/quotes/KJAECF76R/status'],
     ['POST', '/api/quotes/KJAECF76R/contact'],
     ['PUT', '/api/lead-settings'],
+    ['POST', '/api/forgot-password'],
+    ['POST', '/api/reset-password'],
+    ['POST', '/api/verify-email'],
+    ['POST', '/api/change-password'],
   ] as const;
 
   it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(

@@ -6,7 +6,8 @@ import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@
 import { useLocation, useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
 import { hasDashboardAccess } from '../../../shared/subscription';
-import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
+import type { SignupRequest } from '../../../shared/account-schemas';
+import type { LoginRequest } from '../../../shared/schemas';
 import type { CurrentUser, SignupResponse } from '../../../shared/types';
 import { toast } from '../components/toast';
 

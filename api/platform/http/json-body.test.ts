@@ -42,12 +42,23 @@ const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean
   { method: 'PUT', path: `/api/quotes/${A_REFERENCE}/status`, body: { status: 'won' }, auth: true },
   { method: 'POST', path: `/api/quotes/${A_REFERENCE}/contact`, body: { channel: 'phone' } },
   { method: 'PUT', path: '/api/lead-settings', body: { alertMode: 'daily' }, auth: true },
+  { method: 'POST', path: '/api/forgot-password', body: { email: 'json-route@example.com' } },
+  { method: 'POST', path: '/api/reset-password', body: { token: 'x'.repeat(43), password: 'fresh-paint-88' } },
+  { method: 'POST', path: '/api/verify-email', body: { token: 'x'.repeat(43) } },
+  { method: 'POST', path: '/api/change-password', body: { currentPassword: 'correct-horse', newPassword: 'fresh-paint-88' }, auth: true },
   { method: 'POST', path: '/api/create-checkout-session', body: {}, auth: true },
   { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
 ];
 
 /** Writes that read no JSON body: the webhook verifies its raw body, the others take none. */
-const NO_JSON_BODY = ['POST /api/logout', 'POST /api/reactivate-subscription', 'POST /api/customer-portal', 'POST /api/webhook'];
+const NO_JSON_BODY = [
+  'POST /api/logout',
+  'POST /api/reactivate-subscription',
+  'POST /api/customer-portal',
+  'POST /api/webhook',
+  'POST /api/email-verification',
+  'POST /api/lead-settings/verification',
+];
 
 describe('JSON request bodies', () => {
   const t = createTestApp();

@@ -14,6 +14,7 @@ import { useAlerts, useLeadSettings, useSaveLeadSettings } from './api';
 import { formatDateTime } from './format';
 
 export const NOT_SENT = 'not sent: no mail server configured';
+export const WAITING_FOR_VERIFIED = 'waiting for a verified address';
 
 interface SettingsForm {
   alertMode: AlertMode;
@@ -131,6 +132,8 @@ function alertStatusText(alert: Alert): { text: string; tone: 'success' | 'warni
       return { text: 'Failed', tone: 'danger' };
     case 'unsent':
       return { text: NOT_SENT, tone: 'neutral' };
+    case 'unverified':
+      return { text: WAITING_FOR_VERIFIED, tone: 'warning' };
     default:
       return alert.status satisfies never;
   }
