@@ -1,4 +1,4 @@
-// Signing up and signing in (SPEC.md §7): the account rules, with the brute-force and sign-up
+// Signing up and signing in (docs/product.md §7): the account rules, with the brute-force and sign-up
 // limits. The route starts the session for the user these answer.
 import type { AlertMode } from '../../shared/leads';
 import type { SignupRequest } from '../../shared/account-schemas';
@@ -24,7 +24,7 @@ const HOUR = 60 * MINUTE;
 /** An unverified account stops holding its address against a new sign-up after this long. */
 export const UNVERIFIED_CLAIM_MS = 7 * 24 * HOUR;
 /**
- * A new operator hears of every quote from the start (issue 16); companies from before alerts
+ * A new operator hears of every quote from the start (decision 016); companies from before alerts
  * keep the column's default, none, so nobody starts getting mail they did not ask for.
  */
 const NEW_COMPANY_ALERT_MODE: AlertMode = 'each';
