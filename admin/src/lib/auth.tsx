@@ -14,7 +14,7 @@ import { toast } from '../components/toast';
 export const AUTH_QUERY_KEY = ['/api/auth/user'] as const;
 
 /** Responses that sign someone in may carry a token for the x-auth-token header. */
-type WithToken<T> = T & { authToken?: string };
+export type WithToken<T> = T & { authToken?: string };
 
 export function storeAuthSession(token: string | null | undefined, user: CurrentUser | null | undefined): void {
   try {
@@ -58,14 +58,14 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 }
 
 /** Where a freshly signed-in user belongs (docs/product.md §4). */
-const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
+export const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
   hasDashboardAccess(status) ? '/dashboard' : '/subscription';
 
 function messageOf(error: Error): string {
   return error instanceof ApiRequestError ? error.serverMessage : error.message;
 }
 
-function withoutToken<T extends object>(response: WithToken<T>): T {
+export function withoutToken<T extends object>(response: WithToken<T>): T {
   const { authToken: _token, ...rest } = response;
   return rest as T;
 }
