@@ -25,19 +25,19 @@ import { companyService } from './company/service';
 import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
-import { alertRoutes } from './routes/alerts';
-import { authRoutes } from './routes/auth';
+import { alertRoutes } from './alerts/routes';
+import { authRoutes } from './auth/routes';
+import { chargeRoutes } from './charges/routes';
+import { companyRoutes } from './company/routes';
+import { docsRoutes } from './docs/routes';
+import { leadRoutes } from './leads/routes';
+import { createHostedRoutes } from './hosted/routes';
+import { pricingRoutes } from './company/pricing-routes';
+import { postcodeRoutes } from './postcodes/routes';
+import { quoteRoutes } from './quotes/routes';
+import { shareRoutes } from './company/share-routes';
+import { allRoutes } from './contract';
 import { recoveryService } from './auth/recovery';
-import { chargeRoutes } from './routes/charges';
-import { companyRoutes } from './routes/company';
-import { docsRoutes } from './routes/docs';
-import { leadRoutes } from './routes/leads';
-import { createHostedRoutes } from './routes/hosted';
-import { pricingRoutes } from './routes/pricing';
-import { postcodeRoutes } from './routes/postcodes';
-import { quoteRoutes } from './routes/quotes';
-import { shareRoutes } from './routes/share';
-import { allRoutes } from './routes/table';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
@@ -88,8 +88,8 @@ export function createApp(options: AppOptions) {
 
   const companies = companyService(deps);
   const recovery = recoveryService(deps);
-  // Every route below is one of the route table's (api/routes/table.ts), which also drives
-  // CORS, CSRF and the OpenAPI document.
+  // Every route below is one of the contract's (api/contract/; its middleware is attached in
+  // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
   const quoteLimiter = createQuoteLimiter(config);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -105,7 +105,7 @@ export function createApp(options: AppOptions) {
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))
-    .route('/', docsRoutes(api))
+    .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
 

@@ -3,13 +3,14 @@
 // mail worker on a fake clock and a real SMTP server in process; links are read out of the mails.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON } from '../../shared/account-schemas';
-import { createMailWorker } from '../mail/worker';
+import { mailOutboxJob } from '../mail/worker';
+
 import { accountTokens, mailOutbox, users } from '../platform/db/schema';
-import { createTestApp, quoteBody } from '../test/harness';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink } from '../test/smtp-sink';
-import { RESET_REQUESTED } from '../auth/recovery';
+import { RESET_REQUESTED } from './recovery';
 import { eq } from 'drizzle-orm';
-import { updateUser } from '../auth/store';
+import { updateUser } from './store';
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -27,7 +28,7 @@ async function setup(options: { smtp?: boolean } = {}) {
   const lines: Array<Record<string, unknown>> = [];
   const logger = { info: (r: Record<string, unknown>) => lines.push(r), warn: () => {}, error: () => {} };
   const t = createTestApp({ now: () => clock.now, logger, env: sink ? { SMTP_URL: sink.url } : {} });
-  const worker = createMailWorker({ db: t.deps.db, config: t.config, logger, now: () => clock.now, busy: () => false });
+  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), { db: t.deps.db, logger, now: () => clock.now, busy: () => false });
   cleanup.push(() => worker.stop());
   let n = 0;
   /** A sign-up as the portal makes it (address not verified). */
