@@ -37,12 +37,13 @@ import { postcodeRoutes } from './postcodes/routes';
 import { quoteRoutes } from './quotes/routes';
 import { shareRoutes } from './company/share-routes';
 import { allRoutes } from './contract';
+import { recoveryService } from './auth/recovery';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
-/** SPA routes (docs/product.md §2). Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+/** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
+const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
 const READINESS_DEADLINE_MS = 1000;
@@ -86,6 +87,7 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
+  const recovery = recoveryService(deps);
   // Every route below is one of the contract's (api/contract/; its middleware is attached in
   // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
@@ -93,7 +95,7 @@ export function createApp(options: AppOptions) {
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
+    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
@@ -102,7 +104,7 @@ export function createApp(options: AppOptions) {
     .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
-    .route('/', alertRoutes(alertService(deps)))
+    .route('/', alertRoutes(alertService(deps, recovery)))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);

@@ -59,17 +59,30 @@ const localModeNote = html`<p class="note">
   Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.
 </p>`;
 
-export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string }): Html {
+export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string; returning?: boolean }): Html {
+  // One free trial per account: a returning customer subscribes from today, with no trial.
+  const offer = input.returning
+    ? {
+        heading: 'Welcome back: subscribe',
+        terms: html`<li>Your free trial has been used, so the plan starts today: no trial this time</li>
+          <li>${PRICE} per month from today</li>`,
+        button: 'Subscribe',
+      }
+    : {
+        heading: 'Start your free trial',
+        terms: html`<li>${TRIAL_DAYS}-day free trial</li>
+          <li>${PRICE} per month after the trial, from ${formatLongDate(input.trialEnds)}</li>`,
+        button: 'Start trial',
+      };
   return layout(
     'Checkout',
     html`<div class="card">
-        <h1>Start your free trial</h1>
+        <h1>${offer.heading}</h1>
         ${localModeNote}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>
         <ul>
-          <li>${TRIAL_DAYS}-day free trial</li>
-          <li>${PRICE} per month after the trial, from ${formatLongDate(input.trialEnds)}</li>
+          ${offer.terms}
           <li>Cancel anytime</li>
         </ul>
         <dl>
@@ -77,7 +90,7 @@ export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl:
           <dd>${input.email}</dd>
         </dl>
         <form method="post">
-          <button type="submit">Start trial</button>
+          <button type="submit">${offer.button}</button>
         </form>
       </div>
       <p><a href="${input.cancelUrl}">Cancel and go back</a></p>`,

@@ -158,6 +158,32 @@ describe('local billing: the whole subscription journey', () => {
 });
 
 describe('local billing: checkout return errors', () => {
+  it('gives one free trial per account: once it has lapsed, a new checkout subscribes with no trial', async () => {
+    const { t, advance, signup, payCheckout, portalAction } = setup();
+    const account = await signup();
+    expect(account.user.trialAvailable).toBe(true);
+    const first = await payCheckout(account.checkoutUrl);
+    const trial = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: first.sessionId }, cookie: account.binding });
+    const token = trial.json.authToken as string;
+    expect(trial.json.user).toMatchObject({ subscriptionStatus: 'trialing', trialAvailable: false });
+    expect((await portalAction(token, 'cancel')).res.status).toBe(303);
+    advance(4 * DAY);
+    const lapsed = await t.call('GET', '/api/auth/user', { token });
+    expect([lapsed.json.subscriptionStatus, lapsed.json.trialAvailable]).toEqual(['inactive', false]);
+
+    const checkout = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(checkout.status).toBe(200);
+    const again = await payCheckout(checkout.json.url);
+    expect(again.page.text).toContain('Subscribe');
+    expect(again.page.text).not.toContain('free trial</h1>');
+    expect(again.page.text).not.toContain('Start trial');
+    const back = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: again.sessionId }, token });
+    expect(back.json.user.subscriptionStatus).toBe('active');
+    const details = await t.call('GET', '/api/subscription-details', { token });
+    expect(details.json.status).toBe('active');
+    expect(Date.parse(details.json.currentPeriodEnd)).toBe(addMonths(new Date(Date.parse('2026-06-10T12:00:00.000Z') + 4 * DAY), 1).getTime());
+  });
+
   it('answers 400 Invalid or expired session ID for an unknown id', async () => {
     const { t } = setup();
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });

@@ -13,7 +13,7 @@ import { findUserById, type UserRow } from '../auth/store';
 import { write } from '../platform/db/write';
 import type { AppEnv } from '../platform/http/context';
 import { checkoutMessagePage, checkoutPage, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
-import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
+import { applyBillingPatch, checkoutPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
 import { addDays, subscriptionView } from './status';
 
 /** An unpaid checkout lapses after a day, as Stripe's do. */
@@ -113,7 +113,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
           410,
         );
       }
-      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl }));
+      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl, returning: user.trialUsed }));
     })
     .post('/billing/checkout/:id', async (c) => {
       noStore(c);
@@ -175,7 +175,8 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       const row = findCheckoutSession(db, sessionId);
       if (!row) return { kind: 'invalid' };
       if (row.status !== 'complete') return isExpired(row, now()) ? { kind: 'invalid' } : { kind: 'unpaid' };
-      return { kind: 'complete', userId: row.userId, signsIn: row.signsIn, processedAt: row.processedAt, trial: trialPatch(now()) };
+      const owner = findUserById(db, row.userId);
+      return { kind: 'complete', userId: row.userId, signsIn: row.signsIn, processedAt: row.processedAt, trial: owner ? checkoutPatch(owner, now()) : trialPatch(now()) };
     },
     async portalUrl(user) {
       const token = await sealData({ uid: user.id, v: user.sessionVersion } satisfies PortalTokenData, {

@@ -14,6 +14,7 @@ import {
   companiesWithAlertMode,
   insertOutboxRows,
   lastQuoteId,
+  mayMail,
   quotesCreatedBetween,
   quotesOfModeBetween,
   recordOutcome,
@@ -29,6 +30,7 @@ import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
 import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runner';
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';
+import { withLink } from '../auth/account-mail';
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 
@@ -82,17 +84,21 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
 
   let loggedUnsent = false;
 
-  /** An outbox row for `content`, due at once (or kept unsent without a mail server). */
+  /**
+   * An outbox row for `content`, due at once (or kept unsent without a mail server), or held
+   * "waiting for a verified address" until the owner has verified the account and `to`.
+   */
   function row(companyId: number, kind: NewOutboxRow['kind'], dedupeKey: string, to: string, content: MailContent, at: string): NewOutboxRow {
+    const verified = mayMail(db, companyId, to);
     return {
       companyId,
       kind,
       dedupeKey,
       to,
       ...content,
-      status: transport ? 'pending' : 'unsent',
+      status: verified ? (transport ? 'pending' : 'unsent') : 'unverified',
       attempts: 0,
-      nextAttemptAt: transport ? at : null,
+      nextAttemptAt: verified && transport ? at : null,
       createdAt: at,
     };
   }
@@ -105,7 +111,7 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       writeJobMarker(db, marker, value);
       return true;
     });
-    if (written && rows.length > 0 && !transport && !loggedUnsent) {
+    if (written && rows.some((r) => r.status === 'unsent') && !transport && !loggedUnsent) {
       loggedUnsent = true;
       logger.warn({ msg: NO_MAIL_SERVER, alerts: rows.length });
     }
@@ -173,11 +179,16 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
       // or this one after a restart, does not take a row in flight until its lease has passed,
       // and a stop between two messages leaves none claimed and unsent.
-      const r = await write(db, () => claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString()));
-      if (!r) return;
+      // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
+      const claimed = await write(db, () => {
+        const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString());
+        return due && { r: due, mail: withLink(db, due, config.publicUrl, at) };
+      });
+      if (!claimed) return;
+      const { r, mail } = claimed;
       let outcome: OutboxOutcome;
       try {
-        await transport.send({ from: config.mail.from, to: r.to, subject: r.subject, text: r.text, html: r.html });
+        await transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
         outcome = { status: 'sent', sentAt: now().toISOString() };
       } catch (error) {
         outcome = afterFailure(r, error, now());

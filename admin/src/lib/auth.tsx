@@ -6,14 +6,15 @@ import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@
 import { useLocation, useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, call, pathOf, portalApi } from '../../../shared/api-client';
 import { hasDashboardAccess } from '../../../shared/subscription';
-import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
+import type { SignupRequest } from '../../../shared/account-schemas';
+import type { LoginRequest } from '../../../shared/schemas';
 import type { CurrentUser, SignupResponse } from '../../../shared/types';
 import { toast } from '../components/toast';
 
 export const AUTH_QUERY_KEY = [pathOf(portalApi.auth.user)] as const;
 
 /** Responses that sign someone in may carry a token for the x-auth-token header. */
-type WithToken<T> = T & { authToken?: string };
+export type WithToken<T> = T & { authToken?: string };
 
 export function storeAuthSession(token: string | null | undefined, user: CurrentUser | null | undefined): void {
   try {
@@ -57,14 +58,14 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 }
 
 /** Where a freshly signed-in user belongs (docs/product.md §4). */
-const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
+export const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
   hasDashboardAccess(status) ? '/dashboard' : '/subscription';
 
 function messageOf(error: Error): string {
   return error instanceof ApiRequestError ? error.serverMessage : error.message;
 }
 
-function withoutToken<T extends object>(response: WithToken<T>): T {
+export function withoutToken<T extends object>(response: WithToken<T>): T {
   const { authToken: _token, ...rest } = response;
   return rest as T;
 }
