@@ -3,9 +3,8 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { ApiRequestError, apiRequest } from '../../../shared/api-client';
+import { ApiRequestError, call, portalApi } from '../../../shared/api-client';
 import { changePasswordSchema, PASSWORD_HINT, type ChangePasswordRequest } from '../../../shared/account-schemas';
-import type { PasswordChanged } from '../../../shared/types';
 import { storeAuthSession } from '../lib/auth';
 import { toast } from './toast';
 import { Button, Dialog, Field, Input } from './ui';
@@ -19,7 +18,7 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
     formState: { errors },
   } = useForm<ChangePasswordRequest>({ resolver: zodResolver(changePasswordSchema), defaultValues: { currentPassword: '', newPassword: '' } });
   const change = useMutation({
-    mutationFn: (body: ChangePasswordRequest) => apiRequest<PasswordChanged>('/api/change-password', { method: 'POST', body }),
+    mutationFn: (body: ChangePasswordRequest) => call(portalApi['change-password'].$post, { json: body }),
     onSuccess: (response) => {
       // The old token stopped working with every other session; this browser keeps the new one.
       storeAuthSession(response.authToken, null);

@@ -2,14 +2,13 @@
 // "Resend": no quote alert or summary is sent until the address is verified.
 import { useMutation } from '@tanstack/react-query';
 import { MailWarning } from 'lucide-react';
-import { ApiRequestError, apiRequest } from '../../../shared/api-client';
-import type { VerificationSent } from '../../../shared/types';
+import { ApiRequestError, call, portalApi } from '../../../shared/api-client';
 import { useAuth } from '../lib/auth';
 import { Button } from './ui';
 
 export function VerifyEmailBanner() {
   const { user } = useAuth();
-  const resend = useMutation({ mutationFn: () => apiRequest<VerificationSent>('/api/email-verification', { method: 'POST' }) });
+  const resend = useMutation({ mutationFn: () => call(portalApi['email-verification'].$post) });
   if (!user || user.emailVerified) return null;
   return (
     <section aria-label="Verify your email address" className="border-b border-amber-200 bg-amber-50">

@@ -5,8 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
 import { forgotPasswordSchema, PASSWORD_HINT, signupSchema, type ForgotPasswordRequest, type SignupRequest } from '../../../shared/account-schemas';
-import { ApiRequestError, apiRequest } from '../../../shared/api-client';
-import type { Notice } from '../../../shared/types';
+import { ApiRequestError, call, portalApi } from '../../../shared/api-client';
 import { useMutation } from '@tanstack/react-query';
 import { loginSchema, type LoginRequest } from '../../../shared/schemas';
 import { BrandMark } from '../components/BrandMark';
@@ -20,7 +19,7 @@ function ForgotPasswordForm() {
     formState: { errors },
   } = useForm<ForgotPasswordRequest>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
   const request = useMutation({
-    mutationFn: (body: ForgotPasswordRequest) => apiRequest<Notice>('/api/forgot-password', { method: 'POST', body }),
+    mutationFn: (body: ForgotPasswordRequest) => call(portalApi['forgot-password'].$post, { json: body }),
   });
   if (request.isSuccess) {
     return (

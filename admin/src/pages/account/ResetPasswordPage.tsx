@@ -5,13 +5,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiRequestError, apiRequest } from '../../../../shared/api-client';
+import { ApiRequestError, call, portalApi } from '../../../../shared/api-client';
 import { newPasswordField, PASSWORD_HINT } from '../../../../shared/account-schemas';
 import type { CurrentUser } from '../../../../shared/types';
 import { errorCodeOf } from '../../../../shared/error-codes';
 import { toast } from '../../components/toast';
 import { Button, Field, Input } from '../../components/ui';
-import { AUTH_QUERY_KEY, homeForStatus, storeAuthSession, withoutToken, type WithToken } from '../../lib/auth';
+import { AUTH_QUERY_KEY, homeForStatus, storeAuthSession, withoutToken } from '../../lib/auth';
 import { errorText } from '../dashboard/api';
 import { AccountCard } from './AccountCard';
 
@@ -32,7 +32,7 @@ export default function ResetPasswordPage() {
     formState: { errors },
   } = useForm<ResetForm>({ resolver: zodResolver(formSchema), defaultValues: { password: '' } });
   const reset = useMutation({
-    mutationFn: (values: ResetForm) => apiRequest<WithToken<CurrentUser>>('/api/reset-password', { method: 'POST', body: { token, ...values } }),
+    mutationFn: (values: ResetForm) => call(portalApi['reset-password'].$post, { json: { token, ...values } }),
     onSuccess: (response) => {
       const user = withoutToken(response);
       storeAuthSession(response.authToken, user);

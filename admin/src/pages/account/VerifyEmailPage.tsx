@@ -4,8 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
-import { apiRequest } from '../../../../shared/api-client';
-import type { EmailVerified } from '../../../../shared/types';
+import { call, portalApi } from '../../../../shared/api-client';
 import { Button, Spinner } from '../../components/ui';
 import { AUTH_QUERY_KEY, useAuth } from '../../lib/auth';
 import { errorText } from '../dashboard/api';
@@ -16,7 +15,7 @@ export default function VerifyEmailPage() {
   const { user } = useAuth();
   const queryClient = useQueryClient();
   const verify = useMutation({
-    mutationFn: () => apiRequest<EmailVerified>('/api/verify-email', { method: 'POST', body: { token } }),
+    mutationFn: () => call(portalApi['verify-email'].$post, { json: { token } }),
     // The banner and the alert settings read these.
     onSuccess: () => void queryClient.invalidateQueries(),
   });

@@ -3,11 +3,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
-import { ApiRequestError, apiRequest } from '../../../../../shared/api-client';
+import { ApiRequestError, call, portalApi } from '../../../../../shared/api-client';
 import { useMutation } from '@tanstack/react-query';
 import { ALERT_MODE_LABELS, ALERT_MODES, RETENTION_MONTHS, type AlertMode } from '../../../../../shared/leads';
 import { leadSettingsUpdateSchema } from '../../../../../shared/schemas';
-import type { Alert, LeadSettings, VerificationSent } from '../../../../../shared/types';
+import type { Alert, LeadSettings } from '../../../../../shared/types';
 import { toast } from '../../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { errorText } from '../api';
@@ -126,7 +126,7 @@ function SettingsForm({ settings }: { settings: LeadSettings }) {
 
 /** Alerts wait "waiting for a verified address" until the account and the recipient are verified. */
 function VerificationNote({ settings }: { settings: LeadSettings }) {
-  const send = useMutation({ mutationFn: () => apiRequest<VerificationSent>('/api/lead-settings/verification', { method: 'POST' }) });
+  const send = useMutation({ mutationFn: () => call(portalApi['lead-settings'].verification.$post) });
   // The account's own address is verified from the banner at the top; another recipient from here.
   const recipientWaits = settings.accountVerified && !settings.alertRecipientVerified;
   return (
