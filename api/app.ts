@@ -19,6 +19,7 @@ import { apiBodyLimit } from './platform/http/body-limit';
 import type { AppEnv } from './platform/http/context';
 import { errorHandler, notFoundJson } from './platform/http/errors';
 import { createLogger, requestLogging, type Logger } from './platform/http/observability';
+import { redactingLogger } from './platform/http/redact';
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
@@ -58,7 +59,8 @@ export interface AppOptions {
 export function createApp(options: AppOptions) {
   const { config } = options;
   const db = options.db ?? openDatabase(config.databasePath);
-  const logger = options.logger ?? createLogger(config.logLevel);
+  // Every line, whoever writes it, goes through one redaction of tokens (api/platform/http/redact.ts).
+  const logger = redactingLogger(options.logger ?? createLogger(config.logLevel));
   const deps: AppDeps = {
     config,
     db,
