@@ -20,7 +20,7 @@ import type { AppEnv } from './platform/http/context';
 import { errorHandler, notFoundJson } from './platform/http/errors';
 import { createLogger, requestLogging, type Logger } from './platform/http/observability';
 import { redactingLogger } from './platform/http/redact';
-import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './platform/http/security';
+import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
 import { shareService } from './company/share';
@@ -37,13 +37,16 @@ import { pricingRoutes } from './routes/pricing';
 import { postcodeRoutes } from './routes/postcodes';
 import { quoteRoutes } from './routes/quotes';
 import { shareRoutes } from './routes/share';
-import { allRoutes } from './routes/table';
+import { allRoutes, BODY_LIMITS } from './routes/table';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+
+/** The largest form body the local billing pages read (their forms send one short field). */
+const BILLING_FORM_LIMIT = 4 * 1024;
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
 const READINESS_DEADLINE_MS = 1000;
@@ -91,7 +94,8 @@ export function createApp(options: AppOptions) {
   const quoteLimiter = createQuoteLimiter(config);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
-    .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
+    // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
+    .use('/api/*', apiBodyLimit(tableLookup(allRoutes, (r) => r['x-body-limit'], BODY_LIMITS.none)))
     .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
@@ -124,6 +128,8 @@ export function createApp(options: AppOptions) {
       return c.json({ status: 'ok' });
     })
     .route('/', api)
+    // The local billing pages' forms carry one field: a few hundred bytes.
+    .use('/billing/*', apiBodyLimit(BILLING_FORM_LIMIT))
     .route('/', billing.pages)
     .route(
       '/',

@@ -228,10 +228,16 @@ describe('bad input never reaches a 500', () => {
     },
   );
 
-  it.each(BODIES.filter(([what]) => what !== 'unicode'))('refuses %s as a quote request with 400', async (_what, body) => {
+  it.each(BODIES.filter(([what]) => what !== 'unicode' && what !== 'oversized strings'))('refuses %s as a quote request with 400', async (_what, body) => {
     const res = await t.call('POST', '/api/quotes/calculate', { body });
     expect(res.status).toBe(400);
     expect(res.json.message).toBeTruthy();
+  });
+
+  it('refuses oversized strings as a quote request with 413: the body is over the route’s limit', async () => {
+    const res = await t.call('POST', '/api/quotes/calculate', { body: BODIES.find(([what]) => what === 'oversized strings')?.[1] });
+    expect(res.status).toBe(413);
+    expect(res.json.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('refuses a body over 3 MB with 413', async () => {

@@ -67,20 +67,37 @@ import { requireJson } from '../platform/http/validate';
  */
 export type Access = 'public' | 'account' | 'operator' | 'webhook';
 
-/** The access travels in the route's OpenAPI operation as the `x-access` extension. */
-type TableRoute = RouteConfig & { 'x-access': Access };
+/**
+ * The largest body, in bytes, a route reads (README, Security): a body past it is refused with
+ * 413 before any of it is kept. Small by default; a route says when it needs more (a logo).
+ */
+export const BODY_LIMITS = {
+  /** A route that reads no body: whatever is sent is not kept. */
+  none: 1024,
+  /** A JSON form: the largest (a pricing update, an alert setting with notes) is a few hundred bytes. */
+  small: 16 * 1024,
+  /** The company update carries the logo (2 MB as base64). */
+  logo: 3 * 1024 * 1024,
+  /** Stripe's events: an invoice with many lines is tens of KB. */
+  webhook: 512 * 1024,
+} as const;
+
+/** The access and body limit travel in the route's OpenAPI operation as the `x-access` and `x-body-limit` extensions. */
+type TableRoute = RouteConfig & { 'x-access': Access; 'x-body-limit': number };
 
 /**
  * A route of the table. Operator routes get the sign-in check before anything else runs (with
  * `signInMessage` when the 401 should say what to do); routes that read a JSON body get the
- * media-type and encoding check before their validator.
+ * media-type and encoding check before their validator. A route with a body reads at most
+ * `bodyLimit` bytes of it (BODY_LIMITS.small unless it says), one without at most BODY_LIMITS.none.
  */
-function route<const R extends Omit<TableRoute, 'middleware'>>({ signInMessage, ...config }: R & { signInMessage?: string }) {
+function route<const R extends Omit<TableRoute, 'middleware' | 'x-body-limit'>>({ signInMessage, bodyLimit, ...config }: R & { signInMessage?: string; bodyLimit?: number }) {
   const middleware: MiddlewareHandler[] = [];
   if (config['x-access'] === 'operator') middleware.push(signInMessage ? requireSignIn(signInMessage) : requireUser);
   const media = config.request?.body?.content['application/json'];
   if (media && 'schema' in media && media.schema instanceof z.ZodType) middleware.push(requireJson);
-  return createRoute({ ...(config as R), ...(middleware.length > 0 ? { middleware } : {}) });
+  const limit = bodyLimit ?? (config.request?.body ? BODY_LIMITS.small : BODY_LIMITS.none);
+  return createRoute({ ...(config as R), 'x-body-limit': limit, ...(middleware.length > 0 ? { middleware } : {}) });
 }
 
 export const NO_POSTCODE_NEAR = 'We could not find a UK postcode near you. Please type it.';
@@ -115,7 +132,7 @@ const invalid = error('Invalid request: `fields` maps each field to its message'
 const notSignedIn = error('Not signed in');
 const crossOrigin = error('A cookie-authenticated write from another origin');
 const unsupported = error('The body is not application/json');
-const tooLarge = error('The body is over 3 MB');
+const tooLarge = error('The body is over the route’s `x-body-limit` bytes');
 const companyMissing = error('No such company, or its page is not live');
 
 // Path and query parameters are plain OpenAPI parameters, not zod: each is text the handler
@@ -282,6 +299,7 @@ export const routes = {
       tags: ['Company'],
       summary: "Changes the given settings of the signed-in operator's company",
       request: { body: body(companyUpdateSchema) },
+      bodyLimit: BODY_LIMITS.logo,
       responses: {
         200: json(companySchema, 'The company'),
         400: invalid,
@@ -597,6 +615,7 @@ export const routes = {
       method: 'post',
       path: '/api/webhook',
       'x-access': 'webhook',
+      bodyLimit: BODY_LIMITS.webhook,
       tags: ['Billing'],
       summary: 'Stripe events, verified by their signature and applied once each',
       // The raw text is what the signature covers: described here, never parsed by a validator.
@@ -605,6 +624,7 @@ export const routes = {
         200: json(webhookResultSchema, 'Received'),
         400: error('Missing or wrong signature'),
         404: error('Webhooks are only accepted when BILLING_MODE=stripe'),
+        413: tooLarge,
       },
     }),
   },

@@ -17,25 +17,33 @@ interface AccessRoute {
   /** OpenAPI style: `/api/company/{id}`. */
   path: string;
   'x-access': Access;
+  'x-body-limit': number;
+}
+
+/**
+ * Finds what the table says of the route a request is for (`pick` of it); `fallback` when no
+ * route serves it. Every API request asks: answers are remembered per method and path, as the
+ * quote path's budget counts microseconds (decision 008). Bounded: paths carry ids.
+ */
+export function tableLookup<T>(table: readonly AccessRoute[], pick: (route: AccessRoute) => T, fallback: T) {
+  // Hono's own default: one regular expression when the paths allow it, else a trie.
+  const router = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), pick(r));
+  const seen = new Map<string, T>();
+  return (method: string, path: string): T => {
+    const key = `${method} ${path}`;
+    const known = seen.get(key);
+    if (known !== undefined || seen.has(key)) return known as T;
+    const found = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0];
+    const value = found ? found[0] : fallback;
+    if (seen.size >= 10_000) seen.clear();
+    seen.set(key, value);
+    return value;
+  };
 }
 
 /** Finds the access of the table's route a request is for; undefined when no route serves it. */
-export function accessLookup(table: readonly AccessRoute[]) {
-  // Hono's own default: one regular expression when the paths allow it, else a trie.
-  const router = new SmartRouter<Access>({ routers: [new RegExpRouter(), new TrieRouter()] });
-  for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), r['x-access']);
-  // Every API request asks once (CORS): remembered per method and path, as the quote path's
-  // budget counts microseconds (decision 008). Bounded: paths carry ids.
-  const seen = new Map<string, Access | undefined>();
-  return (method: string, path: string): Access | undefined => {
-    const key = `${method} ${path}`;
-    if (seen.has(key)) return seen.get(key);
-    const access = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0]?.[0];
-    if (seen.size >= 10_000) seen.clear();
-    seen.set(key, access);
-    return access;
-  };
-}
+export const accessLookup = (table: readonly AccessRoute[]) => tableLookup<Access | undefined>(table, (r) => r['x-access'], undefined);
 
 export type AccessLookup = ReturnType<typeof accessLookup>;
 
