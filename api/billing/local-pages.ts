@@ -6,6 +6,7 @@ import { statusBadge, statusRules } from '../../shared/subscription';
 import { formatLongDate, formatPence } from '../../shared/money';
 import { PLAN_NAME } from './provider';
 import type { SubscriptionView } from './status';
+import { inlineStylePageCsp } from '../platform/http/security';
 
 type Html = ReturnType<typeof html>;
 
@@ -35,6 +36,9 @@ button:hover{filter:brightness(.92)}
 a{color:#1d4ed8}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;
+
+/** Every page's policy: the server's one for HTML, with the pages' one stylesheet by hash. */
+export const PAGE_CSP = inlineStylePageCsp(STYLE);
 
 export function layout(title: string, body: Html): Html {
   return html`<!doctype html>

@@ -12,7 +12,8 @@ import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, in
 import { findUserById, type UserRow } from '../auth/store';
 import { write } from '../platform/db/write';
 import type { AppEnv } from '../platform/http/context';
-import { checkoutMessagePage, checkoutPage, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
+import { checkoutMessagePage, checkoutPage, PAGE_CSP, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
+import { isOwnOriginPost } from '../platform/http/security';
 import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
 import { addDays, subscriptionView } from './status';
 
@@ -65,8 +66,20 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
 
   const noStore = (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-store');
-    c.header('Content-Security-Policy', "frame-ancestors 'none'");
+    c.header('Content-Security-Policy', PAGE_CSP);
   };
+
+  /** A form post from another site's page: refused before anything is read or changed. */
+  const foreignPost = (c: Context<AppEnv>) =>
+    c.html(
+      checkoutMessagePage({
+        heading: 'Request refused',
+        text: 'This form can only be sent from its own page on this site.',
+        linkText: 'Go to your subscription',
+        linkUrl: subscriptionUrl,
+      }),
+      403,
+    );
 
   const checkoutNotFound = (c: Context<AppEnv>) =>
     c.html(
@@ -117,10 +130,23 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
     })
     .post('/billing/checkout/:id', async (c) => {
       noStore(c);
+      if (!isOwnOriginPost(c, config.publicUrl)) return foreignPost(c);
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
       if (!row) return checkoutNotFound(c);
       if (isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
+      // Starting the trial is the owner's act: the id alone (a link passed on, browser history) is not enough.
+      if (c.get('user')?.id !== row.userId) {
+        return c.html(
+          checkoutMessagePage({
+            heading: 'Sign in to continue',
+            text: 'Sign in as the account that started this checkout, then open it again from your subscription page.',
+            linkText: 'Sign in',
+            linkUrl: `${config.publicUrl}/auth`,
+          }),
+          403,
+        );
+      }
       // Completing twice (a double click) lands on the same success page: processing is idempotent.
       await write(db, () => completeCheckoutSession(db, id));
       return c.redirect(`/subscription-success?session_id=${encodeURIComponent(id)}`, 303);
@@ -135,6 +161,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
     })
     .post('/billing/portal/:token', async (c) => {
       noStore(c);
+      if (!isOwnOriginPost(c, config.publicUrl)) return foreignPost(c);
       const token = c.req.param('token');
       const user = await userFromPortalToken(token);
       if (!user) return portalExpired(c);
