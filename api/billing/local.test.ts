@@ -340,6 +340,8 @@ describe('local billing: the other calls', () => {
     const path = new URL(url).pathname;
     expect((await t.call('GET', path)).status).toBe(200);
     expect((await t.call('GET', '/billing/portal/Fe26.2**forged')).status).toBe(403);
+    // Only the exact link: another spelling of it (iron-session reads `~2junk` as `~2`) is not one.
+    expect((await t.call('GET', `${path}junk`)).status).toBe(403);
     // A portal link is not a session token either.
     expect((await t.call('GET', '/api/auth/user', { token: decodeURIComponent(path.split('/').pop() ?? '') })).status).toBe(401);
     await t.call('POST', '/api/logout', { token });

@@ -10,6 +10,7 @@ import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../platform/deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from './store';
 import { findUserById, type UserRow } from '../auth/store';
+import { isSealFormat } from '../auth/session';
 import { write } from '../platform/db/write';
 import type { AppEnv } from '../platform/http/context';
 import { checkoutMessagePage, checkoutPage, PAGE_CSP, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
@@ -52,6 +53,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
   const subscriptionUrl = `${config.publicUrl}/subscription`;
 
   async function userFromPortalToken(token: string): Promise<UserRow | undefined> {
+    if (!isSealFormat(token)) return undefined;
     let data: Partial<PortalTokenData>;
     try {
       data = await unsealData<Partial<PortalTokenData>>(token, { password: portalPassword, ttl: PORTAL_TTL_SECONDS });
