@@ -53,7 +53,7 @@ describe('operations', () => {
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({ DATABASE_PATH: ':memory:' });
-    expect(config).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', quoteRateLimit: 60, trustProxy: false });
+    expect(config).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', quoteRateLimit: 60, trustProxy: { kind: 'off' } });
     expect(config.billing.mode).toBe('local');
     expect(config.distance.provider).toBe('builtin');
     expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);

@@ -4,15 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './http/trust-proxy';
 
 /** pino's levels that make sense here; `silent` turns off every line. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-const flag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .optional()
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
 export const DEFAULT_DATABASE_PATH = './data/recovery.db';
@@ -39,7 +35,18 @@ const envSchema = z
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
-    TRUST_PROXY: flag,
+    /** The proxies whose X-Forwarded-For is believed: a hop count, or addresses and CIDR ranges (api/platform/http/trust-proxy.ts). */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        try {
+          return parseTrustProxy(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: TRUST_PROXY_FORMAT });
+          return z.NEVER;
+        }
+      }),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     /** The mail server for lead alerts: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). */
     SMTP_URL: z
@@ -86,7 +93,8 @@ export interface Config {
   signupRateLimit: number;
   /** The widget's contact markers per minute per client address; 0 turns the limit off. */
   contactRateLimit: number;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For names the client: nobody's (off), that many hops', or these proxies'. */
+  trustProxy: TrustProxy;
   logLevel: LogLevel;
   /** Lead alerts (issue 16): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
