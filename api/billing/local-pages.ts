@@ -59,16 +59,21 @@ export function layout(title: string, body: Html): Html {
 </html>`;
 }
 
-const localModeNote = html`<p class="note">
-  Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.
+/** Said in the log at start and on every billing page when production runs without a card provider. */
+export const LOCAL_BILLING_IN_PRODUCTION =
+  'This server runs in production with local billing (BILLING_MODE=local): trials and subscriptions are free, and no card is charged.';
+
+/** What the pages say of local billing; in production, that it was chosen there. */
+const localModeNote = (production: boolean) => html`<p class="note">
+  Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.${production ? html` ${LOCAL_BILLING_IN_PRODUCTION}` : ''}
 </p>`;
 
-export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string }): Html {
+export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string; production: boolean }): Html {
   return layout(
     'Checkout',
     html`<div class="card">
         <h1>Start your free trial</h1>
-        ${localModeNote}
+        ${localModeNote(input.production)}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>
         <ul>
@@ -125,7 +130,7 @@ function periodLine(view: SubscriptionView): Html {
   }
 }
 
-export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string }): Html {
+export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string; production: boolean }): Html {
   const { view } = input;
   const { cancellable, reactivatable } = statusRules(view.status);
   const action = (name: string, label: string, tone: 'secondary' | 'danger' | 'primary') =>
@@ -137,7 +142,7 @@ export function portalPage(input: { email: string; view: SubscriptionView; notic
     'Billing portal',
     html`<div class="card">
         <h1>Billing portal</h1>
-        ${localModeNote}
+        ${localModeNote(input.production)}
         ${input.notice ? html`<p class="notice" role="status">${PORTAL_NOTICES[input.notice]}</p>` : ''}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>

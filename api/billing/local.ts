@@ -13,7 +13,7 @@ import { findUserById, type UserRow } from '../auth/store';
 import { isSealFormat } from '../auth/session';
 import { write } from '../platform/db/write';
 import type { AppEnv } from '../platform/http/context';
-import { checkoutMessagePage, checkoutPage, PAGE_CSP, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
+import { checkoutMessagePage, checkoutPage, LOCAL_BILLING_IN_PRODUCTION, PAGE_CSP, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
 import { isOwnOriginPost } from '../platform/http/security';
 import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
 import { addDays, subscriptionView } from './status';
@@ -51,6 +51,9 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
   const portalPassword = createHash('sha256').update(`${config.sessionSecret}:billing-portal`).digest('hex');
   const checkoutUrl = (id: string) => `${config.publicUrl}/billing/checkout/${encodeURIComponent(id)}`;
   const subscriptionUrl = `${config.publicUrl}/subscription`;
+  // Production may run without a card provider only when BILLING_MODE=local says so (api/platform/config.ts); then it is said, once here and on every page.
+  const production = config.nodeEnv === 'production';
+  if (production) deps.logger.warn({ msg: LOCAL_BILLING_IN_PRODUCTION });
 
   async function userFromPortalToken(token: string): Promise<UserRow | undefined> {
     if (!isSealFormat(token)) return undefined;
@@ -128,7 +131,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
           410,
         );
       }
-      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl }));
+      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl, production }));
     })
     .post('/billing/checkout/:id', async (c) => {
       noStore(c);
@@ -159,7 +162,7 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       if (!user) return portalExpired(c);
       const done = c.req.query('done');
       const notice = done && done in PORTAL_NOTICES ? (done as PortalNotice) : undefined;
-      return c.html(portalPage({ email: user.email, view: subscriptionView(user, now(), 'local'), notice, returnUrl: subscriptionUrl }));
+      return c.html(portalPage({ email: user.email, view: subscriptionView(user, now(), 'local'), notice, returnUrl: subscriptionUrl, production }));
     })
     .post('/billing/portal/:token', async (c) => {
       noStore(c);

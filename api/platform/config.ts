@@ -21,7 +21,8 @@ const envSchema = z
     DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
     PUBLIC_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-    BILLING_MODE: z.enum(['local', 'stripe']).default('local'),
+    /** Required in production (local would make every trial free there); local by default elsewhere. */
+    BILLING_MODE: z.enum(['local', 'stripe']).optional().or(z.literal('').transform(() => undefined)),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_PRICE_ID: z.string().optional(),
@@ -62,6 +63,13 @@ const envSchema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET is required when NODE_ENV=production (32+ random characters)' });
+    }
+    if (env.NODE_ENV === 'production' && !env.BILLING_MODE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BILLING_MODE'],
+        message: 'BILLING_MODE must be chosen when NODE_ENV=production: stripe to take payments, or local to run with every trial and subscription free',
+      });
     }
     if (env.BILLING_MODE === 'stripe' && !env.STRIPE_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'STRIPE_SECRET_KEY is required when BILLING_MODE=stripe' });
@@ -149,7 +157,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionSecret: env.SESSION_SECRET ?? localSessionSecret(env.DATABASE_PATH),
     secureCookies: env.NODE_ENV === 'production' || publicUrl.startsWith('https://'),
     billing: {
-      mode: env.BILLING_MODE,
+      mode: env.BILLING_MODE ?? 'local',
       stripeSecretKey: env.STRIPE_SECRET_KEY,
       stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
       stripePriceId: env.STRIPE_PRICE_ID,
