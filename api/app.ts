@@ -8,8 +8,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
 import { openDatabase, type Db } from './platform/db/client';
 import { routeStore } from './engine/distance/route-store';
-import { databaseFaults } from './platform/db/faults';
 import { probeWrite } from './platform/db/write';
+import type { Replication } from './platform/db/replication';
 import type { AppDeps, DistanceEstimator } from './platform/deps';
 import { createDistanceService } from './engine/distance/distance';
 import type { Config } from './platform/config';
@@ -42,7 +42,7 @@ import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
 
-/** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
+/** SPA routes (docs/product.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
 
 /** The largest form body the local billing pages read (their forms send one short field). */
@@ -57,6 +57,8 @@ export interface AppOptions {
   logger?: Logger;
   distance?: DistanceEstimator;
   now?: () => Date;
+  /** The Litestream supervisor when REPLICA_URL is set: /readyz reports its lag. */
+  replication?: Pick<Replication, 'status'>;
 }
 
 export function createApp(options: AppOptions) {
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions) {
   const deps: AppDeps = {
     config,
     db,
+    store: db.$store,
     logger,
     sessions: createSessions(db, { secret: config.sessionSecret, secureCookies: config.secureCookies }),
     distance:
@@ -83,7 +86,7 @@ export function createApp(options: AppOptions) {
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
-  const faults = databaseFaults(db);
+  const faults = deps.store.faults;
   // Episodes of the database being unavailable are logged once each, through the app's logger.
   faults.log = (level, record) => logger[level](record);
 
@@ -125,7 +128,8 @@ export function createApp(options: AppOptions) {
     .get('/readyz', async (c) => {
       if (faults.failedWithin(RETRY_AFTER_UNAVAILABLE_SECONDS * 1000)) throw new ServiceUnavailable();
       await probeWrite(db, READINESS_DEADLINE_MS);
-      return c.json({ status: 'ok' });
+      // Replication lag is a detail, not a failure: quotes are still stored while the replica catches up.
+      return c.json(options.replication ? { status: 'ok', replication: options.replication.status() } : { status: 'ok' });
     })
     .route('/', api)
     // The local billing pages' forms carry one field: a few hundred bytes.
