@@ -8,6 +8,7 @@ import { PREFERRED_DATE_PAST } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
 import { formatPhoneNational } from '../../shared/phone-number';
 import { formatPostcode } from '../../shared/postcode';
+import { slugify } from '../../shared/slug';
 import type { quoteRequestSchema } from '../../shared/schemas';
 import type { QuoteResponse } from '../../shared/types';
 import { insertQuote, type NewQuote } from './store';
@@ -70,6 +71,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     if (!own && !isLive(company, now, config.billing.mode)) {
       throw new NotFound('Company not found');
     }
+
+    refuseUnoffered(body, company);
 
     // docs/product.md §5's "date minimum is today", in the operator's time zone.
     if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(now)) {
@@ -152,6 +155,25 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       currency: 'GBP',
     };
   }
+}
+
+const NOT_OFFERED = {
+  gearboxType: 'This gearbox type is not offered. Please choose one from the list.',
+  rollingStatus: 'This rolling status is not offered. Please choose one from the list.',
+  problemType: 'This problem is not offered. Please choose one from the list.',
+} as const;
+
+/**
+ * A gearbox, rolling status or problem the company does not offer (unknown, or its row turned
+ * off) is refused as an unknown vehicle type is: priced at £0 and stored as typed, it reached the
+ * portal, the CSV and the alert mails. Set look-ups in the cached configuration: no database work.
+ */
+function refuseUnoffered(body: ValidQuoteRequest, company: CompanyQuoteConfig): void {
+  let fields: Record<string, string> | undefined;
+  for (const field of ['gearboxType', 'rollingStatus', 'problemType'] as const) {
+    if (!company.offered[field].has(slugify(body[field]))) (fields ??= {})[field] = NOT_OFFERED[field];
+  }
+  if (fields) throw new ValidationFailed(Object.values(fields)[0], fields);
 }
 
 /** The engine's price, or, for a pickup beyond the maximum radius, the company's own refusal. */
