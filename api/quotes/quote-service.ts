@@ -17,7 +17,9 @@ import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '.
 import { priceQuote, type PricingConfig, type QuoteInput } from '../engine/pricing/calculate';
 import { londonDate } from '../engine/calendar/london-time';
 import { isLive, type CompanyQuoteConfig } from './company-config';
-import { createReplayCache } from './idempotency';
+import { createReplayCache, KEY_REUSED } from './idempotency';
+
+export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request. Use a new key for each calculation.';
 
 /** How long an Idempotency-Key answers with its first quote, and how many keys are kept at most. */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
@@ -81,12 +83,15 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
     // A repeat is answered before the rate limit: it costs nothing and stores nothing.
     const replayKey = caller.idempotencyKey === undefined ? undefined : `${company.companyId}:${caller.idempotencyKey}`;
-    const earlier = replayKey === undefined ? undefined : replays.get(replayKey, now.getTime());
+    // Keyed on the request too: the same key with another body (or another client's) is refused, not given the first quote.
+    const fingerprint = replayKey === undefined ? '' : JSON.stringify(body);
+    const earlier = replayKey === undefined ? undefined : replays.get(replayKey, now.getTime(), fingerprint);
+    if (earlier === KEY_REUSED) throw new Unprocessable(IDEMPOTENCY_KEY_REUSED, undefined, 'IDEMPOTENCY_KEY_REUSED');
     if (earlier) return earlier;
 
     caller.admit?.();
     const answer = priceAndStore(body, company, now);
-    if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime());
+    if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime(), fingerprint);
     return answer;
   };
 
