@@ -26,18 +26,19 @@ import { companyService } from './company/service';
 import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
-import { alertRoutes } from './routes/alerts';
-import { authRoutes } from './routes/auth';
-import { chargeRoutes } from './routes/charges';
-import { companyRoutes } from './routes/company';
-import { docsRoutes } from './routes/docs';
-import { leadRoutes } from './routes/leads';
-import { createHostedRoutes } from './routes/hosted';
-import { pricingRoutes } from './routes/pricing';
-import { postcodeRoutes } from './routes/postcodes';
-import { quoteRoutes } from './routes/quotes';
-import { shareRoutes } from './routes/share';
-import { allRoutes, BODY_LIMITS } from './routes/table';
+import { alertRoutes } from './alerts/routes';
+import { authRoutes } from './auth/routes';
+import { chargeRoutes } from './charges/routes';
+import { companyRoutes } from './company/routes';
+import { docsRoutes } from './docs/routes';
+import { leadRoutes } from './leads/routes';
+import { createHostedRoutes } from './hosted/routes';
+import { pricingRoutes } from './company/pricing-routes';
+import { postcodeRoutes } from './postcodes/routes';
+import { quoteRoutes } from './quotes/routes';
+import { shareRoutes } from './company/share-routes';
+import { allRoutes } from './contract';
+import { BODY_LIMITS, bodyLimitOf } from './contract/define';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 
@@ -91,14 +92,14 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
-  // Every route below is one of the route table's (api/routes/table.ts), which also drives
-  // CORS, CSRF and the OpenAPI document.
+  // Every route below is one of the contract's (api/contract/; its middleware is attached in
+  // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
   const quoteLimiter = createQuoteLimiter(config);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
-    .use('/api/*', apiBodyLimit(tableLookup(allRoutes, (r) => r['x-body-limit'], BODY_LIMITS.none)))
+    .use('/api/*', apiBodyLimit(tableLookup(allRoutes, bodyLimitOf, BODY_LIMITS.none)))
     .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
@@ -109,7 +110,7 @@ export function createApp(options: AppOptions) {
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps)))
-    .route('/', docsRoutes(api))
+    .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
 

@@ -1,4 +1,4 @@
-// One zod schema per response body: the route table (api/routes/table.ts) declares them per
+// One zod schema per response body: the contract (api/contract/) declares them per
 // status code, the OpenAPI document is generated from them, and shared/types.ts derives the
 // front ends' types from them with type-only imports, so no zod reaches widget.js.
 // Money is in pounds as numbers (docs/architecture.md §3); dates are ISO 8601 strings.

@@ -8,8 +8,8 @@ import type { Db } from '../platform/db/client';
 import { findUserById, type UserRow } from './store';
 import { Unauthorized } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
+import { AUTH_TOKEN_HEADER, SESSION_COOKIE } from '../contract/define';
 
-const SESSION_COOKIE = 'rq_session';
 const TTL_SECONDS = 30 * 24 * 60 * 60;
 
 interface SessionData {
@@ -110,7 +110,7 @@ export function createSessions(db: Db, options: SessionOptions) {
 
   /** Loads the user from the header token or the cookie; never rejects by itself. */
   const load: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const header = c.req.header('x-auth-token');
+    const header = c.req.header(AUTH_TOKEN_HEADER);
     const cookie = getCookie(c, SESSION_COOKIE);
     if (header) {
       const user = await userFromSeal(header);

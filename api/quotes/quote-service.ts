@@ -1,6 +1,6 @@
 // A quote's own work, with no HTTP in it: find the company, check it may quote, estimate the
 // distance, price it with the pure engine, store it, build the answer. The route
-// (api/routes/quotes.ts) adds validation, the rate limit and the JSON response around it; the
+// (api/quotes/routes.ts) adds validation, the rate limit and the JSON response around it; the
 // benchmark runs the same function behind a bare node:http handler to measure what the framework
 // costs (scripts/bench/bare-quote-server.ts).
 import type { z } from 'zod';

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
-import { openDatabase } from '../platform/db/client';
+import { openDatabase, type Db } from '../platform/db/client';
+import type { Logger } from '../platform/http/observability';
+import { createJobRunner, type Job } from '../platform/jobs/runner';
+import { contract } from '../contract';
 import type { NewQuote } from '../quotes/store';
 import { updateUser } from '../auth/store';
 import { loadConfig } from '../platform/config';
@@ -24,17 +27,12 @@ function templateDb(): string {
 
 export const TEST_ORIGIN = 'http://localhost:3999';
 
-/** A valid quote request for any company with the starter rows (the company is added by the test). */
-export const quoteBody = {
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'M4 4BF',
-  vehicleType: 'car',
-  gearboxType: 'manual',
-  rollingStatus: 'rolling',
-  passengerCount: 0,
-  problemType: 'other',
-  urgency: 'immediate',
-};
+/**
+ * A valid quote request for any company with the starter rows (the company is added by the test):
+ * the contract's example without its company.
+ */
+const { companySlug: _demo, ...quoteExample } = contract.quotes.calculate.request.body.content['application/json'].example;
+export const quoteBody = quoteExample;
 
 /** A quote as the quote writer stores it (£298, its lines itemised), for tests that need stored quotes without pricing them. */
 export const storedQuote = (companyId: number, overrides: Partial<NewQuote> = {}): NewQuote => ({
@@ -135,3 +133,13 @@ export function createTestApp(options: TestAppOptions = {}) {
   return { ...built, app, config, call, operator, dbFile: file };
 }
 
+
+/**
+ * One job on a runner of its own (api/platform/jobs/runner.ts), for a test to drive run by run on
+ * its own clock: never busy unless the test says so, and stopped as the server would stop it.
+ */
+export function runnerFor(job: Job, options: { db: Db; now: () => Date; logger?: Pick<Logger, 'info' | 'error'>; busy?: () => boolean }) {
+  const runner = createJobRunner({ logger: { info() {}, error() {} }, busy: () => false, ...options });
+  const { tick } = runner.add(job);
+  return { tick, stop: runner.stop };
+}

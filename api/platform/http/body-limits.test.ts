@@ -6,14 +6,15 @@ import { request as httpRequest } from 'node:http';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN } from '../../test/harness';
-import { accessOf, allRoutes, BODY_LIMITS } from '../../routes/table';
+import { accessOf, allRoutes } from '../../contract';
+import { BODY_LIMITS, bodyLimitOf } from '../../contract/define';
 
 const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
 /** The JSON text of an object `size` bytes long. */
 const jsonOfSize = (size: number) => JSON.stringify({ name: 'x'.repeat(size - 11) });
 const BODY_ROUTES = allRoutes
   .filter((r) => r.method !== 'get')
-  .map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: anyId(r.path), limit: r['x-body-limit'], access: accessOf(r) }));
+  .map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: anyId(r.path), limit: bodyLimitOf(r), access: accessOf(r) }));
 
 describe('body limits', () => {
   const t = createTestApp();

@@ -1,6 +1,6 @@
 // docs/product.md §18: a strict Content-Security-Policy on the admin SPA (which keeps its token in
 // localStorage) and HSTS when the public origin is https. The hosted page's CSP is tested in
-// api/routes/hosted.test.ts; both are checked in Chromium by e2e/csp.pw.ts.
+// api/hosted/routes.test.ts; both are checked in Chromium by e2e/csp.pw.ts.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Cross-origin rules (docs/architecture.md §4), read from the route table (api/routes/table.ts): `public`
+// Cross-origin rules (docs/architecture.md §4), read from the contract (api/contract/): `public`
 // routes are open to any origin without credentials; every other route is same-origin, and a
 // cookie-authenticated write from a foreign origin is refused. No path is written here.
 import { createHash, randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { Forbidden } from '../errors';
-import type { Access } from '../../routes/table';
+import type { Access } from '../../contract/define';
 import type { AppEnv } from './context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -17,7 +17,7 @@ interface AccessRoute {
   /** OpenAPI style: `/api/company/{id}`. */
   path: string;
   'x-access': Access;
-  'x-body-limit': number;
+  'x-body-limit'?: number;
 }
 
 /**

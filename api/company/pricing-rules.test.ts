@@ -42,7 +42,7 @@ describe('pricing rules settings', () => {
     expect(saved.status).toBe(200);
     expect(saved.json).toMatchObject(rules);
     expect((await t.call('GET', '/api/pricing', { token: op.token })).json).toMatchObject(rules);
-    expect((await t.call('GET', `/api/engine/pricing/${op.companyId}`)).json).toMatchObject(rules);
+    expect((await t.call('GET', `/api/pricing/${op.companyId}`)).json).toMatchObject(rules);
     // A save that leaves them blank turns them off again, as blank base-rate fields take their defaults.
     const blank = await t.call('PUT', '/api/pricing', { token: op.token, body: { bankHolidayFee: '', maximumRadius: '' } });
     expect(blank.json).toMatchObject(RULES_OFF);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countQuotes } from '../quotes/store';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
-import { IDEMPOTENCY_KEY_INVALID } from './quotes';
+import { IDEMPOTENCY_KEY_INVALID } from './routes';
 
 const demoQuote = { ...quoteBody, companyId: 1 };
 const key = (k: string) => ({ 'idempotency-key': k });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../platform/http/observability';
 import { createTestApp, quoteBody } from '../test/harness';
-import { NO_POSTCODE_NEAR } from './postcodes';
+import { NO_POSTCODE_NEAR } from './routes';
 
 const nearest = (lat: string | number, lng: string | number) => `/api/postcodes/nearest?lat=${lat}&lng=${lng}`;
 

@@ -6,7 +6,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { PublicCompany } from '../../shared/types';
 import type { HostedCompany } from '../company/view';
-import { createHostedRoutes } from './hosted';
+import { createHostedRoutes } from './routes';
 
 const company: PublicCompany = {
   id: 9,

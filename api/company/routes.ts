@@ -4,7 +4,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import type { CompanyService } from '../company/service';
 import type { AppEnv } from '../platform/http/context';
-import { routes } from './table';
+import { routes } from '../routes';
 
 export function companyRoutes(companies: CompanyService) {
   return new OpenAPIHono<AppEnv>()

@@ -1,29 +1,15 @@
-// Security cases generated from the route table (docs/style.md #14), so a route is covered the day it
-// is added: every `operator` route without a session → 401, naming another company's row in its
-// path (`{id}`, `{reference}`: ROW_FIXTURES) → 404 and the row untouched, as a cookie-authenticated write from a foreign origin → 403, and with a
-// body that is not JSON → 415; every route's CORS follows its access.
+// Security cases generated from the contract (docs/architecture.md), so a route is covered the
+// day it is added: every `operator` route without a session → 401, naming another company's row
+// in its path (`{id}`, `{reference}`: ROW_FIXTURES) → 404 and the row untouched, as a
+// cookie-authenticated write from a foreign origin → 403, and with a body that is not JSON → 415;
+// every route's CORS follows its access. Bodies are the examples the contract gives.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
-import { accessOf, allRoutes } from './table';
+import { exampleBody, readsJson } from './define';
+import { accessOf, allRoutes } from './index';
 
-/** A valid body for each operator route that takes one: a new route with a body needs a line here. */
-const SAMPLE_BODIES: Record<string, unknown> = {
-  'PUT /api/company': { name: 'X' },
-  'PUT /api/pricing': {},
-  'POST /api/vehicle-types': { name: 'Flatbed' },
-  'PUT /api/vehicle-types/{id}': { basePrice: 1 },
-  'POST /api/gearbox-types': { name: 'CVT' },
-  'PUT /api/gearbox-types/{id}': { basePrice: 1 },
-  'POST /api/rolling-status-types': { name: 'Stuck' },
-  'PUT /api/rolling-status-types/{id}': { basePrice: 1 },
-  'POST /api/surcharges': { problemType: 'Ditch', amount: 10 },
-  'PUT /api/surcharges/{id}': { amount: 1 },
-  'POST /api/passenger-charges': { passengerCount: 2, basePrice: 4 },
-  'PUT /api/passenger-charges/{id}': { basePrice: 1 },
-  'POST /api/create-checkout-session': {},
-  'PUT /api/quotes/{reference}/status': { status: 'won', note: 'Taken' },
-  'PUT /api/lead-settings': { alertMode: 'daily' },
-};
+/** The example body of each route that takes one, by `METHOD /path`. */
+const SAMPLE_BODIES: Record<string, unknown> = Object.fromEntries(allRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, exampleBody(r)]));
 
 const OPERATOR_ROUTES = allRoutes
   .filter((r) => accessOf(r) === 'operator')
@@ -91,10 +77,10 @@ const ON_A_ROW = OPERATOR_ROUTES.flatMap((r) => {
   return parameter ? [{ ...r, parameter }] : [];
 });
 
-describe('operator routes (generated from the route table)', () => {
+describe('operator routes (generated from the contract)', () => {
   const t = createTestApp();
 
-  it('has a sample body for every operator route that takes one', () => {
+  it('has an example body for every operator route that takes one', () => {
     expect(WITH_BODY.filter((r) => r.body === undefined).map((r) => r.key)).toEqual([]);
   });
 
@@ -191,7 +177,7 @@ describe('operator routes (generated from the route table)', () => {
   });
 });
 
-describe('CORS follows each route’s access (generated from the route table)', () => {
+describe('CORS follows each route’s access (generated from the contract)', () => {
   const t = createTestApp();
   // The demo company (id 1, slug demo) is always live.
   const demoPath = (path: string) => path.replaceAll('{slug}', 'demo').replaceAll(/\{\w+\}/g, '1');
@@ -224,20 +210,8 @@ describe('bad input never reaches a 500', () => {
     ['unicode', JSON.stringify({ name: '🚗💥 Ünïcödé ‮RTL', problemType: '\u0000\uFFFF', amount: 1 })],
     ['oversized strings', JSON.stringify({ name: 'x'.repeat(100_000), problemType: 'y'.repeat(100_000), companyName: 'z'.repeat(100_000) })],
   ];
-  const WRITES = [
-    ['POST', '/api/signup'],
-    ['POST', '/api/login'],
-    ['PUT', '/api/company'],
-    ['PUT', '/api/pricing'],
-    ['POST', '/api/vehicle-types'],
-    ['PUT', '/api/vehicle-types/1'],
-    ['POST', '/api/surcharges'],
-    ['POST', '/api/passenger-charges'],
-    ['POST', '/api/quotes/calculate'],
-    ['PUT', '/api/quotes/KJAECF76R/status'],
-    ['POST', '/api/quotes/KJAECF76R/contact'],
-    ['PUT', '/api/lead-settings'],
-  ] as const;
+  // Every route that reads a JSON body, a row named by an id or a reference that may not exist.
+  const WRITES = allRoutes.filter(readsJson).map((r) => [r.method.toUpperCase(), r.path.replace('{id}', '1').replace('{reference}', 'KJAECF76R')] as const);
 
   it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(
     '$method $path with $what → never 5xx; refusals are clear',

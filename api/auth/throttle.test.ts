@@ -3,7 +3,7 @@
 // "how many guesses were checked" is observable and parallel requests really overlap.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../test/harness';
-import { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from './auth';
+import { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from './routes';
 
 const passwords = vi.hoisted(() => {
   const state = {

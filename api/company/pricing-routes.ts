@@ -4,7 +4,7 @@ import { currentUser } from '../auth/session';
 import { pricingRatesService } from '../company/pricing-rates';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
-import { routes } from './table';
+import { routes } from '../routes';
 
 export function pricingRoutes(deps: AppDeps) {
   const rates = pricingRatesService(deps);

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { findCompanyById } from '../company/store';
 import { DEMO_COMPANY_ID } from '../platform/db/seed';
-import { createMailWorker } from '../mail/worker';
-import { createTestApp, quoteBody } from '../test/harness';
+import { mailOutboxJob } from '../mail/worker';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 
 describe('lead settings', () => {
   const t = createTestApp();
@@ -60,7 +60,7 @@ describe('the alert list', () => {
   it('shows the company’s newest 20 alerts, newest first, and no other company’s', async () => {
     const t = createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
     const [op, other] = [await t.operator(), await t.operator()];
-    const worker = createMailWorker({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, busy: () => false, transport: { send: async () => {}, close() {} } });
+    const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }), t.deps);
     for (let i = 0; i < 22; i++) await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     const theirs = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: other.companyId } });
     await worker.tick();

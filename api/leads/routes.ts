@@ -7,7 +7,7 @@ import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { leadService } from '../leads/service';
-import { routes } from './table';
+import { routes } from '../routes';
 
 export function leadRoutes(deps: AppDeps) {
   const leads = leadService(deps);

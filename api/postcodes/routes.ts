@@ -9,7 +9,8 @@ import { NotFound } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress, type RateLimiter } from '../platform/http/rate-limit';
 import { QUOTE_RATE_LIMITED, quoteLimitKey } from '../quotes/rate-limit';
-import { NO_POSTCODE_NEAR, routes } from './table';
+import { NO_POSTCODE_NEAR } from '../contract/postcodes';
+import { routes } from '../routes';
 
 export { NO_POSTCODE_NEAR };
 

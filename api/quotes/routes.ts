@@ -8,7 +8,7 @@ import type { AppEnv } from '../platform/http/context';
 import { clientAddress, type RateLimiter } from '../platform/http/rate-limit';
 import { createQuoteService } from '../quotes/quote-service';
 import { createQuoteLimiter, QUOTE_RATE_LIMITED, quoteLimitKey } from '../quotes/rate-limit';
-import { routes } from './table';
+import { routes } from '../routes';
 
 /** 1 to 100 printable ASCII characters (a UUID, typically). */
 const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,100}$/;

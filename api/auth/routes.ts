@@ -8,7 +8,7 @@ import type { UserRow } from '../auth/store';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
-import { routes } from './table';
+import { routes } from '../routes';
 
 export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
 

@@ -8,7 +8,7 @@ import { chargeService } from '../charges/service';
 import type { ChargeKind } from '../charges/store';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
-import { routes } from './table';
+import { routes } from '../routes';
 
 // The lists differ only in their body schema and row JSON, which the table declares per list and
 // OpenAPIHono validates per route; the handlers are one shape, written once against the

@@ -5,7 +5,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import type { ShareService } from '../company/share';
 import type { AppEnv } from '../platform/http/context';
-import { routes } from './table';
+import { routes } from '../routes';
 
 const download = (fileName: string, contentType: string) => ({
   'Content-Type': contentType,
