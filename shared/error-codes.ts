@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'OUTSIDE_SERVICE_AREA',
   'UNPROCESSABLE',
   'PAYLOAD_TOO_LARGE',
+  /** An Idempotency-Key already used for a different quote request. */
+  'IDEMPOTENCY_KEY_REUSED',
   'UNSUPPORTED_MEDIA_TYPE',
   // Who is asking
   'UNAUTHORIZED',

@@ -6,6 +6,7 @@ import { statusBadge, statusRules } from '../../shared/subscription';
 import { formatLongDate, formatPence } from '../../shared/money';
 import { PLAN_NAME } from './provider';
 import type { SubscriptionView } from './status';
+import { inlineStylePageCsp } from '../platform/http/security';
 
 type Html = ReturnType<typeof html>;
 
@@ -36,6 +37,9 @@ a{color:#1d4ed8}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;
 
+/** Every page's policy: the server's one for HTML, with the pages' one stylesheet by hash. */
+export const PAGE_CSP = inlineStylePageCsp(STYLE);
+
 export function layout(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en-GB">
@@ -55,11 +59,16 @@ export function layout(title: string, body: Html): Html {
 </html>`;
 }
 
-const localModeNote = html`<p class="note">
-  Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.
+/** Said in the log at start and on every billing page when production runs without a card provider. */
+export const LOCAL_BILLING_IN_PRODUCTION =
+  'This server runs in production with local billing (BILLING_MODE=local): trials and subscriptions are free, and no card is charged.';
+
+/** What the pages say of local billing; in production, that it was chosen there. */
+const localModeNote = (production: boolean) => html`<p class="note">
+  Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.${production ? html` ${LOCAL_BILLING_IN_PRODUCTION}` : ''}
 </p>`;
 
-export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string; returning?: boolean }): Html {
+export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string; returning?: boolean; production: boolean }): Html {
   // One free trial per account: a returning customer subscribes from today, with no trial.
   const offer = input.returning
     ? {
@@ -78,7 +87,7 @@ export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl:
     'Checkout',
     html`<div class="card">
         <h1>${offer.heading}</h1>
-        ${localModeNote}
+        ${localModeNote(input.production)}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>
         <ul>
@@ -134,7 +143,7 @@ function periodLine(view: SubscriptionView): Html {
   }
 }
 
-export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string }): Html {
+export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string; production: boolean }): Html {
   const { view } = input;
   const { cancellable, reactivatable } = statusRules(view.status);
   const action = (name: string, label: string, tone: 'secondary' | 'danger' | 'primary') =>
@@ -146,7 +155,7 @@ export function portalPage(input: { email: string; view: SubscriptionView; notic
     'Billing portal',
     html`<div class="card">
         <h1>Billing portal</h1>
-        ${localModeNote}
+        ${localModeNote(input.production)}
         ${input.notice ? html`<p class="notice" role="status">${PORTAL_NOTICES[input.notice]}</p>` : ''}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>
