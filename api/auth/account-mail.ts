@@ -116,7 +116,7 @@ export function queueAccountMail(
   if (!mailServer && purpose) {
     // A local install without SMTP_URL: the owner reads the link from the log, once.
     const link = linkFor(config.publicUrl, purpose, issueToken(db, { purpose, userId: input.user.id, email: input.to, now: at }));
-    deps.logger.info({ msg: `mail not sent: no mail server configured; open this link to ${purpose === 'verify-email' ? 'verify' : 'reset the password of'} ${input.to}`, kind: input.kind, link });
+    deps.logger.info({ msg: `mail not sent: no mail server configured; open this link to ${purpose === 'verify-email' ? 'verify' : 'reset the password of'} ${input.to}`, kind: input.kind, unsentLink: link });
   }
 }
 

@@ -153,9 +153,9 @@ describe('email verification', () => {
   it('logs the link once at info level without SMTP_URL, and it works', async () => {
     const { t, signup, lines, outbox } = await setup({ smtp: false });
     const op = await signup();
-    const logged = lines.filter((l) => typeof l.link === 'string');
+    const logged = lines.filter((l) => typeof l.unsentLink === 'string');
     expect(logged).toHaveLength(1);
-    const token = String(logged[0].link).split('/verify-email/')[1];
+    const token = String(logged[0].unsentLink).split('/verify-email/')[1];
     expect(outbox().find((r) => r.kind === 'verify-email')?.status).toBe('unsent');
     expect((await t.call('POST', '/api/verify-email', { body: { token } })).json.email).toBe(op.email);
   });

@@ -38,12 +38,23 @@ function redactValue(value: unknown, depth: number): unknown {
   return out;
 }
 
+/**
+ * The one field never redacted: the account link logged once when no mail server is configured
+ * (api/auth/account-mail.ts). Without SMTP_URL the log is the only way a local install's owner
+ * can verify or reset, so that line carries the link on purpose; nothing else may use the field.
+ */
+export const UNSENT_LINK_FIELD = 'unsentLink';
+
 /** A record with every string in it (three levels deep) redacted. */
 export function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
   let changed = false;
   const out: Record<string, unknown> = {};
   for (const key in record) {
     const value = record[key];
+    if (key === UNSENT_LINK_FIELD) {
+      out[key] = value;
+      continue;
+    }
     const next = typeof value === 'string' ? redact(value) : redactValue(value, 3);
     if (next !== value) changed = true;
     out[key] = next;
