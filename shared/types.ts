@@ -14,6 +14,10 @@ import type {
   checkoutSuccessSchema,
   companySchema,
   currentUserSchema,
+  emailVerifiedSchema,
+  noticeSchema,
+  passwordChangedSchema,
+  verificationSentSchema,
   passengerChargeRowSchema,
   pricedRowSchema,
   pricingRatesSchema,
@@ -29,6 +33,10 @@ import type {
 } from './responses';
 
 export type CurrentUser = z.output<typeof currentUserSchema>;
+export type EmailVerified = z.output<typeof emailVerifiedSchema>;
+export type VerificationSent = z.output<typeof verificationSentSchema>;
+export type PasswordChanged = z.output<typeof passwordChangedSchema>;
+export type Notice = z.output<typeof noticeSchema>;
 export type SignupResponse = z.output<typeof signupResponseSchema>;
 
 export interface FeatureBlock {

@@ -13,7 +13,7 @@ describe('lead settings', () => {
     const op = await t.operator();
     const res = await t.call('GET', '/api/lead-settings', { token: op.token });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ alertMode: 'each', alertEmail: null, alertRecipient: op.email, retentionMonths: 24, mailConfigured: false });
+    expect(res.json).toEqual({ alertMode: 'each', alertEmail: null, alertRecipient: op.email, retentionMonths: 24, mailConfigured: false, accountVerified: true, alertRecipientVerified: true });
   });
 
   it('companies from before alerts keep none', () => {
@@ -27,11 +27,11 @@ describe('lead settings', () => {
 
     const saved = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertMode: 'daily', alertEmail: ' leads@tow.example ', retentionMonths: 36 } });
     expect(saved.status).toBe(200);
-    expect(saved.json).toEqual({ alertMode: 'daily', alertEmail: 'leads@tow.example', alertRecipient: 'leads@tow.example', retentionMonths: 36, mailConfigured: false });
+    expect(saved.json).toEqual({ alertMode: 'daily', alertEmail: 'leads@tow.example', alertRecipient: 'leads@tow.example', retentionMonths: 36, mailConfigured: false, accountVerified: true, alertRecipientVerified: false });
 
     // Only what is sent changes; a blank address goes back to the company email.
     const cleared = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: '' } });
-    expect(cleared.json).toEqual({ alertMode: 'daily', alertEmail: null, alertRecipient: 'office@tow.example', retentionMonths: 36, mailConfigured: false });
+    expect(cleared.json).toEqual({ alertMode: 'daily', alertEmail: null, alertRecipient: 'office@tow.example', retentionMonths: 36, mailConfigured: false, accountVerified: true, alertRecipientVerified: false });
     const nothing = await t.call('PUT', '/api/lead-settings', { token: op.token, body: {} });
     expect(nothing.json).toEqual(cleared.json);
   });

@@ -9,6 +9,7 @@ import { routes } from '../routes';
 export function alertRoutes(alerts: AlertService) {
   return new OpenAPIHono<AppEnv>()
     .openapi(routes.alerts.settings, (c) => c.json(alerts.settings(currentUser(c).companyId), 200))
-    .openapi(routes.alerts.updateSettings, async (c) => c.json(await alerts.update(currentUser(c).companyId, c.req.valid('json')), 200))
+    .openapi(routes.alerts.updateSettings, async (c) => c.json(await alerts.update(currentUser(c), c.req.valid('json')), 200))
+    .openapi(routes.alerts.verifyRecipient, async (c) => c.json(await alerts.verifyRecipient(currentUser(c)), 200))
     .openapi(routes.alerts.recent, (c) => c.json(alerts.recent(currentUser(c).companyId), 200));
 }

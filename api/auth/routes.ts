@@ -9,6 +9,7 @@ import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { routes } from '../routes';
+import { RESET_REQUESTED, type RecoveryService } from '../auth/recovery';
 
 export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
 
@@ -20,7 +21,7 @@ export interface AuthHooks {
   checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
 }
 
-export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
+export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoveryService) {
   const { sessions, config } = deps;
   const accounts = accountService(deps);
 
@@ -40,6 +41,28 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks) {
       await accounts.logout(c.get('user'));
       sessions.end(c);
       return c.json({ success: true as const }, 200);
+    })
+    .openapi(routes.auth.forgotPassword, (c) => {
+      const { email } = c.req.valid('json');
+      const { later } = recovery.requestReset(email, clientAddress(c, config.trustProxy));
+      // After the answer: the same answer, in the same time, whether or not the address has an account.
+      setImmediate(() => {
+        later().catch((err: unknown) => deps.logger.error({ msg: 'Could not write a password reset mail', error: err instanceof Error ? err.message : String(err) }));
+      });
+      return c.json({ message: RESET_REQUESTED }, 200);
+    })
+    .openapi(routes.auth.resetPassword, async (c) => {
+      const user = await recovery.resetPassword(c.req.valid('json'));
+      const authToken = await sessions.start(c, user);
+      return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
+    })
+    .openapi(routes.auth.verifyEmail, async (c) => c.json(await recovery.verifyEmail(c.req.valid('json').token), 200))
+    .openapi(routes.auth.resendVerification, async (c) => c.json(await recovery.resendVerification(currentUser(c)), 200))
+    .openapi(routes.auth.changePassword, async (c) => {
+      const user = await recovery.changePassword(currentUser(c), c.req.valid('json'));
+      // Every other session ended with the old version; this browser carries on with a new one.
+      const authToken = await sessions.start(c, user);
+      return c.json({ success: true as const, authToken }, 200);
     })
     .openapi(routes.auth.currentUser, (c) => c.json(toCurrentUser(currentUser(c), deps), 200));
 }

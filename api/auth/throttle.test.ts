@@ -34,7 +34,7 @@ const HOUR = 60 * 60_000;
 
 function setup(env: Record<string, string> = {}) {
   const clock = { now: new Date('2026-06-10T12:00:00.000Z') };
-  const t = createTestApp({ now: () => clock.now, env: { TRUST_PROXY: 'true', ...env } });
+  const t = createTestApp({ now: () => clock.now, env: { TRUST_PROXY: '1', ...env } });
   const from = (address: string) => ({ 'x-forwarded-for': address });
   const login = (email: string, password: string, address = '198.51.100.1') =>
     t.call('POST', '/api/login', { body: { email, password }, headers: from(address) });

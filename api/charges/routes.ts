@@ -10,7 +10,7 @@ import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { routes } from '../routes';
 
-// The lists differ only in their body schema and row JSON, which the table declares per list and
+// The lists differ only in their paths, body schema and row JSON, which the table declares per list and
 // OpenAPIHono validates per route; the handlers are one shape, written once against the
 // vehicle types' types.
 type Group = typeof routes.vehicleTypes;
@@ -35,8 +35,8 @@ function listRoutes(deps: AppDeps, table: Partial<Group> & Pick<Group, 'list' | 
 export function chargeRoutes(deps: AppDeps) {
   const lists: [Partial<Group> & Pick<Group, 'list' | 'publicList'>, unknown][] = [
     [routes.vehicleTypes, chargeResources['vehicle-types']],
-    [routes.gearboxTypes, chargeResources['gearbox-types']],
-    [routes.rollingStatusTypes, chargeResources['rolling-status-types']],
+    [routes.gearboxTypes as unknown as Group, chargeResources['gearbox-types']],
+    [routes.rollingStatusTypes as unknown as Group, chargeResources['rolling-status-types']],
     [routes.surcharges as unknown as Group, chargeResources.surcharges],
     [routes.passengerCharges as unknown as Group, chargeResources['passenger-charges']],
   ];

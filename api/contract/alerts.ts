@@ -1,8 +1,8 @@
 // Quote alerts and retention: the operator's settings, and the alerts sent or waiting.
 import { z } from 'zod';
 import { leadSettingsUpdateSchema } from '../../shared/schemas';
-import { alertSchema, leadSettingsSchema } from '../../shared/responses';
-import { body, json, route } from './define';
+import { alertSchema, leadSettingsSchema, verificationSentSchema } from '../../shared/responses';
+import { body, error, json, route } from './define';
 
 export const alerts = {
   settings: route({
@@ -21,6 +21,18 @@ export const alerts = {
     summary: 'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email',
     request: { body: body(leadSettingsUpdateSchema, { alertMode: 'daily' }) },
     responses: { 200: json(leadSettingsSchema, 'The settings') },
+  }),
+  verifyRecipient: route({
+    method: 'post',
+    path: '/api/lead-settings/verification',
+    'x-access': 'operator',
+    tags: ['Leads'],
+    summary: 'Mails a verification link to where alerts go now, when the owner has not verified it yet',
+    responses: {
+      200: json(verificationSentSchema, 'Sent'),
+      409: error('There is no alert address, or it is already verified (`code` ALREADY_VERIFIED)'),
+      429: error('Asked again too soon: once a minute, 5 an hour'),
+    },
   }),
   recent: route({
     method: 'get',

@@ -10,7 +10,7 @@ import {
   subscriptionDetailsSchema,
   webhookResultSchema,
 } from '../../shared/responses';
-import { body, error, json, route } from './define';
+import { body, BODY_LIMITS, error, json, route } from './define';
 
 /** The 401 of a checkout started signed out: it says what to do. */
 export const CHECKOUT_NEEDS_SIGN_IN = 'Please sign in to start your free trial.';
@@ -81,6 +81,7 @@ export const billing = {
     method: 'post',
     path: '/api/webhook',
     'x-access': 'webhook',
+    'x-body-limit': BODY_LIMITS.webhook,
     tags: ['Billing'],
     summary: 'Stripe events, verified by their signature and applied once each',
     // The raw text is what the signature covers: described here, never parsed by a validator.

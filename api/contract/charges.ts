@@ -12,8 +12,8 @@ const idParams = [parameter('id', 'path', 'A row id', '1')];
 const nameTaken = error('Another row of the list has that name: "{name} already exists", `code` NAME_TAKEN');
 
 /** One charge list's routes, from its path, its label, its body schema with examples, and its row. */
-function chargeList<B extends z.ZodObject, R extends z.ZodType>(
-  path: string,
+function chargeList<const P extends string, B extends z.ZodObject, R extends z.ZodType>(
+  path: P,
   label: { list: string; row: string },
   schema: B,
   examples: { create: z.input<B>; update: Partial<z.input<B>> },
@@ -32,7 +32,7 @@ function chargeList<B extends z.ZodObject, R extends z.ZodType>(
     // `{id}` as the writes name theirs: OpenAPI takes `/x/{companyId}` and `/x/{id}` for one path.
     publicList: route({
       method: 'get',
-      path: `${path}/{id}`,
+      path: `${path}/{id}` as const,
       'x-access': 'public',
       tags: ['Public'],
       summary: `A live company's enabled ${label.list}`,
@@ -50,7 +50,7 @@ function chargeList<B extends z.ZodObject, R extends z.ZodType>(
     }),
     update: route({
       method: 'put',
-      path: `${path}/{id}`,
+      path: `${path}/{id}` as const,
       'x-access': 'operator',
       tags: ['Charges'],
       summary: `Changes the given fields of a ${label.row} row`,
@@ -60,7 +60,7 @@ function chargeList<B extends z.ZodObject, R extends z.ZodType>(
     }),
     remove: route({
       method: 'delete',
-      path: `${path}/{id}`,
+      path: `${path}/{id}` as const,
       'x-access': 'operator',
       tags: ['Charges'],
       summary: `Deletes a ${label.row} row`,

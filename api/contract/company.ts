@@ -1,7 +1,7 @@
 // The signed-in operator's company, and a live company's public profile and logo.
 import { companyUpdateSchema } from '../../shared/schemas';
 import { companySchema, publicCompanyWithChargesSchema } from '../../shared/responses';
-import { body, companyMissing, error, json, parameter, route } from './define';
+import { body, BODY_LIMITS, companyMissing, error, json, parameter, route } from './define';
 
 export const companyPathId = [parameter('id', 'path', 'A company id', '1')];
 
@@ -21,6 +21,7 @@ export const company = {
     tags: ['Company'],
     summary: "Changes the given settings of the signed-in operator's company",
     request: { body: body(companyUpdateSchema, { name: 'Carter Recovery', primaryColour: '#1E40AF' }) },
+    'x-body-limit': BODY_LIMITS.logo,
     responses: {
       200: json(companySchema, 'The company'),
       402: error('A custom URL needs a started subscription'),

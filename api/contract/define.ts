@@ -35,9 +35,30 @@ export const SECURITY_SCHEMES = {
 } as const;
 const OPERATOR_SECURITY = Object.keys(SECURITY_SCHEMES).map((scheme) => ({ [scheme]: [] }));
 
+/**
+ * The largest body, in bytes, a route reads (README, Security): a body past it is refused with
+ * 413 before any of it is kept. Small by default; a route says when it needs more (a logo).
+ */
+export const BODY_LIMITS = {
+  /** A route that reads no body: whatever is sent is not kept. */
+  none: 1024,
+  /** A JSON form: the largest (a pricing update, an alert setting with notes) is a few hundred bytes. */
+  small: 16 * 1024,
+  /** The company update carries the logo (2 MB as base64). */
+  logo: 3 * 1024 * 1024,
+  /** Stripe's events: an invoice with many lines is tens of KB. */
+  webhook: 512 * 1024,
+} as const;
+
+/** A route's body limit: its own `x-body-limit`, else BODY_LIMITS.small with a body and BODY_LIMITS.none without. */
+export const bodyLimitOf = (r: Pick<ContractRoute, 'x-body-limit' | 'request'>): number =>
+  r['x-body-limit'] ?? (r.request?.body ? BODY_LIMITS.small : BODY_LIMITS.none);
+
 /** A route as the contract declares it: an OpenAPI route with its access. */
 export type ContractRoute = RouteConfig & {
   'x-access': Access;
+  /** The largest body it reads, when not BODY_LIMITS' default for it (bodyLimitOf). */
+  'x-body-limit'?: number;
   /** An operator route's 401 message when it should say what to do; the default says "not signed in". */
   signInMessage?: string;
 };
@@ -77,7 +98,7 @@ const SHARED = {
   notSignedIn,
   crossOrigin: error('A write carrying the session cookie from another origin'),
   unsupported: error('The body is not application/json'),
-  tooLarge: error('The body is over 3 MB'),
+  tooLarge: error('The body is over the route’s `x-body-limit` bytes'),
   unavailable: error('The database is busy or unavailable for a moment, nothing was written: `Retry-After` says when to try again'),
   anyClientError: error('A request this route cannot serve, in the one error shape'),
 };
@@ -112,7 +133,7 @@ function sharedResponses(config: ContractRoute) {
 export function route<const R extends ContractRoute>(config: R): R {
   const responses = { ...sharedResponses(config), ...config.responses };
   if (!Object.keys(responses).some((status) => status.startsWith('4'))) responses['4XX'] = SHARED.anyClientError;
-  return { ...config, security: config['x-access'] === 'operator' ? OPERATOR_SECURITY : [], responses };
+  return { ...config, 'x-body-limit': bodyLimitOf(config), security: config['x-access'] === 'operator' ? OPERATOR_SECURITY : [], responses };
 }
 
 /** The example of a route's JSON body, as the contract gives it. */

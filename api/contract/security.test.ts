@@ -131,6 +131,30 @@ describe('operator routes (generated from the contract)', () => {
     expect(await fixture.read(t, owner, path, value)).toEqual(before);
   });
 
+  it.each(OPERATOR_ROUTES)('$key is never stored by a cache (no-store), signed in or not', async ({ method, path, body }) => {
+    const op = await t.operator();
+    for (const auth of [{}, { token: op.token }]) {
+      const res = await t.call(method, anyId(path), { body, ...auth });
+      expect(res.headers.get('cache-control'), `${res.status}`).toBe('no-store');
+    }
+  });
+
+  it.each(allRoutes.filter((r) => accessOf(r) === 'account').map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: r.path })))(
+    '$key (account) is never stored by a cache (no-store)',
+    async ({ method, path }) => {
+      const res = await t.call(method, path, { body: method === 'GET' ? undefined : {} });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    },
+  );
+
+  it('answers a sign-in with no-store: its body holds the session token', async () => {
+    const op = await t.operator();
+    const res = await t.call('POST', '/api/login', { body: { email: op.email, password: op.password } });
+    expect(res.status).toBe(200);
+    expect(res.json.authToken).toEqual(expect.any(String));
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('accepts the cookie from our own origin', async () => {
     const op = await t.operator();
     const res = await t.call('PUT', '/api/pricing', { body: {}, cookie: op.cookie, origin: 'http://localhost:3999' });
@@ -202,10 +226,16 @@ describe('bad input never reaches a 500', () => {
     },
   );
 
-  it.each(BODIES.filter(([what]) => what !== 'unicode'))('refuses %s as a quote request with 400', async (_what, body) => {
+  it.each(BODIES.filter(([what]) => what !== 'unicode' && what !== 'oversized strings'))('refuses %s as a quote request with 400', async (_what, body) => {
     const res = await t.call('POST', '/api/quotes/calculate', { body });
     expect(res.status).toBe(400);
     expect(res.json.message).toBeTruthy();
+  });
+
+  it('refuses oversized strings as a quote request with 413: the body is over the route’s limit', async () => {
+    const res = await t.call('POST', '/api/quotes/calculate', { body: BODIES.find(([what]) => what === 'oversized strings')?.[1] });
+    expect(res.status).toBe(413);
+    expect(res.json.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('refuses a body over 3 MB with 413', async () => {

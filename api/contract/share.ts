@@ -9,7 +9,7 @@ const noCustomUrl = error('No custom URL is locked yet: `code` NO_CUSTOM_URL, th
 function qrDownload<const Ext extends 'png' | 'svg'>(ext: Ext, mediaType: string, summary: string) {
   return route({
     method: 'get',
-    path: `/api/share/qr.${ext}`,
+    path: `/api/share/qr.${ext}` as const,
     'x-access': 'operator',
     tags: ['Share'],
     summary,

@@ -102,9 +102,11 @@ describe('an email for every quote', () => {
   it('goes to the alert address when one is set, else the company email, else the account email', async () => {
     const { t, sink, worker, quote } = await setup();
     const op = await t.operator();
+    t.verifyAddress(op.companyId, 'office@tow.example');
     await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example' } });
     await quote(op.companyId);
     await worker.tick();
+    t.verifyAddress(op.companyId, 'leads@tow.example');
     await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: 'leads@tow.example' } });
     await quote(op.companyId);
     await worker.tick();

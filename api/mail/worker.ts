@@ -14,6 +14,7 @@ import {
   companiesWithAlertMode,
   insertOutboxRows,
   lastQuoteId,
+  mayMail,
   quotesCreatedBetween,
   quotesOfModeBetween,
   recordOutcome,
@@ -25,10 +26,11 @@ import { readJobMarker, writeJobMarker } from '../platform/jobs/job-state';
 import { write } from '../platform/db/write';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
-import { addDays, londonMidnight } from '../engine/calendar/london-time';
+import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
 import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runner';
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';
+import { withLink } from '../auth/account-mail';
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 
@@ -108,17 +110,21 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   /** Failed sends since the last one that went through: logged once as an episode starts and once as it ends. */
   let failuresInARow = 0;
 
-  /** An outbox row for `content`, due at once (or kept unsent without a mail server). */
+  /**
+   * An outbox row for `content`, due at once (or kept unsent without a mail server), or held
+   * "waiting for a verified address" until the owner has verified the account and `to`.
+   */
   function row(companyId: number, kind: NewOutboxRow['kind'], dedupeKey: string, to: string, content: MailContent, at: string): NewOutboxRow {
+    const verified = mayMail(db, companyId, to);
     return {
       companyId,
       kind,
       dedupeKey,
       to,
       ...content,
-      status: transport ? 'pending' : 'unsent',
+      status: verified ? (transport ? 'pending' : 'unsent') : 'unverified',
       attempts: 0,
-      nextAttemptAt: transport ? at : null,
+      nextAttemptAt: verified && transport ? at : null,
       createdAt: at,
     };
   }
@@ -131,7 +137,7 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       writeJobMarker(db, marker, value);
       return true;
     });
-    if (written && rows.length > 0 && !transport && !loggedUnsent) {
+    if (written && rows.some((r) => r.status === 'unsent') && !transport && !loggedUnsent) {
       loggedUnsent = true;
       logger.warn({ msg: NO_MAIL_SERVER, alerts: rows.length });
     }
@@ -202,10 +208,15 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
       // or this one after a restart, does not take a row in flight until its lease has passed,
       // and a stop between two messages leaves none claimed and unsent.
-      const r = await write(db, () => claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString()));
-      if (!r) return;
+      // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
+      const claimed = await write(db, () => {
+        const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString());
+        return due && { r: due, mail: withLink(db, due, config.publicUrl, at) };
+      });
+      if (!claimed) return;
+      const { r, mail } = claimed;
       let outcome: OutboxOutcome;
-      const sending = transport.send({ from: config.mail.from, to: r.to, subject: r.subject, text: r.text, html: r.html });
+      const sending = transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
       try {
         if ((await Promise.race([sending.then(() => 'sent' as const), afterAbort(signal, STOP_GRACE_MS)])) === 'stopped') {
           // The server is stopping and the send has not finished: drop the connection and hand the

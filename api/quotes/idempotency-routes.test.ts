@@ -21,6 +21,17 @@ describe('POST /api/quotes/calculate with an Idempotency-Key', () => {
     expect(countQuotes(t.deps.db, 1)).toBe(before + 1);
   });
 
+  it('refuses the same key with a different body: 422, and the first quote is not given out', async () => {
+    const before = countQuotes(t.deps.db, 1);
+    const first = await t.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: key('tap-reused') });
+    expect(first.status).toBe(200);
+    const other = await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, vehicleType: 'van' }, headers: key('tap-reused') });
+    expect(other.status).toBe(422);
+    expect(other.json).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', requestId: expect.any(String) });
+    expect(JSON.stringify(other.json)).not.toContain(first.json.quoteId);
+    expect(countQuotes(t.deps.db, 1)).toBe(before + 1);
+  });
+
   it('answers two copies sent at once (a retry racing the first) with one stored quote', async () => {
     const before = countQuotes(t.deps.db, 1);
     const [a, b] = await Promise.all([

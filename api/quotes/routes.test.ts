@@ -168,7 +168,7 @@ describe('POST /api/quotes/calculate', () => {
     expect(typo.status).toBe(400);
     const other = await limited.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.9' } });
     expect(other.status).toBe(429); // X-Forwarded-For is ignored unless TRUST_PROXY is set
-    const proxied = createTestApp({ env: { QUOTE_RATE_LIMIT: '1', TRUST_PROXY: 'true' } });
+    const proxied = createTestApp({ env: { QUOTE_RATE_LIMIT: '1', TRUST_PROXY: '1' } });
     const a = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.1' } });
     const b = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.2' } });
     const c = await proxied.call('POST', '/api/quotes/calculate', { body: demoQuote, headers: { 'x-forwarded-for': '203.0.113.1' } });

@@ -10,7 +10,10 @@ import type { Logger } from '../platform/http/observability';
 import { createJobRunner, type Job } from '../platform/jobs/runner';
 import { contract } from '../contract';
 import type { NewQuote } from '../quotes/store';
-import { updateUser } from '../auth/store';
+import { findUserById, markEmailVerified, updateUser } from '../auth/store';
+import { addVerifiedAddress, releaseWaitingMail } from '../mail/store';
+import { mailOutbox } from '../platform/db/schema';
+import { and, eq } from 'drizzle-orm';
 import { loadConfig } from '../platform/config';
 
 let template: string | undefined;
@@ -115,9 +118,37 @@ export function createTestApp(options: TestAppOptions = {}) {
     return { status: res.status, headers: res.headers, text, json };
   }
 
+  /**
+   * The account's address verified, as its link would (alerts to it may go); its verification
+   * mail is taken out of the outbox, as if it had been received, so mail tests count alerts only.
+   */
+  function verifyAccount(userId: number) {
+    const { db } = built.deps;
+    const user = findUserById(db, userId);
+    if (!user) throw new Error(`no user ${userId}`);
+    db.$client.transaction(() => {
+      const verified = markEmailVerified(db, user, new Date().toISOString());
+      if (verified.companyId != null) addVerifiedAddress(db, verified.companyId, verified.email, new Date().toISOString());
+      db.delete(mailOutbox).where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, 'verify-email'))).run();
+    })();
+  }
+
+  /** The owner proved `email` as an alert address of the company, as its link would. */
+  function verifyAddress(companyId: number, email: string) {
+    const { db } = built.deps;
+    db.$client.transaction(() => {
+      addVerifiedAddress(db, companyId, email, new Date().toISOString());
+      releaseWaitingMail(db, companyId, new Date().toISOString(), config.mail.smtpUrl !== undefined);
+      db.delete(mailOutbox).where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.kind, 'verify-email'), eq(mailOutbox.to, email))).run();
+    })();
+  }
+
   let counter = 0;
-  /** Signs up a unique operator; `status` sets their subscription directly (default trialing). */
-  async function operator(status: SubscriptionStatus = 'trialing') {
+  /**
+   * Signs up a unique operator; `status` sets their subscription directly (default trialing).
+   * Their address counts as verified (as if they had opened the link) unless `verified` is false.
+   */
+  async function operator(status: SubscriptionStatus = 'trialing', { verified = true }: { verified?: boolean } = {}) {
     counter += 1;
     const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const res = await call('POST', '/api/signup', {
@@ -127,10 +158,11 @@ export function createTestApp(options: TestAppOptions = {}) {
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
     const trialEnd = new Date(Date.now() + 3 * 86_400_000).toISOString();
     updateUser(built.deps.db, res.json.id, { subscriptionStatus: status, trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
+    if (verified) verifyAccount(res.json.id);
     return { email, password: 'correct-horse', token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
   }
 
-  return { ...built, app, config, call, operator, dbFile: file };
+  return { ...built, app, config, call, operator, verifyAccount, verifyAddress, dbFile: file };
 }
 
 

@@ -36,8 +36,13 @@ export interface Checkout {
   remove(): void;
 }
 
-/** The other commit, checked out beside this one and built. */
-export function checkOut(ref: string): Checkout {
+/**
+ * The other commit, checked out beside this one and built. `linkModules` hard-links this
+ * checkout's node_modules even when the lock files differ: `npm ci` may have to compile
+ * better-sqlite3 from source, which takes a loaded 2-core machine longer than the whole
+ * measurement. Only sound when the packages the server loads are at the same versions in both.
+ */
+export function checkOut(ref: string, linkModules = false): Checkout {
   const sha = git(['rev-parse', '--verify', `${ref}^{commit}`]);
   const short = sha.slice(0, 7);
   // Beside this checkout, so node_modules can be hard-linked (one file system).
@@ -50,8 +55,8 @@ export function checkOut(ref: string): Checkout {
   };
   try {
     const sameLock = readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8') === readFileSync(path.join(root, 'package-lock.json'), 'utf8');
-    if (sameLock) {
-      console.log(`${short}: same package-lock.json, node_modules hard-linked`);
+    if (sameLock || linkModules) {
+      console.log(`${short}: ${sameLock ? 'same package-lock.json' : 'its package-lock.json differs, but --link-modules'}: node_modules hard-linked`);
       run('cp', ['-al', path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules')], REPO_ROOT);
     } else {
       console.log(`${short}: its package-lock.json differs, npm ci`);
@@ -200,10 +205,10 @@ export function renderSideBySide(figures: AgainstFigures): string {
 }
 
 /** Builds `ref`, serves it beside this checkout's build, measures, and cleans up. */
-export async function benchAgainst(ref: string, rounds = AGAINST_ROUNDS): Promise<AgainstFigures> {
+export async function benchAgainst(ref: string, rounds = AGAINST_ROUNDS, linkModules = false): Promise<AgainstFigures> {
   console.log('This checkout: npm run build');
   run('npm', ['run', 'build'], REPO_ROOT);
-  const other = checkOut(ref);
+  const other = checkOut(ref, linkModules);
   let servers: ServerProcess[] = [];
   try {
     servers = [await serveCheckout(REPO_ROOT), await serveCheckout(other.root)];

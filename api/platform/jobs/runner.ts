@@ -14,7 +14,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Db } from '../db/client';
 import { write } from '../db/write';
 import type { Logger } from '../http/observability';
-import { londonDate, londonMinuteOfDay } from '../../engine/calendar/london-time';
+import { londonDate, londonMinuteOfDay } from '../../engine/calendar/uk-calendar';
 import { readJobMarker, writeJobMarker } from './job-state';
 
 export interface JobContext {

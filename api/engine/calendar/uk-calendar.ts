@@ -1,5 +1,8 @@
-// UK wall-clock time for the after-hours rule. Operators set their hours in London time, and
-// the server may run in any zone, so the offset comes from the time zone database, not the host.
+// The UK calendar, in one module: London's wall-clock time (the after-hours rule, the jobs' UK
+// times), UK days as instants (the numbers' and the summaries' day boundaries, across both clock
+// changes), and UK dates written the en-GB way (the CSV export). Operators set their hours in
+// London time and the server may run in any zone, so the offset comes from the time zone
+// database, not the host. Bank holidays by nation are ./bank-holidays.ts.
 
 const londonHour = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
@@ -59,3 +62,24 @@ export function londonMidnight(day: string): Date {
   const utcMidnight = new Date(`${day}T00:00:00Z`);
   return new Date(utcMidnight.getTime() - londonMinuteOfDay(utcMidnight) * 60_000);
 }
+
+// UK dates and times as the inbox's export writes them (en-GB, Europe/London).
+const ukDateTime = new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'Europe/London',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** en-GB date and time in UK time: `24/11/2026` and `14:02`. */
+export function ukDateAndTime(iso: string): { date: string; time: string } {
+  const parts = ukDateTime.formatToParts(new Date(iso));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return { date: `${part('day')}/${part('month')}/${part('year')}`, time: `${part('hour')}:${part('minute')}` };
+}
+
+/** A stored UK calendar date (YYYY-MM-DD) the en-GB way: `24/11/2026`. */
+export const ukDate = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
