@@ -39,6 +39,10 @@ import { shareRoutes } from './routes/share';
 import { allRoutes } from './routes/table';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
+import { vehicleRoutes } from './routes/vehicles';
+import { vehicleService } from './vehicles/service';
+import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
+import { createDvlaProvider } from './vehicles/dvla';
 
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
@@ -53,6 +57,8 @@ export interface AppOptions {
   logger?: Logger;
   distance?: DistanceEstimator;
   now?: () => Date;
+  /** Number plate look-ups; by default the DVLA client when DVLA_API_KEY is set, else none. */
+  vehicleLookup?: VehicleLookup;
 }
 
 export function createApp(options: AppOptions) {
@@ -83,6 +89,10 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
+  const { apiKey, url } = config.vehicleLookup;
+  const vehicleLookup =
+    options.vehicleLookup ??
+    createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   // Every route below is one of the route table's (api/routes/table.ts), which also drives
   // CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
@@ -97,6 +107,7 @@ export function createApp(options: AppOptions) {
     .route('/', quoteRoutes(deps, quoteLimiter))
     .route('/', leadRoutes(deps))
     .route('/', postcodeRoutes(deps, quoteLimiter))
+    .route('/', vehicleRoutes(deps, vehicleService(deps, vehicleLookup)))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps)))

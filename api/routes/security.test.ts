@@ -23,6 +23,7 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /api/create-checkout-session': {},
   'PUT /api/quotes/{reference}/status': { status: 'won', note: 'Taken' },
   'PUT /api/lead-settings': { alertMode: 'daily' },
+  'PUT /api/vehicle-rules': { rules: null },
 };
 
 const OPERATOR_ROUTES = allRoutes

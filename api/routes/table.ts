@@ -51,6 +51,7 @@ import {
   surchargeRowSchema,
   webhookResultSchema,
 } from '../../shared/responses';
+import { vehicleLookupRequestSchema, vehicleLookupResponseSchema, vehicleRulesSchema, vehicleRulesUpdateSchema } from '../../shared/vehicle-rules';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../quotes/reference';
 import type { MiddlewareHandler } from 'hono';
 import { requireSignIn, requireUser } from '../auth/session';
@@ -481,6 +482,50 @@ export const routes = {
         413: tooLarge,
         415: unsupported,
         429: error('Rate limited'),
+      },
+    }),
+  },
+  vehicles: {
+    lookup: route({
+      method: 'post',
+      path: '/api/vehicles/lookup',
+      'x-access': 'public',
+      tags: ['Public'],
+      summary: 'What the DVLA says a number plate is, and which of the company’s vehicle types that makes it (the quote form’s Registration field)',
+      description:
+        'Give `companyId` or `companySlug`. `found` carries the vehicle in words ("a white Ford") and the vehicle type the operator’s number plate rules choose (null when none matches); `not-found` is a plate the DVLA does not know; `unavailable` is no look-up now (no DVLA key on this server, the DVLA slower than 1.5 s, rate-limited or failing): the form carries on without. Answers are cached per plate for 24 hours. The plate is sent in the body so that no log holds it. Rate-limited per client (VEHICLE_LOOKUP_RATE_LIMIT a minute).',
+      request: { body: body(vehicleLookupRequestSchema) },
+      responses: {
+        200: json(vehicleLookupResponseSchema, 'Found, not found or unavailable'),
+        400: invalid,
+        404: companyMissing,
+        413: tooLarge,
+        415: unsupported,
+        429: error('Rate limited'),
+      },
+    }),
+    rules: route({
+      method: 'get',
+      path: '/api/vehicle-rules',
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: "The signed-in operator's number plate rules: which vehicle type a looked-up vehicle is, first match wins",
+      responses: { 200: json(vehicleRulesSchema, 'The rules (the defaults until the operator saves their own)'), 401: notSignedIn },
+    }),
+    saveRules: route({
+      method: 'put',
+      path: '/api/vehicle-rules',
+      'x-access': 'operator',
+      tags: ['Charges'],
+      summary: 'Replaces the number plate rules with this ordered list; `rules: null` goes back to the defaults',
+      request: { body: body(vehicleRulesUpdateSchema) },
+      responses: {
+        200: json(vehicleRulesSchema, 'The rules'),
+        400: invalid,
+        401: notSignedIn,
+        403: crossOrigin,
+        413: tooLarge,
+        415: unsupported,
       },
     }),
   },

@@ -42,6 +42,8 @@ const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean
   { method: 'PUT', path: `/api/quotes/${A_REFERENCE}/status`, body: { status: 'won' }, auth: true },
   { method: 'POST', path: `/api/quotes/${A_REFERENCE}/contact`, body: { channel: 'phone' } },
   { method: 'PUT', path: '/api/lead-settings', body: { alertMode: 'daily' }, auth: true },
+  { method: 'POST', path: '/api/vehicles/lookup', body: { registration: 'AB12CDE', companySlug: 'demo' } },
+  { method: 'PUT', path: '/api/vehicle-rules', body: { rules: null }, auth: true },
   { method: 'POST', path: '/api/create-checkout-session', body: {}, auth: true },
   { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
 ];
