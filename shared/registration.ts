@@ -11,6 +11,8 @@ export const normaliseRegistration = (value: string): string => value.replace(/\
  */
 export const UK_REGISTRATION = /^(?:[A-Z]{2}\d{2}[A-Z]{3}|[A-Z]\d{1,3}[A-Z]{3}|[A-Z]{3}\d{1,3}[A-Z]|[A-Z]{1,3}\d{1,4}|\d{1,4}[A-Z]{1,3})$/;
 
-export const isUkRegistration = (value: string): boolean => UK_REGISTRATION.test(normaliseRegistration(value));
+/** What a quote records of a typed plate: its letters and digits, in capitals. */
+export const plateCharacters = (value: string): string => value.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+
 
 export const REGISTRATION_INVALID = 'Please enter a valid UK registration';

@@ -143,7 +143,7 @@ describe('POST /api/vehicles/lookup with the DVLA', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.fields).toEqual({ registration: 'Please enter a valid UK registration' });
     expect((await lookUp(DVLA_MOCK_PLATES.found, { companySlug: 'no-such-company' })).status).toBe(404);
-    const lapsed = await t.operator('canceled');
+    const lapsed = await t.operator('inactive');
     expect((await lookUp(DVLA_MOCK_PLATES.found, { companyId: lapsed.companyId })).status).toBe(404);
     expect((await t.call('POST', '/api/vehicles/lookup', { body: { registration: DVLA_MOCK_PLATES.found } })).status).toBe(400);
   });
@@ -216,8 +216,10 @@ describe('the registration rides along with the quote', () => {
   const t = createTestApp();
   const latest = () => t.deps.db.select({ registration: quotes.registration }).from(quotes).where(eq(quotes.companyId, 1)).orderBy(desc(quotes.id)).get();
 
-  it('is stored normalised, and a quote without one stores none', async () => {
+  it('is stored as its letters and digits in capitals, and a quote without one stores none', async () => {
     expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companySlug: 'demo', registration: 'ab12 cde' } })).status).toBe(200);
+    expect(latest()?.registration).toBe('AB12CDE');
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companySlug: 'demo', registration: 'ab12-cde' } })).status).toBe(200);
     expect(latest()?.registration).toBe('AB12CDE');
     expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companySlug: 'demo', registration: '  ' } })).status).toBe(200);
     expect(latest()?.registration).toBeNull();
@@ -225,11 +227,14 @@ describe('the registration rides along with the quote', () => {
     expect(latest()?.registration).toBeNull();
   });
 
-  it('refuses one that cannot be a plate with a field message, storing nothing', async () => {
+  it('refuses one too long to be a plate, or not text, with a field message, storing nothing', async () => {
     const before = latest();
-    const res = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companySlug: 'demo', registration: 'AB12-CDE' } });
+    const res = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companySlug: 'demo', registration: 'ABCDEFGH12345678X' } });
     expect(res.status).toBe(400);
     expect(res.json.fields).toEqual({ registration: 'Please enter a valid UK registration' });
+    const notText = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companySlug: 'demo', registration: 12 } });
+    expect(notText.status).toBe(400);
+    expect(notText.json.fields).toEqual({ registration: 'Registration must be text' });
     expect(latest()).toEqual(before);
   });
 });
