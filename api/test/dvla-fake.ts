@@ -135,7 +135,10 @@ const readBody = (req: IncomingMessage) =>
     req.on('error', reject);
   });
 
-export async function startDvlaFake(options: { slowMs?: number } = {}) {
+/** The endpoint of a fake on `port`, as DVLA_API_URL takes it. */
+export const dvlaFakeUrl = (port: number) => `http://127.0.0.1:${port}/vehicle-enquiry/v1/vehicles`;
+
+export async function startDvlaFake(options: { slowMs?: number; port?: number } = {}) {
   const slowMs = options.slowMs ?? 3000;
   const requests: DvlaFakeRequest[] = [];
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -146,6 +149,8 @@ export async function startDvlaFake(options: { slowMs?: number } = {}) {
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body));
     };
+    // For a process waiting for the fake to be up (the browser journeys' web servers).
+    if (req.method === 'GET' && req.url === '/healthz') return send({ status: 200, body: { status: 'ok' } });
     if (req.method !== 'POST' || req.url !== '/vehicle-enquiry/v1/vehicles') {
       return send({ status: 404, body: { message: 'Not Found' } });
     }
@@ -169,12 +174,12 @@ export async function startDvlaFake(options: { slowMs?: number } = {}) {
     }
     send(answer);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
     /** The endpoint, as DVLA_API_URL takes it. */
-    url: `http://127.0.0.1:${port}/vehicle-enquiry/v1/vehicles`,
+    url: dvlaFakeUrl(port),
     requests,
     /** Requests made for one plate. */
     count: (registrationNumber: string) => requests.filter((r) => r.registrationNumber === registrationNumber).length,
@@ -185,4 +190,10 @@ export async function startDvlaFake(options: { slowMs?: number } = {}) {
         server.close(() => resolve());
       }),
   };
+}
+
+// `tsx api/test/dvla-fake.ts <port>`: the fake on its own, for the browser journeys' server.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const port = Number(process.argv[2] ?? 4175);
+  void startDvlaFake({ port }).then(() => console.log(`DVLA fake on ${dvlaFakeUrl(port)}`));
 }

@@ -19,6 +19,7 @@ function renderTab(extra: Record<string, (body: unknown) => { status?: number; j
     'GET /api/rolling-status-types': ok([{ id: 3, companyId: 7, name: 'Seized', basePrice: 20, enabled: false }]),
     'GET /api/surcharges': ok([{ id: 4, companyId: 7, problemType: 'Flat tyre', amount: 15, description: null, enabled: true }]),
     'GET /api/passenger-charges': ok([]),
+    'GET /api/vehicle-rules': ok({ rules: [{ category: 'N1', fuel: 'any', overKg: null, vehicleTypeId: 1 }], defaults: true, lookupAvailable: true }),
     ...extra,
   });
   vi.stubGlobal('fetch', api.fetchStub);
@@ -39,6 +40,45 @@ const click = async (element: HTMLElement) => {
     fireEvent.click(element);
   });
 };
+
+describe('Custom Charges: number plate rules', () => {
+  it('shows the starting rules, and saves the list as edited, in order', async () => {
+    const saved = { rules: [], defaults: false, lookupAvailable: true };
+    const api = renderTab({ 'PUT /api/vehicle-rules': ok(saved) });
+    const list = await screen.findByRole('list', { name: 'Number plate rules' });
+    expect(screen.getByText('These are the starting rules, made from your vehicle type names.')).toBeTruthy();
+    expect((within(list).getByLabelText('Rule 1: vehicle') as HTMLSelectElement).value).toBe('N1');
+    await click(screen.getByRole('button', { name: 'Add Rule' }));
+    fireEvent.change(within(list).getByLabelText('Rule 2: fuel'), { target: { value: 'electric' } });
+    fireEvent.change(within(list).getByLabelText('Rule 1: over (kg)'), { target: { value: '3000' } });
+    await click(within(list).getByRole('button', { name: 'Move rule 2 up' }));
+    await click(screen.getByRole('button', { name: 'Save Rules' }));
+    expect(writes(api)).toEqual([
+      {
+        method: 'PUT',
+        path: '/api/vehicle-rules',
+        body: {
+          rules: [
+            { category: 'any', fuel: 'electric', overKg: null, vehicleTypeId: 1 },
+            { category: 'N1', fuel: 'any', overKg: 3000, vehicleTypeId: 1 },
+          ],
+        },
+      },
+    ]);
+    expect(await screen.findByText('Number plate rules saved')).toBeTruthy();
+  });
+
+  it('says when look-ups are off on the server, and offers the starting rules back once changed', async () => {
+    const api = renderTab({
+      'GET /api/vehicle-rules': ok({ rules: [], defaults: false, lookupAvailable: false }),
+      'PUT /api/vehicle-rules': ok({ rules: [], defaults: true, lookupAvailable: false }),
+    });
+    expect(await screen.findByText('Look-ups are switched off on this server, so the quote form only records the registration.')).toBeTruthy();
+    expect(screen.getByText('No rules: a looked-up vehicle is left for the customer to choose.')).toBeTruthy();
+    await click(screen.getByRole('button', { name: 'Use Starting Rules' }));
+    expect(writes(api)).toEqual([{ method: 'PUT', path: '/api/vehicle-rules', body: { rules: null } }]);
+  });
+});
 
 describe('Custom Charges', () => {
   it('shows each list, or its own empty text', async () => {
