@@ -21,7 +21,27 @@ function cssInPixels(): Plugin {
   };
 }
 
-export const inPixels = (css: string) => css.replace(/(\d*\.?\d+)rem\b/g, (_, n: string) => `${Number(n) * 16}px`);
+/** `n` to one decimal place, as CSS writes it shortest ("-.4", "96.5"). */
+const oneDecimal = (n: string) => String(Number(Number(n).toFixed(1))).replace(/^(-?)0\./, '$1.');
+
+/**
+ * `css` with its rem sizes in pixels (16 px root); each spacing utility's
+ * `calc(var(--spacing) * n)` worked out against the theme's --spacing (the same sizes, fixed like
+ * the rest, and about 20 bytes fewer each); and the wide-gamut `lab()` colours Tailwind's palette
+ * compiles to given to one decimal place (a colour difference of under 0.1, far below what an
+ * eye can tell, and a few hundred random digits fewer for gzip).
+ */
+export function inPixels(css: string): string {
+  let out = css.replace(/(\d*\.?\d+)rem\b/g, (_, n: string) => `${Number(n) * 16}px`);
+  const spacing = /--spacing:\s*(\d*\.?\d+)px/.exec(out);
+  if (spacing) {
+    const unit = Number(spacing[1]);
+    out = out
+      .replace(/calc\(var\(--spacing\)\s*\*\s*(-?\d*\.?\d+)\)/g, (_, n: string) => `${Number(n) * unit}px`)
+      .replace(/var\(--spacing\)/g, `${unit}px`);
+  }
+  return out.replace(/\blab\(([^)]*)\)/g, (_, args: string) => `lab(${args.replace(/-?\d*\.?\d+/g, oneDecimal)})`);
+}
 
 export default defineConfig(({ command }) => {
   // A build is a production build whatever NODE_ENV says. `vite build` keeps a NODE_ENV it finds

@@ -271,12 +271,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     setOutsideArea('');
     setUnreachable(false);
     try {
-      const quote = await sendQuote<QuoteResponse>('/api/quotes/calculate', {
-        method: 'POST',
-        body: toQuoteRequest(formatted, companyId),
-        baseUrl: apiBase,
-        anonymous: !sendSession,
-      });
+      const quote = await sendQuote(toQuoteRequest(formatted, companyId), apiBase, { anonymous: !sendSession });
       setResult({ quote, summary: summarise(formatted, quote, vehicleTypes, problemTypes) });
       onQuote?.(quote);
       if (!demo) {
@@ -359,14 +354,13 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
                 // A found vehicle chooses its vehicle type, which the motorist may change. The demo's
                 // company is the demo company, whose look-ups work like any other's.
                 loadVehicleLookup(apiBase).then(
-                  (m) => m.suggestVehicle(apiBase, companyId, v, setPlate, (type) => update('vehicleType', type), () => focusField('vehicleType')),
+                  (m) => m.suggestVehicle(apiBase, companyId, v, setPlate, update, focusField),
                   () => {},
                 );
               }}
               note={
-                <p role="status" className={plate ? 'mt-1 text-sm text-slate-700' : undefined}>
-                  {plate}
-                </p>
+                // The look-up writes the words and their styling: widget.js carries only the place for them.
+                <p role="status">{plate}</p>
               }
             />
           </div>

@@ -8,6 +8,7 @@
 // No hooks and no React of its own: it hands the form elements (plain objects, built with the
 // JSX runtime bundled beside it) that the widget's React renders.
 import type { ReactNode } from 'react';
+import { api, call } from '../../shared/api-client';
 import { normaliseRegistration, UK_REGISTRATION } from '../../shared/registration';
 
 /** The API's answer for a found vehicle (shared/vehicle-rules.ts, vehicleLookupResponseSchema). */
@@ -29,15 +30,8 @@ const answers = new Map<string, Promise<FoundVehicle | null>>();
 
 async function ask(apiBase: string, companyId: number, registration: string): Promise<FoundVehicle | null> {
   try {
-    const res = await fetch(`${apiBase}/api/vehicles/lookup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ registration, companyId }),
-      credentials: 'omit',
-      signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
-    });
-    const answer = res.ok ? ((await res.json()) as { status?: string }) : null;
-    return answer?.status === 'found' ? (answer as FoundVehicle) : null;
+    const answer = await call(api(apiBase).vehicles.lookup.$post, { json: { registration, companyId } }, { anonymous: true, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
+    return answer.status === 'found' ? answer : null;
   } catch {
     return null;
   }
@@ -49,31 +43,36 @@ async function ask(apiBase: string, companyId: number, registration: string): Pr
  * on this page is not asked again.
  */
 export function lookUpVehicle(apiBase: string, companyId: number, typed: string): Promise<FoundVehicle | null> {
-  const call = ++latest;
+  const turn = ++latest;
   const registration = normaliseRegistration(typed);
   if (!UK_REGISTRATION.test(registration)) return Promise.resolve(null);
   return new Promise<void>((resolve) => setTimeout(resolve, TYPING_PAUSE_MS)).then(async () => {
-    if (call !== latest) return null;
+    if (turn !== latest) return null;
     const key = `${apiBase} ${companyId} ${registration}`;
     let answer = answers.get(key);
     if (!answer) answers.set(key, (answer = ask(apiBase, companyId, registration)));
     const found = await answer;
     // A failed look-up may be tried again later in the visit.
     if (!found) answers.delete(key);
-    return call === latest ? found : null;
+    return turn === latest ? found : null;
   });
 }
 
 /** What was found, for the Registration field's status line; "change?" moves to Vehicle Type. */
 export function vehicleSuggestion(found: FoundVehicle, onChange: () => void): ReactNode {
-  if (!found.vehicleType) return <>We think this is {found.vehicle}.</>;
   return (
-    <>
-      We think this is {found.vehicle}, {found.vehicleType.phrase} —{' '}
-      <button type="button" onClick={onChange} className="font-semibold text-slate-900 underline">
-        change?
-      </button>
-    </>
+    <span className="mt-1 block text-sm text-slate-700">
+      {found.vehicleType ? (
+        <>
+          We think this is {found.vehicle}, {found.vehicleType.phrase} —{' '}
+          <button type="button" onClick={onChange} className="font-semibold text-slate-900 underline">
+            change?
+          </button>
+        </>
+      ) : (
+        <>We think this is {found.vehicle}.</>
+      )}
+    </span>
   );
 }
 
@@ -86,12 +85,12 @@ export function suggestVehicle(
   companyId: number,
   typed: string,
   show: (suggestion: ReactNode) => void,
-  chooseType: (value: string) => void,
-  onChange: () => void,
+  set: (field: 'vehicleType', value: string) => void,
+  focus: (field: 'vehicleType') => void,
 ): Promise<void> {
   return lookUpVehicle(apiBase, companyId, typed).then((found) => {
     if (!found) return;
-    show(vehicleSuggestion(found, onChange));
-    if (found.vehicleType) chooseType(found.vehicleType.value);
+    show(vehicleSuggestion(found, () => focus('vehicleType')));
+    if (found.vehicleType) set('vehicleType', found.vehicleType.value);
   });
 }

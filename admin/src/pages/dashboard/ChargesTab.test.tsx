@@ -41,6 +41,9 @@ const click = async (element: HTMLElement) => {
   });
 };
 
+/** A row of the Vehicle Types list (the number plate rules offer the same names as options). */
+const vehicleTypeShown = async (name: string) => within(await screen.findByRole('list', { name: 'Vehicle Types' })).findByText(name);
+
 describe('Custom Charges: number plate rules', () => {
   it('shows the starting rules, and saves the list as edited, in order', async () => {
     const saved = { rules: [], defaults: false, lookupAvailable: true };
@@ -83,7 +86,7 @@ describe('Custom Charges: number plate rules', () => {
 describe('Custom Charges', () => {
   it('shows each list, or its own empty text', async () => {
     renderTab();
-    expect(await screen.findByText('Van')).toBeTruthy();
+    expect(await vehicleTypeShown('Van')).toBeTruthy();
     expect(screen.getByText('No gearbox types configured. Add one to get started.')).toBeTruthy();
     expect(screen.getByText('No passenger charges configured.')).toBeTruthy();
     expect(await screen.findByText('+£15.00')).toBeTruthy();
@@ -113,7 +116,7 @@ describe('Custom Charges', () => {
   });
 
   it('confirms a vehicle type delete in a dialog', async () => {
-    const api = renderTab({ 'DELETE /api/vehicle-types/1': () => ({ status: 204 }) });
+    const api = renderTab({ 'DELETE /api/vehicle-types/1': () => ({ json: { success: true } }) });
     await click(await screen.findByRole('button', { name: 'Delete Van' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete vehicle type?' });
     expect(within(dialog).getByText('"Van" will be removed and no longer offered on your quote page.')).toBeTruthy();
@@ -123,7 +126,7 @@ describe('Custom Charges', () => {
   });
 
   it('confirms a rolling status delete with the browser', async () => {
-    const api = renderTab({ 'DELETE /api/rolling-status-types/3': () => ({ status: 204 }) });
+    const api = renderTab({ 'DELETE /api/rolling-status-types/3': () => ({ json: { success: true } }) });
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     await click(await screen.findByRole('button', { name: 'Delete Seized' }));
     expect(confirm).toHaveBeenCalledWith('Delete the rolling status type "Seized"?');
@@ -134,7 +137,7 @@ describe('Custom Charges', () => {
   });
 
   it('deletes a problem charge without asking', async () => {
-    const api = renderTab({ 'DELETE /api/surcharges/4': () => ({ status: 204 }) });
+    const api = renderTab({ 'DELETE /api/surcharges/4': () => ({ json: { success: true } }) });
     await click(await screen.findByRole('button', { name: 'Delete Flat tyre' }));
     expect(writes(api)).toEqual([{ method: 'DELETE', path: '/api/surcharges/4', body: undefined }]);
     expect(screen.queryByRole('alertdialog')).toBeNull();
@@ -142,7 +145,7 @@ describe('Custom Charges', () => {
 
   it('adds a custom problem, then reopens the dialog reset', async () => {
     const api = renderTab({ 'POST /api/surcharges': ok({}) });
-    await screen.findByText('Van');
+    await vehicleTypeShown('Van');
     await click(screen.getAllByRole('button', { name: 'Add Custom Charge' })[0]);
     let dialog = await screen.findByRole('dialog', { name: 'Add Custom Charge' });
     fireEvent.change(within(dialog).getByLabelText('Problem type'), { target: { value: '__custom__' } });
@@ -164,7 +167,7 @@ describe('Custom Charges', () => {
 
   it('rejects an invalid passenger charge, and Cancel resets the draft', async () => {
     const api = renderTab();
-    await screen.findByText('Van');
+    await vehicleTypeShown('Van');
     await click(screen.getByRole('button', { name: 'Add Passenger Charge' }));
     let dialog = await screen.findByRole('dialog', { name: 'Add Passenger Charge' });
     expect((within(dialog).getByLabelText('Passengers') as HTMLInputElement).value).toBe('1');
@@ -183,7 +186,7 @@ describe('Custom Charges', () => {
   it('shows a refused duplicate name under the name field of the add dialog, and keeps the dialog open', async () => {
     const conflict = { status: 409, json: { message: 'van already exists', requestId: 'r1' } };
     renderTab({ 'POST /api/vehicle-types': () => conflict });
-    await screen.findByText('Van');
+    await vehicleTypeShown('Van');
     await click(screen.getByRole('button', { name: 'Add Vehicle type' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Vehicle type' });
     fireEvent.change(within(dialog).getByLabelText('Vehicle type name'), { target: { value: 'van' } });

@@ -5,22 +5,20 @@
 import { useEffect, useState } from 'react';
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiRequestError, apiRequest } from '../../../../shared/api-client';
-import type { PricedRow } from '../../../../shared/types';
+import { ApiRequestError, call, pathOf, portalApi } from '../../../../shared/api-client';
 import {
   CATEGORY_LABELS,
   FUEL_LABELS,
   VEHICLE_CATEGORIES,
   VEHICLE_FUELS,
   type VehicleRule,
-  type VehicleRules,
   type VehicleRulesUpdate,
 } from '../../../../shared/vehicle-rules';
 import { Button, Card, CardContent, CardDescription, CardTitle, Field, Input, Select, Spinner } from '../../components/ui';
 import { toast } from '../../components/toast';
 import { errorText } from './api';
 
-const RULES_KEY = ['/api/vehicle-rules'];
+const RULES_KEY = [pathOf(portalApi['vehicle-rules'])];
 
 /** A rule while edited: the weight stays text, blank for any weight. */
 type Draft = Omit<VehicleRule, 'overKg'> & { overKg: string };
@@ -30,9 +28,9 @@ const fromDraft = (draft: Draft): VehicleRule => ({ ...draft, overKg: draft.over
 
 export function VehicleRulesSection() {
   const queryClient = useQueryClient();
-  const rules = useQuery({ queryKey: RULES_KEY, queryFn: () => apiRequest<VehicleRules>('/api/vehicle-rules') });
+  const rules = useQuery({ queryKey: RULES_KEY, queryFn: () => call(portalApi['vehicle-rules'].$get) });
   // The same read as the Vehicle Types list above, so a row added there is offered here at once.
-  const types = useQuery({ queryKey: ['/api/vehicle-types'], queryFn: () => apiRequest<PricedRow[]>('/api/vehicle-types') });
+  const types = useQuery({ queryKey: [pathOf(portalApi['vehicle-types'])], queryFn: () => call(portalApi['vehicle-types'].$get) });
   const [drafts, setDrafts] = useState<Draft[] | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
 
@@ -41,7 +39,7 @@ export function VehicleRulesSection() {
   }, [rules.data]);
 
   const save = useMutation({
-    mutationFn: (body: VehicleRulesUpdate) => apiRequest<VehicleRules>('/api/vehicle-rules', { method: 'PUT', body }),
+    mutationFn: (body: VehicleRulesUpdate) => call(portalApi['vehicle-rules'].$put, { json: body }),
     onSuccess: (saved, body) => {
       queryClient.setQueryData(RULES_KEY, saved);
       setErrors({});
