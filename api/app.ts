@@ -42,6 +42,10 @@ import { recoveryService } from './auth/recovery';
 import { BODY_LIMITS, bodyLimitOf } from './contract/define';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
+import { vehicleRoutes } from './vehicles/routes';
+import { vehicleService } from './vehicles/service';
+import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
+import { createDvlaProvider } from './vehicles/dvla';
 
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -59,6 +63,8 @@ export interface AppOptions {
   logger?: Logger;
   distance?: DistanceEstimator;
   now?: () => Date;
+  /** Number plate look-ups; by default the DVLA client when DVLA_API_KEY is set, else none. */
+  vehicleLookup?: VehicleLookup;
   /** The Litestream supervisor when REPLICA_URL is set: /readyz reports its lag. */
   replication?: Pick<Replication, 'status'>;
 }
@@ -93,6 +99,10 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
+  const { apiKey, url } = config.vehicleLookup;
+  const vehicleLookup =
+    options.vehicleLookup ??
+    createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   const recovery = recoveryService(deps);
   // Every route below is one of the contract's (api/contract/; its middleware is attached in
   // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
@@ -109,6 +119,7 @@ export function createApp(options: AppOptions) {
     .route('/', quoteRoutes(deps, quoteLimiter))
     .route('/', leadRoutes(deps))
     .route('/', postcodeRoutes(deps, quoteLimiter))
+    .route('/', vehicleRoutes(deps, vehicleService(deps, vehicleLookup)))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))
