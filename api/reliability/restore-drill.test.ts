@@ -58,7 +58,7 @@ describe('the restore drill', () => {
     const answers: Answer[] = [];
     let killedAt = 0;
     let next = 0;
-    // Eight clients quoting until the kill (bounded: 20,000 attempts at most).
+    // Four clients quoting until the kill (bounded: 20,000 attempts at most).
     const client = async () => {
       while (killedAt === 0 && next < 20_000) {
         try {
@@ -69,7 +69,7 @@ describe('the restore drill', () => {
         }
       }
     };
-    const clients = Array.from({ length: 8 }, client);
+    const clients = Array.from({ length: 4 }, client);
     const deadline = Date.now() + 20_000;
     while ((answers.length < 500 || Date.now() - answers[0].at < 3000) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     server.child.kill('SIGKILL');
