@@ -87,13 +87,25 @@ function replyCode(error: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
-/** Resolves when `signal` has been aborted for `graceMs`. */
-function afterAbort(signal: AbortSignal, graceMs: number): Promise<'stopped'> {
-  return new Promise((resolve) => {
-    const fire = () => setTimeout(() => resolve('stopped'), graceMs).unref();
-    if (signal.aborted) fire();
-    else signal.addEventListener('abort', fire, { once: true });
+/**
+ * `work`, or 'stopped' once `signal` has been aborted for `graceMs` while it was still going. The
+ * abort listener is removed when `work` settles: one listener per send on the runner's signal,
+ * never one left behind for each message ever sent.
+ */
+async function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, graceMs: number): Promise<T | 'stopped'> {
+  let timer: NodeJS.Timeout | undefined;
+  let fire = () => {};
+  const stopped = new Promise<'stopped'>((resolve) => {
+    fire = () => (timer = setTimeout(() => resolve('stopped'), graceMs));
   });
+  if (signal.aborted) fire();
+  else signal.addEventListener('abort', fire, { once: true });
+  try {
+    return await Promise.race([work, stopped]);
+  } finally {
+    signal.removeEventListener('abort', fire);
+    clearTimeout(timer);
+  }
 }
 
 /** The wait after `failures` failed tries in a row: 30 s, doubling, capped. */
@@ -218,7 +230,7 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       let outcome: OutboxOutcome;
       const sending = transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
       try {
-        if ((await Promise.race([sending.then(() => 'sent' as const), afterAbort(signal, STOP_GRACE_MS)])) === 'stopped') {
+        if ((await unlessStopped(sending.then(() => 'sent' as const), signal, STOP_GRACE_MS)) === 'stopped') {
           // The server is stopping and the send has not finished: drop the connection and hand the
           // row back, due at once and with no try counted (the server may or may not have taken it).
           sending.catch(() => {});
