@@ -251,7 +251,14 @@ export function createReplication(options: ReplicationOptions): Replication {
       const pid = childPid;
       proc.stdin?.end();
       const kill = setTimeout(() => {
-        if (pid) process.kill(pid, 'SIGKILL');
+        // Litestream may be gone already (the guard exits after it): nothing left to kill is fine.
+        if (pid) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // ESRCH: already exited.
+          }
+        }
         proc.kill('SIGKILL');
       }, graceMs);
       await exited;
