@@ -44,6 +44,8 @@ export interface ReplicationOptions {
   logger: Logger;
   /** How often Litestream copies new WAL frames to the replica. */
   syncIntervalMs?: number;
+  /** How often Litestream looks at the WAL for new frames (its own default is 1 s). */
+  monitorIntervalMs?: number;
   /** How often the lag is read from Litestream's metrics. */
   pollMs?: number;
   /** The first restart's delay; it doubles with each death in a row, up to `maxRestartDelayMs`. */
@@ -122,6 +124,7 @@ export function createReplication(options: ReplicationOptions): Replication {
   // A quarter of a second: the recovery point is "nothing answered more than 1 s before a loss",
   // which a 1 s interval met only on an idle machine. Litestream uploads only when there are new frames.
   const syncIntervalMs = options.syncIntervalMs ?? 250;
+  const monitorIntervalMs = options.monitorIntervalMs ?? 100;
   const pollMs = options.pollMs ?? 1000;
   const restartDelayMs = options.restartDelayMs ?? 1000;
   const maxRestartDelayMs = options.maxRestartDelayMs ?? 60_000;
@@ -149,7 +152,9 @@ export function createReplication(options: ReplicationOptions): Replication {
     // JSON is YAML: no quoting rules to get wrong for paths and URLs.
     const config = {
       addr: `127.0.0.1:${metricsPort}`,
-      dbs: [{ path: dbFile, replicas: [{ url: replicaUrl, 'sync-interval': `${syncIntervalMs}ms` }] }],
+      // Litestream looks at the WAL for new frames every monitor interval (1 s by default) and only
+      // then can a sync upload them: the recovery point is the sum of the two, so both are short.
+      dbs: [{ path: dbFile, 'monitor-interval': `${monitorIntervalMs}ms`, replicas: [{ url: replicaUrl, 'sync-interval': `${syncIntervalMs}ms` }] }],
     };
     writeFileSync(configFile, JSON.stringify(config, null, 2), { mode: 0o600 });
   }
@@ -233,7 +238,7 @@ export function createReplication(options: ReplicationOptions): Replication {
       launch();
       pollTimer = setInterval(() => void poll(), pollMs);
       pollTimer.unref();
-      logger.info({ msg: 'Replication started', replica, syncIntervalMs });
+      logger.info({ msg: 'Replication started', replica, monitorIntervalMs, syncIntervalMs });
     },
     status() {
       const now = Date.now();
