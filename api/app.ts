@@ -39,10 +39,14 @@ import { shareRoutes } from './routes/share';
 import { allRoutes } from './routes/table';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
+import { bookingRoutes } from './bookings/routes';
+import { bookingService } from './bookings/service';
+import { createLiveHub } from './bookings/live';
+import { createBookingExpiry } from './bookings/expiry';
 
 
 /** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
 const READINESS_DEADLINE_MS = 1000;
@@ -87,6 +91,12 @@ export function createApp(options: AppOptions) {
   // CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
   const quoteLimiter = createQuoteLimiter(config);
+  // Bookings: the live status pages' streams, the outbox worker's nudge (set by api/boot.ts once it
+  // runs) and the expiry timer (started by api/boot.ts).
+  const live = createLiveHub(config.bookings.liveStreams);
+  const outbox = { nudge: () => {} };
+  const bookings = bookingService({ ...deps, live, nudgeOutbox: () => outbox.nudge() });
+  const expiry = createBookingExpiry({ expireDue: () => bookings.expireDue(), logger });
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
@@ -100,6 +110,7 @@ export function createApp(options: AppOptions) {
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps)))
+    .route('/', bookingRoutes(deps, bookings, live))
     .route('/', docsRoutes(api))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
@@ -136,7 +147,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  return { app, deps, billing };
+  return { app, deps, billing, bookings: { service: bookings, live, outbox, expiry } };
 }
 
 function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {

@@ -11,7 +11,7 @@ import { createRetention } from './leads/retention';
 import { createMailWorker } from './mail/worker';
 
 export function bootApp(config: Config, logger?: Logger) {
-  const { app, deps } = createApp({ config, logger });
+  const { app, deps, bookings } = createApp({ config, logger });
   const geodata = loadGeodata();
   const checkpoints =
     config.databasePath === ':memory:'
@@ -21,5 +21,7 @@ export function bootApp(config: Config, logger?: Logger) {
   retention.start();
   const mail = createMailWorker(deps);
   mail.start();
-  return { app, deps, geodata, checkpoints, retention, mail };
+  bookings.outbox.nudge = () => mail.nudge();
+  bookings.expiry.start();
+  return { app, deps, geodata, checkpoints, retention, mail, bookings };
 }

@@ -21,7 +21,7 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints, retention, mail } = bootApp(config, logger);
+const { app, deps, geodata, checkpoints, retention, mail, bookings } = bootApp(config, logger);
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 }) as Server;
@@ -113,6 +113,10 @@ function shutdown(signal: string) {
     process.exit(1);
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
+  // Live status streams never end by themselves: closed now, so the drain does not wait for them
+  // (the pages fall back to polling and find the server again once it is back).
+  bookings.live.closeAll();
+  const expiryStopped = bookings.expiry.stop();
   // No new mail work from now on; a send in progress finishes (and is recorded) while requests drain.
   const mailStopped = mail.stop();
   // Stop accepting once a full loop turn has accepted nothing: connections already waiting in the
@@ -125,6 +129,7 @@ function shutdown(signal: string) {
     net.Server.prototype.close.call(server, async () => {
       // Retention ends its batch and the mail worker its send first: both write through the main connection.
       await retention.stop();
+      await expiryStopped;
       await mailStopped;
       // The worker's connection first, so the main one closes last and folds the WAL into the file.
       await checkpoints?.stop();

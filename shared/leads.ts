@@ -24,6 +24,12 @@ export const ALERT_MODE_LABELS: Record<AlertMode, string> = {
  * kept unsent because no mail server is configured ("not sent: no mail server configured").
  */
 export const ALERT_STATUSES = ['pending', 'sent', 'failed', 'unsent'] as const;
+/** What an outbox row is for: a quote, the daily summary, or a booking's alert or service text. */
+export const ALERT_KINDS = ['quote', 'daily', 'booking'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+/** How an outbox row goes out. */
+export const ALERT_CHANNELS = ['email', 'sms'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 /** The hour (Europe/London) the daily summary goes out. */

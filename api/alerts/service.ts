@@ -16,6 +16,7 @@ const RECENT_ALERTS = 20;
 const toAlert = (r: OutboxRow): Alert => ({
   id: r.id,
   kind: r.kind,
+  channel: r.channel,
   to: r.to,
   subject: r.subject,
   status: r.status,

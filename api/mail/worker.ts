@@ -28,6 +28,8 @@ import type { Logger } from '../platform/http/observability';
 import { addDays, londonDate, londonMidnight, londonMinuteOfDay } from '../engine/calendar/london-time';
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';
+import { twilioTransport, type SmsTransport } from './sms-transport';
+import type { AlertChannel } from '../../shared/leads';
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 
@@ -73,11 +75,13 @@ function eventLoopBusy(): () => boolean {
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl'>;
+  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
   transport?: MailTransport;
+  /** Default: the Twilio-compatible provider of SMS_*; none without it (text rows are then kept as unsent). */
+  smsTransport?: SmsTransport;
   intervalMs?: number;
   /** Is the server busy with requests right now? Default: its event loop's utilization since the last tick. */
   busy?: () => boolean;
@@ -100,6 +104,7 @@ export const retryDelayMs = (failures: number) => Math.min(FIRST_RETRY_MS * 2 **
 export function createMailWorker(options: MailWorkerOptions): MailWorker {
   const { db, config, logger, now } = options;
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
+  const sms = options.smsTransport ?? (config.sms ? twilioTransport(config.sms) : undefined);
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   const busy = options.busy ?? eventLoopBusy();
   // A first start alerts from here on, not for every quote stored before alerts existed.
@@ -197,18 +202,25 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  async function sendDue(limit: number) {
-    if (!transport) return;
+  /** Sends one claimed row through its channel's transport. */
+  function deliver(r: OutboxRow): Promise<void> {
+    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: r.text }) : Promise.reject(new Error('no SMS provider'));
+    if (!transport) return Promise.reject(new Error('no mail server'));
+    return transport.send({ from: config.mail.from, to: r.to, subject: r.subject, text: r.text, html: r.html });
+  }
+
+  async function sendDue(limit: number, channel: AlertChannel) {
+    if (channel === 'email' ? !transport : !sms) return;
     for (let sent = 0; sent < limit && !stopping; sent++) {
       const at = now();
       // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
       // or this one after a restart, does not take a row in flight until its lease has passed,
       // and a stop between two messages leaves none claimed and unsent.
-      const r = await write(db, () => claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString()));
+      const r = await write(db, () => claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel));
       if (!r) return;
       let outcome: OutboxOutcome;
       try {
-        await transport.send({ from: config.mail.from, to: r.to, subject: r.subject, text: r.text, html: r.html });
+        await deliver(r);
         outcome = { status: 'sent', sentAt: now().toISOString() };
       } catch (error) {
         outcome = afterFailure(r, error, now());
@@ -223,7 +235,8 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       const work = WORK_PER_TICK[busy() ? 'busy' : 'idle'];
       await alertNewQuotes(work.alerts);
       await writeDailySummaries();
-      await sendDue(work.sends);
+      await sendDue(work.sends, 'email');
+      await sendDue(work.sends, 'sms');
       if (failing) logger.info({ msg: 'Mail worker recovered' });
       failing = false;
     } catch (error) {

@@ -23,6 +23,9 @@ const SAMPLE_BODIES: Record<string, unknown> = {
   'POST /api/create-checkout-session': {},
   'PUT /api/quotes/{reference}/status': { status: 'won', note: 'Taken' },
   'PUT /api/lead-settings': { alertMode: 'daily' },
+  'POST /api/bookings/{reference}/accept': { etaMinutes: 20, driverName: 'Sam' },
+  'POST /api/bookings/{reference}/decline': { reason: 'No truck free' },
+  'PUT /api/booking-settings': { responseMinutes: 15 },
 };
 
 const OPERATOR_ROUTES = allRoutes

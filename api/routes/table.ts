@@ -52,6 +52,8 @@ import {
   webhookResultSchema,
 } from '../../shared/responses';
 import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../quotes/reference';
+import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema } from '../../shared/booking-schemas';
+import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema } from '../../shared/booking-responses';
 import type { MiddlewareHandler } from 'hono';
 import { requireSignIn, requireUser } from '../auth/session';
 import { requireJson } from '../platform/http/validate';
@@ -215,6 +217,147 @@ function qrDownload(ext: 'png' | 'svg', mediaType: string, summary: string) {
     },
   });
 }
+
+// ---------------------------------------------------------------- bookings (docs/product.md, "Bookings")
+
+const tokenParameter = (who: string) => [parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')];
+/** One answer for a malformed, unknown or another page's token. */
+const jobMissing = error('No job has this token: `code` NOT_FOUND');
+const jobClosed = error('The job finished more than a day ago and its page has closed: `code` JOB_CLOSED');
+const outOfOrder = error('The job cannot move to that status now (e.g. completed before accepted): `code` BOOKING_OUT_OF_ORDER');
+const rateLimited = error('Rate limited');
+const bookingMissing = error('No booking of this company has this reference');
+
+const bookingRoutes = {
+  book: route({
+    method: 'post',
+    path: '/api/bookings',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'Books the recovery of a quote at its quoted price: the operator is alerted at once (email, and a text when set)',
+    description:
+      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). Rate-limited per client (BOOKING_RATE_LIMIT an hour).',
+    request: { body: body(bookingRequestSchema) },
+    responses: {
+      201: json(bookingCreatedSchema, 'Booked: the status page is `jobUrl`'),
+      200: json(bookingCreatedSchema, 'Already booked from this form: the same booking'),
+      400: invalid,
+      404: error('No quote has this reference'),
+      409: error('The quote’s price has expired (QUOTE_EXPIRED), it is booked already (ALREADY_BOOKED), or the company takes no bookings online (BOOKING_NOT_OFFERED)'),
+      413: tooLarge,
+      415: unsupported,
+      429: rateLimited,
+    },
+  }),
+  job: route({
+    method: 'get',
+    path: '/api/jobs/{token}',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The motorist’s status page: status, ETA, driver and the number to call',
+    parameters: tokenParameter('motorist'),
+    responses: { 200: json(jobViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+  }),
+  jobEvents: route({
+    method: 'get',
+    path: '/api/jobs/{token}/events',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The job as Server-Sent Events: a `job` event now and at every change, a comment every 20 s',
+    description:
+      'Streams are capped per client address (LIVE_STREAMS_PER_ADDRESS) and in total (LIVE_STREAMS_MAX, at least 5,000): over either, 429 STREAMS_FULL, and the page polls instead. Closed when the server shuts down.',
+    parameters: tokenParameter('motorist'),
+    responses: {
+      200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      404: jobMissing,
+      410: jobClosed,
+      429: error('Rate limited, or too many open streams (STREAMS_FULL)'),
+    },
+  }),
+  cancel: route({
+    method: 'post',
+    path: '/api/jobs/{token}/cancel',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The motorist cancels a booking that is requested or accepted',
+    parameters: tokenParameter('motorist'),
+    responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+  }),
+  driver: route({
+    method: 'get',
+    path: '/api/driver/{token}',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver’s page: the motorist, the vehicle, the route and the status',
+    parameters: tokenParameter('driver'),
+    responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+  }),
+  driverStatus: route({
+    method: 'post',
+    path: '/api/driver/{token}/status',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver moves the job on: on_the_way → arrived → loaded → completed (positions are deleted at completed)',
+    parameters: tokenParameter('driver'),
+    request: { body: body(driverStatusSchema) },
+    responses: { 200: json(driverViewSchema, 'Moved'), 400: invalid, 404: jobMissing, 409: outOfOrder, 410: jobClosed, 413: tooLarge, 415: unsupported, 429: rateLimited },
+  }),
+  driverPosition: route({
+    method: 'post',
+    path: '/api/driver/{token}/position',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver’s position while on the way: the motorist’s ETA is recomputed from it',
+    parameters: tokenParameter('driver'),
+    request: { body: body(positionSchema) },
+    responses: { 200: json(driverViewSchema, 'Stored'), 400: invalid, 404: jobMissing, 409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER'), 410: jobClosed, 413: tooLarge, 415: unsupported, 429: rateLimited },
+  }),
+  list: route({
+    method: 'get',
+    path: '/api/bookings',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'The signed-in operator’s jobs: requested (oldest first) and under way, then those finished in the last 24 hours',
+    responses: { 200: json(bookingListSchema, 'The jobs'), 401: notSignedIn },
+  }),
+  accept: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/accept',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Accepts a requested booking with an ETA in minutes and optionally the driver’s name; the motorist is told',
+    parameters: [referenceParameter],
+    request: { body: body(bookingAcceptSchema) },
+    responses: { 200: json(bookingSchema, 'Accepted: `driverUrl` is the driver’s page'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: bookingMissing, 409: outOfOrder, 413: tooLarge, 415: unsupported },
+  }),
+  decline: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/decline',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Declines a requested booking with a reason; the motorist is told to call',
+    parameters: [referenceParameter],
+    request: { body: body(bookingDeclineSchema) },
+    responses: { 200: json(bookingSchema, 'Declined'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 404: bookingMissing, 409: outOfOrder, 413: tooLarge, 415: unsupported },
+  }),
+  settings: route({
+    method: 'get',
+    path: '/api/booking-settings',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'The response time, the booking text number and which buttons the quote page offers',
+    responses: { 200: json(bookingSettingsSchema, 'The settings'), 401: notSignedIn },
+  }),
+  updateSettings: route({
+    method: 'put',
+    path: '/api/booking-settings',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Changes the given booking settings; `smsNumber` null or blank stops booking texts',
+    request: { body: body(bookingSettingsUpdateSchema) },
+    responses: { 200: json(bookingSettingsSchema, 'The settings'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
+  }),
+};
 
 export const routes = {
   auth: {
@@ -635,6 +778,7 @@ export const routes = {
       responses: { 200: json(z.array(alertSchema), 'Newest first'), 401: notSignedIn },
     }),
   },
+  bookings: bookingRoutes,
   docs: {
     openapi: route({
       method: 'get',

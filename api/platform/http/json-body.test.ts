@@ -23,6 +23,8 @@ const RATES = { callOutFee: 61, labourRate: 52.5, mileRate: 3.1, labourTime: 1.5
 
 /** Stands for `{reference}` in paths. */
 const A_REFERENCE = 'KJAECF76R';
+/** Stands for a job's or driver's `{token}` in paths. */
+const A_TOKEN = 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
 
 /** Every route that takes a JSON body, with a body it would accept. */
 const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean }[] = [
@@ -44,10 +46,16 @@ const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean
   { method: 'PUT', path: '/api/lead-settings', body: { alertMode: 'daily' }, auth: true },
   { method: 'POST', path: '/api/create-checkout-session', body: {}, auth: true },
   { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
+  { method: 'POST', path: '/api/bookings', body: { quoteId: A_REFERENCE, bookingKey: 'a-booking-form-key-000000', name: 'A', phone: '07700 900123', registration: 'AB12CDE' } },
+  { method: 'POST', path: `/api/bookings/${A_REFERENCE}/accept`, body: { etaMinutes: 20 }, auth: true },
+  { method: 'POST', path: `/api/bookings/${A_REFERENCE}/decline`, body: { reason: 'Busy' }, auth: true },
+  { method: 'PUT', path: '/api/booking-settings', body: { responseMinutes: 10 }, auth: true },
+  { method: 'POST', path: `/api/driver/${A_TOKEN}/status`, body: { status: 'on_the_way' } },
+  { method: 'POST', path: `/api/driver/${A_TOKEN}/position`, body: { lat: 51.5, lng: -0.1 } },
 ];
 
 /** Writes that read no JSON body: the webhook verifies its raw body, the others take none. */
-const NO_JSON_BODY = ['POST /api/logout', 'POST /api/reactivate-subscription', 'POST /api/customer-portal', 'POST /api/webhook'];
+const NO_JSON_BODY = ['POST /api/logout', 'POST /api/reactivate-subscription', 'POST /api/customer-portal', 'POST /api/webhook', `POST /api/jobs/${A_TOKEN}/cancel`];
 
 describe('JSON request bodies', () => {
   const t = createTestApp();
@@ -56,7 +64,7 @@ describe('JSON request bodies', () => {
     const writes = new Set(
       t.app.routes
         .filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.path.startsWith('/api/'))
-        .map((r) => `${r.method} ${r.path.replace(/:id$/, '1').replace(':reference', A_REFERENCE)}`),
+        .map((r) => `${r.method} ${r.path.replace(/:id$/, '1').replace(':reference', A_REFERENCE).replace(':token', A_TOKEN)}`),
     );
     expect([...writes].sort()).toEqual([...JSON_ROUTES.map((r) => `${r.method} ${r.path}`), ...NO_JSON_BODY].sort());
   });
