@@ -1,5 +1,5 @@
 // The operator SPA (landing, auth, Driver Portal, billing screens). Routes are lazy chunks so
-// the landing page ships only what it renders (DESIGN.md §9: first load ≤ 200 KB gzip).
+// the landing page ships only what it renders (docs/budgets.md: first load ≤ 200 KB gzip).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';

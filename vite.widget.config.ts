@@ -1,5 +1,5 @@
 // Builds the embeddable widget: one minified IIFE at dist/widget/widget.js with React inside,
-// so an operator's site needs a single <script> tag and nothing else (DESIGN.md §8, §9).
+// so an operator's site needs a single <script> tag and nothing else (docs/product.md §13, docs/budgets.md).
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';

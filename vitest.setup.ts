@@ -1,4 +1,4 @@
-// A test fails if it logs console.error unexpectedly (STYLE.md #16): an error logged but
+// A test fails if it logs console.error unexpectedly (docs/style.md #16): an error logged but
 // swallowed is a bug that no assertion caught.
 import { afterEach, beforeEach, vi } from 'vitest';
 

@@ -8,8 +8,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { createSessions } from './auth/session';
 import { openDatabase, type Db } from './platform/db/client';
 import { routeStore } from './engine/distance/route-store';
-import { databaseFaults } from './platform/db/faults';
 import { probeWrite } from './platform/db/write';
+import type { Replication } from './platform/db/replication';
 import type { AppDeps, DistanceEstimator } from './platform/deps';
 import { createDistanceService } from './engine/distance/distance';
 import type { Config } from './platform/config';
@@ -45,7 +45,7 @@ import { createLiveHub } from './bookings/live';
 import { createBookingExpiry } from './bookings/expiry';
 
 
-/** SPA routes (SPEC.md §2). Any other path gets the SPA's 404 page with status 404. */
+/** SPA routes (docs/product.md §2). Any other path gets the SPA's 404 page with status 404. */
 const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
@@ -57,6 +57,8 @@ export interface AppOptions {
   logger?: Logger;
   distance?: DistanceEstimator;
   now?: () => Date;
+  /** The Litestream supervisor when REPLICA_URL is set: /readyz reports its lag. */
+  replication?: Pick<Replication, 'status'>;
 }
 
 export function createApp(options: AppOptions) {
@@ -66,6 +68,7 @@ export function createApp(options: AppOptions) {
   const deps: AppDeps = {
     config,
     db,
+    store: db.$store,
     logger,
     sessions: createSessions(db, { secret: config.sessionSecret, secureCookies: config.secureCookies }),
     distance:
@@ -82,7 +85,7 @@ export function createApp(options: AppOptions) {
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
-  const faults = databaseFaults(db);
+  const faults = deps.store.faults;
   // Episodes of the database being unavailable are logged once each, through the app's logger.
   faults.log = (level, record) => logger[level](record);
 
@@ -130,7 +133,8 @@ export function createApp(options: AppOptions) {
     .get('/readyz', async (c) => {
       if (faults.failedWithin(RETRY_AFTER_UNAVAILABLE_SECONDS * 1000)) throw new ServiceUnavailable();
       await probeWrite(db, READINESS_DEADLINE_MS);
-      return c.json({ status: 'ok' });
+      // Replication lag is a detail, not a failure: quotes are still stored while the replica catches up.
+      return c.json(options.replication ? { status: 'ok', replication: options.replication.status() } : { status: 'ok' });
     })
     .route('/', api)
     .route('/', billing.pages)

@@ -3,6 +3,8 @@
 // of quotes and the mail outbox's worker (api/mail/worker.ts). api/server.ts starts this way, and
 // so does the benchmark's bare-handler reference, so both run the same.
 import { createApp } from './app';
+import { createReplication } from './platform/db/replication';
+import { createLogger } from './platform/http/observability';
 import { checkpointFailureLog, startBackgroundCheckpoints } from './platform/db/checkpointer';
 import { loadGeodata } from './engine/distance/postcodes';
 import type { Config } from './platform/config';
@@ -10,11 +12,19 @@ import type { Logger } from './platform/http/observability';
 import { createRetention } from './leads/retention';
 import { createMailWorker } from './mail/worker';
 
-export function bootApp(config: Config, logger?: Logger) {
-  const { app, deps, bookings } = createApp({ config, logger });
+export function bootApp(config: Config, appLogger?: Logger) {
+  const logger = appLogger ?? createLogger(config.logLevel);
+  const replicating = config.replicaUrl !== undefined && config.databasePath !== ':memory:';
+  const replication = replicating
+    ? createReplication({ databasePath: config.databasePath, replicaUrl: config.replicaUrl!, logger })
+    : undefined;
+  const { app, deps, bookings } = createApp({ config, logger, replication });
   const geodata = loadGeodata();
+  // Litestream owns checkpoints while it replicates (api/platform/db/replication.ts): neither the
+  // checkpoint worker nor SQLite's automatic checkpoint may fold frames it has not copied yet.
+  if (replication) deps.db.$client.pragma('wal_autocheckpoint = 0');
   const checkpoints =
-    config.databasePath === ':memory:'
+    config.databasePath === ':memory:' || replication
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   const retention = createRetention(deps);
@@ -23,5 +33,5 @@ export function bootApp(config: Config, logger?: Logger) {
   mail.start();
   bookings.outbox.nudge = () => mail.nudge();
   bookings.expiry.start();
-  return { app, deps, geodata, checkpoints, retention, mail, bookings };
+  return { app, deps, geodata, checkpoints, retention, mail, replication, bookings };
 }

@@ -5,6 +5,7 @@ import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
 import { ConfigError, loadConfig } from './platform/config';
 import { createLogger } from './platform/http/observability';
+import { connectionCap, openFileLimit } from './platform/http/connection-cap';
 
 let config;
 try {
@@ -21,10 +22,30 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints, retention, mail, bookings } = bootApp(config, logger);
+const { app, deps, geodata, checkpoints, retention, mail, replication, bookings } = bootApp(config, logger);
+// Replication starts once the database is open and migrated; a failure to start is logged and retried.
+void replication?.start();
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
   deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
 }) as Server;
+
+// A cap on open connections, below the file-descriptor limit: 20,000 held sockets must not leave
+// the database, the log or Litestream without a descriptor. Past it Node drops new connections at
+// once; that is logged once per episode, and once more when there is room again.
+server.maxConnections = connectionCap(config.maxConnections, openFileLimit());
+let dropping = false;
+server.on('drop', () => {
+  if (dropping) return;
+  dropping = true;
+  deps.logger.warn({ msg: 'Connection limit reached: new connections are refused until some close', limit: server.maxConnections });
+  const watch = setInterval(() => {
+    if (connections.size >= server.maxConnections * 0.9) return;
+    clearInterval(watch);
+    dropping = false;
+    deps.logger.info({ msg: 'Connections below the limit again', open: connections.size, limit: server.maxConnections });
+  }, 1000);
+  watch.unref();
+});
 
 // Responses not finished yet: on shutdown each is answered with `Connection: close`.
 const unfinished = new Set<ServerResponse>();
@@ -134,6 +155,8 @@ function shutdown(signal: string) {
       // The worker's connection first, so the main one closes last and folds the WAL into the file.
       await checkpoints?.stop();
       deps.db.$client.close();
+      // After the database closes, so Litestream's last sync carries the final commits.
+      await replication?.stop();
       await logger.close();
       process.exit(0);
     });

@@ -1,4 +1,4 @@
-// DESIGN.md §9 accessibility budget for the admin SPA: axe-core finds no serious or critical
+// The accessibility budget (docs/budgets.md) for the admin SPA: axe-core finds no serious or critical
 // violations on the landing page, the auth page, each portal tab and the contact page.
 import { expect, test } from '@playwright/test';
 import { expectNoSeriousA11yViolations, signUpWithTrial } from './admin-helpers';

@@ -1,4 +1,4 @@
-// SPEC.md §8's failure toasts, seen as an operator sees them: the real server is made to fail
+// docs/product.md §8's failure toasts, seen as an operator sees them: the real server is made to fail
 // (a 500 for writes the browser sends, a real 409 for a taken email) and each screen must say so.
 import { expect, test, type Page } from '@playwright/test';
 import { addCustomProblemCharge, expectToast, signUpWithTrial, uniqueOperator, fillSignup } from './admin-helpers';
@@ -13,7 +13,7 @@ async function failNext(page: Page, method: string, path: RegExp) {
   });
 }
 
-test('portal writes that fail say so with SPEC’s toasts, and nothing is lost', async ({ page }) => {
+test('portal writes that fail say so with the product’s toasts, and nothing is lost', async ({ page }) => {
   await signUpWithTrial(page);
 
   await failNext(page, 'PUT', /\/api\/pricing$/);

@@ -1,4 +1,4 @@
-// Shared steps for the admin journeys: a fresh operator per test (STYLE.md #13) who signs up
+// Shared steps for the admin journeys: a fresh operator per test (docs/style.md #13) who signs up
 // through the UI and starts the trial through the local billing checkout.
 import { expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
@@ -56,7 +56,7 @@ export async function expectToast(page: Page, title: string) {
   await expect(page.getByRole('region', { name: /Notification/ }).getByText(title, { exact: true })).toBeVisible();
 }
 
-/** DESIGN.md §9: no serious or critical axe-core violations (WCAG 2.2 AA rules). */
+/** docs/budgets.md: no serious or critical axe-core violations (WCAG 2.2 AA rules). */
 /**
  * Adds a problem charge of the operator's own naming through the Custom Charges dialog: every
  * new company already has the ten starter problems at £0, so a journey's own problem is a custom one.

@@ -1,4 +1,4 @@
-// The subscription journey in local billing mode (DESIGN.md §7), in a real browser against the
+// The subscription journey in local billing mode (docs/product.md §12), in a real browser against the
 // real server: sign up → checkout page → Start trial → success screen → dashboard →
 // subscription page → cancel in the billing portal → reactivate.
 import AxeBuilder from '@axe-core/playwright';

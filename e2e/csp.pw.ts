@@ -1,4 +1,4 @@
-// The strict Content-Security-Policy (issue 13 item 11) in Chromium: the portal and the hosted
+// The strict Content-Security-Policy (docs/product.md §18) in Chromium: the portal and the hosted
 // company page render and work under it, and the browser reports no violation on the way.
 import { expect, test } from '@playwright/test';
 import { quoteWithFirstChoices, signUpWithTrial, watchCsp } from './admin-helpers';

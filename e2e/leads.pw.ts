@@ -1,4 +1,4 @@
-// Issue 16's journey against the real server: a motorist gets a quote on an operator's hosted page
+// The lead inbox's journey against the real server (decision 016): a motorist gets a quote on an operator's hosted page
 // and taps WhatsApp; the operator finds the quote in the portal's Quotes tab by the reference the
 // customer reads out, sees the tap, marks it won with a note and sees it counted in the numbers;
 // the alert email's deep link opens it, and the CSV export holds it.

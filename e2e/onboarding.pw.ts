@@ -1,4 +1,4 @@
-// Issue 19, from sign-up to a live quote page: the setup checklist ticks itself as the operator
+// Going live (docs/product.md §14), from sign-up to a live quote page: the setup checklist ticks itself as the operator
 // sets up, the custom URL gives a link, a QR code that scans back to it and an embed snippet that
 // works pasted into a plain page of another site, and the public page keeps the portal's
 // promises (feature blocks, service area) each way. Leaving with unsaved changes asks first.

@@ -1,4 +1,4 @@
-// Issue 17 end to end: an operator sets every "More rules" setting in the portal, and a motorist
+// The "More rules" end to end (docs/product.md §10): an operator sets every "More rules" setting in the portal, and a motorist
 // on the hosted page gets a price made by them; a pickup beyond the maximum radius is asked to call.
 import { expect, test } from '@playwright/test';
 import { bankHolidays } from '../api/engine/pricing/bank-holidays';

@@ -1,4 +1,4 @@
-// The motorist at the roadside (issue 18), in the embedded widget and on the hosted page, in
+// The motorist at the roadside (docs/product.md §17), in the embedded widget and on the hosted page, in
 // Chromium with a mocked position: 'Use my location', the safety line, a failed quote that still
 // leads to a call, and nothing stored before a quote.
 import AxeBuilder from '@axe-core/playwright';

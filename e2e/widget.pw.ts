@@ -1,4 +1,4 @@
-// The widget as a website owner embeds it: examples/*.html served from another origin (STYLE.md
+// The widget as a website owner embeds it: examples/*.html served from another origin (docs/style.md
 // #15), the API and widget.js from the app. Playwright's locators pierce the open shadow root,
 // so the form is driven by its visible labels, as a customer would.
 import { request as httpRequest } from 'node:http';

@@ -1,4 +1,4 @@
-// `npm run bench`: measures every DESIGN.md §9 budget that a script can measure, prints one table
+// `npm run bench`: measures every budget of docs/budgets.md that a script can measure, prints one table
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
@@ -207,7 +207,7 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
 /** `npm run bench -- logs` runs this section alone. */
 async function stalledLogRows(): Promise<Row[]> {
   console.log(`Quote load with a log reader that never reads: ${STALLED_LOG_LOAD.durationSeconds} s…`);
-  // Fixed postcodes, so this section runs without ../shared: what is measured is the log line per quote.
+  // Fixed postcodes, so this section runs without the source CSVs: what is measured is the log line per quote.
   const result = await measureStalledLogReader(quoteRequests(LOG_SECTION_POSTCODES, PAIR_COUNT, 3), STALLED_LOG_LOAD, WARM_UP);
   return [
     {
@@ -249,13 +249,13 @@ function sizeRows(built: boolean, hosted: PageWeight | undefined): Row[] {
 function render(rows: Row[]): string {
   const mark = (pass: boolean | undefined) => (pass === undefined ? '–' : pass ? '✅ pass' : '❌ miss');
   return [
-    '| what | measured | budget (DESIGN.md §9) | result |',
+    '| what | measured | budget (docs/budgets.md) | result |',
     '| --- | ---: | --- | --- |',
     ...rows.map((r) => `| ${r.what} | ${r.measured} | ${r.budget} | ${mark(r.pass)} |`),
   ].join('\n');
 }
 
-/** The main section: everything DESIGN.md §9 budgets, in the file's header and Results table. */
+/** The main section: everything docs/budgets.md budgets, in the file's header and Results table. */
 async function mainSection(host: ReturnType<typeof machine>, built: boolean): Promise<string> {
   console.log('Postcode data: load and look-ups…');
   const probe = postcodeProbe();
@@ -315,7 +315,7 @@ async function mainSection(host: ReturnType<typeof machine>, built: boolean): Pr
     ...[{ label: 'all', ...accuracy.overall }, ...accuracy.bands].map(({ label, n, medianPct, p90Pct }) => ({
       what: `distance error vs routed driving distance, ${label === 'all' ? 'all pairs' : `straight line ${label}`} (${n} pairs)`,
       measured: `median ${medianPct.toFixed(1)} %, p90 ${p90Pct.toFixed(1)} %`,
-      budget: 'reported (DESIGN.md §6)',
+      budget: 'reported (docs/product.md §11)',
     })),
     ...(built ? await stalledLogRows() : []),
     ...sizeRows(built, hosted),

@@ -1,6 +1,6 @@
-// Converts the postcode centroid CSVs of ../shared/geodata (README there: sources, licences)
+// Converts the postcode centroid CSVs (docs/data.md: the files, their sources and licences)
 // into api/engine/distance/data/postcodes.bin, the one file the built-in distance provider reads.
-// Layout: api/engine/distance/geodata-format.ts. Usage: npx tsx scripts/build-geodata.ts [geodataDir]
+// Layout: api/engine/distance/geodata-format.ts. Usage: npm run geodata -- <folder of the CSVs>
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -174,7 +174,12 @@ function buildGeodata(geodataDir: string): { payloadBytes: number; file: Buffer;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const geodataDir = path.resolve(process.argv[2] ?? path.join(repoRoot, '../shared/geodata'));
+  // The source CSVs are not kept in the repository (44 MB); docs/data.md says what they hold.
+  if (!process.argv[2]) {
+    console.error('usage: npm run geodata -- <folder holding the postcode CSVs named in docs/data.md>');
+    process.exit(2);
+  }
+  const geodataDir = path.resolve(process.argv[2]);
   const started = performance.now();
   const { payloadBytes, file, counts } = buildGeodata(geodataDir);
   if (file.length > MAX_FILE_BYTES) throw new Error(`postcodes.bin is ${file.length} bytes, over the ${MAX_FILE_BYTES} limit`);

@@ -1,4 +1,4 @@
-// `npm run build` makes production bundles whatever NODE_ENV says (issue 13, item 1): with
+// `npm run build` makes production bundles whatever NODE_ENV says (docs/product.md §18): with
 // NODE_ENV=development in the environment Vite used to emit development JSX (jsxDEV) against
 // React's production runtime, and widget.js threw `jsxDEV is not a function` in the browser.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Prints the gzip size of the built widget against its budget (DESIGN.md §9).
+// Prints the gzip size of the built widget against its budget (docs/budgets.md).
 // Usage: npm run build (or vite build -c vite.widget.config.ts), then tsx scripts/widget-size.ts
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

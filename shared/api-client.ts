@@ -1,4 +1,4 @@
-// The browser's one way to call the API (SPEC.md §7): cookies always sent, the stored auth
+// The browser's one way to call the API (docs/product.md §7): cookies always sent, the stored auth
 // token added as x-auth-token, JSON bodies typed as JSON, and a non-ok status thrown as an
 // Error whose message is "{status}: {body text or status text}".
 

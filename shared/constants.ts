@@ -1,4 +1,4 @@
-// Business constants from SPEC.md §9, written once for the server, the widget and the portal.
+// Business constants from docs/product.md §9, written once for the server, the widget and the portal.
 
 export const PRODUCT_NAME = 'RecoveryQuote';
 export const PLAN_PRICE_PENCE = 2000;
@@ -11,7 +11,7 @@ export const MAX_PASSENGERS = 5;
 export const PASSENGER_LIMIT_RANGE = { min: 1, max: 10 } as const;
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 
-/** The nations whose bank holidays an operator may follow (issue 17), England & Wales by default. */
+/** The nations whose bank holidays an operator may follow (docs/product.md §10), England & Wales by default. */
 export const NATIONS = ['england-and-wales', 'scotland', 'northern-ireland'] as const;
 export type Nation = (typeof NATIONS)[number];
 export const NATION_LABELS: Record<Nation, string> = {
@@ -35,7 +35,7 @@ export const ROLLING_OPTIONS = [
   { value: 'n-a', label: 'N/A' },
 ] as const;
 
-/** Problem types the demo offers (SPEC.md §9; a real company offers its own custom charges: decision 009). */
+/** Problem types the demo offers (docs/product.md §9; a real company offers its own custom charges: decision 009). */
 export const DEFAULT_PROBLEM_TYPES = [
   { value: 'engine-failure', label: 'Engine Failure' },
   { value: 'accident-recovery', label: 'Accident Recovery' },

@@ -1,4 +1,4 @@
-// WCAG contrast for the operator's colours (issue 19): the widget picks readable button text with
+// WCAG contrast for the operator's colours (docs/product.md §14): the widget picks readable button text with
 // it, and the Branding tab warns about a pair below 4.5:1 and suggests the nearest readable colour.
 
 /** WCAG AA for normal text. */

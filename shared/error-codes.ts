@@ -1,4 +1,4 @@
-// The stable `code` beside every error body's SPEC `message` (DESIGN.md §4): clients branch on
+// The stable `code` beside every error body's product `message` (docs/architecture.md §4): clients branch on
 // the code, never on the message text, so a message can be reworded without breaking a screen.
 
 export const ERROR_CODES = [
@@ -7,7 +7,7 @@ export const ERROR_CODES = [
   'BAD_REQUEST',
   'WEBHOOK_SIGNATURE_INVALID',
   'POSTCODE_NOT_FOUND',
-  /** A pickup beyond the operator's maximum radius (issue 17): the body also carries the `phone` to call. */
+  /** A pickup beyond the operator's maximum radius (docs/product.md §10): the body also carries the `phone` to call. */
   'OUTSIDE_SERVICE_AREA',
   'UNPROCESSABLE',
   'PAYLOAD_TOO_LARGE',
@@ -32,7 +32,7 @@ export const ERROR_CODES = [
   'NO_BILLING_ACCOUNT',
   'NO_SUBSCRIPTION',
   'SUBSCRIPTION_REQUIRED',
-  // The payment return (SPEC.md §4)
+  // The payment return (docs/product.md §4)
   'CHECKOUT_INVALID',
   'CHECKOUT_UNPAID',
   'CHECKOUT_ALREADY_PROCESSED',

@@ -1,4 +1,4 @@
-// zod issues as DESIGN.md §4's per-field messages: the first message of each field, keyed by its
+// zod issues as docs/architecture.md §4's per-field messages: the first message of each field, keyed by its
 // dotted path ('_' for the body as a whole). The server's error bodies and the portal's forms
 // both build `fields` with this, so a message lands under the same field on either side.
 

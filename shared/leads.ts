@@ -1,4 +1,4 @@
-// The lead inbox (issue 16): what a stored quote becomes for its operator. Constants and the
+// The lead inbox (decision 016): what a stored quote becomes for its operator. Constants and the
 // reference reading are shared by the server, the portal's Quotes tab and the widget's contact
 // marker, so the lists and the reading of "TQ-4XD8 HBZSR" are written once.
 

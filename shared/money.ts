@@ -12,7 +12,7 @@ const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long
 export const formatLongDate = (value: Date | string): string =>
   longDate.format(typeof value === 'string' ? new Date(value) : value);
 
-/** Whole days left, rounded up, never below 0 (SPEC.md §4). */
+/** Whole days left, rounded up, never below 0 (docs/product.md §4). */
 export function daysLeft(until: Date | string | null | undefined, now: Date = new Date()): number {
   if (!until) return 0;
   const end = typeof until === 'string' ? new Date(until) : until;

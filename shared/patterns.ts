@@ -1,5 +1,5 @@
 // The text patterns both sides check, written once and free of zod, so the widget can use them
-// without growing: company colours and custom URLs (SPEC.md §3, §4).
+// without growing: company colours and custom URLs (docs/product.md §3, §4).
 
 /** A company colour: strictly #RRGGBB, so company data can never smuggle CSS. */
 export const HEX_COLOUR = /^#[0-9A-Fa-f]{6}$/;

@@ -1,4 +1,4 @@
-// Phone and WhatsApp numbers in E.164 (issue 18): parsed with libphonenumber-js's smallest
+// Phone and WhatsApp numbers in E.164 (docs/product.md §17): parsed with libphonenumber-js's smallest
 // metadata, defaulting to the UK, so "+44 (0)7700 900456", "07700 900456" and "+447700900456"
 // are one number, stored once as "+447700900456". The server stores what toE164 answers and the
 // portal shows formatPhoneNational's form of it. The widget never imports this module: it receives

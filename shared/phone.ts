@@ -1,7 +1,7 @@
-// Phone numbers as links (SPEC.md §7): shared by the widget's contact buttons and the hosted
+// Phone numbers as links (docs/product.md §7): shared by the widget's contact buttons and the hosted
 // company page's header and footer.
 
-/** SPEC.md §7: every character other than digits and + is removed from the number. */
+/** docs/product.md §7: every character other than digits and + is removed from the number. */
 const dialable = (number: string): string => number.replace(/[^\d+]/g, '');
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { compactPostcode, formatPostcode, isValidPostcode } from './postcode';
 
-describe('isValidPostcode (SPEC.md §5)', () => {
+describe('isValidPostcode (docs/product.md §5)', () => {
   it.each(['M1 1AE', 'm11ae', 'SW1A 1AA', 'sw1a1aa', ' LS1  4AP ', 'CR2 6XH', 'DN55 1PT', 'W1A 0AX', 'EC1A 1BB', 'B33 8TH'])('accepts %j', (postcode) => {
     expect(isValidPostcode(postcode)).toBe(true);
   });
 
-  it('accepts everything SPEC’s pattern matches, up to its 8 characters', () => {
+  it('accepts everything the product’s pattern matches, up to its 8 characters', () => {
     // 1-2 letters, 1-2 digits, an optional letter, a digit, 2 letters.
     expect(isValidPostcode('AB12C3DE')).toBe(true);
     expect(isValidPostcode('ab12c 3de')).toBe(true);

@@ -1,5 +1,5 @@
-// UK postcode validation and formatting (SPEC.md §5). The `postcode` package does the parsing;
-// SPEC's own pattern is the minimum we must accept, so either passing makes a postcode valid.
+// UK postcode validation and formatting (docs/product.md §5). The `postcode` package does the parsing;
+// The product's own pattern is the minimum we must accept, so either passing makes a postcode valid.
 import { isValid as isValidByLibrary } from 'postcode';
 
 const SPEC_PATTERN = /^[A-Z]{1,2}\d{1,2}[A-Z]?\d[A-Z]{2}$/i;
@@ -14,7 +14,7 @@ export function formatPostcode(value: string): string {
 
 export function isValidPostcode(value: string): boolean {
   const compact = compactPostcode(value);
-  // SPEC's pattern spans 5 to 8 characters (real postcodes stop at 7).
+  // The product's pattern spans 5 to 8 characters (real postcodes stop at 7).
   if (compact.length < 5 || compact.length > 8) return false;
   return SPEC_PATTERN.test(compact) || isValidByLibrary(compact);
 }

@@ -1,7 +1,7 @@
 // One zod schema per response body: the route table (api/routes/table.ts) declares them per
 // status code, the OpenAPI document is generated from them, and shared/types.ts derives the
 // front ends' types from them with type-only imports, so no zod reaches widget.js.
-// Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+// Money is in pounds as numbers (docs/architecture.md §3); dates are ISO 8601 strings.
 import { z } from 'zod';
 import { NATIONS, URGENCY_VALUES } from './constants';
 import { ALERT_CHANNELS, ALERT_KINDS, ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
@@ -102,7 +102,7 @@ export const pricingRatesSchema = z
     afterHoursFee: money,
     afterHoursStart: z.string(),
     afterHoursEnd: z.string(),
-    // Issue 17's rules, each off until set (README "Pricing").
+    // The "More rules", each off until set (docs/product.md §10).
     bankHolidayNation: z.enum(NATIONS).meta({ description: 'Whose bank holidays the bank-holiday fee follows' }),
     bankHolidayFee: money.meta({ description: 'Added on a bank holiday of that nation (the job’s UK date); 0 is off' }),
     enRouteRate: money.meta({ description: 'Per mile from the base postcode to the pickup, after the free miles; 0 is off' }),
@@ -158,7 +158,7 @@ export const quoteResponseSchema = z
     extras: z.array(priceLine).meta({
       description: 'Itemises extraFees: surcharge, after-hours, out-of-area, bank holiday, travel to you, minimum charge adjustment, VAT',
     }),
-    // Issue 17's fields: always sent; optional for a form showing an older server's answer.
+    // The "More rules" fields (docs/product.md §10): always sent; optional for a form showing an older server's answer.
     lines: z.array(priceLine).optional().meta({ description: 'Every line shown to the customer, in order, adding up to totalPrice' }),
     vat: z
       .object({ rate: z.number().meta({ description: 'Percent' }), amount: money, includedInPrices: z.boolean() })
@@ -191,7 +191,7 @@ export const checkoutSuccessSchema = z.object({
   code: z.enum(ERROR_CODES).optional(),
 });
 
-/** A refused checkout return: SPEC's `error` beside the usual `message` and `requestId`. */
+/** A refused checkout return: the product's `error` beside the usual `message` and `requestId`. */
 export const checkoutFailedSchema = checkoutSuccessSchema.extend({ requestId: z.string() });
 
 export const billingConfigSchema = z.object({
@@ -217,7 +217,7 @@ export const nearbyPostcodeSchema = z.object({
   distanceMetres: z.number().int().meta({ description: 'From the position to the unit’s centroid, at most 1000' }),
 });
 
-// ---------------------------------------------------------------- share & embed (issue 19)
+// ---------------------------------------------------------------- share & embed (docs/product.md §14)
 
 /** The setup checklist of Share & Embed, each item ticked from the company's own rows. */
 export const setupChecklistSchema = z
@@ -236,7 +236,7 @@ export const shareKitSchema = z
   })
   .meta({ id: 'ShareKit' });
 
-// ---------------------------------------------------------------- leads (issue 16)
+// ---------------------------------------------------------------- leads (decision 016)
 
 const leadStatus = z.enum(LEAD_STATUSES);
 

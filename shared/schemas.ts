@@ -1,5 +1,5 @@
-// One zod schema per request body (STYLE.md #7): the server validates with these and the
-// browser forms use them, so every message in SPEC.md §5 is written exactly once.
+// One zod schema per request body (docs/style.md #7): the server validates with these and the
+// browser forms use them, so every message in docs/product.md §5 is written exactly once.
 import { z } from 'zod';
 import { MAX_FREE_MILES, MAX_PASSENGERS, NATIONS, PASSENGER_LIMIT_RANGE, QUOTE_VALIDITY_HOURS, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
@@ -87,7 +87,7 @@ export const quoteRequestSchema = z
     companySlug: optionalText('Company', 40).optional(),
   })
   .superRefine((quote, ctx) => {
-    // A 'later' job is priced at its preferred London time (the after-hours fee, DESIGN.md §5):
+    // A 'later' job is priced at its preferred London time (the after-hours fee, docs/product.md §10):
     // without both, it would silently be priced as if it were now.
     if (quote.urgency !== 'later') return;
     if (quote.preferredDate === undefined) ctx.addIssue({ code: 'custom', path: ['preferredDate'], message: PREFERRED_DATE_REQUIRED });
@@ -141,7 +141,7 @@ const hasAtMost2dp = (n: number) => Math.abs(n * 100 - Math.round(n * 100)) < 1e
 
 /**
  * A pounds amount as the portal sends it: a number or plain decimal string with at most 2 decimals.
- * Blank (`''`, null, missing) is `undefined`, so the caller can apply SPEC's defaults.
+ * Blank (`''`, null, missing) is `undefined`, so the caller can apply the product's defaults.
  */
 export const moneyInput = z.preprocess(
   decimalInput,
@@ -181,7 +181,7 @@ export const pricingUpdateSchema = z.object({
   afterHoursFee: moneyInput,
   afterHoursStart: z.preprocess(blankToUndefined, clockTime.optional()),
   afterHoursEnd: z.preprocess(blankToUndefined, clockTime.optional()),
-  // Issue 17's rules ("More rules"): blank or missing turns a rule off, as blank SPEC fields take
+  // The "More rules" (docs/product.md §10): blank or missing turns a rule off, as blank base-rate fields take
   // their defaults (PRICING_RULE_DEFAULTS). The maximum radius is checked against the service
   // radius by the route, which knows it.
   bankHolidayNation: z.preprocess(
@@ -199,7 +199,7 @@ export const pricingUpdateSchema = z.object({
 });
 export type PricingUpdate = z.input<typeof pricingUpdateSchema>;
 
-/** What a blank or missing "More rules" field saves: every rule off (issue 17). */
+/** What a blank or missing "More rules" field saves: every rule off (docs/product.md §10). */
 export const PRICING_RULE_DEFAULTS = {
   bankHolidayNation: 'england-and-wales',
   bankHolidayFee: 0,
@@ -214,7 +214,7 @@ export const PRICING_RULE_DEFAULTS = {
 
 export const MAXIMUM_RADIUS_BELOW_SERVICE = 'Maximum radius cannot be less than the service radius';
 
-/** SPEC.md §5: a pricing save with blank fields uses these. */
+/** docs/product.md §5: a pricing save with blank fields uses these. */
 export const PRICING_DEFAULTS = {
   callOutFee: 50,
   labourRate: 45,
@@ -359,7 +359,7 @@ export const featureRequestSchema = z.object({
 });
 export type FeatureRequest = z.input<typeof featureRequestSchema>;
 
-// ---------------------------------------------------------------- leads (issue 16)
+// ---------------------------------------------------------------- leads (decision 016)
 
 export const leadStatusUpdateSchema = z.object({
   status: z.enum(LEAD_STATUSES, { error: `Status must be one of ${LEAD_STATUSES.join(', ')}` }),

@@ -1,4 +1,4 @@
-// Share & Embed (issue 19): the operator's public link, the snippet for their own website, and
+// Share & Embed (docs/product.md §14): the operator's public link, the snippet for their own website, and
 // the setup checklist's items, shaped once for the server and the portal.
 
 /** The setup checklist's items, in the order the portal shows them. */

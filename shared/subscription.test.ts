@@ -4,7 +4,7 @@ import { hasDashboardAccess, parseSubscriptionStatus, statusBadge, statusRules, 
 const holding = (rule: keyof StatusRules) => SUBSCRIPTION_STATUSES.filter((status) => statusRules(status)[rule]);
 
 describe('statusRules', () => {
-  it('decides each check as SPEC.md §2 and §4 say', () => {
+  it('decides each check as docs/product.md §2 and §4 say', () => {
     expect(holding('dashboardAccess')).toEqual(['trialing', 'active', 'cancelled']);
     expect(holding('subscribed')).toEqual(['trialing', 'active', 'past_due', 'cancelled']);
     expect(holding('cancellable')).toEqual(['trialing', 'active']);
@@ -13,7 +13,7 @@ describe('statusRules', () => {
     expect(holding('paymentMakesActive')).toEqual(['trialing', 'active', 'past_due']);
   });
 
-  it('labels each status with its SPEC.md §4 badge', () => {
+  it('labels each status with its docs/product.md §4 badge', () => {
     expect(SUBSCRIPTION_STATUSES.map((status) => statusRules(status).label)).toEqual(['Trial', 'Active', 'Past Due', 'Cancelled', 'Inactive']);
   });
 
@@ -23,7 +23,7 @@ describe('statusRules', () => {
 });
 
 describe('statuses from outside the type system', () => {
-  it("reads SPEC's other trial spelling as trialing and nothing else unknown", () => {
+  it("reads the product's other trial spelling as trialing and nothing else unknown", () => {
     expect(parseSubscriptionStatus('trial')).toBe('trialing');
     expect(parseSubscriptionStatus('past_due')).toBe('past_due');
     expect(parseSubscriptionStatus('Active')).toBeUndefined();

@@ -1,4 +1,4 @@
-// Subscription status (SPEC.md §4) as one union, and the one place that says what each status
+// Subscription status (docs/product.md §4) as one union, and the one place that says what each status
 // allows. Every check on the server and in the portal asks `statusRules`; its switch is
 // exhaustive, so a new status does not compile until each rule is decided for it.
 
@@ -7,13 +7,13 @@ export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due', 'cancell
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export interface StatusRules {
-  /** The badge text of SPEC.md §4's table. */
+  /** The badge text of docs/product.md §4's table. */
   label: string;
-  /** Opens the Driver Portal (SPEC.md §2 protected route rule). */
+  /** Opens the Driver Portal (docs/product.md §2 protected route rule). */
   dashboardAccess: boolean;
   /** A subscription already runs: a second checkout is refused. */
   subscribed: boolean;
-  /** May be cancelled at the period end (SPEC.md §4: active or trialing). */
+  /** May be cancelled at the period end (docs/product.md §4: active or trialing). */
   cancellable: boolean;
   /** A cancelled subscription still running may be renewed. */
   reactivatable: boolean;
@@ -48,20 +48,20 @@ const KNOWN: ReadonlySet<string> = new Set(SUBSCRIPTION_STATUSES);
 
 /**
  * A status from outside the type system (a stored row, a JSON body, a cached user), or undefined
- * when it names none. SPEC.md §4 also names the spelling `trial`: it reads as `trialing`.
+ * when it names none. docs/product.md §4 also names the spelling `trial`: it reads as `trialing`.
  */
 export function parseSubscriptionStatus(raw: string | null | undefined): SubscriptionStatus | undefined {
   if (raw === 'trial') return 'trialing';
   return raw != null && KNOWN.has(raw) ? (raw as SubscriptionStatus) : undefined;
 }
 
-/** SPEC.md §2: active, trialing (trial) and cancelled open the dashboard; an unknown status does not. */
+/** docs/product.md §2: active, trialing (trial) and cancelled open the dashboard; an unknown status does not. */
 export function hasDashboardAccess(raw: string | null | undefined): boolean {
   const status = parseSubscriptionStatus(raw);
   return status !== undefined && statusRules(status).dashboardAccess;
 }
 
-/** SPEC.md §4's badge: the status's label, 'Unknown' for anything else. */
+/** docs/product.md §4's badge: the status's label, 'Unknown' for anything else. */
 export function statusBadge(raw: string | null | undefined): string {
   const status = parseSubscriptionStatus(raw);
   return status === undefined ? 'Unknown' : statusRules(status).label;

@@ -1,7 +1,7 @@
 // Response shapes of the API, shared by the server (which builds them) and both front ends:
 // each is the output type of its schema in shared/responses.ts, the schema the route table
 // declares, so the types cannot drift from the API. Type-only imports: no zod in the bundles.
-// Money is in pounds as numbers (DESIGN.md §3); dates are ISO 8601 strings.
+// Money is in pounds as numbers (docs/architecture.md §3); dates are ISO 8601 strings.
 import type { z } from 'zod';
 import type {
   alertSchema,

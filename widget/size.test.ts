@@ -1,4 +1,4 @@
-// Size is a feature (STYLE.md #11): widget.js must stay within its gzip budget. The test builds
+// Size is a feature (docs/style.md #11): widget.js must stay within its gzip budget. The test builds
 // the widget itself into a temporary directory, so it neither skips without a build nor weighs a
 // stale dist/ left over from before the last source change.
 import { rmSync } from 'node:fs';

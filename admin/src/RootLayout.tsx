@@ -1,4 +1,4 @@
-// The shell around every route: the toaster, and SPEC.md §2's payment-success override (any
+// The shell around every route: the toaster, and docs/product.md §2's payment-success override (any
 // path starting /subscription-success or /subscription/success shows the success screen,
 // whatever route would otherwise match).
 import { lazy, Suspense } from 'react';

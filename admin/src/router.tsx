@@ -1,5 +1,5 @@
-// SPEC.md §2 route table. Every screen is its own lazy chunk, so the landing page downloads only
-// the landing page (DESIGN.md §9). The three subscription screens belong to the billing work
+// docs/product.md §2 route table. Every screen is its own lazy chunk, so the landing page downloads only
+// the landing page (docs/budgets.md). The three subscription screens belong to the billing work
 // and are imported by their default export.
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';

@@ -1,5 +1,5 @@
 // The operator's alert and retention settings, and the alerts the outbox holds for them
-// (issue 16). The worker that writes and sends the alerts is api/mail/worker.ts.
+// (decision 016). The worker that writes and sends the alerts is api/mail/worker.ts.
 import type { z } from 'zod';
 import type { leadSettingsUpdateSchema } from '../../shared/schemas';
 import type { Alert, LeadSettings } from '../../shared/types';

@@ -1,4 +1,4 @@
-// Signing up and signing in (SPEC.md §7): the account rules, with the brute-force and sign-up
+// Signing up and signing in (docs/product.md §7): the account rules, with the brute-force and sign-up
 // limits. The route starts the session for the user these answer.
 import type { AlertMode } from '../../shared/leads';
 import type { LoginRequest, SignupRequest } from '../../shared/schemas';
@@ -17,7 +17,7 @@ export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please tr
 
 const MINUTE = 60_000;
 /**
- * A new operator hears of every quote from the start (issue 16); companies from before alerts
+ * A new operator hears of every quote from the start (decision 016); companies from before alerts
  * keep the column's default, none, so nobody starts getting mail they did not ask for.
  */
 const NEW_COMPANY_ALERT_MODE: AlertMode = 'each';

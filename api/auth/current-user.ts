@@ -1,4 +1,4 @@
-// The signed-in operator as the API shows it (SPEC.md §7): sign-in, sign-up, the checkout return
+// The signed-in operator as the API shows it (docs/product.md §7): sign-in, sign-up, the checkout return
 // and GET /api/auth/user all answer this shape.
 import type { CurrentUser } from '../../shared/types';
 import { effectiveStatus } from '../billing/status';

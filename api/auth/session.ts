@@ -1,6 +1,6 @@
 // Sealed sessions (iron-session's sealData/unsealData): the same sealed string travels as an
 // HttpOnly cookie or as the x-auth-token header. The seal carries the user's session version,
-// bumped on logout, so copies of an old cookie or token stop working (DESIGN.md §3).
+// bumped on logout, so copies of an old cookie or token stop working (docs/architecture.md §3).
 import { sealData, unsealData } from 'iron-session';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';

@@ -1,4 +1,4 @@
-// The HTML of local billing mode's stand-in checkout and billing portal (DESIGN.md §7): small,
+// The HTML of local billing mode's stand-in checkout and billing portal (docs/product.md §12): small,
 // server-rendered, accessible, styled inline so they need no build. `html` escapes every value.
 import { html, raw } from 'hono/html';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';

@@ -1,5 +1,5 @@
 // BILLING_MODE=local (the default): checkout and billing portal are pages of this app, so every
-// screen works on a fresh machine with no card provider (DESIGN.md §7). Same state machine and
+// screen works on a fresh machine with no card provider (docs/product.md §12). Same state machine and
 // dates as Stripe: checkout starts a 3-day trial, cancel ends access at the period end, and a
 // finished trial becomes active as if the card were charged (api/billing/status.ts).
 import { createHash, randomBytes } from 'node:crypto';

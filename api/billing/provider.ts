@@ -1,4 +1,4 @@
-// The one billing interface (DESIGN.md §7). `local` serves its own checkout and portal pages;
+// The one billing interface (docs/product.md §12). `local` serves its own checkout and portal pages;
 // `stripe` talks to Stripe. Routes (api/billing/routes.ts) only ever see this interface.
 import type { Hono } from 'hono';
 import { PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
@@ -10,7 +10,7 @@ import type { BillingPatch } from './stripe-state';
 
 export type { BillingPatch };
 
-/** The one plan (SPEC.md §9): what checkout, portal and Stripe's product are called. */
+/** The one plan (docs/product.md §9): what checkout, portal and Stripe's product are called. */
 export const PLAN_NAME = `${PRODUCT_NAME} Pro`;
 
 export type CheckoutLookup =
@@ -37,7 +37,7 @@ export interface BillingProvider {
 
 export type WebhookResult = { outcome: 'applied' | 'replayed' | 'ignored'; type: string };
 
-/** A new trial as SPEC.md §4 has it: 3 days from now, the first period ending with it. */
+/** A new trial as docs/product.md §4 has it: 3 days from now, the first period ending with it. */
 export function trialPatch(now: Date): BillingPatch {
   const end = addDays(now, TRIAL_DAYS).toISOString();
   return { subscriptionStatus: 'trialing', trialEndsAt: end, currentPeriodEnd: end, cancelAtPeriodEnd: false };

@@ -1,4 +1,4 @@
-// The subscription calls of SPEC.md §7: each handler parses, calls one billingService function
+// The subscription calls of docs/product.md §7: each handler parses, calls one billingService function
 // (api/billing/service.ts, where the rules live) and answers.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { CheckoutSuccessResponse } from '../../shared/types';
@@ -23,7 +23,7 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
       const { sessionId } = c.req.valid('json');
       const result = await service.checkoutReturn(c, sessionId);
       if (!result.ok) {
-        // SPEC's `error`, beside the `message` and `requestId` every other error body carries.
+        // The product's `error`, beside the `message` and `requestId` every other error body carries.
         const { message, code } = result.error;
         return c.json({ success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
       }

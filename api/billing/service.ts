@@ -1,6 +1,6 @@
-// The subscription rules of SPEC.md §7 on top of the billing provider chosen by BILLING_MODE:
+// The subscription rules of docs/product.md §7 on top of the billing provider chosen by BILLING_MODE:
 // createBilling builds the provider once; billingService holds what each billing route decides
-// (issue 15 item 2: the route file only parses, calls one function here, and answers).
+// (docs/architecture.md §5: the route file only parses, calls one function here, and answers).
 import type { Context } from 'hono';
 import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
@@ -63,7 +63,7 @@ export type Billing = ReturnType<typeof createBilling>;
 
 export type CheckoutError = (typeof CHECKOUT_ERRORS)[keyof typeof CHECKOUT_ERRORS];
 
-/** What a checkout return decided: a failure (SPEC's 400 body) or the success body. */
+/** What a checkout return decided: a failure (the product's 400 body) or the success body. */
 export type CheckoutReturn = { ok: false; error: CheckoutError } | { ok: true; body: CheckoutSuccessResponse };
 
 export function billingService(deps: AppDeps, billing: Billing) {

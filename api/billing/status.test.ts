@@ -6,7 +6,7 @@ const NOW = new Date('2026-03-10T12:00:00.000Z');
 const BEFORE = '2026-03-09T12:00:00.000Z';
 const AFTER = '2026-03-11T12:00:00.000Z';
 
-/** The column is text: a row may hold a spelling outside the union (SPEC.md's `trial`, or junk). */
+/** The column is text: a row may hold a spelling outside the union (docs/product.md's `trial`, or junk). */
 const state = (subscriptionStatus: string, trialEndsAt: string | null, currentPeriodEnd: string | null): BillingState => ({
   subscriptionStatus: subscriptionStatus as SubscriptionStatus,
   trialEndsAt,

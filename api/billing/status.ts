@@ -1,5 +1,5 @@
-// Subscription status as SPEC.md §4 names it, derived on read from the stored dates as well
-// (DESIGN.md §7), so a trial or cancellation that has run out is seen at once without a timer.
+// Subscription status as docs/product.md §4 names it, derived on read from the stored dates as well
+// (docs/product.md §12), so a trial or cancellation that has run out is seen at once without a timer.
 import { parseSubscriptionStatus, statusRules, type SubscriptionStatus } from '../../shared/subscription';
 
 export interface BillingState {
@@ -8,7 +8,7 @@ export interface BillingState {
   currentPeriodEnd: string | null;
 }
 
-/** The stored status. The column is text: a spelling no writer uses today still reads as SPEC.md §4 says. */
+/** The stored status. The column is text: a spelling no writer uses today still reads as docs/product.md §4 says. */
 export const storedStatus = (state: Pick<BillingState, 'subscriptionStatus'>): SubscriptionStatus =>
   parseSubscriptionStatus(state.subscriptionStatus) ?? 'inactive';
 

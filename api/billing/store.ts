@@ -1,5 +1,5 @@
 // Checkout sessions and billing-provider events: the rows that make checkout return and
-// webhooks idempotent (DESIGN.md §7).
+// webhooks idempotent (docs/product.md §12).
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../platform/db/client';
 import { billingEvents, checkoutSessions } from '../platform/db/schema';

@@ -1,4 +1,4 @@
-// Stripe's subscription states mapped onto SPEC.md §4's statuses, and the ordering rule that keeps
+// Stripe's subscription states mapped onto docs/product.md §4's statuses, and the ordering rule that keeps
 // a late, older webhook from undoing a newer state. Pure: no SDK calls, no database.
 import type Stripe from 'stripe';
 import type { SubscriptionStatus } from '../../shared/subscription';
@@ -31,7 +31,7 @@ const iso = (unixSeconds: number | null | undefined): string | null =>
 
 /**
  * Stripe has moved from `cancel_at_period_end` to `cancel_at` (its billing portal now sets the
- * latter), so either one means "ends at the period end": SPEC.md's 'cancelled'.
+ * latter), so either one means "ends at the period end": docs/product.md's 'cancelled'.
  */
 const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean =>
   sub.cancel_at_period_end || sub.cancel_at != null;

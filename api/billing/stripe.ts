@@ -1,6 +1,6 @@
 // BILLING_MODE=stripe: Stripe Checkout in subscription mode with the 3-day trial on the
 // £20/month price, Stripe's billing portal, and webhooks verified on the raw body and applied
-// once each (DESIGN.md §7). STRIPE_API_BASE points the SDK at another host (the tests' fake).
+// once each (docs/product.md §12). STRIPE_API_BASE points the SDK at another host (the tests' fake).
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';

@@ -1,5 +1,5 @@
-// The charge lists (SPEC.md §7), one definition per list: its row as JSON and its request body
-// as columns, with SPEC's defaults for a new row.
+// The charge lists (docs/product.md §7), one definition per list: its row as JSON and its request body
+// as columns, with the product's defaults for a new row.
 import type { z } from 'zod';
 import { penceToPounds, poundsToPence } from '../../shared/money';
 import {
@@ -20,7 +20,7 @@ export interface ChargeResource<K extends ChargeKind, Body extends z.ZodObject, 
   /** The column naming a row, unique within the company's list; passenger charges have none. */
   nameColumn?: 'name' | 'problemType';
   toJson(row: ChargeRow<K>): Json;
-  /** Request body (parsed) to columns; `creating` applies SPEC's new-row defaults. */
+  /** Request body (parsed) to columns; `creating` applies the product's new-row defaults. */
   toColumns(body: Partial<z.output<Body>>, creating: boolean): Partial<ChargeInsert<K>>;
 }
 

@@ -1,4 +1,4 @@
-// Whether a company's public reads, page, widget and quotes work now (DESIGN.md §4): the rule
+// Whether a company's public reads, page, widget and quotes work now (docs/architecture.md §4): the rule
 // itself is isLive (api/quotes/company-config.ts), read from the cached configuration.
 import { findCompanyById, type CompanyRow } from './store';
 import type { AppDeps } from '../platform/deps';

@@ -1,5 +1,5 @@
-// A company's pricing rates (SPEC.md §7): pounds in JSON, pence and hundredths in the database;
-// a save with blank fields takes SPEC.md §5's defaults.
+// A company's pricing rates (docs/product.md §7): pounds in JSON, pence and hundredths in the database;
+// a save with blank fields takes docs/product.md §5's defaults.
 import { penceToPounds, poundsToPence } from '../../shared/money';
 import { NATIONS, type Nation } from '../../shared/constants';
 import { MAXIMUM_RADIUS_BELOW_SERVICE, PRICING_DEFAULTS, PRICING_RULE_DEFAULTS, type pricingUpdateSchema } from '../../shared/schemas';

@@ -1,4 +1,4 @@
-// The operator's company and the public company reads (SPEC.md §7): the update rules (the
+// The operator's company and the public company reads (docs/product.md §7): the update rules (the
 // custom URL is set once and then locked, and unique; the logo is kept, removed or replaced) and
 // what the public may see of a live company.
 import { isCustomSlug } from '../../shared/patterns';
@@ -56,7 +56,7 @@ export function companyService(deps: AppDeps) {
   const { db, config } = deps;
 
   // The enabled rows the quote form offers travel with the company, so the form is usable after
-  // this one read (DESIGN.md §9: the hosted page within 3 requests).
+  // this one read (docs/budgets.md: the hosted page within 3 requests).
   const withCharges = (company: CompanyRow): PublicCompanyWithCharges => ({
     ...toPublicCompany(company, config.publicUrl),
     vehicleTypes: listCharges(db, 'vehicleTypes', company.id, true).map(chargeResources['vehicle-types'].toJson),
@@ -81,7 +81,7 @@ export function companyService(deps: AppDeps) {
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
       const patch = toPatch(body);
-      // The maximum radius (issue 17) may not fall below the service radius from either side.
+      // The maximum radius (docs/product.md §10) may not fall below the service radius from either side.
       const maximumRadius = getPricing(db, companyId).maximumRadiusHundredths;
       if (patch.serviceRadiusHundredths !== undefined && maximumRadius !== null && patch.serviceRadiusHundredths > maximumRadius) {
         const message = `Service radius cannot be more than the maximum radius (${maximumRadius / 100} miles)`;

@@ -1,4 +1,4 @@
-// Share & Embed for the signed-in operator's company (issue 19): the link and snippet once a
+// Share & Embed for the signed-in operator's company (docs/product.md §14): the link and snippet once a
 // custom URL is locked, its QR code, and the setup checklist read from the company's own rows.
 import { getTableColumns } from 'drizzle-orm';
 import QRCode from 'qrcode';

@@ -1,5 +1,5 @@
 // Shapes company rows for JSON: money in pounds, the logo as a cacheable URL, and nothing
-// private in the public view (DESIGN.md §3–§4).
+// private in the public view (docs/architecture.md §3–§4).
 import { penceToPounds } from '../../shared/money';
 import type { Company, FeatureBlock, PublicCompany } from '../../shared/types';
 import type { CompanyRow } from './store';

@@ -1,4 +1,4 @@
-// Retention (issue 16): each night, every company's quotes older than its retention_months
+// Retention (decision 016): each night, every company's quotes older than its retention_months
 // (3–36, default 24) are deleted with their lead events. Deletes go in small batches, each its
 // own short write transaction with the event loop given back in between, so a large backlog never
 // holds the write lock long enough to delay a quote. The UK date of the last completed run is kept

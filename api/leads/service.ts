@@ -1,4 +1,4 @@
-// The lead inbox's rules (issue 16, docs/decisions/016-lead-inbox.md): the operator's pages of
+// The lead inbox's rules (docs/decisions/016-lead-inbox.md): the operator's pages of
 // quotes, one quote by reference, its status and notes, the numbers, the export, and the
 // motorist's contact marker. Every operator read is scoped to the operator's company; a
 // reference that is malformed, unknown or another company's is one and the same 404.

@@ -1,4 +1,4 @@
-// The lead inbox's reads and writes on stored quotes (issue 16, docs/decisions/016-lead-inbox.md).
+// The lead inbox's reads and writes on stored quotes (docs/decisions/016-lead-inbox.md).
 // Every read is scoped by company_id and walks the (company_id, created_at) index: a page is a
 // keyset range on it, never OFFSET; one quote is found by its row id, never by a scan.
 // Statements are plain SQL prepared once per database and per filter shape: the drizzle builder

@@ -42,7 +42,7 @@ interface PenceLine {
 }
 
 /**
- * The stored lines; a quote from before issue 17 kept only the four fee columns, so the rest of
+ * The stored lines; a quote from before the "More rules" kept only the four fee columns, so the rest of
  * its total (the vehicle's base price and its gearbox, rolling-status and passenger charges) is
  * one line, and the lines still add up to the total.
  */

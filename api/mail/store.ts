@@ -1,4 +1,4 @@
-// The mail outbox and the reads the alert jobs make (issue 16, decision 016); the jobs' markers are api/platform/jobs/job-state.ts's.
+// The mail outbox and the reads the alert jobs make (decision 016); the jobs' markers are api/platform/jobs/job-state.ts's.
 // The writers here run inside api/platform/db/write.ts's write(): each job step is one transaction. What the
 // worker runs for every batch of quotes is prepared once (api/platform/db/prepared.ts): built by drizzle on
 // each call, those statements cost the worker more than composing the messages.

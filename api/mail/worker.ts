@@ -1,4 +1,4 @@
-// The durable mail outbox's worker (issue 16, decision 016). Each tick it
+// The durable mail outbox's worker (decision 016). Each tick it
 //  1. turns quotes past its marker into outbox rows for companies alerted for each quote,
 //  2. after 08:00 UK time, writes yesterday's summary for companies on the daily summary,
 //  3. sends the rows that are due over SMTP, retrying refusals with a doubling backoff for 24 hours.

@@ -1,9 +1,10 @@
-// Configuration, read once through a zod schema at start (STYLE.md #5). Nothing else in the
+// Configuration, read once through a zod schema at start (docs/style.md #5). Nothing else in the
 // server reads process.env: everything receives this object.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { isReplicaUrl } from './db/replication';
 
 /** pino's levels that make sense here; `silent` turns off every line. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
@@ -41,6 +42,14 @@ const envSchema = z
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** Open connections at most; past it new ones are refused until some close (file descriptors are finite). */
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+    /** Continuous replication with Litestream: file:///path (a local or mounted disk) or s3://bucket/path. */
+    REPLICA_URL: z
+      .string()
+      .refine(isReplicaUrl, 'REPLICA_URL must be file:///absolute/path or s3://bucket/path')
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     /** The mail server for lead alerts: smtp://user:pass@host:587 (STARTTLS when offered) or smtps://… (TLS from the start). */
     SMTP_URL: z
       .url({ protocol: /^smtps?$/, error: 'SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587' })
@@ -104,7 +113,11 @@ export interface Config {
   contactRateLimit: number;
   trustProxy: boolean;
   logLevel: LogLevel;
-  /** Lead alerts (issue 16): without `smtpUrl` they are kept in the outbox as unsent. */
+  /** Open connections at most (never more than the process's file-descriptor limit allows). */
+  maxConnections: number;
+  /** Where Litestream replicates the database to; without it nothing is replicated. */
+  replicaUrl?: string;
+  /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
   /** Booking texts (docs/product.md, "Bookings"): without it they are kept in the outbox as unsent. */
   sms?: { apiUrl: string; accountSid: string; authToken: string; from: string };
@@ -173,6 +186,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     contactRateLimit: env.CONTACT_RATE_LIMIT,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
+    replicaUrl: env.REPLICA_URL,
+    maxConnections: env.MAX_CONNECTIONS,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
     sms:
       env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM

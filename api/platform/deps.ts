@@ -1,6 +1,7 @@
 // What the route sub-apps are given: built once in api/app.ts, replaced piecemeal in tests.
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { Store } from './db/store';
 import type { Sessions } from '../auth/session';
 import type { Logger } from './http/observability';
 import type { CompanyConfigCache } from '../quotes/company-config';
@@ -13,6 +14,12 @@ export interface DistanceEstimator {
 export interface AppDeps {
   config: Config;
   db: Db;
+  /**
+   * The store object of `db` (the same object as `db.$store`): prepared statements, fault
+   * episodes, the write deadline, the quote writer and the company-change event, made once when
+   * the database opened (api/platform/db/store.ts).
+   */
+  store: Store;
   logger: Logger;
   sessions: Sessions;
   distance: DistanceEstimator;

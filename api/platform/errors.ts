@@ -1,5 +1,5 @@
 // Domain errors: thrown by domain code that knows nothing of HTTP. `app.onError` (api/app.ts)
-// maps each to its status and the one JSON error shape of DESIGN.md §4, with its stable `code`.
+// maps each to its status and the one JSON error shape of docs/architecture.md §4, with its stable `code`.
 import type { ErrorCode } from '../../shared/error-codes';
 
 export abstract class DomainError extends Error {
@@ -92,7 +92,7 @@ export class Unprocessable extends DomainError {
 }
 
 /**
- * A pickup farther from the operator's base than its maximum radius (issue 17): not priced. The
+ * A pickup farther from the operator's base than its maximum radius (docs/product.md §10): not priced. The
  * engine throws it bare; the quote service adds the company's name and number to call.
  */
 export class OutsideServiceArea extends DomainError {

@@ -41,7 +41,7 @@ const CHANGES: { what: string; problemType?: string; write: (db: Db, companyId: 
     check: (_q, status) => expect(status).toBe(400),
   },
   {
-    // A problem the starter charges (issue 19) do not have: unmatched before, priced after.
+    // A problem the starter charges (docs/product.md §14) do not have: unmatched before, priced after.
     what: 'a surcharge created',
     problemType: 'winch-out',
     write: (db, companyId) => createCharge(db, 'surcharges', companyId, { problemType: 'Winch Out', amountPence: 1500 }),

@@ -25,7 +25,7 @@ export interface CompanyQuoteConfig {
 }
 
 /**
- * Whether a company's public page, widget and quotes work now (DESIGN.md §4): its owner's
+ * Whether a company's public page, widget and quotes work now (docs/architecture.md §4): its owner's
  * subscription gives access, derived from the cached dates; a company with no owner (the demo)
  * always does. The one place this rule lives.
  */

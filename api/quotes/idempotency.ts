@@ -1,4 +1,4 @@
-// Idempotent quote calculations (issue 18): the widget names each tap's calculation with an
+// Idempotent quote calculations (docs/product.md §17): the widget names each tap's calculation with an
 // Idempotency-Key, and retries it once when the connection drops. The same key for the same
 // company within the window answers with the first calculation's result (or waits for it, if it
 // is still running) and stores no second quote. In memory, per process, bounded: the least

@@ -71,7 +71,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       throw new NotFound('Company not found');
     }
 
-    // SPEC.md §5's "date minimum is today", in the operator's time zone.
+    // docs/product.md §5's "date minimum is today", in the operator's time zone.
     if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(now)) {
       throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
     }

@@ -1,6 +1,6 @@
 // Quote references (TQ-{reference}) as a keyed permutation of the quote's row id: unique by
 // construction, so the quotes table needs no index on them, and, without the key, they say
-// nothing about how many quotes anyone has had (DESIGN.md §5). The key is random, made by the
+// nothing about how many quotes anyone has had (docs/product.md §10). The key is random, made by the
 // migration that introduced it and kept in the database, so a backup carries it.
 // docs/decisions/011-quote-references.md says why this replaced random references.
 //

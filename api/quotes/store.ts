@@ -6,11 +6,11 @@ import { createReferenceCipher, type ReferenceCipher } from './reference';
 import { quoteReferenceKey, quotes } from '../platform/db/schema';
 import { pauseBefore, writeDeadline } from '../platform/db/write';
 
-/** The operator's follow-up columns (issue 16): a new quote takes their defaults. */
+/** The operator's follow-up columns (decision 016): a new quote takes their defaults. */
 type LeadColumns = 'status' | 'statusChangedAt' | 'contactChannel' | 'contactedAt';
 /** Every column a quote is written with: the writer fills the id and reference, the route all the rest. */
 export type QuoteInsert = Required<Omit<typeof quotes.$inferInsert, LeadColumns>>;
-/** Issue 17's columns, which quotes priced without its rules may leave out. */
+/** The "More rules" columns (docs/product.md §10), which quotes priced without those rules may leave out. */
 type QuoteSnapshot = 'vatPence' | 'vatRatePercent' | 'validUntil' | 'lines';
 /** What the route gives. */
 export type NewQuote = Omit<QuoteInsert, 'id' | 'publicId' | QuoteSnapshot> & Partial<Pick<QuoteInsert, QuoteSnapshot>>;
@@ -165,16 +165,12 @@ function createQuoteWriter(db: Db) {
     });
 }
 
-const writers = new WeakMap<Db, ReturnType<typeof createQuoteWriter>>();
+/** Stores a quote; resolves with its public reference once it is committed. */
+export type QuoteWriter = ReturnType<typeof createQuoteWriter>;
 
-/** Resolves with the quote's public reference once it is committed. */
+/** Resolves with the quote's public reference once it is committed. The writer is the database's one, held in its store object. */
 export function insertQuote(db: Db, quote: NewQuote): Promise<string> {
-  let write = writers.get(db);
-  if (!write) {
-    write = createQuoteWriter(db);
-    writers.set(db, write);
-  }
-  return write(quote);
+  return (db.$store.quoteWriter ??= createQuoteWriter(db))(quote);
 }
 
 export function countQuotes(db: Db, companyId?: number): number {

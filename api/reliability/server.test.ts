@@ -220,3 +220,39 @@ describe('online backup', () => {
     expect(schemaOf(copy)).toEqual(schemaOf(server.databasePath));
   });
 });
+
+describe('connection cap', () => {
+  it('refuses connections past MAX_CONNECTIONS, says so once, and serves again when they close', { timeout: 30_000 }, async () => {
+    const server = await spawnServer({ databasePath: tempDatabasePath('cap'), env: { MAX_CONNECTIONS: '20', LOG_LEVEL: 'info' }, stdout: 'pipe' });
+    started.push(server);
+    let log = '';
+    server.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
+    const held = await Promise.all(
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<import('node:net').Socket>((resolve) => {
+            const socket = connect({ host: '127.0.0.1', port: server.port });
+            socket.on('error', () => {});
+            socket.on('end', () => socket.destroy());
+            socket.once('connect', () => resolve(socket));
+          }),
+      ),
+    );
+    const deadline = Date.now() + 5000;
+    while (!log.includes('Connection limit reached') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(log.match(/Connection limit reached/g)).toHaveLength(1);
+    // Past the cap the server closes a new connection at once: no descriptor is kept for it.
+    await new Promise((r) => setTimeout(r, 300));
+    // At least the ten past the cap (the readiness probe's keep-alive connection may hold one place).
+    expect(held.filter((s) => s.destroyed || s.readableEnded).length).toBeGreaterThanOrEqual(10);
+    for (const socket of held) socket.destroy();
+    const again = Date.now() + 5000;
+    let status = 0;
+    while (status !== 200 && Date.now() < again) {
+      status = await fetch(`${server.url}/healthz`).then((r) => r.status, () => 0);
+    }
+    expect(status).toBe(200);
+    expect(await server.stop()).toBe(0);
+  });
+});

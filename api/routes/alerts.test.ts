@@ -1,4 +1,4 @@
-// The alert settings and the alert list (issue 16): what a new operator starts with, where
+// The alert settings and the alert list (decision 016): what a new operator starts with, where
 // alerts go, and bad input refused with a message per field and nothing changed.
 import { describe, expect, it } from 'vitest';
 import { findCompanyById } from '../company/store';

@@ -1,4 +1,4 @@
-// Lead alerts and retention (issue 16): the operator's settings and the alerts sent or waiting;
+// Lead alerts and retention (decision 016): the operator's settings and the alerts sent or waiting;
 // the rules are api/alerts/service.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';

@@ -1,4 +1,4 @@
-// Sign-in throttling and the sign-up limit (issue 13, items 2–4). The password module is
+// Sign-in throttling and the sign-up limit (docs/product.md §18). The password module is
 // replaced by a fast, counting stand-in whose verifications wait at a gate the test opens, so
 // "how many guesses were checked" is observable and parallel requests really overlap.
 import { beforeEach, describe, expect, it, vi } from 'vitest';

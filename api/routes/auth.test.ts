@@ -57,7 +57,7 @@ describe('auth', () => {
     [{}, { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' }],
     [{ name: '  ', email: 'nope', password: '12345', companyName: '' }, { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' }],
     [{ name: 1, email: ['a'], password: null, companyName: {} }, { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' }],
-  ])('refuses a bad signup with SPEC messages %#', async (body, fields) => {
+  ])('refuses a bad signup with the product messages %#', async (body, fields) => {
     const res = await signup(body);
     expect(res.status).toBe(400);
     expect(res.json.fields).toEqual(fields);

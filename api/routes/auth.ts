@@ -1,4 +1,4 @@
-// Sign up, sign in, sign out and the current user (SPEC.md §7); the rules are api/auth/account.ts's.
+// Sign up, sign in, sign out and the current user (docs/product.md §7); the rules are api/auth/account.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { accountService } from '../auth/account';

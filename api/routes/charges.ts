@@ -1,4 +1,4 @@
-// The charge lists (SPEC.md §7): private list/create/update/delete scoped to the session's
+// The charge lists (docs/product.md §7): private list/create/update/delete scoped to the session's
 // company, and public reads of enabled rows by company id. The rules are api/charges/'s; the
 // routes are the table's, one group per list.
 import { OpenAPIHono } from '@hono/zod-openapi';

@@ -220,7 +220,7 @@ describe('company settings', () => {
 describe('pricing', () => {
   const t = createTestApp();
 
-  it('starts at SPEC defaults and a blank save applies them with after-hours on', async () => {
+  it('starts at the product defaults and a blank save applies them with after-hours on', async () => {
     const op = await t.operator();
     const initial = await t.call('GET', '/api/pricing', { token: op.token });
     expect(initial.json).toMatchObject({ callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: false, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' });
@@ -252,7 +252,7 @@ describe('pricing', () => {
 describe('charge lists', () => {
   const t = createTestApp();
 
-  it('creates with SPEC defaults, updates, deletes, and serves enabled rows publicly', async () => {
+  it('creates with the product defaults, updates, deletes, and serves enabled rows publicly', async () => {
     const op = await t.operator();
     const created = await t.call('POST', '/api/vehicle-types', { token: op.token, body: { name: 'Luton Van', companyId: 1 } });
     expect(created.status).toBe(201);

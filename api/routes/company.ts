@@ -1,4 +1,4 @@
-// The operator's own company (private) and the public company reads (SPEC.md §7); the rules are
+// The operator's own company (private) and the public company reads (docs/product.md §7); the rules are
 // api/company/service.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';

@@ -1,4 +1,4 @@
-// The API reference (DESIGN.md §4, beyond SPEC): the OpenAPI 3.1 document generated from the
+// The API reference (docs/architecture.md §4, beyond the product's first version): the OpenAPI 3.1 document generated from the
 // route table as the app registered it, and a readable page of the same document.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../platform/http/context';

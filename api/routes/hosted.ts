@@ -1,7 +1,7 @@
-// The hosted side of the widget (DESIGN.md §8): `/widget.js` for any website to embed, and
+// The hosted side of the widget (docs/product.md §13): `/widget.js` for any website to embed, and
 // `/company/{slug}`, a small page per company with a correct title and Open Graph tags for link
 // previews (WhatsApp shows them), the company's header and footer, and the widget itself.
-// Budget (DESIGN.md §9): the page and widget.js together stay within 110 KB gzip.
+// Budget (docs/budgets.md): the page and widget.js together stay within 110 KB gzip.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';

@@ -1,4 +1,4 @@
-// Loose numbers and control characters (issue 13 items 9 and 10): refused with the field's
+// Loose numbers and control characters (docs/product.md §18): refused with the field's
 // message and a 400, and nothing is stored.
 import { describe, expect, it } from 'vitest';
 import { forbiddenCharacterMessage } from '../../shared/schemas';

@@ -1,4 +1,4 @@
-// The lead inbox (issue 16): the operator's quotes, their numbers, export, status, and the
+// The lead inbox (decision 016): the operator's quotes, their numbers, export, status, and the
 // widget's public contact marker. The rules are api/leads/service.ts's. Static paths are
 // registered before `/api/quotes/{reference}` so they are matched first.
 import { OpenAPIHono } from '@hono/zod-openapi';

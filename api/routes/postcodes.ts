@@ -1,5 +1,5 @@
 // GET /api/postcodes/nearest?lat=…&lng=…: the unit postcode nearest to a motorist's position, for
-// the quote form's "Use my location" (issue 18). Public like the quote route and under its rate
+// the quote form's "Use my location" (docs/product.md §17). Public like the quote route and under its rate
 // limit. The position is never stored or logged: the request log writes the path without its
 // query string, and the answer tells caches not to keep it.
 import { OpenAPIHono } from '@hono/zod-openapi';

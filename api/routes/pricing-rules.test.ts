@@ -1,4 +1,4 @@
-// Issue 17's pricing rules through the API: saved per field with a clear 400, applied to the next
+// The "More rules" of pricing through the API (docs/product.md §10): saved per field with a clear 400, applied to the next
 // quote, refused outside the maximum radius, and kept with each stored quote.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ describe('pricing rules settings', () => {
     expect(saved.json).toMatchObject(rules);
     expect((await t.call('GET', '/api/pricing', { token: op.token })).json).toMatchObject(rules);
     expect((await t.call('GET', `/api/engine/pricing/${op.companyId}`)).json).toMatchObject(rules);
-    // A save that leaves them blank turns them off again, as blank SPEC fields take their defaults.
+    // A save that leaves them blank turns them off again, as blank base-rate fields take their defaults.
     const blank = await t.call('PUT', '/api/pricing', { token: op.token, body: { bankHolidayFee: '', maximumRadius: '' } });
     expect(blank.json).toMatchObject(RULES_OFF);
   });

@@ -1,4 +1,4 @@
-// Pricing & rates (SPEC.md §7); the rules are api/company/pricing-rates.ts's.
+// Pricing & rates (docs/product.md §7); the rules are api/company/pricing-rates.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { currentUser } from '../auth/session';
 import { pricingRatesService } from '../company/pricing-rates';

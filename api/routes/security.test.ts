@@ -1,4 +1,4 @@
-// Security cases generated from the route table (STYLE.md #14), so a route is covered the day it
+// Security cases generated from the route table (docs/style.md #14), so a route is covered the day it
 // is added: every `operator` route without a session → 401, naming another company's row in its
 // path (`{id}`, `{reference}`: ROW_FIXTURES) → 404 and the row untouched, as a cookie-authenticated write from a foreign origin → 403, and with a
 // body that is not JSON → 415; every route's CORS follows its access.

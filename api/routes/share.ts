@@ -1,4 +1,4 @@
-// Share & Embed (issue 19), private to the signed-in operator and scoped to their company: the
+// Share & Embed (docs/product.md §14), private to the signed-in operator and scoped to their company: the
 // setup checklist, the link and embed snippet, and the link's QR code as PNG and SVG downloads.
 // The rules are api/company/share.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';

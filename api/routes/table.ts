@@ -60,7 +60,7 @@ import { requireJson } from '../platform/http/validate';
 
 /**
  * Who may call a route:
- * - `public`: any website, anonymously (DESIGN.md §4): CORS open to any origin, no credentials.
+ * - `public`: any website, anonymously (docs/architecture.md §4): CORS open to any origin, no credentials.
  * - `account`: the portal's own pages before or around sign-in (sign up, sign in, checkout):
  *   no session needed, same-origin only.
  * - `operator`: a signed-in operator (401 without a session), same-origin only, scoped to the
@@ -174,7 +174,7 @@ function chargeWrites<B extends z.ZodObject, R extends z.ZodType>(path: string, 
       path,
       'x-access': 'operator',
       tags: ['Charges'],
-      summary: `Adds a ${label} row (SPEC's defaults for blank amounts)`,
+      summary: `Adds a ${label} row (the product's defaults for blank amounts)`,
       request: { body: body(schema) },
       responses: { 201: json(row, 'The new row'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 409: nameTaken, 413: tooLarge, 415: unsupported },
     }),
@@ -482,7 +482,7 @@ export const routes = {
       path: '/api/pricing',
       'x-access': 'operator',
       tags: ['Pricing'],
-      summary: "Saves the operator's pricing rates; blank fields take SPEC's defaults",
+      summary: "Saves the operator's pricing rates; blank fields take the product's defaults",
       request: { body: body(pricingUpdateSchema) },
       responses: { 200: json(pricingRatesSchema, 'The rates'), 400: invalid, 401: notSignedIn, 403: crossOrigin, 413: tooLarge, 415: unsupported },
     }),

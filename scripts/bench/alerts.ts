@@ -1,4 +1,4 @@
-// Issue 16's alerts budget: quote throughput and p99 with every company alerted for each quote
+// The alerts budget (docs/budgets.md): quote throughput and p99 with every company alerted for each quote
 // and the mail worker sending to an SMTP server, against the same load with alerts off. Two
 // servers on two databases with the same companies, measured in alternating slices; the server
 // not being measured is paused (SIGSTOP), so its worker cannot take the cores from the other.

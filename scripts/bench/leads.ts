@@ -1,4 +1,4 @@
-// Issue 16's budgets for the lead inbox, on a real-sized database: `quotes` quotes across 5,000
+// The lead inbox's budgets (docs/budgets.md), on a real-sized database: `quotes` quotes across 5,000
 // companies (fill-database.ts), plus one more company with EXPORT_ROWS quotes for the export. The
 // database is filled here; the figures come from a fresh process (leads-probe.ts), so its memory
 // holds nothing of the fill and its RSS growth is the export's own.

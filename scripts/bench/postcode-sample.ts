@@ -1,22 +1,29 @@
 // Real postcodes for the benchmarks, drawn deterministically (fixed strides) from the routed pairs
-// in api/engine/distance/testdata and the source data in ../shared, so every run measures the same inputs.
+// in api/engine/distance/testdata and from the postcode CSVs of docs/data.md, so every run
+// measures the same inputs. The CSVs are not kept in the repository (44 MB); the keys drawn from
+// them are, in postcode-keys.json: every n-th row of each file, evenly spread over it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
 import { lookupPostcode, type PostcodeLevel } from '../../api/engine/distance/postcodes';
 import { PAIRS_CSV } from '../distance-accuracy';
-import { REPO_ROOT } from './server-process';
 
 export { PAIRS_CSV };
-const SHARED_DIR = path.resolve(REPO_ROOT, '../shared');
-const GEODATA_DIR = path.join(SHARED_DIR, 'geodata');
 
-/** Every `count`-th key (evenly spread over the file) of a `key,lat,lng` CSV. */
-function strideKeys(csv: string, count: number): string[] {
-  const lines = csv.split('\n').slice(1).filter((line) => line !== '');
-  const stride = Math.max(1, Math.floor(lines.length / count));
-  const keys: string[] = [];
-  for (let i = 0; i < lines.length && keys.length < count; i += stride) keys.push(lines[i].slice(0, lines[i].indexOf(',')));
+interface KeySample {
+  units: Record<string, string[]>;
+  sectors: Record<string, string[]>;
+  districts: Record<string, string[]>;
+}
+
+const KEYS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'postcode-keys.json');
+let sample: KeySample | undefined;
+
+/** The `count` keys drawn from one CSV, as stored; only the counts the benchmarks use are kept. */
+function strideKeys(file: keyof KeySample, count: number): string[] {
+  sample ??= JSON.parse(readFileSync(KEYS_FILE, 'utf8')) as KeySample;
+  const keys = sample[file][String(count)];
+  if (!keys) throw new Error(`${KEYS_FILE} holds no sample of ${count} ${file}`);
   return keys;
 }
 
@@ -31,7 +38,7 @@ export function pairsCsvPostcodes(): string[] {
 
 /** `count` unit postcodes spread over the whole country (compact keys). */
 export function unitKeys(count: number): string[] {
-  return strideKeys(gunzipSync(readFileSync(path.join(GEODATA_DIR, 'uk_postcode_units.csv.gz'))).toString('utf8'), count);
+  return strideKeys('units', count);
 }
 
 /**
@@ -42,8 +49,8 @@ export function unitKeys(count: number): string[] {
 export function mixedLookupKeys(perLevel: number): { key: string; level: PostcodeLevel }[] {
   const keep = (candidates: string[], level: PostcodeLevel) =>
     candidates.filter((key) => lookupPostcode(key)?.level === level).map((key) => ({ key, level }));
-  const sectors = strideKeys(readFileSync(path.join(GEODATA_DIR, 'uk_postcode_sectors.csv'), 'utf8'), perLevel * 2);
-  const districts = strideKeys(readFileSync(path.join(GEODATA_DIR, 'uk_postcode_districts.csv'), 'utf8'), perLevel * 2);
+  const sectors = strideKeys('sectors', perLevel * 2);
+  const districts = strideKeys('districts', perLevel * 2);
   return [
     ...keep(unitKeys(perLevel), 'unit'),
     ...keep(

@@ -1,4 +1,4 @@
-// The data-size budgets of issue 14, measured against the real server on real-sized databases:
+// The data-size budgets (docs/budgets.md), measured against the real server on real-sized databases:
 // a backup of a 1 M-quote database while quotes are written at 100/s, and quote p99 with 5 M
 // quotes across 5,000 companies against the same companies with no quotes.
 import { spawn } from 'node:child_process';

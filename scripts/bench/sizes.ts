@@ -1,4 +1,4 @@
-// Transfer sizes against DESIGN.md §9: the widget, the hosted company page with everything it
+// Transfer sizes against docs/budgets.md: the widget, the hosted company page with everything it
 // loads from our origin before the form is usable, and the admin SPA's first-load JavaScript.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

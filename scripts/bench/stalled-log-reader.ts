@@ -1,6 +1,6 @@
 // The server's memory when its log reader stops reading (a stuck log shipper, a paused container
 // log driver): the production bundle logging at `info` into a pipe that a `sleep` process holds
-// and never reads, under quote load. Budget (issue 14): RSS growth ≤ 40 MB over 20 s.
+// and never reads, under quote load. Budget (docs/budgets.md): RSS growth ≤ 40 MB over 20 s.
 import { spawn } from 'node:child_process';
 import { runLoad, type LoadRequest, type LoadSettings } from './load';
 import { spawnServer } from './server-process';

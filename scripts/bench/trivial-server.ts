@@ -1,4 +1,4 @@
-// The baseline for the quote benchmark (DESIGN.md §9: the quote route must reach ≥ 40% of GET /):
+// The baseline for the quote benchmark (docs/budgets.md: the quote route must reach ≥ 40% of GET /):
 // the smallest Hono app on the same node-server adapter, spawned like the real server.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';

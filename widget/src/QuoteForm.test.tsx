@@ -32,7 +32,7 @@ const company: PublicCompany = {
   accentColour: '#FF5722',
   backgroundColour: '#FAFAFA',
   textColour: '#0F172A',
-  // As the company read gives them since issue 18: E.164.
+  // As the company read gives them (decision 013): E.164.
   phone: '+441614960000',
   whatsapp: '+447700900456',
   email: 'jobs@acme.example',
@@ -108,7 +108,7 @@ async function fillValidForm(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('demo mode', () => {
-  it('shows the SPEC’s fields with the sample data and no company', () => {
+  it('shows the product’s fields with the sample data and no company', () => {
     render(<QuoteForm demo />);
     expect(screen.getByRole('heading', { name: 'RecoveryQuote' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Get Your Instant Recovery Quote' })).toBeTruthy();

@@ -1,4 +1,4 @@
-// The customer quote screen (SPEC.md §2 "Customer quote screen"), written once: the custom
+// The customer quote screen (docs/product.md §2 "Customer quote screen"), written once: the custom
 // element <recovery-quote> wraps it (element.tsx) and the admin SPA renders it for the landing
 // demo, the portal preview and the wrapper page.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -190,9 +190,9 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [pending, setPending] = useState(false);
   const [result, setResult] = useState<{ quote: QuoteResponse; summary: QuoteSummary } | null>(null);
-  /** The operator's answer to a pickup beyond its maximum radius (issue 17): call instead, as when unreachable. */
+  /** The operator's answer to a pickup beyond its maximum radius (docs/product.md §10): call instead, as when unreachable. */
   const [outsideArea, setOutsideArea] = useState('');
-  // Issue 18: the network or the server failed, so the motorist is offered a call; it stays until the next attempt.
+  // At the roadside (docs/product.md §17): the network or the server failed, so the motorist is offered a call; it stays until the next attempt.
   const [unreachable, setUnreachable] = useState(false);
   const [locating, setLocating] = useState(false);
   const [locateNote, setLocateNote] = useState('');
@@ -228,7 +228,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     setErrors((current) => (field in current ? { ...current, [field]: undefined } : current));
   };
 
-  /** SPEC.md §2: postcodes are normalised when the field loses focus. */
+  /** docs/product.md §2: postcodes are normalised when the field loses focus. */
   const normalisePostcode = (field: 'pickupPostcode' | 'destinationPostcode') => {
     const value = values[field];
     if (!value.trim()) return;
@@ -530,7 +530,7 @@ interface TimePickerProps {
   onChange: <K extends keyof QuoteFormValues>(field: K, value: QuoteFormValues[K]) => void;
 }
 
-/** SPEC.md §2: Hour 01–12, Min in 5-minute steps, AM/PM, and a 'Selected Time' readout. */
+/** docs/product.md §2: Hour 01–12, Min in 5-minute steps, AM/PM, and a 'Selected Time' readout. */
 function TimePicker({ id, values, onChange }: TimePickerProps) {
   const part = (key: 'hour' | 'minute' | 'period', label: string, options: readonly string[]) => (
     <div>

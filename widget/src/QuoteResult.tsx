@@ -1,4 +1,4 @@
-// The 'Quote Ready!' card (SPEC.md §2, §9): total, quote id, the optional breakdown, the two
+// The 'Quote Ready!' card (docs/product.md §2, §9): total, quote id, the optional breakdown, the two
 // ways to contact the operator and the optional disclaimer.
 import { useId, type KeyboardEvent, type Ref } from 'react';
 import { formatPounds } from '../../shared/money';
@@ -21,11 +21,11 @@ export const formatValidUntil = (iso: string): string =>
   new Date(iso).toLocaleString('en-GB', { timeZone: 'Europe/London', dateStyle: 'long', timeStyle: 'short' });
 
 /**
- * The breakdown's lines: the server's own list when it sends one (SPEC's lines with each extra
+ * The breakdown's lines: the server's own list when it sends one (the product's lines with each extra
  * where 'Service Fees' stood, then the operator's rules such as "Travel to you" and "VAT (20%)").
- * Otherwise SPEC's order, the last four only when they add something. The extras
- * (problem surcharge, after-hours fee, out-of-area fee...) each get their own line where SPEC's
- * 'Service Fees' sum stood (issue 18); any part of the sum the server did not itemise stays as
+ * Otherwise the product's order, the last four only when they add something. The extras
+ * (problem surcharge, after-hours fee, out-of-area fee...) each get their own line where the product's
+ * 'Service Fees' sum stood (docs/product.md §10); any part of the sum the server did not itemise stays as
  * 'Service Fees'.
  */
 function breakdownLines(quote: QuoteResponse): { label: string; amount: number }[] {
@@ -62,7 +62,7 @@ interface QuoteResultProps {
   headingRef: Ref<HTMLHeadingElement>;
 }
 
-/** SPEC.md §2 calls these two "buttons": links (they open WhatsApp or the dialler) with the
+/** docs/product.md §2 calls these two "buttons": links (they open WhatsApp or the dialler) with the
  * button role, so Space presses them as it would a button. */
 export const asButton = {
   role: 'button',

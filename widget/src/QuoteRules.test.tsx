@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The quote form with issue 17's answers: the server's own lines (travel, minimum, VAT), how long
+// The quote form with the "More rules" answers (docs/product.md §10): the server's own lines (travel, minimum, VAT), how long
 // the price holds, and a pickup beyond the operator's maximum radius.
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

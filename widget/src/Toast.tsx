@@ -1,5 +1,5 @@
 // A small toast for the quote form, rendered inside the form itself (so inside the widget's
-// shadow root, never portalled to the host page). SPEC.md §9: one at a time, shown for 5 s,
+// shadow root, never portalled to the host page). docs/product.md §9: one at a time, shown for 5 s,
 // swiped right by 50 px to dismiss. Two live regions stay mounted so screen readers announce
 // each message: polite for news, assertive for problems.
 import { Icon } from './icons';

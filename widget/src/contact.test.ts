@@ -15,7 +15,7 @@ const summary: QuoteSummary = {
 };
 
 describe('whatsappMessage', () => {
-  it('holds every detail SPEC §7 lists, for an emergency', () => {
+  it('holds every detail docs/product.md §7 lists, for an emergency', () => {
     expect(whatsappMessage(summary)).toBe(
       [
         'Hello, I would like to book a vehicle recovery.',

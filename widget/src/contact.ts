@@ -1,4 +1,4 @@
-// The customer's next step after a quote (SPEC.md §7): a prefilled WhatsApp chat or a phone call.
+// The customer's next step after a quote (docs/product.md §7): a prefilled WhatsApp chat or a phone call.
 import { apiRequest } from '../../shared/api-client';
 import { formatLongDate, formatPounds } from '../../shared/money';
 import { telUrl, whatsappNumber } from '../../shared/phone';
@@ -56,7 +56,7 @@ export function whatsappUrl(number: string, message: string): string {
 export { telUrl };
 
 /**
- * Marks the quote with the customer's tap, for the operator's inbox (issue 16). Fire and forget:
+ * Marks the quote with the customer's tap, for the operator's inbox (decision 016). Fire and forget:
  * keepalive lets it outlive a page the tap leaves, and its failure is no concern of the customer's.
  */
 export const markContact = (apiBase: string, { channel, quoteId }: ContactDetail) =>

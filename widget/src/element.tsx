@@ -1,4 +1,4 @@
-// <recovery-quote company="slug"> (DESIGN.md §8): the quote form as a custom element in an open
+// <recovery-quote company="slug"> (docs/product.md §13): the quote form as a custom element in an open
 // shadow root, so the host page's CSS cannot reach it and its CSS cannot leak out. This file is
 // the entry of dist/widget/widget.js (vite.widget.config.ts).
 import r2wc from '@r2wc/react-to-web-component';

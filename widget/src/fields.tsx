@@ -151,7 +151,7 @@ interface StepperProps {
   onChange: (value: number) => void;
 }
 
-/** SPEC.md §2: a − / + stepper from 0 to the company's passenger limit. */
+/** docs/product.md §2: a − / + stepper from 0 to the company's passenger limit. */
 export function PassengerStepper({ id, label, value, max, error, onChange }: StepperProps) {
   const button =
     `grid size-11 shrink-0 place-items-center rounded-lg border border-slate-400 bg-white text-slate-900 ` +
@@ -166,7 +166,7 @@ export function PassengerStepper({ id, label, value, max, error, onChange }: Ste
         {label}
       </span>
       <div role="group" aria-labelledby={`${id}-label`} {...describedBy(id, error)} className="flex items-center gap-3">
-        {/* Named by their SPEC.md §2 symbols, with what they do as the description. */}
+        {/* Named by their docs/product.md §2 symbols, with what they do as the description. */}
         <button type="button" className={button} aria-label="-" aria-describedby={`${id}-less`} aria-disabled={value <= 0} onClick={() => step(value - 1)}>
           <Icon name="minus" className="size-4" />
         </button>

@@ -47,7 +47,7 @@ describe('validateQuote', () => {
     expect(validateQuote(values)).toEqual(schemaMessages(values));
   });
 
-  it('shows SPEC’s wording under each field', () => {
+  it('shows the product’s wording under each field', () => {
     const errors = validateQuote({ ...INITIAL_VALUES, urgency: '' });
     expect(errors).toEqual({
       pickupPostcode: 'Pickup postcode is required',

@@ -1,7 +1,7 @@
 // The quote form's rules, free of React so they are unit-tested directly.
 //
 // Why not `quoteRequestSchema` from shared/schemas.ts: importing zod adds ~23 KB gzip to
-// widget.js (the whole budget is 85 KB with React). The messages below are SPEC.md §5's, and
+// widget.js (the whole budget is 85 KB with React). The messages below are docs/product.md §5's, and
 // quote-form-logic.test.ts checks that they match what the shared schema says for the same input,
 // so they cannot drift apart.
 import { MAX_PASSENGERS, PREFERRED_DATE_PAST, PREFERRED_DATE_REQUIRED } from '../../shared/constants';
@@ -42,7 +42,7 @@ export const QUOTE_MESSAGES = {
   passengerMax: `Passenger count cannot exceed ${MAX_PASSENGERS}`,
   problemType: 'Problem type is required',
   urgency: 'Urgency level is required',
-  // Beyond SPEC: a scheduled recovery needs a day; these two are the widget's own.
+  // Beyond the rules of docs/product.md §5: a scheduled recovery needs a day; these two are the widget's own.
   dateRequired: PREFERRED_DATE_REQUIRED,
   datePast: PREFERRED_DATE_PAST,
 } as const;
@@ -57,7 +57,7 @@ export const INITIAL_VALUES: QuoteFormValues = {
   problemType: '',
   urgency: 'immediate',
   preferredDate: '',
-  // SPEC §4: the time picker starts at 12:00 PM.
+  // docs/product.md §4: the time picker starts at 12:00 PM.
   hour: '12',
   minute: '00',
   period: 'PM',

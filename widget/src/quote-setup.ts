@@ -11,9 +11,9 @@ export interface Option {
   label: string;
 }
 
-/** SPEC.md §3 demo data: the landing page's demo quotes these without loading anything. */
+/** docs/product.md §3 demo data: the landing page's demo quotes these without loading anything. */
 export const DEMO_COMPANY_ID = 1;
-// Option values are the lower-cased names the API is sent (SPEC.md §3), like the gearbox and
+// Option values are the lower-cased names the API is sent (docs/product.md §3), like the gearbox and
 // rolling-status values; labels keep the operator's spelling.
 const vehicleOption = (name: string): Option => ({ value: name.toLowerCase(), label: name });
 const DEMO_VEHICLE_TYPES: readonly Option[] = ['Car', 'Van', 'Motorcycle'].map(vehicleOption);
@@ -78,8 +78,8 @@ async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<Pu
 }
 
 /**
- * SPEC.md §9: with a real company's data the form lists the company's own surcharged problems
- * plus 'other' (SPEC's preview mode, which is how its public company page runs; the ten default
+ * docs/product.md §9: with a real company's data the form lists the company's own surcharged problems
+ * plus 'other' (the product's preview mode, which is how its public company page runs; the ten default
  * problems are for the demo). docs/decisions/009-problem-types-on-public-pages.md.
  */
 function problemOptions(surcharges: readonly Surcharge[]): Option[] {
@@ -140,7 +140,7 @@ export function useQuoteSetup(source: SetupSource): { setup: Setup; retry: () =>
     return () => controller.abort();
   }, [companySlug, companyId, demo, apiBase, suppliedId, attempt]);
 
-  // SPEC.md §7: the signed-in operator's own company (the portal's preview tab) is always stale
+  // docs/product.md §7: the signed-in operator's own company (the portal's preview tab) is always stale
   // and read again when the window regains focus, so what was saved in the portal's tab shows
   // here. In place: the form keeps what the operator typed, with no loading state in between.
   const ownCompany = !demo && !companySlug && companyId === undefined && suppliedId === undefined;

@@ -1,4 +1,4 @@
-// The motorist at the roadside (issue 18), free of React so it is unit-tested directly: their
+// The motorist at the roadside (docs/product.md §17), free of React so it is unit-tested directly: their
 // position to the nearest postcode, and a quote request that survives a weak signal.
 import { ApiRequestError, apiRequest, type ApiRequestOptions } from '../../shared/api-client';
 

@@ -1,4 +1,4 @@
-// Swipe right to dismiss (SPEC.md §9: 50 px threshold), shared by the widget's toasts and the
+// Swipe right to dismiss (docs/product.md §9: 50 px threshold), shared by the widget's toasts and the
 // portal's. Returns the card's current offset and the pointer handlers to spread on it.
 import { useRef, useState, type PointerEvent } from 'react';
 

@@ -1,5 +1,5 @@
 // The signed-in operator's frame: 'Driver Portal', who is signed in, and the account menu
-// (SPEC.md §2 Driver Portal).
+// (docs/product.md §2 Driver Portal).
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';

@@ -1,4 +1,4 @@
-// SPEC.md §2 protected route rule, as a pure decision (unit-tested) and the component using it.
+// docs/product.md §2 protected route rule, as a pure decision (unit-tested) and the component using it.
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { hasDashboardAccess } from '../../../shared/subscription';
@@ -37,7 +37,7 @@ export function ProtectedRoute({ children }: { children?: ReactNode }) {
   const { user, isLoading } = useAuth();
   const location = useLocation();
   const decision = decideProtectedRoute({ isLoading, user, pathname: location.pathname, search: location.search });
-  // The dashboard's own loading state (SPEC.md §2) shows while the guard waits for the user.
+  // The dashboard's own loading state (docs/product.md §2) shows while the guard waits for the user.
   if (decision.kind === 'loading') return <FullPageSpinner text={isDashboard(location.pathname) ? 'Loading dashboard...' : undefined} />;
   if (decision.kind === 'redirect') {
     // Signing in comes back here (an alert email's link to a quote), see useAuth's login.

@@ -1,4 +1,4 @@
-// App-wide toasts (SPEC.md §9): one at a time, shown for 5000 ms, swipe right past 50 px to
+// App-wide toasts (docs/product.md §9): one at a time, shown for 5000 ms, swipe right past 50 px to
 // dismiss. `toast()` works outside React too (mutation callbacks), so the current toast lives in
 // a tiny module store rather than in context. Two live regions stay mounted so screen readers
 // announce each toast (polite for news, assertive for problems) and its text exists exactly

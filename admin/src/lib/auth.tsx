@@ -1,7 +1,7 @@
 // The signed-in operator, shared by every admin screen through react-query's cache.
-// SPEC.md §6/§7: a 401 on GET /api/auth/user means "no user", not an error. Login, signup and
+// docs/product.md §6/§7: a 401 on GET /api/auth/user means "no user", not an error. Login, signup and
 // logout are mutations so screens can show their pending labels; their navigation and failure
-// toasts (SPEC.md §4, §8) live here so every caller behaves the same.
+// toasts (docs/product.md §4, §8) live here so every caller behaves the same.
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
@@ -56,7 +56,7 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   }
 }
 
-/** Where a freshly signed-in user belongs (SPEC.md §4). */
+/** Where a freshly signed-in user belongs (docs/product.md §4). */
 const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
   hasDashboardAccess(status) ? '/dashboard' : '/subscription';
 

@@ -1,4 +1,4 @@
-// SPEC.md §7 data-loading defaults: no polling, no refetch on focus, data never stale, no
+// docs/product.md §7 data-loading defaults: no polling, no refetch on focus, data never stale, no
 // retries. Screens that need otherwise (the company read) say so on their own query.
 import { QueryClient } from '@tanstack/react-query';
 

@@ -1,4 +1,4 @@
-// Never lose an edit (issue 19): each form of the portal reports whether it holds unsaved
+// Never lose an edit (docs/product.md §14): each form of the portal reports whether it holds unsaved
 // changes; while any does, closing or reloading the tab asks first (beforeunload), and so do
 // the portal's own ways out (the menu's pages and Sign Out).
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';

@@ -1,4 +1,4 @@
-// Sign in / create account (SPEC.md §2 Auth page). The mode lives in the query string
+// Sign in / create account (docs/product.md §2 Auth page). The mode lives in the query string
 // (?mode=signin|signup) so the landing page's buttons and the browser's back button agree.
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -82,7 +82,7 @@ export default function AuthPage() {
       <title>{title}</title>
       <main className="flex flex-col px-4 py-6 sm:px-8">
         <div>
-          {/* SPEC.md §2: a 'Back to Home' button. */}
+          {/* docs/product.md §2: a 'Back to Home' button. */}
           <Button variant="ghost" className="-ml-2" onClick={() => void navigate('/')}>
             <ArrowLeft aria-hidden="true" /> Back to Home
           </Button>

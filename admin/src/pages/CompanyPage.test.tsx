@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// SPEC.md §7: the slug lookup retries 3 times, 1 second apart, when a retry may help. The retry
+// docs/product.md §7: the slug lookup retries 3 times, 1 second apart, when a retry may help. The retry
 // delay runs on a fake clock: the tests count the lookups and say when each may happen.
 import '../test/dom';
 import { act, screen } from '@testing-library/react';

@@ -1,5 +1,5 @@
 // /company/:slug inside the SPA. The server answers this path itself with a small hosted page
-// (DESIGN.md §8); this route covers navigation that stays inside the SPA.
+// (docs/product.md §13); this route covers navigation that stays inside the SPA.
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { apiRequest, mayPass } from '../../../shared/api-client';
@@ -8,7 +8,7 @@ import { FullPageSpinner } from '../components/ui';
 import { CompanyWrapper } from './CompanyWrapper';
 import NotFoundPage from './NotFoundPage';
 
-/** SPEC.md §7: the slug lookup retries 3 times, 1 second apart; a 404 is an answer, not a failure. */
+/** docs/product.md §7: the slug lookup retries 3 times, 1 second apart; a 404 is an answer, not a failure. */
 const SLUG_RETRIES = 3;
 const SLUG_RETRY_DELAY_MS = 1000;
 

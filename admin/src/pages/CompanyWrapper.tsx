@@ -1,4 +1,4 @@
-// SPEC.md §2 "Combined wrapper page". With a company slug and its data it is just the customer
+// docs/product.md §2 "Combined wrapper page". With a company slug and its data it is just the customer
 // quote form; otherwise (the operator's /preview) a top bar toggles between the quote form and
 // the Driver Portal settings, above a footer with the company's details.
 import { lazy, Suspense, useState } from 'react';
@@ -106,7 +106,7 @@ export function CompanyWrapper({ company }: { company?: PublicCompany }) {
           <QuoteForm preview />
         </main>
       ) : user && !hasDashboardAccess(user.subscriptionStatus) ? (
-        // The same rule as /dashboard's guard (SPEC.md §2): no portal without a running subscription.
+        // The same rule as /dashboard's guard (docs/product.md §2): no portal without a running subscription.
         <main className="mx-auto grid w-full max-w-md flex-1 content-start gap-4 px-4 py-16 text-center">
           <h1 className="text-xl font-bold">Start your free trial to manage your settings</h1>
           <p className="text-slate-700">The Driver Portal opens once your free trial or subscription is active.</p>

@@ -1,4 +1,4 @@
-// Contact & Support (SPEC.md §2, §5, §7): no server call; each form opens the operator's mail
+// Contact & Support (docs/product.md §2, §5, §7): no server call; each form opens the operator's mail
 // client with a prefilled message to support.
 import { useForm, type FieldError, type UseFormRegisterReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -17,7 +17,7 @@ function mailtoUrl(subject: string, body: string, to = SUPPORT_EMAIL): string {
   return `mailto:${to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
-/** Hands the message to the mail client, with SPEC.md §8's toasts either way. */
+/** Hands the message to the mail client, with docs/product.md §8's toasts either way. */
 function openMailClient(url: string): void {
   try {
     window.location.href = url;

@@ -1,4 +1,4 @@
-// The marketing page that sells the service to recovery operators (SPEC.md §1, §2 Landing page).
+// The marketing page that sells the service to recovery operators (docs/product.md §1, §2 Landing page).
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import {

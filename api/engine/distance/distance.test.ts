@@ -130,7 +130,9 @@ describe('createDistanceService (builtin)', () => {
 describe('createDistanceService (osrm)', () => {
   let server: Server;
   let osrmUrl: string;
-  let answer: 'ok' | 'error' | 'no-route' | 'slow' | 'garbage';
+  let answer: 'ok' | 'error' | 'no-route' | 'slow' | 'garbage' | 'late';
+  /** With answer 'late': how far the breaker's clock moves while OSRM works on the request. */
+  let lateMs: number;
   let requests: string[];
   /** Requests the server holds right now, and the most it held at once. */
   let open: number;
@@ -149,6 +151,7 @@ describe('createDistanceService (osrm)', () => {
       mostOpen = Math.max(mostOpen, open);
       res.once('close', () => open--);
       if (answer === 'slow') return; // never answers: only the client's timeout ends it
+      if (answer === 'late') clock += lateMs;
       if (answer === 'error') {
         res.writeHead(500).end('boom');
         return;
@@ -157,7 +160,7 @@ describe('createDistanceService (osrm)', () => {
         res.writeHead(200, { 'content-type': 'application/json' }).end('<html>502 Bad Gateway</html>');
         return;
       }
-      const body = answer === 'ok' ? { code: 'Ok', routes: [{ distance: 16_093.44, duration: 900 }] } : { code: 'NoRoute', routes: [] };
+      const body = answer === 'ok' || answer === 'late' ? { code: 'Ok', routes: [{ distance: 16_093.44, duration: 900 }] } : { code: 'NoRoute', routes: [] };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -176,6 +179,7 @@ describe('createDistanceService (osrm)', () => {
     open = 0;
     mostOpen = 0;
     clock = 0;
+    lateMs = 0;
   });
 
   it('asks for the route between the two centroids, longitude first, and converts metres to miles', async () => {
@@ -259,6 +263,55 @@ describe('createDistanceService (osrm)', () => {
       }
     },
   );
+
+  it('opens the circuit on slowness: once the 90th percentile of answers passes 800 ms, quotes stop waiting for OSRM until a probe is quick', async () => {
+    answer = 'late';
+    lateMs = 1900;
+    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, breakerCooldownMs: 10_000, now });
+    const estimate = ([from, to]: readonly [string, string]) => service.estimateMiles(from, to);
+    // Slow but answering: routed, until ten answers show the 90th percentile over the threshold.
+    for (const pair of pairs.slice(0, 10)) await expect(service.distanceMiles(...pair)).resolves.toBe(10);
+    expect(events('osrm_circuit_open')).toEqual([expect.objectContaining({ details: expect.objectContaining({ reason: 'slow', p90Ms: 1900 }) })]);
+    const asked = requests.length;
+    for (const pair of pairs.slice(10, 20)) await expect(service.distanceMiles(...pair)).resolves.toBe(estimate(pair));
+    expect(requests).toHaveLength(asked);
+
+    // A probe still slow keeps it open; a quick one closes it.
+    clock += 10_001;
+    await expect(service.distanceMiles(...pairs[20])).resolves.toBe(10);
+    expect(events('osrm_circuit_open')).toHaveLength(2);
+    await expect(service.distanceMiles(...pairs[21])).resolves.toBe(estimate(pairs[21]));
+    clock += 10_001;
+    lateMs = 100;
+    await expect(service.distanceMiles(...pairs[22])).resolves.toBe(10);
+    expect(events('osrm_circuit_closed')).toHaveLength(1);
+    await expect(service.distanceMiles(...pairs[23])).resolves.toBe(10);
+  });
+
+  it('a mostly quick OSRM stays in use: one slow answer in twenty is not the 90th percentile', async () => {
+    answer = 'late';
+    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, now });
+    for (const [i, pair] of pairs.slice(0, 20).entries()) {
+      lateMs = i === 10 ? 1900 : 50;
+      await expect(service.distanceMiles(...pair)).resolves.toBe(10);
+    }
+    expect(events('osrm_circuit_open')).toHaveLength(0);
+  });
+
+  it('prices a pair the same way whatever the load: an estimate given while OSRM was busy holds for the window', async () => {
+    answer = 'slow';
+    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, osrmTimeoutMs: 300, breakerThreshold: 100, maxConcurrentOsrm: 1, breakerCooldownMs: 10_000, now });
+    const busy = service.distanceMiles(...pairs[0]);
+    const [from, to] = pairs[1];
+    // OSRM busy with another pair: this one gets the estimate…
+    await expect(service.distanceMiles(from, to)).resolves.toBe(service.estimateMiles(from, to));
+    await busy;
+    // …and keeps it once OSRM is free and answering, until the window ends.
+    answer = 'ok';
+    await expect(service.distanceMiles(to, from)).resolves.toBe(service.estimateMiles(from, to));
+    clock += 10_001;
+    await expect(service.distanceMiles(from, to)).resolves.toBe(10);
+  });
 
   it('caps the OSRM calls in flight: past the cap a quote gets the estimate at once', async () => {
     answer = 'slow';

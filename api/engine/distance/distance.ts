@@ -1,4 +1,4 @@
-// Road-distance estimates between postcodes (DESIGN.md §6): built-in centroids × a road factor,
+// Road-distance estimates between postcodes (docs/product.md §11): built-in centroids × a road factor,
 // or an OSRM server with the built-in estimate as fallback. Calibration and accuracy:
 // docs/decisions/001-postcode-data-and-road-factor.md, scripts/distance-accuracy.ts.
 import { toNormalised } from 'postcode';
@@ -110,7 +110,7 @@ export interface DistanceServiceOptions {
   /** Overrides the fitted factor of the built-in estimate (also the OSRM fallback). */
   roadFactor?: RoadFactor;
   logger?: DistanceLogger;
-  /** Default 2000 (DESIGN.md §6). */
+  /** Default 2000 (docs/product.md §11). */
   osrmTimeoutMs?: number;
   /** Postcode pairs remembered (per cache: estimates, routes); default 50,000, a few MB. */
   cacheSize?: number;
@@ -123,6 +123,8 @@ export interface DistanceServiceOptions {
    * fallback estimate is remembered for a pair this long too.
    */
   breakerCooldownMs?: number;
+  /** The 90th percentile of OSRM's recent answer times past which it is skipped like a failing one; default 800 ms. */
+  slowMs?: number;
   /** OSRM calls in flight at most (so at most this many sockets); past it the estimate answers at once. Default 8. */
   maxConcurrentOsrm?: number;
   /** The breaker's clock, in milliseconds; default performance.now. */
@@ -195,32 +197,65 @@ async function osrmRouteMiles(baseUrl: string, from: LatLng, to: LatLng, timeout
 /** Why a routed distance was not asked of OSRM. */
 type Skip = 'circuit open' | 'too many OSRM calls in flight';
 
+/** How many recent answers the slowness test looks at, and how many it needs before it judges. */
+const LATENCY_WINDOW = 20;
+const LATENCY_MIN_SAMPLES = 10;
+
+/** The 90th percentile of `samples` (nearest rank). */
+export function p90(samples: readonly number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.9) - 1)];
+}
+
 /**
  * After `threshold` consecutive failures the circuit opens: OSRM is skipped for `cooldownMs`, then
  * one probe call is let through (half-open); its success closes the circuit, its failure opens it
- * again. Calls in flight are capped, so an OSRM that accepts and never answers holds at most
- * `maxInFlight` sockets.
+ * again. Slowness opens it too: an OSRM that answers, but slowly, adds its delay to every quote,
+ * so once the 90th percentile of the last answers passes `slowMs` it is skipped the same way, and
+ * a probe must answer within `slowMs` to close it. Calls in flight are capped, so an OSRM that
+ * accepts and never answers holds at most `maxInFlight` sockets.
  */
-function createBreaker(options: { threshold: number; cooldownMs: number; maxInFlight: number; now: () => number; logger: DistanceLogger }) {
+function createBreaker(options: { threshold: number; cooldownMs: number; slowMs: number; maxInFlight: number; now: () => number; logger: DistanceLogger }) {
   let failures = 0;
+  let slow = false;
   let openUntil = 0;
   let probing = false;
   let inFlight = 0;
+  let latencies: number[] = [];
+  const isOpen = () => slow || failures >= options.threshold;
   return {
     /** A reason to skip OSRM now, or a ticket for one call, to be settled with done(). */
     admit(): { skip: Skip } | { done: (ok: boolean) => void } {
-      const open = failures >= options.threshold;
+      const open = isOpen();
       if (open && (probing || options.now() < openUntil)) return { skip: 'circuit open' };
       if (inFlight >= options.maxInFlight) return { skip: 'too many OSRM calls in flight' };
       const probe = open;
       if (probe) probing = true;
       inFlight++;
+      const started = options.now();
       return {
         done(ok) {
           inFlight--;
           if (probe) probing = false;
+          const elapsed = options.now() - started;
           if (ok) {
-            if (failures >= options.threshold) options.logger.warn({ event: 'osrm_circuit_closed' }, 'OSRM answers again; routing through it');
+            latencies.push(elapsed);
+            if (latencies.length > LATENCY_WINDOW) latencies.shift();
+            const tooSlow = probe ? elapsed > options.slowMs : latencies.length >= LATENCY_MIN_SAMPLES && p90(latencies) > options.slowMs;
+            if (tooSlow) {
+              openUntil = options.now() + options.cooldownMs;
+              // Once as it opens, and again each time a probe finds OSRM still slow.
+              options.logger.warn(
+                { event: 'osrm_circuit_open', reason: 'slow', p90Ms: Math.round(p90(latencies)), slowMs: options.slowMs, cooldownMs: options.cooldownMs },
+                'OSRM answers too slowly; using the built-in estimate without asking it for a while',
+              );
+              slow = true;
+              failures = 0;
+              return;
+            }
+            if (isOpen()) options.logger.warn({ event: 'osrm_circuit_closed' }, 'OSRM answers again; routing through it');
+            if (slow) latencies = [elapsed];
+            slow = false;
             failures = 0;
             return;
           }
@@ -230,7 +265,7 @@ function createBreaker(options: { threshold: number; cooldownMs: number; maxInFl
             // Once as it opens, and again each time a probe finds OSRM still failing.
             if (failures === options.threshold || probe) {
               options.logger.warn(
-                { event: 'osrm_circuit_open', failures, cooldownMs: options.cooldownMs },
+                { event: 'osrm_circuit_open', reason: 'failing', failures, cooldownMs: options.cooldownMs },
                 'OSRM keeps failing; using the built-in estimate without asking it for a while',
               );
             }
@@ -256,6 +291,7 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
   const breaker = createBreaker({
     threshold: options.breakerThreshold ?? 5,
     cooldownMs,
+    slowMs: options.slowMs ?? 800,
     maxInFlight: options.maxConcurrentOsrm ?? 8,
     now,
     logger,
@@ -289,8 +325,14 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
     const remembered = fallbacks.get(key);
     if (remembered !== undefined && now() < remembered.until) return remembered.miles;
     const ticket = breaker.admit();
-    // OSRM skipped: the estimate at once. Only a failure is remembered, not a busy moment.
-    if ('skip' in ticket) return estimateBetween(from, to, factor);
+    // OSRM skipped: the estimate at once, and remembered for the pair like a failure's, so a pair
+    // is priced the same way for a while whatever the load (a busy moment must not make the same
+    // trip cost two prices a second apart).
+    if ('skip' in ticket) {
+      const miles = estimateBetween(from, to, factor);
+      fallbacks.set(key, { miles, until: now() + cooldownMs });
+      return miles;
+    }
     try {
       const miles = roundToTenth(await osrmRouteMiles(baseUrl, from.location, to.location, timeoutMs));
       ticket.done(true);

@@ -1,4 +1,4 @@
-// Nearest postcode unit to a point ("Use my location", issue 18), over every unit of
+// Nearest postcode unit to a point ("Use my location", docs/product.md §17), over every unit of
 // postcodes.bin, without copying the units: they stay in the decoded columns, in postcode order.
 //
 // Units are taken in blocks of BLOCK consecutive units (a block of one sector's units lies along a

@@ -1,4 +1,4 @@
-// Built-in postcode centroids (DESIGN.md §6): api/engine/distance/data/postcodes.bin, written by
+// Built-in postcode centroids (docs/product.md §11): api/engine/distance/data/postcodes.bin, written by
 // scripts/build-geodata.ts, decoded once into typed arrays. Look-ups are binary searches over
 // packed integer keys, so they allocate nothing but the result.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// UK bank holidays by nation, computed from the rules for any year (issue 17): the official
+// UK bank holidays by nation, computed from the rules for any year (docs/product.md §10): the official
 // feed only ever holds a few years, and a quote for next Christmas must know it is a holiday.
 // Dates are calendar dates (`YYYY-MM-DD`, UK wall clock); the caller decides which date a job is on.
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../platform/errors';
 import { calculateQuote, type PricingConfig, type QuoteInput } from './calculate';
 
-// SPEC.md §3/§9 defaults with the demo company's rows; each case changes only what it tests.
+// docs/product.md §3/§9 defaults with the demo company's rows; each case changes only what it tests.
 const demoConfig: PricingConfig = {
   callOutFeePence: 5000,
   labourRatePence: 4500,
@@ -78,7 +78,7 @@ function validationFields(run: () => unknown): Record<string, string> | undefine
 }
 
 describe('calculateQuote', () => {
-  it('prices the demo company at SPEC defaults sensibly', () => {
+  it('prices the demo company at the product defaults sensibly', () => {
     expect(calculateQuote(demoRequest, demoConfig, 12.3, NOON)).toEqual({
       totalPence: 19575,
       breakdown: {

@@ -1,4 +1,4 @@
-// The pricing engine (DESIGN.md §5): a pure function of the request, the company's pricing, the
+// The pricing engine (docs/product.md §10): a pure function of the request, the company's pricing, the
 // road distance and the clock. Routes load the config, call this, and store the result.
 
 import { OutsideServiceArea, ValidationFailed } from '../../platform/errors';
@@ -46,7 +46,7 @@ export interface PricingConfig {
   showPriceBreakdown: boolean;
   enablePriceRounding: boolean;
   priceRoundingMultiple: 5 | 10;
-  // Issue 17's rules: each is off when absent or 0, so a company that sets none quotes as before.
+  // The "More rules" (docs/product.md §10): each is off when absent or 0, so a company that sets none quotes as before.
   /** Whose bank holidays count; England & Wales when absent. */
   bankHolidayNation?: Nation;
   bankHolidayFeePence?: number;
@@ -100,9 +100,9 @@ export interface QuoteResult {
 /** The quote with what is stored beside it: every line shown, VAT and how long the price holds. */
 export interface PricedQuote extends QuoteResult {
   /**
-   * What the customer is shown, in order, adding up to `totalPence` to the penny: SPEC's lines
+   * What the customer is shown, in order, adding up to `totalPence` to the penny: the product's lines
    * (its "Service Fees" itemised: the surcharge, after-hours and out-of-area fees), then each of
-   * issue 17's lines, price rounding and VAT. Stored with the quote as its snapshot.
+   * the "More rules" lines, price rounding and VAT. Stored with the quote as its snapshot.
    */
   lines: PriceLine[];
   /** null when the company is not VAT-registered. */
@@ -110,7 +110,7 @@ export interface PricedQuote extends QuoteResult {
   validUntil: Date;
 }
 
-/** SPEC's quote: the total, its breakdown and the extras. */
+/** The quote as docs/product.md §10 defines it: the total, its breakdown and the extras. */
 export function calculateQuote(request: QuoteInput, config: PricingConfig, distanceMiles: number, now: Date): QuoteResult {
   const { totalPence, breakdown, extras } = priceQuote(request, config, distanceMiles, now);
   return { totalPence, breakdown, extras };
@@ -143,7 +143,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   if (fromBase !== null && fromBase > config.serviceRadiusMiles && config.extraRadiusFeePence > 0) {
     extras.push({ label: 'Out-of-area fee', amountPence: config.extraRadiusFeePence });
   }
-  // SPEC's "Service Fees" end here; issue 17's lines follow, each shown on its own.
+  // The product's "Service Fees" end here; the "More rules" lines follow, each shown on its own.
   const serviceFeeCount = extras.length;
   const bankHolidayFee = config.bankHolidayFeePence ?? 0;
   if (bankHolidayFee > 0 && isBankHoliday(jobDate(request, now), config.bankHolidayNation ?? 'england-and-wales')) {
@@ -213,7 +213,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
     { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
     { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
     { label: 'Labour Fee', amountPence: labourFee },
-    // Each of SPEC's "Service Fees" on its own line, where their sum stood (as the form shows them).
+    // Each of the product's "Service Fees" on its own line, where their sum stood (as the form shows them).
     ...serviceFees,
     ...[
       { label: 'Gearbox Charge', amountPence: gearboxFee },

@@ -1,5 +1,5 @@
-// Issue 17's pricing rules in the engine: bank holidays, dead mileage, minimum charge, maximum
-// radius, VAT and quote validity. Each is off unless set; calculate.test.ts covers SPEC's lines.
+// The "More rules" of pricing in the engine (docs/product.md §10): bank holidays, dead mileage, minimum charge, maximum
+// radius, VAT and quote validity. Each is off unless set; calculate.test.ts covers the product's lines.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OutsideServiceArea } from '../../platform/errors';
@@ -42,7 +42,7 @@ const quote = (overrides: Partial<PricingConfig> = {}, request: Partial<QuoteInp
 const sum = (lines: { amountPence: number }[]) => lines.reduce((total, line) => total + line.amountPence, 0);
 
 describe('with no rule set', () => {
-  it('quotes exactly what calculateQuote does, lines in SPEC order adding to the total, no VAT, valid 24 h', () => {
+  it('quotes exactly what calculateQuote does, lines in the product order adding to the total, no VAT, valid 24 h', () => {
     const priced = quote({}, { problemType: 'flat-tire' });
     expect(calculateQuote({ ...job, problemType: 'flat-tire' }, base, 10, THURSDAY)).toEqual({
       totalPence: priced.totalPence,

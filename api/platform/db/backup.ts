@@ -1,4 +1,4 @@
-// A consistent copy of the live database while the server keeps serving (DESIGN.md §10).
+// A consistent copy of the live database while the server keeps serving (docs/architecture.md §10).
 // `VACUUM INTO` on a connection of its own: one read transaction, so the copy is the database as
 // committed when it began, and in WAL mode the server keeps writing meanwhile. SQLite's online
 // backup API (better-sqlite3's `backup()`) copies 100 pages a step and starts over whenever

@@ -10,9 +10,13 @@ import { WAL_SIZE_LIMIT_BYTES } from './checkpointer';
 import { normalisePhoneNumbers } from './phone-numbers';
 import * as schema from './schema';
 import { seedDemoCompany } from './seed';
-import { setWriteDeadline } from './write';
+import { createStore, type Store } from './store';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/**
+ * The database handle every feature store takes: drizzle over the connection, the connection
+ * itself, and the store object (api/platform/db/store.ts) this process keeps for the database.
+ */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database; $store: Store };
 
 const migrationsFolder = MIGRATIONS_DIR;
 
@@ -39,11 +43,11 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   // A commit that starts the WAL over cuts the file back to this: without it the WAL keeps the
   // size of its longest run between checkpoints (41 MB under load) for good.
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-  const db = drizzle(sqlite, { schema }) as Db;
+  // The store object is made here, once per opened database, and lives as long as the handle.
+  const db = Object.assign(drizzle(sqlite, { schema }), { $store: createStore({ writeDeadlineMs: options.writeDeadlineMs }) }) as Db;
   migrate(db, { migrationsFolder });
   seedDemoCompany(db);
   normalisePhoneNumbers(db);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  if (options.writeDeadlineMs !== undefined) setWriteDeadline(db, options.writeDeadlineMs);
   return db;
 }

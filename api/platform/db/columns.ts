@@ -6,7 +6,7 @@ const nowIso = () => new Date().toISOString();
 export const createdAt = () => text('created_at').notNull().$defaultFn(nowIso);
 export const updatedAt = () => text('updated_at').notNull().$defaultFn(nowIso).$onUpdateFn(nowIso);
 
-/** Money in integer pence: sums never touch floats (DESIGN.md §3). */
+/** Money in integer pence: sums never touch floats (docs/architecture.md §3). */
 export const pence = (name: string) => integer(name, { mode: 'number' });
 
 export const bool = (name: string) => integer(name, { mode: 'boolean' });

@@ -1,4 +1,4 @@
-// Issue 14, items 4 and 5: another process's write lock must not freeze the server, and a
+// Decision 012: another process's write lock must not freeze the server, and a
 // database that cannot write (locked past the deadline, read-only, full) answers 503 with
 // Retry-After, fails /readyz while /healthz stays 200, and is logged once per episode.
 import Database from 'better-sqlite3';
@@ -7,7 +7,6 @@ import { createTestApp, quoteBody } from '../../test/harness';
 
 type TestApp = ReturnType<typeof createTestApp>;
 import type { Logger } from '../http/observability';
-import { setWriteDeadline } from './write';
 
 const UNAVAILABLE = 'The service is temporarily unavailable. Please try again shortly.';
 
@@ -83,7 +82,7 @@ describe("another process's write lock", () => {
   it('answers 503 with Retry-After once the lock is held past the write deadline, logs it once, and recovers', async () => {
     const { logger, episodes } = capturingLogger();
     const t = createTestApp({ logger });
-    setWriteDeadline(t.deps.db, 200);
+    t.deps.store.writeDeadlineMs = 200;
     const before = quoteCount(t);
     const lock = holdWriteLock(t.dbFile);
     opened.push(lock);
@@ -140,7 +139,7 @@ describe("another process's write lock", () => {
     expect((await saving).status).toBe(200);
     expect(callOutFee()).toBe(6100);
 
-    setWriteDeadline(t.deps.db, 100);
+    t.deps.store.writeDeadlineMs = 100;
     const again = holdWriteLock(t.dbFile);
     opened.push(again);
     const late = await save(75);

@@ -1,6 +1,6 @@
 // Failures of the database itself (a full disk, a read-only file, a lock held past the write
 // deadline, I/O errors), as opposed to a bad query: they answer 503 with Retry-After, and are
-// logged once per episode rather than with a stack per request (issue 14, items 4 and 5).
+// logged once per episode rather than with a stack per request (decision 012).
 import type { Db } from './client';
 
 /** SQLite's primary result codes that mean "the database cannot serve this now", not a bug. */
@@ -40,17 +40,8 @@ export interface DatabaseFaults {
   failedWithin(windowMs: number): boolean;
 }
 
-const faults = new WeakMap<Db, DatabaseFaults>();
-
-/** The one fault record of a database, shared by its writers, the error handler and /readyz. */
-export function databaseFaults(db: Db): DatabaseFaults {
-  let record = faults.get(db);
-  if (!record) {
-    record = createDatabaseFaults();
-    faults.set(db, record);
-  }
-  return record;
-}
+/** The one fault record of a database, kept in its store object and shared by its writers, the error handler and /readyz. */
+export const databaseFaults = (db: Pick<Db, '$store'>): DatabaseFaults => db.$store.faults;
 
 export function createDatabaseFaults(clock: () => number = () => Date.now()): DatabaseFaults {
   let episode: { code: string; since: number; last: number; failures: number } | undefined;

@@ -1,6 +1,6 @@
 // The look-ups that run per company configuration load, per checkout and per Stripe webhook read
 // one row through an index (migration 0003): a full scan would grow with the customer base. So do
-// the lead inbox's reads (issue 16): one quote by row id, a page and the numbers by company.
+// the lead inbox's reads (decision 016): one quote by row id, a page and the numbers by company.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckoutSessionIds } from '../../billing/store';
 import { openDatabase, type Db } from './client';

@@ -1,4 +1,4 @@
-// Companies' phone and WhatsApp numbers in E.164 (issue 18). Numbers saved before the portal
+// Companies' phone and WhatsApp numbers in E.164 (docs/product.md §17). Numbers saved before the portal
 // stored E.164 ("+44 (0)7700 900456", "07700 900456") are rewritten once at start-up; the
 // statement touches only rows whose number changes, so running it on every start is harmless.
 // A legacy value that is no phone number at all is left as it was for its operator to correct:

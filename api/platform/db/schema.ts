@@ -1,4 +1,4 @@
-// The data model of SPEC.md §3 plus what DESIGN.md needs (billing events, distance cache).
+// The data model of docs/product.md §3 plus what docs/architecture.md needs (billing events, distance cache).
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
 import { index, integer, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
@@ -76,7 +76,7 @@ export const companies = sqliteTable(
     feature3Title: text('feature3_title').notNull().default('Professional Drivers'),
     feature3Description: text('feature3_description').notNull().default('Trained, insured recovery drivers you can trust.'),
     feature3Icon: text('feature3_icon').notNull().default('CheckCircle'),
-    /** Issue 16's lead alerts: an email per quote, a daily summary, or none; to alertEmail, else the company email. */
+    /** Lead alerts (decision 016): an email per quote, a daily summary, or none; to alertEmail, else the company email. */
     alertMode: text('alert_mode').$type<AlertMode>().notNull().default('none'),
     alertEmail: text('alert_email'),
     /** Quotes older than this are deleted nightly, with their notes. */
@@ -119,7 +119,7 @@ export const pricingRates = sqliteTable('pricing_rates', {
   afterHoursFeePence: pence('after_hours_fee_pence').notNull().default(5000),
   afterHoursStart: text('after_hours_start').notNull().default('18:00'),
   afterHoursEnd: text('after_hours_end').notNull().default('08:00'),
-  // Issue 17's rules, each off by default (api/engine/pricing/calculate.ts).
+  // The "More rules" (docs/product.md §10), each off by default (api/engine/pricing/calculate.ts).
   bankHolidayNation: text('bank_holiday_nation').notNull().default('england-and-wales'),
   bankHolidayFeePence: pence('bank_holiday_fee_pence').notNull().default(0),
   enRouteRatePence: pence('en_route_rate_pence').notNull().default(0),
@@ -187,7 +187,7 @@ export const quotes = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     /**
      * Public reference (TQ-{publicId}): a keyed permutation of the id, so unique without an index
-     * and never a global sequence (DESIGN.md §5; api/quotes/reference.ts). Quotes stored before
+     * and never a global sequence (docs/product.md §10; api/quotes/reference.ts). Quotes stored before
      * it keep their random 8-character references; new ones have 9 characters.
      */
     publicId: text('public_id').notNull(),
@@ -212,9 +212,9 @@ export const quotes = sqliteTable(
     vatPence: pence('vat_pence').notNull().default(0),
     vatRatePercent: integer('vat_rate_percent').notNull().default(0),
     validUntil: text('valid_until'),
-    /** JSON `[{ label, amountPence }]`: every line shown, so later price changes never alter it. Null before issue 17. */
+    /** JSON `[{ label, amountPence }]`: every line shown, so later price changes never alter it. Null for quotes stored before the "More rules" (docs/product.md §10). */
     lines: text('lines'),
-    /** The operator's follow-up (issue 16): new → contacted → won / lost; each change is a lead_events row. */
+    /** The operator's follow-up (decision 016): new → contacted → won / lost; each change is a lead_events row. */
     status: text('status').$type<LeadStatus>().notNull().default('new'),
     statusChangedAt: text('status_changed_at'),
     /** The motorist's last tap on WhatsApp or Call in the quote form, and when. */
@@ -225,7 +225,7 @@ export const quotes = sqliteTable(
   (t) => [
     // A company's quotes by time: the Quotes tab's keyset pages, the export and retention. Its
     // last three columns make it cover the 30-day numbers, so a company's month is one run of the
-    // index with no read of rows scattered through the table (issue 16's numbers: 4 ms → 1 ms at
+    // index with no read of rows scattered through the table (the inbox's numbers, docs/budgets.md: 4 ms → 1 ms at
     // 5 M quotes). Widening the index costs an insert a few per cent; a second index cost 12 %+.
     index('quotes_company_created').on(t.companyId, t.createdAt, t.status, t.totalPricePence, t.pickupPostcode),
   ],
@@ -295,7 +295,7 @@ export const leadEvents = sqliteTable(
 );
 
 /**
- * The durable mail outbox (issue 16): alerts are written here and sent by a worker that retries
+ * The durable mail outbox (decision 016): alerts are written here and sent by a worker that retries
  * with backoff for 24 hours and survives restarts. `dedupeKey` ('quote:{quoteId}',
  * 'daily:{companyId}:{YYYY-MM-DD}') makes a second alert for the same thing impossible.
  */

@@ -1,5 +1,5 @@
-// The demo company (id 1, slug `demo`) with SPEC.md §3's demo data, and the starter rows every
-// new company gets (DESIGN.md §3) so its page quotes at once.
+// The demo company (id 1, slug `demo`) with docs/product.md §3's demo data, and the starter rows every
+// new company gets (docs/architecture.md §3) so its page quotes at once.
 import { eq } from 'drizzle-orm';
 import { DEFAULT_PROBLEM_TYPES } from '../../../shared/constants';
 import type { Db } from './client';
@@ -17,7 +17,7 @@ const DEMO_SLUG = 'demo';
 
 type Tx = Pick<Db, 'insert'>;
 
-/** The demo's vehicle types and prices: a new company starts from the same (issue 19). */
+/** The demo's vehicle types and prices: a new company starts from the same (docs/product.md §14). */
 const STARTER_VEHICLES = [
   { name: 'Car', basePricePence: 2500 },
   { name: 'Van', basePricePence: 3500 },

@@ -7,20 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './client';
 import { databaseFaults, isBusy } from './faults';
-
-/** How long a write may wait for another connection's lock, by default. */
-export const DEFAULT_WRITE_DEADLINE_MS = 5000;
 const FIRST_PAUSE_MS = 5;
 /** The longest pause between two tries: how late a write may notice that the lock is free. */
 const LONGEST_PAUSE_MS = 100;
 
-const deadlines = new WeakMap<Db, number>();
-
-export function setWriteDeadline(db: Db, deadlineMs: number): void {
-  deadlines.set(db, deadlineMs);
-}
-
-export const writeDeadline = (db: Db) => deadlines.get(db) ?? DEFAULT_WRITE_DEADLINE_MS;
+/** The database's write deadline, kept in its store object (openDatabase's `writeDeadlineMs`, else the default). */
+export const writeDeadline = (db: Pick<Db, '$store'>) => db.$store.writeDeadlineMs;
 
 /** The pause before try `attempt` (1, 2, ...): 5, 10, 20, 40 ... ms, capped, each ±50 % so waiters spread out. */
 export const pauseBefore = (attempt: number) =>

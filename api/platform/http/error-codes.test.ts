@@ -1,4 +1,4 @@
-// Every error body carries a stable `code` beside its SPEC `message` (issue 15 item 4): the
+// Every error body carries a stable `code` beside its product `message` (docs/architecture.md §4): the
 // admin branches on the code, so each kind of failure must name its own.
 import { describe, expect, it } from 'vitest';
 import { codeForStatus, errorCodeOf } from '../../../shared/error-codes';

@@ -1,4 +1,4 @@
-// The one error path (STYLE.md #3): domain errors and HTTPExceptions become
+// The one error path (docs/style.md #3): domain errors and HTTPExceptions become
 // `{ message, code, fields?, requestId }`; the database being unavailable (api/platform/db/faults.ts) is a
 // 503 logged once per episode; anything else is a bug, logged, answered 500 with no stack.
 import type { Context } from 'hono';

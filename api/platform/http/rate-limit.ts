@@ -1,5 +1,5 @@
 // Fixed-window rate limiting. The store is an interface (memory by default) so a shared store
-// can replace it when the API runs on more than one machine (DESIGN.md §10).
+// can replace it when the API runs on more than one machine (docs/architecture.md §10).
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { TooManyRequests } from '../errors';

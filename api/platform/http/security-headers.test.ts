@@ -1,4 +1,4 @@
-// Issue 13 item 11: a strict Content-Security-Policy on the admin SPA (which keeps its token in
+// docs/product.md §18: a strict Content-Security-Policy on the admin SPA (which keeps its token in
 // localStorage) and HSTS when the public origin is https. The hosted page's CSP is tested in
 // api/routes/hosted.test.ts; both are checked in Chromium by e2e/csp.pw.ts.
 import { readFileSync } from 'node:fs';

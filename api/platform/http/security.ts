@@ -1,4 +1,4 @@
-// Cross-origin rules (DESIGN.md §4), read from the route table (api/routes/table.ts): `public`
+// Cross-origin rules (docs/architecture.md §4), read from the route table (api/routes/table.ts): `public`
 // routes are open to any origin without credentials; every other route is same-origin, and a
 // cookie-authenticated write from a foreign origin is refused. No path is written here.
 import { createHash, randomBytes } from 'node:crypto';
@@ -67,7 +67,7 @@ export const publicCors =
         headers: {
           'Access-Control-Allow-Origin': '*',
           'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-          // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (issue 18).
+          // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (docs/product.md §17).
           'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
           'Access-Control-Max-Age': '86400',
         },

@@ -1,5 +1,5 @@
 // The one validation refusal: the route table's zod failures (OpenAPIHono's defaultHook) become
-// the DESIGN.md §4 error shape, with the first message of each field under `fields`, and the
+// the docs/architecture.md §4 error shape, with the first message of each field under `fields`, and the
 // first message overall as `message`.
 // A JSON body is checked before zod sees it (`requireJson`, added by the route table to every
 // route that reads one): Hono's json validator reads any other media type (or none) as `{}`,

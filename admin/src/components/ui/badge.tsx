@@ -23,7 +23,7 @@ export function Badge({ tone = 'neutral', className, ...props }: BadgeProps) {
   );
 }
 
-/** Badge tone for a subscription status (SPEC.md §4 table); an unknown one is neutral. */
+/** Badge tone for a subscription status (docs/product.md §4 table); an unknown one is neutral. */
 export function statusTone(raw: string | null | undefined): keyof typeof TONES {
   const status = parseSubscriptionStatus(raw);
   switch (status) {

@@ -135,7 +135,7 @@ describe('custom URL', () => {
 
   const lockButton = () => screen.getByRole('button', { name: 'Lock Custom URL' });
 
-  it('shows SPEC\'s "No changes" toast when the lock is pressed with nothing entered, and calls nobody', async () => {
+  it('shows the product\'s "No changes" toast when the lock is pressed with nothing entered, and calls nobody', async () => {
     const api = renderCard(null, () => ({ json: {} }));
     fireEvent.click(lockButton());
     expect(await screen.findByText('No changes')).toBeTruthy();
@@ -187,7 +187,7 @@ describe('custom URL', () => {
     expect(router.state.location.pathname).toBe('/subscription');
   });
 
-  it('reports a failed save with SPEC wording and the server reason', async () => {
+  it('reports a failed save with the product wording and the server reason', async () => {
     renderCard(null, () => ({ status: 409, json: { message: 'That custom URL is already taken' } }));
     fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'taken' } });
     // Lock validates with the shared schema first (asynchronously): let it settle before looking.
@@ -317,7 +317,7 @@ describe('saving the Branding form (react-hook-form with the shared company sche
   };
   const puts = (api: ReturnType<typeof fakeApi>) => api.calls.filter((call) => call.method === 'PUT');
 
-  it("shows the server's field error under its field, with SPEC's error toast", async () => {
+  it("shows the server's field error under its field, with the product's error toast", async () => {
     const reason = 'Service radius cannot be more than the maximum radius (20 miles)';
     const api = renderEditor(() => ({ status: 400, json: { message: reason, code: 'VALIDATION_FAILED', fields: { serviceRadius: reason }, requestId: 'r1' } }));
     fireEvent.change(screen.getByLabelText('Service radius (miles)'), { target: { value: '30' } });

@@ -1,4 +1,4 @@
-// Branding: how the customer quote page looks and what it shows (SPEC.md §2, §4, §5).
+// Branding: how the customer quote page looks and what it shows (docs/product.md §2, §4, §5).
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';

@@ -1,7 +1,7 @@
 // Custom Charges: the per-vehicle, gearbox, rolling-status, problem and passenger charges added
 // on top of the standard rates. Each row toggles between view and inline edit; deletes confirm
-// as SPEC.md §4 says (dialog for vehicle and gearbox, browser confirm for rolling status, none
-// for problem charges). Passenger charges go beyond SPEC.md, which has the calls but no screen (docs/decisions/010).
+// as docs/product.md §4 says (dialog for vehicle and gearbox, browser confirm for rolling status, none
+// for problem charges). Passenger charges get a screen the product's first version lacked (docs/decisions/010).
 import { useState, type BaseSyntheticEvent, type ReactNode } from 'react';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import type { z } from 'zod';
@@ -418,7 +418,7 @@ function SurchargeSection() {
 
 // ------------------------------------------------------------------ passenger charges
 
-/** SPEC.md §9: a new portal passenger charge starts at 1 passenger at £5.00. */
+/** docs/product.md §9: a new portal passenger charge starts at 1 passenger at £5.00. */
 const passengerDraft = (row?: PassengerCharge): PassengerChargeInput => ({
   passengerCount: asInput(row?.passengerCount ?? 1),
   basePrice: asInput(row?.basePrice ?? 5),

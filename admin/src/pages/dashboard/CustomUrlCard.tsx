@@ -1,6 +1,6 @@
-// The custom URL (SPEC.md §4): editable until saved; saving goes through a confirmation and locks
+// The custom URL (docs/product.md §4): editable until saved; saving goes through a confirmation and locks
 // it for good, because customers and printed vans will carry the link. The lock button shows
-// while the URL is unlocked, so an empty or unchanged value meets SPEC §5's "No changes" toast.
+// while the URL is unlocked, so an empty or unchanged value meets docs/product.md §5's "No changes" toast.
 // Claiming needs a subscription (the server answers 402): the card then points to the trial.
 import { useState } from 'react';
 import { Link } from 'react-router';

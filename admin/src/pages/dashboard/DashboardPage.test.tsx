@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// SPEC.md §4 Payment return on the dashboard: a failed exchange leaves the return URL, so the
+// docs/product.md §4 Payment return on the dashboard: a failed exchange leaves the return URL, so the
 // route guard decides again (no portal without access) and a reload does not post it again.
 import '../../test/dom';
 import { screen, waitFor } from '@testing-library/react';
@@ -11,7 +11,7 @@ import DashboardPage from './DashboardPage';
 
 const RETURN_URL = '/dashboard?payment_success=true&session_id=cs_local_gone';
 
-/** The server's 400 body for a failed exchange: its SPEC error and the code the portal decides on. */
+/** The server's 400 body for a failed exchange: its product error and the code the portal decides on. */
 const CHECKOUT_INVALID = { error: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' };
 const CHECKOUT_UNPAID = { error: 'Payment not completed', code: 'CHECKOUT_UNPAID' };
 

@@ -1,4 +1,4 @@
-// /dashboard: the Driver Portal, and its arrival states (SPEC.md §2 Dashboard states, §4
+// /dashboard: the Driver Portal, and its arrival states (docs/product.md §2 Dashboard states, §4
 // Payment return). Coming back from checkout with payment_success=true&session_id=… the page
 // exchanges the session for a signed-in account, then reloads on a clean URL.
 import { useEffect, useRef, useState } from 'react';
@@ -11,7 +11,7 @@ import { fetchCurrentUser, storeAuthSession, useAuth } from '../../lib/auth';
 import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../subscription/processCheckout';
 import { DriverPortal } from './DriverPortal';
 
-/** SPEC.md §9: how long to wait for a user before showing the authentication error. */
+/** docs/product.md §9: how long to wait for a user before showing the authentication error. */
 const AUTH_TIMEOUT_MS = 5000;
 const REDIRECT_DELAY_MS = 2000;
 

@@ -1,5 +1,5 @@
-// The Driver Portal's settings: four tabs (SPEC.md §2), default Pricing, plus the preview button;
-// then the Quotes tab (issue 16), opened by `?tab=quotes` or a `quote` link too.
+// The Driver Portal's settings: four tabs (docs/product.md §2), default Pricing, plus the preview button;
+// then the Quotes tab (decision 016), opened by `?tab=quotes` or a `quote` link too.
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Calculator, Eye, Inbox, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';

@@ -1,4 +1,4 @@
-// Pricing & Rates: the rates every quote is built from (SPEC.md §2, §5, §9).
+// Pricing & Rates: the rates every quote is built from (docs/product.md §2, §5, §9).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { ApiRequestError } from '../../../../shared/api-client';
@@ -20,7 +20,7 @@ const toForm = (rates: PricingRates | undefined): PricingUpdate => ({
   afterHoursFee: asInput(rates?.afterHoursFee),
   afterHoursStart: rates?.afterHoursStart ?? '',
   afterHoursEnd: rates?.afterHoursEnd ?? '',
-  // "More rules" (issue 17): blank is off.
+  // "More rules" (docs/product.md §10): blank is off.
   bankHolidayNation: rates?.bankHolidayNation ?? 'england-and-wales',
   bankHolidayFee: asInput(rates?.bankHolidayFee || null),
   enRouteRate: asInput(rates?.enRouteRate || null),

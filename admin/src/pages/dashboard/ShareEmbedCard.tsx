@@ -1,4 +1,4 @@
-// Share & Embed (issue 19), at the top of the Branding tab: the public link with Copy and Open,
+// Share & Embed (docs/product.md §14), at the top of the Branding tab: the public link with Copy and Open,
 // the snippet for the operator's own website, the link's QR code for a van door or a business
 // card, and the setup checklist. Until a custom URL is locked there is no link: one step points
 // to the custom URL card instead.

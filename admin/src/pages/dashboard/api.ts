@@ -42,13 +42,13 @@ export function useSavePricing() {
   });
 }
 
-/** How a list's toasts name its rows (SPEC.md §8), e.g. 'Vehicle type' / 'vehicle type'. */
+/** How a list's toasts name its rows (docs/product.md §8), e.g. 'Vehicle type' / 'vehicle type'. */
 export interface RowNoun {
   title: string;
   lower: string;
 }
 
-/** GET/POST/PUT/DELETE for one of the Custom Charges lists, with SPEC.md §8's toasts. */
+/** GET/POST/PUT/DELETE for one of the Custom Charges lists, with docs/product.md §8's toasts. */
 export function useChargeList<Row extends { id: number }, Input>(path: string, noun: RowNoun) {
   const queryClient = useQueryClient();
   const key = [path];

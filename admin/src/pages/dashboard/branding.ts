@@ -1,4 +1,4 @@
-// The Branding tab's rules from SPEC.md §4 "Portal behaviours", kept free of React so they are
+// The Branding tab's rules from docs/product.md §4 "Portal behaviours", kept free of React so they are
 // tested on their own: colour preset marking, the display-option exclusion, the custom URL lock
 // and the logo checks.
 import { COLOUR_PRESETS, LOGO_MAX_BYTES, type ColourTheme } from '../../../../shared/constants';
@@ -61,7 +61,7 @@ export const hasDisplayOption = (options: DisplayOptions): boolean => options.sh
 export function customUrlState(saved: string | null | undefined): { locked: boolean; canLock: boolean } {
   const locked = Boolean(saved);
   // The lock button shows whenever the URL is unlocked, even before an edit: pressing it with an
-  // empty or unchanged value is how SPEC §5's "No changes" toast is reached.
+  // empty or unchanged value is how docs/product.md §5's "No changes" toast is reached.
   return { locked, canLock: !locked };
 }
 
@@ -73,7 +73,7 @@ export function customUrlUnchanged(saved: string | null | undefined, draft: stri
 
 export const LOGO_TOO_LARGE = 'Logo must be 2MB or smaller. Please choose a smaller image.';
 export const LOGO_NOT_IMAGE = 'Please choose a PNG, JPG, GIF or WebP image.';
-/** What the server stores (DESIGN.md §3): SVG is refused because it can carry script. */
+/** What the server stores (docs/architecture.md §3): SVG is refused because it can carry script. */
 export const LOGO_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /** The reason a chosen logo file is refused, or null when it can be used. */

@@ -1,5 +1,5 @@
 // The Branding form's state, held by the portal rather than the tab: the Preview button saves
-// it too (SPEC.md §2), and unsaved edits survive switching tabs.
+// it too (docs/product.md §2), and unsaved edits survive switching tabs.
 import { useEffect, useMemo, useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Resolver, type UseFormProps, type UseFormReturn } from 'react-hook-form';

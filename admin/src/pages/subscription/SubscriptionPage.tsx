@@ -1,4 +1,4 @@
-// /subscription (SPEC.md §2 Subscription page): the plan, its status and dates, billing portal,
+// /subscription (docs/product.md §2 Subscription page): the plan, its status and dates, billing portal,
 // cancel (through the portal) and reactivate; or, without a subscription, the start-trial card.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -30,7 +30,7 @@ const TRIAL_FEATURES = [
 
 const longDate = (iso: string | null) => (iso ? formatLongDate(iso) : 'not set');
 const errorText = (error: Error) => (error instanceof ApiRequestError ? error.serverMessage : error.message);
-/** SPEC.md §8: the server's error text, else this; never the browser's own "Failed to fetch". */
+/** docs/product.md §8: the server's error text, else this; never the browser's own "Failed to fetch". */
 const LOAD_FAILED = 'Unable to load subscription details';
 
 /** "Update Payment Details" and the cancel confirmation both go to the billing portal. */
@@ -184,7 +184,7 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
   );
 }
 
-/** The status panel of SPEC.md §2: days left, dates and amounts for each status. */
+/** The status panel of docs/product.md §2: days left, dates and amounts for each status. */
 function PlanStatusPanel({ details, now }: { details: SubscriptionDetails; now: Date }) {
   const panel = 'grid gap-2 rounded-lg border p-4';
   switch (details.status) {

@@ -1,4 +1,4 @@
-// The payment success screen (SPEC.md §2, §4 Payment return, §5, §8): exchanges the checkout
+// The payment success screen (docs/product.md §2, §4 Payment return, §5, §8): exchanges the checkout
 // session id for a signed-in account, welcomes the new operator, then goes to the dashboard.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';

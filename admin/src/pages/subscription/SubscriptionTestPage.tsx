@@ -1,4 +1,4 @@
-// /subscription-test (SPEC.md §2 Subscription test page): a developer page showing how billing
+// /subscription-test (docs/product.md §2 Subscription test page): a developer page showing how billing
 // is set up, the billing endpoints, and buttons that start a trial or manage a subscription
 // with sample data.
 import { useState, type ReactNode } from 'react';

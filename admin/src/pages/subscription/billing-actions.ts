@@ -1,4 +1,4 @@
-// The subscription calls of SPEC.md §7 as the screens use them.
+// The subscription calls of docs/product.md §7 as the screens use them.
 import { apiRequest } from '../../../../shared/api-client';
 import type { SubscriptionDetails } from '../../../../shared/types';
 

@@ -14,7 +14,7 @@ import {
 const user: CurrentUser = { id: 1, email: 'op@example.com', name: 'Op', companyId: 2, subscriptionStatus: 'trialing', trialEndsAt: null };
 const failure = (status: number, body: unknown) => new ApiRequestError(status, typeof body === 'string' ? body : JSON.stringify(body), 'Status');
 
-describe('messageForStatus (SPEC.md §8)', () => {
+describe('messageForStatus (docs/product.md §8)', () => {
   it.each([
     [403, '', CHECKOUT_MESSAGES.forbidden],
     [400, { success: false, error: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' }, CHECKOUT_MESSAGES.expired],
@@ -85,7 +85,7 @@ describe('processCheckoutSession: up to 3 attempts, 403 and 5xx retried after 1 
   });
 });
 
-describe('finalHandling (SPEC.md §4), on the server code only', () => {
+describe('finalHandling (docs/product.md §4), on the server code only', () => {
   it.each([
     ['CHECKOUT_ALREADY_PROCESSED', 'already-processed'],
     ['CHECKOUT_INVALID', 'check-login'],

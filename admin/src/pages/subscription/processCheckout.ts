@@ -1,4 +1,4 @@
-// SPEC.md §4 "Payment return" and §8 "Payment success page errors": after checkout the session
+// docs/product.md §4 "Payment return" and §8 "Payment success page errors": after checkout the session
 // id is exchanged for a signed-in account. Pure decisions plus one orchestrator whose I/O is
 // injected, so the success screen and the dashboard share it and tests drive it without timers.
 import { ApiRequestError, AUTH_TOKEN_KEY, apiRequest } from '../../../../shared/api-client';
@@ -8,7 +8,7 @@ import type { CheckoutSuccessResponse, CurrentUser } from '../../../../shared/ty
 const CHECKOUT_MAX_ATTEMPTS = 3;
 /** Back-off before retry n (1-based) is n × this: 1 s, then 2 s. */
 const CHECKOUT_BACKOFF_MS = 1000;
-/** Redirect delays of SPEC.md §9. */
+/** Redirect delays of docs/product.md §9. */
 export const REDIRECT_DELAY_MS = 2000;
 const AUTHENTICATED_REDIRECT_DELAY_MS = 1000;
 
@@ -42,7 +42,7 @@ function bodyMessage(body: string): string | undefined {
   return body.trim() || undefined;
 }
 
-/** The message for a failed attempt with this status and body (SPEC.md §8). */
+/** The message for a failed attempt with this status and body (docs/product.md §8). */
 export function messageForStatus(status: number, body: string): string {
   const serverMessage = bodyMessage(body);
   if (status === 403) return CHECKOUT_MESSAGES.forbidden;
@@ -69,7 +69,7 @@ const defaultProcessDeps: ProcessDeps = {
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
-/** Posts the session id, up to 3 attempts with 1 s then 2 s between (SPEC.md §4, §9). */
+/** Posts the session id, up to 3 attempts with 1 s then 2 s between (docs/product.md §4, §9). */
 export async function processCheckoutSession(sessionId: string, deps: ProcessDeps = defaultProcessDeps): Promise<CheckoutOutcome> {
   let outcome: CheckoutOutcome = { ok: false, message: CHECKOUT_MESSAGES.generic };
   for (let attempt = 1; attempt <= CHECKOUT_MAX_ATTEMPTS; attempt++) {
@@ -95,7 +95,7 @@ export async function processCheckoutSession(sessionId: string, deps: ProcessDep
 }
 
 /**
- * How a failed exchange finishes (SPEC.md §4 "Final handling"), decided on the server's code:
+ * How a failed exchange finishes (docs/product.md §4 "Final handling"), decided on the server's code:
  * the only message "containing expired or invalid" the server sends is CHECKOUT_INVALID's, and
  * the only "already processed" one is CHECKOUT_ALREADY_PROCESSED's.
  */
@@ -130,7 +130,7 @@ export interface PaymentReturnDeps {
 
 export async function settlePaymentReturn(sessionId: string | null, deps: PaymentReturnDeps): Promise<PaymentReturnResult> {
   if (!sessionId) {
-    // SPEC.md §5: without a session id, a stored token and user are verified, else an error.
+    // docs/product.md §5: without a session id, a stored token and user are verified, else an error.
     if (deps.hasStoredSession() && (await deps.isSignedIn())) {
       return { kind: 'account-found', redirectAfterMs: AUTHENTICATED_REDIRECT_DELAY_MS };
     }

@@ -4,7 +4,7 @@ import { accessEndDate, checkoutRequest, dayCount, daysLeft, showsManagement, tr
 const NOW = new Date('2026-06-10T12:00:00.000Z');
 const inHours = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString();
 
-describe('daysLeft: whole days, rounded up, never below 0 (SPEC.md §4)', () => {
+describe('daysLeft: whole days, rounded up, never below 0 (docs/product.md §4)', () => {
   it.each([
     [inHours(72), 3],
     [inHours(49), 3],

@@ -1,4 +1,4 @@
-// Pure helpers behind the subscription screens (SPEC.md §2 Subscription page, §4, §5).
+// Pure helpers behind the subscription screens (docs/product.md §2 Subscription page, §4, §5).
 import { TRIAL_DAYS } from '../../../../shared/constants';
 import { hasDashboardAccess } from '../../../../shared/subscription';
 import { daysLeft } from '../../../../shared/money';
@@ -31,7 +31,7 @@ export function accessEndDate(details: Pick<SubscriptionDetails, 'status' | 'tri
 export const showsManagement = (userStatus: string | undefined, detailsStatus: string): boolean =>
   hasDashboardAccess(userStatus) || hasDashboardAccess(detailsStatus);
 
-/** SPEC.md §5: checkout start sends email, name, and a company name of the name + ' Recovery'. */
+/** docs/product.md §5: checkout start sends email, name, and a company name of the name + ' Recovery'. */
 export function checkoutRequest(user: Pick<CurrentUser, 'email' | 'name'>) {
   return { email: user.email, name: user.name, companyName: `${user.name} Recovery` };
 }

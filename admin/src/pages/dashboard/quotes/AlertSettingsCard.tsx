@@ -1,4 +1,4 @@
-// Alerts and retention (issue 16 items 2 and 4): how the operator hears of new quotes, where the
+// Alerts and retention (decision 016): how the operator hears of new quotes, where the
 // mail goes, how long quotes are kept, and the recent alerts with what became of each.
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';

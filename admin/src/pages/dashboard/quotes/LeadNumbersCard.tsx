@@ -1,4 +1,4 @@
-// The figures at the top of the Quotes tab (issue 16 item 3): counts, follow-up shares, the
+// The figures at the top of the Quotes tab (decision 016): counts, follow-up shares, the
 // median total, quotes per day (a chart, its summary and a table) and the top pickup districts.
 import { lazy, Suspense, useId } from 'react';
 import { formatPounds } from '../../../../../shared/money';

@@ -233,7 +233,7 @@ describe('<QuotesTab>', () => {
 });
 
 describe('the Driver Portal’s fifth tab', () => {
-  it('comes after the four SPEC tabs and loads nothing until opened', async () => {
+  it('comes after the four settings tabs and loads nothing until opened', async () => {
     const { api } = renderTab('/dashboard', {}, <DriverPortal />);
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent?.trim());
     expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes']);

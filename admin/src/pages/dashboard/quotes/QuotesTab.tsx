@@ -1,4 +1,4 @@
-// The Driver Portal's Quotes tab (issue 16, decision 016): the numbers, the inbox of stored quotes
+// The Driver Portal's Quotes tab (decision 016): the numbers, the inbox of stored quotes
 // with find-by-reference, filters and export, and the alert settings. Loaded only when the tab
 // opens (DriverPortal), so the portal's first load carries none of it. The open quote lives in
 // the URL (`?tab=quotes&quote={reference}`), which is where the alert emails link.

@@ -1,0 +1,153 @@
+// A restore that is safe to serve from (docs/decisions/019-replication-and-restore.md).
+// A restored copy is the database as it was at some earlier moment: whatever the live server
+// did after it (the lost window) is gone, but its effects outside the database are not. Quotes
+// answered in that window were given references, and emails were sent. Serving from the copy as
+// it is would hand the same ids (and so the same TQ- references) to new quotes, and send alerts a
+// second time. So before the copy replaces anything, every AUTOINCREMENT sequence is moved past
+// anything the lost window could have issued (SEQUENCE_GAP), the mail outbox and the job markers
+// are set so that nothing already handled is sent again, and the copy must pass integrity_check.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { backupDatabase } from './backup';
+import { litestreamBinary } from './replication';
+
+/**
+ * Ids skipped after a restore: at least a million, and more for a longer lost window: the
+ * server cannot store more than 20,000 quotes a second (it measures about 6,000 on 2 cores), so
+ * 20,000 per second between the copy's newest row and the restore covers anything issued since.
+ * Quote references have a 45-bit domain (35 trillion): a year of such gaps uses a fraction of it.
+ */
+export const MIN_SEQUENCE_GAP = 1_000_000;
+export const MAX_IDS_PER_SECOND = 20_000;
+
+/** The reason an outbox message left unsent in the copy is not sent after it. */
+export const RESTORED_UNSENT = 'not sent: restored from a copy, and it may have been sent before the loss';
+
+/**
+ * Job markers that say "everything up to this row id has been handed to the outbox". After a
+ * restore they move to the copy's newest row: the lost window may already have alerted those rows.
+ */
+export const ID_MARKERS: readonly { marker: string; table: string }[] = [{ marker: 'mail.lastQuoteId', table: 'quotes' }];
+
+export interface RestoreOptions {
+  /** A Litestream replica URL (file:///…, s3://…) or a backup file made by `npm run backup`. */
+  from: string;
+  /** The database file to create: it must not exist yet. */
+  to: string;
+  /** With a replica: restore the database as it was at this moment. */
+  at?: Date;
+  /** The clock (tests move it). */
+  now?: Date;
+  /** The Litestream binary (tests may point at another). */
+  binary?: string;
+}
+
+export interface RestoreResult {
+  source: 'replica' | 'backup';
+  /** The newest row time found in the copy (ISO), or null for an empty database. */
+  recoveredUpTo: string | null;
+  /** How far every sequence was moved. */
+  sequenceGap: number;
+  /** Each AUTOINCREMENT table's sequence before and after. */
+  sequences: { table: string; from: number; to: number }[];
+  /** Outbox messages left unsent in the copy and now marked so (they are not sent again). */
+  outboxHeld: number;
+  integrity: 'ok';
+}
+
+export class RestoreError extends Error {}
+
+const REPLICA_SCHEMES = /^(file|s3|gcs|abs|sftp):\/\//;
+
+export function isReplicaSource(from: string): boolean {
+  return REPLICA_SCHEMES.test(from);
+}
+
+export async function restoreDatabase(options: RestoreOptions): Promise<RestoreResult> {
+  const to = path.resolve(options.to);
+  for (const file of [to, `${to}-wal`, `${to}-shm`]) {
+    if (existsSync(file)) throw new RestoreError(`${file} already exists: move it aside first, so nothing is overwritten by mistake`);
+  }
+  mkdirSync(path.dirname(to), { recursive: true });
+  const partial = `${to}.restoring-${process.pid}`;
+  rmSync(partial, { force: true });
+  const source = isReplicaSource(options.from) ? 'replica' : 'backup';
+  try {
+    if (source === 'replica') {
+      const args = ['restore', '-o', partial];
+      if (options.at) args.push('-timestamp', options.at.toISOString());
+      args.push(options.from);
+      const run = spawnSync(options.binary ?? litestreamBinary(), args, { encoding: 'utf8', env: process.env });
+      if (run.status !== 0 || !existsSync(partial)) {
+        throw new RestoreError(`Litestream could not restore from ${options.from}: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
+      }
+    } else {
+      if (options.at) throw new RestoreError('--at needs a replica URL: a backup file holds one moment only');
+      if (!existsSync(options.from)) throw new RestoreError(`No backup file at ${path.resolve(options.from)}`);
+      // VACUUM INTO a fresh file: the backup itself is never opened for writing.
+      await backupDatabase(options.from, partial, { check: 'quick_check' });
+    }
+    const result = makeSafeToServe(partial, options.now ?? new Date());
+    renameSync(partial, to);
+    return { source, ...result };
+  } finally {
+    for (const file of [partial, `${partial}-wal`, `${partial}-shm`, `${partial}.tmp-wal`, `${partial}.tmp-shm`]) rmSync(file, { force: true });
+  }
+}
+
+/** Moves the sequences, holds the outbox, moves the id markers, checks integrity (see the file's head). */
+export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 'source'> {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
+    const columnsOf = (table: string) => new Set((db.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name));
+    const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+    let newest: string | null = null;
+    for (const table of tables) {
+      if (!columnsOf(table).has('created_at')) continue;
+      const row = db.prepare(`select max(created_at) as t from ${quoted(table)}`).get() as { t: unknown };
+      // Rows' times are ISO text; drizzle's own migrations table keeps a number, and is no row of ours.
+      if (typeof row.t === 'string' && Number.isFinite(Date.parse(row.t)) && (newest === null || row.t > newest)) newest = row.t;
+    }
+    const lostSeconds = newest === null ? 0 : Math.max(0, (now.getTime() - Date.parse(newest)) / 1000);
+    const sequenceGap = Math.max(MIN_SEQUENCE_GAP, Math.ceil(lostSeconds * MAX_IDS_PER_SECOND));
+
+    const sequences: RestoreResult['sequences'] = [];
+    let outboxHeld = 0;
+    db.transaction(() => {
+      const hasSequence = tables.length > 0 && db.prepare("select 1 from sqlite_master where name = 'sqlite_sequence'").get() !== undefined;
+      if (hasSequence) {
+        for (const { name, seq } of db.prepare('select name, seq from sqlite_sequence').all() as { name: string; seq: number }[]) {
+          db.prepare('update sqlite_sequence set seq = ? where name = ?').run(seq + sequenceGap, name);
+          sequences.push({ table: name, from: seq, to: seq + sequenceGap });
+        }
+      }
+      for (const table of tables.filter((t) => t.endsWith('_outbox'))) {
+        const columns = columnsOf(table);
+        if (!columns.has('status') || !columns.has('last_error')) continue;
+        outboxHeld += db
+          .prepare(`update ${quoted(table)} set status = 'failed', last_error = ?, next_attempt_at = null where status = 'pending'`)
+          .run(RESTORED_UNSENT).changes;
+      }
+      if (tables.includes('job_state')) {
+        for (const { marker, table } of ID_MARKERS) {
+          if (!tables.includes(table)) continue;
+          const { id } = db.prepare(`select coalesce(max(id), 0) as id from ${quoted(table)}`).get() as { id: number };
+          db.prepare('insert into job_state (name, value) values (?, ?) on conflict(name) do update set value = excluded.value').run(marker, String(id));
+        }
+      }
+    })();
+    const report = db.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+    const lines = report.map((r) => r.integrity_check);
+    if (lines.length !== 1 || lines[0] !== 'ok') throw new RestoreError(`The restored copy failed integrity_check: ${lines.slice(0, 5).join('; ')}`);
+    // One file to rename into place: the WAL folded in and switched off for the move.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('journal_mode = DELETE');
+    return { recoveredUpTo: newest, sequenceGap, sequences, outboxHeld, integrity: 'ok' };
+  } finally {
+    db.close();
+  }
+}
