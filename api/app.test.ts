@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOCAL_BILLING_IN_PRODUCTION } from './billing/local-pages';
 import { ConfigError, loadConfig } from './platform/config';
 import { createTestApp } from './test/harness';
 
@@ -53,7 +54,7 @@ describe('operations', () => {
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({ DATABASE_PATH: ':memory:' });
-    expect(config).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', quoteRateLimit: 60, trustProxy: false });
+    expect(config).toMatchObject({ port: 3000, publicUrl: 'http://localhost:3000', quoteRateLimit: 60, trustProxy: { kind: 'off' } });
     expect(config.billing.mode).toBe('local');
     expect(config.distance.provider).toBe('builtin');
     expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);
@@ -62,7 +63,32 @@ describe('configuration', () => {
   it('stops start-up in production without SESSION_SECRET, with a clear message', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:' })).toThrow(/SESSION_SECRET is required/);
-    expect(loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:', SESSION_SECRET: 'x'.repeat(32) }).secureCookies).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:', SESSION_SECRET: 'x'.repeat(32), BILLING_MODE: 'local' }).secureCookies).toBe(true);
+  });
+
+  it('stops start-up in production unless a billing mode is chosen: by default every trial would be free', () => {
+    const production = { NODE_ENV: 'production', DATABASE_PATH: ':memory:', SESSION_SECRET: 'x'.repeat(32) };
+    expect(() => loadConfig(production)).toThrow(/BILLING_MODE must be chosen when NODE_ENV=production/);
+    expect(() => loadConfig({ ...production, BILLING_MODE: '' })).toThrow(/BILLING_MODE must be chosen/);
+    expect(loadConfig({ ...production, BILLING_MODE: 'local' }).billing.mode).toBe('local');
+    // Outside production the default stays local, so a fresh machine works with no settings.
+    expect(loadConfig({ DATABASE_PATH: ':memory:' }).billing.mode).toBe('local');
+  });
+
+  it('says so in the log and on the billing pages when production runs local billing', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = { info: (r: Record<string, unknown>) => lines.push(r), warn: (r: Record<string, unknown>) => lines.push(r), error: (r: Record<string, unknown>) => lines.push(r) };
+    const prod = createTestApp({ logger, env: { NODE_ENV: 'production', BILLING_MODE: 'local' } });
+    expect(lines).toContainEqual(expect.objectContaining({ msg: LOCAL_BILLING_IN_PRODUCTION }));
+    const op = await prod.operator();
+    const portal = await prod.call('POST', '/api/customer-portal', { token: op.token });
+    const page = await prod.call('GET', new URL(portal.json.url).pathname);
+    expect(page.text).toContain(LOCAL_BILLING_IN_PRODUCTION);
+    // Not in development, where local billing is the ordinary way to run.
+    const development = createTestApp();
+    const dev = await development.operator();
+    const devPortal = await development.call('POST', '/api/customer-portal', { token: dev.token });
+    expect((await development.call('GET', new URL(devPortal.json.url).pathname)).text).not.toContain(LOCAL_BILLING_IN_PRODUCTION);
   });
 
   it.each([

@@ -19,34 +19,46 @@ import { apiBodyLimit } from './platform/http/body-limit';
 import type { AppEnv } from './platform/http/context';
 import { errorHandler, notFoundJson } from './platform/http/errors';
 import { createLogger, requestLogging, type Logger } from './platform/http/observability';
-import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders } from './platform/http/security';
+import { redactingLogger } from './platform/http/redact';
+import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
 import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
-import { alertRoutes } from './routes/alerts';
-import { authRoutes } from './routes/auth';
-import { chargeRoutes } from './routes/charges';
-import { companyRoutes } from './routes/company';
-import { docsRoutes } from './routes/docs';
-import { leadRoutes } from './routes/leads';
-import { createHostedRoutes } from './routes/hosted';
-import { pricingRoutes } from './routes/pricing';
-import { postcodeRoutes } from './routes/postcodes';
-import { quoteRoutes } from './routes/quotes';
-import { shareRoutes } from './routes/share';
-import { allRoutes } from './routes/table';
+import { alertRoutes } from './alerts/routes';
+import { authRoutes } from './auth/routes';
+import { chargeRoutes } from './charges/routes';
+import { companyRoutes } from './company/routes';
+import { docsRoutes } from './docs/routes';
+import { leadRoutes } from './leads/routes';
+import { createHostedRoutes } from './hosted/routes';
+import { pricingRoutes } from './company/pricing-routes';
+import { postcodeRoutes } from './postcodes/routes';
+import { quoteRoutes } from './quotes/routes';
+import { shareRoutes } from './company/share-routes';
+import { allRoutes } from './contract';
+import { recoveryService } from './auth/recovery';
+import { BODY_LIMITS, bodyLimitOf } from './contract/define';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
 import { bookingRoutes } from './bookings/routes';
-import { bookingService } from './bookings/service';
-import { createLiveHub } from './bookings/live';
-import { createBookingExpiry } from './bookings/expiry';
+import { bookingService, type BookingService } from './bookings/service';
+import { createLiveHub, type LiveHub } from './bookings/live';
 
 
-/** SPA routes (docs/product.md §2). Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
+/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge. */
+export interface AppBookings {
+  service: BookingService;
+  live: LiveHub;
+  outbox: { nudge: () => void };
+}
+
+/** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
+const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
+
+/** The largest form body the local billing pages read (their forms send one short field). */
+const BILLING_FORM_LIMIT = 4 * 1024;
 
 /** How long /readyz waits for another process's write lock: probes have short timeouts. */
 const READINESS_DEADLINE_MS = 1000;
@@ -64,7 +76,8 @@ export interface AppOptions {
 export function createApp(options: AppOptions) {
   const { config } = options;
   const db = options.db ?? openDatabase(config.databasePath);
-  const logger = options.logger ?? createLogger(config.logLevel);
+  // Every line, whoever writes it, goes through one redaction of tokens (api/platform/http/redact.ts).
+  const logger = redactingLogger(options.logger ?? createLogger(config.logLevel));
   const deps: AppDeps = {
     config,
     db,
@@ -90,20 +103,21 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
-  // Every route below is one of the route table's (api/routes/table.ts), which also drives
-  // CORS, CSRF and the OpenAPI document.
+  const recovery = recoveryService(deps);
+  // Every route below is one of the contract's (api/contract/; its middleware is attached in
+  // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
   const quoteLimiter = createQuoteLimiter(config);
-  // Bookings: the live status pages' streams, the outbox worker's nudge (set by api/boot.ts once it
-  // runs) and the expiry timer (started by api/boot.ts).
+  // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
+  // once the job runs); their expiry is a job of api/boot.ts's.
   const live = createLiveHub(config.bookings.liveStreams);
   const outbox = { nudge: () => {} };
   const bookings = bookingService({ ...deps, live, nudgeOutbox: () => outbox.nudge() });
-  const expiry = createBookingExpiry({ expireDue: () => bookings.expireDue(), logger });
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
-    .use('/api/*', apiBodyLimit(3 * 1024 * 1024))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }))
+    // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
+    .use('/api/*', apiBodyLimit(tableLookup(allRoutes, bodyLimitOf, BODY_LIMITS.none)))
+    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
@@ -112,9 +126,9 @@ export function createApp(options: AppOptions) {
     .route('/', postcodeRoutes(deps, quoteLimiter))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
-    .route('/', alertRoutes(alertService(deps)))
+    .route('/', alertRoutes(alertService(deps, recovery)))
     .route('/', bookingRoutes(deps, bookings, live))
-    .route('/', docsRoutes(api))
+    .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
 
@@ -137,6 +151,8 @@ export function createApp(options: AppOptions) {
       return c.json(options.replication ? { status: 'ok', replication: options.replication.status() } : { status: 'ok' });
     })
     .route('/', api)
+    // The local billing pages' forms carry one field: a few hundred bytes.
+    .use('/billing/*', apiBodyLimit(BILLING_FORM_LIMIT))
     .route('/', billing.pages)
     .route(
       '/',
@@ -151,7 +167,8 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  return { app, deps, billing, bookings: { service: bookings, live, outbox, expiry } };
+  const appBookings: AppBookings = { service: bookings, live, outbox };
+  return { app, deps, billing, bookings: appBookings };
 }
 
 function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {

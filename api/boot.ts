@@ -1,16 +1,25 @@
 // What a serving process sets up before it listens: the app, the postcode data (loaded now, so
-// the first quote does not pay for it), WAL checkpoints on a worker thread, the nightly retention
-// of quotes and the mail outbox's worker (api/mail/worker.ts). api/server.ts starts this way, and
-// so does the benchmark's bare-handler reference, so both run the same.
-import { createApp } from './app';
+// the first quote does not pay for it), WAL checkpoints on a worker thread, and the background
+// jobs (JOBS below) on the one job runner. api/server.ts starts this way, and so does the
+// benchmark's bare-handler reference, so both run the same.
+import { createApp, type AppBookings } from './app';
 import { createReplication } from './platform/db/replication';
 import { createLogger } from './platform/http/observability';
 import { checkpointFailureLog, startBackgroundCheckpoints } from './platform/db/checkpointer';
 import { loadGeodata } from './engine/distance/postcodes';
 import type { Config } from './platform/config';
 import type { Logger } from './platform/http/observability';
-import { createRetention } from './leads/retention';
-import { createMailWorker } from './mail/worker';
+import type { AppDeps } from './platform/deps';
+import { createJobRunner, type Job } from './platform/jobs/runner';
+import { retentionJob } from './leads/retention';
+import { MAIL_OUTBOX_JOB, mailOutboxJob } from './mail/worker';
+import { bookingExpiryJob } from './bookings/expiry';
+
+/**
+ * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
+ * is adding its definition here.
+ */
+const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [retentionJob(deps), mailOutboxJob(deps), bookingExpiryJob(bookings.service)];
 
 export function bootApp(config: Config, appLogger?: Logger) {
   const logger = appLogger ?? createLogger(config.logLevel);
@@ -27,11 +36,11 @@ export function bootApp(config: Config, appLogger?: Logger) {
     config.databasePath === ':memory:' || replication
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
-  const retention = createRetention(deps);
-  retention.start();
-  const mail = createMailWorker(deps);
-  mail.start();
-  bookings.outbox.nudge = () => mail.nudge();
-  bookings.expiry.start();
-  return { app, deps, geodata, checkpoints, retention, mail, replication, bookings };
+  const jobs = createJobRunner(deps);
+  const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
+  // A booking's alert goes out at once, not at the mail job's next tick.
+  const mail = handles.get(MAIL_OUTBOX_JOB)!;
+  bookings.outbox.nudge = () => setImmediate(() => void mail.tick());
+  jobs.start();
+  return { app, deps, geodata, checkpoints, jobs, replication, bookings };
 }

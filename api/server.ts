@@ -22,7 +22,7 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints, retention, mail, replication, bookings } = bootApp(config, logger);
+const { app, deps, geodata, checkpoints, jobs, replication, bookings } = bootApp(config, logger);
 // Replication starts once the database is open and migrated; a failure to start is logged and retried.
 void replication?.start();
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -137,9 +137,9 @@ function shutdown(signal: string) {
   // Live status streams never end by themselves: closed now, so the drain does not wait for them
   // (the pages fall back to polling and find the server again once it is back).
   bookings.live.closeAll();
-  const expiryStopped = bookings.expiry.stop();
-  // No new mail work from now on; a send in progress finishes (and is recorded) while requests drain.
-  const mailStopped = mail.stop();
+  // No new job runs from now on; a run in progress ends its step (a send finishes and is recorded,
+  // retention ends its batch) while requests drain.
+  const jobsStopped = jobs.stop();
   // Stop accepting once a full loop turn has accepted nothing: connections already waiting in the
   // kernel's accept queue when the signal came are accepted first (closing the listener in the
   // handler would reset them, though their clients had sent their requests; the signal's own poll
@@ -148,10 +148,8 @@ function shutdown(signal: string) {
   // connection has ended.
   afterAcceptQueueDrained(() => {
     net.Server.prototype.close.call(server, async () => {
-      // Retention ends its batch and the mail worker its send first: both write through the main connection.
-      await retention.stop();
-      await expiryStopped;
-      await mailStopped;
+      // The jobs first: they write through the main connection.
+      await jobsStopped;
       // The worker's connection first, so the main one closes last and folds the WAL into the file.
       await checkpoints?.stop();
       deps.db.$client.close();

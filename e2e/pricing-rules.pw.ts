@@ -1,7 +1,7 @@
 // The "More rules" end to end (docs/product.md §10): an operator sets every "More rules" setting in the portal, and a motorist
 // on the hosted page gets a price made by them; a pickup beyond the maximum radius is asked to call.
 import { expect, test } from '@playwright/test';
-import { bankHolidays } from '../api/engine/pricing/bank-holidays';
+import { bankHolidays } from '../api/engine/calendar/bank-holidays';
 import { expectToast, signUpWithTrial } from './admin-helpers';
 
 /** A Scottish bank holiday at least two days ahead, so it is a future date in any time zone. */

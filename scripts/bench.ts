@@ -5,7 +5,10 @@
 // `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
-// smaller run).
+// smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
+// prints each route's ratio (scripts/bench/against.ts); run it before merging a change to the quote path.
+// `--rounds=N` sets its alternating rounds (default 4); `--link-modules` hard-links node_modules even
+// when the other commit's lock file differs, instead of `npm ci`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +34,7 @@ import {
   type LargeDatabaseFigures,
 } from './bench/reliability';
 import { REPO_ROOT, spawnServer, type ServerProcess } from './bench/server-process';
+import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against';
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
 
@@ -523,14 +527,46 @@ function withSection(doc: string, section: string): string {
 const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
+/** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
+async function againstSection(host: ReturnType<typeof machine>, ref: string, rounds: number, linkModules: boolean): Promise<string> {
+  const figures = await benchAgainst(ref, rounds, linkModules);
+  const table = renderSideBySide(figures);
+  console.log(`\n${table}\n`);
+  return `## Side by side with another commit
+
+\`npm run bench -- --against <git-ref>\` (scripts/bench/against.ts): the other commit built in a temporary git worktree,
+both production bundles served at once (\`NODE_ENV=production\`, logging at info to /dev/null, \`QUOTE_RATE_LIMIT=0\`, fresh
+databases) and measured in alternating slices; a ratio below 100 % (or a p99 above 1×) is this checkout's slowdown.
+Run it before merging anything that touches the quote path. ${ranAt(host)}
+
+${table}
+`;
+}
+
 async function main() {
-  const options = process.argv.slice(2).filter((arg) => arg.startsWith('--'));
-  const asked = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+  const args = process.argv.slice(2);
+  // `--against <ref>` or `--against=<ref>`: the ref is not a section name.
+  const againstAt = args.indexOf('--against');
+  const againstRef = againstAt === -1 ? /^--against=(.+)$/.exec(args.find((a) => a.startsWith('--against=')) ?? '')?.[1] : args[againstAt + 1];
+  if (againstAt !== -1) args.splice(againstAt, 2);
+  const linkModules = args.includes('--link-modules');
+  const options = args.filter((arg) => arg.startsWith('--') && !arg.startsWith('--against=') && arg !== '--link-modules');
+  const asked = args.filter((arg) => !arg.startsWith('--'));
   const leadsQuotes = Number(/^--leads-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--leads-quotes=')) ?? '')?.[1] ?? LARGE_QUOTES);
-  const unknownOptions = options.filter((o) => !/^--leads-quotes=\d+$/.test(o));
-  if (unknownOptions.length > 0 || leadsQuotes < 1) {
-    process.stderr.write(`Unknown bench option ${unknownOptions.join(', ')}: the only one is --leads-quotes=N (N ≥ 1)\n`);
+  const rounds = Number(/^--rounds=(\d+)$/.exec(options.find((o) => o.startsWith('--rounds=')) ?? '')?.[1] ?? AGAINST_ROUNDS);
+  const unknownOptions = options.filter((o) => !/^--(leads-quotes|rounds)=\d+$/.test(o));
+  if (unknownOptions.length > 0 || leadsQuotes < 1 || rounds < 1 || (againstAt !== -1 && !againstRef)) {
+    process.stderr.write(
+      `Unknown bench option ${unknownOptions.join(', ')}: the options are --leads-quotes=N (N ≥ 1), --against <git-ref> and, with it, --rounds=N and --link-modules\n`,
+    );
     process.exit(1);
+  }
+  if (againstRef) {
+    const out = path.join(REPO_ROOT, 'docs/benchmarks.md');
+    const section = await againstSection(machine(), againstRef, rounds, linkModules);
+    writeFileSync(out, withSection(existsSync(out) ? readFileSync(out, 'utf8') : '# Benchmarks\n', section));
+    console.log(`Written to ${path.relative(process.cwd(), out)}`);
+    return;
   }
   const unknown = asked.filter((name) => !(SECTIONS as readonly string[]).includes(name));
   if (unknown.length > 0) {

@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'OUTSIDE_SERVICE_AREA',
   'UNPROCESSABLE',
   'PAYLOAD_TOO_LARGE',
+  /** An Idempotency-Key already used for a different quote request. */
+  'IDEMPOTENCY_KEY_REUSED',
   'UNSUPPORTED_MEDIA_TYPE',
   // Who is asking
   'UNAUTHORIZED',
@@ -25,6 +27,13 @@ export const ERROR_CODES = [
   'SLUG_LOCKED',
   // A charge list already has a row of that name (trimmed, any case)
   'NAME_TAKEN',
+  // One-time links (verify an address, reset a password): unknown, expired, or used already
+  'LINK_INVALID',
+  'LINK_EXPIRED',
+  'LINK_USED',
+  // Changing a password: the current one given is not the account's
+  'WRONG_PASSWORD',
+  'ALREADY_VERIFIED',
   // Share & Embed before a custom URL is locked: no link, QR code or snippet yet
   'NO_CUSTOM_URL',
   'ALREADY_SUBSCRIBED',

@@ -20,17 +20,22 @@ export const ALERT_MODE_LABELS: Record<AlertMode, string> = {
   none: 'No emails',
 };
 /**
- * An alert in the outbox: waiting to be sent (or retried), sent, given up after 24 hours, or
- * kept unsent because no mail server is configured ("not sent: no mail server configured").
+ * An alert in the outbox: waiting to be sent (or retried), sent, given up after 24 hours, kept
+ * unsent because no mail server is configured ("not sent: no mail server configured"), or held
+ * until the account's address and the alert address are verified ("waiting for a verified address").
  */
-export const ALERT_STATUSES = ['pending', 'sent', 'failed', 'unsent'] as const;
-/** What an outbox row is for: a quote, the daily summary, or a booking's alert or service text. */
-export const ALERT_KINDS = ['quote', 'daily', 'booking'] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
+export const ALERT_STATUSES = ['pending', 'sent', 'failed', 'unsent', 'unverified'] as const;
 /** How an outbox row goes out. */
 export const ALERT_CHANNELS = ['email', 'sms'] as const;
 export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+/** Lead alerts (a quote, the daily summary, a booking's alert or service text), and the account's own mails (each of its own kind, never listed as alerts). */
+export const ALERT_KINDS = ['quote', 'daily', 'booking'] as const;
+export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt'] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
+export type OutboxKind = AlertKind | AccountMailKind;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

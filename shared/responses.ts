@@ -1,4 +1,4 @@
-// One zod schema per response body: the route table (api/routes/table.ts) declares them per
+// One zod schema per response body: the contract (api/contract/) declares them per
 // status code, the OpenAPI document is generated from them, and shared/types.ts derives the
 // front ends' types from them with type-only imports, so no zod reaches widget.js.
 // Money is in pounds as numbers (docs/architecture.md §3); dates are ISO 8601 strings.
@@ -30,8 +30,27 @@ export const currentUserSchema = z
     companyId: id,
     subscriptionStatus,
     trialEndsAt: z.string().nullable(),
+    emailVerified: z.boolean().meta({ description: 'The owner has confirmed the address with the emailed link; until then no alert mail is sent' }),
+    trialAvailable: z.boolean().meta({ description: 'The account has not had its one free trial: a checkout starts one' }),
   })
   .meta({ id: 'CurrentUser' });
+
+/** An answer that says the same whatever happened (no account enumeration). */
+export const noticeSchema = z.object({ message: z.string() }).meta({ id: 'Notice' });
+
+export const emailVerifiedSchema = z
+  .object({
+    success: z.literal(true),
+    email: z.string(),
+    accountVerified: z.boolean().meta({ description: "The account's own address is verified (false when the link verified an alert address of an account still unverified)" }),
+  })
+  .meta({ id: 'EmailVerified' });
+
+export const verificationSentSchema = z.object({ success: z.literal(true), email: z.string().meta({ description: 'Where the link went' }) }).meta({ id: 'VerificationSent' });
+
+export const passwordChangedSchema = z
+  .object({ success: z.literal(true), authToken: z.string().meta({ description: 'This browser’s new session; every other session has ended' }) })
+  .meta({ id: 'PasswordChanged' });
 
 export const signupResponseSchema = currentUserSchema.extend({ authToken: z.string(), checkoutUrl: z.string().optional() });
 export const loginResponseSchema = currentUserSchema.extend({ authToken: z.string() });
@@ -303,6 +322,8 @@ export const leadSettingsSchema = z
     alertRecipient: z.string().nullable().meta({ description: 'Where alerts go now: alertEmail, else the company email, else the account email' }),
     retentionMonths: z.number().int(),
     mailConfigured: z.boolean().meta({ description: 'False without SMTP_URL: alerts are kept in the outbox, not sent' }),
+    accountVerified: z.boolean().meta({ description: "The account's own address is verified: until it is, no alert or summary is sent" }),
+    alertRecipientVerified: z.boolean().meta({ description: 'The owner verified alertRecipient with a link: until then its alerts wait' }),
   })
   .meta({ id: 'LeadSettings' });
 
@@ -314,7 +335,7 @@ export const alertSchema = z
     channel: z.enum(ALERT_CHANNELS).optional().meta({ description: 'email, or sms (booking alerts and the motorist’s service texts)' }),
     to: z.string(),
     subject: z.string(),
-    status: z.enum(ALERT_STATUSES).meta({ description: 'unsent: no mail server configured' }),
+    status: z.enum(ALERT_STATUSES).meta({ description: 'unsent: no mail server configured; unverified: waiting for a verified address' }),
     attempts: z.number().int(),
     createdAt: z.string(),
     sentAt: z.string().nullable(),

@@ -8,10 +8,10 @@ import {
   moneyInput,
   passengerChargeSchema,
   pricingUpdateSchema,
-  signupSchema,
   surchargeSchema,
   vehicleTypeSchema,
 } from './schemas';
+import { signupSchema } from './account-schemas';
 
 /** The first message zod gives for `field`, or undefined when the value is accepted. */
 function messageFor(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, body: object, field: string) {

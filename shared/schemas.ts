@@ -40,7 +40,7 @@ export const textField = (label: string, { max = MAX_TEXT, multiline = false }: 
     .refine((v) => isCleanText(v, multiline), forbiddenCharacterMessage(label));
 
 /** A required string: missing, wrong type, or blank after trimming all give `message` ("X is required"). */
-const requiredText = (message: string, max = MAX_TEXT, multiline = false) =>
+export const requiredText = (message: string, max = MAX_TEXT, multiline = false) =>
   textField(message.replace(/ is required$/, ''), { max, multiline }, message).min(1, message);
 
 const optionalText = (label: string, max = MAX_TEXT, multiline = false) => textField(label, { max, multiline });
@@ -97,22 +97,14 @@ export type QuoteRequest = z.input<typeof quoteRequestSchema>;
 
 // ---------------------------------------------------------------- auth
 
-const emailField = z
+export const emailField = z
   .string({ error: 'Invalid email address' })
   .trim()
   .max(254, 'Invalid email address')
   .pipe(z.email('Invalid email address'));
 
-export const signupSchema = z.object({
-  name: requiredText('Name is required', 100),
-  email: emailField,
-  password: z
-    .string({ error: 'Password must be at least 6 characters' })
-    .min(6, 'Password must be at least 6 characters')
-    .max(200, 'Password must be at most 200 characters'),
-  companyName: requiredText('Company name is required', 100),
-});
-export type SignupRequest = z.infer<typeof signupSchema>;
+// signupSchema and the password rules are shared/account-schemas.ts's (with the common-password list,
+// kept out of what the widget bundles).
 
 export const loginSchema = z.object({
   email: emailField,

@@ -1,5 +1,5 @@
 // Response shapes of the API, shared by the server (which builds them) and both front ends:
-// each is the output type of its schema in shared/responses.ts, the schema the route table
+// each is the output type of its schema in shared/responses.ts, the schema the contract
 // declares, so the types cannot drift from the API. Type-only imports: no zod in the bundles.
 // Money is in pounds as numbers (docs/architecture.md §3); dates are ISO 8601 strings.
 import type { z } from 'zod';
@@ -14,6 +14,10 @@ import type {
   checkoutSuccessSchema,
   companySchema,
   currentUserSchema,
+  emailVerifiedSchema,
+  noticeSchema,
+  passwordChangedSchema,
+  verificationSentSchema,
   passengerChargeRowSchema,
   pricedRowSchema,
   pricingRatesSchema,
@@ -29,6 +33,10 @@ import type {
 } from './responses';
 
 export type CurrentUser = z.output<typeof currentUserSchema>;
+export type EmailVerified = z.output<typeof emailVerifiedSchema>;
+export type VerificationSent = z.output<typeof verificationSentSchema>;
+export type PasswordChanged = z.output<typeof passwordChangedSchema>;
+export type Notice = z.output<typeof noticeSchema>;
 export type SignupResponse = z.output<typeof signupResponseSchema>;
 
 export interface FeatureBlock {

@@ -26,6 +26,9 @@ export const routes: RouteObject[] = [
       { path: '/preview', lazy: screen(() => import('./pages/PreviewPage')) },
       { path: '/company/:slug', lazy: screen(() => import('./pages/CompanyPage')) },
       { path: '/subscription-test', lazy: screen(() => import('./pages/subscription/SubscriptionTestPage')) },
+      // The pages the account's emailed links open (docs/product.md, Accounts).
+      { path: '/verify-email/:token', lazy: screen(() => import('./pages/account/VerifyEmailPage')) },
+      { path: '/reset-password/:token', lazy: screen(() => import('./pages/account/ResetPasswordPage')) },
       {
         Component: ProtectedRoute,
         children: [

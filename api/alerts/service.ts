@@ -7,7 +7,9 @@ import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } fr
 import { alertAddresses, newestOutboxRows, type OutboxRow } from '../mail/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { NotFound } from '../platform/errors';
+import { Conflict, NotFound } from '../platform/errors';
+import { findUserByCompanyId, type UserRow } from '../auth/store';
+import type { RecoveryService } from '../auth/recovery';
 import { alertRecipient } from './recipient';
 
 /** How many alerts the portal lists. */
@@ -15,7 +17,7 @@ const RECENT_ALERTS = 20;
 
 const toAlert = (r: OutboxRow): Alert => ({
   id: r.id,
-  kind: r.kind,
+  kind: r.kind as Alert['kind'],
   channel: r.channel,
   to: r.to,
   subject: r.subject,
@@ -26,18 +28,21 @@ const toAlert = (r: OutboxRow): Alert => ({
   lastError: r.lastError,
 });
 
-export function alertService(deps: Pick<AppDeps, 'db' | 'config'>) {
+export function alertService(deps: Pick<AppDeps, 'db' | 'config'>, recovery: Pick<RecoveryService, 'verifyAlertAddress' | 'isVerifiedRecipient'>) {
   const { db, config } = deps;
   const mailConfigured = config.mail.smtpUrl !== undefined;
 
   function toSettings(company: CompanyRow): LeadSettings {
     const addresses = alertAddresses(db, company.id);
+    const recipient = addresses ? alertRecipient(addresses) : null;
     return {
       alertMode: company.alertMode,
       alertEmail: company.alertEmail,
-      alertRecipient: addresses ? alertRecipient(addresses) : null,
+      alertRecipient: recipient,
       retentionMonths: company.retentionMonths,
       mailConfigured,
+      accountVerified: findUserByCompanyId(db, company.id)?.emailVerifiedAt != null,
+      alertRecipientVerified: recovery.isVerifiedRecipient(company.id, recipient),
     };
   }
 
@@ -50,14 +55,32 @@ export function alertService(deps: Pick<AppDeps, 'db' | 'config'>) {
   return {
     settings: (companyId: number): LeadSettings => toSettings(ownCompany(companyId)),
 
-    /** Changes the given settings; `alertEmail: null` (or blank) goes back to the company email. */
-    async update(companyId: number, body: z.output<typeof leadSettingsUpdateSchema>): Promise<LeadSettings> {
+    /**
+     * Changes the given settings; `alertEmail: null` (or blank) goes back to the company email.
+     * A new alert address the owner has not verified is sent a link: its alerts wait until then.
+     */
+    async update(user: UserRow & { companyId: number }, body: z.output<typeof leadSettingsUpdateSchema>): Promise<LeadSettings> {
+      const { companyId } = user;
       const patch: CompanyPatch = {};
       if (body.alertMode !== undefined) patch.alertMode = body.alertMode;
       if (body.alertEmail !== undefined) patch.alertEmail = body.alertEmail;
       if (body.retentionMonths !== undefined) patch.retentionMonths = body.retentionMonths;
       if (Object.keys(patch).length === 0) return toSettings(ownCompany(companyId));
-      return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
+      const before = ownCompany(companyId).alertEmail;
+      const company = await write(db, () => updateCompany(db, companyId, patch));
+      if (company.alertEmail && company.alertEmail.toLowerCase() !== before?.toLowerCase()) {
+        await recovery.verifyAlertAddress(user, company.alertEmail, { limited: false });
+      }
+      return toSettings(company);
+    },
+
+    /** "Send a verification link" beside an alert address that waits for one. */
+    async verifyRecipient(user: UserRow & { companyId: number }): Promise<{ success: true; email: string }> {
+      const addresses = alertAddresses(db, user.companyId);
+      const recipient = addresses ? alertRecipient(addresses) : null;
+      const sentTo = await recovery.verifyAlertAddress(user, recipient, { limited: true });
+      if (!sentTo) throw new Conflict('There is no alert address waiting to be verified.', 'ALREADY_VERIFIED');
+      return { success: true, email: sentTo };
     },
 
     recent: (companyId: number): Alert[] => newestOutboxRows(db, companyId, RECENT_ALERTS).map(toAlert),

@@ -1,8 +1,12 @@
 // Signing up and signing in (docs/product.md §7): the account rules, with the brute-force and sign-up
 // limits. The route starts the session for the user these answer.
 import type { AlertMode } from '../../shared/leads';
-import type { LoginRequest, SignupRequest } from '../../shared/schemas';
-import { bumpSessionVersion, createOperator, findUserByEmail, type UserRow } from './store';
+import type { SignupRequest } from '../../shared/account-schemas';
+import type { LoginRequest } from '../../shared/schemas';
+import { PRODUCT_NAME } from '../../shared/constants';
+import { findCompanyById } from '../company/store';
+import { queueAccountMail } from './account-mail';
+import { bumpSessionVersion, createOperator, findAccountsByEmail, type UserRow } from './store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Unauthorized } from '../platform/errors';
@@ -16,6 +20,9 @@ export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = 'Too many sign-in attempts for this
 export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please try again later.';
 
 const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** An unverified account stops holding its address against a new sign-up after this long. */
+export const UNVERIFIED_CLAIM_MS = 7 * 24 * HOUR;
 /**
  * A new operator hears of every quote from the start (decision 016); companies from before alerts
  * keep the column's default, none, so nobody starts getting mail they did not ask for.
@@ -59,7 +66,25 @@ function reserveAll(slots: Array<[RateLimiter, string, string]>): Array<{ releas
   return taken;
 }
 
-export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
+/**
+ * The account of `email` whose password is `password`, if any: the verified one, else the newest
+ * unverified ones that share the address (at most 3 are tried). Without an account it still pays
+ * for one verification, so the time taken does not say whether the address has an account.
+ */
+export async function passwordHolder(db: AppDeps['db'], email: string, password: string): Promise<UserRow | undefined> {
+  const candidates = findAccountsByEmail(db, email, 3);
+  if (candidates.length === 0) {
+    await verifyPassword(await timingSafeDummy(), password);
+    return undefined;
+  }
+  for (const user of candidates) {
+    if (await verifyPassword(user.password, password)) return user;
+    if (user.emailVerifiedAt) return undefined;
+  }
+  return undefined;
+}
+
+export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>) {
   const { db, config } = deps;
   const clock = () => deps.now().getTime();
   // Brute force (every attempt counts from before its password is checked; a success gives its
@@ -74,19 +99,34 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   const signups = createRateLimiter({ limit: config.signupRateLimit, windowMs: 60 * MINUTE, now: clock });
 
   return {
-    /** `address` is the caller's, for the per-address sign-up limit. */
+    /**
+     * `address` is the caller's, for the per-address sign-up limit. An address held by a verified
+     * account, or by an unverified one younger than 7 days, is taken (and a verified owner is told
+     * by mail); an older unverified claim does not block it (docs/product.md, Accounts).
+     */
     async signup(body: SignupRequest, address: string): Promise<UserRow> {
       signups.check(`signup:${address}`, TOO_MANY_SIGN_UPS);
       const email = body.email.toLowerCase();
-      if (findUserByEmail(db, email)) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
       const passwordHash = await hashPassword(body.password);
-      try {
-        return await write(db, () => createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName, alertMode: NEW_COMPANY_ALERT_MODE }));
-      } catch (err) {
-        // Two sign-ups racing for one email: the unique index decides.
-        if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
-        throw err;
-      }
+      const at = deps.now();
+      // Checked and created in one transaction: two sign-ups racing for an address cannot both pass.
+      const outcome = await write(db, () => {
+        const holders = findAccountsByEmail(db, email);
+        const owner = holders.find((u) => u.emailVerifiedAt != null);
+        if (owner) {
+          // One mail an hour at most, however often someone tries.
+          const hour = Math.floor(at.getTime() / HOUR);
+          const companyName = (owner.companyId != null && findCompanyById(db, owner.companyId)?.name) || PRODUCT_NAME;
+          queueAccountMail(deps, { kind: 'signup-attempt', user: owner, to: owner.email, companyName }, at, `signup-attempt:${owner.id}:${hour}`);
+          return { taken: true as const };
+        }
+        if (holders.some((u) => Date.parse(u.createdAt) > at.getTime() - UNVERIFIED_CLAIM_MS)) return { taken: true as const };
+        const user = createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName, alertMode: NEW_COMPANY_ALERT_MODE, createdAt: at.toISOString() });
+        queueAccountMail(deps, { kind: 'verify-email', user, to: user.email, companyName: body.companyName }, at);
+        return { taken: false as const, user };
+      });
+      if (outcome.taken) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
+      return outcome.user;
     },
 
     /** `address` is the caller's, for the per-address and per-(account, address) limits. */
@@ -101,9 +141,8 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
       // Counted here, synchronously, before the password is checked: parallel guesses each take
       // a slot, so no more than the limit are ever verified.
       const [, ...others] = reserveAll(slots);
-      const user = findUserByEmail(db, accountKey);
-      const ok = user ? await verifyPassword(user.password, password) : await verifyPassword(await timingSafeDummy(), password);
-      if (!user || !ok) throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
+      const user = await passwordHolder(db, accountKey, password);
+      if (!user) throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
       // Successful sign-ins never count, so a busy office behind one address is not locked out
       // by its own logins; the owner's address is known to the account from now on.
       perAccountAddress.reset(`pair:${pairKey}`);

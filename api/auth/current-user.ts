@@ -13,5 +13,7 @@ export function toCurrentUser(user: UserRow, deps: Pick<AppDeps, 'config' | 'now
     companyId: user.companyId ?? 0,
     subscriptionStatus: effectiveStatus(user, deps.now(), deps.config.billing.mode),
     trialEndsAt: user.trialEndsAt,
+    emailVerified: user.emailVerifiedAt != null,
+    trialAvailable: !user.trialUsed,
   };
 }

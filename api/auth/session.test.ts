@@ -46,3 +46,34 @@ describe('signed-in requests', () => {
     expect((await t.call('GET', '/api/auth/user', { token: fields.join('*') })).status).toBe(401);
   });
 });
+
+describe('session tokens are taken only in the exact form we seal them', () => {
+  const t = createTestApp();
+
+  it.each([
+    ['trailing junk after the version', (s: string) => `${s}junk`],
+    ['a second version suffix', (s: string) => `${s}~2`],
+    ['a longer version number', (s: string) => `${s.slice(0, -1)}20`],
+    ['no version suffix', (s: string) => s.slice(0, -2)],
+    ['a padded field', (s: string) => s.replace('*', '**')],
+    ['far too long', (s: string) => `${s}${'~2'.repeat(2000)}`],
+  ])('refuses %s, and neither unseals it nor remembers it', async (_what, spell) => {
+    const op = await t.operator();
+    expect((await t.call('GET', '/api/auth/user', { token: op.token })).status).toBe(200);
+    vi.mocked(iron.unsealData).mockClear();
+    for (const via of ['token', 'cookie'] as const) {
+      const variant = spell(op.token);
+      const auth = via === 'token' ? { token: variant } : { cookie: `rq_session=${variant}` };
+      expect((await t.call('GET', '/api/auth/user', auth)).status).toBe(401);
+    }
+    expect(iron.unsealData).not.toHaveBeenCalled();
+  });
+
+  it('keeps one entry per session in its memory, however many spellings are tried', async () => {
+    const op = await t.operator();
+    const before = t.deps.sessions.remembered();
+    for (let i = 0; i < 50; i++) await t.call('GET', '/api/auth/user', { token: `${op.token}${'x'.repeat(i + 1)}` });
+    expect((await t.call('GET', '/api/auth/user', { token: op.token })).status).toBe(200);
+    expect(t.deps.sessions.remembered() - before).toBeLessThanOrEqual(1);
+  });
+});

@@ -8,8 +8,8 @@ import type { Db } from '../platform/db/client';
 import { findUserById, type UserRow } from './store';
 import { Unauthorized } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
+import { AUTH_TOKEN_HEADER, SESSION_COOKIE } from '../contract/define';
 
-const SESSION_COOKIE = 'rq_session';
 const TTL_SECONDS = 30 * 24 * 60 * 60;
 
 interface SessionData {
@@ -24,6 +24,18 @@ export interface SessionOptions {
 
 /** Verified seals remembered at once: 10,000 is a few MB, and far more operators than sign in in a day. */
 const VERIFIED_SEALS_MAX = 10_000;
+
+/** Longer than any seal we make (about 270 characters for a session), far shorter than a header may be. */
+export const SEAL_MAX_LENGTH = 1024;
+/**
+ * Exactly what iron-session's sealData writes: `Fe26.2*{password id}*{salt}*{iv}*{ciphertext}*{expiry}*{hmac salt}*{hmac}~2`.
+ * iron-session itself reads only what comes before the first `~` and parseInt()s the rest, so
+ * `{seal}~2junk` unsealed as the seal: every spelling of one session was accepted and remembered.
+ */
+const SEAL_FORMAT = /^Fe26\.2\*\d{1,8}\*[0-9a-f]{64}\*[\w-]{22}\*[\w-]{1,900}\*\d{1,16}\*[0-9a-f]{64}\*[\w-]{43}~2$/;
+
+/** Whether `text` has the exact form of a seal this app makes (sessions, portal links, the checkout binding); checked before anything unseals it. */
+export const isSealFormat = (text: string): boolean => text.length <= SEAL_MAX_LENGTH && SEAL_FORMAT.test(text);
 
 /**
  * When a verified seal stops being valid: its expiry, milliseconds since the epoch, is the sixth
@@ -44,6 +56,9 @@ export function createSessions(db: Db, options: SessionOptions) {
   const verified = new Map<string, { data: SessionData; expiresAt: number }>();
 
   async function unseal(sealed: string): Promise<SessionData | undefined> {
+    // Only the exact form is looked up or unsealed, so the memory is keyed by the seal itself:
+    // one entry per session, however it is spelled.
+    if (!isSealFormat(sealed)) return undefined;
     const known = verified.get(sealed);
     if (known) {
       if (Date.now() < known.expiresAt) return known.data;
@@ -95,7 +110,7 @@ export function createSessions(db: Db, options: SessionOptions) {
 
   /** Loads the user from the header token or the cookie; never rejects by itself. */
   const load: MiddlewareHandler<AppEnv> = async (c, next) => {
-    const header = c.req.header('x-auth-token');
+    const header = c.req.header(AUTH_TOKEN_HEADER);
     const cookie = getCookie(c, SESSION_COOKIE);
     if (header) {
       const user = await userFromSeal(header);
@@ -114,7 +129,7 @@ export function createSessions(db: Db, options: SessionOptions) {
     await next();
   };
 
-  return { seal, start, end, load, userFromSeal };
+  return { seal, start, end, load, userFromSeal, remembered: () => verified.size };
 }
 
 export type Sessions = ReturnType<typeof createSessions>;

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { sealData, unsealData } from 'iron-session';
+import { isSealFormat } from '../auth/session';
 import type { UserRow } from '../auth/store';
 import type { AppEnv } from '../platform/http/context';
 
@@ -41,7 +42,7 @@ export function createCheckoutBinding(options: { secret: string; secureCookies: 
     /** Whether this request comes from the browser that opened the checkout, with the owner's session version unchanged since. */
     async isBound(c: Context<AppEnv>, sessionId: string, owner: UserRow): Promise<boolean> {
       const sealed = getCookie(c, CHECKOUT_COOKIE);
-      if (!sealed) return false;
+      if (!sealed || !isSealFormat(sealed)) return false;
       let data: Partial<BindingData>;
       try {
         data = await unsealData<Partial<BindingData>>(sealed, { password, ttl: TTL_SECONDS });

@@ -6,6 +6,7 @@ import { statusBadge, statusRules } from '../../shared/subscription';
 import { formatLongDate, formatPence } from '../../shared/money';
 import { PLAN_NAME } from './provider';
 import type { SubscriptionView } from './status';
+import { inlineStylePageCsp } from '../platform/http/security';
 
 type Html = ReturnType<typeof html>;
 
@@ -36,6 +37,9 @@ a{color:#1d4ed8}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 `;
 
+/** Every page's policy: the server's one for HTML, with the pages' one stylesheet by hash. */
+export const PAGE_CSP = inlineStylePageCsp(STYLE);
+
 export function layout(title: string, body: Html): Html {
   return html`<!doctype html>
 <html lang="en-GB">
@@ -55,21 +59,39 @@ export function layout(title: string, body: Html): Html {
 </html>`;
 }
 
-const localModeNote = html`<p class="note">
-  Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.
+/** Said in the log at start and on every billing page when production runs without a card provider. */
+export const LOCAL_BILLING_IN_PRODUCTION =
+  'This server runs in production with local billing (BILLING_MODE=local): trials and subscriptions are free, and no card is charged.';
+
+/** What the pages say of local billing; in production, that it was chosen there. */
+const localModeNote = (production: boolean) => html`<p class="note">
+  Local billing mode: this page stands in for the card provider. No card is needed and nothing is charged.${production ? html` ${LOCAL_BILLING_IN_PRODUCTION}` : ''}
 </p>`;
 
-export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string }): Html {
+export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl: string; returning?: boolean; production: boolean }): Html {
+  // One free trial per account: a returning customer subscribes from today, with no trial.
+  const offer = input.returning
+    ? {
+        heading: 'Welcome back: subscribe',
+        terms: html`<li>Your free trial has been used, so the plan starts today: no trial this time</li>
+          <li>${PRICE} per month from today</li>`,
+        button: 'Subscribe',
+      }
+    : {
+        heading: 'Start your free trial',
+        terms: html`<li>${TRIAL_DAYS}-day free trial</li>
+          <li>${PRICE} per month after the trial, from ${formatLongDate(input.trialEnds)}</li>`,
+        button: 'Start trial',
+      };
   return layout(
     'Checkout',
     html`<div class="card">
-        <h1>Start your free trial</h1>
-        ${localModeNote}
+        <h1>${offer.heading}</h1>
+        ${localModeNote(input.production)}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>
         <ul>
-          <li>${TRIAL_DAYS}-day free trial</li>
-          <li>${PRICE} per month after the trial, from ${formatLongDate(input.trialEnds)}</li>
+          ${offer.terms}
           <li>Cancel anytime</li>
         </ul>
         <dl>
@@ -77,7 +99,7 @@ export function checkoutPage(input: { email: string; trialEnds: Date; cancelUrl:
           <dd>${input.email}</dd>
         </dl>
         <form method="post">
-          <button type="submit">Start trial</button>
+          <button type="submit">${offer.button}</button>
         </form>
       </div>
       <p><a href="${input.cancelUrl}">Cancel and go back</a></p>`,
@@ -121,7 +143,7 @@ function periodLine(view: SubscriptionView): Html {
   }
 }
 
-export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string }): Html {
+export function portalPage(input: { email: string; view: SubscriptionView; notice?: PortalNotice; returnUrl: string; production: boolean }): Html {
   const { view } = input;
   const { cancellable, reactivatable } = statusRules(view.status);
   const action = (name: string, label: string, tone: 'secondary' | 'danger' | 'primary') =>
@@ -133,7 +155,7 @@ export function portalPage(input: { email: string; view: SubscriptionView; notic
     'Billing portal',
     html`<div class="card">
         <h1>Billing portal</h1>
-        ${localModeNote}
+        ${localModeNote(input.production)}
         ${input.notice ? html`<p class="notice" role="status">${PORTAL_NOTICES[input.notice]}</p>` : ''}
         <h2>${PLAN_NAME}</h2>
         <p class="price">${PRICE} <span>per month</span></p>

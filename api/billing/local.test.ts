@@ -1,5 +1,6 @@
 // Local billing mode end to end through app.request on a fresh SQLite file, with the clock
 // moved by hand: signup → checkout page → trial → portal cancel → reactivate → expiry.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { addMonths } from './status';
 import { cookieFrom, createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
@@ -34,12 +35,12 @@ function setup() {
     };
   }
 
-  /** What the browser does on the local checkout page: GET it, press Start trial. */
-  async function payCheckout(checkoutUrl: string) {
+  /** What the owner's browser does on the local checkout page: GET it, press Start trial (signed in as `token`). */
+  async function payCheckout(checkoutUrl: string, token: string) {
     const path = new URL(checkoutUrl).pathname;
     const page = await t.call('GET', path);
     expect(page.status).toBe(200);
-    const submit = await postForm(path);
+    const submit = await postForm(path, {}, { 'x-auth-token': token });
     expect(submit.status).toBe(303);
     const location = submit.headers.get('location') ?? '';
     const sessionId = new URL(location, TEST_ORIGIN).searchParams.get('session_id') ?? '';
@@ -47,10 +48,10 @@ function setup() {
   }
 
   /** A browser form post (the harness's call() always sends JSON). */
-  async function postForm(path: string, fields: Record<string, string> = {}) {
+  async function postForm(path: string, fields: Record<string, string> = {}, headers: Record<string, string> = {}) {
     const res = await t.app.request(`${TEST_ORIGIN}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN, ...headers },
       body: new URLSearchParams(fields).toString(),
     });
     return { status: res.status, headers: res.headers, text: await res.text() };
@@ -76,7 +77,7 @@ describe('local billing: the whole subscription journey', () => {
     // Nobody can quote against a company without a subscription; this also warms the cache.
     expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(404);
 
-    const { page, location, sessionId } = await payCheckout(account.checkoutUrl);
+    const { page, location, sessionId } = await payCheckout(account.checkoutUrl, account.token);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.text).toContain('Start trial');
     expect(page.text).toContain('£20.00');
@@ -158,6 +159,32 @@ describe('local billing: the whole subscription journey', () => {
 });
 
 describe('local billing: checkout return errors', () => {
+  it('gives one free trial per account: once it has lapsed, a new checkout subscribes with no trial', async () => {
+    const { t, advance, signup, payCheckout, portalAction } = setup();
+    const account = await signup();
+    expect(account.user.trialAvailable).toBe(true);
+    const first = await payCheckout(account.checkoutUrl, account.token);
+    const trial = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: first.sessionId }, cookie: account.binding });
+    const token = trial.json.authToken as string;
+    expect(trial.json.user).toMatchObject({ subscriptionStatus: 'trialing', trialAvailable: false });
+    expect((await portalAction(token, 'cancel')).res.status).toBe(303);
+    advance(4 * DAY);
+    const lapsed = await t.call('GET', '/api/auth/user', { token });
+    expect([lapsed.json.subscriptionStatus, lapsed.json.trialAvailable]).toEqual(['inactive', false]);
+
+    const checkout = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(checkout.status).toBe(200);
+    const again = await payCheckout(checkout.json.url, token);
+    expect(again.page.text).toContain('Subscribe');
+    expect(again.page.text).not.toContain('free trial</h1>');
+    expect(again.page.text).not.toContain('Start trial');
+    const back = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: again.sessionId }, token });
+    expect(back.json.user.subscriptionStatus).toBe('active');
+    const details = await t.call('GET', '/api/subscription-details', { token });
+    expect(details.json.status).toBe('active');
+    expect(Date.parse(details.json.currentPeriodEnd)).toBe(addMonths(new Date(Date.parse('2026-06-10T12:00:00.000Z') + 4 * DAY), 1).getTime());
+  });
+
   it('answers 400 Invalid or expired session ID for an unknown id', async () => {
     const { t } = setup();
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });
@@ -182,8 +209,8 @@ describe('local billing: checkout return errors', () => {
 
   it('stops a processed session id signing in after an hour: it sits in browser history', async () => {
     const { t, advance, signup, payCheckout } = setup();
-    const { checkoutUrl, binding } = await signup();
-    const { sessionId } = await payCheckout(checkoutUrl);
+    const { checkoutUrl, binding, token } = await signup();
+    const { sessionId } = await payCheckout(checkoutUrl, token);
     expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding })).json.authToken).toEqual(expect.any(String));
     advance(61 * 60 * 1000);
     const late = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
@@ -222,7 +249,7 @@ describe('local billing: starting checkout', () => {
     const started = await t.call('POST', '/api/create-checkout-session', { token: caller.token, body: { email: victim.email, name: 'X' } });
     expect(started.status).toBe(200);
     expect((await t.call('GET', new URL(victim.checkoutUrl).pathname)).status).toBe(200);
-    const { sessionId } = await payCheckout(started.json.url);
+    const { sessionId } = await payCheckout(started.json.url, caller.token);
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: cookieFrom(started.headers, CHECKOUT_COOKIE) });
     expect(res.json.user.email).toBe(caller.email);
     expect((await t.call('GET', '/api/subscription-details', { token: victim.token })).json.status).toBe('inactive');
@@ -233,7 +260,7 @@ describe('local billing: starting checkout', () => {
     const { token, checkoutUrl: abandoned } = await signup();
     const started = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
     expect(started.status).toBe(200);
-    const { sessionId } = await payCheckout(started.json.url);
+    const { sessionId } = await payCheckout(started.json.url, token);
     const binding = cookieFrom(started.headers, CHECKOUT_COOKIE);
     expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding })).json.success).toBe(true);
     await portalAction(token, 'cancel');
@@ -258,7 +285,7 @@ describe('local billing: starting checkout', () => {
   it('refuses a second checkout while a subscription runs', async () => {
     const { t, signup, payCheckout } = setup();
     const { token, checkoutUrl } = await signup();
-    const { sessionId } = await payCheckout(checkoutUrl);
+    const { sessionId } = await payCheckout(checkoutUrl, token);
     await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     const res = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
     expect(res.status).toBe(409);
@@ -269,7 +296,7 @@ describe('local billing: a checkout return signs in only the browser that opened
   it('stops signing in after a sign-out, even within the hour', async () => {
     const { t, signup, payCheckout } = setup();
     const { checkoutUrl, binding, token, email } = await signup();
-    const { sessionId } = await payCheckout(checkoutUrl);
+    const { sessionId } = await payCheckout(checkoutUrl, token);
     const first = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: binding });
     expect(first.json).toMatchObject({ success: true, user: { email } });
     expect((await t.call('POST', '/api/logout', { token: first.json.authToken })).status).toBe(200);
@@ -284,7 +311,7 @@ describe('local billing: a checkout return signs in only the browser that opened
   it('starts the trial but signs nobody in from another browser (no binding cookie)', async () => {
     const { t, signup, payCheckout } = setup();
     const { checkoutUrl, binding, token } = await signup();
-    const { sessionId } = await payCheckout(checkoutUrl);
+    const { sessionId } = await payCheckout(checkoutUrl, token);
     const elsewhere = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     expect(elsewhere.status).toBe(200);
     expect(elsewhere.json).toEqual({ success: true, message: 'Subscription started. Please sign in to continue.' });
@@ -306,7 +333,7 @@ describe('local billing: a checkout return signs in only the browser that opened
   it('never switches a signed-in user to the account of a checkout link someone sent them', async () => {
     const { t, signup, payCheckout } = setup();
     const attacker = await signup();
-    const { sessionId } = await payCheckout(attacker.checkoutUrl);
+    const { sessionId } = await payCheckout(attacker.checkoutUrl, attacker.token);
     const victim = await signup();
     for (const auth of [{ token: victim.token }, { cookie: cookieFrom(victim.sessionHeaders, 'rq_session') }]) {
       const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, ...auth, origin: TEST_ORIGIN });
@@ -339,6 +366,8 @@ describe('local billing: the other calls', () => {
     const path = new URL(url).pathname;
     expect((await t.call('GET', path)).status).toBe(200);
     expect((await t.call('GET', '/billing/portal/Fe26.2**forged')).status).toBe(403);
+    // Only the exact link: another spelling of it (iron-session reads `~2junk` as `~2`) is not one.
+    expect((await t.call('GET', `${path}junk`)).status).toBe(403);
     // A portal link is not a session token either.
     expect((await t.call('GET', '/api/auth/user', { token: decodeURIComponent(path.split('/').pop() ?? '') })).status).toBe(401);
     await t.call('POST', '/api/logout', { token });
@@ -360,5 +389,78 @@ describe('local billing: the other calls', () => {
     const hook = await t.call('POST', '/api/webhook', { body: '{}' });
     expect(hook.status).toBe(404);
     expect(hook.json.message).toMatch(/BILLING_MODE=stripe/);
+  });
+});
+
+describe('local billing: the pages’ forms', () => {
+  it('completes a checkout only for its owner’s session: not signed in, or signed in as someone else, is refused and nothing starts', async () => {
+    const { t, signup, postForm } = setup();
+    const owner = await signup();
+    const stranger = await signup();
+    const path = new URL(owner.checkoutUrl).pathname;
+    const strangers: Record<string, string>[] = [{}, { 'x-auth-token': stranger.token }, { cookie: cookieFrom(stranger.sessionHeaders, 'rq_session') }];
+    for (const headers of strangers) {
+      const res = await postForm(path, {}, headers);
+      expect(res.status).toBe(403);
+      expect(res.text).toContain('Sign in as the account that started this checkout');
+    }
+    const sessionId = path.split('/').pop() ?? '';
+    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId } })).json.code).toBe('CHECKOUT_UNPAID');
+    // The owner's browser, with its session cookie, completes it.
+    const paid = await postForm(path, {}, { cookie: cookieFrom(owner.sessionHeaders, 'rq_session') });
+    expect(paid.status).toBe(303);
+    expect((await t.call('POST', '/api/process-checkout-success', { body: { sessionId } })).json.success).toBe(true);
+  });
+
+  it.each([
+    ['another origin', { origin: 'https://evil.example' }],
+    ['a cross-site fetch', { origin: '', 'sec-fetch-site': 'cross-site' }],
+    ['an opaque origin', { origin: 'null' }],
+    ['no origin at all', { origin: '' }],
+  ])('refuses a portal or checkout post from %s, changing nothing', async (_what, headers) => {
+    const { t, signup, postForm } = setup();
+    const account = await signup();
+    const portal = new URL((await t.call('POST', '/api/customer-portal', { token: account.token })).json.url).pathname;
+    const sent = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== ''));
+    // postForm sends our origin unless the case replaces or removes it.
+    const post = (path: string, fields: Record<string, string>, extra: Record<string, string>) =>
+      t.app.request(`${TEST_ORIGIN}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...extra, ...sent },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const cancel = await post(portal, { action: 'cancel' }, {});
+    expect(cancel.status).toBe(403);
+    const checkout = new URL(account.checkoutUrl).pathname;
+    const pay = await post(checkout, {}, { 'x-auth-token': account.token });
+    expect(pay.status).toBe(403);
+    expect((await t.call('GET', '/api/subscription-details', { token: account.token })).json.status).toBe('inactive');
+    // The same posts from our own pages work.
+    expect((await postForm(checkout, {}, { 'x-auth-token': account.token })).status).toBe(303);
+  });
+
+  it('sends no-store and one strict Content-Security-Policy on every page, allowing only its own stylesheet', async () => {
+    const { t, signup, postForm } = setup();
+    const account = await signup();
+    const portal = new URL((await t.call('POST', '/api/customer-portal', { token: account.token })).json.url).pathname;
+    const checkout = new URL(account.checkoutUrl).pathname;
+    const pages = [
+      await t.app.request(`${TEST_ORIGIN}${checkout}`),
+      await t.app.request(`${TEST_ORIGIN}${portal}`),
+      await t.app.request(`${TEST_ORIGIN}/billing/portal/Fe26.2**forged`),
+      await t.app.request(`${TEST_ORIGIN}/billing/checkout/cs_local_missing`),
+    ];
+    expect((await postForm(checkout, {})).status).toBe(403);
+    for (const page of pages) {
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("object-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      const style = /<style>([\s\S]*?)<\/style>/.exec(await page.text())?.[1] ?? '';
+      const hash = `'sha256-${createHash('sha256').update(style).digest('base64')}'`;
+      expect(csp).toContain(`style-src ${hash}`);
+    }
   });
 });

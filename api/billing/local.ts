@@ -10,10 +10,12 @@ import { statusRules } from '../../shared/subscription';
 import type { AppDeps } from '../platform/deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from './store';
 import { findUserById, type UserRow } from '../auth/store';
+import { isSealFormat } from '../auth/session';
 import { write } from '../platform/db/write';
 import type { AppEnv } from '../platform/http/context';
-import { checkoutMessagePage, checkoutPage, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
-import { applyBillingPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
+import { checkoutMessagePage, checkoutPage, LOCAL_BILLING_IN_PRODUCTION, PAGE_CSP, portalPage, PORTAL_NOTICES, type PortalNotice } from './local-pages';
+import { isOwnOriginPost } from '../platform/http/security';
+import { applyBillingPatch, checkoutPatch, trialPatch, type BillingPatch, type BillingProvider, type CheckoutLookup } from './provider';
 import { addDays, subscriptionView } from './status';
 
 /** An unpaid checkout lapses after a day, as Stripe's do. */
@@ -49,8 +51,12 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
   const portalPassword = createHash('sha256').update(`${config.sessionSecret}:billing-portal`).digest('hex');
   const checkoutUrl = (id: string) => `${config.publicUrl}/billing/checkout/${encodeURIComponent(id)}`;
   const subscriptionUrl = `${config.publicUrl}/subscription`;
+  // Production may run without a card provider only when BILLING_MODE=local says so (api/platform/config.ts); then it is said, once here and on every page.
+  const production = config.nodeEnv === 'production';
+  if (production) deps.logger.warn({ msg: LOCAL_BILLING_IN_PRODUCTION });
 
   async function userFromPortalToken(token: string): Promise<UserRow | undefined> {
+    if (!isSealFormat(token)) return undefined;
     let data: Partial<PortalTokenData>;
     try {
       data = await unsealData<Partial<PortalTokenData>>(token, { password: portalPassword, ttl: PORTAL_TTL_SECONDS });
@@ -65,8 +71,20 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
 
   const noStore = (c: Context<AppEnv>) => {
     c.header('Cache-Control', 'no-store');
-    c.header('Content-Security-Policy', "frame-ancestors 'none'");
+    c.header('Content-Security-Policy', PAGE_CSP);
   };
+
+  /** A form post from another site's page: refused before anything is read or changed. */
+  const foreignPost = (c: Context<AppEnv>) =>
+    c.html(
+      checkoutMessagePage({
+        heading: 'Request refused',
+        text: 'This form can only be sent from its own page on this site.',
+        linkText: 'Go to your subscription',
+        linkUrl: subscriptionUrl,
+      }),
+      403,
+    );
 
   const checkoutNotFound = (c: Context<AppEnv>) =>
     c.html(
@@ -113,14 +131,27 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
           410,
         );
       }
-      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl }));
+      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl, returning: user.trialUsed, production }));
     })
     .post('/billing/checkout/:id', async (c) => {
       noStore(c);
+      if (!isOwnOriginPost(c, config.publicUrl)) return foreignPost(c);
       const id = c.req.param('id');
       const row = findCheckoutSession(db, id);
       if (!row) return checkoutNotFound(c);
       if (isExpired(row, now())) return c.redirect(checkoutUrl(id), 303);
+      // Starting the trial is the owner's act: the id alone (a link passed on, browser history) is not enough.
+      if (c.get('user')?.id !== row.userId) {
+        return c.html(
+          checkoutMessagePage({
+            heading: 'Sign in to continue',
+            text: 'Sign in as the account that started this checkout, then open it again from your subscription page.',
+            linkText: 'Sign in',
+            linkUrl: `${config.publicUrl}/auth`,
+          }),
+          403,
+        );
+      }
       // Completing twice (a double click) lands on the same success page: processing is idempotent.
       await write(db, () => completeCheckoutSession(db, id));
       return c.redirect(`/subscription-success?session_id=${encodeURIComponent(id)}`, 303);
@@ -131,10 +162,11 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       if (!user) return portalExpired(c);
       const done = c.req.query('done');
       const notice = done && done in PORTAL_NOTICES ? (done as PortalNotice) : undefined;
-      return c.html(portalPage({ email: user.email, view: subscriptionView(user, now(), 'local'), notice, returnUrl: subscriptionUrl }));
+      return c.html(portalPage({ email: user.email, view: subscriptionView(user, now(), 'local'), notice, returnUrl: subscriptionUrl, production }));
     })
     .post('/billing/portal/:token', async (c) => {
       noStore(c);
+      if (!isOwnOriginPost(c, config.publicUrl)) return foreignPost(c);
       const token = c.req.param('token');
       const user = await userFromPortalToken(token);
       if (!user) return portalExpired(c);
@@ -175,7 +207,8 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       const row = findCheckoutSession(db, sessionId);
       if (!row) return { kind: 'invalid' };
       if (row.status !== 'complete') return isExpired(row, now()) ? { kind: 'invalid' } : { kind: 'unpaid' };
-      return { kind: 'complete', userId: row.userId, signsIn: row.signsIn, processedAt: row.processedAt, trial: trialPatch(now()) };
+      const owner = findUserById(db, row.userId);
+      return { kind: 'complete', userId: row.userId, signsIn: row.signsIn, processedAt: row.processedAt, trial: owner ? checkoutPatch(owner, now()) : trialPatch(now()) };
     },
     async portalUrl(user) {
       const token = await sealData({ uid: user.id, v: user.sessionVersion } satisfies PortalTokenData, {

@@ -5,7 +5,7 @@ import { PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
 import type { AppDeps } from '../platform/deps';
 import { updateUser, type UserRow } from '../auth/store';
 import type { AppEnv } from '../platform/http/context';
-import { addDays } from './status';
+import { addDays, addMonths } from './status';
 import type { BillingPatch } from './stripe-state';
 
 export type { BillingPatch };
@@ -43,7 +43,22 @@ export function trialPatch(now: Date): BillingPatch {
   return { subscriptionStatus: 'trialing', trialEndsAt: end, currentPeriodEnd: end, cancelAtPeriodEnd: false };
 }
 
-/** Every billing write goes through here (updateUser reports it to the quote path's cache). */
+/**
+ * A returning customer's checkout (one free trial per account): a paid month from now, no trial.
+ * The trial's end date stays as it was, for the record.
+ */
+export function subscribePatch(now: Date): BillingPatch {
+  return { subscriptionStatus: 'active', currentPeriodEnd: addMonths(now, 1).toISOString(), cancelAtPeriodEnd: false };
+}
+
+/** What a completed checkout starts for this account: its free trial, or, once that is used, a paid subscription. */
+export const checkoutPatch = (user: Pick<UserRow, 'trialUsed'>, now: Date): BillingPatch => (user.trialUsed ? subscribePatch(now) : trialPatch(now));
+
+/**
+ * Every billing write goes through here (updateUser reports it to the quote path's cache). A
+ * trial started marks the account's one free trial as used.
+ */
 export function applyBillingPatch(deps: Pick<AppDeps, 'db'>, user: UserRow, patch: BillingPatch): UserRow {
-  return updateUser(deps.db, user.id, patch);
+  const trialStarts = patch.subscriptionStatus === 'trialing' && !user.trialUsed;
+  return updateUser(deps.db, user.id, trialStarts ? { ...patch, trialUsed: true } : patch);
 }

@@ -5,11 +5,11 @@ import type { CheckoutSuccessResponse } from '../../shared/types';
 import { currentUser } from '../auth/session';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
-import { routes } from '../routes/table';
+import { routes } from '../routes';
 import { billingService, type Billing } from './service';
 
 export { createBilling, type Billing } from './service';
-export { CHECKOUT_NEEDS_SIGN_IN } from '../routes/table';
+export { CHECKOUT_NEEDS_SIGN_IN } from '../contract/billing';
 export { ALREADY_PROCESSED, CHECKOUT_ERRORS, CHECKOUT_OF_ANOTHER_ACCOUNT, PROCESSED_SIGN_IN_WINDOW_MS } from './service';
 
 export function billingRoutes(deps: AppDeps, billing: Billing) {

@@ -2,7 +2,7 @@
 // endpoints we call, and webhooks signed as Stripe signs them.
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findUserById } from '../auth/store';
+import { findUserById, updateUser } from '../auth/store';
 import { cookieFrom, createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { CHECKOUT_COOKIE } from './checkout-binding';
 import { startStripeFake, type FakeSubscription, type StripeFake } from '../test/stripe-fake';
@@ -101,6 +101,20 @@ describe('stripe billing: checkout', () => {
     const other = stripeApp();
     await other.t.call('POST', '/api/signup', { body: { name: 'Op 2', email: 'op2@example.com', password: 'correct-horse', companyName: 'Two Recovery' } });
     expect(fake.products.length).toBe(products);
+  });
+
+  it('opens a checkout with no trial for an account that has had its free trial', async () => {
+    const { t, subscribedOperator } = stripeApp();
+    const op = await subscribedOperator();
+    expect((await t.call('GET', '/api/auth/user', { token: op.token })).json.trialAvailable).toBe(false);
+    updateUser(t.deps.db, op.userId, { subscriptionStatus: 'inactive', currentPeriodEnd: new Date(Date.now() - 1000).toISOString() });
+    const before = fake.requests.length;
+    const checkout = await t.call('POST', '/api/create-checkout-session', { token: op.token, body: {} });
+    expect(checkout.status).toBe(200);
+    const params = fake.requests.slice(before).find((r) => r.path === '/v1/checkout/sessions')?.params;
+    expect(params?.get('mode')).toBe('subscription');
+    expect(params?.get('subscription_data[trial_period_days]')).toBeNull();
+    expect(params?.get('subscription_data[metadata][userId]')).toBe(String(op.userId));
   });
 
   it('uses STRIPE_PRICE_ID when set', async () => {

@@ -13,7 +13,7 @@ import { findUserByStripeCustomer, findUserById, type UserRow } from '../auth/st
 import { write } from '../platform/db/write';
 import { Conflict, ValidationFailed } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
-import { applyBillingPatch, PLAN_NAME, trialPatch, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
+import { applyBillingPatch, checkoutPatch, PLAN_NAME, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
 import { storedStatus } from './status';
 import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscription, type BillingPatch, type SubscriptionLike } from './stripe-state';
 
@@ -161,7 +161,8 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       const session = await stripe.checkout.sessions.create({
         mode: 'subscription',
         line_items: [{ price: await priceId(), quantity: 1 }],
-        subscription_data: { trial_period_days: TRIAL_DAYS, metadata: { userId: String(user.id) } },
+        // One free trial per account: a returning customer subscribes without one.
+        subscription_data: { ...(user.trialUsed ? {} : { trial_period_days: TRIAL_DAYS }), metadata: { userId: String(user.id) } },
         client_reference_id: String(user.id),
         ...(user.stripeCustomerId ? { customer: user.stripeCustomerId } : { customer_email: user.email }),
         metadata: { userId: String(user.id) },
@@ -191,7 +192,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       const sub = session.subscription && typeof session.subscription === 'object' ? session.subscription : undefined;
       const trial: BillingPatch = sub
         ? patchFromSubscription(sub)
-        : { ...trialPatch(now()), stripeCustomerId: idOf(session.customer), stripeSubscriptionId: idOf(session.subscription) };
+        : { ...checkoutPatch(findUserById(db, row.userId) ?? { trialUsed: false }, now()), stripeCustomerId: idOf(session.customer), stripeSubscriptionId: idOf(session.subscription) };
       return {
         kind: 'complete',
         userId: row.userId,

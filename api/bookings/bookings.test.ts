@@ -3,10 +3,10 @@
 // accept and decline, the driver's steps, expiry, the live stream, tokens and retention.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../platform/db/schema';
-import { createTestApp, quoteBody } from '../test/harness';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { createMailWorker } from '../mail/worker';
+import { mailOutboxJob } from '../mail/worker';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
 import { NO_SMS_PROVIDER } from './service';
@@ -27,7 +27,8 @@ async function setup(options: { sms?: boolean; env?: Record<string, string> } = 
   const fake: SmsFake | undefined = options.sms === false ? undefined : await startSmsFake();
   if (fake) cleanup.push(() => fake.close());
   const t = createTestApp({ now: () => clock.now, env: { SMTP_URL: sink.url, ...(fake ? fake.env() : {}), ...options.env } });
-  const worker = createMailWorker({ db: t.deps.db, config: t.config, logger: silent, now: () => clock.now, busy: () => false });
+  const now = () => clock.now;
+  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
   cleanup.push(() => worker.stop());
   const op = await t.operator();
   const quote = async (companyId = op.companyId) => {

@@ -1,4 +1,4 @@
-// The bookings' routes (declared in the route contract, api/routes/table.ts): the motorist's
+// The bookings' routes (declared in the route contract, api/contract/bookings.ts): the motorist's
 // booking, status page, live stream and cancel; the driver's page, steps and position; the
 // operator's jobs, answers and settings. The rules are api/bookings/service.ts's.
 import { OpenAPIHono } from '@hono/zod-openapi';
@@ -8,7 +8,7 @@ import type { AppDeps } from '../platform/deps';
 import { TooManyRequests } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
-import { routes } from '../routes/table';
+import { routes } from '../routes';
 import type { LiveHub } from './live';
 import type { BookingService } from './service';
 

@@ -12,7 +12,7 @@ import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '../../sh
 import { alertRecipient } from '../alerts/recipient';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { lookupPostcode } from '../engine/distance/postcodes';
-import { insertOutboxRows, alertAddresses, type NewOutboxRow } from '../mail/store';
+import { insertOutboxRows, alertAddresses, mayMail, type NewOutboxRow } from '../mail/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Gone, NotFound } from '../platform/errors';
@@ -99,7 +99,10 @@ export function bookingService(deps: BookingServiceDeps) {
   }
 
   function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', key: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
-    const ready = channel === 'sms' ? smsReady : mailReady;
+    // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
+    // until then it is held "waiting for a verified address".
+    const verified = channel === 'sms' || mayMail(db, b.companyId, to);
+    const ready = verified && (channel === 'sms' ? smsReady : mailReady);
     return {
       companyId: b.companyId,
       bookingId: b.id,
@@ -108,10 +111,10 @@ export function bookingService(deps: BookingServiceDeps) {
       dedupeKey: `booking:${b.id}:${key}`,
       to,
       ...content,
-      status: ready ? 'pending' : 'unsent',
+      status: !verified ? 'unverified' : ready ? 'pending' : 'unsent',
       attempts: 0,
       nextAttemptAt: ready ? at : null,
-      lastError: ready ? null : channel === 'sms' ? NO_SMS_PROVIDER : 'not sent: no mail server configured',
+      lastError: ready || !verified ? null : channel === 'sms' ? NO_SMS_PROVIDER : 'not sent: no mail server configured',
       createdAt: at,
     };
   }

@@ -3,7 +3,7 @@
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
 import type { LeadRow } from './store';
-import { ukDate, ukDateAndTime } from '../engine/calendar/uk-days';
+import { ukDate, ukDateAndTime } from '../engine/calendar/uk-calendar';
 
 export const CSV_HEADER = [
   'Reference',

@@ -3,8 +3,8 @@
 import { penceToPounds } from '../../shared/money';
 import type { LeadNumbers } from '../../shared/types';
 import type { NumbersRow } from './store';
-import { londonDate } from '../engine/calendar/london-time';
-import { addDays, londonMidnight } from '../engine/calendar/london-time';
+import { londonDate } from '../engine/calendar/uk-calendar';
+import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
 
 export const NUMBERS_DAYS = 30;
 const WEEK_DAYS = 7;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readJobMarker } from '../platform/jobs/job-state';
 import { setLeadStatus } from './store';
 import { insertQuote } from '../quotes/store';
-import { createTestApp, storedQuote } from '../test/harness';
-import { createRetention, monthsBefore, RETENTION_JOB } from './retention';
+import { createTestApp, runnerFor, storedQuote } from '../test/harness';
+import { monthsBefore, RETENTION_JOB, retentionJob } from './retention';
 
 // 04:00 UK time (winter) on 20 January 2027: tonight's run is due.
 const NIGHT = new Date('2027-01-20T04:00:00Z');
@@ -22,7 +22,7 @@ function setup() {
   }
   const has = (id: number) => db.$client.prepare('select count(*) from quotes where id = ?').pluck().get(id) === 1;
   const notesOf = (id: number) => db.$client.prepare('select count(*) from lead_events where quote_id = ?').pluck().get(id);
-  const retention = (now: () => Date, batch?: number) => createRetention({ db, logger, now, batch });
+  const retention = (now: () => Date, batch?: number) => runnerFor(retentionJob({ db, logger, batch }), { db, logger, now });
   return { t, db, logs, quote, has, notesOf, retention };
 }
 

@@ -23,7 +23,7 @@ import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, ValidationFailed } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
-import { addDays, londonDate, londonMidnight } from '../engine/calendar/london-time';
+import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
 import { csvStream } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
 import { toLead, toLeadDetail } from './view';

@@ -2,11 +2,12 @@
 // The writers here run inside api/platform/db/write.ts's write(): each job step is one transaction. What the
 // worker runs for every batch of quotes is prepared once (api/platform/db/prepared.ts): built by drizzle on
 // each call, those statements cost the worker more than composing the messages.
-import { and, asc, count, desc, eq, gt, gte, lt, lte, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, max, sql } from 'drizzle-orm';
 import type { AlertChannel, AlertMode } from '../../shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
-import { companies, mailOutbox, quotes } from '../platform/db/schema';
+import { companies, mailOutbox, quotes, users, verifiedAddresses } from '../platform/db/schema';
+import { ALERT_KINDS } from '../../shared/leads';
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 export type NewOutboxRow = Omit<typeof mailOutbox.$inferInsert, 'id'>;
@@ -101,11 +102,12 @@ export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
         nextAttemptAt: p('nextAttemptAt'),
         lastError: p('lastError'),
         createdAt: p('createdAt'),
+        userId: p('userId'),
       })
       .onConflictDoNothing({ target: mailOutbox.dedupeKey })
       .prepare(),
   );
-  for (const row of rows) insert.run({ channel: 'email', bookingId: null, lastError: null, ...row });
+  for (const row of rows) insert.run({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null });
 }
 
 /**
@@ -138,7 +140,68 @@ export function recordOutcome(db: Db, id: number, outcome: OutboxOutcome): void 
   db.update(mailOutbox).set(patch).where(eq(mailOutbox.id, id)).run();
 }
 
-/** A company's newest outbox rows, newest first. */
+/** A company's newest alerts in the outbox (not the account's own mails), newest first. */
 export function newestOutboxRows(db: Db, companyId: number, limit: number): OutboxRow[] {
-  return db.select().from(mailOutbox).where(eq(mailOutbox.companyId, companyId)).orderBy(desc(mailOutbox.id)).limit(limit).all();
+  return db
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.companyId, companyId), inArray(mailOutbox.kind, [...ALERT_KINDS])))
+    .orderBy(desc(mailOutbox.id))
+    .limit(limit)
+    .all();
+}
+
+// ---------------------------------------------------------------- verified addresses
+
+/**
+ * May alert mail go to `to` for this company? Only once its owner has verified the account's
+ * address, and `to` is an address the owner verified (the account's own, or an alert address).
+ */
+export function mayMail(db: Db, companyId: number, to: string): boolean {
+  return (
+    prepared(db, 'mayMail', () =>
+      db
+        .select({ one: sql<number>`1` })
+        .from(verifiedAddresses)
+        .innerJoin(users, and(eq(users.companyId, verifiedAddresses.companyId), isNotNull(users.emailVerifiedAt)))
+        .where(and(eq(verifiedAddresses.companyId, p('companyId')), eq(verifiedAddresses.email, p('email'))))
+        .limit(1)
+        .prepare(),
+    ).get({ companyId, email: to.toLowerCase() }) !== undefined
+  );
+}
+
+/** Has the company's owner proved `email` (whether or not the account itself is verified yet)? */
+export function isVerifiedAddress(db: Db, companyId: number, email: string): boolean {
+  return (
+    db
+      .select({ one: sql<number>`1` })
+      .from(verifiedAddresses)
+      .where(and(eq(verifiedAddresses.companyId, companyId), eq(verifiedAddresses.email, email.toLowerCase())))
+      .get() !== undefined
+  );
+}
+
+/** Records that the company's owner proved `email` (run in write()). */
+export function addVerifiedAddress(db: Db, companyId: number, email: string, atIso: string): void {
+  db.insert(verifiedAddresses).values({ companyId, email: email.toLowerCase(), verifiedAt: atIso }).onConflictDoNothing().run();
+}
+
+/**
+ * Alerts held "waiting for a verified address" go now to whichever of them may be mailed
+ * (mayMail); without a mail server they become unsent. Run in write() after a verification.
+ */
+export function releaseWaitingMail(db: Db, companyId: number, atIso: string, mailServer: boolean): number {
+  const waiting = db
+    .select({ id: mailOutbox.id, to: mailOutbox.to })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.status, 'unverified')))
+    .all();
+  const ready = waiting.filter((r) => mayMail(db, companyId, r.to)).map((r) => r.id);
+  if (ready.length === 0) return 0;
+  db.update(mailOutbox)
+    .set(mailServer ? { status: 'pending', nextAttemptAt: atIso } : { status: 'unsent', nextAttemptAt: null })
+    .where(inArray(mailOutbox.id, ready))
+    .run();
+  return ready.length;
 }

@@ -5,9 +5,9 @@ import { openDatabase } from '../platform/db/client';
 import { updateCompany } from '../company/store';
 import { mailOutbox } from '../platform/db/schema';
 import type { MailTransport } from './transport';
-import { createTestApp, quoteBody } from '../test/harness';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { createMailWorker, GIVE_UP_AFTER_MS, NO_MAIL_SERVER, WORK_PER_TICK } from './worker';
+import { GIVE_UP_AFTER_MS, mailOutboxJob, NO_MAIL_SERVER, WORK_PER_TICK } from './worker';
 
 const MAIL_FROM = 'Alerts <alerts@recovery.example>';
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -33,7 +33,8 @@ async function setup(options: { smtp?: boolean; at?: string; busy?: boolean } = 
     error: (record: Record<string, unknown>) => lines.push({ level: 'error', record }),
   };
   const workerOn = (db = t.deps.db, transport?: MailTransport) => {
-    const worker = createMailWorker({ db, config: t.config, logger, now: () => clock.now, busy: () => options.busy ?? false, ...(transport ? { transport } : {}) });
+    const now = () => clock.now;
+    const worker = runnerFor(mailOutboxJob({ db, config: t.config, logger, now, ...(transport ? { transport } : {}) }), { db, logger, now, busy: () => options.busy ?? false });
     cleanup.push(() => worker.stop());
     return worker;
   };
@@ -100,9 +101,11 @@ describe('an email for every quote', () => {
   it('goes to the alert address when one is set, else the company email, else the account email', async () => {
     const { t, sink, worker, quote } = await setup();
     const op = await t.operator();
+    t.verifyAddress(op.companyId, 'office@tow.example');
     await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example' } });
     await quote(op.companyId);
     await worker.tick();
+    t.verifyAddress(op.companyId, 'leads@tow.example');
     await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: 'leads@tow.example' } });
     await quote(op.companyId);
     await worker.tick();
@@ -256,7 +259,7 @@ describe('across restarts and workers', () => {
     const hung: MailTransport = { send: () => (claimed(), new Promise(() => {})), close() {} };
     const reopened = openDatabase(t.dbFile);
     cleanup.push(() => void reopened.$client.close());
-    const dying = createMailWorker({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung });
+    const dying = runnerFor(mailOutboxJob({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }), { db: reopened, now: () => clock.now });
     void dying.tick();
     await sending;
     expect(outbox()[0]).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: '2026-06-10T12:05:00.000Z' });

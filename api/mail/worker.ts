@@ -1,11 +1,12 @@
-// The durable mail outbox's worker (decision 016). Each tick it
+// The durable mail outbox's worker (decision 016), for texts too (a booking's alert and the
+// motorist's service messages, through api/mail/sms-transport.ts, with the same guarantees): a job of the job runner
+// (api/platform/jobs/runner.ts), which runs it every 2 s and says when the server is busy. Each tick it
 //  1. turns quotes past its marker into outbox rows for companies alerted for each quote,
 //  2. after 08:00 UK time, writes yesterday's summary for companies on the daily summary,
 //  3. sends the rows that are due over SMTP, retrying refusals with a doubling backoff for 24 hours.
 // The quote path never waits for any of it: quotes are read here after they are committed.
 // Every step is one write() transaction, so a crash between steps loses nothing and repeats
 // nothing: the unique dedupe key refuses a second row for the same quote or day.
-import { performance } from 'node:perf_hooks';
 import { DAILY_SUMMARY_HOUR } from '../../shared/leads';
 import { alertRecipient } from '../alerts/recipient';
 import type { Db } from '../platform/db/client';
@@ -14,6 +15,7 @@ import {
   companiesWithAlertMode,
   insertOutboxRows,
   lastQuoteId,
+  mayMail,
   quotesCreatedBetween,
   quotesOfModeBetween,
   recordOutcome,
@@ -25,11 +27,16 @@ import { readJobMarker, writeJobMarker } from '../platform/jobs/job-state';
 import { write } from '../platform/db/write';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
-import { addDays, londonDate, londonMidnight, londonMinuteOfDay } from '../engine/calendar/london-time';
+import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
+import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runner';
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';
+import { withLink } from '../auth/account-mail';
 import { twilioTransport, type SmsTransport } from './sms-transport';
 import type { AlertChannel } from '../../shared/leads';
+
+/** The mail outbox job's name: api/boot.ts nudges it when a booking's alert is written. */
+export const MAIL_OUTBOX_JOB = 'mail-outbox';
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 
@@ -60,18 +67,6 @@ const LEASE_MS = 5 * MINUTE;
  */
 const QUOTES_PER_TRANSACTION = 25;
 export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts: 100, sends: 2 } } as const;
-const BUSY_LOOP_UTILIZATION = 0.5;
-
-/** Whether the event loop ran more than half the time since the last call (not counting the first). */
-function eventLoopBusy(): () => boolean {
-  let since = performance.eventLoopUtilization();
-  return () => {
-    const now = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(now, since).utilization > BUSY_LOOP_UTILIZATION;
-    since = now;
-    return busy;
-  };
-}
 
 export interface MailWorkerOptions {
   db: Db;
@@ -83,51 +78,36 @@ export interface MailWorkerOptions {
   /** Default: the Twilio-compatible provider of SMS_*; none without it (text rows are then kept as unsent). */
   smsTransport?: SmsTransport;
   intervalMs?: number;
-  /** Is the server busy with requests right now? Default: its event loop's utilization since the last tick. */
-  busy?: () => boolean;
-}
-
-export interface MailWorker {
-  /** One full pass (quotes, summaries, sends); runs after any pass in progress. */
-  tick(): Promise<void>;
-  /** Ticks every intervalMs from now on, starting at once. */
-  start(): void;
-  /** A tick as soon as the event loop is free, without waiting for the interval. */
-  nudge(): void;
-  /** No more ticks; resolves once the pass in progress (a send included) has finished. */
-  stop(): Promise<void>;
 }
 
 /** The wait after `failures` failed tries in a row: 30 s, doubling, capped. */
 export const retryDelayMs = (failures: number) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
 
-export function createMailWorker(options: MailWorkerOptions): MailWorker {
+/** The mail outbox as a job definition: one tick writes alerts and summaries and sends what is due. */
+export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   const { db, config, logger, now } = options;
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
   const sms = options.smsTransport ?? (config.sms ? twilioTransport(config.sms) : undefined);
-  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
-  const busy = options.busy ?? eventLoopBusy();
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
   let loggedUnsent = false;
-  let failing = false;
-  let timer: NodeJS.Timeout | undefined;
-  let stopping = false;
-  let chain: Promise<void> = Promise.resolve();
-  let inFlight = false;
 
-  /** An outbox row for `content`, due at once (or kept unsent without a mail server). */
+  /**
+   * An outbox row for `content`, due at once (or kept unsent without a mail server), or held
+   * "waiting for a verified address" until the owner has verified the account and `to`.
+   */
   function row(companyId: number, kind: NewOutboxRow['kind'], dedupeKey: string, to: string, content: MailContent, at: string): NewOutboxRow {
+    const verified = mayMail(db, companyId, to);
     return {
       companyId,
       kind,
       dedupeKey,
       to,
       ...content,
-      status: transport ? 'pending' : 'unsent',
+      status: verified ? (transport ? 'pending' : 'unsent') : 'unverified',
       attempts: 0,
-      nextAttemptAt: transport ? at : null,
+      nextAttemptAt: verified && transport ? at : null,
       createdAt: at,
     };
   }
@@ -140,14 +120,14 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
       writeJobMarker(db, marker, value);
       return true;
     });
-    if (written && rows.length > 0 && !transport && !loggedUnsent) {
+    if (written && rows.some((r) => r.status === 'unsent') && !transport && !loggedUnsent) {
       loggedUnsent = true;
       logger.warn({ msg: NO_MAIL_SERVER, alerts: rows.length });
     }
   }
 
-  async function alertNewQuotes(limit: number) {
-    for (let handled = 0; handled < limit && !stopping; ) {
+  async function alertNewQuotes(limit: number, stopping: () => boolean) {
+    for (let handled = 0; handled < limit && !stopping(); ) {
       const marker = readJobMarker(db, QUOTE_MARKER);
       const after = Number(marker ?? 0);
       const last = lastQuoteId(db);
@@ -173,10 +153,9 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
   /** From 08:00 UK time, once a day: each daily company's summary of yesterday (UK), if it had quotes. */
   async function writeDailySummaries() {
     const instant = now();
-    const today = londonDate(instant);
-    if (londonMinuteOfDay(instant) < DAILY_SUMMARY_HOUR * 60) return;
     const marker = readJobMarker(db, DAILY_MARKER);
-    if (marker === today) return;
+    const today = dueDay(instant, { hour: DAILY_SUMMARY_HOUR }, marker);
+    if (today === undefined) return;
     const day = addDays(today, -1);
     const from = londonMidnight(day).toISOString();
     const to = londonMidnight(today).toISOString();
@@ -202,25 +181,30 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  /** Sends one claimed row through its channel's transport. */
-  function deliver(r: OutboxRow): Promise<void> {
-    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: r.text }) : Promise.reject(new Error('no SMS provider'));
+  /** Sends one claimed row (its account link made) through its channel's transport. */
+  function deliver(r: OutboxRow, mail: MailContent): Promise<void> {
+    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }) : Promise.reject(new Error('no SMS provider'));
     if (!transport) return Promise.reject(new Error('no mail server'));
-    return transport.send({ from: config.mail.from, to: r.to, subject: r.subject, text: r.text, html: r.html });
+    return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
   }
 
-  async function sendDue(limit: number, channel: AlertChannel) {
+  async function sendDue(limit: number, channel: AlertChannel, stopping: () => boolean) {
     if (channel === 'email' ? !transport : !sms) return;
-    for (let sent = 0; sent < limit && !stopping; sent++) {
+    for (let sent = 0; sent < limit && !stopping(); sent++) {
       const at = now();
       // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
       // or this one after a restart, does not take a row in flight until its lease has passed,
       // and a stop between two messages leaves none claimed and unsent.
-      const r = await write(db, () => claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel));
-      if (!r) return;
+      // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
+      const claimed = await write(db, () => {
+        const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel);
+        return due && { r: due, mail: withLink(db, due, config.publicUrl, at) };
+      });
+      if (!claimed) return;
+      const { r, mail } = claimed;
       let outcome: OutboxOutcome;
       try {
-        await deliver(r);
+        await deliver(r, mail);
         outcome = { status: 'sent', sentAt: now().toISOString() };
       } catch (error) {
         outcome = afterFailure(r, error, now());
@@ -229,42 +213,17 @@ export function createMailWorker(options: MailWorkerOptions): MailWorker {
     }
   }
 
-  async function pass() {
-    inFlight = true;
-    try {
-      const work = WORK_PER_TICK[busy() ? 'busy' : 'idle'];
-      await alertNewQuotes(work.alerts);
-      await writeDailySummaries();
-      await sendDue(work.sends, 'email');
-      await sendDue(work.sends, 'sms');
-      if (failing) logger.info({ msg: 'Mail worker recovered' });
-      failing = false;
-    } catch (error) {
-      // Logged once per episode (a full disk fails every tick); the next tick tries again.
-      if (!failing) logger.error({ msg: 'Mail worker failed; it tries again next tick', error: error instanceof Error ? error.message : String(error) });
-      failing = true;
-    } finally {
-      inFlight = false;
-    }
-  }
-
-  const tick = () => (chain = chain.then(pass));
-  const nudge = () => setImmediate(() => stopping || void tick());
-
   return {
-    tick,
-    nudge,
-    start() {
-      if (timer || stopping) return;
-      // A pass still running when the next is due is not queued behind: the next interval takes it.
-      timer = setInterval(() => inFlight || void tick(), intervalMs);
-      timer.unref();
-      nudge();
+    name: MAIL_OUTBOX_JOB,
+    everyMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+    async run({ busy, stopping }: JobContext) {
+      const work = WORK_PER_TICK[busy ? 'busy' : 'idle'];
+      await alertNewQuotes(work.alerts, stopping);
+      await writeDailySummaries();
+      await sendDue(work.sends, 'email', stopping);
+      await sendDue(work.sends, 'sms', stopping);
     },
-    async stop() {
-      stopping = true;
-      clearInterval(timer);
-      await chain;
+    close() {
       transport?.close();
     },
   };

@@ -4,16 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './http/trust-proxy';
 import { isReplicaUrl } from './db/replication';
 
 /** pino's levels that make sense here; `silent` turns off every line. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
-
-const flag = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .optional()
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
 export const DEFAULT_DATABASE_PATH = './data/recovery.db';
@@ -26,7 +22,8 @@ const envSchema = z
     DATABASE_PATH: z.string().min(1).default(DEFAULT_DATABASE_PATH),
     PUBLIC_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-    BILLING_MODE: z.enum(['local', 'stripe']).default('local'),
+    /** Required in production (local would make every trial free there); local by default elsewhere. */
+    BILLING_MODE: z.enum(['local', 'stripe']).optional().or(z.literal('').transform(() => undefined)),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_PRICE_ID: z.string().optional(),
@@ -40,7 +37,18 @@ const envSchema = z
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
-    TRUST_PROXY: flag,
+    /** The proxies whose X-Forwarded-For is believed: a hop count, or addresses and CIDR ranges (api/platform/http/trust-proxy.ts). */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        try {
+          return parseTrustProxy(value);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: TRUST_PROXY_FORMAT });
+          return z.NEVER;
+        }
+      }),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
     /** Open connections at most; past it new ones are refused until some close (file descriptors are finite). */
     MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
@@ -77,6 +85,13 @@ const envSchema = z
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'SESSION_SECRET is required when NODE_ENV=production (32+ random characters)' });
     }
+    if (env.NODE_ENV === 'production' && !env.BILLING_MODE) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BILLING_MODE'],
+        message: 'BILLING_MODE must be chosen when NODE_ENV=production: stripe to take payments, or local to run with every trial and subscription free',
+      });
+    }
     if (env.BILLING_MODE === 'stripe' && !env.STRIPE_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'STRIPE_SECRET_KEY is required when BILLING_MODE=stripe' });
     }
@@ -111,7 +126,8 @@ export interface Config {
   signupRateLimit: number;
   /** The widget's contact markers per minute per client address; 0 turns the limit off. */
   contactRateLimit: number;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-For names the client: nobody's (off), that many hops', or these proxies'. */
+  trustProxy: TrustProxy;
   logLevel: LogLevel;
   /** Open connections at most (never more than the process's file-descriptor limit allows). */
   maxConnections: number;
@@ -173,7 +189,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionSecret: env.SESSION_SECRET ?? localSessionSecret(env.DATABASE_PATH),
     secureCookies: env.NODE_ENV === 'production' || publicUrl.startsWith('https://'),
     billing: {
-      mode: env.BILLING_MODE,
+      mode: env.BILLING_MODE ?? 'local',
       stripeSecretKey: env.STRIPE_SECRET_KEY,
       stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
       stripePriceId: env.STRIPE_PRICE_ID,

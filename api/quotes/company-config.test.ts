@@ -14,7 +14,7 @@ type Quote = { breakdown: Record<string, number>; extras: { label: string; amoun
 const rowId = (db: Db, kind: 'vehicleTypes' | 'gearboxTypes' | 'rollingStatusTypes', companyId: number, name: string) =>
   listCharges(db, kind, companyId).find((r) => r.name === name)!.id;
 
-const CHANGES: { what: string; problemType?: string; write: (db: Db, companyId: number, userId: number) => void; check: (quote: Quote, status: number) => void }[] = [
+const CHANGES: { what: string; problemType?: string; refusedBefore?: boolean; write: (db: Db, companyId: number, userId: number) => void; check: (quote: Quote, status: number) => void }[] = [
   {
     what: 'pricing rates',
     write: (db, companyId) => savePricing(db, companyId, { callOutFeePence: 9900 }),
@@ -41,9 +41,10 @@ const CHANGES: { what: string; problemType?: string; write: (db: Db, companyId: 
     check: (_q, status) => expect(status).toBe(400),
   },
   {
-    // A problem the starter charges (docs/product.md §14) do not have: unmatched before, priced after.
+    // A problem the starter charges (docs/product.md §14) do not have: refused before (not offered), priced after.
     what: 'a surcharge created',
     problemType: 'winch-out',
+    refusedBefore: true,
     write: (db, companyId) => createCharge(db, 'surcharges', companyId, { problemType: 'Winch Out', amountPence: 1500 }),
     check: (q) => expect(q.extras).toContainEqual({ label: 'Winch Out surcharge', amount: 15 }),
   },
@@ -72,14 +73,14 @@ const CHANGES: { what: string; problemType?: string; write: (db: Db, companyId: 
 describe('the quote after each kind of write', () => {
   const t = createTestApp();
 
-  it.each(CHANGES)('uses $what at once', async ({ problemType = quoteBody.problemType, write, check }) => {
+  it.each(CHANGES)('uses $what at once', async ({ problemType = quoteBody.problemType, refusedBefore = false, write, check }) => {
     const op = await t.operator();
     const body = { ...quoteBody, problemType, companyId: op.companyId, passengerCount: 1 };
     const before = await t.call('POST', '/api/quotes/calculate', { body });
-    expect(before.status).toBe(200);
+    expect(before.status).toBe(refusedBefore ? 400 : 200);
     write(t.deps.db, op.companyId, op.user.id);
     const after = await t.call('POST', '/api/quotes/calculate', { body });
     check(after.json, after.status);
-    if (after.status === 200) expect(after.json.totalPrice).not.toBe(before.json.totalPrice);
+    if (after.status === 200 && !refusedBefore) expect(after.json.totalPrice).not.toBe(before.json.totalPrice);
   });
 });

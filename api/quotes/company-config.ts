@@ -9,7 +9,8 @@ import { getPricing } from '../company/pricing-store';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess, type BillingState } from '../billing/status';
 import type { PricingConfig } from '../engine/pricing/calculate';
-import { NATIONS, type Nation } from '../../shared/constants';
+import { GEARBOX_OPTIONS, NATIONS, ROLLING_OPTIONS, type Nation } from '../../shared/constants';
+import { slugify } from '../../shared/slug';
 
 const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
 
@@ -22,6 +23,24 @@ export interface CompanyQuoteConfig {
   basePostcode: string | null;
   /** null for a company with no owner (the demo company): always accessible. */
   owner: BillingState | null;
+  /** The slugs a quote may name for each choice (offeredValues): anything else is refused with 400. */
+  offered: { gearboxType: ReadonlySet<string>; rollingStatus: ReadonlySet<string>; problemType: ReadonlySet<string> };
+}
+
+/**
+ * What a company offers for a choice: its enabled rows, and SPEC's own values (those the quote
+ * form always lists) unless the company has a row of that name turned off. By slug, as the engine
+ * matches rows ("Not Rolling" → not-rolling).
+ */
+function offeredValues(rows: { name: string; enabled: boolean }[], standard: readonly string[]): ReadonlySet<string> {
+  const offered = new Set(standard);
+  for (const row of rows) {
+    if (row.enabled) offered.add(slugify(row.name));
+    else offered.delete(slugify(row.name));
+  }
+  // A row turned off, then another of the same slug enabled, is offered.
+  for (const row of rows) if (row.enabled) offered.add(slugify(row.name));
+  return offered;
 }
 
 /**
@@ -38,7 +57,16 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
   const priced = (rows: { name: string; basePricePence: number }[]) =>
     rows.map((r) => ({ name: r.name, pricePence: r.basePricePence }));
   const owner = findUserByCompanyId(db, company.id);
+  const gearboxRows = listCharges(db, 'gearboxTypes', company.id);
+  const rollingRows = listCharges(db, 'rollingStatusTypes', company.id);
+  const problemRows = listCharges(db, 'surcharges', company.id).map((r) => ({ name: r.problemType, enabled: r.enabled }));
   return {
+    offered: {
+      gearboxType: offeredValues(gearboxRows, GEARBOX_OPTIONS.map((o) => o.value)),
+      rollingStatus: offeredValues(rollingRows, ROLLING_OPTIONS.map((o) => o.value)),
+      // 'Other' is on every company's form (decision 009), whatever its rows say.
+      problemType: new Set([...offeredValues(problemRows, []), 'other']),
+    },
     companyId: company.id,
     name: company.name,
     phone: company.phone ?? company.whatsapp,

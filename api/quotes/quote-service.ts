@@ -1,6 +1,6 @@
 // A quote's own work, with no HTTP in it: find the company, check it may quote, estimate the
 // distance, price it with the pure engine, store it, build the answer. The route
-// (api/routes/quotes.ts) adds validation, the rate limit and the JSON response around it; the
+// (api/quotes/routes.ts) adds validation, the rate limit and the JSON response around it; the
 // benchmark runs the same function behind a bare node:http handler to measure what the framework
 // costs (scripts/bench/bare-quote-server.ts).
 import type { z } from 'zod';
@@ -8,15 +8,18 @@ import { PREFERRED_DATE_PAST } from '../../shared/constants';
 import { penceToPounds } from '../../shared/money';
 import { formatPhoneNational } from '../../shared/phone-number';
 import { formatPostcode } from '../../shared/postcode';
+import { slugify } from '../../shared/slug';
 import type { quoteRequestSchema } from '../../shared/schemas';
 import type { QuoteResponse } from '../../shared/types';
 import { insertQuote, type NewQuote } from './store';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
 import { priceQuote, type PricingConfig, type QuoteInput } from '../engine/pricing/calculate';
-import { londonDate } from '../engine/calendar/london-time';
+import { londonDate } from '../engine/calendar/uk-calendar';
 import { isLive, type CompanyQuoteConfig } from './company-config';
-import { createReplayCache } from './idempotency';
+import { createReplayCache, KEY_REUSED } from './idempotency';
+
+export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request. Use a new key for each calculation.';
 
 /** How long an Idempotency-Key answers with its first quote, and how many keys are kept at most. */
 export const IDEMPOTENCY_WINDOW_MS = 10 * 60_000;
@@ -71,6 +74,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       throw new NotFound('Company not found');
     }
 
+    refuseUnoffered(body, company);
+
     // docs/product.md §5's "date minimum is today", in the operator's time zone.
     if (body.preferredDate !== undefined && body.urgency === 'later' && body.preferredDate < londonDate(now)) {
       throw new ValidationFailed(PREFERRED_DATE_PAST, { preferredDate: PREFERRED_DATE_PAST });
@@ -78,12 +83,15 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
     // A repeat is answered before the rate limit: it costs nothing and stores nothing.
     const replayKey = caller.idempotencyKey === undefined ? undefined : `${company.companyId}:${caller.idempotencyKey}`;
-    const earlier = replayKey === undefined ? undefined : replays.get(replayKey, now.getTime());
+    // Keyed on the request too: the same key with another body (or another client's) is refused, not given the first quote.
+    const fingerprint = replayKey === undefined ? '' : JSON.stringify(body);
+    const earlier = replayKey === undefined ? undefined : replays.get(replayKey, now.getTime(), fingerprint);
+    if (earlier === KEY_REUSED) throw new Unprocessable(IDEMPOTENCY_KEY_REUSED, undefined, 'IDEMPOTENCY_KEY_REUSED');
     if (earlier) return earlier;
 
     caller.admit?.();
     const answer = priceAndStore(body, company, now);
-    if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime());
+    if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime(), fingerprint);
     return answer;
   };
 
@@ -152,6 +160,25 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       currency: 'GBP',
     };
   }
+}
+
+const NOT_OFFERED = {
+  gearboxType: 'This gearbox type is not offered. Please choose one from the list.',
+  rollingStatus: 'This rolling status is not offered. Please choose one from the list.',
+  problemType: 'This problem is not offered. Please choose one from the list.',
+} as const;
+
+/**
+ * A gearbox, rolling status or problem the company does not offer (unknown, or its row turned
+ * off) is refused as an unknown vehicle type is: priced at £0 and stored as typed, it reached the
+ * portal, the CSV and the alert mails. Set look-ups in the cached configuration: no database work.
+ */
+function refuseUnoffered(body: ValidQuoteRequest, company: CompanyQuoteConfig): void {
+  let fields: Record<string, string> | undefined;
+  for (const field of ['gearboxType', 'rollingStatus', 'problemType'] as const) {
+    if (!company.offered[field].has(slugify(body[field]))) (fields ??= {})[field] = NOT_OFFERED[field];
+  }
+  if (fields) throw new ValidationFailed(Object.values(fields)[0], fields);
 }
 
 /** The engine's price, or, for a pickup beyond the maximum radius, the company's own refusal. */

@@ -8,11 +8,9 @@
 // an odd split (22 + 23 bits, alternating), ten rounds, with AES-128 as the round function.
 // Rounds for a whole batch of quotes go through AES together, one call per round.
 import { createCipheriv, type Cipher } from 'node:crypto';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/reference';
 
-// Crockford-style alphabet: no 0/O or 1/I confusion when read out over the phone.
-export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
-/** 9 characters of 5 bits: the 45-bit domain. (The random references before it had 8.) */
-export const REFERENCE_LENGTH = 9;
+export { REFERENCE_ALPHABET, REFERENCE_LENGTH };
 const LEFT_BITS = 22;
 const RIGHT_BITS = 23;
 const RIGHT_SIZE = 2 ** RIGHT_BITS;

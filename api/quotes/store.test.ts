@@ -17,6 +17,27 @@ const stored = (db: ReturnType<typeof freshDb>) =>
 const keyOf = (db: ReturnType<typeof freshDb>) => db.$client.prepare('select key from quote_reference_key').pluck().get() as Buffer;
 
 describe('insertQuote', () => {
+  it('stores every column as the route gave it, and the snapshot defaults for a quote priced without them', async () => {
+    const db = freshDb();
+    const priced = { ...quote, vatPence: 4967, vatRatePercent: 20, validUntil: '2026-06-11T12:00:00.000Z', preferredDate: '2026-06-12', preferredTime: '09:30' };
+    const { lines: _lines, ...unpriced } = quote;
+    await Promise.all([insertQuote(db, priced), insertQuote(db, { ...unpriced, totalPricePence: 100 })]);
+    const rows = db.$client
+      .prepare(
+        `select company_id as companyId, pickup_postcode as pickupPostcode, destination_postcode as destinationPostcode, vehicle_type as vehicleType,
+         gearbox_type as gearboxType, rolling_status as rollingStatus, passenger_count as passengerCount, problem_type as problemType, urgency,
+         preferred_date as preferredDate, preferred_time as preferredTime, distance, call_out_fee_pence as callOutFeePence,
+         distance_fee_pence as distanceFeePence, labour_fee_pence as labourFeePence, extra_fees_pence as extraFeesPence,
+         total_price_pence as totalPricePence, vat_pence as vatPence, vat_rate_percent as vatRatePercent, valid_until as validUntil,
+         lines, created_at as createdAt, status from quotes order by id`,
+      )
+      .all();
+    expect(rows).toEqual([
+      { ...priced, status: 'new' },
+      { ...unpriced, totalPricePence: 100, vatPence: 0, vatRatePercent: 0, validUntil: null, lines: null, status: 'new' },
+    ]);
+  });
+
   it('answers the stored reference: 9 characters that are never confused when read out', async () => {
     const db = freshDb();
     const id = await insertQuote(db, { ...quote });

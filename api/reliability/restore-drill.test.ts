@@ -3,7 +3,7 @@
 // from the replica with `npm run restore`'s code, and the server started on it. Every quote
 // answered more than a second before the kill must be there with the same reference and total,
 // and the next quote must get a reference never issued before. Loopback only; bounded loops.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -33,12 +33,26 @@ async function quote(server: ServerProcess, i: number): Promise<Answer | undefin
   return { reference: json.quoteId, totalPence: Math.round(json.totalPrice * 100), at: Date.now() };
 }
 
+/** Command lines of live processes that mention `text` (Linux /proc). */
+function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (command.includes(text)) found.push(command);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
 describe('the restore drill', () => {
-  it('loses nothing answered more than 1 s before a SIGKILL, and never issues a reference twice', { timeout: 60_000 }, async () => {
+  it('loses nothing answered more than 1 s before a SIGKILL, and never issues a reference twice', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'recovery-drill-'));
     const databasePath = path.join(dir, 'recovery.db');
     const replicaUrl = `file://${path.join(dir, 'replica')}`;
-    const server = await spawnServer({ databasePath, env: { REPLICA_URL: replicaUrl } });
+    const server = await spawnServer({ databasePath, env: { REPLICA_URL: replicaUrl }, readyTimeoutMs: 60_000 });
     started.push(server);
 
     const answers: Answer[] = [];
@@ -63,6 +77,11 @@ describe('the restore drill', () => {
     await server.exited;
     await Promise.all(clients);
     expect(answers.length).toBeGreaterThanOrEqual(500);
+    // Litestream went with the server: none is left replicating beside the one a restart would start.
+    const stillRunning = () => processesMentioning(dir);
+    const gone = Date.now() + 5000;
+    while (stillRunning().length > 0 && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+    expect(stillRunning()).toEqual([]);
 
     // The disk is lost.
     for (const file of [databasePath, `${databasePath}-wal`, `${databasePath}-shm`]) rmSync(file, { force: true });
@@ -73,7 +92,7 @@ describe('the restore drill', () => {
     const restoreMs = performance.now() - restoreStarted;
     expect(result.integrity).toBe('ok');
 
-    const restarted = await spawnServer({ databasePath });
+    const restarted = await spawnServer({ databasePath, readyTimeoutMs: 60_000 });
     started.push(restarted);
     const stored = new Map<string, number>();
     const db = new Database(databasePath, { readonly: true });

@@ -95,7 +95,7 @@ describe('the real server under load', () => {
 describe('request bodies over a real socket', () => {
   // api/platform/http/body-limit.ts reads JSON bodies from Node's stream only when node-server runs the
   // app; app.request() tests go through Hono's bodyLimit instead, so these run here.
-  it('answers 413 past 3 MB (declared or chunked), 400 for malformed JSON, and quotes from a chunked body', { timeout: 20_000 }, async () => {
+  it('answers 413 past the route’s body limit (declared or chunked), 400 for malformed JSON, and quotes from a chunked body', { timeout: 20_000 }, async () => {
     const server = await startServer();
     const tooBig = JSON.stringify({ ...(JSON.parse(quoteBody(0)) as object), padding: 'x'.repeat(3 * 1024 * 1024) });
     const chunked = (text: string) =>

@@ -5,9 +5,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { SubscriptionStatus } from '../../shared/subscription';
 import { createApp, type AppOptions } from '../app';
-import { openDatabase } from '../platform/db/client';
+import { openDatabase, type Db } from '../platform/db/client';
+import type { Logger } from '../platform/http/observability';
+import { createJobRunner, type Job } from '../platform/jobs/runner';
+import { contract } from '../contract';
 import type { NewQuote } from '../quotes/store';
-import { updateUser } from '../auth/store';
+import { findUserById, markEmailVerified, updateUser } from '../auth/store';
+import { addVerifiedAddress, releaseWaitingMail } from '../mail/store';
+import { mailOutbox } from '../platform/db/schema';
+import { and, eq } from 'drizzle-orm';
 import { loadConfig } from '../platform/config';
 
 let template: string | undefined;
@@ -24,17 +30,12 @@ function templateDb(): string {
 
 export const TEST_ORIGIN = 'http://localhost:3999';
 
-/** A valid quote request for any company with the starter rows (the company is added by the test). */
-export const quoteBody = {
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'M4 4BF',
-  vehicleType: 'car',
-  gearboxType: 'manual',
-  rollingStatus: 'rolling',
-  passengerCount: 0,
-  problemType: 'other',
-  urgency: 'immediate',
-};
+/**
+ * A valid quote request for any company with the starter rows (the company is added by the test):
+ * the contract's example without its company.
+ */
+const { companySlug: _demo, ...quoteExample } = contract.quotes.calculate.request.body.content['application/json'].example;
+export const quoteBody = quoteExample;
 
 /** A quote as the quote writer stores it (£298, its lines itemised), for tests that need stored quotes without pricing them. */
 export const storedQuote = (companyId: number, overrides: Partial<NewQuote> = {}): NewQuote => ({
@@ -117,9 +118,37 @@ export function createTestApp(options: TestAppOptions = {}) {
     return { status: res.status, headers: res.headers, text, json };
   }
 
+  /**
+   * The account's address verified, as its link would (alerts to it may go); its verification
+   * mail is taken out of the outbox, as if it had been received, so mail tests count alerts only.
+   */
+  function verifyAccount(userId: number) {
+    const { db } = built.deps;
+    const user = findUserById(db, userId);
+    if (!user) throw new Error(`no user ${userId}`);
+    db.$client.transaction(() => {
+      const verified = markEmailVerified(db, user, new Date().toISOString());
+      if (verified.companyId != null) addVerifiedAddress(db, verified.companyId, verified.email, new Date().toISOString());
+      db.delete(mailOutbox).where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, 'verify-email'))).run();
+    })();
+  }
+
+  /** The owner proved `email` as an alert address of the company, as its link would. */
+  function verifyAddress(companyId: number, email: string) {
+    const { db } = built.deps;
+    db.$client.transaction(() => {
+      addVerifiedAddress(db, companyId, email, new Date().toISOString());
+      releaseWaitingMail(db, companyId, new Date().toISOString(), config.mail.smtpUrl !== undefined);
+      db.delete(mailOutbox).where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.kind, 'verify-email'), eq(mailOutbox.to, email))).run();
+    })();
+  }
+
   let counter = 0;
-  /** Signs up a unique operator; `status` sets their subscription directly (default trialing). */
-  async function operator(status: SubscriptionStatus = 'trialing') {
+  /**
+   * Signs up a unique operator; `status` sets their subscription directly (default trialing).
+   * Their address counts as verified (as if they had opened the link) unless `verified` is false.
+   */
+  async function operator(status: SubscriptionStatus = 'trialing', { verified = true }: { verified?: boolean } = {}) {
     counter += 1;
     const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const res = await call('POST', '/api/signup', {
@@ -129,9 +158,20 @@ export function createTestApp(options: TestAppOptions = {}) {
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
     const trialEnd = new Date(Date.now() + 3 * 86_400_000).toISOString();
     updateUser(built.deps.db, res.json.id, { subscriptionStatus: status, trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
+    if (verified) verifyAccount(res.json.id);
     return { email, password: 'correct-horse', token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
   }
 
-  return { ...built, app, config, call, operator, dbFile: file };
+  return { ...built, app, config, call, operator, verifyAccount, verifyAddress, dbFile: file };
 }
 
+
+/**
+ * One job on a runner of its own (api/platform/jobs/runner.ts), for a test to drive run by run on
+ * its own clock: never busy unless the test says so, and stopped as the server would stop it.
+ */
+export function runnerFor(job: Job, options: { db: Db; now: () => Date; logger?: Pick<Logger, 'info' | 'error'>; busy?: () => boolean }) {
+  const runner = createJobRunner({ logger: { info() {}, error() {} }, busy: () => false, ...options });
+  const { tick } = runner.add(job);
+  return { tick, stop: runner.stop };
+}

@@ -12,6 +12,7 @@ export interface LoadRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: string;
+  headers?: Record<string, string>;
 }
 
 export interface LoadResult {
@@ -38,7 +39,8 @@ export async function runLoad(server: ServerProcess, requests: LoadRequest[], se
       requests: requests.map((r) => ({
         method: r.method,
         path: r.path,
-        ...(r.body === undefined ? {} : { body: r.body, headers: { 'content-type': 'application/json' } }),
+        ...(r.body === undefined ? {} : { body: r.body }),
+        headers: { ...(r.body === undefined ? {} : { 'content-type': 'application/json' }), ...r.headers },
       })),
     });
     sampleRss();

@@ -30,8 +30,8 @@ function freePort(): Promise<number> {
  * The node flags `npm start` gives the production bundle (package.json is the one place they are
  * written), so the bundle is measured as it runs in production.
  */
-export function startScriptNodeFlags(startScript?: string): string[] {
-  const script = startScript ?? (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+export function startScriptNodeFlags(startScript?: string, root = REPO_ROOT): string[] {
+  const script = startScript ?? (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
   const match = /\bnode((?: --[\w-]+(?:=\S+)?)*) dist\/server\.mjs\b/.exec(script);
   if (!match) throw new Error(`package.json's start script does not run dist/server.mjs with node: ${script}`);
   return match[1].trim().split(' ').filter(Boolean);
@@ -60,8 +60,10 @@ export interface ServerProcess {
 }
 
 export interface SpawnOptions {
-  /** A script relative to the repository root; default the real server. */
+  /** A script relative to `root`; default the real server. */
   script?: string;
+  /** The checkout the script is run from (its working directory and package.json); default this one. */
+  root?: string;
   databasePath?: string;
   env?: Record<string, string>;
   /** How long to wait for the first healthy answer. */
@@ -84,9 +86,10 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   const script = options.script ?? 'api/server.ts';
   // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader, and gets
   // npm start's node flags.
-  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
+  const root = options.root ?? REPO_ROOT;
+  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(undefined, root), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
   const child = spawn(process.execPath, args, {
-    cwd: REPO_ROOT,
+    cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',

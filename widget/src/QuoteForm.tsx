@@ -268,12 +268,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     setOutsideArea('');
     setUnreachable(false);
     try {
-      const quote = await sendQuote<QuoteResponse>('/api/quotes/calculate', {
-        method: 'POST',
-        body: toQuoteRequest(formatted, companyId),
-        baseUrl: apiBase,
-        anonymous: !sendSession,
-      });
+      const quote = await sendQuote(toQuoteRequest(formatted, companyId), apiBase, { anonymous: !sendSession });
       setResult({ quote, summary: summarise(formatted, quote, vehicleTypes, problemTypes) });
       onQuote?.(quote);
       if (!demo) {

@@ -1,5 +1,5 @@
 // The customer's next step after a quote (docs/product.md §7): a prefilled WhatsApp chat or a phone call.
-import { apiRequest } from '../../shared/api-client';
+import { api, call } from '../../shared/api-client';
 import { formatLongDate, formatPounds } from '../../shared/money';
 import { telUrl, whatsappNumber } from '../../shared/phone';
 import type { ContactDetail } from './QuoteResult';
@@ -60,4 +60,4 @@ export { telUrl };
  * keepalive lets it outlive a page the tap leaves, and its failure is no concern of the customer's.
  */
 export const markContact = (apiBase: string, { channel, quoteId }: ContactDetail) =>
-  void apiRequest(`/api/quotes/${quoteId}/contact`, { method: 'POST', body: { channel }, baseUrl: apiBase, anonymous: true, keepalive: true }).catch(() => {});
+  void call(api(apiBase).quotes[':reference'].contact.$post, { param: { reference: quoteId }, json: { channel } }, { anonymous: true, keepalive: true }).catch(() => {});

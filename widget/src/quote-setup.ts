@@ -1,7 +1,7 @@
 // Loads what the quote form needs before it can be used: the company (by slug, id, the signed-in
 // operator's, or none in demo mode), its vehicle types and the problem types to offer.
 import { useEffect, useState } from 'react';
-import { ApiRequestError, apiRequest, mayPass } from '../../shared/api-client';
+import { api, ApiRequestError, call, mayPass } from '../../shared/api-client';
 import { DEFAULT_PROBLEM_TYPES } from '../../shared/constants';
 import { slugify } from '../../shared/slug';
 import type { PricedRow, PublicCompany, PublicCompanyWithCharges, Surcharge } from '../../shared/types';
@@ -60,21 +60,23 @@ export function isSameOrigin(apiBase: string): boolean {
 }
 
 async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<PublicCompany> {
-  const get = (path: string, anonymous = true) =>
-    apiRequest<PublicCompany>(path, { baseUrl: source.apiBase, anonymous, signal });
+  const company = api(source.apiBase).company;
+  const options = { anonymous: true, signal };
+  const byId = (id: number) => call(company[':id'].$get, { param: { id: String(id) } }, options);
   if (source.companySlug) {
-    return withRetries(() => get(`/api/company/slug/${encodeURIComponent(source.companySlug ?? '')}`), SLUG_RETRIES, signal);
+    const slug = source.companySlug;
+    return withRetries(() => call(company.slug[':slug'].$get, { param: { slug } }, options), SLUG_RETRIES, signal);
   }
-  if (source.companyId !== undefined) return get(`/api/company/${source.companyId}`);
+  if (source.companyId !== undefined) return byId(source.companyId);
   // No company named: the signed-in operator's own (the portal preview), else the demo company.
   if (isSameOrigin(source.apiBase)) {
     try {
-      return await get('/api/company', false);
+      return await call(company.$get, undefined, { signal });
     } catch (error) {
       if (signal.aborted) throw error;
     }
   }
-  return get(`/api/company/${DEMO_COMPANY_ID}`);
+  return byId(DEMO_COMPANY_ID);
 }
 
 /**
@@ -104,13 +106,14 @@ const demoSetup = (company: PublicCompany | null): Setup => ({
 
 async function loadSetup(source: SetupSource, signal: AbortSignal): Promise<Setup> {
   const company = source.company ?? (await loadCompany(source, signal));
-  const list = <T>(path: string) =>
-    apiRequest<T[]>(`${path}/${company.id}`, { baseUrl: source.apiBase, anonymous: true, signal });
+  const client = api(source.apiBase);
+  const ofCompany = { param: { id: String(company.id) } };
+  const options = { anonymous: true, signal };
   // Public reads carry the enabled rows already; only a supplied company lacks them.
   const embedded = 'vehicleTypes' in company ? (company as PublicCompanyWithCharges) : undefined;
   const [vehicleRows, surcharges] = await Promise.all([
-    embedded?.vehicleTypes ?? list<PricedRow>('/api/vehicle-types'),
-    embedded?.surcharges ?? list<Surcharge>('/api/surcharges'),
+    embedded?.vehicleTypes ?? call(client['vehicle-types'][':id'].$get, ofCompany, options),
+    embedded?.surcharges ?? call(client.surcharges[':id'].$get, ofCompany, options),
   ]);
   const problemTypes = problemOptions(surcharges);
   const vehicleTypes = vehicleRows.filter((row) => row.enabled).map((row) => vehicleOption(row.name));

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '../../shared/api-client';
+import type { QuoteRequest } from '../../shared/schemas';
 import { LOCATE_MESSAGES, QUOTE_TIMEOUT_MS, idempotencyKey, locatePostcode, sendQuote } from './roadside';
+
+/** What the form sends; these tests look only at how it is sent. */
+const A_REQUEST = {} as QuoteRequest;
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
 
@@ -61,8 +65,8 @@ describe('sendQuote', () => {
 
   it('names each tap with its own random key', async () => {
     stubFetch(async () => json({ quoteId: 'A' }));
-    await sendQuote('/api/quotes/calculate', { method: 'POST', body: {} });
-    await sendQuote('/api/quotes/calculate', { method: 'POST', body: {} });
+    await sendQuote(A_REQUEST, '');
+    await sendQuote(A_REQUEST, '');
     const [first, second] = fetchMock.mock.calls.map(keyOf);
     expect(first).toMatch(/^[0-9a-f]{32}$/);
     expect(second).toMatch(/^[0-9a-f]{32}$/);
@@ -73,21 +77,21 @@ describe('sendQuote', () => {
   it('sends once more with the same key when the connection drops', async () => {
     let calls = 0;
     stubFetch(async () => (++calls === 1 ? Promise.reject(new TypeError('Failed to fetch')) : json({ quoteId: 'A' })));
-    expect(await sendQuote('/api/quotes/calculate', { method: 'POST', body: {} })).toEqual({ quoteId: 'A' });
+    expect(await sendQuote(A_REQUEST, '')).toEqual({ quoteId: 'A' });
     expect(fetchMock).toHaveBeenCalledTimes(2);
     expect(keyOf(fetchMock.mock.calls[1])).toBe(keyOf(fetchMock.mock.calls[0]));
   });
 
   it('retries only once', async () => {
     stubFetch(() => Promise.reject(new TypeError('Failed to fetch')));
-    await expect(sendQuote('/api/quotes/calculate', { method: 'POST', body: {} })).rejects.toBeInstanceOf(TypeError);
+    await expect(sendQuote(A_REQUEST, '')).rejects.toBeInstanceOf(TypeError);
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
   it('does not retry an answer, 5xx or 4xx', async () => {
     for (const status of [500, 503, 400, 422]) {
       stubFetch(async () => json({ message: 'no' }, status));
-      await expect(sendQuote('/api/quotes/calculate', { method: 'POST', body: {} })).rejects.toBeInstanceOf(ApiRequestError);
+      await expect(sendQuote(A_REQUEST, '')).rejects.toBeInstanceOf(ApiRequestError);
       expect(fetchMock).toHaveBeenCalledTimes(1);
     }
   });
@@ -98,7 +102,7 @@ describe('sendQuote', () => {
       (_url, init) =>
         new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
     );
-    const sent = sendQuote('/api/quotes/calculate', { method: 'POST', body: {} });
+    const sent = sendQuote(A_REQUEST, '');
     const outcome = sent.then(
       () => 'answered',
       (error: unknown) => (error instanceof DOMException ? error.name : 'other'),

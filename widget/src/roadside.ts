@@ -1,6 +1,7 @@
 // The motorist at the roadside (docs/product.md §17), free of React so it is unit-tested directly: their
 // position to the nearest postcode, and a quote request that survives a weak signal.
-import { ApiRequestError, apiRequest, type ApiRequestOptions } from '../../shared/api-client';
+import { api, ApiRequestError, call, type ApiRequestOptions } from '../../shared/api-client';
+import type { QuoteRequest } from '../../shared/schemas';
 
 export const LOCATE_MESSAGES = {
   unsupported: 'This browser cannot share your location. Please type the postcode.',
@@ -35,10 +36,7 @@ export async function locatePostcode(
     return { message: code === 1 ? LOCATE_MESSAGES.denied : code === 3 ? LOCATE_MESSAGES.timeout : LOCATE_MESSAGES.unavailable };
   }
   try {
-    const found = await apiRequest<{ postcode: string }>(`/api/postcodes/nearest?lat=${coords.latitude}&lng=${coords.longitude}`, {
-      baseUrl: apiBase,
-      anonymous: true,
-    });
+    const found = await call(api(apiBase).postcodes.nearest.$get, { query: { lat: String(coords.latitude), lng: String(coords.longitude) } }, { anonymous: true });
     return { postcode: found.postcode };
   } catch (error) {
     return { message: error instanceof ApiRequestError && error.status === 404 ? error.serverMessage : LOCATE_MESSAGES.lookup };
@@ -55,11 +53,11 @@ export function idempotencyKey(): string {
  * more with the same key when the connection drops (fetch's TypeError: no answer at all), so the
  * server stores one quote for the tap. An answer (4xx, 5xx) or the timeout is not retried.
  */
-export async function sendQuote<T>(path: string, options: ApiRequestOptions): Promise<T> {
+export async function sendQuote(request: QuoteRequest, apiBase: string, options: ApiRequestOptions = {}) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), QUOTE_TIMEOUT_MS);
   const headers = { 'Idempotency-Key': idempotencyKey() };
-  const send = () => apiRequest<T>(path, { ...options, headers, signal: controller.signal });
+  const send = () => call(api(apiBase).quotes.calculate.$post, { json: request }, { ...options, headers, signal: controller.signal });
   try {
     try {
       return await send();

@@ -18,7 +18,7 @@ function Editor() {
 function renderShell() {
   const api = fakeApi({
     'GET /api/auth/user': () => ({ json: { id: 1, email: 'op@example.com', name: 'Op', companyId: 7, subscriptionStatus: 'active', trialEndsAt: null } }),
-    'POST /api/logout': () => ({ status: 204 }),
+    'POST /api/logout': () => ({ json: { success: true } }),
   });
   vi.stubGlobal('fetch', api.fetchStub);
   const router = renderRoutes(

@@ -1,12 +1,14 @@
 // The signed-in operator's frame: 'Driver Portal', who is signed in, and the account menu
 // (docs/product.md §2 Driver Portal).
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { CreditCard, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
+import { CreditCard, KeyRound, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { UnsavedChangesProvider, useConfirmLeave } from '../lib/unsaved';
 import { Button } from './ui';
+import { ChangePasswordDialog } from './ChangePasswordDialog';
+import { VerifyEmailBanner } from './VerifyEmailBanner';
 
 const ITEM =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 [&_svg]:size-4';
@@ -25,6 +27,7 @@ function Shell({ children }: { children: ReactNode }) {
   // Leaving the portal with an unsaved tab asks first (admin/src/lib/unsaved.tsx).
   const confirmLeave = useConfirmLeave();
   const leaveTo = (path: string) => confirmLeave() && void navigate(path);
+  const [changingPassword, setChangingPassword] = useState(false);
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -53,6 +56,9 @@ function Shell({ children }: { children: ReactNode }) {
                 <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
                   <LifeBuoy aria-hidden="true" /> Contact & Support
                 </DropdownMenu.Item>
+                <DropdownMenu.Item className={ITEM} onSelect={() => setChangingPassword(true)}>
+                  <KeyRound aria-hidden="true" /> Change Password
+                </DropdownMenu.Item>
                 <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
                 <DropdownMenu.Item className={ITEM} disabled={logout.isPending} onSelect={() => confirmLeave() && logout.mutate()}>
                   <LogOut aria-hidden="true" /> Sign Out
@@ -62,6 +68,8 @@ function Shell({ children }: { children: ReactNode }) {
           </DropdownMenu.Root>
         </div>
       </header>
+      <VerifyEmailBanner />
+      <ChangePasswordDialog open={changingPassword} onOpenChange={setChangingPassword} />
       {children}
     </div>
   );

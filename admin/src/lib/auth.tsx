@@ -1,19 +1,20 @@
 // The signed-in operator, shared by every admin screen through react-query's cache.
-// docs/product.md §6/§7: a 401 on GET /api/auth/user means "no user", not an error. Login, signup and
+// docs/product.md §6/§7: a 401 on the current user's route means "no user", not an error. Login, signup and
 // logout are mutations so screens can show their pending labels; their navigation and failure
 // toasts (docs/product.md §4, §8) live here so every caller behaves the same.
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, apiRequest } from '../../../shared/api-client';
+import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, call, pathOf, portalApi } from '../../../shared/api-client';
 import { hasDashboardAccess } from '../../../shared/subscription';
-import type { LoginRequest, SignupRequest } from '../../../shared/schemas';
+import type { SignupRequest } from '../../../shared/account-schemas';
+import type { LoginRequest } from '../../../shared/schemas';
 import type { CurrentUser, SignupResponse } from '../../../shared/types';
 import { toast } from '../components/toast';
 
-export const AUTH_QUERY_KEY = ['/api/auth/user'] as const;
+export const AUTH_QUERY_KEY = [pathOf(portalApi.auth.user)] as const;
 
 /** Responses that sign someone in may carry a token for the x-auth-token header. */
-type WithToken<T> = T & { authToken?: string };
+export type WithToken<T> = T & { authToken?: string };
 
 export function storeAuthSession(token: string | null | undefined, user: CurrentUser | null | undefined): void {
   try {
@@ -45,7 +46,7 @@ export function readStoredUser(): CurrentUser | null {
 
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   try {
-    return await apiRequest<CurrentUser>('/api/auth/user');
+    return await call(portalApi.auth.user.$get);
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) {
       // A token the server no longer accepts (logged out elsewhere, expired) is useless.
@@ -57,14 +58,14 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 }
 
 /** Where a freshly signed-in user belongs (docs/product.md §4). */
-const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
+export const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
   hasDashboardAccess(status) ? '/dashboard' : '/subscription';
 
 function messageOf(error: Error): string {
   return error instanceof ApiRequestError ? error.serverMessage : error.message;
 }
 
-function withoutToken<T extends object>(response: WithToken<T>): T {
+export function withoutToken<T extends object>(response: WithToken<T>): T {
   const { authToken: _token, ...rest } = response;
   return rest as T;
 }
@@ -74,7 +75,7 @@ export interface Auth {
   isLoading: boolean;
   login: UseMutationResult<CurrentUser, Error, LoginRequest>;
   signup: UseMutationResult<SignupResponse, Error, SignupRequest>;
-  logout: UseMutationResult<void, Error, void>;
+  logout: UseMutationResult<{ success: true }, Error, void>;
   refetch: () => Promise<unknown>;
 }
 
@@ -86,7 +87,7 @@ export function useAuth(): Auth {
   const userQuery = useQuery({ queryKey: AUTH_QUERY_KEY, queryFn: fetchCurrentUser });
 
   const login = useMutation({
-    mutationFn: (body: LoginRequest) => apiRequest<WithToken<CurrentUser>>('/api/login', { method: 'POST', body }),
+    mutationFn: (body: LoginRequest): Promise<WithToken<CurrentUser>> => call(portalApi.login.$post, { json: body }),
     onSuccess: (response) => {
       const user = withoutToken(response);
       storeAuthSession(response.authToken, user);
@@ -100,7 +101,7 @@ export function useAuth(): Auth {
   });
 
   const signup = useMutation({
-    mutationFn: (body: SignupRequest) => apiRequest<WithToken<SignupResponse>>('/api/signup', { method: 'POST', body }),
+    mutationFn: (body: SignupRequest): Promise<WithToken<SignupResponse>> => call(portalApi.signup.$post, { json: body }),
     onSuccess: (response) => {
       const { checkoutUrl, ...user } = withoutToken(response);
       storeAuthSession(response.authToken, user);
@@ -112,7 +113,7 @@ export function useAuth(): Auth {
   });
 
   const logout = useMutation({
-    mutationFn: () => apiRequest<void>('/api/logout', { method: 'POST' }),
+    mutationFn: () => call(portalApi.logout.$post),
     onSuccess: () => {
       clearAuthSession();
       // A full load of / rather than a client-side navigation: clearing the cached user while a

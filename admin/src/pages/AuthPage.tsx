@@ -2,12 +2,48 @@
 // (?mode=signin|signup) so the landing page's buttons and the browser's back button agree.
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
-import { loginSchema, signupSchema, type LoginRequest, type SignupRequest } from '../../../shared/schemas';
+import { forgotPasswordSchema, PASSWORD_HINT, signupSchema, type ForgotPasswordRequest, type SignupRequest } from '../../../shared/account-schemas';
+import { ApiRequestError, call, portalApi } from '../../../shared/api-client';
+import { useMutation } from '@tanstack/react-query';
+import { loginSchema, type LoginRequest } from '../../../shared/schemas';
 import { BrandMark } from '../components/BrandMark';
 import { Button, Card, CardContent, CardDescription, CardHeader, Field, FullPageSpinner, Input } from '../components/ui';
 import { useAuth, type Auth } from '../lib/auth';
+
+function ForgotPasswordForm() {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<ForgotPasswordRequest>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
+  const request = useMutation({
+    mutationFn: (body: ForgotPasswordRequest) => call(portalApi['forgot-password'].$post, { json: body }),
+  });
+  if (request.isSuccess) {
+    return (
+      <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+        {request.data.message}
+      </p>
+    );
+  }
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => request.mutate(values))} className="grid gap-4">
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...register('email')} />
+      </Field>
+      {request.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {request.error instanceof ApiRequestError ? request.error.serverMessage : request.error.message}
+        </p>
+      )}
+      <Button type="submit" size="lg" disabled={request.isPending}>
+        {request.isPending ? 'Sending...' : 'Send Reset Link'}
+      </Button>
+    </form>
+  );
+}
 
 function SignInForm({ login }: { login: Auth['login'] }) {
   const {
@@ -23,6 +59,9 @@ function SignInForm({ login }: { login: Auth['login'] }) {
       <Field label="Password" error={errors.password?.message}>
         <Input type="password" autoComplete="current-password" {...register('password')} />
       </Field>
+      <Link to="/auth-page?mode=forgot" replace className="-mt-2 justify-self-end text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
+        Forgot password?
+      </Link>
       <Button type="submit" size="lg" disabled={login.isPending}>
         {login.isPending ? 'Signing in...' : 'Sign In'}
       </Button>
@@ -50,7 +89,7 @@ function SignUpForm({ signup }: { signup: Auth['signup'] }) {
       <Field label="Email" error={errors.email?.message}>
         <Input type="email" autoComplete="email" {...register('email')} />
       </Field>
-      <Field label="Password" error={errors.password?.message} hint="At least 6 characters">
+      <Field label="Password" error={errors.password?.message} hint={PASSWORD_HINT}>
         <Input type="password" autoComplete="new-password" {...register('password')} />
       </Field>
       <Button type="submit" size="lg" disabled={signup.isPending}>
@@ -69,14 +108,16 @@ export default function AuthPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const navigate = useNavigate();
   const { user, isLoading, login, signup } = useAuth();
-  const isSignUp = searchParams.get('mode') === 'signup';
+  const mode = searchParams.get('mode');
+  const isSignUp = mode === 'signup';
+  const isForgot = mode === 'forgot';
 
   // Once a sign-in succeeds, the mutation routes by status; don't race it with this redirect.
   const settling = login.isPending || login.isSuccess || signup.isPending || signup.isSuccess;
   if (isLoading) return <FullPageSpinner />;
   if (user && !settling) return <Navigate to="/dashboard" replace />;
 
-  const title = isSignUp ? 'Create Account' : 'Sign In';
+  const title = isSignUp ? 'Create Account' : isForgot ? 'Reset Password' : 'Sign In';
   return (
     <div className="grid min-h-screen lg:grid-cols-2">
       <title>{title}</title>
@@ -97,18 +138,26 @@ export default function AuthPage() {
               <CardDescription>
                 {isSignUp
                   ? 'Start your free trial and have your quote page live in minutes.'
-                  : 'Welcome back. Sign in to manage your quote page.'}
+                  : isForgot
+                    ? 'Enter the email you signed up with and we will send you a link to choose a new password.'
+                    : 'Welcome back. Sign in to manage your quote page.'}
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4">
               {/* Keyed so switching mode starts with a clean form and no stale errors. */}
-              {isSignUp ? <SignUpForm key="signup" signup={signup} /> : <SignInForm key="signin" login={login} />}
+              {isSignUp ? (
+                <SignUpForm key="signup" signup={signup} />
+              ) : isForgot ? (
+                <ForgotPasswordForm key="forgot" />
+              ) : (
+                <SignInForm key="signin" login={login} />
+              )}
               <Button
                 variant="ghost"
                 className="text-brand-700"
-                onClick={() => setSearchParams({ mode: isSignUp ? 'signin' : 'signup' }, { replace: true })}
+                onClick={() => setSearchParams({ mode: isSignUp || isForgot ? 'signin' : 'signup' }, { replace: true })}
               >
-                {isSignUp ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
+                {isSignUp || isForgot ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
               </Button>
             </CardContent>
           </Card>

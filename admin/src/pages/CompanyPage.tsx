@@ -2,7 +2,7 @@
 // (docs/product.md §13); this route covers navigation that stays inside the SPA.
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { apiRequest, mayPass } from '../../../shared/api-client';
+import { call, mayPass, pathOf, portalApi } from '../../../shared/api-client';
 import type { PublicCompany } from '../../../shared/types';
 import { FullPageSpinner } from '../components/ui';
 import { CompanyWrapper } from './CompanyWrapper';
@@ -15,8 +15,8 @@ const SLUG_RETRY_DELAY_MS = 1000;
 export default function CompanyPage() {
   const { slug = '' } = useParams();
   const company = useQuery({
-    queryKey: ['/api/company/slug', slug],
-    queryFn: () => apiRequest<PublicCompany>(`/api/company/slug/${encodeURIComponent(slug)}`, { anonymous: true }),
+    queryKey: [pathOf(portalApi.company.slug[':slug'], { param: { slug } })],
+    queryFn: () => call(portalApi.company.slug[':slug'].$get, { param: { slug } }, { anonymous: true }),
     retry: (failures, error) => failures < SLUG_RETRIES && mayPass(error),
     retryDelay: SLUG_RETRY_DELAY_MS,
   });

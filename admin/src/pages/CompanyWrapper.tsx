@@ -5,7 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { Truck } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../shared/api-client';
+import { call, portalApi } from '../../../shared/api-client';
 import { PRODUCT_NAME } from '../../../shared/constants';
 import { hasDashboardAccess } from '../../../shared/subscription';
 import type { Company, PublicCompany } from '../../../shared/types';
@@ -55,7 +55,7 @@ export function CompanyWrapper({ company }: { company?: PublicCompany }) {
   // The operator's own company, for the top bar and footer; anonymous visitors have none.
   const ownCompany = useQuery({
     queryKey: COMPANY_KEY,
-    queryFn: () => apiRequest<Company>('/api/company'),
+    queryFn: () => call(portalApi.company.$get),
     enabled: Boolean(user) && !company,
   });
 

@@ -4,8 +4,8 @@
 import { OutsideServiceArea, ValidationFailed } from '../../platform/errors';
 import { MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
 import { sameSlug } from '../../../shared/slug';
-import { isBankHoliday, type Nation } from './bank-holidays';
-import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/london-time';
+import { isBankHoliday, type Nation } from '../calendar/bank-holidays';
+import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/uk-calendar';
 
 /** The UK standard rate, the only one a recovery job is charged at. */
 export const VAT_RATE_PERCENT = 20;

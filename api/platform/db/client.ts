@@ -7,7 +7,7 @@ import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3'
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { MIGRATIONS_DIR } from '../paths';
 import { WAL_SIZE_LIMIT_BYTES } from './checkpointer';
-import { normalisePhoneNumbers } from './phone-numbers';
+import { runDataMigrations } from './data-migrations';
 import * as schema from './schema';
 import { seedDemoCompany } from './seed';
 import { createStore, type Store } from './store';
@@ -47,7 +47,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   const db = Object.assign(drizzle(sqlite, { schema }), { $store: createStore({ writeDeadlineMs: options.writeDeadlineMs }) }) as Db;
   migrate(db, { migrationsFolder });
   seedDemoCompany(db);
-  normalisePhoneNumbers(db);
+  runDataMigrations(db);
   sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;
 }

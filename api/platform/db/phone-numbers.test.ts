@@ -17,6 +17,9 @@ function legacyCompanies(file: string) {
   return { db, ids };
 }
 
+const PHONE_STEP = 'migration:0012_phone_numbers_e164';
+const stepState = (db: ReturnType<typeof openDatabase>) => db.$client.prepare('select value from job_state where name = ?').pluck().get(PHONE_STEP);
+
 const numbers = (db: ReturnType<typeof openDatabase>, id: number) =>
   db.$client.prepare('select phone, whatsapp from companies where id = ?').get(id) as { phone: string | null; whatsapp: string | null };
 
@@ -35,10 +38,23 @@ describe('normalisePhoneNumbers', () => {
   it('runs when the database opens, so a database from before E.164 is migrated at boot', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'phones-')), 'test.db');
     const { db, ids } = legacyCompanies(file);
+    // As a database from before migration 0012: its step not yet run.
+    db.$client.prepare("update job_state set value = 'pending' where name = ?").run(PHONE_STEP);
     db.$client.close();
     const reopened = openDatabase(file);
     expect(numbers(reopened, ids[0])).toEqual({ phone: '+447700900456', whatsapp: '+447700900456' });
     expect(numbers(reopened, 1)).toEqual({ phone: '+447700900123', whatsapp: '+447700900123' });
+    reopened.$client.close();
+  });
+
+  it('runs once, with its migration, not on every boot: a number saved later is left as it is', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'phones-')), 'test.db');
+    const { db, ids } = legacyCompanies(file);
+    expect(stepState(db)).toBe('done');
+    db.$client.close();
+    const reopened = openDatabase(file);
+    expect(numbers(reopened, ids[0])).toEqual({ phone: '+44 (0)7700 900456', whatsapp: '07700 900456' });
+    expect(stepState(reopened)).toBe('done');
     reopened.$client.close();
   });
 });

@@ -1,6 +1,6 @@
-// Companies' phone and WhatsApp numbers in E.164 (docs/product.md §17). Numbers saved before the portal
-// stored E.164 ("+44 (0)7700 900456", "07700 900456") are rewritten once at start-up; the
-// statement touches only rows whose number changes, so running it on every start is harmless.
+// Companies' phone and WhatsApp numbers in E.164 (docs/product.md §17). Numbers saved before the
+// portal stored E.164 ("+44 (0)7700 900456", "07700 900456") are rewritten once, by migration
+// 0012's data step (api/platform/db/data-migrations.ts); it touches only rows whose number changes.
 // A legacy value that is no phone number at all is left as it was for its operator to correct:
 // throwing it away would lose the only way a customer had to call them.
 import { toE164 } from '../../../shared/phone-number';

@@ -44,10 +44,11 @@ describe('replication', () => {
     expect(existsSync(path.join(replicaDir, 'generations'))).toBe(true);
     expect(replication.status()).toMatchObject({ running: true, restarts: 0, replica: `file://${replicaDir}` });
 
+    await until(() => replication.pid() !== undefined);
     const first = replication.pid()!;
     process.kill(first, 'SIGKILL');
     await until(() => replication.status().running === false);
-    await until(() => replication.status().restarts === 1 && replication.status().running);
+    await until(() => replication.status().restarts === 1 && replication.status().running && replication.pid() !== undefined);
     expect(replication.pid()).not.toBe(first);
     expect(lines.find((l) => l.msg === 'Replication stopped; restarting')).toMatchObject({ level: 'error', restartInMs: 200, failuresInARow: 1 });
 

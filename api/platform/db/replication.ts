@@ -55,6 +55,22 @@ export interface ReplicationOptions {
   binary?: string;
 }
 
+/**
+ * Runs `$0 replicate -config $1`, prints its pid, and stops it with SIGTERM once standard input
+ * closes; exits with Litestream's status. (An asynchronous list's input is /dev/null unless
+ * redirected, hence the copy of standard input on descriptor 3.)
+ */
+const GUARD = `exec 3<&0
+"$0" replicate -config "$1" </dev/null &
+child=$!
+echo "$child"
+( read -r _ <&3; kill -TERM "$child" 2>/dev/null ) &
+watcher=$!
+wait "$child"
+code=$?
+kill "$watcher" 2>/dev/null
+exit "$code"`;
+
 /** The Litestream binary the `@flydotio/litestream` package installs for this platform. */
 export function litestreamBinary(): string {
   const require = createRequire(import.meta.url);
@@ -123,6 +139,8 @@ export function createReplication(options: ReplicationOptions): Replication {
   let behindSince: number | null = null;
   let lagWarned = false;
   let exited: Promise<void> = Promise.resolve();
+  /** Litestream's own process id, as the guarding shell reports it. */
+  let childPid: number | undefined;
 
   function writeConfig() {
     mkdirSync(path.dirname(configFile), { recursive: true });
@@ -137,11 +155,20 @@ export function createReplication(options: ReplicationOptions): Replication {
   function launch() {
     if (stopping) return;
     const started = performance.now();
-    const proc = spawn(options.binary ?? litestreamBinary(), ['replicate', '-config', configFile], {
-      stdio: ['ignore', 'ignore', 'pipe'],
+    // Through a small shell that holds a pipe from this process: when the pipe closes (stop(), or
+    // this process killed with SIGKILL) it stops Litestream with SIGTERM. A Litestream left running
+    // after a crash would go on beside the one the restarted server starts, both writing the replica.
+    const proc = spawn('/bin/sh', ['-c', GUARD, options.binary ?? litestreamBinary(), configFile], {
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: process.env,
     });
     child = proc;
+    childPid = undefined;
+    proc.stdin?.on('error', () => {});
+    proc.stdout?.setEncoding('utf8').once('data', (chunk: string) => {
+      const pid = Number.parseInt(chunk, 10);
+      if (Number.isInteger(pid) && pid > 0) childPid = pid;
+    });
     let lastLine = '';
     proc.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       for (const line of chunk.split('\n')) {
@@ -154,6 +181,7 @@ export function createReplication(options: ReplicationOptions): Replication {
     exited = new Promise((resolve) => {
       proc.once('exit', (code, signal) => {
         child = undefined;
+        childPid = undefined;
         resolve();
         if (stopping) return;
         // A child that ran for a minute before dying starts a fresh count of failures.
@@ -210,16 +238,20 @@ export function createReplication(options: ReplicationOptions): Replication {
       const lagMs = syncedAt === null ? null : behindSince === null ? 0 : now - syncedAt;
       return { replica, running: child !== undefined, restarts, lagMs, syncedAt: syncedAt === null ? null : new Date(syncedAt).toISOString() };
     },
-    pid: () => child?.pid,
+    pid: () => childPid,
     async stop(graceMs = 5000) {
       stopping = true;
       clearTimeout(restartTimer);
       clearInterval(pollTimer);
       const proc = child;
       if (!proc) return;
-      // Litestream syncs once more as it closes on SIGTERM.
-      proc.kill('SIGTERM');
-      const kill = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      // Closing the pipe makes the guard send SIGTERM; Litestream syncs once more as it closes.
+      const pid = childPid;
+      proc.stdin?.end();
+      const kill = setTimeout(() => {
+        if (pid) process.kill(pid, 'SIGKILL');
+        proc.kill('SIGKILL');
+      }, graceMs);
       await exited;
       clearTimeout(kill);
       logger.info({ msg: 'Replication stopped', replica });

@@ -1,9 +1,10 @@
 // The data model of docs/product.md §3 plus what docs/architecture.md needs (billing events, distance cache).
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
-import { index, integer, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BookingStatus } from '../../../shared/bookings';
-import type { AlertChannel, AlertKind, AlertMode, AlertStatus, ContactChannel, LeadStatus } from '../../../shared/leads';
+import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '../../../shared/leads';
+import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '../../../shared/subscription';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
@@ -23,13 +24,19 @@ export const users = sqliteTable(
     cancelAtPeriodEnd: bool('cancel_at_period_end').notNull().default(false),
     /** `created` (unix seconds) of the newest billing-provider state applied: older events are ignored. */
     billingSyncedAt: integer('billing_synced_at'),
-    /** Bumped on logout: sealed sessions carrying an older version stop working. */
+    /** Bumped on logout and on a password change: sealed sessions carrying an older version stop working. */
     sessionVersion: integer('session_version').notNull().default(1),
+    /** When the owner proved the address with a one-time link; null until then (no mail goes out). */
+    emailVerifiedAt: text('email_verified_at'),
+    /** The account has had its one free trial: a later checkout subscribes without one. */
+    trialUsed: bool('trial_used').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    // Unverified sign-ups may share an address for a while; a verified account holds it alone.
+    index('users_email').on(sql`lower(${t.email})`),
+    uniqueIndex('users_email_verified').on(sql`lower(${t.email})`).where(sql`${t.emailVerifiedAt} IS NOT NULL`),
     // Each company configuration load reads its owner; each Stripe webhook finds its customer.
     index('users_company').on(t.companyId),
     index('users_stripe_customer').on(t.stripeCustomerId),
@@ -304,7 +311,9 @@ export const mailOutbox = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     companyId: companyRef(),
-    kind: text('kind').$type<AlertKind>().notNull(),
+    kind: text('kind').$type<OutboxKind>().notNull(),
+    /** The account an account mail is for (its link is made for this user when it is sent). */
+    userId: integer('user_id').references(() => users.id),
     /** email, or sms through the Twilio-compatible provider (api/mail/sms-transport.ts). */
     channel: text('channel').$type<AlertChannel>().notNull().default('email'),
     /** A booking's alerts and service texts go with the booking (and so with its quote, by retention). */
@@ -327,6 +336,38 @@ export const mailOutbox = sqliteTable(
     index('mail_outbox_company').on(t.companyId, t.id),
     index('mail_outbox_booking').on(t.bookingId),
   ],
+);
+
+/**
+ * One-time links (verify an address, reset a password): only the SHA-256 of the random token is
+ * kept, with what it proves (`email`), until when, and when it was used.
+ */
+export const accountTokens = sqliteTable(
+  'account_tokens',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    tokenHash: text('token_hash').notNull(),
+    purpose: text('purpose').$type<TokenPurpose>().notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    createdAt: createdAt(),
+    expiresAt: text('expires_at').notNull(),
+    usedAt: text('used_at'),
+  },
+  (t) => [uniqueIndex('account_tokens_hash').on(t.tokenHash), index('account_tokens_user').on(t.userId)],
+);
+
+/** The addresses (lower case) a company's owner proved with a link: alert mail goes only to these. */
+export const verifiedAddresses = sqliteTable(
+  'verified_addresses',
+  {
+    companyId: companyRef(),
+    email: text('email').notNull(),
+    verifiedAt: text('verified_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.email] })],
 );
 
 /** Small named markers the background jobs keep between restarts (the last quote alerted, the last retention run). */

@@ -45,18 +45,34 @@ function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
   });
 }
 
-export function apiBodyLimit(maxSize: number): MiddlewareHandler {
-  const webBodyLimit = bodyLimit({
+/** Hono's bodyLimit for a size, made once per size. */
+function webBodyLimitFor(maxSize: number): MiddlewareHandler {
+  return bodyLimit({
     maxSize,
     onError: () => {
       throw new PayloadTooLarge();
     },
   });
+}
+
+/**
+ * At most `maxSizeOf(method, path)` bytes of a request's body (the route table's `x-body-limit`,
+ * README, Security), or 413: nothing past the limit is kept, and the body is refused as soon as
+ * it is known to be over (its Content-Length, or the byte that crosses the limit).
+ */
+export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string) => number)): MiddlewareHandler {
+  const sizeOf = typeof maxSizeOf === 'number' ? () => maxSizeOf : maxSizeOf;
+  const webLimits = new Map<number, MiddlewareHandler>();
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    const maxSize = sizeOf(c.req.method, c.req.path);
     // node-server passes Node's request as c.env.incoming; app.request() in tests has none.
     const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) return webBodyLimit(c, next);
+    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+      let web = webLimits.get(maxSize);
+      if (!web) webLimits.set(maxSize, (web = webBodyLimitFor(maxSize)));
+      return web(c, next);
+    }
     if (Number(incoming.headers['content-length']) > maxSize) throw new PayloadTooLarge();
     // Read before next(), so an over-long chunked body is a 413 here, not a JSON error later.
     const body = await readBody(incoming, maxSize);

@@ -5,7 +5,9 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, quoteBody, TEST_ORIGIN } from '../../test/harness';
+import { createTestApp, TEST_ORIGIN } from '../../test/harness';
+import { allRoutes } from '../../contract';
+import { exampleBody, readsJson } from '../../contract/define';
 import { EMPTY_JSON_BODY, INVALID_UTF8, INVALID_UTF8_FIELD, JSON_CONTENT_TYPE_REQUIRED } from './validate';
 
 const BAD_TYPES: { label: string; type?: string }[] = [
@@ -25,42 +27,20 @@ const RATES = { callOutFee: 61, labourRate: 52.5, mileRate: 3.1, labourTime: 1.5
 const A_REFERENCE = 'KJAECF76R';
 /** Stands for a job's or driver's `{token}` in paths. */
 const A_TOKEN = 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
+const filled = (path: string) => path.replace('{id}', '1').replace('{reference}', A_REFERENCE).replace('{token}', A_TOKEN);
 
-/** Every route that takes a JSON body, with a body it would accept. */
-const JSON_ROUTES: { method: string; path: string; body: unknown; auth?: boolean }[] = [
-  { method: 'POST', path: '/api/signup', body: { name: 'A', email: 'json-route@example.com', password: 'correct-horse', companyName: 'B' } },
-  { method: 'POST', path: '/api/login', body: { email: 'json-route@example.com', password: 'correct-horse' } },
-  { method: 'PUT', path: '/api/company', body: { name: 'Renamed' }, auth: true },
-  { method: 'PUT', path: '/api/pricing', body: {}, auth: true },
-  ...['vehicle-types', 'gearbox-types', 'rolling-status-types'].flatMap((list) => [
-    { method: 'POST', path: `/api/${list}`, body: { name: 'Row' }, auth: true },
-    { method: 'PUT', path: `/api/${list}/1`, body: { basePrice: 1 }, auth: true },
-  ]),
-  { method: 'POST', path: '/api/surcharges', body: { problemType: 'Ditch', amount: 10 }, auth: true },
-  { method: 'PUT', path: '/api/surcharges/1', body: { amount: 1 }, auth: true },
-  { method: 'POST', path: '/api/passenger-charges', body: { passengerCount: 2, basePrice: 4 }, auth: true },
-  { method: 'PUT', path: '/api/passenger-charges/1', body: { basePrice: 1 }, auth: true },
-  { method: 'POST', path: '/api/quotes/calculate', body: { ...quoteBody, companySlug: 'demo' } },
-  { method: 'PUT', path: `/api/quotes/${A_REFERENCE}/status`, body: { status: 'won' }, auth: true },
-  { method: 'POST', path: `/api/quotes/${A_REFERENCE}/contact`, body: { channel: 'phone' } },
-  { method: 'PUT', path: '/api/lead-settings', body: { alertMode: 'daily' }, auth: true },
-  { method: 'POST', path: '/api/create-checkout-session', body: {}, auth: true },
-  { method: 'POST', path: '/api/process-checkout-success', body: { sessionId: 'cs_x' }, auth: true },
-  { method: 'POST', path: '/api/bookings', body: { quoteId: A_REFERENCE, bookingKey: 'a-booking-form-key-000000', name: 'A', phone: '07700 900123', registration: 'AB12CDE' } },
-  { method: 'POST', path: `/api/bookings/${A_REFERENCE}/accept`, body: { etaMinutes: 20 }, auth: true },
-  { method: 'POST', path: `/api/bookings/${A_REFERENCE}/decline`, body: { reason: 'Busy' }, auth: true },
-  { method: 'PUT', path: '/api/booking-settings', body: { responseMinutes: 10 }, auth: true },
-  { method: 'POST', path: `/api/driver/${A_TOKEN}/status`, body: { status: 'on_the_way' } },
-  { method: 'POST', path: `/api/driver/${A_TOKEN}/position`, body: { lat: 51.5, lng: -0.1 } },
-];
+/** Every route that takes a JSON body, with the example the contract gives. */
+const JSON_ROUTES = allRoutes
+  .filter(readsJson)
+  .map((r) => ({ method: r.method.toUpperCase(), path: filled(r.path), body: exampleBody(r), auth: r['x-access'] !== 'public' }));
 
 /** Writes that read no JSON body: the webhook verifies its raw body, the others take none. */
-const NO_JSON_BODY = ['POST /api/logout', 'POST /api/reactivate-subscription', 'POST /api/customer-portal', 'POST /api/webhook', `POST /api/jobs/${A_TOKEN}/cancel`];
+const NO_JSON_BODY = allRoutes.filter((r) => ['post', 'put', 'patch'].includes(r.method) && !readsJson(r)).map((r) => `${r.method.toUpperCase()} ${filled(r.path)}`);
 
 describe('JSON request bodies', () => {
   const t = createTestApp();
 
-  it('lists every API write: each new one must be classified here, and so gets the 415 test', () => {
+  it('classifies every API write the app serves by the contract, so each gets the 415 test', () => {
     const writes = new Set(
       t.app.routes
         .filter((r) => ['POST', 'PUT', 'PATCH'].includes(r.method) && r.path.startsWith('/api/'))

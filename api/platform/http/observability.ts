@@ -30,6 +30,10 @@ export interface ProcessLogger extends Logger {
 }
 
 const DEFAULT_MAX_BUFFER_BYTES = 1024 * 1024;
+/** Lines are held until this many bytes are waiting (about 25 request lines)… */
+const LOG_BLOCK_BYTES = 4096;
+/** …or this long has passed, so a quiet server's lines are out within a quarter of a second. */
+export const LOG_FLUSH_MS = 250;
 
 export function createLogger(level: LogLevel, options: LoggerOptions = {}): ProcessLogger {
   if (level === 'silent') return { info() {}, warn() {}, error() {}, close: async () => {} };
@@ -37,12 +41,26 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Proc
     dest: options.fd ?? 1,
     sync: false,
     maxLength: options.maxBufferBytes ?? DEFAULT_MAX_BUFFER_BYTES,
+    // Lines are written in blocks of at least LOG_BLOCK_BYTES, and whatever is held at least every
+    // LOG_FLUSH_MS: one write per request (a thread-pool round trip each) cost ~40 µs of a quote's
+    // CPU under load (docs/decisions/017-quote-path-regression.md).
+    minLength: LOG_BLOCK_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
   });
   let dropped = 0;
-  /** Lines accepted that the reader has not taken yet. */
-  let pending = false;
+  /** Bytes of lines accepted, and bytes the reader has taken: lines are pending while they differ. */
+  let accepted = 0;
+  let written = 0;
   let closed = false;
   destination.on('drop', () => dropped++);
+  destination.on('write', (bytes: number) => (written += bytes));
+  const acceptLine = destination.write.bind(destination);
+  destination.write = (line: string) => {
+    const before = dropped;
+    const belowHighWater = acceptLine(line);
+    if (dropped === before) accepted += Buffer.byteLength(line);
+    return belowHighWater;
+  };
   // pino turns the destination into a no-op on EPIPE (the reader is gone for good); any other
   // write error is re-emitted here, and is no reason to stop serving.
   destination.on('error', () => {});
@@ -60,12 +78,9 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Proc
   );
   const write = (lvl: 'info' | 'warn' | 'error', record: Record<string, unknown>) => {
     if (closed) return;
-    const before = dropped;
     logger[lvl](record);
-    if (dropped === before) pending = true;
   };
   destination.on('drain', () => {
-    pending = false;
     if (dropped > 0 && !closed) {
       // The reader is back: say once how much it missed.
       const count = dropped;
@@ -88,13 +103,19 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Proc
     error: (r) => write('error', r),
     async close(timeoutMs = 1000) {
       if (closed) return;
-      if (pending) {
+      const deadline = performance.now() + timeoutMs;
+      // What is held below the block size goes out now rather than at the next periodic flush; a
+      // write already under way drains first, so flush again until every accepted byte is out.
+      while (accepted > written && performance.now() < deadline) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, timeoutMs);
-          destination.once('drain', () => {
+          const done = () => {
             clearTimeout(timer);
+            destination.off('drain', done);
             resolve();
-          });
+          };
+          const timer = setTimeout(done, deadline - performance.now());
+          destination.once('drain', done);
+          destination.flush();
         });
       }
       process.off('exit', letGo);

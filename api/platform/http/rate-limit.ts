@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { TooManyRequests } from '../errors';
+import { resolveClientAddress, type TrustProxy } from './trust-proxy';
 
 export interface RateLimitStore {
   /** Adds one hit to `key` in the window starting at `windowStart`, returning the window's count. */
@@ -101,19 +102,17 @@ export function createRateLimiter(options: { limit: number; windowMs: number; st
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /**
- * The client's address: the socket's, or, behind a trusted proxy, the last X-Forwarded-For entry:
- * the address that proxy saw. Entries before it are whatever the client sent, so trusting the
- * first would let anyone pick a fresh address per request and never meet a limit.
+ * The client's address: the socket's, or, with TRUST_PROXY, the one the trusted proxies name in
+ * X-Forwarded-For (api/platform/http/trust-proxy.ts). Entries a client wrote itself are never
+ * believed, so nobody can pick a fresh address per request and never meet a limit.
  */
-export function clientAddress(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
-    if (forwarded) return forwarded;
-  }
+export function clientAddress(c: Context, trustProxy: TrustProxy): string {
+  let socket: string;
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    socket = getConnInfo(c).remote.address ?? 'unknown';
   } catch {
     // app.request() in tests has no socket.
-    return 'local';
+    socket = 'local';
   }
+  return trustProxy.kind === 'off' ? socket : resolveClientAddress(trustProxy, socket, c.req.header('x-forwarded-for'));
 }

@@ -1,6 +1,7 @@
 // docs/product.md §18: a strict Content-Security-Policy on the admin SPA (which keeps its token in
 // localStorage) and HSTS when the public origin is https. The hosted page's CSP is tested in
-// api/routes/hosted.test.ts; both are checked in Chromium by e2e/csp.pw.ts.
+// api/hosted/routes.test.ts; both are checked in Chromium by e2e/csp.pw.ts.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,4 +68,27 @@ describe('Strict-Transport-Security', () => {
       expect((await t.call('GET', url)).headers.get('strict-transport-security')).toBeNull();
     }
   });
+});
+
+describe('one strict Content-Security-Policy for every HTML page the server renders', () => {
+  const t = createTestApp();
+  /** The inline stylesheets of a page, each allowed by its hash: nothing else inline. */
+  const inlineStyles = (page: string) => [...page.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
+
+  it.each(['/api/docs', '/company/demo', '/company/no-such-company', '/dashboard', '/billing/checkout/cs_local_missing', '/billing/portal/expired'])(
+    '%s',
+    async (url) => {
+      const res = await t.call('GET', url);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const csp = directives(res.headers.get('content-security-policy'));
+      expect(csp.get('default-src'), url).toEqual(["'self'"]);
+      expect(csp.get('script-src')).toEqual(["'self'"]);
+      expect(csp.get('object-src')).toEqual(["'none'"]);
+      expect(csp.get('base-uri')).toEqual(["'none'"]);
+      expect(csp.get('form-action')).toEqual(["'self'"]);
+      expect(csp.get('frame-ancestors')).toEqual(url.startsWith('/company/') ? ['*'] : ["'none'"]);
+      expect(res.headers.get('content-security-policy')).not.toContain('unsafe-inline');
+      for (const hash of inlineStyles(res.text)) expect(csp.get('style-src')).toContain(hash);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-// Cross-origin rules (docs/architecture.md §4), read from the route table (api/routes/table.ts): `public`
+// Cross-origin rules (docs/architecture.md §4), read from the contract (api/contract/): `public`
 // routes are open to any origin without credentials; every other route is same-origin, and a
 // cookie-authenticated write from a foreign origin is refused. No path is written here.
 import { createHash, randomBytes } from 'node:crypto';
@@ -7,7 +7,7 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { Forbidden } from '../errors';
-import type { Access } from '../../routes/table';
+import type { Access } from '../../contract/define';
 import type { AppEnv } from './context';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -17,25 +17,33 @@ interface AccessRoute {
   /** OpenAPI style: `/api/company/{id}`. */
   path: string;
   'x-access': Access;
+  'x-body-limit'?: number;
+}
+
+/**
+ * Finds what the table says of the route a request is for (`pick` of it); `fallback` when no
+ * route serves it. Every API request asks: answers are remembered per method and path, as the
+ * quote path's budget counts microseconds (decision 008). Bounded: paths carry ids.
+ */
+export function tableLookup<T>(table: readonly AccessRoute[], pick: (route: AccessRoute) => T, fallback: T) {
+  // Hono's own default: one regular expression when the paths allow it, else a trie.
+  const router = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), pick(r));
+  const seen = new Map<string, T>();
+  return (method: string, path: string): T => {
+    const key = `${method} ${path}`;
+    const known = seen.get(key);
+    if (known !== undefined || seen.has(key)) return known as T;
+    const found = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0];
+    const value = found ? found[0] : fallback;
+    if (seen.size >= 10_000) seen.clear();
+    seen.set(key, value);
+    return value;
+  };
 }
 
 /** Finds the access of the table's route a request is for; undefined when no route serves it. */
-export function accessLookup(table: readonly AccessRoute[]) {
-  // Hono's own default: one regular expression when the paths allow it, else a trie.
-  const router = new SmartRouter<Access>({ routers: [new RegExpRouter(), new TrieRouter()] });
-  for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), r['x-access']);
-  // Every API request asks once (CORS): remembered per method and path, as the quote path's
-  // budget counts microseconds (decision 008). Bounded: paths carry ids.
-  const seen = new Map<string, Access | undefined>();
-  return (method: string, path: string): Access | undefined => {
-    const key = `${method} ${path}`;
-    if (seen.has(key)) return seen.get(key);
-    const access = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0]?.[0];
-    if (seen.size >= 10_000) seen.clear();
-    seen.set(key, access);
-    return access;
-  };
-}
+export const accessLookup = (table: readonly AccessRoute[]) => tableLookup<Access | undefined>(table, (r) => r['x-access'], undefined);
 
 export type AccessLookup = ReturnType<typeof accessLookup>;
 
@@ -54,13 +62,18 @@ export const csrfGuard =
     await next();
   };
 
-/** Open CORS, without credentials, on the public routes only; a preflight asks for the method it means. */
+/**
+ * Open CORS, without credentials, on the public routes only; a preflight asks for the method it
+ * means. The portal's answers (operator and account routes: the session token in a sign-in's
+ * body, a company's leads) are never kept by a cache: `no-store`, whatever their status.
+ */
 export const publicCors =
   (accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     const preflight = c.req.method === 'OPTIONS';
     const method = preflight ? (c.req.header('access-control-request-method') ?? 'GET') : c.req.method;
-    const isPublic = accessOf(method, c.req.path) === 'public';
+    const access = accessOf(method, c.req.path);
+    const isPublic = access === 'public';
     if (preflight && isPublic) {
       return new Response(null, {
         status: 204,
@@ -77,8 +90,22 @@ export const publicCors =
     if (isPublic) {
       c.res.headers.set('Access-Control-Allow-Origin', '*');
       c.res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+    } else if (access === 'operator' || access === 'account') {
+      c.res.headers.set('Cache-Control', 'no-store');
     }
   };
+
+/**
+ * A form post to one of our own server-rendered pages (the local billing pages) must come from
+ * our own origin: a foreign page could otherwise submit it (cancel a subscription through a
+ * portal link it learned). Browsers send Origin with every form post; a post without one, or
+ * with the opaque `null`, is refused as well.
+ */
+export function isOwnOriginPost(c: { req: { header(name: string): string | undefined; url: string } }, publicUrl: string): boolean {
+  const origin = c.req.header('origin');
+  if (c.req.header('sec-fetch-site') === 'cross-site' || !origin) return false;
+  return origin === new URL(publicUrl).origin || origin === new URL(c.req.url).origin;
+}
 
 /**
  * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,
@@ -99,26 +126,32 @@ export const securityHeaders =
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
-// Content-Security-Policy for the two HTML documents (README, Operations).
-// Scripts only from our own files, never inline; no plugins; no <base> tricks. React style props
-// go through the CSSOM, which CSP does not restrict, so style attributes need no 'unsafe-inline'.
-const CSP_COMMON = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "img-src 'self' data: blob:"];
+// One Content-Security-Policy for every HTML page the server renders (README, Security): the
+// admin SPA, the hosted company page, the API reference and the local billing pages.
+// Scripts only from our own files, never inline; no plugins; no <base> tricks; forms post only to
+// us; styles only as each page needs them: its own inline stylesheet by hash, the SPA's files and nonce.
+// React style props go through the CSSOM, which CSP does not restrict, so style attributes need
+// no 'unsafe-inline'. Only the hosted company page may be framed (operators embed it).
+const CSP_COMMON = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "img-src 'self' data: blob:", "form-action 'self'"];
+
+/** The policy with these style sources (at least one); framed by anyone only when `framable`. */
+export const pageCsp = (styleSources: string[], options: { framable?: boolean } = {}) =>
+  [...CSP_COMMON, `style-src ${styleSources.join(' ')}`, `frame-ancestors ${options.framable ? '*' : "'none'"}`].join('; ');
 
 /** A fresh nonce per admin page, for the <style> elements a library injects at run time. */
 export const cspNonce = () => randomBytes(16).toString('base64');
 
-/**
- * The admin SPA: stylesheets from our files, plus the one <style> Radix's dialogs inject to lock
- * scrolling, which carries the page's nonce (admin/src/lib/csp.ts). Never framed.
- */
-export const adminCsp = (nonce: string) =>
-  [...CSP_COMMON, `style-src 'self' 'nonce-${nonce}'`, "form-action 'self'", "frame-ancestors 'none'"].join('; ');
+/** The admin SPA: the one <style> Radix's dialogs inject to lock scrolling carries the page's nonce (admin/src/lib/csp.ts). */
+export const adminCsp = (nonce: string) => pageCsp(["'self'", `'nonce-${nonce}'`]);
 
 /** CSP source for an inline <style> element with exactly this text. */
 export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+
+/** A server-rendered page whose only inline style is one <style> element with this text. */
+export const inlineStylePageCsp = (css: string) => pageCsp([styleHash(css)]);
 
 /**
  * The hosted company page: its own inline <style> by hash, the widget's constructed stylesheets
  * (not subject to CSP). Operators may frame it on their own sites, as they always could.
  */
-export const hostedCsp = (styleSources: string[]) => [...CSP_COMMON, `style-src ${styleSources.join(' ')}`, "form-action 'self'", 'frame-ancestors *'].join('; ');
+export const hostedCsp = (styleSources: string[]) => pageCsp(styleSources, { framable: true });

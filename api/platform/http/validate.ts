@@ -1,7 +1,7 @@
-// The one validation refusal: the route table's zod failures (OpenAPIHono's defaultHook) become
+// The one validation refusal: the contract's zod failures (OpenAPIHono's defaultHook) become
 // the docs/architecture.md §4 error shape, with the first message of each field under `fields`, and the
 // first message overall as `message`.
-// A JSON body is checked before zod sees it (`requireJson`, added by the route table to every
+// A JSON body is checked before zod sees it (`requireJson`, attached by api/routes.ts to every
 // route that reads one): Hono's json validator reads any other media type (or none) as `{}`,
 // which an all-optional schema such as the pricing one takes for "reset everything to the defaults".
 import { randomUUID } from 'node:crypto';

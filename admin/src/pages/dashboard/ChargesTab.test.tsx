@@ -73,7 +73,7 @@ describe('Custom Charges', () => {
   });
 
   it('confirms a vehicle type delete in a dialog', async () => {
-    const api = renderTab({ 'DELETE /api/vehicle-types/1': () => ({ status: 204 }) });
+    const api = renderTab({ 'DELETE /api/vehicle-types/1': () => ({ json: { success: true } }) });
     await click(await screen.findByRole('button', { name: 'Delete Van' }));
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete vehicle type?' });
     expect(within(dialog).getByText('"Van" will be removed and no longer offered on your quote page.')).toBeTruthy();
@@ -83,7 +83,7 @@ describe('Custom Charges', () => {
   });
 
   it('confirms a rolling status delete with the browser', async () => {
-    const api = renderTab({ 'DELETE /api/rolling-status-types/3': () => ({ status: 204 }) });
+    const api = renderTab({ 'DELETE /api/rolling-status-types/3': () => ({ json: { success: true } }) });
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
     await click(await screen.findByRole('button', { name: 'Delete Seized' }));
     expect(confirm).toHaveBeenCalledWith('Delete the rolling status type "Seized"?');
@@ -94,7 +94,7 @@ describe('Custom Charges', () => {
   });
 
   it('deletes a problem charge without asking', async () => {
-    const api = renderTab({ 'DELETE /api/surcharges/4': () => ({ status: 204 }) });
+    const api = renderTab({ 'DELETE /api/surcharges/4': () => ({ json: { success: true } }) });
     await click(await screen.findByRole('button', { name: 'Delete Flat tyre' }));
     expect(writes(api)).toEqual([{ method: 'DELETE', path: '/api/surcharges/4', body: undefined }]);
     expect(screen.queryByRole('alertdialog')).toBeNull();

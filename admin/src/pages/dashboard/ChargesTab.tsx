@@ -36,7 +36,7 @@ import {
   Textarea,
 } from '../../components/ui';
 import { asInput } from '../../lib/forms';
-import type { RowNoun } from './api';
+import type { ChargeList, RowNoun } from './api';
 import { useRowEditor } from './useRowEditor';
 
 type DeleteConfirmation = 'dialog' | 'browser';
@@ -203,7 +203,7 @@ const pricedDraft = (row?: PricedRow, defaultPrice = 0): PricedRowInput => ({
 });
 
 interface PricedRowSectionProps {
-  path: string;
+  list: ChargeList;
   noun: RowNoun;
   title: string;
   description: string;
@@ -214,9 +214,9 @@ interface PricedRowSectionProps {
   deleteConfirmation: DeleteConfirmation;
 }
 
-function PricedRowSection({ path, noun, title, description, emptyText, schema, defaultPrice, priceLabel, deleteConfirmation }: PricedRowSectionProps) {
+function PricedRowSection({ list, noun, title, description, emptyText, schema, defaultPrice, priceLabel, deleteConfirmation }: PricedRowSectionProps) {
   const editor = useRowEditor<PricedRow, PricedRowInput, z.output<typeof schema>>({
-    path,
+    list,
     noun,
     schema,
     nameField: 'name',
@@ -251,7 +251,7 @@ function PricedRowSection({ path, noun, title, description, emptyText, schema, d
               </Field>
               <div className="pb-2">
                 <EnabledCheckbox
-                  id={`${path}-${row.id}-enabled`}
+                  id={`${list}-${row.id}-enabled`}
                   checked={editForm.watch('enabled') === true}
                   onChange={(enabled) => editForm.setValue('enabled', enabled)}
                 />
@@ -286,7 +286,7 @@ function PricedRowSection({ path, noun, title, description, emptyText, schema, d
         <Field label={priceLabel} error={addErrors.basePrice?.message}>
           <Input type="number" inputMode="decimal" min={0} step={0.01} {...addForm.register('basePrice')} />
         </Field>
-        <EnabledCheckbox id={`${path}-new-enabled`} checked={addForm.watch('enabled') === true} onChange={(enabled) => addForm.setValue('enabled', enabled)} />
+        <EnabledCheckbox id={`${list}-new-enabled`} checked={addForm.watch('enabled') === true} onChange={(enabled) => addForm.setValue('enabled', enabled)} />
       </AddDialog>
 
       <ConfirmDialog
@@ -315,7 +315,7 @@ const surchargeDraft = (row?: Surcharge): SurchargeInput => ({
 function SurchargeSection() {
   const [customProblem, setCustomProblem] = useState(false);
   const editor = useRowEditor<Surcharge, SurchargeInput, z.output<typeof surchargeSchema>>({
-    path: '/api/surcharges',
+    list: 'surcharges',
     nameField: 'problemType',
     noun: { title: 'Custom charge', lower: 'custom charge' },
     schema: surchargeSchema,
@@ -429,7 +429,7 @@ const passengerLabel = (count: number) => `${count} passenger${count === 1 ? '' 
 
 function PassengerChargeSection() {
   const editor = useRowEditor<PassengerCharge, PassengerChargeInput, z.output<typeof passengerChargeSchema>>({
-    path: '/api/passenger-charges',
+    list: 'passenger-charges',
     noun: { title: 'Passenger charge', lower: 'passenger charge' },
     schema: passengerChargeSchema,
     emptyDraft: () => passengerDraft(),
@@ -517,7 +517,7 @@ export function ChargesTab() {
   return (
     <div className="grid gap-6">
       <PricedRowSection
-        path="/api/vehicle-types"
+        list="vehicle-types"
         noun={{ title: 'Vehicle type', lower: 'vehicle type' }}
         title="Vehicle Types"
         description="The base price for each kind of vehicle you recover."
@@ -528,7 +528,7 @@ export function ChargesTab() {
         deleteConfirmation="dialog"
       />
       <PricedRowSection
-        path="/api/gearbox-types"
+        list="gearbox-types"
         noun={{ title: 'Gearbox type', lower: 'gearbox type' }}
         title="Gearbox Types"
         description="An additional charge by gearbox, for example for automatics that cannot be towed on two wheels."
@@ -539,7 +539,7 @@ export function ChargesTab() {
         deleteConfirmation="dialog"
       />
       <PricedRowSection
-        path="/api/rolling-status-types"
+        list="rolling-status-types"
         noun={{ title: 'Rolling status type', lower: 'rolling status type' }}
         title="Rolling Status Types"
         description="An additional charge when the vehicle cannot roll and needs winching or skates."

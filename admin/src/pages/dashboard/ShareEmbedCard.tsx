@@ -5,15 +5,17 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Circle, Copy, Download, ExternalLink, Link2 } from 'lucide-react';
-import { apiRequest } from '../../../../shared/api-client';
+import { call, pathOf, portalApi } from '../../../../shared/api-client';
 import { NO_CUSTOM_URL } from '../../../../shared/share';
 import type { SetupChecklist, ShareKit } from '../../../../shared/types';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Spinner, Textarea } from '../../components/ui';
 import { cn } from '../../lib/cn';
 
-export const CHECKLIST_KEY = ['/api/share/checklist'] as const;
-export const SHARE_KEY = ['/api/share/embed'] as const;
+export const CHECKLIST_KEY = [pathOf(portalApi.share.checklist)] as const;
+export const SHARE_KEY = [pathOf(portalApi.share.embed)] as const;
+const QR_SVG = pathOf(portalApi.share['qr.svg']);
+const QR_PNG = pathOf(portalApi.share['qr.png']);
 /** The custom URL card's id, for the "Choose your custom URL" step to scroll to. */
 export const CUSTOM_URL_CARD_ID = 'custom-url';
 
@@ -36,7 +38,7 @@ function chooseCustomUrl() {
 function useChecklist() {
   const checklist = useQuery({
     queryKey: CHECKLIST_KEY,
-    queryFn: () => apiRequest<SetupChecklist>('/api/share/checklist'),
+    queryFn: () => call(portalApi.share.checklist.$get),
     refetchOnWindowFocus: true,
     staleTime: 0,
   });
@@ -114,17 +116,17 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
         </div>
       </div>
       <div className="flex flex-wrap items-center gap-4">
-        <img src="/api/share/qr.svg" alt={`QR code for ${kit.link}`} width={128} height={128} className="rounded-md border border-slate-200 bg-white" />
+        <img src={QR_SVG} alt={`QR code for ${kit.link}`} width={128} height={128} className="rounded-md border border-slate-200 bg-white" />
         <div className="grid gap-2">
           <p className="text-sm text-slate-700">For your van, business cards and flyers: customers scan it to reach your quote page.</p>
           <div className="flex flex-wrap gap-2">
             <Button variant="outline" asChild>
-              <a href="/api/share/qr.png" download>
+              <a href={QR_PNG} download>
                 <Download aria-hidden="true" /> QR code (PNG)
               </a>
             </Button>
             <Button variant="outline" asChild>
-              <a href="/api/share/qr.svg" download>
+              <a href={QR_SVG} download>
                 <Download aria-hidden="true" /> QR code (SVG, for print)
               </a>
             </Button>
@@ -138,7 +140,7 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
 export function ShareEmbedCard({ savedSlug }: { savedSlug: string | null }) {
   const kit = useQuery({
     queryKey: [...SHARE_KEY, savedSlug],
-    queryFn: () => apiRequest<ShareKit>('/api/share/embed'),
+    queryFn: () => call(portalApi.share.embed.$get),
     enabled: Boolean(savedSlug),
   });
   return (

@@ -1,31 +1,31 @@
-// The Driver Portal's reads and writes. Query keys are the API paths, so a write can refresh
-// exactly the read it changed.
+// The Driver Portal's reads and writes, through the typed client. Query keys are the API paths,
+// so a write can refresh exactly the read it changed.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiRequestError, apiRequest } from '../../../../shared/api-client';
+import { ApiRequestError, call, pathOf, portalApi } from '../../../../shared/api-client';
 import type { CompanyUpdate, PricingUpdate } from '../../../../shared/schemas';
 import type { Company, PricingRates } from '../../../../shared/types';
 import { toast } from '../../components/toast';
 
-export const COMPANY_KEY = ['/api/company'] as const;
-const PRICING_KEY = ['/api/pricing'] as const;
+export const COMPANY_KEY = [pathOf(portalApi.company)] as const;
+const PRICING_KEY = [pathOf(portalApi.pricing)] as const;
 
 export function errorText(error: Error): string {
   return error instanceof ApiRequestError ? error.serverMessage : error.message;
 }
 
 export function useCompany() {
-  return useQuery({ queryKey: COMPANY_KEY, queryFn: () => apiRequest<Company>('/api/company') });
+  return useQuery({ queryKey: COMPANY_KEY, queryFn: () => call(portalApi.company.$get) });
 }
 
 export function usePricing() {
-  return useQuery({ queryKey: PRICING_KEY, queryFn: () => apiRequest<PricingRates>('/api/pricing') });
+  return useQuery({ queryKey: PRICING_KEY, queryFn: () => call(portalApi.pricing.$get) });
 }
 
-/** PUT /api/company without toasts: callers word success and failure for their own context. */
+/** Saves the company without toasts: callers word success and failure for their own context. */
 export function useSaveCompany() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: CompanyUpdate) => apiRequest<Company>('/api/company', { method: 'PUT', body }),
+    mutationFn: (body: CompanyUpdate) => call(portalApi.company.$put, { json: body }),
     onSuccess: (company) => queryClient.setQueryData(COMPANY_KEY, company),
   });
 }
@@ -33,7 +33,7 @@ export function useSaveCompany() {
 export function useSavePricing() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: PricingUpdate) => apiRequest<PricingRates>('/api/pricing', { method: 'PUT', body }),
+    mutationFn: (body: PricingUpdate) => call(portalApi.pricing.$put, { json: body }),
     onSuccess: (pricing) => {
       queryClient.setQueryData(PRICING_KEY, pricing);
       toast({ title: 'Pricing updated successfully' });
@@ -48,15 +48,21 @@ export interface RowNoun {
   lower: string;
 }
 
+/** The Custom Charges lists, by their collection in the contract. */
+export type ChargeList = 'vehicle-types' | 'gearbox-types' | 'rolling-status-types' | 'surcharges' | 'passenger-charges';
+
 /** GET/POST/PUT/DELETE for one of the Custom Charges lists, with docs/product.md §8's toasts. */
-export function useChargeList<Row extends { id: number }, Input>(path: string, noun: RowNoun) {
+export function useChargeList<Row extends { id: number }, Input>(name: ChargeList, noun: RowNoun) {
   const queryClient = useQueryClient();
-  const key = [path];
-  const list = useQuery({ queryKey: key, queryFn: () => apiRequest<Row[]>(path) });
+  // The lists differ only in their rows and bodies, which the callers type; the calls are one shape.
+  const collection = portalApi[name] as unknown as (typeof portalApi)['vehicle-types'];
+  const key = [pathOf(collection)];
+  const list = useQuery({ queryKey: key, queryFn: async () => (await call(collection.$get)) as unknown as Row[] });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const row = (id: number) => ({ param: { id: String(id) } });
 
   const add = useMutation({
-    mutationFn: (body: Input) => apiRequest<Row>(path, { method: 'POST', body }),
+    mutationFn: async (body: Input) => (await call(collection.$post, { json: body as never })) as unknown as Row,
     onSuccess: () => {
       toast({ title: `${noun.title} added successfully` });
       return refresh();
@@ -65,7 +71,7 @@ export function useChargeList<Row extends { id: number }, Input>(path: string, n
   });
 
   const update = useMutation({
-    mutationFn: ({ id, body }: { id: number; body: Input }) => apiRequest<Row>(`${path}/${id}`, { method: 'PUT', body }),
+    mutationFn: async ({ id, body }: { id: number; body: Input }) => (await call(collection[':id'].$put, { ...row(id), json: body as never })) as unknown as Row,
     onSuccess: () => {
       toast({ title: `${noun.title} updated successfully` });
       return refresh();
@@ -74,7 +80,7 @@ export function useChargeList<Row extends { id: number }, Input>(path: string, n
   });
 
   const remove = useMutation({
-    mutationFn: (id: number) => apiRequest<void>(`${path}/${id}`, { method: 'DELETE' }),
+    mutationFn: (id: number) => call(collection[':id'].$delete, row(id)),
     onSuccess: () => {
       toast({ title: `${noun.title} deleted successfully` });
       return refresh();

@@ -9,10 +9,10 @@ import type { z } from 'zod';
 import { ApiRequestError } from '../../../../shared/api-client';
 import { useAuth } from '../../lib/auth';
 import { useReportUnsaved } from '../../lib/unsaved';
-import { useChargeList, type RowNoun } from './api';
+import { useChargeList, type ChargeList, type RowNoun } from './api';
 
 interface RowEditorOptions<Draft extends FieldValues, Parsed> {
-  path: string;
+  list: ChargeList;
   noun: RowNoun;
   schema: z.ZodType<Parsed, Draft>;
   /** A new row's draft: the add dialog starts from it and returns to it when it closes. */
@@ -31,7 +31,7 @@ function showNameConflict<Draft extends FieldValues, Parsed>(form: UseFormReturn
 }
 
 export function useRowEditor<Row extends { id: number }, Draft extends FieldValues, Parsed extends object>({
-  path,
+  list: listName,
   noun,
   schema,
   emptyDraft,
@@ -39,7 +39,7 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
   nameField,
 }: RowEditorOptions<Draft, Parsed>) {
   const { user } = useAuth();
-  const { list, add, update, remove } = useChargeList<Row, Parsed & { companyId?: number }>(path, noun);
+  const { list, add, update, remove } = useChargeList<Row, Parsed & { companyId?: number }>(listName, noun);
   const addForm = useForm({ resolver: zodResolver(schema), defaultValues: emptyDraft() as DefaultValues<Draft> });
   const editForm = useForm({ resolver: zodResolver(schema) });
   const [editingId, setEditingId] = useState<number | null>(null);
@@ -47,7 +47,7 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
   const [pendingDelete, setPendingDelete] = useState<Row | null>(null);
 
   // An open inline edit or add dialog is work not yet saved.
-  useReportUnsaved(path, editingId !== null || adding);
+  useReportUnsaved(listName, editingId !== null || adding);
 
   const withCompany = (data: Parsed) => ({ ...data, companyId: user?.companyId });
 

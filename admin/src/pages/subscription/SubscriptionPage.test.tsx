@@ -10,7 +10,7 @@ import { ProtectedRoute } from '../../components/ProtectedRoute';
 import SubscriptionPage from './SubscriptionPage';
 
 const DAY = 86_400_000;
-const user = (subscriptionStatus: string) => ({ id: 1, email: 'op@example.com', name: 'Sam Smith', companyId: 2, subscriptionStatus, trialEndsAt: null });
+const user = (subscriptionStatus: string, trialAvailable = true) => ({ id: 1, email: 'op@example.com', name: 'Sam Smith', companyId: 2, subscriptionStatus, trialEndsAt: null, emailVerified: true, trialAvailable });
 
 function renderPage(routes: Parameters<typeof fakeApi>[0] | ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>)) {
   const api = typeof routes === 'function' ? { calls: [], fetchStub: routes } : fakeApi(routes);
@@ -118,6 +118,17 @@ describe('<SubscriptionPage>', () => {
       name: 'Sam Smith',
       companyName: 'Sam Smith Recovery',
     });
+  });
+
+  it('offers a returning customer, whose trial is used, Subscribe with no new trial', async () => {
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('inactive', false) }),
+      'GET /api/subscription-details': () => ({ json: { status: 'inactive', email: 'op@example.com', trialEnd: '2026-01-04T00:00:00.000Z', currentPeriodEnd: null, cancelAtPeriodEnd: false } }),
+    });
+    expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Start 3-Day Free Trial' })).toBeNull();
+    expect(screen.getByText('£20/month from today • No trial this time • Cancel anytime')).toBeTruthy();
   });
 
   it('shows the server’s error with Try Again when the details fail to load', async () => {

@@ -336,6 +336,8 @@ function StartTrial({ user, status }: { user: CurrentUser; status: string }) {
   });
   // Success leaves the page for checkout: stay busy until the browser has gone.
   const busy = start.isPending || start.isSuccess;
+  // One free trial per account: a returning customer is offered the plan itself.
+  const returning = !user.trialAvailable;
   return (
     <main className="mx-auto grid max-w-xl gap-6 px-4 py-8 sm:px-6">
       {status === 'past_due' && (
@@ -352,9 +354,11 @@ function StartTrial({ user, status }: { user: CurrentUser; status: string }) {
       <Card>
         <CardHeader className="text-center">
           <Sparkles className="mx-auto size-10 text-brand-600" aria-hidden="true" />
-          <h1 className="text-2xl font-bold">Start Your Free Trial</h1>
+          <h1 className="text-2xl font-bold">{returning ? 'Welcome Back' : 'Start Your Free Trial'}</h1>
           <CardDescription>
-            {PRODUCT_NAME} Pro: everything you need to quote recovery jobs instantly. {MONTHLY} after your {TRIAL_DAYS}-day free trial.
+            {returning
+              ? `${PRODUCT_NAME} Pro: pick up where you left off. Your free trial has been used, so your subscription starts today at ${MONTHLY}.`
+              : `${PRODUCT_NAME} Pro: everything you need to quote recovery jobs instantly. ${MONTHLY} after your ${TRIAL_DAYS}-day free trial.`}
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6">
@@ -369,9 +373,11 @@ function StartTrial({ user, status }: { user: CurrentUser; status: string }) {
             </ul>
           </div>
           <Button size="lg" onClick={() => start.mutate()} disabled={busy}>
-            {busy ? 'Setting up payment...' : 'Start 3-Day Free Trial'}
+            {busy ? 'Setting up payment...' : returning ? 'Subscribe' : 'Start 3-Day Free Trial'}
           </Button>
-          <p className="text-center text-sm text-slate-600">3-day free trial • £20/month after trial • Cancel anytime</p>
+          <p className="text-center text-sm text-slate-600">
+            {returning ? '£20/month from today • No trial this time • Cancel anytime' : '3-day free trial • £20/month after trial • Cancel anytime'}
+          </p>
         </CardContent>
       </Card>
     </main>

@@ -5,19 +5,20 @@ import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { FlaskConical } from 'lucide-react';
+import { pathOf, portalApi } from '../../../../shared/api-client';
 import { PRODUCT_NAME } from '../../../../shared/constants';
 import { formatPounds } from '../../../../shared/money';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../components/ui';
 import { BILLING_CONFIG_KEY, fetchBillingConfig, startCheckout, type BillingConfig } from './billing-actions';
 
 const BILLING_ENDPOINTS = [
-  { method: 'GET', path: '/api/billing/config', purpose: 'Billing mode and plan (this page)' },
-  { method: 'POST', path: '/api/create-checkout-session', purpose: 'Start checkout for the free trial' },
-  { method: 'POST', path: '/api/process-checkout-success', purpose: 'Confirm the checkout and sign in' },
-  { method: 'GET', path: '/api/subscription-details', purpose: 'Status and dates of the signed-in operator' },
-  { method: 'POST', path: '/api/reactivate-subscription', purpose: 'Undo a cancellation before it takes effect' },
-  { method: 'POST', path: '/api/customer-portal', purpose: 'Open the billing portal' },
-  { method: 'POST', path: '/api/webhook', purpose: 'Stripe events (Stripe mode only)' },
+  { method: 'GET', path: pathOf(portalApi.billing.config), purpose: 'Billing mode and plan (this page)' },
+  { method: 'POST', path: pathOf(portalApi['create-checkout-session']), purpose: 'Start checkout for the free trial' },
+  { method: 'POST', path: pathOf(portalApi['process-checkout-success']), purpose: 'Confirm the checkout and sign in' },
+  { method: 'GET', path: pathOf(portalApi['subscription-details']), purpose: 'Status and dates of the signed-in operator' },
+  { method: 'POST', path: pathOf(portalApi['reactivate-subscription']), purpose: 'Undo a cancellation before it takes effect' },
+  { method: 'POST', path: pathOf(portalApi['customer-portal']), purpose: 'Open the billing portal' },
+  { method: 'POST', path: pathOf(portalApi.webhook), purpose: 'Stripe events (Stripe mode only)' },
 ] as const;
 
 const SAMPLE = { email: 'test@example.com', name: 'Test User' };

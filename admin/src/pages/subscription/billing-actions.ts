@@ -1,21 +1,14 @@
-// The subscription calls of docs/product.md §7 as the screens use them.
-import { apiRequest } from '../../../../shared/api-client';
-import type { SubscriptionDetails } from '../../../../shared/types';
+// The subscription calls of docs/product.md §7 as the screens use them, typed from the contract.
+import { call, pathOf, portalApi, type Success } from '../../../../shared/api-client';
 
-export const SUBSCRIPTION_DETAILS_KEY = ['/api/subscription-details'] as const;
-export const BILLING_CONFIG_KEY = ['/api/billing/config'] as const;
+export const SUBSCRIPTION_DETAILS_KEY = [pathOf(portalApi['subscription-details'])] as const;
+export const BILLING_CONFIG_KEY = [pathOf(portalApi.billing.config)] as const;
 
-export interface BillingConfig {
-  mode: 'local' | 'stripe';
-  product: string;
-  priceGbp: number;
-  currency: string;
-  interval: string;
-  trialDays: number;
-}
+/** The plan as the server describes it (its `productName` too, which a hand-written copy once missed). */
+export type BillingConfig = Success<typeof portalApi.billing.config.$get>;
 
-export const fetchSubscriptionDetails = () => apiRequest<SubscriptionDetails>('/api/subscription-details');
-export const fetchBillingConfig = () => apiRequest<BillingConfig>('/api/billing/config');
+export const fetchSubscriptionDetails = () => call(portalApi['subscription-details'].$get);
+export const fetchBillingConfig = () => call(portalApi.billing.config.$get);
 
 export interface CheckoutStart {
   email?: string;
@@ -26,11 +19,11 @@ export interface CheckoutStart {
 
 /** Opens a checkout and sends the browser there. */
 export async function startCheckout(body: CheckoutStart): Promise<void> {
-  const { url } = await apiRequest<{ url: string }>('/api/create-checkout-session', { method: 'POST', body });
+  const { url } = await call(portalApi['create-checkout-session'].$post, { json: body });
   window.location.assign(url);
 }
 
-export const reactivateSubscription = () => apiRequest<unknown>('/api/reactivate-subscription', { method: 'POST' });
+export const reactivateSubscription = () => call(portalApi['reactivate-subscription'].$post);
 
 /**
  * Opens the billing portal in a new tab. The tab is opened at once, inside the click, because
@@ -40,7 +33,7 @@ export const reactivateSubscription = () => apiRequest<unknown>('/api/reactivate
 export async function openBillingPortal(): Promise<void> {
   const tab = window.open('', '_blank');
   try {
-    const { url } = await apiRequest<{ url: string }>('/api/customer-portal', { method: 'POST' });
+    const { url } = await call(portalApi['customer-portal'].$post);
     if (!tab) {
       window.location.assign(url);
       return;

@@ -1,7 +1,7 @@
 // docs/product.md §4 "Payment return" and §8 "Payment success page errors": after checkout the session
 // id is exchanged for a signed-in account. Pure decisions plus one orchestrator whose I/O is
 // injected, so the success screen and the dashboard share it and tests drive it without timers.
-import { ApiRequestError, AUTH_TOKEN_KEY, apiRequest } from '../../../../shared/api-client';
+import { ApiRequestError, AUTH_TOKEN_KEY, call, portalApi } from '../../../../shared/api-client';
 import { errorCodeOf, type ErrorCode } from '../../../../shared/error-codes';
 import type { CheckoutSuccessResponse, CurrentUser } from '../../../../shared/types';
 
@@ -65,7 +65,7 @@ export interface ProcessDeps {
 }
 
 const defaultProcessDeps: ProcessDeps = {
-  post: (sessionId) => apiRequest<CheckoutSuccessResponse>('/api/process-checkout-success', { method: 'POST', body: { sessionId } }),
+  post: (sessionId) => call(portalApi['process-checkout-success'].$post, { json: { sessionId } }),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
 
@@ -122,7 +122,7 @@ export interface PaymentReturnDeps {
   process: (sessionId: string) => Promise<CheckoutOutcome>;
   /** Stores the token and user under AUTH_TOKEN_KEY / AUTH_USER_KEY. */
   store: (token: string | undefined, user: CurrentUser | undefined) => void;
-  /** Whether the stored session still signs someone in (GET /api/auth/user). */
+  /** Whether the stored session still signs someone in (the current user's route). */
   isSignedIn: () => Promise<boolean>;
   /** Whether this browser holds a stored token and user from an earlier sign-in. */
   hasStoredSession: () => boolean;

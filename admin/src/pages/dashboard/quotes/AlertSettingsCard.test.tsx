@@ -11,7 +11,7 @@ import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
 import { AlertSettingsCard } from './AlertSettingsCard';
 
-const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: false };
+const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: false, accountVerified: true, alertRecipientVerified: true };
 const alert = (fields: Partial<Alert>): Alert => ({
   id: 1,
   kind: 'quote',

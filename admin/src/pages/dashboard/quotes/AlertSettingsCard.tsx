@@ -3,7 +3,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
-import { ApiRequestError } from '../../../../../shared/api-client';
+import { ApiRequestError, call, portalApi } from '../../../../../shared/api-client';
+import { useMutation } from '@tanstack/react-query';
 import { ALERT_MODE_LABELS, ALERT_MODES, RETENTION_MONTHS, type AlertMode } from '../../../../../shared/leads';
 import { leadSettingsUpdateSchema } from '../../../../../shared/schemas';
 import type { Alert, LeadSettings } from '../../../../../shared/types';
@@ -14,6 +15,7 @@ import { useAlerts, useLeadSettings, useSaveLeadSettings } from './api';
 import { formatDateTime } from './format';
 
 export const NOT_SENT = 'not sent: no mail server configured';
+export const WAITING_FOR_VERIFIED = 'waiting for a verified address';
 
 interface SettingsForm {
   alertMode: AlertMode;
@@ -96,6 +98,7 @@ function SettingsForm({ settings }: { settings: LeadSettings }) {
           </p>
         )}
       </fieldset>
+      {settings.alertRecipient && (!settings.accountVerified || !settings.alertRecipientVerified) && <VerificationNote settings={settings} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="Send alerts to"
@@ -121,6 +124,35 @@ function SettingsForm({ settings }: { settings: LeadSettings }) {
   );
 }
 
+/** Alerts wait "waiting for a verified address" until the account and the recipient are verified. */
+function VerificationNote({ settings }: { settings: LeadSettings }) {
+  const send = useMutation({ mutationFn: () => call(portalApi['lead-settings'].verification.$post) });
+  // The account's own address is verified from the banner at the top; another recipient from here.
+  const recipientWaits = settings.accountVerified && !settings.alertRecipientVerified;
+  return (
+    <div className="grid gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-950">
+      <p className="flex items-start gap-2">
+        <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+        <span>
+          {recipientWaits
+            ? `Alerts to ${settings.alertRecipient} are ${WAITING_FOR_VERIFIED}: open the link we sent to it.`
+            : `Alerts are ${WAITING_FOR_VERIFIED}: verify your account's email address with the link we sent you.`}
+        </span>
+      </p>
+      {recipientWaits && (
+        <div className="flex flex-wrap items-center gap-3">
+          <Button type="button" variant="outline" size="sm" disabled={send.isPending} onClick={() => send.mutate()}>
+            {send.isPending ? 'Sending...' : 'Send verification link'}
+          </Button>
+          <span role="status">
+            {send.isSuccess ? `Sent to ${send.data.email}.` : send.isError ? (send.error instanceof ApiRequestError ? send.error.serverMessage : send.error.message) : ''}
+          </span>
+        </div>
+      )}
+    </div>
+  );
+}
+
 function alertStatusText(alert: Alert): { text: string; tone: 'success' | 'warning' | 'danger' | 'neutral' } {
   switch (alert.status) {
     case 'sent':
@@ -131,6 +163,8 @@ function alertStatusText(alert: Alert): { text: string; tone: 'success' | 'warni
       return { text: 'Failed', tone: 'danger' };
     case 'unsent':
       return { text: NOT_SENT, tone: 'neutral' };
+    case 'unverified':
+      return { text: WAITING_FOR_VERIFIED, tone: 'warning' };
     default:
       return alert.status satisfies never;
   }

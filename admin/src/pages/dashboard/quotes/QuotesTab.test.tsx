@@ -56,7 +56,7 @@ const numbers: LeadNumbers = {
   ],
   topDistricts: [{ district: 'SW1A', count: 3 }],
 };
-const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: true };
+const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: true, accountVerified: true, alertRecipientVerified: true };
 
 type Route = (body: unknown) => { status?: number; json?: unknown };
 

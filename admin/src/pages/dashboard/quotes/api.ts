@@ -1,8 +1,8 @@
-// The Quotes tab's reads and writes (decision 016's routes). Query keys are the API paths, as in
-// ../api.ts: the list's key is ['/api/quotes', query], so invalidating ['/api/quotes'] refreshes
-// every filtered list and nothing else.
+// The Quotes tab's reads and writes (decision 016's routes), through the typed client. Query keys
+// are the API paths, as in ../api.ts: the list's key is [the list's path, query], so invalidating
+// [the list's path] refreshes every filtered list and nothing else.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../../../shared/api-client';
+import { call, pathOf, portalApi } from '../../../../../shared/api-client';
 import type { LeadStatusUpdate, LeadSettingsUpdate } from '../../../../../shared/schemas';
 import type { Alert, LeadDetail, LeadNumbers, LeadPage, LeadSettings } from '../../../../../shared/types';
 
@@ -15,34 +15,36 @@ export interface LeadFilters {
 
 export const NO_FILTERS: LeadFilters = { from: '', to: '', status: '', urgency: '' };
 
-/** The filters as a query string, blanks left out: shared by the list and the CSV export. */
-export function filterQuery(filters: LeadFilters, cursor?: string): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
-  if (cursor) query.set('cursor', cursor);
-  const text = query.toString();
-  return text ? `?${text}` : '';
+type LeadQuery = Record<string, string>;
+
+/** The filters as query parameters, blanks left out: shared by the list and the CSV export. */
+export function filterQuery(filters: LeadFilters, cursor?: string): LeadQuery {
+  const query: LeadQuery = {};
+  for (const [name, value] of Object.entries(filters)) if (value) query[name] = value;
+  if (cursor) query.cursor = cursor;
+  return query;
 }
 
-export const exportHref = (filters: LeadFilters): string => `/api/quotes/export.csv${filterQuery(filters)}`;
+export const exportHref = (filters: LeadFilters): string => pathOf(portalApi.quotes['export.csv'], { query: filterQuery(filters) });
 
-const LIST_KEY = '/api/quotes';
-const NUMBERS_KEY = ['/api/quotes/numbers'] as const;
-const SETTINGS_KEY = ['/api/lead-settings'] as const;
-const ALERTS_KEY = ['/api/alerts'] as const;
-const leadPath = (reference: string) => `/api/quotes/${encodeURIComponent(reference)}`;
+const LIST_KEY = pathOf(portalApi.quotes);
+const NUMBERS_KEY = [pathOf(portalApi.quotes.numbers)] as const;
+const SETTINGS_KEY = [pathOf(portalApi['lead-settings'])] as const;
+const ALERTS_KEY = [pathOf(portalApi.alerts)] as const;
+const lead = (reference: string) => ({ param: { reference } });
+const leadPath = (reference: string) => pathOf(portalApi.quotes[':reference'], lead(reference));
 
 export function useLeadPages(filters: LeadFilters, enabled: boolean) {
   return useInfiniteQuery({
     queryKey: [LIST_KEY, filterQuery(filters)],
-    queryFn: ({ pageParam }) => apiRequest<LeadPage>(`${LIST_KEY}${filterQuery(filters, pageParam)}`),
+    queryFn: ({ pageParam }) => call(portalApi.quotes.$get, { query: filterQuery(filters, pageParam) }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
     enabled,
   });
 }
 
-const leadQuery = (reference: string) => ({ queryKey: [leadPath(reference)], queryFn: () => apiRequest<LeadDetail>(leadPath(reference)) });
+const leadQuery = (reference: string) => ({ queryKey: [leadPath(reference)], queryFn: () => call(portalApi.quotes[':reference'].$get, lead(reference)) });
 
 export const useLead = (reference: string | null) => useQuery({ ...leadQuery(reference ?? ''), enabled: reference !== null });
 
@@ -64,7 +66,7 @@ export const refreshInbox = (queryClient: QueryClient) =>
 export function useSaveLeadStatus(reference: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LeadStatusUpdate) => apiRequest<LeadDetail>(`${leadPath(reference)}/status`, { method: 'PUT', body }),
+    mutationFn: (body: LeadStatusUpdate) => call(portalApi.quotes[':reference'].status.$put, { ...lead(reference), json: body }),
     onSuccess: (lead) => {
       queryClient.setQueryData([leadPath(reference)], lead);
       return refreshAfterStatus(queryClient);
@@ -72,16 +74,16 @@ export function useSaveLeadStatus(reference: string) {
   });
 }
 
-export const useLeadNumbers = () => useQuery({ queryKey: NUMBERS_KEY, queryFn: () => apiRequest<LeadNumbers>(NUMBERS_KEY[0]) });
+export const useLeadNumbers = () => useQuery({ queryKey: NUMBERS_KEY, queryFn: () => call(portalApi.quotes.numbers.$get) });
 
-export const useLeadSettings = () => useQuery({ queryKey: SETTINGS_KEY, queryFn: () => apiRequest<LeadSettings>(SETTINGS_KEY[0]) });
+export const useLeadSettings = () => useQuery({ queryKey: SETTINGS_KEY, queryFn: () => call(portalApi['lead-settings'].$get) });
 
 export function useSaveLeadSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LeadSettingsUpdate) => apiRequest<LeadSettings>(SETTINGS_KEY[0], { method: 'PUT', body }),
+    mutationFn: (body: LeadSettingsUpdate) => call(portalApi['lead-settings'].$put, { json: body }),
     onSuccess: (settings) => queryClient.setQueryData(SETTINGS_KEY, settings),
   });
 }
 
-export const useAlerts = () => useQuery({ queryKey: ALERTS_KEY, queryFn: () => apiRequest<Alert[]>(ALERTS_KEY[0]) });
+export const useAlerts = () => useQuery({ queryKey: ALERTS_KEY, queryFn: () => call(portalApi.alerts.$get) });

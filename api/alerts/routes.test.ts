@@ -1,0 +1,95 @@
+// The alert settings and the alert list (decision 016): what a new operator starts with, where
+// alerts go, and bad input refused with a message per field and nothing changed.
+import { describe, expect, it } from 'vitest';
+import { findCompanyById } from '../company/store';
+import { DEMO_COMPANY_ID } from '../platform/db/seed';
+import { mailOutboxJob } from '../mail/worker';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
+
+describe('lead settings', () => {
+  const t = createTestApp();
+
+  it('a new sign-up is alerted for each quote, at the account email, keeping quotes 24 months', async () => {
+    const op = await t.operator();
+    const res = await t.call('GET', '/api/lead-settings', { token: op.token });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ alertMode: 'each', alertEmail: null, alertRecipient: op.email, retentionMonths: 24, mailConfigured: false, accountVerified: true, alertRecipientVerified: true });
+  });
+
+  it('companies from before alerts keep none', () => {
+    expect(findCompanyById(t.deps.db, DEMO_COMPANY_ID)?.alertMode).toBe('none');
+  });
+
+  it('saves the given settings; the recipient follows the alert address, else the company email', async () => {
+    const op = await t.operator();
+    await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example' } });
+    expect((await t.call('GET', '/api/lead-settings', { token: op.token })).json.alertRecipient).toBe('office@tow.example');
+
+    const saved = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertMode: 'daily', alertEmail: ' leads@tow.example ', retentionMonths: 36 } });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toEqual({ alertMode: 'daily', alertEmail: 'leads@tow.example', alertRecipient: 'leads@tow.example', retentionMonths: 36, mailConfigured: false, accountVerified: true, alertRecipientVerified: false });
+
+    // Only what is sent changes; a blank address goes back to the company email.
+    const cleared = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: '' } });
+    expect(cleared.json).toEqual({ alertMode: 'daily', alertEmail: null, alertRecipient: 'office@tow.example', retentionMonths: 36, mailConfigured: false, accountVerified: true, alertRecipientVerified: false });
+    const nothing = await t.call('PUT', '/api/lead-settings', { token: op.token, body: {} });
+    expect(nothing.json).toEqual(cleared.json);
+  });
+
+  it.each([
+    ['an alert mode outside the list', { alertMode: 'hourly' }, 'alertMode', 'Alert mode must be each, daily or none'],
+    ['an alert mode of the wrong type', { alertMode: 1 }, 'alertMode', 'Alert mode must be each, daily or none'],
+    ['a bad email', { alertEmail: 'not-an-email' }, 'alertEmail', 'Invalid email address'],
+    ['an email with a header injected', { alertEmail: 'a@b.example\r\nBcc: c@d.example' }, 'alertEmail', 'Invalid email address'],
+    ['retention of 2 months', { retentionMonths: 2 }, 'retentionMonths', 'Retention must be at least 3 months'],
+    ['retention of 37 months', { retentionMonths: 37 }, 'retentionMonths', 'Retention cannot exceed 36 months'],
+    ['retention of 12.5 months', { retentionMonths: 12.5 }, 'retentionMonths', 'Retention must be a whole number of months'],
+    ['retention as text', { retentionMonths: '12' }, 'retentionMonths', 'Retention must be a number of months'],
+  ])('refuses %s with 400 and the field’s message, changing nothing', async (_what, body, field, message) => {
+    const op = await t.operator();
+    const before = await t.call('GET', '/api/lead-settings', { token: op.token });
+    // A valid field beside the bad one is not saved either.
+    const res = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertMode: 'none', ...body } });
+    expect(res.status).toBe(400);
+    expect(res.json.fields).toEqual({ [field]: message });
+    expect((await t.call('GET', '/api/lead-settings', { token: op.token })).json).toEqual(before.json);
+  });
+});
+
+describe('the alert list', () => {
+  it('shows the company’s newest 20 alerts, newest first, and no other company’s', async () => {
+    const t = createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    const [op, other] = [await t.operator(), await t.operator()];
+    const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }), t.deps);
+    for (let i = 0; i < 22; i++) await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    const theirs = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: other.companyId } });
+    await worker.tick();
+    await worker.stop();
+
+    const res = await t.call('GET', '/api/alerts', { token: op.token });
+    expect(res.status).toBe(200);
+    expect(res.json).toHaveLength(20);
+    expect(res.json[0]).toEqual({
+      id: expect.any(Number),
+      kind: 'quote',
+      channel: 'email',
+      to: op.email,
+      subject: expect.stringMatching(/^New quote TQ-\w+: £[\d.,]+, M1 1AE → M4 4BF$/),
+      status: 'sent',
+      attempts: 0,
+      createdAt: expect.any(String),
+      sentAt: expect.any(String),
+      lastError: null,
+    });
+    const ids = res.json.map((a: { id: number }) => a.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(JSON.stringify(res.json)).not.toContain(theirs.json.quoteId);
+    expect((await t.call('GET', '/api/lead-settings', { token: op.token })).json.mailConfigured).toBe(true);
+  });
+
+  it('is empty for a company without alerts', async () => {
+    const t = createTestApp();
+    const op = await t.operator();
+    expect((await t.call('GET', '/api/alerts', { token: op.token })).json).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+// Sign up, sign in, sign out and the current user (docs/product.md §7); the rules are api/auth/account.ts's.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { accountService } from '../auth/account';
+import { toCurrentUser } from '../auth/current-user';
+import { currentUser } from '../auth/session';
+import type { UserRow } from '../auth/store';
+import type { AppDeps } from '../platform/deps';
+import type { AppEnv } from '../platform/http/context';
+import { clientAddress } from '../platform/http/rate-limit';
+import { routes } from '../routes';
+import { RESET_REQUESTED, type RecoveryService } from '../auth/recovery';
+
+export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
+
+export interface AuthHooks {
+  /**
+   * Where a new operator goes to start the trial (the billing provider's checkout). Given the
+   * request so the checkout can be bound to this browser (api/billing/checkout-binding.ts).
+   */
+  checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
+}
+
+export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoveryService) {
+  const { sessions, config } = deps;
+  const accounts = accountService(deps);
+
+  return new OpenAPIHono<AppEnv>()
+    .openapi(routes.auth.signup, async (c) => {
+      const user = await accounts.signup(c.req.valid('json'), clientAddress(c, config.trustProxy));
+      const authToken = await sessions.start(c, user);
+      const checkoutUrl = await hooks.checkoutUrlFor(c, user);
+      return c.json({ ...toCurrentUser(user, deps), authToken, ...(checkoutUrl ? { checkoutUrl } : {}) }, 201);
+    })
+    .openapi(routes.auth.login, async (c) => {
+      const user = await accounts.login(c.req.valid('json'), clientAddress(c, config.trustProxy));
+      const authToken = await sessions.start(c, user);
+      return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
+    })
+    .openapi(routes.auth.logout, async (c) => {
+      await accounts.logout(c.get('user'));
+      sessions.end(c);
+      return c.json({ success: true as const }, 200);
+    })
+    .openapi(routes.auth.forgotPassword, (c) => {
+      const { email } = c.req.valid('json');
+      const { later } = recovery.requestReset(email, clientAddress(c, config.trustProxy));
+      // After the answer: the same answer, in the same time, whether or not the address has an account.
+      setImmediate(() => {
+        later().catch((err: unknown) => deps.logger.error({ msg: 'Could not write a password reset mail', error: err instanceof Error ? err.message : String(err) }));
+      });
+      return c.json({ message: RESET_REQUESTED }, 200);
+    })
+    .openapi(routes.auth.resetPassword, async (c) => {
+      const user = await recovery.resetPassword(c.req.valid('json'));
+      const authToken = await sessions.start(c, user);
+      return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
+    })
+    .openapi(routes.auth.verifyEmail, async (c) => c.json(await recovery.verifyEmail(c.req.valid('json').token), 200))
+    .openapi(routes.auth.resendVerification, async (c) => c.json(await recovery.resendVerification(currentUser(c)), 200))
+    .openapi(routes.auth.changePassword, async (c) => {
+      const user = await recovery.changePassword(currentUser(c), c.req.valid('json'));
+      // Every other session ended with the old version; this browser carries on with a new one.
+      const authToken = await sessions.start(c, user);
+      return c.json({ success: true as const, authToken }, 200);
+    })
+    .openapi(routes.auth.currentUser, (c) => c.json(toCurrentUser(currentUser(c), deps), 200));
+}

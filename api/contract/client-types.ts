@@ -1,0 +1,20 @@
+// The contract as a Hono app type, for Hono's RPC client (`hc`, shared/api-client.ts): each
+// route's path, method, request (path parameters, query, JSON body) and answers by status, as
+// OpenAPIHono would type the app that serves it. Types only: importing this adds no code.
+import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
+import type { Env, Hono } from 'hono';
+import type { Contract } from './index';
+
+declare const app: OpenAPIHono;
+
+/** What registering one route adds to an app's schema. */
+type SchemaOf<R extends RouteConfig> = ReturnType<typeof app.openapi<R>> extends OpenAPIHono<Env, infer S, string> ? S : never;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+type RoutesOf<C> = { [G in keyof C]: C[G][keyof C[G]] }[keyof C];
+
+export type ContractSchema = UnionToIntersection<RoutesOf<Contract> extends infer R ? (R extends RouteConfig ? SchemaOf<R> : never) : never>;
+
+/** The app the contract describes, as `hc` wants it. */
+export type ContractApp = Hono<Env, ContractSchema, '/'>;

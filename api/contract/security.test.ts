@@ -1,0 +1,253 @@
+// Security cases generated from the contract (docs/architecture.md), so a route is covered the
+// day it is added: every `operator` route without a session → 401, naming another company's row
+// in its path (`{id}`, `{reference}`: ROW_FIXTURES) → 404 and the row untouched, as a
+// cookie-authenticated write from a foreign origin → 403, and with a body that is not JSON → 415;
+// every route's CORS follows its access. Bodies are the examples the contract gives.
+import { describe, expect, it } from 'vitest';
+import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
+import { exampleBody, readsJson } from './define';
+import { accessOf, allRoutes } from './index';
+
+/** The example body of each route that takes one, by `METHOD /path`. */
+const SAMPLE_BODIES: Record<string, unknown> = Object.fromEntries(allRoutes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, exampleBody(r)]));
+
+const OPERATOR_ROUTES = allRoutes
+  .filter((r) => accessOf(r) === 'operator')
+  .map((r) => {
+    const key = `${r.method.toUpperCase()} ${r.path}`;
+    return { key, method: r.method.toUpperCase(), path: r.path, takesBody: r.request?.body !== undefined, body: SAMPLE_BODIES[key] };
+  });
+/** With any path parameter filled in, for the calls whose answer does not depend on the row. */
+const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
+const WRITES = OPERATOR_ROUTES.filter((r) => r.method !== 'GET');
+const WITH_BODY = OPERATOR_ROUTES.filter((r) => r.takesBody);
+
+type TestApp = ReturnType<typeof createTestApp>;
+type Operator = Awaited<ReturnType<TestApp['operator']>>;
+
+/**
+ * How to make one company's row for a path parameter, read it back as its owner, and ask whether
+ * another operator's list shows it: a route on a row names its row by one of these parameters.
+ */
+interface RowFixture {
+  /** Makes a row of `owner`'s company for the route at `path`; answers the parameter's value. */
+  create(t: TestApp, owner: Operator, path: string): Promise<string>;
+  /** The row as its owner sees it: must be the same after another company's call. */
+  read(t: TestApp, owner: Operator, path: string, value: string): Promise<unknown>;
+  /** Does `operator`'s own list show the row? */
+  listedFor(t: TestApp, operator: Operator, path: string, value: string): Promise<boolean>;
+}
+
+/** `/x/{id}` and `/x/{id}/y`'s collection: `/x`, whose POST makes a row. */
+const collectionOf = (path: string) => path.slice(0, path.indexOf('/{id}'));
+
+const ROW_FIXTURES: Record<string, RowFixture> = {
+  id: {
+    async create(t, owner, path) {
+      const row = await t.call('POST', collectionOf(path), { token: owner.token, body: SAMPLE_BODIES[`POST ${collectionOf(path)}`] });
+      expect(row.status).toBe(201);
+      return String(row.json.id);
+    },
+    async read(t, owner, path, value) {
+      return (await t.call('GET', collectionOf(path), { token: owner.token })).json.find((r: { id: number }) => String(r.id) === value);
+    },
+    async listedFor(t, operator, path, value) {
+      return (await t.call('GET', collectionOf(path), { token: operator.token })).json.some((r: { id: number }) => String(r.id) === value);
+    },
+  },
+  // A quote the owner's own page gave a motorist.
+  reference: {
+    async create(t, owner) {
+      const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: owner.companyId } });
+      expect(quote.status).toBe(200);
+      return quote.json.quoteId;
+    },
+    async read(t, owner, _path, value) {
+      return (await t.call('GET', `/api/quotes/${value}`, { token: owner.token })).json;
+    },
+    async listedFor(t, operator, _path, value) {
+      return (await t.call('GET', '/api/quotes', { token: operator.token })).json.quotes.some((q: { reference: string }) => q.reference === value);
+    },
+  },
+};
+
+/** Routes on one row: those with a path parameter, which names the row. */
+const ON_A_ROW = OPERATOR_ROUTES.flatMap((r) => {
+  const parameter = /\{(\w+)\}/.exec(r.path)?.[1];
+  return parameter ? [{ ...r, parameter }] : [];
+});
+
+describe('operator routes (generated from the contract)', () => {
+  const t = createTestApp();
+
+  it('has an example body for every operator route that takes one', () => {
+    expect(WITH_BODY.filter((r) => r.body === undefined).map((r) => r.key)).toEqual([]);
+  });
+
+  it('has a row fixture for every route on one row, and a create route for each row by id', () => {
+    for (const r of ON_A_ROW) expect(ROW_FIXTURES[r.parameter], r.key).toBeDefined();
+    for (const r of ON_A_ROW.filter((route) => route.parameter === 'id')) expect(SAMPLE_BODIES[`POST ${collectionOf(r.path)}`], r.key).toBeDefined();
+  });
+
+  it.each(OPERATOR_ROUTES)('$key without a session → 401', async ({ method, path, body }) => {
+    const res = await t.call(method, anyId(path), { body });
+    expect(res.status).toBe(401);
+    expect(res.json.message).toBeTruthy();
+  });
+
+  it.each(WRITES)('$key with the cookie from a foreign origin → 403', async ({ method, path, body }) => {
+    const op = await t.operator();
+    const res = await t.call(method, anyId(path), { body, cookie: op.cookie, origin: 'https://evil.example' });
+    expect(res.status).toBe(403);
+    const cross = await t.call(method, anyId(path), { body, cookie: op.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(cross.status).toBe(403);
+  });
+
+  it.each(WITH_BODY)('$key with a body that is not JSON → 415, nothing changed', async ({ method, path, body }) => {
+    const op = await t.operator();
+    const before = await t.call('GET', '/api/company', { token: op.token });
+    // Straight to the app: the harness's call() always sends JSON bodies as JSON.
+    const res = await t.app.request(`${TEST_ORIGIN}${anyId(path)}`, {
+      method,
+      headers: { 'x-auth-token': op.token, 'content-type': 'text/plain' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(415);
+    expect(((await res.json()) as { message?: string }).message).toBeTruthy();
+    expect((await t.call('GET', '/api/company', { token: op.token })).json).toEqual(before.json);
+  });
+
+  it.each(ON_A_ROW)("$key on another company's row → 404, the row unchanged", async ({ method, path, body, parameter }) => {
+    const fixture = ROW_FIXTURES[parameter];
+    const owner = await t.operator();
+    const intruder = await t.operator();
+    const value = await fixture.create(t, owner, path);
+    const before = await fixture.read(t, owner, path, value);
+    expect(before).toBeDefined();
+    const res = await t.call(method, path.replace(`{${parameter}}`, encodeURIComponent(value)), { token: intruder.token, body });
+    expect(res.status).toBe(404);
+    expect(await fixture.listedFor(t, intruder, path, value)).toBe(false);
+    expect(await fixture.listedFor(t, owner, path, value)).toBe(true);
+    expect(await fixture.read(t, owner, path, value)).toEqual(before);
+  });
+
+  it.each(OPERATOR_ROUTES)('$key is never stored by a cache (no-store), signed in or not', async ({ method, path, body }) => {
+    const op = await t.operator();
+    for (const auth of [{}, { token: op.token }]) {
+      const res = await t.call(method, anyId(path), { body, ...auth });
+      expect(res.headers.get('cache-control'), `${res.status}`).toBe('no-store');
+    }
+  });
+
+  it.each(allRoutes.filter((r) => accessOf(r) === 'account').map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: r.path })))(
+    '$key (account) is never stored by a cache (no-store)',
+    async ({ method, path }) => {
+      const res = await t.call(method, path, { body: method === 'GET' ? undefined : {} });
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    },
+  );
+
+  it('answers a sign-in with no-store: its body holds the session token', async () => {
+    const op = await t.operator();
+    const res = await t.call('POST', '/api/login', { body: { email: op.email, password: op.password } });
+    expect(res.status).toBe(200);
+    expect(res.json.authToken).toEqual(expect.any(String));
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('accepts the cookie from our own origin', async () => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/pricing', { body: {}, cookie: op.cookie, origin: 'http://localhost:3999' });
+    expect(res.status).toBe(200);
+  });
+
+  it('ignores companyId in bodies: rows are created for the session’s company', async () => {
+    const a = await t.operator();
+    const b = await t.operator();
+    const res = await t.call('POST', '/api/vehicle-types', { token: a.token, body: { name: 'Sneaky', companyId: b.companyId } });
+    expect(res.json.companyId).toBe(a.companyId);
+    const bList = await t.call('GET', '/api/vehicle-types', { token: b.token });
+    expect(bList.json.map((r: { name: string }) => r.name)).not.toContain('Sneaky');
+  });
+
+  it('does not open CORS on private routes', async () => {
+    const op = await t.operator();
+    const res = await t.call('GET', '/api/company', { token: op.token, origin: 'https://evil.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('CORS follows each route’s access (generated from the contract)', () => {
+  const t = createTestApp();
+  // The demo company (id 1, slug demo) is always live.
+  const demoPath = (path: string) => path.replaceAll('{slug}', 'demo').replaceAll(/\{\w+\}/g, '1');
+  const ROUTES = allRoutes.map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: demoPath(r.path), access: accessOf(r) }));
+
+  it.each(ROUTES)('$key ($access)', async ({ method, path, access }) => {
+    const res = await t.call(method, path, { origin: 'https://any-site.example', body: method === 'GET' ? undefined : {} });
+    const preflight = await t.call('OPTIONS', path, { origin: 'https://any-site.example', headers: { 'access-control-request-method': method } });
+    if (access === 'public') {
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    } else {
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    }
+  });
+});
+
+describe('bad input never reaches a 500', () => {
+  const t = createTestApp();
+  const BODIES: [string, string][] = [
+    ['malformed JSON', '{"name": '],
+    ['a JSON array', '[1,2,3]'],
+    ['a JSON string', '"hello"'],
+    ['null', 'null'],
+    ['nested objects', JSON.stringify({ name: { $gt: '' }, basePrice: { valueOf: 1 }, problemType: ['a'], amount: [1] })],
+    ['huge numbers', JSON.stringify({ name: 'X', basePrice: 1e308, amount: 1e308, passengerCount: 1e308, callOutFee: 1e308 })],
+    ['unicode', JSON.stringify({ name: '🚗💥 Ünïcödé ‮RTL', problemType: '\u0000\uFFFF', amount: 1 })],
+    ['oversized strings', JSON.stringify({ name: 'x'.repeat(100_000), problemType: 'y'.repeat(100_000), companyName: 'z'.repeat(100_000) })],
+  ];
+  // Every route that reads a JSON body, a row named by an id or a reference that may not exist.
+  const WRITES = allRoutes.filter(readsJson).map((r) => [r.method.toUpperCase(), r.path.replace('{id}', '1').replace('{reference}', 'KJAECF76R')] as const);
+
+  it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(
+    '$method $path with $what → never 5xx; refusals are clear',
+    async ({ method, path, body }) => {
+      const op = await t.operator();
+      const res = await t.call(method, path, { token: op.token, body });
+      // Some bodies are acceptable (unknown keys are dropped, unicode names are names):
+      // what must never happen is a 5xx or a refusal without a message.
+      expect(res.status).toBeLessThan(500);
+      if (res.status >= 400) expect(res.json.message).toBeTruthy();
+      else expect(JSON.stringify(res.json)).not.toContain('x'.repeat(1000));
+    },
+  );
+
+  it.each(BODIES.filter(([what]) => what !== 'unicode' && what !== 'oversized strings'))('refuses %s as a quote request with 400', async (_what, body) => {
+    const res = await t.call('POST', '/api/quotes/calculate', { body });
+    expect(res.status).toBe(400);
+    expect(res.json.message).toBeTruthy();
+  });
+
+  it('refuses oversized strings as a quote request with 413: the body is over the route’s limit', async () => {
+    const res = await t.call('POST', '/api/quotes/calculate', { body: BODIES.find(([what]) => what === 'oversized strings')?.[1] });
+    expect(res.status).toBe(413);
+    expect(res.json.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('refuses a body over 3 MB with 413', async () => {
+    const op = await t.operator();
+    const res = await t.call('PUT', '/api/company', { token: op.token, body: JSON.stringify({ name: 'x'.repeat(3.5 * 1024 * 1024) }) });
+    expect(res.status).toBe(413);
+    expect(res.json.message).toBe('Request body too large');
+  });
+
+  it('answers unknown API paths with a JSON 404 and a request id', async () => {
+    const res = await t.call('GET', '/api/nothing-here');
+    expect(res.status).toBe(404);
+    expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
+  });
+});

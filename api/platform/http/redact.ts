@@ -1,0 +1,73 @@
+// One redaction for every log line (README, Security): a token in a URL is a credential, and a log
+// is read by more people than the database. Path tokens (the billing portal's link, checkout ids,
+// and the account and booking links under /verify-email/, /reset-password/, /job/, /driver/),
+// `token` and `session_id` query parameters, checkout ids and sealed sessions anywhere in a text
+// become `[redacted]`. Applied by the logger itself (api/app.ts wraps whichever logger it is
+// given), so no caller has to remember it.
+import type { Logger } from './observability';
+
+export const REDACTED = '[redacted]';
+
+/** Paths whose next segment is a bearer token. */
+const TOKEN_PATHS = ['billing/portal', 'billing/checkout', 'verify-email', 'reset-password', 'job', 'driver'];
+const PATH_TOKEN = new RegExp(`(/(?:${TOKEN_PATHS.join('|')})/)[^/?#\\s"'<>]+`, 'g');
+/** `?token=…`, `&reset_token=…`, `?session_id=…` (Stripe's checkout return). */
+const QUERY_TOKEN = /([?&](?:[\w.-]*token|session_id)=)[^&#\s"'<>]+/gi;
+/** Checkout session ids: they sign their owner in on return (decision 006). */
+const CHECKOUT_ID = /\bcs_(?:local|test|live)_[\w-]+/g;
+/** An iron seal: a session, a portal link, the checkout binding. */
+const SEAL = /Fe26\.2\*[^\s"'<>]+/g;
+/** Cheap first look: most lines (every quote's request line) carry none of these. */
+const MAYBE = /\/(?:billing\/(?:portal|checkout)|verify-email|reset-password|job|driver)\/|token|session_id|cs_(?:local|test|live)_|Fe26\.2\*/i;
+
+export function redact(text: string): string {
+  if (!MAYBE.test(text)) return text;
+  return text
+    .replace(PATH_TOKEN, `$1${REDACTED}`)
+    .replace(QUERY_TOKEN, `$1${REDACTED}`)
+    .replace(CHECKOUT_ID, REDACTED)
+    .replace(SEAL, REDACTED);
+}
+
+function redactValue(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (depth <= 0 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) out[key] = redactValue(v, depth - 1);
+  return out;
+}
+
+/**
+ * The one field never redacted: the account link logged once when no mail server is configured
+ * (api/auth/account-mail.ts). Without SMTP_URL the log is the only way a local install's owner
+ * can verify or reset, so that line carries the link on purpose; nothing else may use the field.
+ */
+export const UNSENT_LINK_FIELD = 'unsentLink';
+
+/** A record with every string in it (three levels deep) redacted. */
+export function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const key in record) {
+    const value = record[key];
+    if (key === UNSENT_LINK_FIELD) {
+      out[key] = value;
+      continue;
+    }
+    const next = typeof value === 'string' ? redact(value) : redactValue(value, 3);
+    if (next !== value) changed = true;
+    out[key] = next;
+  }
+  return changed ? out : record;
+}
+
+/** `logger` with every line redacted. */
+export function redactingLogger<L extends Logger>(logger: L): L {
+  return {
+    ...logger,
+    info: (record) => logger.info(redactRecord(record)),
+    warn: (record) => logger.warn(redactRecord(record)),
+    error: (record) => logger.error(redactRecord(record)),
+  };
+}

@@ -1,0 +1,111 @@
+// The repository stands alone (docs/style.md #6b): what the code, tests and docs cite is in it.
+// No pointer to a file outside the repository, no issue number (it means nothing to a reader of a
+// clone), and every docs/ file, section and decision record that is cited exists.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = path.relative(ROOT, fileURLToPath(import.meta.url));
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'data', 'test-results', 'playwright-report', 'screenshots']);
+const TEXT = /\.(ts|tsx|js|mjs|md|html|css|json|ya?ml)$/;
+const MAX_BYTES = 1_000_000;
+
+/** Every text file of the repository, relative to its root, with its lines. */
+function repositoryFiles(): { file: string; lines: string[] }[] {
+  const found: { file: string; lines: string[] }[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const relative = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) walk(relative);
+      } else if (TEXT.test(entry.name) && entry.name !== 'package-lock.json' && relative !== SELF) {
+        if (statSync(path.join(ROOT, relative)).size <= MAX_BYTES) {
+          found.push({ file: relative, lines: readFileSync(path.join(ROOT, relative), 'utf8').split('\n') });
+        }
+      }
+    }
+  };
+  walk('');
+  return found;
+}
+
+const files = repositoryFiles();
+const inDecisions = (file: string) => file.startsWith(`docs${path.sep}decisions${path.sep}`);
+
+/** `file:line: text` for every line matching `pattern` in the files `where` accepts. */
+function findings(pattern: RegExp, where: (file: string) => boolean = () => true): string[] {
+  return files.flatMap(({ file, lines }) =>
+    where(file) ? lines.flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])) : [],
+  );
+}
+
+// Written in pieces so that this file's own source does not spell the names it looks for.
+const OUTSIDE_DOCUMENTS = new RegExp(['SPEC', 'DESIGN', 'STYLE'].map((name) => `\\b${name}(\\.md|['’]s| §| #)`).join('|'));
+const ISSUE_NUMBER = new RegExp(`\\b[Ii]${'ssue'} \\d+`);
+
+describe('the repository stands alone', () => {
+  it('cites no document that lives outside the repository', () => {
+    expect(findings(OUTSIDE_DOCUMENTS)).toEqual([]);
+  });
+
+  it('cites no issue numbers outside the decision records', () => {
+    expect(findings(ISSUE_NUMBER, (file) => !inDecisions(file))).toEqual([]);
+  });
+
+  it('points no relative path above the repository root', () => {
+    const outside = files.flatMap(({ file, lines }) =>
+      lines.flatMap((line, i) =>
+        [...line.matchAll(/(?:\.\.\/)+[A-Za-z][\w.-]*/g)]
+          .filter((match) => !path.resolve(ROOT, path.dirname(file), match[0]).startsWith(ROOT + path.sep))
+          .map((match) => `${file}:${i + 1}: ${match[0]}`),
+      ),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('holds every docs/ file that is cited', () => {
+    const cited = new Set(files.flatMap(({ lines }) => lines.flatMap((line) => [...line.matchAll(/\bdocs\/[\w-]+\.md\b/g)].map((m) => m[0]))));
+    expect([...cited].filter((doc) => !exists(doc))).toEqual([]);
+  });
+
+  it('holds every numbered section and style rule that is cited', () => {
+    const sections = (doc: string, heading: RegExp) =>
+      new Set(readFileSync(path.join(ROOT, doc), 'utf8').split('\n').flatMap((line) => heading.exec(line)?.[1] ?? []));
+    const product = sections('docs/product.md', /^## (\d+)\. /);
+    const architecture = sections('docs/architecture.md', /^## (\d+)\. /);
+    const style = sections('docs/style.md', /^\s*(?:- )?(\d+[a-z]?)\. /);
+    const missing: string[] = [];
+    for (const { file, lines } of files) {
+      lines.forEach((line, i) => {
+        for (const m of line.matchAll(/docs\/(product|architecture)\.md[^§\n]{0,3}((?:§\d+(?:[–/-]§?\d+)?(?:, | and |\/)?)+)/g)) {
+          const known = m[1] === 'product' ? product : architecture;
+          for (const n of m[2].match(/\d+/g) ?? []) if (!known.has(n)) missing.push(`${file}:${i + 1}: ${m[1]} §${n}`);
+        }
+        for (const m of line.matchAll(/docs\/style\.md #(\d+[a-z]?)/g)) if (!style.has(m[1])) missing.push(`${file}:${i + 1}: style #${m[1]}`);
+      });
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('holds every decision record that is cited, and indexes each one', () => {
+    const records = readdirSync(path.join(ROOT, 'docs/decisions')).filter((name) => /^\d{3}-.*\.md$/.test(name));
+    const numbers = new Set(records.map((name) => name.slice(0, 3)));
+    const cited = findings(/\b[Dd]ecisions? \d{3}\b|docs\/decisions\/\d{3}/).flatMap((finding) =>
+      [...finding.matchAll(/\b[Dd]ecisions? (\d{3})\b|docs\/decisions\/(\d{3})/g)].map((m) => ({ finding, n: m[1] ?? m[2] })),
+    );
+    expect(cited.filter(({ n }) => !numbers.has(n)).map(({ finding }) => finding)).toEqual([]);
+    const index = readFileSync(path.join(ROOT, 'docs/decisions/README.md'), 'utf8');
+    expect(records.filter((name) => !index.includes(`(${name})`))).toEqual([]);
+  });
+});
+
+function exists(relative: string): boolean {
+  try {
+    statSync(path.join(ROOT, relative));
+    return true;
+  } catch {
+    return false;
+  }
+}
