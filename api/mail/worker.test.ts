@@ -7,7 +7,8 @@ import { mailOutbox } from '../platform/db/schema';
 import type { MailTransport } from './transport';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { GIVE_UP_AFTER_MS, mailOutboxJob, NO_MAIL_SERVER, WORK_PER_TICK } from './worker';
+import { GIVE_UP_AFTER_MS, mailOutboxJob, NO_MAIL_SERVER, PERMANENT_REFUSAL_ATTEMPTS, STOP_GRACE_MS, WORK_PER_TICK } from './worker';
+import { smtpTransport } from './transport';
 
 const MAIL_FROM = 'Alerts <alerts@recovery.example>';
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -198,12 +199,12 @@ describe('retries', () => {
     expect(sink.received).toHaveLength(1);
   });
 
-  it('gives up 24 hours after the alert was written, and marks it failed with the last error', async () => {
+  it('gives up on a passing refusal (4xx) 24 hours after the alert was written, and marks it failed with the last error', async () => {
     const { t, sink, clock, worker, quote, outbox } = await setup();
     const op = await t.operator();
     await quote(op.companyId);
     const written = clock.now.getTime();
-    sink.refuseNext(Number.MAX_SAFE_INTEGER, 554, 'rcpt');
+    sink.refuseNext(Number.MAX_SAFE_INTEGER, 451, 'rcpt');
 
     const tries = [0];
     await worker.tick();
@@ -215,7 +216,7 @@ describe('retries', () => {
     }
     const [row] = outbox();
     expect(row.status).toBe('failed');
-    expect(row.lastError).toContain('554');
+    expect(row.lastError).toContain('451');
     expect(row.nextAttemptAt).toBeNull();
     // 0, 30 s, 1 min, 2 min … doubling to an hour apart, the last try at 24 h.
     expect(tries.slice(0, 4)).toEqual([0, 30_000, 90_000, 210_000]);
@@ -228,6 +229,68 @@ describe('retries', () => {
     await worker.tick();
     expect(outbox()[0].attempts).toBe(row.attempts);
     expect(sink.received).toEqual([]);
+  });
+});
+
+describe('refusals and failures', () => {
+  it('stops asking after a few permanent refusals (5xx) instead of for 24 hours', async () => {
+    const { t, sink, clock, worker, quote, outbox } = await setup();
+    const op = await t.operator();
+    await quote(op.companyId);
+    sink.refuseNext(Number.MAX_SAFE_INTEGER, 554, 'rcpt');
+    await worker.tick();
+    for (let i = 0; i < 10 && outbox()[0].status === 'pending'; i++) {
+      clock.now = new Date(outbox()[0].nextAttemptAt!);
+      await worker.tick();
+    }
+    expect(outbox()[0]).toMatchObject({ status: 'failed', attempts: PERMANENT_REFUSAL_ATTEMPTS, nextAttemptAt: null });
+    expect(outbox()[0].lastError).toContain('554');
+    expect(sink.received).toEqual([]);
+  });
+
+  it('logs a delivery failure once per episode, with the server\'s answer, and once when mail goes again', async () => {
+    const { t, sink, clock, worker, quote, lines } = await setup();
+    const op = await t.operator();
+    await quote(op.companyId);
+    await quote(op.companyId);
+    sink.refuseNext(2, 451, 'data');
+    await worker.tick();
+    const failing = lines.filter((l) => l.record.msg === 'Mail delivery failing; retrying');
+    expect(failing).toHaveLength(1);
+    expect(failing[0]).toMatchObject({ level: 'warn', record: { replyCode: 451, willRetry: true } });
+    expect(String(failing[0].record.answer)).toContain('451');
+    advance(clock, 30_000);
+    await worker.tick();
+    expect(lines.filter((l) => l.record.msg === 'Mail delivery works again')).toHaveLength(1);
+    expect(sink.received).toHaveLength(2);
+  });
+
+  it('a send still stalled at shutdown is cut off within the grace and its message kept to send at once', { timeout: 20_000 }, async () => {
+    // A mail server that accepts the connection and never says hello.
+    const { createServer } = await import('node:net');
+    const held: import('node:net').Socket[] = [];
+    const stalled = createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => {
+      for (const socket of held) socket.destroy();
+      return new Promise<void>((resolve) => stalled.close(() => resolve()));
+    });
+    const port = (stalled.address() as import('node:net').AddressInfo).port;
+    const { t, workerOn, quote, outbox, lines } = await setup({ smtp: false });
+    const op = await t.operator();
+    await quote(op.companyId);
+    const worker = workerOn(t.deps.db, smtpTransport(`smtp://127.0.0.1:${port}`));
+    const ticking = worker.tick();
+    const deadline = Date.now() + 5000;
+    while (held.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(held).toHaveLength(1);
+    const started = performance.now();
+    await worker.stop();
+    await ticking;
+    expect(performance.now() - started).toBeLessThan(STOP_GRACE_MS + 1500);
+    expect(outbox()[0]).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(Date.parse(outbox()[0].nextAttemptAt!)).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(lines.filter((l) => String(l.record.msg).startsWith('Mail send still going at shutdown'))).toHaveLength(1);
   });
 });
 

@@ -80,6 +80,30 @@ export interface MailWorkerOptions {
   intervalMs?: number;
 }
 
+/**
+ * A send still going when the server stops gets this long, then its connection is closed and its
+ * row released for an immediate retry at the next start: a stalled mail server must not hold the
+ * shutdown past its drain deadline (and so keep the database from closing).
+ */
+export const STOP_GRACE_MS = 1500;
+/** A mail server that refuses a message outright (a 5xx answer) is asked this many times, not for 24 hours. */
+export const PERMANENT_REFUSAL_ATTEMPTS = 3;
+
+/** The SMTP reply code of a refusal, when the server gave one (nodemailer's `responseCode`). */
+function replyCode(error: unknown): number | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { responseCode?: unknown }).responseCode : undefined;
+  return typeof code === 'number' ? code : undefined;
+}
+
+/** Resolves when `signal` has been aborted for `graceMs`. */
+function afterAbort(signal: AbortSignal, graceMs: number): Promise<'stopped'> {
+  return new Promise((resolve) => {
+    const fire = () => setTimeout(() => resolve('stopped'), graceMs).unref();
+    if (signal.aborted) fire();
+    else signal.addEventListener('abort', fire, { once: true });
+  });
+}
+
 /** The wait after `failures` failed tries in a row: 30 s, doubling, capped. */
 export const retryDelayMs = (failures: number) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
 
@@ -92,6 +116,8 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
   let loggedUnsent = false;
+  /** Failed sends since the last one that went through: logged once as an episode starts and once as it ends. */
+  let failuresInARow = 0;
 
   /**
    * An outbox row for `content`, due at once (or kept unsent without a mail server), or held
@@ -177,6 +203,9 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     const giveUpAt = Date.parse(r.createdAt) + GIVE_UP_AFTER_MS;
     if (at.getTime() >= giveUpAt) return { status: 'failed', attempts, lastError };
+    // A permanent refusal (5xx) will not change by waiting a day: a few tries, then given up.
+    const code = replyCode(error);
+    if (code !== undefined && code >= 500 && attempts >= PERMANENT_REFUSAL_ATTEMPTS) return { status: 'failed', attempts, lastError };
     const next = Math.min(at.getTime() + retryDelayMs(attempts), giveUpAt);
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
@@ -188,7 +217,7 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
   }
 
-  async function sendDue(limit: number, channel: AlertChannel, stopping: () => boolean) {
+  async function sendDue(limit: number, channel: AlertChannel, stopping: () => boolean, signal: AbortSignal) {
     if (channel === 'email' ? !transport : !sms) return;
     for (let sent = 0; sent < limit && !stopping(); sent++) {
       const at = now();
@@ -203,11 +232,28 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       if (!claimed) return;
       const { r, mail } = claimed;
       let outcome: OutboxOutcome;
+      const sending = deliver(r, mail);
       try {
-        await deliver(r, mail);
+        if ((await Promise.race([sending.then(() => 'sent' as const), afterAbort(signal, STOP_GRACE_MS)])) === 'stopped') {
+          // The server is stopping and the send has not finished: drop the connection and hand the
+          // row back, due at once and with no try counted (the server may or may not have taken it).
+          sending.catch(() => {});
+          // A mail connection is closed; a text's request ends by its own timeout (api/mail/sms-transport.ts).
+          if (r.channel !== 'sms') transport?.close();
+          await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: 'stopped before the mail server answered' }));
+          logger.warn({ msg: 'Mail send still going at shutdown: connection closed, message kept to send at the next start', outboxId: r.id });
+          return;
+        }
         outcome = { status: 'sent', sentAt: now().toISOString() };
+        if (failuresInARow > 0) logger.info({ msg: 'Mail delivery works again', failedBefore: failuresInARow });
+        failuresInARow = 0;
       } catch (error) {
         outcome = afterFailure(r, error, now());
+        failuresInARow += 1;
+        // Once per episode, with the mail server's own answer (never the message or its recipient).
+        if (failuresInARow === 1) {
+          logger.warn({ msg: 'Mail delivery failing; retrying', outboxId: r.id, replyCode: replyCode(error), answer: outcome.status === 'sent' ? undefined : outcome.lastError, willRetry: outcome.status === 'pending' });
+        }
       }
       await write(db, () => recordOutcome(db, r.id, outcome));
     }
@@ -216,12 +262,12 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   return {
     name: MAIL_OUTBOX_JOB,
     everyMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
-    async run({ busy, stopping }: JobContext) {
+    async run({ busy, stopping, signal }: JobContext) {
       const work = WORK_PER_TICK[busy ? 'busy' : 'idle'];
       await alertNewQuotes(work.alerts, stopping);
       await writeDailySummaries();
-      await sendDue(work.sends, 'email', stopping);
-      await sendDue(work.sends, 'sms', stopping);
+      await sendDue(work.sends, 'email', stopping, signal);
+      await sendDue(work.sends, 'sms', stopping, signal);
     },
     close() {
       transport?.close();

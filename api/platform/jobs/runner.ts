@@ -24,6 +24,8 @@ export interface JobContext {
   busy: boolean;
   /** True once the runner is stopping: a run of several steps ends at its next step. */
   stopping(): boolean;
+  /** Aborted when the runner starts stopping: a step that waits on the network gives up early. */
+  signal: AbortSignal;
 }
 
 interface JobCommon {
@@ -114,6 +116,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
   let stopping = false;
   let started = false;
   let stopped: Promise<void> | undefined;
+  const stopSignal = new AbortController();
   const isStopping = () => stopping;
 
   function add(job: Job): JobHandle {
@@ -127,7 +130,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     /** When a due daily run was first put off for a busy server. */
     let deferredSince: number | undefined;
 
-    const context = (): JobContext => ({ now: options.now(), busy: busy(), stopping: isStopping });
+    const context = (): JobContext => ({ now: options.now(), busy: busy(), stopping: isStopping, signal: stopSignal.signal });
 
     async function runDaily(daily: DailyJob) {
       const ctx = context();
@@ -186,6 +189,7 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
     },
     stop() {
       stopping = true;
+      stopSignal.abort();
       stopped ??= Promise.all(schedules.map((schedule) => schedule.stop())).then(() => undefined);
       return stopped;
     },
