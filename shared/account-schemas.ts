@@ -17,7 +17,7 @@ const COMMON = new Set(COMMON_PASSWORDS.map((p) => p.toLowerCase()));
 /** Is this one of the 1,000 most common passwords (in any case)? */
 export const isCommonPassword = (password: string): boolean => COMMON.has(password.toLowerCase());
 
-/** A password being set (sign-up, reset, change): SPEC's minimum and message, then no blanks-only and no common one. */
+/** A password being set (sign-up, reset, change): the product's minimum and message (docs/product.md), then no blanks-only and no common one. */
 export const newPasswordField = z
   .string({ error: PASSWORD_TOO_SHORT })
   .min(PASSWORD_MIN, PASSWORD_TOO_SHORT)

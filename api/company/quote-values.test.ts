@@ -1,6 +1,6 @@
 // The quote API takes only the gearbox, rolling-status and problem values the company offers
 // (README, Security): an unknown value, or one of its rows it has turned off, is a 400 naming the
-// field, as a vehicle type is, and nothing is stored. SPEC's own values (automatic, manual, other;
+// field, as a vehicle type is, and nothing is stored. the form's own values (automatic, manual, other;
 // rolling, not-rolling, n-a; the problem 'other') stay valid unless the company turned that row off.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, quoteBody } from '../test/harness';
@@ -37,7 +37,7 @@ describe('quote values', () => {
     expect(await stored()).toBe(0);
   });
 
-  it('takes the company’s rows in any spelling, and SPEC’s own values', async () => {
+  it('takes the company’s rows in any spelling, and the form’s own values', async () => {
     const { op, quote, stored } = await setup();
     await t.call('POST', '/api/gearbox-types', { token: op.token, body: { name: 'Semi-Auto', basePrice: 7 } });
     for (const body of [

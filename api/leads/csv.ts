@@ -2,6 +2,7 @@
 // pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
+import { neededWords, plainPounds } from '../../shared/quote-words';
 import type { LeadRow } from './store';
 import { ukDate, ukDateAndTime } from '../engine/calendar/uk-calendar';
 
@@ -45,7 +46,8 @@ const dateTime = (iso: string | null) => {
 
 export function csvRow(row: LeadRow): string {
   const { date, time } = ukDateAndTime(row.createdAt);
-  const when = row.urgency === 'later' && row.preferredDate ? `${ukDate(row.preferredDate)}${row.preferredTime ? ` ${row.preferredTime}` : ''}` : 'Now';
+  // The same rule and words as the email and the Quotes tab, with the date as a spreadsheet reads it (24/11/2026 14:30).
+  const when = neededWords(row, ukDate, ' ');
   const contact = row.contactChannel && row.contactedAt ? `${CHANNEL_LABELS[row.contactChannel]} ${dateTime(row.contactedAt)}` : '';
   return [
     `TQ-${row.publicId}`,
@@ -60,7 +62,7 @@ export function csvRow(row: LeadRow): string {
     row.passengerCount,
     row.problemType,
     when,
-    (row.totalPricePence / 100).toFixed(2),
+    plainPounds(row.totalPricePence),
     LEAD_STATUS_LABELS[row.status],
     dateTime(row.statusChangedAt),
     contact,

@@ -1,7 +1,7 @@
 // What an alert says: the email for one quote and the daily summary, each as a subject, a
 // plain-text part and an HTML part. Pure functions of stored rows: every operator and motorist
 // string (company name, postcodes, vehicle, problem) goes through escapeHtml in the HTML part.
-import { formatPence } from '../../shared/money';
+import { dayWords, gearboxWords, moneyWords, neededWords, problemWords, rollingWords, vehicleWords } from '../../shared/quote-words';
 import type { QuoteRow } from './store';
 
 export interface MailContent {
@@ -24,23 +24,16 @@ const londonDateTime = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 const londonTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-/** A calendar date (YYYY-MM-DD) as written in the UK; the date is already a UK one, so no zone shift. */
-const calendarDate = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
-const formatDay = (day: string) => calendarDate.format(new Date(`${day}T00:00:00Z`));
+/** A calendar date (YYYY-MM-DD) as written in the UK: the quote words' own, so the email and the portal agree. */
+const formatDay = dayWords;
 
 /** The Quotes tab, and one quote opened in it: the portal opens `quote` from exactly this URL. */
 export const quotesTabUrl = (publicUrl: string) => `${publicUrl}/dashboard?tab=quotes`;
 export const quoteUrl = (publicUrl: string, reference: string) => `${quotesTabUrl(publicUrl)}&quote=${encodeURIComponent(reference)}`;
 
-/** A stored choice ("not-rolling", "engine-failure") as a person reads it. */
-const readable = (value: string) => {
-  const words = value.replace(/-/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 const route = (q: QuoteRow) => `${q.pickupPostcode} → ${q.destinationPostcode}`;
-const needed = (q: QuoteRow) =>
-  q.urgency === 'later' && q.preferredDate ? `${formatDay(q.preferredDate)}${q.preferredTime ? ` at ${q.preferredTime}` : ''}` : 'Now';
+const needed = (q: QuoteRow) => neededWords(q);
 const passengers = (n: number) => (n === 0 ? 'none' : String(n));
 
 /** The labelled facts of one quote, in order, as plain strings (escaped later for HTML). */
@@ -49,13 +42,13 @@ function quoteFacts(q: QuoteRow): Array<[string, string]> {
     ['Reference', `TQ-${q.publicId}`],
     ['When', londonDateTime.format(new Date(q.createdAt))],
     ['Route', `${route(q)} (${q.distance} miles)`],
-    ['Vehicle', readable(q.vehicleType)],
-    ['Gearbox', q.gearboxType ? readable(q.gearboxType) : '–'],
-    ['Rolling', q.rollingStatus ? readable(q.rollingStatus) : '–'],
+    ['Vehicle', vehicleWords(q.vehicleType, 'sentence')],
+    ['Gearbox', q.gearboxType ? gearboxWords(q.gearboxType, 'sentence') : '–'],
+    ['Rolling', q.rollingStatus ? rollingWords(q.rollingStatus, 'sentence') : '–'],
     ['Passengers', passengers(q.passengerCount)],
-    ['Problem', readable(q.problemType)],
+    ['Problem', problemWords(q.problemType, 'sentence')],
     ['Needed', needed(q)],
-    ['Total', formatPence(q.totalPricePence)],
+    ['Total', moneyWords(q.totalPricePence)],
   ];
 }
 
@@ -70,7 +63,7 @@ export function quoteAlert(q: QuoteRow, companyName: string, publicUrl: string):
   const width = Math.max(...facts.map(([label]) => label.length)) + 2;
   const footer = `You get an email for every quote to ${companyName}. Change this in the Driver Portal: ${publicUrl}/dashboard`;
   return {
-    subject: `New quote ${reference}: ${formatPence(q.totalPricePence)}, ${route(q)}`,
+    subject: `New quote ${reference}: ${moneyWords(q.totalPricePence)}, ${route(q)}`,
     text: [
       `New quote ${reference} for ${companyName}`,
       '',
@@ -97,7 +90,7 @@ export const SUMMARY_LIST_LIMIT = 100;
 export function dailySummary(day: string, quotes: QuoteRow[], total: number, companyName: string, publicUrl: string): MailContent {
   const heading = `${total} ${total === 1 ? 'quote' : 'quotes'} on ${formatDay(day)}`;
   const line = (q: QuoteRow) =>
-    [`TQ-${q.publicId}`, londonTime.format(new Date(q.createdAt)), `${route(q)} (${q.distance} mi)`, readable(q.vehicleType), readable(q.problemType), needed(q), formatPence(q.totalPricePence)];
+    [`TQ-${q.publicId}`, londonTime.format(new Date(q.createdAt)), `${route(q)} (${q.distance} mi)`, vehicleWords(q.vehicleType, 'sentence'), problemWords(q.problemType, 'sentence'), needed(q), moneyWords(q.totalPricePence)];
   const more = total - quotes.length;
   const tab = quotesTabUrl(publicUrl);
   const footer = `You get this summary every morning at 08:00 for ${companyName}. Change this in the Driver Portal: ${publicUrl}/dashboard`;

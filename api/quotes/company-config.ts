@@ -28,7 +28,7 @@ export interface CompanyQuoteConfig {
 }
 
 /**
- * What a company offers for a choice: its enabled rows, and SPEC's own values (those the quote
+ * What a company offers for a choice: its enabled rows, and the form's own values (those the quote
  * form always lists) unless the company has a row of that name turned off. By slug, as the engine
  * matches rows ("Not Rolling" → not-rolling).
  */

@@ -29,7 +29,7 @@ import {
 } from './quote-form-logic';
 import { Icon } from './icons';
 import { QuoteResult, actionClass, asButton, type ContactDetail } from './QuoteResult';
-import { locatePostcode, sendQuote } from './roadside';
+import { locatePostcode, sendQuote } from './quote-request';
 import { isSameOrigin, useQuoteSetup, type Option } from './quote-setup';
 import { themeVariables } from './theme';
 import { ToastRegion, useToast } from './Toast';

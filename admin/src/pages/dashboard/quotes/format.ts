@@ -1,7 +1,7 @@
 // How the Quotes tab words a stored quote: UK time and en-GB formats whatever the operator's
 // browser is set to, since the quotes, the alerts and the numbers all count UK days.
-import { DEFAULT_PROBLEM_TYPES, GEARBOX_OPTIONS, ROLLING_OPTIONS } from '../../../../../shared/constants';
 import type { ContactChannel } from '../../../../../shared/leads';
+import { gearboxWords, neededWords, problemWords, rollingWords, vehicleWords } from '../../../../../shared/quote-words';
 import type { Lead, LeadNumbers } from '../../../../../shared/types';
 
 const UK = 'Europe/London';
@@ -9,7 +9,6 @@ const dateTime = new Intl.DateTimeFormat('en-GB', { timeZone: UK, day: 'numeric'
 const time = new Intl.DateTimeFormat('en-GB', { timeZone: UK, hour: '2-digit', minute: '2-digit' });
 const ukDate = new Intl.DateTimeFormat('en-GB', { timeZone: UK, day: 'numeric', month: 'short', year: 'numeric' });
 // A calendar day (YYYY-MM-DD) is read as UTC midnight and written in UTC, so no zone shifts it.
-const calendarDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 const shortDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'short' });
 
 /** "24 Nov 2026, 14:02", UK time. */
@@ -26,28 +25,17 @@ export function contactText(contact: NonNullable<Lead['customerContact']>, quote
   return `Customer tapped ${CHANNEL_LABELS[contact.channel]} at ${at}${day}`;
 }
 
-/** "Now", or "Sat, 5 Dec 2026 at 14:30" for a scheduled recovery. */
-export function whenText(lead: Pick<Lead, 'urgency' | 'preferredDate' | 'preferredTime'>): string {
-  if (lead.urgency === 'immediate' || !lead.preferredDate) return 'Now';
-  const day = calendarDay.format(new Date(`${lead.preferredDate}T00:00:00Z`));
-  return lead.preferredTime ? `${day} at ${lead.preferredTime}` : day;
-}
+/** "Now", or "Sat, 5 Dec 2026 at 14:30" for a scheduled recovery: worded as the alert email words it. */
+export const whenText = (lead: Pick<Lead, 'urgency' | 'preferredDate' | 'preferredTime'>): string => neededWords(lead);
 
-/** The words the motorist chose from: quotes store the form's values ("not-rolling", "luton van"). */
-function readable(value: string, options: readonly { value: string; label: string }[]): string {
-  const known = options.find((option) => option.value === value.toLowerCase());
-  if (known) return known.label;
-  return value.replace(/[-_]+/g, ' ').replace(/(^|\s)\p{Ll}/gu, (letter) => letter.toUpperCase());
-}
-
-/** "Car · Automatic · Rolling · 2 passengers · Flat Tire". */
+/** "Car · Automatic · Rolling · 2 passengers · Flat Tire": the motorist's choices by their labels. */
 export function vehicleText(lead: Pick<Lead, 'vehicleType' | 'gearboxType' | 'rollingStatus' | 'passengerCount' | 'problemType'>): string {
   return [
-    readable(lead.vehicleType, []),
-    lead.gearboxType && readable(lead.gearboxType, GEARBOX_OPTIONS),
-    lead.rollingStatus && readable(lead.rollingStatus, ROLLING_OPTIONS),
+    vehicleWords(lead.vehicleType),
+    lead.gearboxType && gearboxWords(lead.gearboxType),
+    lead.rollingStatus && rollingWords(lead.rollingStatus),
     `${lead.passengerCount} ${lead.passengerCount === 1 ? 'passenger' : 'passengers'}`,
-    readable(lead.problemType, DEFAULT_PROBLEM_TYPES),
+    problemWords(lead.problemType),
   ]
     .filter(Boolean)
     .join(' · ');

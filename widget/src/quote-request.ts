@@ -1,5 +1,6 @@
-// The motorist at the roadside (docs/product.md §17), free of React so it is unit-tested directly: their
-// position to the nearest postcode, and a quote request that survives a weak signal.
+// The requests the widget makes from the roadside (docs/product.md §17), free of React so they are unit-tested
+// directly: the device position to the nearest postcode, and the quote request, retried with the same
+// Idempotency-Key so a weak signal never makes two quotes, with its failure handling.
 import { api, ApiRequestError, call, type ApiRequestOptions } from '../../shared/api-client';
 import type { QuoteRequest } from '../../shared/schemas';
 
