@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { FAKE_DVLA_KEY, dvlaFakeUrl } from './api/test/dvla-fake';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -13,10 +14,12 @@ if (!existsSync(chromium)) {
   );
 }
 
-// E2E_PORT moves both servers (API on it, examples on it + 1) so two checkouts can run at once.
+// E2E_PORT moves the servers (API on it, examples on it + 1, the DVLA fake on it + 2) so two checkouts can run at once.
 const apiPort = Number(process.env.E2E_PORT ?? 4173);
 export const API_ORIGIN = `http://127.0.0.1:${apiPort}`;
 export const EXAMPLES_ORIGIN = `http://127.0.0.1:${apiPort + 1}`;
+/** The DVLA fake (api/test/dvla-fake.ts) the server looks number plates up in. */
+const dvlaPort = apiPort + 2;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'recovery-e2e-'));
 
 export default defineConfig({
@@ -62,7 +65,15 @@ export default defineConfig({
         // The journeys sign up a fresh operator each from one address.
         SIGNUP_RATE_LIMIT: '0',
         LOG_LEVEL: 'silent',
+        DVLA_API_KEY: FAKE_DVLA_KEY,
+        DVLA_API_URL: dvlaFakeUrl(dvlaPort),
       },
+    },
+    {
+      command: `tsx api/test/dvla-fake.ts ${dvlaPort}`,
+      url: `http://127.0.0.1:${dvlaPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
     {
       command: `tsx scripts/serve-static.ts examples ${apiPort + 1}`,

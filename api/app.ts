@@ -45,6 +45,10 @@ import { billingRoutes, createBilling } from './billing/routes';
 import { bookingRoutes } from './bookings/routes';
 import { bookingService, type BookingService } from './bookings/service';
 import { createLiveHub, type LiveHub } from './bookings/live';
+import { vehicleRoutes } from './vehicles/routes';
+import { vehicleService } from './vehicles/service';
+import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
+import { createDvlaProvider } from './vehicles/dvla';
 
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge. */
@@ -69,6 +73,8 @@ export interface AppOptions {
   logger?: Logger;
   distance?: DistanceEstimator;
   now?: () => Date;
+  /** Number plate look-ups; by default the DVLA client when DVLA_API_KEY is set, else none. */
+  vehicleLookup?: VehicleLookup;
   /** The Litestream supervisor when REPLICA_URL is set: /readyz reports its lag. */
   replication?: Pick<Replication, 'status'>;
 }
@@ -103,6 +109,10 @@ export function createApp(options: AppOptions) {
   faults.log = (level, record) => logger[level](record);
 
   const companies = companyService(deps);
+  const { apiKey, url } = config.vehicleLookup;
+  const vehicleLookup =
+    options.vehicleLookup ??
+    createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   const recovery = recoveryService(deps);
   // Every route below is one of the contract's (api/contract/; its middleware is attached in
   // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
@@ -124,6 +134,7 @@ export function createApp(options: AppOptions) {
     .route('/', quoteRoutes(deps, quoteLimiter))
     .route('/', leadRoutes(deps))
     .route('/', postcodeRoutes(deps, quoteLimiter))
+    .route('/', vehicleRoutes(deps, vehicleService(deps, vehicleLookup)))
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))

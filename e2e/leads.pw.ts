@@ -104,6 +104,7 @@ test('a quote becomes a lead: tapped, found by reference, won, counted and expor
   await test.step('the tab fits a phone', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByLabel('Find by reference')).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // The chart follows the new width once its resize observer fires: polled, not read at once.
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

@@ -141,6 +141,9 @@ test.describe('embedded on another origin', () => {
     await expect(form.getByLabel('Pickup Location')).toBeVisible();
     await page.keyboard.press('Tab');
     await expect(form.getByRole('button', { name: 'Dismiss safety advice' })).toBeFocused();
+    // The optional Registration field comes first; a keyboard passes it by.
+    await page.keyboard.press('Tab');
+    await expect(form.getByLabel('Registration (optional)')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(form.getByLabel('Pickup Location')).toBeFocused();
     await page.keyboard.type('M1 1AA');

@@ -5,6 +5,7 @@ import { MAX_FREE_MILES, MAX_PASSENGERS, NATIONS, PASSENGER_LIMIT_RANGE, QUOTE_V
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
+import { REGISTRATION_INVALID, plateCharacters } from './registration';
 import { ALERT_MODES, CONTACT_CHANNELS, LEAD_NOTE_MAX, LEAD_PAGE_SIZE, LEAD_STATUSES, RETENTION_MONTHS } from './leads';
 
 const MAX_TEXT = 200;
@@ -85,6 +86,17 @@ export const quoteRequestSchema = z
       .optional(),
     companyId: z.number({ error: 'Company id must be a number' }).int().positive().max(2 ** 31).optional(),
     companySlug: optionalText('Company', 40).optional(),
+    /**
+     * The vehicle's number plate, optional: recorded with the quote as typed, letters and digits
+     * only, in capitals ("ab12-cde" is AB12CDE), whatever its shape. Blank is none.
+     */
+    registration: z
+      .string({ error: 'Registration must be text' })
+      .max(40, REGISTRATION_INVALID)
+      .transform(plateCharacters)
+      .refine((v) => v.length <= 16, REGISTRATION_INVALID)
+      .transform((v) => v || undefined)
+      .optional(),
   })
   .superRefine((quote, ctx) => {
     // A 'later' job is priced at its preferred London time (the after-hours fee, docs/product.md §10):

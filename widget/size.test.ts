@@ -1,18 +1,37 @@
 // Size is a feature (docs/style.md #11): widget.js must stay within its gzip budget. The test builds
 // the widget itself into a temporary directory, so it neither skips without a build nor weighs a
-// stale dist/ left over from before the last source change.
-import { rmSync } from 'node:fs';
+// stale dist/ left over from before the last source change. The number plate look-up is built
+// beside it (widget-vehicle.js) and must stay out of widget.js: only its loader is in there.
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
 import { viteBuild } from '../scripts/vite-build';
 import { WIDGET_BUDGET_BYTES, widgetGzipBytes } from '../scripts/widget-size';
 
-let outDir: string | undefined;
+const outDirs: string[] = [];
 afterAll(() => {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
 });
 
 it('widget.js is at most 85 KB gzip', { timeout: 120_000 }, async () => {
-  outDir = await viteBuild('vite.widget.config.ts');
+  const outDir = await viteBuild('vite.widget.config.ts');
+  outDirs.push(outDir);
+  const widget = readFileSync(path.join(outDir, 'widget.js'), 'utf8');
   expect(widgetGzipBytes(path.join(outDir, 'widget.js'))).toBeLessThanOrEqual(WIDGET_BUDGET_BYTES);
+  // Loaded lazily: the look-up's words and its request are not in widget.js.
+  expect(widget).toContain('widget-vehicle.js');
+  expect(widget).not.toContain('We think this is');
+  expect(widget).not.toMatch(/\.vehicles\.lookup\b/);
+});
+
+it('widget-vehicle.js, the number plate look-up, is at most 2 KB gzip and carries no React of its own', { timeout: 120_000 }, async () => {
+  const outDir = await viteBuild('vite.widget-vehicle.config.ts');
+  outDirs.push(outDir);
+  const chunk = readFileSync(path.join(outDir, 'widget-vehicle.js'), 'utf8');
+  expect(chunk).toContain('We think this is');
+  // The typed client walks the contract's path: its segments, not a literal path.
+  expect(chunk).toMatch(/\.vehicles\.lookup\.\$post\b/);
+  expect(chunk).not.toContain('useState');
+  expect(gzipSync(chunk, { level: 9 }).length).toBeLessThanOrEqual(2000);
 });

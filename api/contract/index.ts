@@ -17,6 +17,7 @@ import { postcodes } from './postcodes';
 import { pricing } from './pricing';
 import { quotes } from './quotes';
 import { share } from './share';
+import { vehicles } from './vehicles';
 
 export type { Access, ContractRoute } from './define';
 
@@ -43,6 +44,7 @@ export const contract = named({
   // Static paths before `/api/quotes/{reference}`: api/leads/routes.ts registers them first too.
   leads,
   postcodes,
+  vehicles,
   share,
   billing,
   alerts,

@@ -47,6 +47,7 @@ const company: PublicCompany = {
 const dir = mkdtempSync(path.join(tmpdir(), 'hosted-test-'));
 const widgetFile = path.join(dir, 'widget.js');
 writeFileSync(widgetFile, 'customElements.define("recovery-quote", class extends HTMLElement {});\n'.repeat(50));
+writeFileSync(path.join(dir, 'widget-vehicle.js'), 'export function suggestVehicle() {}\n');
 
 const app = createHostedRoutes({
   lookupBySlug: (slug) => (slug === 'bobs-tow' ? company : undefined),
@@ -267,6 +268,19 @@ describe('GET /widget.js', () => {
     const res = await unbuilt.request('/widget.js');
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ message: 'The widget is not built. Run "npm run build".' });
+  });
+});
+
+describe('GET /widget-vehicle.js', () => {
+  it('is the number plate look-up beside widget.js, a module any origin may import (CORS), cached like it', async () => {
+    const res = await app.request('/widget-vehicle.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(await res.text()).toContain('suggestVehicle');
+    const unbuilt = createHostedRoutes({ lookupBySlug: () => undefined, widgetFile: path.join(dir, 'elsewhere', 'widget.js'), publicUrl: 'https://quotes.example' });
+    expect((await unbuilt.request('/widget-vehicle.js')).status).toBe(503);
   });
 });
 

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import path from 'node:path';
 import { html, raw } from 'hono/html';
 import { safeColour } from '../../shared/patterns';
 import { telUrl, whatsappNumber } from '../../shared/phone';
@@ -59,29 +60,37 @@ const accepts = (header: string | undefined, coding: string) =>
     return name.trim().toLowerCase() === coding && !params.some((p) => /^\s*q=0(\.0+)?\s*$/.test(p));
   });
 
-export function createHostedRoutes(opts: HostedRoutesOptions) {
+/** A built script of the widget, for any website: read once, gzipped once, revalidated by ETag. */
+function serveScript(file: string) {
   let widget: WidgetAsset | undefined;
+  return (c: Context) => {
+    widget ??= loadWidget(file);
+    if (!widget) {
+      return c.json({ message: 'The widget is not built. Run "npm run build".' }, 503);
+    }
+    const gzip = accepts(c.req.header('accept-encoding'), 'gzip');
+    const etag = gzip ? widget.gzipEtag : widget.etag;
+    c.header('ETag', etag);
+    c.header('Cache-Control', WIDGET_CACHE);
+    c.header('Vary', 'Accept-Encoding');
+    c.header('Access-Control-Allow-Origin', '*');
+    if (matchesIfNoneMatch(c.req.header('if-none-match'), [widget.etag, widget.gzipEtag])) {
+      return c.body(null, 304);
+    }
+    c.header('Content-Type', 'text/javascript; charset=utf-8');
+    if (gzip) c.header('Content-Encoding', 'gzip');
+    return c.body(new Uint8Array(gzip ? widget.gzipped : widget.body));
+  };
+}
+
+export function createHostedRoutes(opts: HostedRoutesOptions) {
   const publicUrl = opts.publicUrl.replace(/\/+$/, '');
 
   return new Hono()
-    .get('/widget.js', (c) => {
-      widget ??= loadWidget(opts.widgetFile);
-      if (!widget) {
-        return c.json({ message: 'The widget is not built. Run "npm run build".' }, 503);
-      }
-      const gzip = accepts(c.req.header('accept-encoding'), 'gzip');
-      const etag = gzip ? widget.gzipEtag : widget.etag;
-      c.header('ETag', etag);
-      c.header('Cache-Control', WIDGET_CACHE);
-      c.header('Vary', 'Accept-Encoding');
-      c.header('Access-Control-Allow-Origin', '*');
-      if (matchesIfNoneMatch(c.req.header('if-none-match'), [widget.etag, widget.gzipEtag])) {
-        return c.body(null, 304);
-      }
-      c.header('Content-Type', 'text/javascript; charset=utf-8');
-      if (gzip) c.header('Content-Encoding', 'gzip');
-      return c.body(new Uint8Array(gzip ? widget.gzipped : widget.body));
-    })
+    .get('/widget.js', serveScript(opts.widgetFile))
+    // The number plate look-up, which widget.js loads (as a module, so with CORS) the first time a
+    // motorist types a registration.
+    .get('/widget-vehicle.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-vehicle.js')))
     .get('/company/:slug', (c) => {
       const slug = c.req.param('slug');
       const company = opts.lookupBySlug(slug);

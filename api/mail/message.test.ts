@@ -9,6 +9,7 @@ const quote: QuoteRow = {
   pickupPostcode: 'LS1 4AP',
   destinationPostcode: 'M1 1AA',
   vehicleType: '<img src=x onerror=alert(1)>',
+  registration: null,
   gearboxType: 'manual',
   rollingStatus: 'not-rolling',
   passengerCount: 2,

@@ -11,6 +11,9 @@ import { isReplicaUrl } from './db/replication';
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** The DVLA Vehicle Enquiry Service's production endpoint; its test environment is https://uat.driver-vehicle-licensing.api.gov.uk/vehicle-enquiry/v1/vehicles */
+export const DVLA_PRODUCTION_URL = 'https://driver-vehicle-licensing.api.gov.uk/vehicle-enquiry/v1/vehicles';
+
 /** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
 export const DEFAULT_DATABASE_PATH = './data/recovery.db';
 
@@ -37,6 +40,13 @@ const envSchema = z
     QUOTE_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     SIGNUP_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
     CONTACT_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
+    /** The DVLA Vehicle Enquiry Service key: without it the quote form records the plate and looks nothing up. */
+    DVLA_API_KEY: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    DVLA_API_URL: z.url({ protocol: /^https?$/, error: 'DVLA_API_URL must be an http(s) URL' }).default(DVLA_PRODUCTION_URL),
+    VEHICLE_LOOKUP_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
     /** The proxies whose X-Forwarded-For is believed: a hop count, or addresses and CIDR ranges (api/platform/http/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()
@@ -138,6 +148,8 @@ export interface Config {
   /** Booking texts (docs/product.md, "Bookings"): without it they are kept in the outbox as unsent. */
   sms?: { apiUrl: string; accountSid: string; authToken: string; from: string };
   bookings: { bookingRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
+  /** Number plate look-ups: no `apiKey`, no look-ups (the plate is still recorded with the quote). */
+  vehicleLookup: { apiKey?: string; url: string; rateLimit: number };
 }
 
 export class ConfigError extends Error {}
@@ -214,5 +226,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       jobRateLimit: env.JOB_RATE_LIMIT,
       liveStreams: { total: env.LIVE_STREAMS_MAX, perAddress: env.LIVE_STREAMS_PER_ADDRESS },
     },
+    vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
   };
 }

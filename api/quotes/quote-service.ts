@@ -135,6 +135,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       vatRatePercent: result.vat?.ratePercent ?? 0,
       validUntil: result.validUntil.toISOString(),
       lines: JSON.stringify(result.lines),
+      registration: body.registration ?? null,
       createdAt: now.toISOString(),
     });
     return {

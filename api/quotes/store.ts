@@ -10,12 +10,12 @@ import { pauseBefore, writeDeadline } from '../platform/db/write';
 type LeadColumns = 'status' | 'statusChangedAt' | 'contactChannel' | 'contactedAt';
 /** Every column a quote is written with: the writer fills the id and reference, the route all the rest. */
 export type QuoteInsert = Required<Omit<typeof quotes.$inferInsert, LeadColumns>>;
-/** The "More rules" columns (docs/product.md §10), which quotes priced without those rules may leave out. */
-type QuoteSnapshot = 'vatPence' | 'vatRatePercent' | 'validUntil' | 'lines';
+/** The "More rules" columns (docs/product.md §10), which quotes priced without those rules may leave out, and the optional registration. */
+type QuoteSnapshot = 'vatPence' | 'vatRatePercent' | 'validUntil' | 'lines' | 'registration';
 /** What the route gives. */
 export type NewQuote = Omit<QuoteInsert, 'id' | 'publicId' | QuoteSnapshot> & Partial<Pick<QuoteInsert, QuoteSnapshot>>;
 
-const NO_SNAPSHOT: Pick<QuoteInsert, QuoteSnapshot> = { vatPence: 0, vatRatePercent: 0, validUntil: null, lines: null };
+const NO_SNAPSHOT: Pick<QuoteInsert, QuoteSnapshot> = { vatPence: 0, vatRatePercent: 0, validUntil: null, lines: null, registration: null };
 
 const p = <K extends keyof QuoteInsert>(column: K) => sql.placeholder(column);
 
@@ -50,6 +50,7 @@ function prepareInsertQuote(db: Db): (quote: NewQuote, id: number, publicId: str
       vatRatePercent: p('vatRatePercent'),
       validUntil: p('validUntil'),
       lines: p('lines'),
+      registration: p('registration'),
       createdAt: p('createdAt'),
       // The lead columns start as the schema's defaults; written explicitly so every value is a placeholder.
       status: sql`'new'`,

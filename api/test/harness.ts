@@ -90,6 +90,7 @@ export function createTestApp(options: TestAppOptions = {}) {
     QUOTE_RATE_LIMIT: '0',
     // Tests sign up many operators from one address; the limit's own tests turn it on.
     SIGNUP_RATE_LIMIT: '0',
+    VEHICLE_LOOKUP_RATE_LIMIT: '0',
     ...options.env,
   });
   const { env: _env, ...rest } = options;

@@ -185,6 +185,8 @@ describe('demo mode', () => {
       problemType: 'flat-tire',
       urgency: 'immediate',
       companyId: 1,
+      // The optional Registration field, left blank: the server records none.
+      registration: '',
     });
     expect(onQuote).toHaveBeenCalledWith(quote);
     expect(screen.getByText('Total Cost')).toBeTruthy();

@@ -33,6 +33,7 @@ import { locatePostcode, sendQuote } from './quote-request';
 import { isSameOrigin, useQuoteSetup, type Option } from './quote-setup';
 import { themeVariables } from './theme';
 import { ToastRegion, useToast } from './Toast';
+import { loadVehicleLookup } from './vehicle-chunk';
 
 export type { ContactDetail } from './QuoteResult';
 
@@ -197,6 +198,8 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [locating, setLocating] = useState(false);
   const [locateNote, setLocateNote] = useState('');
   const [safetyShown, setSafetyShown] = useState(true);
+  /** What the number plate look-up says it found (vehicle-lookup.tsx, loaded on first use). */
+  const [plate, setPlate] = useState<ReactNode>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
@@ -336,6 +339,31 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
           Get Your Instant Recovery Quote
         </h3>
         <form ref={formRef} noValidate onSubmit={submit} className="mt-4 grid gap-4 @md:grid-cols-2">
+          <div className="@md:col-span-2">
+            <PostcodeField
+              id={`${id}-registration`}
+              name="registration"
+              label="Registration (optional)"
+              placeholder="e.g. AB12 CDE"
+              autoComplete="off"
+              value={values.registration}
+              // Whatever is typed, the quote can carry it: the server keeps its letters and digits.
+              onChange={(v) => {
+                update('registration', v);
+                setPlate(null);
+                // A found vehicle chooses its vehicle type, which the motorist may change. The demo's
+                // company is the demo company, whose look-ups work like any other's.
+                loadVehicleLookup(apiBase).then(
+                  (m) => m.suggestVehicle(apiBase, companyId, v, setPlate, update, focusField),
+                  () => {},
+                );
+              }}
+              note={
+                // The look-up writes the words and their styling: widget.js carries only the place for them.
+                <p role="status">{plate}</p>
+              }
+            />
+          </div>
           <PostcodeField
             id={`${id}-pickup`}
             name="pickupPostcode"

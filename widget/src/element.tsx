@@ -11,14 +11,8 @@ import widgetCss from './widget.css?inline';
 const script = document.currentScript;
 const SCRIPT_ORIGIN = script instanceof HTMLScriptElement && script.src ? new URL(script.src).origin : '';
 
-/**
- * Tailwind sizes in rem follow the host page's <html> font size, which a careless site may set to
- * anything; pixels keep the form the size we designed (16 px root).
- */
-const inPixels = (css: string) => css.replace(/(\d*\.?\d+)rem\b/g, (_, n: string) => `${Number(n) * 16}px`);
-
-let cssText: string | undefined;
-const widgetCssText = () => (cssText ??= inPixels(widgetCss));
+// Its rem sizes are already pixels: the widget build converts them (vite.widget.config.ts).
+const widgetCssText = () => widgetCss;
 
 /** Safari before 16.4 has no constructable stylesheets (nor @property, which Tailwind's own fallback covers). */
 const LEGACY_STYLES = !('adoptedStyleSheets' in Document.prototype);

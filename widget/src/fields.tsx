@@ -55,14 +55,17 @@ interface PostcodeFieldProps {
   value: string;
   error?: string;
   onChange: (value: string) => void;
-  onBlur: () => void;
+  onBlur?: () => void;
   /** A button beside the input (Pickup Location's 'Use my location'). */
   action?: ReactNode;
   /** A note under the input, e.g. why the location could not be used. */
   note?: ReactNode;
+  /** The Registration field reuses this one: a plate is no postcode to the browser's autofill. */
+  autoComplete?: string;
 }
 
-export function PostcodeField({ id, name, label, placeholder, value, error, onChange, onBlur, action, note }: PostcodeFieldProps) {
+/** A short code in capitals: a postcode, or the vehicle's registration. */
+export function PostcodeField({ id, name, label, placeholder, value, error, onChange, onBlur, action, note, autoComplete = 'postal-code' }: PostcodeFieldProps) {
   return (
     <Field id={id} label={label} error={error}>
       <div className="flex gap-2">
@@ -72,7 +75,7 @@ export function PostcodeField({ id, name, label, placeholder, value, error, onCh
           type="text"
           inputMode="text"
           autoCapitalize="characters"
-          autoComplete="postal-code"
+          autoComplete={autoComplete}
           spellCheck={false}
           maxLength={16}
           placeholder={placeholder}

@@ -100,8 +100,18 @@ describe('toQuoteRequest', () => {
       problemType: 'flat-tire',
       urgency: 'immediate',
       companyId: 7,
+      registration: '',
     });
     expect(quoteRequestSchema.safeParse(body).success).toBe(true);
+  });
+
+  it('sends the registration as typed, which the server records as its letters and digits, blank as none', () => {
+    const typed = toQuoteRequest({ ...valid, registration: 'ab12-cde ' }, 7);
+    expect(typed.registration).toBe('ab12-cde ');
+    expect(quoteRequestSchema.parse(typed).registration).toBe('AB12CDE');
+    expect(quoteRequestSchema.parse(toQuoteRequest({ ...valid, registration: '  ' }, 7)).registration).toBeUndefined();
+    // The field holds at most 16 characters, and whatever they are the server takes them.
+    expect(quoteRequestSchema.safeParse(toQuoteRequest({ ...valid, registration: '!!!!!!!!!!!!!!!!' }, 7)).success).toBe(true);
   });
 
   it('sends the preferred date and a 24-hour time only for later', () => {

@@ -13,6 +13,8 @@ export type Urgency = 'immediate' | 'later';
 export type Period = 'AM' | 'PM';
 
 export interface QuoteFormValues {
+  /** Optional: the plate as typed. */
+  registration: string;
   pickupPostcode: string;
   destinationPostcode: string;
   vehicleType: string;
@@ -48,6 +50,7 @@ export const QUOTE_MESSAGES = {
 } as const;
 
 export const INITIAL_VALUES: QuoteFormValues = {
+  registration: '',
   pickupPostcode: '',
   destinationPostcode: '',
   vehicleType: '',
@@ -125,6 +128,8 @@ export function toQuoteRequest(values: QuoteFormValues, companyId: number | unde
       preferredTime: to24Hour(values.hour, values.minute, values.period),
     }),
     ...(companyId !== undefined && { companyId }),
+    // Blank is none: the server keeps only its letters and digits.
+    registration: values.registration,
   };
 }
 

@@ -1,5 +1,5 @@
 // jsdom lacks a few browser APIs Radix relies on; component tests import this first.
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
 
 class ResizeObserverStub {
@@ -8,6 +8,11 @@ class ResizeObserverStub {
   disconnect(): void {}
 }
 globalThis.ResizeObserver ??= ResizeObserverStub;
+
+// findBy… and waitFor give a screen up to 5 s (Testing Library's default is 1 s): the portal's tabs
+// load lazily, and on a loaded 2-core machine a chunk can take longer than a second to arrive. A
+// screen that never appears still fails; one that is slow no longer does.
+configure({ asyncUtilTimeout: 5000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

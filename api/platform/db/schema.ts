@@ -227,6 +227,8 @@ export const quotes = sqliteTable(
     /** The motorist's last tap on WhatsApp or Call in the quote form, and when. */
     contactChannel: text('contact_channel').$type<ContactChannel>(),
     contactedAt: text('contacted_at'),
+    /** The registration the motorist typed, normalised (AB12CDE); null when they left it blank. */
+    registration: text('registration'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -237,6 +239,19 @@ export const quotes = sqliteTable(
     index('quotes_company_created').on(t.companyId, t.createdAt, t.status, t.totalPricePence, t.pickupPostcode),
   ],
 );
+
+/**
+ * The operator's number plate rules (api/vehicles/rules.ts): an ordered JSON list of
+ * `{ category, fuel, overKg, vehicleTypeId }`, always read and written whole. No row: the
+ * defaults built from the company's vehicle type names.
+ */
+export const vehicleRules = sqliteTable('vehicle_rules', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  rules: text('rules').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
 
 /**
  * The one key of the quote reference permutation (api/quotes/reference.ts): 16 random bytes,

@@ -19,6 +19,7 @@ function renderTab(extra: Record<string, (body: unknown) => { status?: number; j
     'GET /api/rolling-status-types': ok([{ id: 3, companyId: 7, name: 'Seized', basePrice: 20, enabled: false }]),
     'GET /api/surcharges': ok([{ id: 4, companyId: 7, problemType: 'Flat tyre', amount: 15, description: null, enabled: true }]),
     'GET /api/passenger-charges': ok([]),
+    'GET /api/vehicle-rules': ok({ rules: [{ category: 'N1', fuel: 'any', overKg: null, vehicleTypeId: 1 }], defaults: true, lookupAvailable: true }),
     ...extra,
   });
   vi.stubGlobal('fetch', api.fetchStub);
@@ -40,10 +41,52 @@ const click = async (element: HTMLElement) => {
   });
 };
 
+/** A row of the Vehicle Types list (the number plate rules offer the same names as options). */
+const vehicleTypeShown = async (name: string) => within(await screen.findByRole('list', { name: 'Vehicle Types' })).findByText(name);
+
+describe('Custom Charges: number plate rules', () => {
+  it('shows the starting rules, and saves the list as edited, in order', async () => {
+    const saved = { rules: [], defaults: false, lookupAvailable: true };
+    const api = renderTab({ 'PUT /api/vehicle-rules': ok(saved) });
+    const list = await screen.findByRole('list', { name: 'Number plate rules' });
+    expect(screen.getByText('These are the starting rules, made from your vehicle type names.')).toBeTruthy();
+    expect((within(list).getByLabelText('Rule 1: vehicle') as HTMLSelectElement).value).toBe('N1');
+    await click(screen.getByRole('button', { name: 'Add Rule' }));
+    fireEvent.change(within(list).getByLabelText('Rule 2: fuel'), { target: { value: 'electric' } });
+    fireEvent.change(within(list).getByLabelText('Rule 1: over (kg)'), { target: { value: '3000' } });
+    await click(within(list).getByRole('button', { name: 'Move rule 2 up' }));
+    await click(screen.getByRole('button', { name: 'Save Rules' }));
+    expect(writes(api)).toEqual([
+      {
+        method: 'PUT',
+        path: '/api/vehicle-rules',
+        body: {
+          rules: [
+            { category: 'any', fuel: 'electric', overKg: null, vehicleTypeId: 1 },
+            { category: 'N1', fuel: 'any', overKg: 3000, vehicleTypeId: 1 },
+          ],
+        },
+      },
+    ]);
+    expect(await screen.findByText('Number plate rules saved')).toBeTruthy();
+  });
+
+  it('says when look-ups are off on the server, and offers the starting rules back once changed', async () => {
+    const api = renderTab({
+      'GET /api/vehicle-rules': ok({ rules: [], defaults: false, lookupAvailable: false }),
+      'PUT /api/vehicle-rules': ok({ rules: [], defaults: true, lookupAvailable: false }),
+    });
+    expect(await screen.findByText('Look-ups are switched off on this server, so the quote form only records the registration.')).toBeTruthy();
+    expect(screen.getByText('No rules: a looked-up vehicle is left for the customer to choose.')).toBeTruthy();
+    await click(screen.getByRole('button', { name: 'Use Starting Rules' }));
+    expect(writes(api)).toEqual([{ method: 'PUT', path: '/api/vehicle-rules', body: { rules: null } }]);
+  });
+});
+
 describe('Custom Charges', () => {
   it('shows each list, or its own empty text', async () => {
     renderTab();
-    expect(await screen.findByText('Van')).toBeTruthy();
+    expect(await vehicleTypeShown('Van')).toBeTruthy();
     expect(screen.getByText('No gearbox types configured. Add one to get started.')).toBeTruthy();
     expect(screen.getByText('No passenger charges configured.')).toBeTruthy();
     expect(await screen.findByText('+£15.00')).toBeTruthy();
@@ -102,7 +145,7 @@ describe('Custom Charges', () => {
 
   it('adds a custom problem, then reopens the dialog reset', async () => {
     const api = renderTab({ 'POST /api/surcharges': ok({}) });
-    await screen.findByText('Van');
+    await vehicleTypeShown('Van');
     await click(screen.getAllByRole('button', { name: 'Add Custom Charge' })[0]);
     let dialog = await screen.findByRole('dialog', { name: 'Add Custom Charge' });
     fireEvent.change(within(dialog).getByLabelText('Problem type'), { target: { value: '__custom__' } });
@@ -124,7 +167,7 @@ describe('Custom Charges', () => {
 
   it('rejects an invalid passenger charge, and Cancel resets the draft', async () => {
     const api = renderTab();
-    await screen.findByText('Van');
+    await vehicleTypeShown('Van');
     await click(screen.getByRole('button', { name: 'Add Passenger Charge' }));
     let dialog = await screen.findByRole('dialog', { name: 'Add Passenger Charge' });
     expect((within(dialog).getByLabelText('Passengers') as HTMLInputElement).value).toBe('1');
@@ -143,7 +186,7 @@ describe('Custom Charges', () => {
   it('shows a refused duplicate name under the name field of the add dialog, and keeps the dialog open', async () => {
     const conflict = { status: 409, json: { message: 'van already exists', requestId: 'r1' } };
     renderTab({ 'POST /api/vehicle-types': () => conflict });
-    await screen.findByText('Van');
+    await vehicleTypeShown('Van');
     await click(screen.getByRole('button', { name: 'Add Vehicle type' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Vehicle type' });
     fireEvent.change(within(dialog).getByLabelText('Vehicle type name'), { target: { value: 'van' } });

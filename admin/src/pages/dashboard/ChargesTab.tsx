@@ -38,6 +38,7 @@ import {
 import { asInput } from '../../lib/forms';
 import type { ChargeList, RowNoun } from './api';
 import { useRowEditor } from './useRowEditor';
+import { VehicleRulesSection } from './VehicleRulesSection';
 
 type DeleteConfirmation = 'dialog' | 'browser';
 
@@ -527,6 +528,7 @@ export function ChargesTab() {
         priceLabel="Base price (£)"
         deleteConfirmation="dialog"
       />
+      <VehicleRulesSection />
       <PricedRowSection
         list="gearbox-types"
         noun={{ title: 'Gearbox type', lower: 'gearbox type' }}
