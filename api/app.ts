@@ -42,14 +42,24 @@ import { recoveryService } from './auth/recovery';
 import { BODY_LIMITS, bodyLimitOf } from './contract/define';
 import { createQuoteLimiter } from './quotes/rate-limit';
 import { billingRoutes, createBilling } from './billing/routes';
+import { bookingRoutes } from './bookings/routes';
+import { bookingService, type BookingService } from './bookings/service';
+import { createLiveHub, type LiveHub } from './bookings/live';
 import { vehicleRoutes } from './vehicles/routes';
 import { vehicleService } from './vehicles/service';
 import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 
 
+/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge. */
+export interface AppBookings {
+  service: BookingService;
+  live: LiveHub;
+  outbox: { nudge: () => void };
+}
+
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/];
+const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
 
 /** The largest form body the local billing pages read (their forms send one short field). */
 const BILLING_FORM_LIMIT = 4 * 1024;
@@ -108,6 +118,11 @@ export function createApp(options: AppOptions) {
   // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
   const quoteLimiter = createQuoteLimiter(config);
+  // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
+  // once the job runs); their expiry is a job of api/boot.ts's.
+  const live = createLiveHub(config.bookings.liveStreams);
+  const outbox = { nudge: () => {} };
+  const bookings = bookingService({ ...deps, live, nudgeOutbox: () => outbox.nudge() });
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
@@ -123,6 +138,7 @@ export function createApp(options: AppOptions) {
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))
+    .route('/', bookingRoutes(deps, bookings, live))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
@@ -162,7 +178,8 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  return { app, deps, billing };
+  const appBookings: AppBookings = { service: bookings, live, outbox };
+  return { app, deps, billing, bookings: appBookings };
 }
 
 function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {

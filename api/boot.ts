@@ -2,7 +2,7 @@
 // the first quote does not pay for it), WAL checkpoints on a worker thread, and the background
 // jobs (JOBS below) on the one job runner. api/server.ts starts this way, and so does the
 // benchmark's bare-handler reference, so both run the same.
-import { createApp } from './app';
+import { createApp, type AppBookings } from './app';
 import { createReplication } from './platform/db/replication';
 import { createLogger } from './platform/http/observability';
 import { checkpointFailureLog, startBackgroundCheckpoints } from './platform/db/checkpointer';
@@ -12,13 +12,14 @@ import type { Logger } from './platform/http/observability';
 import type { AppDeps } from './platform/deps';
 import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
-import { mailOutboxJob } from './mail/worker';
+import { MAIL_OUTBOX_JOB, mailOutboxJob } from './mail/worker';
+import { bookingExpiryJob } from './bookings/expiry';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
  * is adding its definition here.
  */
-const JOBS: ((deps: AppDeps) => Job)[] = [retentionJob, mailOutboxJob];
+const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [retentionJob(deps), mailOutboxJob(deps), bookingExpiryJob(bookings.service)];
 
 export function bootApp(config: Config, appLogger?: Logger) {
   const logger = appLogger ?? createLogger(config.logLevel);
@@ -26,7 +27,7 @@ export function bootApp(config: Config, appLogger?: Logger) {
   const replication = replicating
     ? createReplication({ databasePath: config.databasePath, replicaUrl: config.replicaUrl!, logger })
     : undefined;
-  const { app, deps } = createApp({ config, logger, replication });
+  const { app, deps, bookings } = createApp({ config, logger, replication });
   const geodata = loadGeodata();
   // Litestream owns checkpoints while it replicates (api/platform/db/replication.ts): neither the
   // checkpoint worker nor SQLite's automatic checkpoint may fold frames it has not copied yet.
@@ -36,7 +37,10 @@ export function bootApp(config: Config, appLogger?: Logger) {
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   const jobs = createJobRunner(deps);
-  for (const job of JOBS) jobs.add(job(deps));
+  const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
+  // A booking's alert goes out at once, not at the mail job's next tick.
+  const mail = handles.get(MAIL_OUTBOX_JOB)!;
+  bookings.outbox.nudge = () => setImmediate(() => void mail.tick());
   jobs.start();
-  return { app, deps, geodata, checkpoints, jobs, replication };
+  return { app, deps, geodata, checkpoints, jobs, replication, bookings };
 }

@@ -22,7 +22,7 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints, jobs, replication } = bootApp(config, logger);
+const { app, deps, geodata, checkpoints, jobs, replication, bookings } = bootApp(config, logger);
 // Replication starts once the database is open and migrated; a failure to start is logged and retried.
 void replication?.start();
 const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
@@ -134,6 +134,9 @@ function shutdown(signal: string) {
     process.exit(1);
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
+  // Live status streams never end by themselves: closed now, so the drain does not wait for them
+  // (the pages fall back to polling and find the server again once it is back).
+  bookings.live.closeAll();
   // No new job runs from now on; a run in progress ends its step (a send finishes and is recorded,
   // retention ends its batch) while requests drain.
   const jobsStopped = jobs.stop();

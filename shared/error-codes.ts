@@ -45,6 +45,15 @@ export const ERROR_CODES = [
   'CHECKOUT_INVALID',
   'CHECKOUT_UNPAID',
   'CHECKOUT_ALREADY_PROCESSED',
+  // Bookings: the quote's price has expired (a fresh quote is needed), the quote is booked from
+  // another form, the company takes no bookings online, a status change out of order, a job's
+  // page closed a day after it finished, too many live pages open
+  'QUOTE_EXPIRED',
+  'ALREADY_BOOKED',
+  'BOOKING_NOT_OFFERED',
+  'BOOKING_OUT_OF_ORDER',
+  'JOB_CLOSED',
+  'STREAMS_FULL',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'REQUEST_FAILED',

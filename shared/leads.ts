@@ -25,10 +25,13 @@ export const ALERT_MODE_LABELS: Record<AlertMode, string> = {
  * until the account's address and the alert address are verified ("waiting for a verified address").
  */
 export const ALERT_STATUSES = ['pending', 'sent', 'failed', 'unsent', 'unverified'] as const;
+/** How an outbox row goes out. */
+export const ALERT_CHANNELS = ['email', 'sms'] as const;
+export type AlertChannel = (typeof ALERT_CHANNELS)[number];
 export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
-/** Lead alerts, and the account's own mails (each of its own kind, never listed as alerts). */
-export const ALERT_KINDS = ['quote', 'daily'] as const;
+/** Lead alerts (a quote, the daily summary, a booking's alert or service text), and the account's own mails (each of its own kind, never listed as alerts). */
+export const ALERT_KINDS = ['quote', 'daily', 'booking'] as const;
 export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];

@@ -4,7 +4,7 @@
 // Money is in pounds as numbers (docs/architecture.md §3); dates are ISO 8601 strings.
 import { z } from 'zod';
 import { NATIONS, URGENCY_VALUES } from './constants';
-import { ALERT_KINDS, ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
+import { ALERT_CHANNELS, ALERT_KINDS, ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
 import { ERROR_CODES } from './error-codes';
 import { CHECKLIST_KEYS } from './share';
 import { SUBSCRIPTION_STATUSES } from './subscription';
@@ -92,6 +92,10 @@ export const publicCompanySchema = z
     feature3Title: z.string(),
     feature3Description: z.string(),
     feature3Icon: z.string(),
+    offerBooking: z.boolean().optional().meta({ description: 'The quote result offers "Book this recovery" (POST /api/bookings)' }),
+    offerWhatsapp: z.boolean().optional().meta({ description: 'The quote result offers WhatsApp (when a number is set)' }),
+    offerCall: z.boolean().optional().meta({ description: 'The quote result offers Call (when a number is set)' }),
+    retentionMonths: z.number().int().optional().meta({ description: 'How long a booking’s details are kept, said before it is sent' }),
   })
   .meta({ id: 'PublicCompany' });
 
@@ -328,6 +332,7 @@ export const alertSchema = z
   .object({
     id: z.number().int(),
     kind: z.enum(ALERT_KINDS),
+    channel: z.enum(ALERT_CHANNELS).optional().meta({ description: 'email, or sms (booking alerts and the motorist’s service texts)' }),
     to: z.string(),
     subject: z.string(),
     status: z.enum(ALERT_STATUSES).meta({ description: 'unsent: no mail server configured; unverified: waiting for a verified address' }),

@@ -72,6 +72,7 @@ describe('the alert list', () => {
     expect(res.json[0]).toEqual({
       id: expect.any(Number),
       kind: 'quote',
+      channel: 'email',
       to: op.email,
       subject: expect.stringMatching(/^New quote TQ-\w+: £[\d.,]+, M1 1AE → M4 4BF$/),
       status: 'sent',

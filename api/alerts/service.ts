@@ -18,6 +18,7 @@ const RECENT_ALERTS = 20;
 const toAlert = (r: OutboxRow): Alert => ({
   id: r.id,
   kind: r.kind as Alert['kind'],
+  channel: r.channel,
   to: r.to,
   subject: r.subject,
   status: r.status,

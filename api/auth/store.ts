@@ -43,7 +43,7 @@ export function createOperator(
   input: { email: string; passwordHash: string; name: string; companyName: string; alertMode: AlertMode; createdAt?: string },
 ): UserRow {
   return db.transaction((tx) => {
-    const company = tx.insert(companies).values({ name: input.companyName, alertMode: input.alertMode }).returning({ id: companies.id }).get();
+    const company = tx.insert(companies).values({ name: input.companyName, alertMode: input.alertMode, offerBooking: true }).returning({ id: companies.id }).get();
     insertStarterRows(tx, company.id);
     return tx
       .insert(users)

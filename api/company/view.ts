@@ -42,6 +42,10 @@ export function toPublicCompany(row: CompanyRow, publicUrl: string): PublicCompa
     feature3Title: row.feature3Title,
     feature3Description: row.feature3Description,
     feature3Icon: row.feature3Icon,
+    offerBooking: row.offerBooking,
+    offerWhatsapp: row.offerWhatsapp,
+    offerCall: row.offerCall,
+    retentionMonths: row.retentionMonths,
   };
 }
 

@@ -7,6 +7,7 @@
 import { alerts } from './alerts';
 import { auth } from './auth';
 import { billing } from './billing';
+import { bookings } from './bookings';
 import { gearboxTypes, passengerCharges, rollingStatusTypes, surcharges, vehicleTypes } from './charges';
 import { company } from './company';
 import type { Access, ContractRoute } from './define';
@@ -47,6 +48,7 @@ export const contract = named({
   share,
   billing,
   alerts,
+  bookings,
   docs,
 });
 

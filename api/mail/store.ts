@@ -3,7 +3,7 @@
 // worker runs for every batch of quotes is prepared once (api/platform/db/prepared.ts): built by drizzle on
 // each call, those statements cost the worker more than composing the messages.
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, max, sql } from 'drizzle-orm';
-import type { AlertMode } from '../../shared/leads';
+import type { AlertChannel, AlertMode } from '../../shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 import { companies, mailOutbox, quotes, users, verifiedAddresses } from '../platform/db/schema';
@@ -90,6 +90,8 @@ export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
       .values({
         companyId: p('companyId'),
         kind: p('kind'),
+        channel: p('channel'),
+        bookingId: p('bookingId'),
         dedupeKey: p('dedupeKey'),
         to: p('to'),
         subject: p('subject'),
@@ -98,24 +100,25 @@ export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
         status: p('status'),
         attempts: p('attempts'),
         nextAttemptAt: p('nextAttemptAt'),
+        lastError: p('lastError'),
         createdAt: p('createdAt'),
         userId: p('userId'),
       })
       .onConflictDoNothing({ target: mailOutbox.dedupeKey })
       .prepare(),
   );
-  for (const row of rows) insert.run({ ...row, userId: row.userId ?? null });
+  for (const row of rows) insert.run({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null });
 }
 
 /**
  * Takes the pending row due soonest at `nowIso` and leases it until `leaseUntilIso` (its
  * next_attempt_at), so no other worker takes it while it is being sent. Run in write().
  */
-export function claimDueRow(db: Db, nowIso: string, leaseUntilIso: string): OutboxRow | undefined {
+export function claimDueRow(db: Db, nowIso: string, leaseUntilIso: string, channel: AlertChannel = 'email'): OutboxRow | undefined {
   const due = db
     .select({ id: mailOutbox.id })
     .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, nowIso)))
+    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, nowIso), eq(mailOutbox.channel, channel)))
     .orderBy(asc(mailOutbox.nextAttemptAt))
     .limit(1)
     .get();

@@ -1,4 +1,5 @@
-// The durable mail outbox's worker (decision 016): a job of the job runner
+// The durable mail outbox's worker (decision 016), for texts too (a booking's alert and the
+// motorist's service messages, through api/mail/sms-transport.ts, with the same guarantees): a job of the job runner
 // (api/platform/jobs/runner.ts), which runs it every 2 s and says when the server is busy. Each tick it
 //  1. turns quotes past its marker into outbox rows for companies alerted for each quote,
 //  2. after 08:00 UK time, writes yesterday's summary for companies on the daily summary,
@@ -31,6 +32,11 @@ import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runn
 import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
+import { twilioTransport, type SmsTransport } from './sms-transport';
+import type { AlertChannel } from '../../shared/leads';
+
+/** The mail outbox job's name: api/boot.ts nudges it when a booking's alert is written. */
+export const MAIL_OUTBOX_JOB = 'mail-outbox';
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 
@@ -64,11 +70,13 @@ export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts:
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl'>;
+  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
   transport?: MailTransport;
+  /** Default: the Twilio-compatible provider of SMS_*; none without it (text rows are then kept as unsent). */
+  smsTransport?: SmsTransport;
   intervalMs?: number;
 }
 
@@ -115,6 +123,7 @@ export const retryDelayMs = (failures: number) => Math.min(FIRST_RETRY_MS * 2 **
 export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   const { db, config, logger, now } = options;
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
+  const sms = options.smsTransport ?? (config.sms ? twilioTransport(config.sms) : undefined);
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
@@ -213,8 +222,15 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  async function sendDue(limit: number, stopping: () => boolean, signal: AbortSignal) {
-    if (!transport) return;
+  /** Sends one claimed row (its account link made) through its channel's transport. */
+  function deliver(r: OutboxRow, mail: MailContent): Promise<void> {
+    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }) : Promise.reject(new Error('no SMS provider'));
+    if (!transport) return Promise.reject(new Error('no mail server'));
+    return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
+  }
+
+  async function sendDue(limit: number, channel: AlertChannel, stopping: () => boolean, signal: AbortSignal) {
+    if (channel === 'email' ? !transport : !sms) return;
     for (let sent = 0; sent < limit && !stopping(); sent++) {
       const at = now();
       // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
@@ -222,19 +238,20 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       // and a stop between two messages leaves none claimed and unsent.
       // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
       const claimed = await write(db, () => {
-        const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString());
+        const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel);
         return due && { r: due, mail: withLink(db, due, config.publicUrl, at) };
       });
       if (!claimed) return;
       const { r, mail } = claimed;
       let outcome: OutboxOutcome;
-      const sending = transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
+      const sending = deliver(r, mail);
       try {
         if ((await unlessStopped(sending.then(() => 'sent' as const), signal, STOP_GRACE_MS)) === 'stopped') {
           // The server is stopping and the send has not finished: drop the connection and hand the
           // row back, due at once and with no try counted (the server may or may not have taken it).
           sending.catch(() => {});
-          transport.close();
+          // A mail connection is closed; a text's request ends by its own timeout (api/mail/sms-transport.ts).
+          if (r.channel !== 'sms') transport?.close();
           await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: 'stopped before the mail server answered' }));
           logger.warn({ msg: 'Mail send still going at shutdown: connection closed, message kept to send at the next start', outboxId: r.id });
           return;
@@ -255,13 +272,14 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   }
 
   return {
-    name: 'mail-outbox',
+    name: MAIL_OUTBOX_JOB,
     everyMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
     async run({ busy, stopping, signal }: JobContext) {
       const work = WORK_PER_TICK[busy ? 'busy' : 'idle'];
       await alertNewQuotes(work.alerts, stopping);
       await writeDailySummaries();
-      await sendDue(work.sends, stopping, signal);
+      await sendDue(work.sends, 'email', stopping, signal);
+      await sendDue(work.sends, 'sms', stopping, signal);
     },
     close() {
       transport?.close();

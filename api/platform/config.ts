@@ -78,6 +78,18 @@ const envSchema = z
       .string()
       .refine(isMailbox, 'MAIL_FROM must be an address, or a name and an address: RecoveryQuote <alerts@example.com>')
       .optional(),
+    /** A Twilio-compatible Messages API for booking texts (api/mail/sms-transport.ts). */
+    SMS_API_URL: z.url({ protocol: /^https?$/, error: 'SMS_API_URL must be an http(s) URL' }).default('https://api.twilio.com'),
+    SMS_ACCOUNT_SID: z.string().trim().optional().transform((v) => v || undefined),
+    SMS_AUTH_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
+    SMS_FROM: z.string().trim().optional().transform((v) => v || undefined),
+    /** Bookings per hour per client address. */
+    BOOKING_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+    /** Status, cancel and driver requests per minute per client address. */
+    JOB_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
+    /** Open live status streams in all (at least 5,000) and per client address. */
+    LIVE_STREAMS_MAX: z.coerce.number().int().min(5000, 'LIVE_STREAMS_MAX must be at least 5000').default(10_000),
+    LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -92,6 +104,10 @@ const envSchema = z
     }
     if (env.BILLING_MODE === 'stripe' && !env.STRIPE_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'STRIPE_SECRET_KEY is required when BILLING_MODE=stripe' });
+    }
+    const sms = [env.SMS_ACCOUNT_SID, env.SMS_AUTH_TOKEN, env.SMS_FROM];
+    if (sms.some(Boolean) && !sms.every(Boolean)) {
+      ctx.addIssue({ code: 'custom', path: ['SMS_ACCOUNT_SID'], message: 'SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are needed together' });
     }
     if (env.DISTANCE_PROVIDER === 'osrm' && !env.OSRM_URL) {
       ctx.addIssue({ code: 'custom', path: ['OSRM_URL'], message: 'OSRM_URL is required when DISTANCE_PROVIDER=osrm' });
@@ -129,6 +145,9 @@ export interface Config {
   replicaUrl?: string;
   /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
+  /** Booking texts (docs/product.md, "Bookings"): without it they are kept in the outbox as unsent. */
+  sms?: { apiUrl: string; accountSid: string; authToken: string; from: string };
+  bookings: { bookingRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
   /** Number plate look-ups: no `apiKey`, no look-ups (the plate is still recorded with the quote). */
   vehicleLookup: { apiKey?: string; url: string; rateLimit: number };
 }
@@ -198,6 +217,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     replicaUrl: env.REPLICA_URL,
     maxConnections: env.MAX_CONNECTIONS,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
+    sms:
+      env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM
+        ? { apiUrl: env.SMS_API_URL, accountSid: env.SMS_ACCOUNT_SID, authToken: env.SMS_AUTH_TOKEN, from: env.SMS_FROM }
+        : undefined,
+    bookings: {
+      bookingRateLimit: env.BOOKING_RATE_LIMIT,
+      jobRateLimit: env.JOB_RATE_LIMIT,
+      liveStreams: { total: env.LIVE_STREAMS_MAX, perAddress: env.LIVE_STREAMS_PER_ADDRESS },
+    },
     vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
   };
 }

@@ -3,7 +3,7 @@
 import type { ErrorCode } from '../../shared/error-codes';
 
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;
   constructor(
     message: string,
     readonly code: ErrorCode,
@@ -59,6 +59,11 @@ export class Conflict extends DomainError {
   readonly status = 409;
 }
 
+/** The thing existed and is gone for good: a finished job's page a day after it finished. */
+export class Gone extends DomainError {
+  readonly status = 410;
+}
+
 export class PayloadTooLarge extends DomainError {
   readonly status = 413;
   constructor(message = 'Request body too large') {
@@ -105,8 +110,9 @@ export class TooManyRequests extends DomainError {
   constructor(
     message = 'Too many requests. Please wait a moment and try again.',
     readonly retryAfterSeconds?: number,
+    code: ErrorCode = 'RATE_LIMITED',
   ) {
-    super(message, 'RATE_LIMITED');
+    super(message, code);
   }
 }
 

@@ -192,6 +192,39 @@ describe('graceful shutdown', () => {
     expect(await accepts(server.port)).toBe(false);
     expect(countRows(server.databasePath, 'users')).toBe(6);
   });
+
+  it('on SIGTERM ends the open job status streams, so the drain does not wait for them, and exits 0', { timeout: 30_000 }, async () => {
+    const server = await startServer();
+    // The seeded demo company takes bookings online (new companies do by default; it predates them).
+    const writer = new Database(server.databasePath, { fileMustExist: true });
+    writer.pragma('busy_timeout = 5000');
+    writer.prepare('update companies set offer_booking = 1 where id = 1').run();
+    writer.close();
+    const quote = await post(server, '/api/quotes/calculate', quoteBody(0));
+    expect(quote.status).toBe(200);
+    const booked = await post(
+      server,
+      '/api/bookings',
+      JSON.stringify({ quoteId: (quote.json as { quoteId: string }).quoteId, bookingKey: 'sigterm-stream-booking-key-0001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' }),
+    );
+    expect(booked.status, JSON.stringify(booked.json)).toBe(201);
+    const jobToken = (booked.json as { jobToken: string }).jobToken;
+    // The status page's stream: open until the server ends it (it never ends by itself).
+    // (Wrapped: a promise resolved with a promise would wait for it.)
+    const { ended: streamEnded } = await new Promise<{ ended: Promise<void> }>((resolve, reject) => {
+      const req = request(`${server.url}/api/jobs/${jobToken}/events`, { agent: false }, (res) => {
+        expect(res.statusCode).toBe(200);
+        const ended = new Promise<void>((resolveEnded) => res.once('close', () => resolveEnded()));
+        res.once('data', () => resolve({ ended }));
+      });
+      req.once('error', reject);
+      req.end();
+    });
+    server.child.kill('SIGTERM');
+    await streamEnded;
+    // A stream left open would hold the drain until the 10 s deadline, which exits 1.
+    expect(await server.exited).toBe(0);
+  });
 });
 
 describe('online backup', () => {

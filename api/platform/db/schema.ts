@@ -1,8 +1,9 @@
 // The data model of docs/product.md §3 plus what docs/architecture.md needs (billing events, distance cache).
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob } from 'drizzle-orm/sqlite-core';
-import type { AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '../../../shared/leads';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { BookingStatus } from '../../../shared/bookings';
+import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '../../../shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '../../../shared/subscription';
 import { bool, createdAt, pence, updatedAt } from './columns';
@@ -87,6 +88,14 @@ export const companies = sqliteTable(
     alertEmail: text('alert_email'),
     /** Quotes older than this are deleted nightly, with their notes. */
     retentionMonths: integer('retention_months').notNull().default(24),
+    /** Which of the three ways on from a quote the page offers (bookings: on for new companies, set at sign-up). */
+    offerBooking: bool('offer_booking').notNull().default(false),
+    offerWhatsapp: bool('offer_whatsapp').notNull().default(true),
+    offerCall: bool('offer_call').notNull().default(true),
+    /** A booking not answered within this many minutes expires. */
+    bookingResponseMinutes: integer('booking_response_minutes').notNull().default(10),
+    /** E.164: booking alerts by text message too. */
+    bookingSmsNumber: text('booking_sms_number'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -299,6 +308,8 @@ export const leadEvents = sqliteTable(
       .notNull()
       .references(() => quotes.id, { onDelete: 'cascade' }),
     status: text('status').$type<LeadStatus>().notNull(),
+    /** Set on a booking's status change: the status the job moved to (the lead status is what it left the quote in). */
+    bookingStatus: text('booking_status').$type<BookingStatus>(),
     note: text('note'),
     createdAt: createdAt(),
   },
@@ -318,6 +329,10 @@ export const mailOutbox = sqliteTable(
     kind: text('kind').$type<OutboxKind>().notNull(),
     /** The account an account mail is for (its link is made for this user when it is sent). */
     userId: integer('user_id').references(() => users.id),
+    /** email, or sms through the Twilio-compatible provider (api/mail/sms-transport.ts). */
+    channel: text('channel').$type<AlertChannel>().notNull().default('email'),
+    /** A booking's alerts and service texts go with the booking (and so with its quote, by retention). */
+    bookingId: integer('booking_id').references((): AnySQLiteColumn => bookings.id, { onDelete: 'cascade' }),
     dedupeKey: text('dedupe_key').notNull(),
     to: text('to').notNull(),
     subject: text('subject').notNull(),
@@ -334,6 +349,7 @@ export const mailOutbox = sqliteTable(
     uniqueIndex('mail_outbox_dedupe').on(t.dedupeKey),
     index('mail_outbox_due').on(t.status, t.nextAttemptAt),
     index('mail_outbox_company').on(t.companyId, t.id),
+    index('mail_outbox_booking').on(t.bookingId),
   ],
 );
 
@@ -374,3 +390,53 @@ export const jobState = sqliteTable('job_state', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * A quote booked by its motorist (docs/product.md, "Bookings"): one per quote, its price frozen
+ * from the quote, the motorist's details (deleted with the quote by retention), the operator's
+ * answer and the driver's progress. Tokens are stored only as SHA-256 hashes (api/bookings/tokens.ts).
+ */
+export const bookings = sqliteTable(
+  'bookings',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    quoteId: integer('quote_id')
+      .notNull()
+      .references(() => quotes.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    status: text('status').$type<BookingStatus>().notNull().default('requested'),
+    customerName: text('customer_name').notNull(),
+    /** E.164. */
+    customerPhone: text('customer_phone').notNull(),
+    registration: text('registration').notNull(),
+    note: text('note'),
+    /** The motorist's position, if they sent it: deleted when the job completes. */
+    pickupLat: real('pickup_lat'),
+    pickupLng: real('pickup_lng'),
+    pricePence: pence('price_pence').notNull(),
+    jobTokenHash: text('job_token_hash').notNull(),
+    driverTokenHash: text('driver_token_hash').notNull(),
+    driverSalt: text('driver_salt').notNull(),
+    respondBy: text('respond_by').notNull(),
+    etaMinutes: integer('eta_minutes'),
+    etaAt: text('eta_at'),
+    etaFromPosition: bool('eta_from_position').notNull().default(false),
+    driverName: text('driver_name'),
+    declineReason: text('decline_reason'),
+    /** The driver's last shared position, while on the way: deleted when the job completes. */
+    driverLat: real('driver_lat'),
+    driverLng: real('driver_lng'),
+    driverPositionAt: text('driver_position_at'),
+    acceptedAt: text('accepted_at'),
+    finishedAt: text('finished_at'),
+    statusChangedAt: text('status_changed_at').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('bookings_quote').on(t.quoteId),
+    uniqueIndex('bookings_job_token').on(t.jobTokenHash),
+    uniqueIndex('bookings_driver_token').on(t.driverTokenHash),
+    index('bookings_company_created').on(t.companyId, t.createdAt),
+    index('bookings_status_respond_by').on(t.status, t.respondBy),
+  ],
+);

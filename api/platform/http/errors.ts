@@ -9,7 +9,7 @@ import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
 import { DomainError, OutsideServiceArea, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import { clientClosedRequest } from './body-limit';
-import type { Logger } from './observability';
+import { loggedPath, type Logger } from './observability';
 
 export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => (thrown: Error, c: Context<AppEnv>) => {
   const requestId = c.get('requestId');
@@ -32,7 +32,7 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
     return c.json({ message, code: codeForStatus(status), requestId }, status);
   }
   if (clientClosedRequest(c.env)) return c.body(null, 499 as ContentfulStatusCode);
-  logger.error({ requestId, method: c.req.method, path: c.req.path, error: err.message, stack: err.stack });
+  logger.error({ requestId, method: c.req.method, path: loggedPath(c.req.path), error: err.message, stack: err.stack });
   return c.json({ message: 'Internal error', code: 'INTERNAL', requestId }, 500);
 };
 

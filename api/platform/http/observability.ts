@@ -124,6 +124,12 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Proc
   };
 }
 
+/**
+ * The path as logged: the segment after /job/, /driver/, /api/jobs/ and /api/driver/ is a token
+ * that opens a booking (api/bookings/tokens.ts), so it is never written to a log.
+ */
+export const loggedPath = (path: string) => path.replace(/^(\/(?:api\/)?(?:jobs?|driver))\/[^/]+/, '$1/:token');
+
 export const requestLogging =
   (logger: Logger): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
@@ -137,7 +143,7 @@ export const requestLogging =
     logger.info({
       requestId,
       method: c.req.method,
-      path: c.req.path,
+      path: loggedPath(c.req.path),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });

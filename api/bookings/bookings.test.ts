@@ -1,0 +1,355 @@
+// Bookings end to end through the real app on a SQLite file: a quote booked at its frozen price,
+// the operator's alerts through the outbox to an in-process SMTP server and fake SMS provider,
+// accept and decline, the driver's steps, expiry, the live stream, tokens and retention.
+import { afterEach, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../platform/db/schema';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
+import { startSmsFake, type SmsFake } from '../test/sms-fake';
+import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
+import { mailOutboxJob } from '../mail/worker';
+import { deleteLeads } from '../leads/store';
+import { loggedPath } from '../platform/http/observability';
+import { NO_SMS_PROVIDER } from './service';
+
+let cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+const KEY = 'k3Y-of-one-booking-form-0001';
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+
+async function setup(options: { sms?: boolean; env?: Record<string, string> } = {}) {
+  const clock = { now: new Date('2026-06-10T12:00:00Z') };
+  const sink: SmtpSink = await startSmtpSink();
+  cleanup.push(() => sink.close());
+  const fake: SmsFake | undefined = options.sms === false ? undefined : await startSmsFake();
+  if (fake) cleanup.push(() => fake.close());
+  const t = createTestApp({ now: () => clock.now, env: { SMTP_URL: sink.url, ...(fake ? fake.env() : {}), ...options.env } });
+  const now = () => clock.now;
+  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+  cleanup.push(() => worker.stop());
+  const op = await t.operator();
+  const quote = async (companyId = op.companyId) => {
+    const res = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId } });
+    expect(res.status).toBe(200);
+    return res.json as { quoteId: string; totalPrice: number; validUntil: string };
+  };
+  const book = (quoteId: string, extra: Record<string, unknown> = {}) =>
+    t.call('POST', '/api/bookings', {
+      body: { quoteId, bookingKey: KEY, name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde', note: 'Hard shoulder, northbound, after junction 18', ...extra },
+    });
+  const outbox = () => t.deps.db.select().from(mailOutbox).all();
+  const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
+  return { t, sink, fake: fake as SmsFake, clock, worker, op, quote, book, outbox, advance };
+}
+
+describe('booking a quote', () => {
+  it('books at the quoted price, alerts the operator by email and text at once, and texts the motorist, each once', async () => {
+    const { t, sink, fake, worker, op, quote, book, outbox } = await setup();
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).json.smsNumber).toBe('+447700900456');
+    // Quote alerts are off: a booking alerts whatever that setting says.
+    expect((await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertMode: 'none' } })).status).toBe(200);
+    const q = await quote();
+    // A price change after the quote does not change the booking's price.
+    expect((await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 500 } })).status).toBe(200);
+
+    const res = await book(q.quoteId);
+    expect(res.status).toBe(201);
+    expect(res.json.jobToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(res.json.jobUrl).toBe(`http://localhost:3999/job/${res.json.jobToken}`);
+    expect(res.json.job).toMatchObject({ reference: q.quoteId, status: 'requested', price: q.totalPrice, registration: 'AB12 CDE', eta: null });
+    expect(res.json.job.respondBy).toBe('2026-06-10T12:10:00.000Z');
+    // Nothing of the motorist's on their own page's answer but the registration.
+    expect(JSON.stringify(res.json.job)).not.toContain('Jane');
+
+    expect(outbox().map((r) => [r.channel, r.to]).sort()).toEqual([
+      ['email', op.email],
+      ['sms', '+447700900123'],
+      ['sms', '+447700900456'],
+    ]);
+    await worker.tick();
+    expect(sink.received).toHaveLength(1);
+    expect(sink.received[0].subject).toContain(`New booking TQ-${q.quoteId}`);
+    expect(sink.received[0].text).toContain('Jane Motorist');
+    expect(sink.received[0].text).toContain('07700 900123');
+    expect(sink.received[0].text).toContain('AB12 CDE');
+    expect(fake.received.map((m) => m.to).sort()).toEqual(['+447700900123', '+447700900456']);
+    const operatorText = fake.received.find((m) => m.to === '+447700900456');
+    expect(operatorText?.body).toContain(`TQ-${q.quoteId}`);
+    expect(operatorText?.from).toBe('+447700900000');
+    const motoristText = fake.received.find((m) => m.to === '+447700900123');
+    expect(motoristText?.body).toContain(res.json.jobUrl);
+
+    // Never twice: another tick, and a repeat of the booking, send nothing more.
+    const again = await book(q.quoteId);
+    expect(again.status).toBe(200);
+    expect(again.json.jobToken).toBe(res.json.jobToken);
+    await worker.tick();
+    expect(sink.received).toHaveLength(1);
+    expect(fake.received).toHaveLength(2);
+    expect(outbox().every((r) => r.status === 'sent')).toBe(true);
+  });
+
+  it('retries a text the provider refused, and keeps texts unsent without a provider', async () => {
+    const { fake, worker, quote, book, outbox, advance } = await setup();
+    fake.refuseNext(1, 503);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    await worker.tick();
+    const sms = outbox().find((r) => r.channel === 'sms');
+    expect(sms).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(sms?.lastError).toContain('503');
+    advance(31_000);
+    await worker.tick();
+    expect(outbox().find((r) => r.channel === 'sms')?.status).toBe('sent');
+    expect(fake.received).toHaveLength(1);
+
+    const off = await setup({ sms: false });
+    expect((await off.book((await off.quote()).quoteId)).status).toBe(201);
+    await off.worker.tick();
+    expect(off.outbox().find((r) => r.channel === 'sms')).toMatchObject({ status: 'unsent', lastError: NO_SMS_PROVIDER });
+    const alerts = await off.t.call('GET', '/api/alerts', { token: off.op.token });
+    const bookingAlerts = alerts.json.filter((a: { kind: string }) => a.kind === 'booking');
+    expect(bookingAlerts.map((a: { channel: string; status: string }) => `${a.channel}:${a.status}`).sort()).toEqual(['email:sent', 'sms:unsent']);
+  });
+
+  it('refuses a second form’s booking of a booked quote, an expired price, a company without bookings and an unknown quote', async () => {
+    const { t, op, clock, quote, book, advance } = await setup();
+    const q = await quote();
+    expect((await book(q.quoteId)).status).toBe(201);
+    const other = await book(q.quoteId, { bookingKey: 'another-form-key-000000000' });
+    expect(other.status).toBe(409);
+    expect(other.json.code).toBe('ALREADY_BOOKED');
+
+    const late = await quote();
+    advance(Date.parse(late.validUntil) - clock.now.getTime() + 60_000);
+    const expired = await book(late.quoteId);
+    expect(expired.status).toBe(409);
+    expect(expired.json.code).toBe('QUOTE_EXPIRED');
+
+    const off = await quote();
+    await t.call('PUT', '/api/booking-settings', { token: op.token, body: { offerBooking: false } });
+    expect((await book(off.quoteId)).json.code).toBe('BOOKING_NOT_OFFERED');
+    expect((await book('TQ-ZZZZZZZZZ')).status).toBe(404);
+  });
+
+  it('validates the motorist’s details: control characters, over-long text, the number and the registration', async () => {
+    const { t, quote, book } = await setup();
+    const q = await quote();
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ name: 'Jane\u0007' }, 'name', 'Name must not contain control characters or text direction overrides'],
+      [{ name: 'x'.repeat(81) }, 'name', 'Name must be at most 80 characters'],
+      [{ note: 'n'.repeat(301) }, 'note', 'Note must be at most 300 characters'],
+      [{ note: 'left \u202E lane' }, 'note', 'Note must not contain control characters or text direction overrides'],
+      [{ phone: '0161 496 0000' }, 'phone', 'Enter a valid mobile number, such as 07700 900123'],
+      [{ phone: 'call me' }, 'phone', 'Enter a valid mobile number, such as 07700 900123'],
+      [{ registration: 'NOT A PLATE' }, 'registration', 'Enter a UK registration, such as AB12 CDE'],
+      [{ name: '' }, 'name', 'Name is required'],
+      [{ position: { lat: 91, lng: 0 } }, 'position.lat', 'Latitude must be between -90 and 90'],
+    ];
+    for (const [extra, field, message] of cases) {
+      const res = await book(q.quoteId, extra);
+      expect(res.status, JSON.stringify(extra)).toBe(400);
+      expect(res.json.fields[field], JSON.stringify(extra)).toBe(message);
+    }
+    expect((await t.call('GET', '/api/bookings', { token: (await t.operator()).token })).json.open).toEqual([]);
+    const ok = await book(q.quoteId, { phone: '+44 (0)7700 900123', registration: ' a123 bcd ' });
+    expect(ok.status).toBe(201);
+    expect(ok.json.job.registration).toBe('A123 BCD');
+  });
+});
+
+describe('the job, from accept to completed', () => {
+  it('is accepted with an ETA, followed by the driver’s steps in order, kept in the lead history, and closes a day after', async () => {
+    const { t, fake, worker, op, quote, book, advance } = await setup();
+    const q = await quote();
+    const booked = await book(q.quoteId, { position: { lat: 53.4794, lng: -2.2453 } });
+    const jobToken = booked.json.jobToken as string;
+
+    const early = await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: '' } });
+    expect(early.json.fields.reason).toBe('Reason is required');
+    const accepted = await t.call('POST', `/api/bookings/TQ-${q.quoteId.toLowerCase()}/accept`, { token: op.token, body: { etaMinutes: 25, driverName: 'Sam' } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json).toMatchObject({ status: 'accepted', driverName: 'Sam', eta: { minutes: 25, at: '2026-06-10T12:25:00.000Z', fromPosition: false } });
+    const driverUrl = accepted.json.driverUrl as string;
+    const driverToken = driverUrl.split('/driver/')[1];
+    expect(driverToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(driverToken).not.toBe(jobToken);
+    // Accepting twice is out of order.
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/accept`, { token: op.token, body: { etaMinutes: 5 } })).json.code).toBe('BOOKING_OUT_OF_ORDER');
+
+    const job = await t.call('GET', `/api/jobs/${jobToken}`);
+    expect(job.json).toMatchObject({ status: 'accepted', driverName: 'Sam', eta: { minutes: 25 } });
+    const driver = await t.call('GET', `/api/driver/${driverToken}`);
+    expect(driver.json).toMatchObject({ customerName: 'Jane Motorist', customerPhone: '+447700900123', registration: 'AB12 CDE', position: { lat: 53.4794, lng: -2.2453 } });
+
+    const step = (status: string) => t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+    const early2 = await step('completed');
+    expect(early2.status).toBe(409);
+    expect(early2.json.code).toBe('BOOKING_OUT_OF_ORDER');
+    expect((await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.5, lng: -2.3 } })).status).toBe(409);
+    expect((await step('on_the_way')).json.status).toBe('on_the_way');
+    // The driver's position, about 3 miles away, recomputes the motorist's ETA.
+    const moved = await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.5, lng: -2.3 } });
+    expect(moved.status).toBe(200);
+    const eta = (await t.call('GET', `/api/jobs/${jobToken}`)).json.eta;
+    expect(eta.fromPosition).toBe(true);
+    expect(eta.minutes).toBeGreaterThan(3);
+    expect(eta.minutes).toBeLessThan(15);
+    expect((await step('arrived')).json.status).toBe('arrived');
+    expect((await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.48, lng: -2.25 } })).status).toBe(409);
+    expect((await step('loaded')).json.status).toBe('loaded');
+    const done = await step('completed');
+    expect(done.json).toMatchObject({ status: 'completed', position: null, sharingPosition: false });
+    const row = t.deps.db.$client.prepare('select pickup_lat, driver_lat from bookings').get();
+    expect(row).toEqual({ pickup_lat: null, driver_lat: null });
+
+    const lead = await t.call('GET', `/api/quotes/${q.quoteId}`, { token: op.token });
+    expect(lead.json.status).toBe('won');
+    const history = t.deps.db.$client.prepare('select booking_status as b, status from lead_events order by id').all();
+    expect(history).toEqual([
+      { b: 'requested', status: 'contacted' },
+      { b: 'accepted', status: 'won' },
+      { b: 'on_the_way', status: 'won' },
+      { b: 'arrived', status: 'won' },
+      { b: 'loaded', status: 'won' },
+      { b: 'completed', status: 'won' },
+    ]);
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json.history.map((h: { status: string }) => h.status)).toEqual([
+      'requested',
+      'accepted',
+      'on_the_way',
+      'arrived',
+      'loaded',
+      'completed',
+    ]);
+
+    await worker.tick();
+    const texts = fake.received.map((m) => m.body);
+    expect(texts.some((b) => b.includes('accepted') && b.includes('25 min'))).toBe(true);
+    expect(texts.some((b) => b.includes('on the way'))).toBe(true);
+    expect(texts.some((b) => b.includes('completed'))).toBe(true);
+    expect(texts).toHaveLength(4);
+
+    advance(24 * 3_600_000 + 1000);
+    const closed = await t.call('GET', `/api/jobs/${jobToken}`);
+    expect(closed.status).toBe(410);
+    expect(closed.json.code).toBe('JOB_CLOSED');
+  });
+
+  it('expires a booking nobody answered within the response time, and the motorist is told to call', async () => {
+    const { t, op, quote, book, advance } = await setup();
+    await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { responseMinutes: 5 } })).json.responseMinutes).toBe(5);
+    const q = await quote();
+    const booked = await book(q.quoteId);
+    advance(4 * 60_000);
+    expect(await t.bookings.service.expireDue()).toBe(0);
+    advance(61_000);
+    expect(await t.bookings.service.expireDue()).toBe(1);
+    const job = await t.call('GET', `/api/jobs/${booked.json.jobToken}`);
+    expect(job.json).toMatchObject({ status: 'expired', company: { phone: '+441614960000' } });
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/accept`, { token: op.token, body: { etaMinutes: 10 } })).status).toBe(409);
+    const sms = t.deps.db.$client.prepare("select text from mail_outbox where dedupe_key like '%motorist:expired'").pluck().get();
+    expect(sms).toContain('0161 496 0000');
+  });
+
+  it('lets the motorist cancel before the driver sets off, and the operator decline with a reason', async () => {
+    const { t, op, quote, book } = await setup();
+    const a = await book((await quote()).quoteId);
+    const cancelled = await t.call('POST', `/api/jobs/${a.json.jobToken}/cancel`);
+    expect(cancelled.json.status).toBe('cancelled');
+    expect((await t.call('POST', `/api/jobs/${a.json.jobToken}/cancel`)).status).toBe(409);
+
+    const q = await quote();
+    await book(q.quoteId);
+    const declined = await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: 'No truck free' } });
+    expect(declined.json).toMatchObject({ status: 'declined', declineReason: 'No truck free', driverUrl: null });
+    const list = await t.call('GET', '/api/bookings', { token: op.token });
+    expect(list.json.open).toEqual([]);
+    expect(list.json.recent.map((b: { status: string }) => b.status).sort()).toEqual(['cancelled', 'declined']);
+  });
+});
+
+describe('tokens and scope', () => {
+  it('answers 404 to an unknown, malformed or other page’s token and to another company’s booking, changing nothing', async () => {
+    const { t, op, quote, book } = await setup();
+    const q = await quote();
+    const booked = await book(q.quoteId);
+    const token = booked.json.jobToken as string;
+    for (const url of [`/api/jobs/${'A'.repeat(32)}`, '/api/jobs/short', `/api/driver/${token}`, `/api/jobs/${token}x`]) {
+      const res = await t.call('GET', url);
+      expect(res.status, url).toBe(404);
+      expect(res.json.code).toBe('NOT_FOUND');
+    }
+    expect((await t.call('POST', `/api/driver/${token}/status`, { body: { status: 'on_the_way' } })).status).toBe(404);
+    const stranger = await t.operator();
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/accept`, { token: stranger.token, body: { etaMinutes: 5 } })).status).toBe(404);
+    expect((await t.call('GET', '/api/bookings', { token: stranger.token })).json.open).toEqual([]);
+    expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open[0]).toMatchObject({ status: 'requested', customerName: 'Jane Motorist' });
+  });
+
+  it('keeps tokens out of the request log', () => {
+    expect(loggedPath('/job/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')).toBe('/job/:token');
+    expect(loggedPath('/driver/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')).toBe('/driver/:token');
+    expect(loggedPath('/api/jobs/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g/events')).toBe('/api/jobs/:token/events');
+    expect(loggedPath('/api/driver/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g/status')).toBe('/api/driver/:token/status');
+    expect(loggedPath('/api/quotes/ABC')).toBe('/api/quotes/ABC');
+  });
+
+  it('rate-limits bookings per client address', async () => {
+    const { quote, book } = await setup({ env: { BOOKING_RATE_LIMIT: '2' } });
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    const third = await book((await quote()).quoteId);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('retry-after')).toBeTruthy();
+  });
+});
+
+describe('the live status page', () => {
+  it('streams the job at once and again at each change, with its own cap per address', async () => {
+    const { t, op, quote, book } = await setup({ env: { LIVE_STREAMS_PER_ADDRESS: '1' } });
+    const q = await quote();
+    const token = (await book(q.quoteId)).json.jobToken as string;
+    const res = await t.app.request(`http://localhost:3999/api/jobs/${token}/events`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const nextEvent = async () => {
+      while (!/\n\n/.test(text)) text += decoder.decode((await reader.read()).value, { stream: true });
+      const end = text.indexOf('\n\n');
+      const event = text.slice(0, end);
+      text = text.slice(end + 2);
+      return JSON.parse(event.split('\n').find((line) => line.startsWith('data: '))!.slice(6));
+    };
+    expect((await nextEvent()).status).toBe('requested');
+
+    const second = await t.app.request(`http://localhost:3999/api/jobs/${token}/events`);
+    expect(second.status).toBe(429);
+    expect(((await second.json()) as { code: string }).code).toBe('STREAMS_FULL');
+
+    await t.call('POST', `/api/bookings/${q.quoteId}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+    expect(await nextEvent()).toMatchObject({ status: 'accepted', eta: { minutes: 25 } });
+    expect(t.bookings.live.size).toBe(1);
+    t.bookings.live.closeAll();
+    for (;;) if ((await reader.read()).done) break;
+    expect(t.bookings.live.size).toBe(0);
+  });
+});
+
+describe('retention', () => {
+  it('deletes the motorist’s details and their messages with the quote', async () => {
+    const { t, quote, book, outbox } = await setup();
+    const q = await quote();
+    await book(q.quoteId);
+    expect(outbox().filter((r) => r.kind === 'booking').length).toBe(2);
+    const id = t.deps.db.$client.prepare('select quote_id from bookings').pluck().get() as number;
+    deleteLeads(t.deps.db, [id]);
+    expect(t.deps.db.$client.prepare('select count(*) from bookings').pluck().get()).toBe(0);
+    expect(outbox().filter((r) => r.kind === 'booking')).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+// What a booking's alerts and service messages say: the operator's email and text at booking,
+// and the motorist's service texts (received, accepted with ETA, on the way, completed, and
+// "please call" when the operator declined or did not answer). Never marketing. Pure functions.
+import { formatPence } from '../../shared/money';
+import { formatPhoneNational } from '../../shared/phone-number';
+import { escapeHtml, type MailContent } from '../mail/message';
+
+const londonTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+export const clockTime = (iso: string) => londonTime.format(new Date(iso));
+
+export interface BookingFacts {
+  reference: string;
+  companyName: string;
+  companyPhone: string | null;
+  customerName: string;
+  customerPhone: string;
+  registration: string;
+  note: string | null;
+  position: { lat: number; lng: number } | null;
+  pickupPostcode: string;
+  destinationPostcode: string;
+  vehicleType: string;
+  problemType: string;
+  pricePence: number;
+  respondBy: string;
+}
+
+const jobsUrl = (publicUrl: string, reference: string) => `${publicUrl}/dashboard?tab=quotes&booking=${encodeURIComponent(reference)}`;
+
+export function operatorBookingEmail(b: BookingFacts, publicUrl: string): MailContent {
+  const ref = `TQ-${b.reference}`;
+  const facts: [string, string][] = [
+    ['Reference', ref],
+    ['Name', b.customerName],
+    ['Mobile', formatPhoneNational(b.customerPhone)],
+    ['Registration', b.registration],
+    ['Route', `${b.pickupPostcode} → ${b.destinationPostcode}`],
+    ['Vehicle', b.vehicleType],
+    ['Problem', b.problemType],
+    ['Price', formatPence(b.pricePence)],
+    ['Note', b.note ?? '–'],
+    ['Position', b.position ? `${b.position.lat.toFixed(5)}, ${b.position.lng.toFixed(5)}` : 'not shared'],
+    ['Answer by', clockTime(b.respondBy)],
+  ];
+  const open = jobsUrl(publicUrl, b.reference);
+  const width = Math.max(...facts.map(([label]) => label.length)) + 2;
+  return {
+    subject: `New booking ${ref}: ${b.customerName}, ${b.pickupPostcode}, answer by ${clockTime(b.respondBy)}`,
+    text: [
+      `New booking ${ref} for ${b.companyName}`,
+      '',
+      ...facts.map(([label, value]) => `${`${label}:`.padEnd(width)}${value}`),
+      '',
+      `Accept or decline it: ${open}`,
+      `Unanswered by ${clockTime(b.respondBy)}, it expires and the customer is told to call you.`,
+    ].join('\n'),
+    html: `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5"><h1 style="font-size:20px">New booking ${escapeHtml(ref)}</h1><table>${facts
+      .map(([label, value]) => `<tr><th align="left" style="padding-right:12px">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
+      .join('')}</table><p><a href="${escapeHtml(open)}">Accept or decline it</a></p><p>Unanswered by ${escapeHtml(clockTime(b.respondBy))}, it expires and the customer is told to call you.</p></body></html>`,
+  };
+}
+
+export const operatorBookingSms = (b: BookingFacts, publicUrl: string) =>
+  `New booking TQ-${b.reference}: ${b.customerName} ${formatPhoneNational(b.customerPhone)}, ${b.registration}, ${b.pickupPostcode} → ${b.destinationPostcode}, ${formatPence(b.pricePence)}. Answer by ${clockTime(b.respondBy)}: ${jobsUrl(publicUrl, b.reference)}`;
+
+const callUs = (phone: string | null) => (phone ? ` Please call us on ${formatPhoneNational(phone)}.` : '');
+
+export const motoristMessages = {
+  received: (b: Pick<BookingFacts, 'companyName' | 'reference' | 'respondBy'>, jobUrl: string) =>
+    `${b.companyName}: we have your booking TQ-${b.reference} and will answer by ${clockTime(b.respondBy)}. Follow it here: ${jobUrl}`,
+  accepted: (companyName: string, reference: string, eta: { minutes: number; at: string }, driverName: string | null) =>
+    `${companyName}: booking TQ-${reference} accepted. ${driverName ? `${driverName} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min).`,
+  onTheWay: (companyName: string, reference: string) => `${companyName}: your driver is on the way (TQ-${reference}).`,
+  completed: (companyName: string, reference: string) => `${companyName}: job TQ-${reference} is completed. Thank you.`,
+  declined: (companyName: string, reference: string, phone: string | null) =>
+    `${companyName}: sorry, we cannot take booking TQ-${reference}.${callUs(phone)}`,
+  expired: (companyName: string, reference: string, phone: string | null) =>
+    `${companyName}: we could not answer booking TQ-${reference} in time.${callUs(phone)}`,
+};

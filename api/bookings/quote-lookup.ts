@@ -1,0 +1,42 @@
+// The quote a booking names, with what booking it needs of its company: found by inverting the
+// reference to its row id (docs/decisions/016-lead-inbox.md), as the contact marker does.
+import { readReference, type LeadStatus } from '../../shared/leads';
+import type { Db } from '../platform/db/client';
+import { prepared } from '../platform/db/prepared';
+import { referenceCipher } from '../quotes/store';
+
+export interface QuoteToBook {
+  id: number;
+  publicId: string;
+  companyId: number;
+  pickupPostcode: string;
+  destinationPostcode: string;
+  vehicleType: string;
+  problemType: string;
+  totalPricePence: number;
+  validUntil: string | null;
+  createdAt: string;
+  leadStatus: LeadStatus;
+  companyName: string;
+  companyPhone: string | null;
+  offerBooking: number;
+  responseMinutes: number;
+  smsNumber: string | null;
+}
+
+/** The quote of this 9-character reference (as typed: any case, with or without TQ-), or undefined. */
+export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined {
+  const reference = readReference(typed);
+  const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
+  if (id === null || id === undefined) return undefined;
+  return prepared(db, 'bookings:quote', () =>
+    db.$client.prepare(
+      `select q.id, q.public_id as publicId, q.company_id as companyId, q.pickup_postcode as pickupPostcode,
+        q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
+        q.total_price_pence as totalPricePence, q.valid_until as validUntil, q.created_at as createdAt, q.status as leadStatus,
+        c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking,
+        c.booking_response_minutes as responseMinutes, c.booking_sms_number as smsNumber
+       from quotes q join companies c on c.id = q.company_id where q.id = ? and q.public_id = ?`,
+    ),
+  ).get(id, reference) as QuoteToBook | undefined;
+}

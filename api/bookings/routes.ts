@@ -1,0 +1,74 @@
+// The bookings' routes (declared in the route contract, api/contract/bookings.ts): the motorist's
+// booking, status page, live stream and cancel; the driver's page, steps and position; the
+// operator's jobs, answers and settings. The rules are api/bookings/service.ts's.
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { streamSSE } from 'hono/streaming';
+import { currentUser } from '../auth/session';
+import type { AppDeps } from '../platform/deps';
+import { TooManyRequests } from '../platform/errors';
+import type { AppEnv } from '../platform/http/context';
+import { clientAddress } from '../platform/http/rate-limit';
+import { routes } from '../routes';
+import type { LiveHub } from './live';
+import type { BookingService } from './service';
+
+/** A comment line this often keeps proxies and phones from closing a quiet stream. */
+export const HEARTBEAT_MS = 20_000;
+export const STREAMS_FULL = 'Too many live pages are open. This page will refresh by itself.';
+
+export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingService, live: LiveHub) {
+  const client = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
+  const r = routes.bookings;
+  return new OpenAPIHono<AppEnv>()
+    .openapi(r.book, async (c) => {
+      const { created, result } = await bookings.book(c.req.valid('json'), client(c));
+      c.header('Cache-Control', 'no-store');
+      return created ? c.json(result, 201) : c.json(result, 200);
+    })
+    .openapi(r.list, (c) => c.json(bookings.list(currentUser(c).companyId), 200))
+    .openapi(r.accept, async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
+    .openapi(r.decline, async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
+    .openapi(r.settings, (c) => c.json(bookings.settings(currentUser(c).companyId), 200))
+    .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
+    .openapi(r.job, (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(bookings.job(c.req.param('token'), client(c)).view, 200);
+    })
+    .openapi(r.cancel, async (c) => c.json(await bookings.cancel(c.req.param('token'), client(c)), 200))
+    .openapi(r.driver, (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(bookings.driver(c.req.param('token'), client(c)), 200);
+    })
+    .openapi(r.driverStatus, async (c) => c.json(await bookings.driverStep(c.req.param('token'), c.req.valid('json').status, client(c)), 200))
+    .openapi(r.driverPosition, async (c) => c.json(await bookings.driverPosition(c.req.param('token'), c.req.valid('json'), client(c)), 200))
+    .openapi(r.jobEvents, (c) => {
+      const address = client(c);
+      const { id, view } = bookings.job(c.req.param('token'), address);
+      let end: () => void = () => {};
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      let write: (event: string, data: string) => void = () => {};
+      const admission = live.join(id, address, { send: (event, data) => write(event, data), close: () => end() });
+      if (!admission.ok) throw new TooManyRequests(STREAMS_FULL, admission.reason === 'total' ? 30 : 60, 'STREAMS_FULL');
+      c.header('Cache-Control', 'no-store');
+      // Some proxies buffer a response they may compress; this one must flow as it is written.
+      c.header('X-Accel-Buffering', 'no');
+      return streamSSE(
+        c,
+        async (stream) => {
+          stream.onAbort(() => end());
+          write = (event, data) => void stream.writeSSE({ event, data }).catch(() => end());
+          await stream.writeSSE({ event: 'job', data: JSON.stringify(view) });
+          const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => end()), HEARTBEAT_MS);
+          try {
+            await ended;
+          } finally {
+            clearInterval(heartbeat);
+            admission.leave();
+          }
+        },
+        async () => {
+          admission.leave();
+        },
+      );
+    });
+}

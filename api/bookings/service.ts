@@ -1,0 +1,372 @@
+// Bookings' rules (docs/product.md, "Bookings"): a quote booked at its frozen price, the
+// operator's answer, the driver's steps, the motorist's cancel, expiry, and the alerts and
+// service messages each change writes to the outbox in the same transaction. Every change moves
+// the status compare-and-set (a change out of order is 409), adds its line to the quote's lead
+// history, and is pushed to the job's open status pages.
+import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '../../shared/bookings';
+import type { BookingAccept, BookingDecline } from '../../shared/booking-schemas';
+import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '../../shared/booking-responses';
+import { readReference, type LeadStatus } from '../../shared/leads';
+import type { z } from 'zod';
+import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '../../shared/booking-schemas';
+import { alertRecipient } from '../alerts/recipient';
+import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
+import { lookupPostcode } from '../engine/distance/postcodes';
+import { insertOutboxRows, alertAddresses, mayMail, type NewOutboxRow } from '../mail/store';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, Gone, NotFound } from '../platform/errors';
+import { createRateLimiter } from '../platform/http/rate-limit';
+import { referenceCipher } from '../quotes/store';
+import { etaFromPosition } from './eta';
+import type { LiveHub } from './live';
+import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts } from './messages';
+import {
+  bookingByDriverToken,
+  bookingById,
+  bookingByJobToken,
+  bookingByQuote,
+  bookingHistory,
+  companyBookings,
+  insertBooking,
+  moveBooking,
+  overdueBookings,
+  setDriverPosition,
+  addLeadEvent,
+  type BookingWithQuote,
+  type StatusPatch,
+} from './store';
+import { bookingTokens, hashToken, newSalt, TOKEN_PATTERN } from './tokens';
+import { toBooking, toDriverView, toJobView } from './views';
+import { quoteForBooking } from './quote-lookup';
+
+export const QUOTE_NOT_FOUND = 'Quote not found';
+export const ALREADY_BOOKED = 'This quote is already booked.';
+export const BOOKING_NOT_OFFERED = 'This company does not take bookings online. Please call them.';
+export const BOOKING_RATE_LIMITED = 'Too many bookings from here. Please call the company instead.';
+export const JOB_RATE_LIMITED = 'Too many requests. Please wait a minute and try again.';
+export const POSITION_NOT_NOW = 'Your position is shared only while you are on the way.';
+export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
+
+export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
+export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
+
+export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now'> {
+  live: LiveHub;
+  /** Called after a change wrote outbox rows: the worker sends them without waiting for its next tick. */
+  nudgeOutbox?: () => void;
+}
+
+const finishedAtOf = (status: BookingStatus) => isFinished(status);
+const jobUrl = (publicUrl: string, token: string) => `${publicUrl}/job/${token}`;
+const driverUrl = (publicUrl: string, token: string) => `${publicUrl}/driver/${token}`;
+
+/** The lead status a quote is left in by a booking change: booked is contacted, accepted and after is won. */
+function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatus {
+  if (booking === 'requested') return current === 'new' ? 'contacted' : current;
+  if (booking === 'accepted' || booking === 'on_the_way' || booking === 'arrived' || booking === 'loaded' || booking === 'completed') return 'won';
+  return current;
+}
+
+export function bookingService(deps: BookingServiceDeps) {
+  const { db, config, live } = deps;
+  const tokens = bookingTokens(config.sessionSecret);
+  const bookingLimiter = createRateLimiter({ limit: config.bookings.bookingRateLimit, windowMs: 60 * 60_000 });
+  const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
+  const smsReady = config.sms !== undefined;
+  const mailReady = config.mail.smtpUrl !== undefined;
+
+  const notFound = () => new NotFound(JOB_NOT_FOUND);
+  const toSettings = (company: CompanyRow): BookingSettings => ({
+    responseMinutes: company.bookingResponseMinutes,
+    smsNumber: company.bookingSmsNumber,
+    offerBooking: company.offerBooking,
+    offerWhatsapp: company.offerWhatsapp,
+    offerCall: company.offerCall,
+    smsConfigured: smsReady,
+  });
+
+  function historyOf(b: BookingWithQuote) {
+    return bookingHistory(db, b.quoteId);
+  }
+  const jobView = (b: BookingWithQuote): JobView => toJobView(b, historyOf(b));
+
+  /** Pushes the job's new state to its open pages. */
+  function publish(id: number) {
+    if (!live.watched(id)) return;
+    const b = bookingById(db, id);
+    if (b) live.publish(id, 'job', JSON.stringify(jobView(b)));
+  }
+
+  function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', key: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
+    // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
+    // until then it is held "waiting for a verified address".
+    const verified = channel === 'sms' || mayMail(db, b.companyId, to);
+    const ready = verified && (channel === 'sms' ? smsReady : mailReady);
+    return {
+      companyId: b.companyId,
+      bookingId: b.id,
+      kind: 'booking',
+      channel,
+      dedupeKey: `booking:${b.id}:${key}`,
+      to,
+      ...content,
+      status: !verified ? 'unverified' : ready ? 'pending' : 'unsent',
+      attempts: 0,
+      nextAttemptAt: ready ? at : null,
+      lastError: ready || !verified ? null : channel === 'sms' ? NO_SMS_PROVIDER : 'not sent: no mail server configured',
+      createdAt: at,
+    };
+  }
+  const sms = (b: { id: number; companyId: number }, key: string, to: string, body: string, at: string) =>
+    outboxRow(b, 'sms', key, to, { subject: body.slice(0, 120), text: body, html: '' }, at);
+
+  /** A token from a path: one of ours by shape, else the same 404 as an unknown one. */
+  function byToken(token: string, find: (hash: string) => BookingWithQuote | undefined): BookingWithQuote {
+    if (!TOKEN_PATTERN.test(token)) throw notFound();
+    const b = find(hashToken(token));
+    if (!b) throw notFound();
+    if (b.finishedAt && deps.now().getTime() - Date.parse(b.finishedAt) > JOB_PAGE_CLOSES_AFTER_MS) throw new Gone(JOB_PAGE_CLOSED, 'JOB_CLOSED');
+    return b;
+  }
+
+  /** The operator's booking by its quote's reference, of their company only. */
+  function ownBooking(companyId: number, typed: string): BookingWithQuote {
+    const reference = readReference(typed);
+    const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
+    const b = id === null || id === undefined ? undefined : bookingByQuote(db, id);
+    if (!b || b.companyId !== companyId || b.reference !== reference) throw new NotFound('Booking not found');
+    return b;
+  }
+
+  /**
+   * Moves `b` to `to` if `actor` may, with the status's side effects: the history line, the
+   * motorist's service text and the push to open pages. 409 when out of order or overtaken.
+   */
+  async function move(b: BookingWithQuote, to: BookingStatus, actor: BookingActor, patch: StatusPatch = {}, note: string | null = null, texts: NewOutboxRow[] = []) {
+    if (!canMove(b.status, to, actor)) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
+    const at = deps.now().toISOString();
+    const full: StatusPatch = { ...patch, ...(finishedAtOf(to) ? { finishedAt: at } : {}), ...(to === 'completed' ? { forgetPositions: true } : {}) };
+    const moved = await write(db, () => {
+      const ok = moveBooking(db, b.id, b.status, to, at, full, { quoteId: b.quoteId, status: leadStatusAfter(to, b.leadStatus), note });
+      if (ok && texts.length > 0) insertOutboxRows(db, texts);
+      return ok;
+    });
+    if (!moved) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
+    if (texts.length > 0) deps.nudgeOutbox?.();
+    publish(b.id);
+    const after = bookingById(db, b.id);
+    if (!after) throw notFound();
+    return after;
+  }
+
+  const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, `motorist:${key}`, b.customerPhone, body, deps.now().toISOString())];
+
+  return {
+    /** Books a quote; a repeat from the same form answers the booking it made. */
+    async book(body: BookingRequestBody, client: string): Promise<{ created: boolean; result: BookingCreated }> {
+      const quote = quoteForBooking(db, body.quoteId);
+      if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
+      const token = tokens.jobToken(quote.id, body.bookingKey);
+      const hash = hashToken(token);
+      const answer = (b: BookingWithQuote) => ({ job: jobView(b), jobToken: token, jobUrl: jobUrl(config.publicUrl, token) });
+
+      const existing = bookingByQuote(db, quote.id);
+      if (existing) {
+        if (existing.jobTokenHash === hash) return { created: false, result: answer(existing) };
+        throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      }
+      if (!quote.offerBooking) throw new Conflict(BOOKING_NOT_OFFERED, 'BOOKING_NOT_OFFERED');
+      const now = deps.now();
+      const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
+      if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
+
+      const at = now.toISOString();
+      const respondBy = new Date(now.getTime() + quote.responseMinutes * 60_000).toISOString();
+      const salt = newSalt();
+      const facts: BookingFacts = {
+        reference: quote.publicId,
+        companyName: quote.companyName,
+        companyPhone: quote.companyPhone,
+        customerName: body.name,
+        customerPhone: body.phone,
+        registration: body.registration,
+        note: body.note || null,
+        position: body.position ?? null,
+        pickupPostcode: quote.pickupPostcode,
+        destinationPostcode: quote.destinationPostcode,
+        vehicleType: quote.vehicleType,
+        problemType: quote.problemType,
+        pricePence: quote.totalPricePence,
+        respondBy,
+      };
+      const id = await write(db, () => {
+        // The driver token's hash needs the row id: a placeholder first, replaced in the same transaction.
+        const inserted = insertBooking(db, {
+          quoteId: quote.id,
+          companyId: quote.companyId,
+          customerName: body.name,
+          customerPhone: body.phone,
+          registration: body.registration,
+          note: body.note || null,
+          pickupLat: body.position?.lat ?? null,
+          pickupLng: body.position?.lng ?? null,
+          pricePence: quote.totalPricePence,
+          jobTokenHash: hash,
+          driverTokenHash: `pending:${hash}`,
+          driverSalt: salt,
+          respondBy,
+          createdAt: at,
+        });
+        if (inserted === undefined) return undefined;
+        db.$client.prepare('update bookings set driver_token_hash = ? where id = ?').run(hashToken(tokens.driverToken(inserted, salt)), inserted);
+        addLeadEvent(db, quote.id, leadStatusAfter('requested', quote.leadStatus), 'requested', null, at);
+        const ref = { id: inserted, companyId: quote.companyId };
+        const rows: NewOutboxRow[] = [];
+        const addresses = alertAddresses(db, quote.companyId);
+        const to = addresses ? alertRecipient(addresses) : null;
+        if (to) rows.push(outboxRow(ref, 'email', 'operator:email', to, operatorBookingEmail(facts, config.publicUrl), at));
+        if (quote.smsNumber) rows.push(sms(ref, 'operator:sms', quote.smsNumber, operatorBookingSms(facts, config.publicUrl), at));
+        rows.push(sms(ref, 'motorist:received', body.phone, motoristMessages.received(facts, jobUrl(config.publicUrl, token)), at));
+        insertOutboxRows(db, rows);
+        return inserted;
+      });
+      const b = bookingById(db, id ?? -1) ?? bookingByQuote(db, quote.id);
+      if (!b) throw new NotFound(QUOTE_NOT_FOUND);
+      // Two first bookings of one quote at once: the other one won.
+      if (id === undefined) {
+        if (b.jobTokenHash === hash) return { created: false, result: answer(b) };
+        throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      }
+      deps.nudgeOutbox?.();
+      return { created: true, result: answer(b) };
+    },
+
+    /** The motorist's page. */
+    job(token: string, client: string): { id: number; view: JobView } {
+      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+      const b = byToken(token, (hash) => bookingByJobToken(db, hash));
+      return { id: b.id, view: jobView(b) };
+    },
+
+    /** The job a stream is for, counted against the same limit as a read of the page. */
+    jobForStream(token: string, client: string) {
+      return this.job(token, client);
+    },
+
+    async cancel(token: string, client: string): Promise<JobView> {
+      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+      const b = byToken(token, (hash) => bookingByJobToken(db, hash));
+      return jobView(await move(b, 'cancelled', 'motorist'));
+    },
+
+    driver(token: string, client: string): DriverView {
+      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+      return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));
+    },
+
+    async driverStep(token: string, step: DriverStep, client: string): Promise<DriverView> {
+      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+      const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      const texts =
+        step === 'on_the_way'
+          ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(b.companyName, b.reference))
+          : step === 'completed'
+            ? motoristText(b, 'completed', motoristMessages.completed(b.companyName, b.reference))
+            : [];
+      return toDriverView(await move(b, step, 'driver', {}, null, texts));
+    },
+
+    /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
+    async driverPosition(token: string, position: { lat: number; lng: number }, client: string): Promise<DriverView> {
+      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+      const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+      const now = deps.now();
+      const pickup = b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : lookupPostcode(b.pickupPostcode.replace(/\s+/g, ''));
+      const eta = pickup ? etaFromPosition(position, pickup, now) : null;
+      const stored = await write(db, () => setDriverPosition(db, b.id, position.lat, position.lng, now.toISOString(), eta));
+      if (!stored) throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+      publish(b.id);
+      const after = bookingById(db, b.id);
+      if (!after) throw notFound();
+      return toDriverView(after);
+    },
+
+    list(companyId: number): BookingList {
+      const since = new Date(deps.now().getTime() - JOB_PAGE_CLOSES_AFTER_MS).toISOString();
+      const rows = companyBookings(db, companyId, since).map((b) =>
+        toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt))),
+      );
+      const requested = rows.filter((b) => b.status === 'requested').sort((a, b) => a.respondBy.localeCompare(b.respondBy));
+      const active = rows.filter((b) => b.status !== 'requested' && !isFinished(b.status));
+      return { open: [...requested, ...active], recent: rows.filter((b) => isFinished(b.status)) };
+    },
+
+    async accept(companyId: number, reference: string, body: BookingAccept) {
+      const b = ownBooking(companyId, reference);
+      const now = deps.now();
+      const eta = { minutes: body.etaMinutes, at: new Date(now.getTime() + body.etaMinutes * 60_000).toISOString() };
+      const driverName = body.driverName || null;
+      const after = await move(
+        b,
+        'accepted',
+        'operator',
+        { etaMinutes: eta.minutes, etaAt: eta.at, etaFromPosition: false, driverName, acceptedAt: now.toISOString() },
+        `ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}`,
+        motoristText(b, 'accepted', motoristMessages.accepted(b.companyName, b.reference, eta, driverName)),
+      );
+      return toBooking(after, historyOf(after), driverUrl(config.publicUrl, tokens.driverToken(after.id, after.driverSalt)));
+    },
+
+    async decline(companyId: number, reference: string, body: BookingDecline) {
+      const b = ownBooking(companyId, reference);
+      const after = await move(
+        b,
+        'declined',
+        'operator',
+        { declineReason: body.reason },
+        body.reason,
+        motoristText(b, 'declined', motoristMessages.declined(b.companyName, b.reference, b.companyPhone)),
+      );
+      return toBooking(after, historyOf(after), null);
+    },
+
+    /** Expires every requested booking whose response time has passed; answers how many. */
+    async expireDue(): Promise<number> {
+      let expired = 0;
+      for (const { id } of overdueBookings(db, deps.now().toISOString(), 100)) {
+        const b = bookingById(db, id);
+        if (!b || b.status !== 'requested') continue;
+        try {
+          await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(b.companyName, b.reference, b.companyPhone)));
+          expired += 1;
+        } catch (error) {
+          // Accepted or cancelled in the meantime: nothing to expire.
+          if (!(error instanceof Conflict)) throw error;
+        }
+      }
+      return expired;
+    },
+
+    settings(companyId: number): BookingSettings {
+      const company = findCompanyById(db, companyId);
+      if (!company) throw new NotFound('Company not found');
+      return toSettings(company);
+    },
+
+    async updateSettings(companyId: number, body: BookingSettingsBody): Promise<BookingSettings> {
+      const patch: CompanyPatch = {};
+      if (body.responseMinutes !== undefined) patch.bookingResponseMinutes = body.responseMinutes;
+      if (body.smsNumber !== undefined) patch.bookingSmsNumber = body.smsNumber;
+      if (body.offerBooking !== undefined) patch.offerBooking = body.offerBooking;
+      if (body.offerWhatsapp !== undefined) patch.offerWhatsapp = body.offerWhatsapp;
+      if (body.offerCall !== undefined) patch.offerCall = body.offerCall;
+      if (Object.keys(patch).length === 0) return this.settings(companyId);
+      return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
+    },
+  };
+}
+
+export type BookingService = ReturnType<typeof bookingService>;

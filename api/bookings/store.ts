@@ -1,0 +1,231 @@
+// The bookings table's reads and writes (docs/product.md, "Bookings"). Plain SQL prepared once per
+// database (api/platform/db/prepared.ts), as the lead inbox does. Writers run inside the caller's
+// write() transaction, so a status, its history row and its messages commit together.
+import type { Statement } from 'better-sqlite3';
+import type { BookingStatus } from '../../shared/bookings';
+import type { LeadStatus } from '../../shared/leads';
+import type { Db } from '../platform/db/client';
+import { prepared } from '../platform/db/prepared';
+
+export interface BookingRow {
+  id: number;
+  quoteId: number;
+  companyId: number;
+  status: BookingStatus;
+  customerName: string;
+  customerPhone: string;
+  registration: string;
+  note: string | null;
+  pickupLat: number | null;
+  pickupLng: number | null;
+  pricePence: number;
+  jobTokenHash: string;
+  driverTokenHash: string;
+  driverSalt: string;
+  respondBy: string;
+  etaMinutes: number | null;
+  etaAt: string | null;
+  etaFromPosition: number;
+  driverName: string | null;
+  declineReason: string | null;
+  driverLat: number | null;
+  driverLng: number | null;
+  driverPositionAt: string | null;
+  acceptedAt: string | null;
+  finishedAt: string | null;
+  statusChangedAt: string;
+  createdAt: string;
+}
+
+/** A booking with what its pages show of the quote and the company. */
+export interface BookingWithQuote extends BookingRow {
+  reference: string;
+  pickupPostcode: string;
+  destinationPostcode: string;
+  vehicleType: string;
+  problemType: string;
+  companyName: string;
+  companyPhone: string | null;
+  /** The quote's lead status (new, contacted, won, lost). */
+  leadStatus: LeadStatus;
+}
+
+const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId, b.status, b.customer_name as customerName,
+  b.customer_phone as customerPhone, b.registration, b.note, b.pickup_lat as pickupLat, b.pickup_lng as pickupLng,
+  b.price_pence as pricePence, b.job_token_hash as jobTokenHash, b.driver_token_hash as driverTokenHash,
+  b.driver_salt as driverSalt, b.respond_by as respondBy, b.eta_minutes as etaMinutes, b.eta_at as etaAt,
+  b.eta_from_position as etaFromPosition, b.driver_name as driverName, b.decline_reason as declineReason,
+  b.driver_lat as driverLat, b.driver_lng as driverLng, b.driver_position_at as driverPositionAt,
+  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt`;
+
+const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
+  q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
+  q.status as leadStatus, c.name as companyName, c.phone as companyPhone
+  from bookings b join quotes q on q.id = b.quote_id join companies c on c.id = b.company_id`;
+
+const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `bookings:${key}`, () => db.$client.prepare(sql));
+
+export function bookingByQuote(db: Db, quoteId: number): BookingWithQuote | undefined {
+  return statement(db, 'byQuote', `${WITH_QUOTE} where b.quote_id = ?`).get(quoteId) as BookingWithQuote | undefined;
+}
+
+export function bookingById(db: Db, id: number): BookingWithQuote | undefined {
+  return statement(db, 'byId', `${WITH_QUOTE} where b.id = ?`).get(id) as BookingWithQuote | undefined;
+}
+
+export function bookingByJobToken(db: Db, hash: string): BookingWithQuote | undefined {
+  return statement(db, 'byJob', `${WITH_QUOTE} where b.job_token_hash = ?`).get(hash) as BookingWithQuote | undefined;
+}
+
+export function bookingByDriverToken(db: Db, hash: string): BookingWithQuote | undefined {
+  return statement(db, 'byDriver', `${WITH_QUOTE} where b.driver_token_hash = ?`).get(hash) as BookingWithQuote | undefined;
+}
+
+/** The company's bookings that are open (requested or under way), or finished since `since`. */
+export function companyBookings(db: Db, companyId: number, since: string): BookingWithQuote[] {
+  return statement(
+    db,
+    'company',
+    `${WITH_QUOTE} where b.company_id = ? and (b.finished_at is null or b.finished_at >= ?) order by b.created_at desc limit 200`,
+  ).all(companyId, since) as BookingWithQuote[];
+}
+
+/** Requested bookings whose response time has passed at `nowIso`, oldest first. */
+export function overdueBookings(db: Db, nowIso: string, limit: number): { id: number }[] {
+  return statement(db, 'overdue', `select id from bookings where status = 'requested' and respond_by <= ? order by respond_by limit ?`).all(
+    nowIso,
+    limit,
+  ) as { id: number }[];
+}
+
+/** When the next requested booking falls due, if any. */
+export function nextRespondBy(db: Db): string | undefined {
+  return statement(db, 'nextDue', `select min(respond_by) from bookings where status = 'requested'`).pluck().get() as string | undefined;
+}
+
+export type NewBooking = Pick<
+  BookingRow,
+  | 'quoteId'
+  | 'companyId'
+  | 'customerName'
+  | 'customerPhone'
+  | 'registration'
+  | 'note'
+  | 'pickupLat'
+  | 'pickupLng'
+  | 'pricePence'
+  | 'jobTokenHash'
+  | 'driverTokenHash'
+  | 'driverSalt'
+  | 'respondBy'
+  | 'createdAt'
+>;
+
+/** Inserts a booking; answers its id, or undefined when the quote already has one. */
+export function insertBooking(db: Db, b: NewBooking): number | undefined {
+  const result = statement(
+    db,
+    'insert',
+    `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
+      pickup_lng, price_pence, job_token_hash, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+     values (@quoteId, @companyId, 'requested', @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
+      @pricePence, @jobTokenHash, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt)
+     on conflict (quote_id) do nothing`,
+  ).run(b);
+  return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
+}
+
+/** The fields a status change may set beside the status. */
+export interface StatusPatch {
+  etaMinutes?: number | null;
+  etaAt?: string | null;
+  etaFromPosition?: boolean;
+  driverName?: string | null;
+  declineReason?: string | null;
+  acceptedAt?: string;
+  finishedAt?: string;
+  /** Completed: the driver's and the motorist's positions are deleted. */
+  forgetPositions?: boolean;
+}
+
+/**
+ * Moves a booking from `from` to `to` (compare-and-set: false when another change came first) and
+ * records it in the quote's lead history with the lead status it leaves the quote in.
+ */
+export function moveBooking(db: Db, id: number, from: BookingStatus, to: BookingStatus, at: string, patch: StatusPatch, lead: { quoteId: number; status: LeadStatus; note: string | null }): boolean {
+  const sets = ['status = @to', 'status_changed_at = @at'];
+  const params: Record<string, unknown> = { id, from, to, at };
+  const columns: [keyof StatusPatch, string][] = [
+    ['etaMinutes', 'eta_minutes'],
+    ['etaAt', 'eta_at'],
+    ['driverName', 'driver_name'],
+    ['declineReason', 'decline_reason'],
+    ['acceptedAt', 'accepted_at'],
+    ['finishedAt', 'finished_at'],
+  ];
+  for (const [field, column] of columns) {
+    if (patch[field] === undefined) continue;
+    sets.push(`${column} = @${field}`);
+    params[field] = patch[field];
+  }
+  if (patch.etaFromPosition !== undefined) {
+    sets.push('eta_from_position = @etaFromPosition');
+    params.etaFromPosition = patch.etaFromPosition ? 1 : 0;
+  }
+  if (patch.forgetPositions) sets.push('driver_lat = null, driver_lng = null, driver_position_at = null, pickup_lat = null, pickup_lng = null');
+  const sql = `update bookings set ${sets.join(', ')} where id = @id and status = @from`;
+  const changed = statement(db, `move:${sets.join(',')}`, sql).run(params).changes > 0;
+  if (changed) addLeadEvent(db, lead.quoteId, lead.status, to, lead.note, at);
+  return changed;
+}
+
+/** The booking's line in the quote's history; the quote takes `status` as its lead status. */
+export function addLeadEvent(db: Db, quoteId: number, status: LeadStatus, bookingStatus: BookingStatus, note: string | null, at: string): void {
+  statement(db, 'leadStatus', 'update quotes set status = ?, status_changed_at = ? where id = ? and status != ?').run(status, at, quoteId, status);
+  statement(db, 'leadEvent', 'insert into lead_events (quote_id, status, booking_status, note, created_at) values (?, ?, ?, ?, ?)').run(
+    quoteId,
+    status,
+    bookingStatus,
+    note,
+    at,
+  );
+}
+
+/** The booking statuses of a quote's history, oldest first. */
+export function bookingHistory(db: Db, quoteId: number): { status: BookingStatus; at: string }[] {
+  return statement(
+    db,
+    'history',
+    'select booking_status as status, created_at as at from lead_events where quote_id = ? and booking_status is not null order by id',
+  ).all(quoteId) as { status: BookingStatus; at: string }[];
+}
+
+/** The driver's position and the ETA recomputed from it, while on the way. */
+export function setDriverPosition(db: Db, id: number, lat: number, lng: number, at: string, eta: { minutes: number; at: string } | null): boolean {
+  return (
+    statement(
+      db,
+      'position',
+      `update bookings set driver_lat = ?, driver_lng = ?, driver_position_at = ?,
+        eta_minutes = coalesce(?, eta_minutes), eta_at = coalesce(?, eta_at), eta_from_position = case when ? is null then eta_from_position else 1 end
+       where id = ? and status = 'on_the_way'`,
+    ).run(lat, lng, at, eta?.minutes ?? null, eta?.at ?? null, eta?.minutes ?? null, id).changes > 0
+  );
+}
+
+/** What the numbers card counts: the company's bookings created since `since`. */
+export function bookingsSince(db: Db, companyId: number, since: string): { status: BookingStatus; createdAt: string; acceptedAt: string | null }[] {
+  return statement(
+    db,
+    'since',
+    'select status, created_at as createdAt, accepted_at as acceptedAt from bookings where company_id = ? and created_at >= ?',
+  ).all(companyId, since) as { status: BookingStatus; createdAt: string; acceptedAt: string | null }[];
+}
+
+/** The bookings of these quotes, for the CSV's columns. */
+export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): BookingRow[] {
+  if (quoteIds.length === 0) return [];
+  return statement(db, 'ofQuotes', `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?))`).all(
+    JSON.stringify(quoteIds),
+  ) as BookingRow[];
+}

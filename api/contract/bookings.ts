@@ -1,0 +1,152 @@
+// Bookings (docs/product.md, "Bookings"): the motorist books a quote and watches the job on a
+// page named by a random token (with its live stream and cancel), the driver moves it on from a
+// page of its own token, and the operator answers (accept with an ETA, or decline) and sets how
+// bookings come in. Tokens are never logged (api/platform/http/redact.ts).
+import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema } from '../../shared/booking-schemas';
+import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema } from '../../shared/booking-responses';
+import { body, error, json, parameter, rateLimited, route } from './define';
+
+const tokenParameter = (who: string) => [parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')];
+const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
+/** One answer for a malformed, unknown or another page's token. */
+const jobMissing = error('No job has this token: `code` NOT_FOUND');
+const jobClosed = error('The job finished more than a day ago and its page has closed: `code` JOB_CLOSED');
+const outOfOrder = error('The job cannot move to that status now (e.g. completed before accepted): `code` BOOKING_OUT_OF_ORDER');
+const bookingMissing = error('No booking of this company has this reference');
+
+export const bookings = {
+  book: route({
+    method: 'post',
+    path: '/api/bookings',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'Books the recovery of a quote at its quoted price: the operator is alerted at once (email, and a text when set)',
+    description:
+      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). Rate-limited per client (BOOKING_RATE_LIMIT an hour).',
+    request: {
+      body: body(bookingRequestSchema, {
+        quoteId: 'TQ-KJAECF76R',
+        bookingKey: 'b00k1ngK3y-example-000001',
+        name: 'Alex Driver',
+        phone: '07700 900123',
+        registration: 'AB12 CDE',
+        note: 'Hard shoulder, northbound, after junction 18',
+      }),
+    },
+    responses: {
+      201: json(bookingCreatedSchema, 'Booked: the status page is `jobUrl`'),
+      200: json(bookingCreatedSchema, 'Already booked from this form: the same booking'),
+      404: error('No quote has this reference'),
+      409: error('The quote’s price has expired (QUOTE_EXPIRED), it is booked already (ALREADY_BOOKED), or the company takes no bookings online (BOOKING_NOT_OFFERED)'),
+      429: rateLimited,
+    },
+  }),
+  job: route({
+    method: 'get',
+    path: '/api/jobs/{token}',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The motorist’s status page: status, ETA, driver and the number to call',
+    parameters: tokenParameter('motorist'),
+    responses: { 200: json(jobViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+  }),
+  jobEvents: route({
+    method: 'get',
+    path: '/api/jobs/{token}/events',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The job as Server-Sent Events: a `job` event now and at every change, a comment every 20 s',
+    description:
+      'Streams are capped per client address (LIVE_STREAMS_PER_ADDRESS) and in total (LIVE_STREAMS_MAX, at least 5,000): over either, 429 STREAMS_FULL, and the page polls instead. Closed when the server shuts down.',
+    parameters: tokenParameter('motorist'),
+    responses: {
+      200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      404: jobMissing,
+      410: jobClosed,
+      429: error('Rate limited, or too many open streams (STREAMS_FULL)'),
+    },
+  }),
+  cancel: route({
+    method: 'post',
+    path: '/api/jobs/{token}/cancel',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The motorist cancels a booking that is requested or accepted',
+    parameters: tokenParameter('motorist'),
+    responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+  }),
+  driver: route({
+    method: 'get',
+    path: '/api/driver/{token}',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver’s page: the motorist, the vehicle, the route and the status',
+    parameters: tokenParameter('driver'),
+    responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+  }),
+  driverStatus: route({
+    method: 'post',
+    path: '/api/driver/{token}/status',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver moves the job on: on_the_way → arrived → loaded → completed (positions are deleted at completed)',
+    parameters: tokenParameter('driver'),
+    request: { body: body(driverStatusSchema, { status: 'on_the_way' }) },
+    responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+  }),
+  driverPosition: route({
+    method: 'post',
+    path: '/api/driver/{token}/position',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver’s position while on the way: the motorist’s ETA is recomputed from it',
+    parameters: tokenParameter('driver'),
+    request: { body: body(positionSchema, { lat: 52.4862, lng: -1.8904 }) },
+    responses: { 200: json(driverViewSchema, 'Stored'), 404: jobMissing, 409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER'), 410: jobClosed, 429: rateLimited },
+  }),
+  list: route({
+    method: 'get',
+    path: '/api/bookings',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'The signed-in operator’s jobs: requested (oldest first) and under way, then those finished in the last 24 hours',
+    responses: { 200: json(bookingListSchema, 'The jobs') },
+  }),
+  accept: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/accept',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Accepts a requested booking with an ETA in minutes and optionally the driver’s name; the motorist is told',
+    parameters: [referenceParameter],
+    request: { body: body(bookingAcceptSchema, { etaMinutes: 20, driverName: 'Sam' }) },
+    responses: { 200: json(bookingSchema, 'Accepted: `driverUrl` is the driver’s page'), 404: bookingMissing, 409: outOfOrder },
+  }),
+  decline: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/decline',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Declines a requested booking with a reason; the motorist is told to call',
+    parameters: [referenceParameter],
+    request: { body: body(bookingDeclineSchema, { reason: 'No truck free' }) },
+    responses: { 200: json(bookingSchema, 'Declined'), 404: bookingMissing, 409: outOfOrder },
+  }),
+  settings: route({
+    method: 'get',
+    path: '/api/booking-settings',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'The response time, the booking text number and which buttons the quote page offers',
+    responses: { 200: json(bookingSettingsSchema, 'The settings') },
+  }),
+  updateSettings: route({
+    method: 'put',
+    path: '/api/booking-settings',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Changes the given booking settings; `smsNumber` null or blank stops booking texts',
+    request: { body: body(bookingSettingsUpdateSchema, { responseMinutes: 15 }) },
+    responses: { 200: json(bookingSettingsSchema, 'The settings') },
+  }),
+};

@@ -1,0 +1,48 @@
+// Text messages through a provider speaking Twilio's Messages API: POST
+// {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json with the form fields To, From and Body and
+// HTTP basic authentication (the account SID and auth token). A 2xx is accepted; anything else,
+// or no answer within the timeout, is thrown for the outbox to retry (api/mail/worker.ts).
+
+export interface OutgoingSms {
+  to: string;
+  body: string;
+}
+
+export interface SmsTransport {
+  send(sms: OutgoingSms): Promise<void>;
+}
+
+export interface SmsConfig {
+  apiUrl: string;
+  accountSid: string;
+  authToken: string;
+  from: string;
+}
+
+const TIMEOUT_MS = 15_000;
+
+export function twilioTransport(config: SmsConfig): SmsTransport {
+  const url = `${config.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
+  const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;
+  return {
+    async send(sms) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ To: sms.to, From: config.from, Body: sms.body }),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+      const text = await response.text();
+      if (!response.ok) {
+        let message = text;
+        try {
+          const parsed = JSON.parse(text) as { message?: unknown; code?: unknown };
+          if (typeof parsed.message === 'string') message = `${parsed.code ?? response.status}: ${parsed.message}`;
+        } catch {
+          // Not JSON: the text as it is.
+        }
+        throw new Error(`SMS provider answered ${response.status}: ${message.slice(0, 300)}`);
+      }
+    },
+  };
+}

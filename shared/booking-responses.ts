@@ -1,0 +1,112 @@
+// What the bookings' routes answer (docs/product.md, "Bookings"), as zod schemas: the route
+// contract documents and checks them, and the pages take their types from them.
+import { z } from 'zod';
+import { BOOKING_STATUSES } from './bookings';
+
+const status = z.enum(BOOKING_STATUSES);
+const money = z.number().meta({ description: 'Pounds' });
+const historyEntry = z.object({ status, at: z.string() });
+const eta = z
+  .object({
+    minutes: z.number().int().meta({ description: 'As promised, or as last recomputed from the driver’s position' }),
+    at: z.string().meta({ description: 'The clock time the driver is expected' }),
+    fromPosition: z.boolean().meta({ description: 'Recomputed from the driver’s shared position' }),
+  })
+  .nullable();
+
+/** The motorist's page: no name or number of the motorist, so a forwarded link tells little. */
+export const jobViewSchema = z
+  .object({
+    reference: z.string().meta({ description: 'Shown as TQ-{reference}' }),
+    status,
+    company: z.object({ name: z.string(), phone: z.string().nullable().meta({ description: 'E.164: the number to call' }) }),
+    pickupPostcode: z.string(),
+    destinationPostcode: z.string(),
+    registration: z.string(),
+    price: money.meta({ description: 'The quoted price, frozen at booking' }),
+    createdAt: z.string(),
+    respondBy: z.string().meta({ description: 'When a booking not answered by then expires' }),
+    eta,
+    driverName: z.string().nullable(),
+    declineReason: z.string().nullable(),
+    history: z.array(historyEntry).meta({ description: 'Oldest first' }),
+  })
+  .meta({ id: 'JobView' });
+
+export const bookingCreatedSchema = z
+  .object({
+    job: jobViewSchema,
+    jobToken: z.string().meta({ description: 'The status page is /job/{jobToken}: keep it, it is shown once' }),
+    jobUrl: z.string(),
+  })
+  .meta({ id: 'BookingCreated' });
+
+/** The driver's page: what they need to find the motorist and do the job. */
+export const driverViewSchema = z
+  .object({
+    reference: z.string(),
+    status,
+    companyName: z.string(),
+    customerName: z.string(),
+    customerPhone: z.string().meta({ description: 'E.164' }),
+    registration: z.string(),
+    note: z.string().nullable(),
+    pickupPostcode: z.string(),
+    destinationPostcode: z.string(),
+    vehicleType: z.string(),
+    problemType: z.string(),
+    position: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'The motorist’s shared position, until the job completes' }),
+    eta,
+    sharingPosition: z.boolean().meta({ description: 'The driver’s position was received while on the way' }),
+  })
+  .meta({ id: 'DriverView' });
+
+/** A booking as its operator sees it in the portal. */
+export const bookingSchema = z
+  .object({
+    reference: z.string(),
+    status,
+    customerName: z.string(),
+    customerPhone: z.string(),
+    registration: z.string(),
+    note: z.string().nullable(),
+    position: z.object({ lat: z.number(), lng: z.number() }).nullable(),
+    pickupPostcode: z.string(),
+    destinationPostcode: z.string(),
+    vehicleType: z.string(),
+    price: money,
+    createdAt: z.string(),
+    respondBy: z.string(),
+    acceptedAt: z.string().nullable(),
+    eta,
+    driverName: z.string().nullable(),
+    declineReason: z.string().nullable(),
+    driverUrl: z.string().nullable().meta({ description: 'The driver’s page, once accepted and until finished' }),
+    history: z.array(historyEntry),
+  })
+  .meta({ id: 'Booking' });
+
+export const bookingListSchema = z
+  .object({
+    open: z.array(bookingSchema).meta({ description: 'Requested (oldest first), then accepted and under way' }),
+    recent: z.array(bookingSchema).meta({ description: 'Finished in the last 24 hours, newest first' }),
+  })
+  .meta({ id: 'BookingList' });
+
+export const bookingSettingsSchema = z
+  .object({
+    responseMinutes: z.number().int(),
+    smsNumber: z.string().nullable().meta({ description: 'E.164: booking alerts by text message; null: email only' }),
+    offerBooking: z.boolean(),
+    offerWhatsapp: z.boolean(),
+    offerCall: z.boolean(),
+    smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
+  })
+  .meta({ id: 'BookingSettings' });
+
+export type JobView = z.infer<typeof jobViewSchema>;
+export type BookingCreated = z.infer<typeof bookingCreatedSchema>;
+export type DriverView = z.infer<typeof driverViewSchema>;
+export type Booking = z.infer<typeof bookingSchema>;
+export type BookingList = z.infer<typeof bookingListSchema>;
+export type BookingSettings = z.infer<typeof bookingSettingsSchema>;

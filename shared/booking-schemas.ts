@@ -1,0 +1,120 @@
+// The bookings' request schemas (docs/product.md, "Bookings"): the server validates with these and
+// the portal's forms use them. The widget's booking form checks only that fields are filled and
+// shows the server's per-field messages, so it never carries libphonenumber's metadata.
+import { z } from 'zod';
+import {
+  BOOKING_NAME_MAX,
+  BOOKING_NOTE_MAX,
+  BOOKING_RESPONSE_MINUTES,
+  DECLINE_REASON_MAX,
+  DRIVER_NAME_MAX,
+  DRIVER_STEPS,
+  ETA_MINUTES,
+} from './bookings';
+import { toE164 } from './phone-number';
+import { forbiddenCharacterMessage, isCleanText } from './schemas';
+
+const text = (label: string, max: number, multiline = false) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .refine((v) => isCleanText(v, multiline), forbiddenCharacterMessage(label));
+const required = (label: string, max: number, multiline = false) => text(label, max, multiline).min(1, `${label} is required`);
+
+export const MOBILE_INVALID = 'Enter a valid mobile number, such as 07700 900123';
+export const REGISTRATION_INVALID = 'Enter a UK registration, such as AB12 CDE';
+
+/**
+ * A mobile number in E.164, or undefined. UK numbers must be mobiles (07…): a booking's updates
+ * go to it by text message. Numbers of other countries are taken when they are possible numbers.
+ */
+export function mobileE164(input: string): string | undefined {
+  const e164 = toE164(input);
+  if (!e164) return undefined;
+  return e164.startsWith('+44') && !e164.startsWith('+447') ? undefined : e164;
+}
+
+/**
+ * UK registrations, normalised to capitals with the DVLA's space: current (AB12 CDE), prefix
+ * (A123 BCD), suffix (ABC 123D), dateless and Northern Ireland (ABC 123, 1234 AB, ABZ 1234).
+ */
+const PLATES: RegExp[] = [/^([A-Z]{2}\d{2})([A-Z]{3})$/, /^([A-Z]\d{1,3})([A-Z]{3})$/, /^([A-Z]{3})(\d{1,3}[A-Z])$/, /^([A-Z]{1,3})(\d{1,4})$/, /^(\d{1,4})([A-Z]{1,3})$/];
+
+export function normaliseRegistration(input: string): string | undefined {
+  const compact = input.replace(/[\s-]+/g, '').toUpperCase();
+  if (compact.length < 2 || compact.length > 8) return undefined;
+  for (const plate of PLATES) {
+    const match = plate.exec(compact);
+    if (match) return `${match[1]} ${match[2]}`;
+  }
+  return undefined;
+}
+
+const coordinate = (label: string, limit: number) =>
+  z.number({ error: `${label} must be a number` }).refine((v) => Number.isFinite(v) && Math.abs(v) <= limit, `${label} must be between -${limit} and ${limit}`);
+
+export const positionSchema = z.object({ lat: coordinate('Latitude', 90), lng: coordinate('Longitude', 180) });
+
+/** The client's own random name for one booking form: a repeat with it answers the booking it made. */
+const BOOKING_KEY = /^[A-Za-z0-9_-]{22,64}$/;
+
+export const bookingRequestSchema = z.object({
+  quoteId: z.string({ error: 'Quote is required' }).max(20, 'Quote not found'),
+  bookingKey: z.string({ error: 'Booking key is required' }).regex(BOOKING_KEY, 'Booking key must be 22 to 64 letters, digits, - or _'),
+  name: required('Name', BOOKING_NAME_MAX),
+  phone: z
+    .string({ error: 'Mobile number is required' })
+    .trim()
+    .min(1, 'Mobile number is required')
+    .max(30, MOBILE_INVALID)
+    .refine((v) => mobileE164(v) !== undefined, MOBILE_INVALID)
+    .transform((v) => mobileE164(v) ?? v),
+  registration: z
+    .string({ error: 'Registration is required' })
+    .trim()
+    .min(1, 'Registration is required')
+    .max(12, REGISTRATION_INVALID)
+    .refine((v) => normaliseRegistration(v) !== undefined, REGISTRATION_INVALID)
+    .transform((v) => normaliseRegistration(v) ?? v),
+  note: text('Note', BOOKING_NOTE_MAX, true).optional(),
+  position: positionSchema.optional(),
+});
+export type BookingRequest = z.input<typeof bookingRequestSchema>;
+
+export const bookingAcceptSchema = z.object({
+  etaMinutes: z
+    .number({ error: 'ETA must be a number of minutes' })
+    .int('ETA must be a whole number of minutes')
+    .min(ETA_MINUTES.min, `ETA must be at least ${ETA_MINUTES.min} minute`)
+    .max(ETA_MINUTES.max, `ETA cannot exceed ${ETA_MINUTES.max} minutes`),
+  driverName: text('Driver name', DRIVER_NAME_MAX).optional(),
+});
+export type BookingAccept = z.input<typeof bookingAcceptSchema>;
+
+export const bookingDeclineSchema = z.object({ reason: required('Reason', DECLINE_REASON_MAX) });
+export type BookingDecline = z.input<typeof bookingDeclineSchema>;
+
+export const driverStatusSchema = z.object({
+  status: z.enum(DRIVER_STEPS, { error: `Status must be one of ${DRIVER_STEPS.join(', ')}` }),
+});
+
+export const bookingSettingsUpdateSchema = z.object({
+  responseMinutes: z
+    .number({ error: 'Response time must be a number of minutes' })
+    .int('Response time must be a whole number of minutes')
+    .min(BOOKING_RESPONSE_MINUTES.min, `Response time must be at least ${BOOKING_RESPONSE_MINUTES.min} minutes`)
+    .max(BOOKING_RESPONSE_MINUTES.max, `Response time cannot exceed ${BOOKING_RESPONSE_MINUTES.max} minutes`)
+    .optional(),
+  /** Null or blank: no booking texts to the operator. */
+  smsNumber: z
+    .union([z.null(), z.string({ error: MOBILE_INVALID }).max(30, MOBILE_INVALID)], { error: MOBILE_INVALID })
+    .transform((v) => (v === null || v.trim() === '' ? null : v.trim()))
+    .refine((v) => v === null || mobileE164(v) !== undefined, MOBILE_INVALID)
+    .transform((v) => (v === null ? null : (mobileE164(v) ?? v)))
+    .optional(),
+  offerBooking: z.boolean({ error: 'Must be true or false' }).optional(),
+  offerWhatsapp: z.boolean({ error: 'Must be true or false' }).optional(),
+  offerCall: z.boolean({ error: 'Must be true or false' }).optional(),
+});
+export type BookingSettingsUpdate = z.input<typeof bookingSettingsUpdateSchema>;

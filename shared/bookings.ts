@@ -1,0 +1,77 @@
+// Bookings: a quote turned into a job (docs/product.md, "Bookings"). The statuses, who moves a
+// job from one to the next, and the limits, written once for the server, the portal, the
+// status and driver pages and the widget's booking form.
+
+/**
+ * requested → accepted → on_the_way → arrived → loaded → completed, or declined (operator),
+ * expired (no answer within the operator's response time) or cancelled (motorist).
+ */
+export const BOOKING_STATUSES = ['requested', 'accepted', 'on_the_way', 'arrived', 'loaded', 'completed', 'declined', 'expired', 'cancelled'] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+
+export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
+  requested: 'Requested',
+  accepted: 'Accepted',
+  on_the_way: 'On the way',
+  arrived: 'Arrived',
+  loaded: 'Loaded',
+  completed: 'Completed',
+  declined: 'Declined',
+  expired: 'Expired',
+  cancelled: 'Cancelled',
+};
+
+/** Who moves a job: the operator in the portal, the driver's page, the motorist's page, or the server's expiry job. */
+export type BookingActor = 'operator' | 'driver' | 'motorist' | 'system';
+
+/** Every allowed change, with who may make it. Anything else is out of order (409). */
+const TRANSITIONS: Record<BookingStatus, Partial<Record<BookingStatus, readonly BookingActor[]>>> = {
+  requested: { accepted: ['operator'], declined: ['operator'], expired: ['system'], cancelled: ['motorist'] },
+  accepted: { on_the_way: ['driver', 'operator'], cancelled: ['motorist', 'operator'] },
+  on_the_way: { arrived: ['driver', 'operator'] },
+  arrived: { loaded: ['driver', 'operator'] },
+  loaded: { completed: ['driver', 'operator'] },
+  completed: {},
+  declined: {},
+  expired: {},
+  cancelled: {},
+};
+
+export function canMove(from: BookingStatus, to: BookingStatus, actor: BookingActor): boolean {
+  return TRANSITIONS[from][to]?.includes(actor) ?? false;
+}
+
+/** The statuses a driver's buttons move a job to, in order. */
+export const DRIVER_STEPS = ['on_the_way', 'arrived', 'loaded', 'completed'] as const;
+export type DriverStep = (typeof DRIVER_STEPS)[number];
+
+/** Statuses after which nothing changes any more. */
+export const FINISHED_STATUSES: readonly BookingStatus[] = ['completed', 'declined', 'expired', 'cancelled'];
+export const isFinished = (status: BookingStatus) => FINISHED_STATUSES.includes(status);
+/** Jobs the operator still has to do something about, loudest first in the portal. */
+export const ACTIVE_STATUSES: readonly BookingStatus[] = ['accepted', 'on_the_way', 'arrived', 'loaded'];
+
+/** The operator's response time: a booking not answered within it expires. */
+export const BOOKING_RESPONSE_MINUTES = { min: 2, max: 60, default: 10 } as const;
+/** What an operator may promise, in minutes. */
+export const ETA_MINUTES = { min: 1, max: 600 } as const;
+/** A job page closes (410) this long after the job completed. */
+export const JOB_PAGE_CLOSES_AFTER_MS = 24 * 60 * 60 * 1000;
+
+export const BOOKING_NAME_MAX = 80;
+export const BOOKING_NOTE_MAX = 300;
+export const DECLINE_REASON_MAX = 200;
+export const DRIVER_NAME_MAX = 60;
+
+/** Which of the three ways on from a quote the page offers. */
+export const PAGE_BUTTONS = ['booking', 'whatsapp', 'call'] as const;
+export type PageButton = (typeof PAGE_BUTTONS)[number];
+
+/** The one line the motorist reads before sending a booking: who gets the details and for how long. */
+export const bookingPrivacyLine = (companyName: string, retentionMonths: number) =>
+  `${companyName} receives your name, number, registration and note to do this job; they are kept with the quote for ${retentionMonths} months, then deleted.`;
+
+export const QUOTE_EXPIRED_FOR_BOOKING = 'This price has expired. Please get a fresh quote to book.';
+export const BOOKING_OUT_OF_ORDER = 'This job cannot move to that status now.';
+export const JOB_NOT_FOUND = 'Job not found';
+export const JOB_PAGE_CLOSED = 'This job was completed more than a day ago, and its page has closed.';
