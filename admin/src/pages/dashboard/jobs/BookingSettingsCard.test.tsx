@@ -40,7 +40,8 @@ const box = (name: RegExp) => screen.getByRole('checkbox', { name }) as HTMLInpu
 describe('<BookingSettingsCard>', () => {
   it('shows the buttons offered, the response time of 10 minutes and that texts wait without a provider', async () => {
     renderCard();
-    expect((await screen.findByRole('checkbox', { name: /^Book this recovery/ })).checked).toBe(true);
+    await screen.findByRole('checkbox', { name: /^Book this recovery/ });
+    expect(box(/^Book this recovery/).checked).toBe(true);
     expect(box(/^WhatsApp/).checked).toBe(true);
     expect(box(/^Call/).checked).toBe(true);
     expect((screen.getByLabelText('Response time (minutes)') as HTMLInputElement).value).toBe('10');
