@@ -173,13 +173,19 @@ export function expiredLeadIds(db: Db, companyId: number, before: string, batch:
 }
 
 /**
- * Deletes these quotes with their lead events, for the caller's write() transaction; answers how
- * many quotes went. The events go by the foreign key's cascade, or explicitly on a connection
- * where foreign keys are off (a cascade would silently not happen there).
+ * Deletes these quotes with their lead events and bookings (the motorist's name, number,
+ * registration and note, and the booking's messages in the outbox), for the caller's write()
+ * transaction; answers how many quotes went. The rest goes by the foreign keys' cascade, or
+ * explicitly on a connection where foreign keys are off (a cascade would silently not happen there).
  */
 export function deleteLeads(db: Db, ids: readonly number[]): number {
   const list = JSON.stringify(ids);
-  if (!foreignKeysOn(db)) statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+  if (!foreignKeysOn(db)) {
+    const bookingsOf = 'select id from bookings where quote_id in (select value from json_each(?))';
+    statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+    statement(db, 'deleteBookingMail', `delete from mail_outbox where booking_id in (${bookingsOf})`).run(list);
+    statement(db, 'deleteBookings', 'delete from bookings where quote_id in (select value from json_each(?))').run(list);
+  }
   return statement(db, 'deleteQuotes', 'delete from quotes where id in (select value from json_each(?))').run(list).changes;
 }
 
