@@ -151,9 +151,10 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   }
   const enRouteRate = config.enRouteRatePence ?? 0;
   if (fromBase !== null && enRouteRate > 0) {
-    const chargedMiles = Math.max(0, fromBase - (config.freeMiles ?? 0));
+    const freeMiles = config.freeMiles ?? 0;
+    const chargedMiles = Math.max(0, fromBase - freeMiles);
     const travel = multiplyToPence(chargedMiles, enRouteRate);
-    if (travel > 0) extras.push({ label: `Travel to you (${fromBase} miles)`, amountPence: travel });
+    if (travel > 0) extras.push({ label: travelLabel(chargedMiles, freeMiles), amountPence: travel });
   }
 
   const distanceFee = multiplyToPence(distanceMiles, config.mileRatePence);
@@ -272,6 +273,16 @@ const passengerCountError = (message: string): ValidationFailed =>
  * 3035p comes out as 6980.4999…; scaling the quantity to whole thousandths first keeps the
  * product an exact integer and the half penny rounds up.
  */
+/**
+ * The travel line names the miles it charges, not the miles from base, so the line reads true
+ * against its amount: "Travel to you: 12.3 miles after 10 free", or "Travel to you: 2.3 miles".
+ */
+export function travelLabel(chargedMiles: number, freeMiles: number): string {
+  // One decimal place, as distances are given; the subtraction must not show as 7.300000000000001.
+  const miles = Math.round(chargedMiles * 10) / 10;
+  return freeMiles > 0 ? `Travel to you: ${miles} miles after ${freeMiles} free` : `Travel to you: ${miles} miles`;
+}
+
 function multiplyToPence(quantity: number, ratePence: number): number {
   const thousandths = Math.round(quantity * 1000);
   return Math.floor((thousandths * ratePence + 500) / 1000);
