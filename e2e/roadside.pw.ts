@@ -27,7 +27,7 @@ async function fillQuote(form: Locator) {
   await form.getByLabel('Vehicle Type').selectOption('Car');
   await form.getByLabel('Gearbox').selectOption('Manual');
   await form.getByLabel('Rolling Status').selectOption('Not Rolling');
-  await form.getByLabel('Problem Description').selectOption('Flat Tire');
+  await form.getByLabel('Problem Description').selectOption('Flat Tyre');
 }
 
 // Against the real GET /api/postcodes/nearest and the built-in postcode data.

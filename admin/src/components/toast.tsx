@@ -15,6 +15,8 @@ export interface ToastOptions {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** One button beside the text, e.g. Undo after a delete; pressing it closes the toast. */
+  action?: { label: string; onClick: () => void };
 }
 
 interface ShownToast extends ToastOptions {
@@ -96,6 +98,18 @@ function ToastCard({ toast: shown }: { toast: ShownToast }) {
         <p className="text-sm font-semibold">{shown.title}</p>
         {shown.description && <p className="text-sm opacity-90">{shown.description}</p>}
       </div>
+      {shown.action && (
+        <button
+          type="button"
+          onClick={() => {
+            dismissToast();
+            shown.action?.onClick();
+          }}
+          className="ml-auto shrink-0 self-center rounded-md border border-current px-3 py-1 text-sm font-medium hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-current"
+        >
+          {shown.action.label}
+        </button>
+      )}
       <button
         type="button"
         onClick={dismissToast}

@@ -2,7 +2,7 @@
 // road distance and the clock. Routes load the config, call this, and store the result.
 
 import { OutsideServiceArea, ValidationFailed } from '../../platform/errors';
-import { MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
+import { DEFAULT_PROBLEM_TYPES, MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
 import { sameSlug } from '../../../shared/slug';
 import { isBankHoliday, type Nation } from '../calendar/bank-holidays';
 import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/uk-calendar';
@@ -129,7 +129,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   const rollingStatusFee = findRow(config.rollingStatusTypes, request.rollingStatus)?.pricePence ?? 0;
 
   const extras: QuoteResult['extras'] = [];
-  const surcharge = findRow(config.surcharges, request.problemType);
+  const surcharge = findSurcharge(config.surcharges, request.problemType);
   if (surcharge && surcharge.pricePence > 0) {
     extras.push({ label: `${surcharge.name} surcharge`, amountPence: surcharge.pricePence });
   }
@@ -250,6 +250,15 @@ function findRow(rows: PricedRow[], value: string | undefined): PricedRow | unde
   if (value === undefined) return undefined;
   for (const row of rows) if (sameSlug(row.name, value)) return row;
   return undefined;
+}
+
+/**
+ * A starter problem's form value keeps its original spelling ('flat-tire') while its charge is
+ * named by the label ('Flat Tyre'): the value finds a charge by either.
+ */
+function findSurcharge(rows: PricedRow[], value: string | undefined): PricedRow | undefined {
+  const starter = value === undefined ? undefined : DEFAULT_PROBLEM_TYPES.find((problem) => problem.value === value);
+  return findRow(rows, value) ?? (starter && findRow(rows, starter.label));
 }
 
 function passengerFeeFor(count: number, config: PricingConfig): number {
