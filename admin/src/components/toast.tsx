@@ -58,7 +58,9 @@ export function Toaster() {
   const { current: shown } = useToast();
   const card = shown && <ToastCard key={shown.id} toast={shown} />;
   return (
-    <section aria-label="Notifications" className="pointer-events-none fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4">
+    // At the top: the portal's sticky bars (Save Branding) sit at the bottom, and a toast there
+    // covered the very button that follows it ("Logo uploaded", then Save).
+    <section aria-label="Notifications" className="pointer-events-none fixed right-0 top-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4">
       {/* Live regions without status/alert roles: the page's own alerts stay the only ones. */}
       <div aria-live="polite" aria-atomic="true">
         {shown?.variant !== 'destructive' && card}
