@@ -133,7 +133,7 @@ test.describe('nothing stored before a quote', () => {
       await fillQuote(form);
       await form.getByRole('radio', { name: 'Later (Schedule)' }).check();
       await form.getByRole('radio', { name: 'Now (Emergency)' }).check();
-      await form.getByRole('button', { name: '+', exact: true }).click();
+      await form.getByRole('button', { name: 'More passengers', exact: true }).click();
 
       const stored = () =>
         page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }));

@@ -22,7 +22,7 @@ async function fillQuote(form: Locator) {
   await form.getByLabel('Vehicle Type').selectOption('Car');
   await form.getByLabel('Gearbox').selectOption('Manual');
   await form.getByLabel('Rolling Status').selectOption('Not Rolling');
-  await form.getByRole('button', { name: '+', exact: true }).click();
+  await form.getByRole('button', { name: 'More passengers', exact: true }).click();
   await form.getByLabel('Problem Description').selectOption('Flat Tyre');
 }
 
@@ -159,7 +159,7 @@ test.describe('embedded on another origin', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Rolling');
     await page.keyboard.press('Tab');
-    await expect(form.getByRole('button', { name: '-', exact: true })).toBeFocused();
+    await expect(form.getByRole('button', { name: 'Fewer passengers', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Space');
@@ -208,8 +208,8 @@ test.describe('embedded on another origin', () => {
       form.getByRole('button', { name: 'Use my location' }),
       form.getByRole('button', { name: 'Dismiss safety advice' }),
       form.getByLabel('Vehicle Type'),
-      form.getByRole('button', { name: '+', exact: true }),
-      form.getByRole('button', { name: '-', exact: true }),
+      form.getByRole('button', { name: 'More passengers', exact: true }),
+      form.getByRole('button', { name: 'Fewer passengers', exact: true }),
       form.locator('label').filter({ hasText: 'Later (Schedule)' }),
       form.getByRole('button', { name: 'Calculate Quote' }),
       form.getByRole('button', { name: 'Contact via WhatsApp' }),
