@@ -122,6 +122,34 @@ export function listLeads(db: Db, query: LeadQuery): LeadRow[] {
   return statement(db, `list:${shape}`, sql).all(...params) as LeadRow[];
 }
 
+/** A quote as the export writes it: its VAT, and its status history's last change and latest note. */
+export interface LeadExportRow extends LeadRow {
+  vatPence: number;
+  lastChangeStatus: LeadStatus | null;
+  lastChangeAt: string | null;
+  note: string | null;
+}
+
+/** The export's extra columns for one chunk of rows, read by row id in one statement. */
+export function withExportDetails(db: Db, rows: readonly LeadRow[]): LeadExportRow[] {
+  if (rows.length === 0) return [];
+  const details = statement(
+    db,
+    'exportDetails',
+    `select q.id, q.vat_pence as vatPence, last.status as lastChangeStatus, last.created_at as lastChangeAt,
+      (select note from lead_events where quote_id = q.id and note is not null and trim(note) <> '' order by id desc limit 1) as note
+    from quotes q left join lead_events last on last.id = (select max(id) from lead_events where quote_id = q.id)
+    where q.id in (select value from json_each(?))`,
+  ).all(JSON.stringify(rows.map((row) => row.id))) as ({ id: number } & Omit<LeadExportRow, keyof LeadRow>)[];
+  const byId = new Map(details.map((detail) => [detail.id, detail]));
+  return rows.map((row) => ({ vatPence: 0, lastChangeStatus: null, lastChangeAt: null, note: null, ...byId.get(row.id), ...row }));
+}
+
+/** Whether the company is VAT-registered now: its export then splits each total into net, VAT and gross. */
+export function isVatRegistered(db: Db, companyId: number): boolean {
+  return statement(db, 'vatRegistered', 'select vat_registered from pricing_rates where company_id = ?').pluck().get(companyId) === 1;
+}
+
 /**
  * What the numbers are made of: the company's quotes since `since`, oldest first, with only the
  * columns they need, all in the covering index (migration 0007).

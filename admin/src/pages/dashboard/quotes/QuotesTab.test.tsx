@@ -89,7 +89,7 @@ describe('<QuotesTab>', () => {
     expect(within(first).getByRole('button', { name: 'Open quote TQ-4XD8HBZSR' })).toBeTruthy();
     expect(first.textContent).toContain('24 Nov 2026, 13:58');
     expect(first.textContent).toContain('SW1A 1AA → EC1A 1BB, 3.2 miles');
-    expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tire');
+    expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tyre');
     expect(first.textContent).toContain('Now');
     expect(first.textContent).toContain('£1,234.50');
     expect(first.textContent).toContain('New');
