@@ -1,7 +1,7 @@
 // Bookings end to end (docs/product.md §20), on a phone-sized screen against the real server: a
 // motorist quotes on the operator's hosted page and books it; the operator's alert arrives by
-// text (the SMS fake) and by email (the SMTP sink) with the reference; the operator accepts with a
-// 25-minute ETA and the motorist's open status page says so without a reload; the driver's page
+// text (the SMS fake) and by email (the SMTP sink) with the reference; the operator accepts in the
+// portal with a 25-minute ETA and the motorist's open status page says so without a reload; the driver's page
 // (with an emulated position) moves the job on and the status page follows each step; a second
 // booking nobody answers expires, and its page tells the motorist to call.
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
@@ -106,13 +106,17 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
     return openStatus(browser, await book(form, { name: 'Sam Stranded', phone: '07700 900789', registration: 'XY70 ZZZ' }));
   });
 
-  const driverUrl = await test.step('the operator accepts with a 25-minute ETA; the open status page says so without a reload', async () => {
-    const accepted = await page.request.post(`/api/bookings/TQ-${reference}/accept`, { data: { etaMinutes: 25, driverName: 'Sam' } });
-    expect(accepted.ok(), await accepted.text()).toBe(true);
+  const driverUrl = await test.step('the operator accepts in the portal with a 25-minute ETA; the open status page says so without a reload', async () => {
+    await page.goto('/dashboard');
+    await page.getByRole('tab', { name: 'Quotes' }).click();
+    const accept = page.getByRole('form', { name: `Accept TQ-${reference}` });
+    await accept.getByLabel('ETA (minutes)').fill('25');
+    await accept.getByLabel('Driver’s name (optional)').fill('Sam');
+    await accept.getByRole('button', { name: 'Accept' }).click();
     await expect(status.getByRole('heading', { name: 'Accepted' })).toBeVisible();
     await expect(status.getByText(/^Expected at \d\d:\d\d, in 2[45] min$/)).toBeVisible();
     await expect(status.getByText('Driver: Sam')).toBeVisible();
-    return ((await accepted.json()) as { driverUrl: string }).driverUrl;
+    return page.getByLabel(`Driver’s link for TQ-${reference}`).inputValue();
   });
 
   await test.step('the driver moves the job on from their phone, sharing the position on the way; the status page follows each step', async () => {
