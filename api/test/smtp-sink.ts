@@ -25,7 +25,7 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: { keep?: boolean; port?: number } = {}): Promise<SmtpSink> {
   const keep = options.keep ?? true;
   const refusal = { left: 0, code: 451, stage: 'data' as 'data' | 'rcpt' };
   const refuse = (stage: 'data' | 'rcpt'): Error | null => {
@@ -66,7 +66,7 @@ export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<S
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   sink.url = `smtp://127.0.0.1:${port}`;
   return sink;
