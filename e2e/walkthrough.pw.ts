@@ -64,3 +64,11 @@ test('on a phone: the whole public link beside Copy, toasts clear of Save Brandi
     await expectNoSeriousA11yViolations(page, 'the hosted page on a phone');
   });
 });
+
+test('signing up on another host than PUBLIC_URL moves to it first, so checkout returns signed in', async ({ page }) => {
+  const elsewhere = new URL(API_ORIGIN);
+  elsewhere.hostname = 'localhost';
+  await page.goto(`${elsewhere.origin}/auth-page?mode=signup`);
+  await expect(page).toHaveURL(`${API_ORIGIN}/auth-page?mode=signup`);
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
+});
