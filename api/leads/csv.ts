@@ -4,6 +4,7 @@
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
 import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '../../shared/quote-words';
 import type { LeadExportRow } from './store';
+import { contactTaps } from './view';
 import { ukDate, ukDateAndTime } from '../engine/calendar/uk-calendar';
 
 export interface CsvOptions {
@@ -71,7 +72,10 @@ export function csvRow(row: LeadExportRow, options: CsvOptions = { vatRegistered
   const { date, time } = ukDateAndTime(row.createdAt);
   // The same rule and words as the email and the Quotes tab, with the date as a spreadsheet reads it (24/11/2026 14:30).
   const when = neededWords(row, ukDate, ' ');
-  const contact = row.contactChannel && row.contactedAt ? `${CHANNEL_LABELS[row.contactChannel]} ${dateTime(row.contactedAt)}` : '';
+  // Each button's first tap, oldest first: "WhatsApp 24/11/2026 14:02; Call 24/11/2026 14:05".
+  const contact = contactTaps(row)
+    .map((tap) => `${CHANNEL_LABELS[tap.channel]} ${dateTime(tap.at)}`)
+    .join('; ');
   return [
     `TQ-${row.publicId}`,
     date,

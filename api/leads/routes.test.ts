@@ -72,6 +72,7 @@ describe('GET /api/quotes', () => {
           status: 'new',
           statusChangedAt: null,
           customerContact: null,
+          customerContacts: [],
         },
       ],
       nextCursor: null,
@@ -274,10 +275,33 @@ describe('POST /api/quotes/{reference}/contact', () => {
     const after = snapshot();
     expect(after.events).toEqual(before.events);
     const changed = after.quotes.filter((row, i) => JSON.stringify(row) !== JSON.stringify(before.quotes[i]));
-    expect(changed).toEqual([{ ...(before.quotes.find((q) => (q as { public_id: string }).public_id === reference) as object), contact_channel: 'whatsapp', contacted_at: NOW.toISOString() }]);
+    expect(changed).toEqual([{ ...(before.quotes.find((q) => (q as { public_id: string }).public_id === reference) as object), contact_channel: 'whatsapp', contacted_at: NOW.toISOString(), whatsapp_tapped_at: NOW.toISOString() }]);
     const lead = await t.call('GET', `/api/quotes/${reference}`, { token: op.token });
     expect(lead.json.customerContact).toEqual({ channel: 'whatsapp', at: NOW.toISOString() });
     expect(lead.json.status).toBe('new');
+  });
+
+  it('keeps the first tap of each button: a later tap of the same one changes nothing, the other one adds', async () => {
+    let clock = new Date('2026-06-10T12:00:00Z');
+    const app = createTestApp({ now: () => clock, env: { CONTACT_RATE_LIMIT: '0' } });
+    const op = await app.operator();
+    const reference = await insertQuote(app.deps.db, storedQuote(op.companyId, { createdAt: clock.toISOString() }));
+    const tap = async (channel: 'whatsapp' | 'phone', at: string) => {
+      clock = new Date(at);
+      const res = await app.call('POST', `/api/quotes/${reference}/contact`, { body: { channel } });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+    };
+    await tap('whatsapp', '2026-06-10T12:01:00Z');
+    await tap('whatsapp', '2026-06-10T12:05:00Z');
+    await tap('phone', '2026-06-10T12:07:00Z');
+    await tap('phone', '2026-06-10T12:09:00Z');
+    await tap('whatsapp', '2026-06-10T12:11:00Z');
+    const lead = (await app.call('GET', `/api/quotes/${reference}`, { token: op.token })).json;
+    expect(lead.customerContact).toEqual({ channel: 'whatsapp', at: '2026-06-10T12:01:00.000Z' });
+    expect(lead.customerContacts).toEqual([
+      { channel: 'whatsapp', at: '2026-06-10T12:01:00.000Z' },
+      { channel: 'phone', at: '2026-06-10T12:07:00.000Z' },
+    ]);
   });
 
   it('answers an unknown or malformed reference with 404 and a bad channel with 400, changing nothing', async () => {

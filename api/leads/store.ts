@@ -29,6 +29,8 @@ export interface LeadRow {
   statusChangedAt: string | null;
   contactChannel: ContactChannel | null;
   contactedAt: string | null;
+  whatsappTappedAt: string | null;
+  phoneTappedAt: string | null;
 }
 
 /** One quote opened: its priced columns too. */
@@ -53,7 +55,8 @@ const LEAD_COLUMNS = `id, public_id as publicId, created_at as createdAt, pickup
   destination_postcode as destinationPostcode, distance, vehicle_type as vehicleType, gearbox_type as gearboxType,
   rolling_status as rollingStatus, passenger_count as passengerCount, problem_type as problemType, urgency,
   preferred_date as preferredDate, preferred_time as preferredTime, total_price_pence as totalPricePence, status,
-  status_changed_at as statusChangedAt, contact_channel as contactChannel, contacted_at as contactedAt`;
+  status_changed_at as statusChangedAt, contact_channel as contactChannel, contacted_at as contactedAt,
+  whatsapp_tapped_at as whatsappTappedAt, phone_tapped_at as phoneTappedAt`;
 
 const DETAIL_COLUMNS = `${LEAD_COLUMNS}, call_out_fee_pence as callOutFeePence, distance_fee_pence as distanceFeePence,
   labour_fee_pence as labourFeePence, extra_fees_pence as extraFeesPence, vat_pence as vatPence,
@@ -176,11 +179,21 @@ export function setLeadStatus(db: Db, quoteId: number, status: LeadStatus, note:
   statement(db, 'addEvent', 'insert into lead_events (quote_id, status, note, created_at) values (?, ?, ?, ?)').run(quoteId, status, note, at);
 }
 
-/** The motorist's tap: only the marker changes. False when no quote has this id and reference. */
+/**
+ * The motorist's tap: only the marker changes, and only the first time. The first tap of either
+ * button stays the quote's marker, and each button keeps its own first tap; tapping again (or a
+ * stranger posting to the public route) changes nothing. False when no quote has this id and reference.
+ */
 export function setLeadContact(db: Db, quoteId: number, publicId: string, channel: ContactChannel, at: string): boolean {
+  const column = channel === 'whatsapp' ? 'whatsapp_tapped_at' : 'phone_tapped_at';
   return (
-    statement(db, 'setContact', 'update quotes set contact_channel = ?, contacted_at = ? where id = ? and public_id = ?').run(channel, at, quoteId, publicId)
-      .changes > 0
+    statement(
+      db,
+      `setContact:${channel}`,
+      `update quotes set contact_channel = coalesce(contact_channel, @channel), contacted_at = coalesce(contacted_at, @at),
+        ${column} = coalesce(${column}, case when contact_channel = @channel then contacted_at end, @at)
+       where id = @quoteId and public_id = @publicId`,
+    ).run({ channel, at, quoteId, publicId }).changes > 0
   );
 }
 
@@ -201,13 +214,19 @@ export function expiredLeadIds(db: Db, companyId: number, before: string, batch:
 }
 
 /**
- * Deletes these quotes with their lead events, for the caller's write() transaction; answers how
- * many quotes went. The events go by the foreign key's cascade, or explicitly on a connection
- * where foreign keys are off (a cascade would silently not happen there).
+ * Deletes these quotes with their lead events and bookings (the motorist's name, number,
+ * registration and note, and the booking's messages in the outbox), for the caller's write()
+ * transaction; answers how many quotes went. The rest goes by the foreign keys' cascade, or
+ * explicitly on a connection where foreign keys are off (a cascade would silently not happen there).
  */
 export function deleteLeads(db: Db, ids: readonly number[]): number {
   const list = JSON.stringify(ids);
-  if (!foreignKeysOn(db)) statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+  if (!foreignKeysOn(db)) {
+    const bookingsOf = 'select id from bookings where quote_id in (select value from json_each(?))';
+    statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+    statement(db, 'deleteBookingMail', `delete from mail_outbox where booking_id in (${bookingsOf})`).run(list);
+    statement(db, 'deleteBookings', 'delete from bookings where quote_id in (select value from json_each(?))').run(list);
+  }
   return statement(db, 'deleteQuotes', 'delete from quotes where id in (select value from json_each(?))').run(list).changes;
 }
 
