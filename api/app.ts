@@ -174,7 +174,7 @@ export function createApp(options: AppOptions) {
       }),
     );
 
-  mountAdminSpa(app, config.supportEmail);
+  mountAdminSpa(app, config.supportEmail, config.publicUrl);
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
@@ -182,13 +182,15 @@ export function createApp(options: AppOptions) {
   return { app, deps, billing, bookings: appBookings };
 }
 
-function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
+function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: string) {
   const adminDir = path.join(DIST, 'admin');
   const indexFile = path.join(adminDir, 'index.html');
   let indexHtml: { head: string; tail: string } | undefined;
-  // The SPA learns the configured support address and this response's CSP nonce from the page
-  // itself: no extra request.
-  const supportMeta = `<meta name="support-email" content="${escapeAttribute(supportEmail)}">`;
+  // The SPA learns the configured support address, the public origin (sign-in moves there, where
+  // checkout returns) and this response's CSP nonce from the page itself: no extra request.
+  const supportMeta =
+    `<meta name="support-email" content="${escapeAttribute(supportEmail)}">` +
+    `<meta name="public-url" content="${escapeAttribute(publicUrl)}">`;
   const spaIndex = () => {
     if (!indexHtml && existsSync(indexFile)) {
       const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);

@@ -157,6 +157,9 @@ describe('demo mode', () => {
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Invalid Pickup Postcode');
     expect(alert.textContent).toContain('Please enter a valid UK postcode for pickup location');
+    // The toast says it, once: not a second time under the field.
+    expect(screen.getAllByText(/Please enter a valid UK postcode for pickup location/)).toHaveLength(1);
+    expect(document.activeElement).toBe(screen.getByLabelText('Pickup Location'));
   });
 
   it('toasts an invalid destination postcode', async () => {
@@ -166,6 +169,7 @@ describe('demo mode', () => {
     await user.type(screen.getByLabelText('Destination'), 'QQ');
     await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
     expect(screen.getByRole('alert').textContent).toContain('Invalid Destination PostcodePlease enter a valid UK postcode for destination');
+    expect(screen.getAllByText(/Please enter a valid UK postcode for destination/)).toHaveLength(1);
   });
 
   it('sends company 1, shows the breakdown and disclaimer, and no toast', async () => {

@@ -259,17 +259,22 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     };
     setValues(formatted);
     const found = validateQuote(formatted, today);
-    setErrors(found);
     const firstInvalid = FIELD_ORDER.find((field) => found[field]);
     if (firstInvalid) {
+      // An invalid postcode is a toast (docs/product.md §9), so its text is not repeated under the
+      // field as well; a missing one, like every other field, is a message under the field.
       if (found.pickupPostcode === QUOTE_MESSAGES.pickupInvalid) {
         showToast({ title: 'Invalid Pickup Postcode', description: QUOTE_MESSAGES.pickupInvalid, variant: 'destructive' });
+        delete found.pickupPostcode;
       } else if (found.destinationPostcode === QUOTE_MESSAGES.destinationInvalid) {
         showToast({ title: 'Invalid Destination Postcode', description: QUOTE_MESSAGES.destinationInvalid, variant: 'destructive' });
+        delete found.destinationPostcode;
       }
+      setErrors(found);
       focusField(firstInvalid);
       return;
     }
+    setErrors(found);
 
     setPending(true);
     setResult(null);
