@@ -392,7 +392,7 @@ describe('GET /api/quotes/export.csv', () => {
       preferredDate: '2026-06-12',
       preferredTime: '07:15',
     });
-    await t.call('PUT', `/api/quotes/${tricky}/status`, { token: op.token, body: { status: 'contacted' } });
+    await t.call('PUT', `/api/quotes/${tricky}/status`, { token: op.token, body: { status: 'contacted', note: 'Rang back, =booked' } });
     await t.call('POST', `/api/quotes/${tricky}/contact`, { body: { channel: 'whatsapp' } });
     const res = await t.app.request('http://localhost:3999/api/quotes/export.csv', { headers: { 'x-auth-token': op.token } });
     expect(res.status).toBe(200);
@@ -404,16 +404,30 @@ describe('GET /api/quotes/export.csv', () => {
     const lines = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1).split('\r\n');
     expect(lines.pop()).toBe('');
     expect(lines[0]).toBe(
-      'Reference,Date,Time,Pickup,Destination,Miles,Vehicle,Gearbox,Rolling status,Passengers,Problem,When,Total (£),Status,Status changed,Customer contact',
+      'Reference,Date,Time,Pickup,Destination,Miles,Vehicle,Gearbox,Rolling status,Passengers,Problem,When,Total (£),Status,Status changed,Customer contact,Last change,Note',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe(
-      `TQ-${tricky},10/06/2026,09:02,M1 1AE,LS1 4AP,43.2,"Van, ""long"", wheelbase",'+1,'@SUM(A1),0,"'=HYPERLINK(""http://evil.example"",""Click"")",12/06/2026 07:15,298.00,Contacted,10/06/2026 13:00,WhatsApp 10/06/2026 13:00`,
+      `TQ-${tricky},10/06/2026,09:02,M1 1AE,LS1 4AP,43.2,"Van, ""long"", Wheelbase",'+1,'@SUM(A1),0,"'=HYPERLINK(""http://evil.example"",""Click"")",12/06/2026 07:15,298.00,Contacted,10/06/2026 13:00,WhatsApp 10/06/2026 13:00,Contacted 10/06/2026 13:00,"Rang back, =booked"`,
     );
-    expect(lines[2]).toBe(`TQ-${plain},10/06/2026,00:30,M1 1AE,LS1 4AP,43.2,Car,Manual,Rolling,0,Engine Failure,Now,143.75,New,,`);
+    expect(lines[2]).toBe(`TQ-${plain},10/06/2026,00:30,M1 1AE,LS1 4AP,43.2,Car,Manual,Rolling,0,Engine Failure,Now,143.75,New,,,,`);
     const filtered = await t.call('GET', '/api/quotes/export.csv?status=new&from=2026-06-10&to=2026-06-10', { token: op.token });
     expect(filtered.headers.get('content-disposition')).toBe('attachment; filename="quotes-2026-06-10-to-2026-06-10.csv"');
     expect(filtered.text.split('\r\n').slice(1, -1)).toEqual([lines[2]]);
+  });
+
+  it('writes the labels the portal shows, the latest note, and net, VAT and gross for a VAT-registered operator', async () => {
+    const op = await t.operator();
+    const reference = await store(op.companyId, { gearboxType: 'automatic', rollingStatus: 'not-rolling', problemType: 'flat-battery', vehicleType: 'luton van', vatPence: 4967 });
+    await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'contacted', note: 'Left a voicemail' } });
+    await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'won' } });
+    const plainCsv = await t.call('GET', '/api/quotes/export.csv', { token: op.token });
+    expect(plainCsv.text.split('\r\n')[1]).toBe(`TQ-${reference},10/06/2026,13:00,M1 1AE,LS1 4AP,43.2,Luton Van,Automatic,Not Rolling,0,Flat Battery,Now,298.00,Won,10/06/2026 13:00,,Won 10/06/2026 13:00,Left a voicemail`);
+
+    await t.call('PUT', '/api/pricing', { token: op.token, body: { vatRegistered: true, pricesIncludeVat: true } });
+    const [header, row] = (await t.call('GET', '/api/quotes/export.csv', { token: op.token })).text.slice(1).split('\r\n');
+    expect(header).toContain(',When,Net (£),VAT (£),Gross (£),Status,');
+    expect(row).toContain(',Flat Battery,Now,248.33,49.67,298.00,Won,');
   });
 
   it('reads more than one chunk, in order, none twice', async () => {

@@ -67,6 +67,7 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/lead-settings': () => ({ json: settings }),
     'GET /api/alerts': () => ({ json: [] }),
     'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
+    'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: true } }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
     'GET /api/quotes/4XD8HBZSR': () => ({ json: lead }),
@@ -89,7 +90,7 @@ describe('<QuotesTab>', () => {
     expect(within(first).getByRole('button', { name: 'Open quote TQ-4XD8HBZSR' })).toBeTruthy();
     expect(first.textContent).toContain('24 Nov 2026, 13:58');
     expect(first.textContent).toContain('SW1A 1AA → EC1A 1BB, 3.2 miles');
-    expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tire');
+    expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tyre');
     expect(first.textContent).toContain('Now');
     expect(first.textContent).toContain('£1,234.50');
     expect(first.textContent).toContain('New');
