@@ -1,6 +1,7 @@
 // A real SMTP server in-process (smtp-server) on 127.0.0.1 with an ephemeral port, no TLS,
 // authentication optional: it keeps every message it accepts, or refuses the next ones on
-// demand. Used by the mail tests and the alerts benchmark.
+// demand. Used by the mail tests, the alerts benchmark and the browser journeys' fakes
+// (api/test/message-fakes.ts).
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 
