@@ -56,6 +56,8 @@ export const ERROR_CODES = [
   'STREAMS_FULL',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
+  /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */
+  'PAYMENT_PROVIDER_UNAVAILABLE',
   'REQUEST_FAILED',
   'INTERNAL',
 ] as const;

@@ -65,6 +65,7 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/quotes/numbers': () => ({ json: numbers }),
     'GET /api/lead-settings': () => ({ json: settings }),
     'GET /api/alerts': () => ({ json: [] }),
+    'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
     'GET /api/quotes/4XD8HBZSR': () => ({ json: lead }),

@@ -1,7 +1,8 @@
-// The Driver Portal's Quotes tab (decision 016): the numbers, the inbox of stored quotes
-// with find-by-reference, filters and export, and the alert settings. Loaded only when the tab
-// opens (DriverPortal), so the portal's first load carries none of it. The open quote lives in
-// the URL (`?tab=quotes&quote={reference}`), which is where the alert emails link.
+// The Driver Portal's Quotes tab (decision 016): the jobs booked from quotes first (../jobs), then
+// the numbers, the inbox of stored quotes with find-by-reference, filters and export, and the
+// alert settings. Loaded only when the tab opens (DriverPortal), so the portal's first load
+// carries none of it. The open quote lives in the URL (`?tab=quotes&quote={reference}`), which
+// is where the alert emails link.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -14,6 +15,7 @@ import type { Lead } from '../../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Label, Select, Spinner } from '../../../components/ui';
 import { fieldMessages } from '../../../../../shared/field-messages';
 import { errorText } from '../api';
+import { JobsCard } from '../jobs/JobsCard';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { exportHref, fetchLead, NO_FILTERS, refreshInbox, useLeadPages, type LeadFilters } from './api';
 import { contactText, formatDateTime, routeText, vehicleText, whenText } from './format';
@@ -47,6 +49,7 @@ export default function QuotesTab() {
 
   return (
     <div className="grid gap-6">
+      <JobsCard />
       <LeadNumbersCard />
       <Inbox onOpen={openQuote} />
       <AlertSettingsCard />
