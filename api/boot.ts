@@ -19,7 +19,7 @@ import { bookingExpiryJob } from './bookings/expiry';
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
  * is adding its definition here.
  */
-const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [retentionJob(deps), mailOutboxJob(deps), bookingExpiryJob(bookings.service)];
+const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [retentionJob({ ...deps, hour: deps.config.retentionHour }), mailOutboxJob(deps), bookingExpiryJob(bookings.service)];
 
 export function bootApp(config: Config, appLogger?: Logger) {
   const logger = appLogger ?? createLogger(config.logLevel);

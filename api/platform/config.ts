@@ -60,6 +60,8 @@ const envSchema = z
         }
       }),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** The UK hour from which the nightly retention runs (api/leads/retention.ts). */
+    RETENTION_HOUR: z.coerce.number().int().min(0).max(23).default(3),
     /** Open connections at most; past it new ones are refused until some close (file descriptors are finite). */
     MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
     /** Continuous replication with Litestream: file:///path (a local or mounted disk) or s3://bucket/path. */
@@ -141,6 +143,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Open connections at most (never more than the process's file-descriptor limit allows). */
   maxConnections: number;
+  /** The UK hour from which the nightly retention runs. */
+  retentionHour?: number;
   /** Where Litestream replicates the database to; without it nothing is replicated. */
   replicaUrl?: string;
   /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
@@ -216,6 +220,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     replicaUrl: env.REPLICA_URL,
     maxConnections: env.MAX_CONNECTIONS,
+    retentionHour: env.RETENTION_HOUR,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
     sms:
       env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM
