@@ -54,6 +54,13 @@ export const ERROR_CODES = [
   'BOOKING_OUT_OF_ORDER',
   'JOB_CLOSED',
   'STREAMS_FULL',
+  // Payment at booking: the card provider is down (the booking stays unpaid and retryable), a
+  // connected-account event for an account we do not know or older than the state applied, a
+  // refund of more than was paid or of nothing paid
+  'PAYMENT_PROVIDER_UNAVAILABLE',
+  'WEBHOOK_UNKNOWN_ACCOUNT',
+  'WEBHOOK_STALE',
+  'PAYMENT_NOT_REFUNDABLE',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'REQUEST_FAILED',
