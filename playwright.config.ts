@@ -62,6 +62,8 @@ export default defineConfig({
         DATABASE_PATH: path.join(dataDir, 'e2e.db'),
         BILLING_MODE: 'local',
         QUOTE_RATE_LIMIT: '0',
+        // The journeys book from one address too.
+        BOOKING_RATE_LIMIT: '0',
         // The journeys sign up a fresh operator each from one address.
         SIGNUP_RATE_LIMIT: '0',
         LOG_LEVEL: 'silent',

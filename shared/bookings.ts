@@ -75,6 +75,10 @@ export type PageButton = (typeof PAGE_BUTTONS)[number];
 export const bookingPrivacyLine = (companyName: string, retentionMonths: number) =>
   `${companyName} receives your name, number, registration and note to do this job; they are kept with the quote for ${retentionMonths} months, then deleted.`;
 
+const londonTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** A time as the job's texts and pages say it: "14:05", UK time. */
+export const clockTime = (iso: string) => londonTime.format(new Date(iso));
+
 export const QUOTE_EXPIRED_FOR_BOOKING = 'This price has expired. Please get a fresh quote to book.';
 export const BOOKING_OUT_OF_ORDER = 'This job cannot move to that status now.';
 export const JOB_NOT_FOUND = 'Job not found';

@@ -3,18 +3,9 @@
 // only ever sees this; every call that reaches a provider and fails becomes
 // PaymentProviderUnavailable (503), leaving the booking unpaid and retryable.
 import type { PaymentKind, QuoteLine } from '../../shared/payments';
-import { DomainError } from '../platform/errors';
 
+/** What the motorist reads when the card provider is down at booking (PaymentProviderUnavailable, 503). */
 export const PAYMENT_PROVIDER_DOWN = 'Card payments are not available for a moment. Please try again shortly, or call the company.';
-
-/** The card provider could not be reached or refused to act: nothing was booked or changed. */
-export class PaymentProviderUnavailable extends DomainError {
-  readonly status = 503;
-  readonly retryAfterSeconds = 30;
-  constructor(message = PAYMENT_PROVIDER_DOWN) {
-    super(message, 'PAYMENT_PROVIDER_UNAVAILABLE');
-  }
-}
 
 export interface CheckoutRequest {
   accountId: string;

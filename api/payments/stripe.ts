@@ -7,7 +7,8 @@ import type Stripe from 'stripe';
 import { createStripeClient, verifyStripeEvent } from '../billing/stripe';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
-import { PaymentProviderUnavailable, type CheckoutState, type PaymentProvider, type ProviderEvent } from './provider';
+import { PaymentProviderUnavailable } from '../platform/errors';
+import { PAYMENT_PROVIDER_DOWN, type CheckoutState, type PaymentProvider, type ProviderEvent } from './provider';
 
 /** Where Stripe sends the operator back to: the portal's Payments section. */
 export const onboardingReturnPath = (outcome: 'return' | 'refresh') => `/dashboard?payments=${outcome}`;
@@ -26,7 +27,7 @@ export function createStripePayments(
       return await work();
     } catch (err) {
       logger.warn({ msg: `Stripe: could not ${what}`, error: err instanceof Error ? err.message : String(err) });
-      throw new PaymentProviderUnavailable();
+      throw new PaymentProviderUnavailable(PAYMENT_PROVIDER_DOWN);
     }
   }
 

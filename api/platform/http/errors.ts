@@ -6,7 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { codeForStatus } from '../../../shared/error-codes';
 import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
-import { DomainError, OutsideServiceArea, ServiceUnavailable, Unprocessable, ValidationFailed } from '../errors';
+import { DomainError, OutsideServiceArea, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import { clientClosedRequest } from './body-limit';
 import { loggedPath, type Logger } from './observability';
@@ -20,9 +20,7 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
   }
   if (err instanceof DomainError) {
     const fields = err instanceof ValidationFailed || err instanceof Unprocessable ? err.fields : undefined;
-    // Rate limits, a busy database and a card provider that is down say when to try again.
-    const retryAfter = (err as { retryAfterSeconds?: number }).retryAfterSeconds;
-    if (retryAfter) c.header('Retry-After', String(retryAfter));
+    if ((err instanceof TooManyRequests || err instanceof ServiceUnavailable) && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
     // With the Call button's number, the quote form answers this instead of a toast.
     const phone = err instanceof OutsideServiceArea ? { phone: err.phone } : {};
     return c.json({ message: err.message, code: err.code, ...(fields ? { fields } : {}), ...phone, requestId }, err.status);
