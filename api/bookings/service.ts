@@ -160,6 +160,8 @@ export function bookingService(deps: BookingServiceDeps) {
     if (!moved) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
     if (texts.length > 0) deps.nudgeOutbox?.();
     publish(b.id);
+    // The money follows: a refund or a released hold when the job will not happen, a hold taken when it is done.
+    if (payments && (isFinished(to) || to === 'completed')) await payments.followJob(b.id, to);
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;

@@ -61,7 +61,8 @@ export interface PaymentProvider {
   checkout(accountId: string, sessionId: string): Promise<CheckoutState>;
   /** Closes an open checkout; answers its state after (complete when it was paid first). */
   expireCheckout(accountId: string, sessionId: string): Promise<CheckoutState>;
-  refund(accountId: string, paymentIntentId: string, amountPence: number): Promise<void>;
+  /** Refunds `amountPence`; `key` makes a retried call refund once. */
+  refund(accountId: string, paymentIntentId: string, amountPence: number, key: string): Promise<void>;
   /** Takes a held amount (the job completed). */
   capture(accountId: string, paymentIntentId: string): Promise<void>;
   /** Lets a hold go (the job will not happen). */

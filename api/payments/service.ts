@@ -21,6 +21,7 @@ import {
   movePayment,
   paymentByBooking,
   paymentBySession,
+  paymentsAfterJob,
   recordPaymentEvent,
   saveSettings,
   settingsByAccount,
@@ -340,6 +341,35 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     },
 
     /**
+     * Money follows the job: declined, expired or cancelled before the work → the payment
+     * refunded in full or the hold released; completed → a hold captured. A provider that is down
+     * leaves it for reconciliation to try again.
+     */
+    async followJob(bookingId: number, bookingStatus: string): Promise<void> {
+      const payment = paymentByBooking(db, bookingId);
+      if (!payment?.paymentIntentId) return;
+      const at = () => now().toISOString();
+      try {
+        if (bookingStatus === 'completed') {
+          if (payment.status !== 'held') return;
+          await provider.capture(payment.accountId, payment.paymentIntentId);
+          await write(db, () => movePayment(db, payment.id, ['held'], { status: 'captured' }, at()));
+        } else if (bookingStatus === 'declined' || bookingStatus === 'expired' || bookingStatus === 'cancelled') {
+          if (payment.status === 'held') {
+            await provider.release(payment.accountId, payment.paymentIntentId);
+            await write(db, () => movePayment(db, payment.id, ['held'], { status: 'released' }, at()));
+          } else if (payment.status === 'paid' || payment.status === 'partially_refunded') {
+            const left = payment.amountPence - payment.refundedPence;
+            await provider.refund(payment.accountId, payment.paymentIntentId, left, `refund-${payment.id}-${payment.refundedPence}`);
+            await write(db, () => movePayment(db, payment.id, ['paid', 'partially_refunded'], { status: 'refunded', refundedPence: payment.amountPence }, at()));
+          }
+        }
+      } catch (err) {
+        logger.warn({ msg: 'Could not settle a payment after its job', bookingId, error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+
+    /**
      * Reconciliation (a job): checkouts awaited past their time are asked of the provider, in
      * case a webhook was missed: paid ones settle, the others are abandoned (no booking is left).
      */
@@ -354,6 +384,10 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         } catch (err) {
           logger.warn({ msg: 'Could not reconcile a checkout', paymentId: payment.id, error: err instanceof Error ? err.message : String(err) });
         }
+      }
+      for (const pending of paymentsAfterJob(db, limit)) {
+        await this.followJob(pending.bookingId, pending.bookingStatus);
+        done += 1;
       }
       return done;
     },

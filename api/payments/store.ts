@@ -85,3 +85,14 @@ export function lapsedCheckouts(db: Db, nowIso: string, limit: number): PaymentR
 export function recordPaymentEvent(db: Db, id: string, type: string, accountId: string | null, at: string): boolean {
   return db.insert(paymentEvents).values({ id, type, accountId, receivedAt: at }).onConflictDoNothing().run().changes === 1;
 }
+
+/** Payments their job's end has not yet acted on: paid or held for a job declined, expired or cancelled; held for a completed one. */
+export function paymentsAfterJob(db: Db, limit: number): { id: number; bookingId: number; bookingStatus: string }[] {
+  return db.$client
+    .prepare(
+      `select p.id, p.booking_id as bookingId, b.status as bookingStatus from payments p join bookings b on b.id = p.booking_id
+       where (b.status in ('declined', 'expired', 'cancelled') and p.status in ('paid', 'held')) or (b.status = 'completed' and p.status = 'held')
+       limit ?`,
+    )
+    .all(limit) as { id: number; bookingId: number; bookingStatus: string }[];
+}

@@ -283,3 +283,63 @@ describe('payments: paying at booking', () => {
     expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open).toHaveLength(1);
   });
 });
+
+describe('payments: the money follows the job', () => {
+  async function paidBooking(rule: Record<string, unknown>) {
+    const s = await setup();
+    const { accountId } = await s.connectReady();
+    await s.setRule(rule);
+    const reference = await s.quote();
+    const res = await s.book(reference);
+    const session = [...fake.sessions.values()].find((x) => x.url === res.json.checkoutUrl);
+    if (!session) throw new Error('no fake session');
+    const paid = fake.payCheckout(session.id);
+    expect(await s.event('checkout.session.completed', paid, { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    return { ...s, accountId, reference, intent: paid.payment_intent ?? '' };
+  }
+
+  it('refunds a deposit in full on the operator’s account when the booking is declined', async () => {
+    const { t, op, accountId, reference, intent, paymentRows } = await paidBooking({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const declined = await t.call('POST', `/api/bookings/${reference}/decline`, { token: op.token, body: { reason: 'No truck free' } });
+    expect(declined.status).toBe(200);
+    expect(declined.json.payment).toMatchObject({ status: 'refunded', amount: 37.44, refunded: 37.44 });
+    const refund = fake.refunds.find((r) => r.payment_intent === intent);
+    expect(refund).toMatchObject({ amount: 3744, account: accountId });
+    expect(paymentRows()[0]).toMatchObject({ status: 'refunded', refundedPence: 3744 });
+  });
+
+  it('takes a held price when the job completes, and releases a hold when the motorist cancels', async () => {
+    const held = await paidBooking({ rule: 'full', hold: true });
+    const accepted = await held.t.call('POST', `/api/bookings/${held.reference}/accept`, { token: held.op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').pop() ?? '';
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await held.t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+    }
+    expect(fake.paymentIntents.get(held.intent)?.status).toBe('succeeded');
+    expect(held.paymentRows()[0].status).toBe('captured');
+
+    const cancelled = await paidBooking({ rule: 'full', hold: true });
+    const job = await cancelled.t.call('POST', '/api/bookings', {
+      body: { quoteId: cancelled.reference, bookingKey: KEY, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+    });
+    expect((await cancelled.t.call('POST', `/api/jobs/${job.json.jobToken}/cancel`)).status).toBe(200);
+    expect(fake.paymentIntents.get(cancelled.intent)?.status).toBe('canceled');
+    expect(cancelled.paymentRows()[0].status).toBe('released');
+  });
+
+  it('leaves a refund Stripe could not take for reconciliation, which makes it once Stripe is back', async () => {
+    const { t, op, reference, intent, paymentRows } = await paidBooking({ rule: 'full' });
+    fake.down = true;
+    try {
+      expect((await t.call('POST', `/api/bookings/${reference}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    } finally {
+      fake.down = false;
+    }
+    expect(paymentRows()[0].status).toBe('paid');
+    await t.bookings.payments.reconcile();
+    expect(paymentRows()[0]).toMatchObject({ status: 'refunded', refundedPence: 18720 });
+    expect(fake.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    await t.bookings.payments.reconcile();
+    expect(fake.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+  });
+});

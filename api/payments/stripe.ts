@@ -123,9 +123,9 @@ export function createStripePayments(
         return stateOf(await stripe.checkout.sessions.expire(sessionId, {}, { stripeAccount: accountId }), isHold(session));
       }),
 
-    refund: (accountId, paymentIntentId, amountPence) =>
+    refund: (accountId, paymentIntentId, amountPence, key) =>
       call('refund a payment', async () => {
-        await stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountPence }, { stripeAccount: accountId });
+        await stripe.refunds.create({ payment_intent: paymentIntentId, amount: amountPence }, { stripeAccount: accountId, idempotencyKey: key });
       }),
 
     capture: (accountId, paymentIntentId) =>
