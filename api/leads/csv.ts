@@ -1,9 +1,15 @@
 // The Quotes tab's export: RFC 4180 CSV that Excel opens as UTF-8 (a byte-order mark first), with
 // pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
+// A booked quote's row carries its booking: the motorist's details, the operator's answer.
+import { BOOKING_STATUS_LABELS } from '../../shared/bookings';
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
+import { formatPhoneNational } from '../../shared/phone-number';
 import { neededWords, plainPounds } from '../../shared/quote-words';
-import type { LeadRow } from './store';
+import type { BookingExportRow, LeadRow } from './store';
+
+/** A quote with its booking, if it was booked. */
+export type ExportRow = LeadRow & { booking?: BookingExportRow };
 import { ukDate, ukDateAndTime } from '../engine/calendar/uk-calendar';
 
 export const CSV_HEADER = [
@@ -23,6 +29,16 @@ export const CSV_HEADER = [
   'Status',
   'Status changed',
   'Customer contact',
+  'Booking',
+  'Booked',
+  'Customer name',
+  'Customer mobile',
+  'Registration',
+  'Booking note',
+  'Accepted',
+  'ETA (minutes)',
+  'Driver',
+  'Decline reason',
 ];
 
 const CHANNEL_LABELS = { whatsapp: 'WhatsApp', phone: 'Call' } as const;
@@ -44,7 +60,7 @@ const dateTime = (iso: string | null) => {
   return `${date} ${time}`;
 };
 
-export function csvRow(row: LeadRow): string {
+export function csvRow(row: ExportRow): string {
   const { date, time } = ukDateAndTime(row.createdAt);
   // The same rule and words as the email and the Quotes tab, with the date as a spreadsheet reads it (24/11/2026 14:30).
   const when = neededWords(row, ukDate, ' ');
@@ -66,18 +82,36 @@ export function csvRow(row: LeadRow): string {
     LEAD_STATUS_LABELS[row.status],
     dateTime(row.statusChangedAt),
     contact,
+    ...bookingCells(row.booking),
   ]
     .map(csvCell)
     .join(',');
+}
+
+/** The booking's columns; blanks for a quote never booked. The mobile nationally, so no spreadsheet reads +44… as a sum. */
+function bookingCells(booking: BookingExportRow | undefined): (string | number | null)[] {
+  if (!booking) return new Array<null>(10).fill(null);
+  return [
+    BOOKING_STATUS_LABELS[booking.status],
+    dateTime(booking.createdAt),
+    booking.customerName,
+    formatPhoneNational(booking.customerPhone),
+    booking.registration,
+    booking.note,
+    dateTime(booking.acceptedAt),
+    booking.etaMinutes,
+    booking.driverName,
+    booking.declineReason,
+  ];
 }
 
 /**
  * The CSV as a byte stream. `nextChunk` answers the rows after the last one it gave (keyset), an
  * empty array at the end; each pull writes one chunk, so memory holds one chunk at a time.
  */
-export function csvStream(nextChunk: (after: LeadRow | undefined) => LeadRow[]): ReadableStream<Uint8Array> {
+export function csvStream(nextChunk: (after: ExportRow | undefined) => ExportRow[]): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let last: LeadRow | undefined;
+  let last: ExportRow | undefined;
   let started = false;
   return new ReadableStream<Uint8Array>({
     pull(controller) {

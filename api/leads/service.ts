@@ -11,6 +11,8 @@ import {
   findLegacyLead,
   leadHistory,
   leadsSince,
+  bookingsSince,
+  bookingsOfQuotes,
   listLeads,
   setLeadContact,
   setLeadStatus,
@@ -24,7 +26,7 @@ import type { AppDeps } from '../platform/deps';
 import { NotFound, ValidationFailed } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
-import { csvStream } from './csv';
+import { csvStream, type ExportRow } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
 import { toLead, toLeadDetail } from './view';
 
@@ -70,6 +72,13 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
 
   const detailOf = (row: LeadDetailRow) => toLeadDetail(row, leadHistory(db, row.id));
 
+  /** A chunk of the export with each booked quote's booking, in one read for the chunk. */
+  function withBookings(rows: LeadRow[]): ExportRow[] {
+    if (rows.length === 0) return rows;
+    const bookings = bookingsOfQuotes(db, rows.map((row) => row.id));
+    return rows.map((row) => ({ ...row, booking: bookings.get(row.id) }));
+  }
+
   /** The filters as a query on created_at instants: `to` is inclusive, so the range ends when the day after begins. */
   function toQuery(companyId: number, filter: LeadFilter, limit: number): LeadQuery {
     for (const field of ['from', 'to'] as const) {
@@ -103,14 +112,14 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     /** The filtered list as CSV, read in keyset chunks as the client takes it; checked before the first byte. */
     exportCsv(companyId: number, filter: LeadFilter): { filename: string; body: ReadableStream<Uint8Array> } {
       const query = toQuery(companyId, { ...filter, cursor: undefined }, EXPORT_CHUNK);
-      const body = csvStream((last) => listLeads(db, last ? { ...query, after: { createdAt: last.createdAt, id: last.id } } : query));
+      const body = csvStream((last) => withBookings(listLeads(db, last ? { ...query, after: { createdAt: last.createdAt, id: last.id } } : query)));
       const span = filter.from || filter.to ? `-${filter.from ?? 'start'}-to-${filter.to ?? londonDate(deps.now())}` : `-${londonDate(deps.now())}`;
       return { filename: `quotes${span}.csv`, body };
     },
 
     numbers(companyId: number): LeadNumbers {
       const window = numbersWindow(deps.now());
-      return leadNumbers(leadsSince(db, companyId, window.starts[0]), window);
+      return leadNumbers(leadsSince(db, companyId, window.starts[0]), window, bookingsSince(db, companyId, window.starts[0]));
     },
 
     detail: (companyId: number, reference: string): LeadDetail => detailOf(find(companyId, reference)),
