@@ -39,7 +39,8 @@ export const ROLLING_OPTIONS = [
 export const DEFAULT_PROBLEM_TYPES = [
   { value: 'engine-failure', label: 'Engine Failure' },
   { value: 'accident-recovery', label: 'Accident Recovery' },
-  { value: 'flat-tire', label: 'Flat Tire' },
+  // The value is the API's (docs/product.md §9); the label is British English.
+  { value: 'flat-tire', label: 'Flat Tyre' },
   { value: 'fuel-delivery', label: 'Fuel Delivery' },
   { value: 'no-keys', label: 'No Keys' },
   { value: 'flat-battery', label: 'Flat Battery' },

@@ -9,6 +9,7 @@ import type { LeadDetail, LeadNumbers, LeadPage } from '../../shared/types';
 import {
   findLeadById,
   findLegacyLead,
+  isVatRegistered,
   leadHistory,
   leadsSince,
   bookingsSince,
@@ -16,8 +17,10 @@ import {
   listLeads,
   setLeadContact,
   setLeadStatus,
+  withExportDetails,
   type LeadDetailRow,
   type LeadQuery,
+  type LeadExportRow,
   type LeadRow,
 } from './store';
 import { referenceCipher } from '../quotes/store';
@@ -73,7 +76,7 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   const detailOf = (row: LeadDetailRow) => toLeadDetail(row, leadHistory(db, row.id));
 
   /** A chunk of the export with each booked quote's booking, in one read for the chunk. */
-  function withBookings(rows: LeadRow[]): ExportRow[] {
+  function withBookings(rows: LeadExportRow[]): ExportRow[] {
     if (rows.length === 0) return rows;
     const bookings = bookingsOfQuotes(db, rows.map((row) => row.id));
     return rows.map((row) => ({ ...row, booking: bookings.get(row.id) }));
@@ -112,7 +115,11 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     /** The filtered list as CSV, read in keyset chunks as the client takes it; checked before the first byte. */
     exportCsv(companyId: number, filter: LeadFilter): { filename: string; body: ReadableStream<Uint8Array> } {
       const query = toQuery(companyId, { ...filter, cursor: undefined }, EXPORT_CHUNK);
-      const body = csvStream((last) => withBookings(listLeads(db, last ? { ...query, after: { createdAt: last.createdAt, id: last.id } } : query)));
+      const vatRegistered = isVatRegistered(db, companyId);
+      const body = csvStream(
+        (last) => withBookings(withExportDetails(db, listLeads(db, last ? { ...query, after: { createdAt: last.createdAt, id: last.id } } : query))),
+        { vatRegistered },
+      );
       const span = filter.from || filter.to ? `-${filter.from ?? 'start'}-to-${filter.to ?? londonDate(deps.now())}` : `-${londonDate(deps.now())}`;
       return { filename: `quotes${span}.csv`, body };
     },

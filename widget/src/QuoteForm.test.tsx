@@ -67,7 +67,7 @@ const vehicleRows = [
 ];
 // The company's custom charges: its problem types (public reads list enabled rows only).
 const surchargeRows = [
-  { id: 1, companyId: 42, problemType: 'Flat Tire', amount: 25, description: null, enabled: true },
+  { id: 1, companyId: 42, problemType: 'Flat Tyre', amount: 25, description: null, enabled: true },
   { id: 2, companyId: 42, problemType: 'Ditch Recovery', amount: 60, description: 'Winching out', enabled: true },
 ];
 
@@ -104,7 +104,7 @@ async function fillValidForm(user: ReturnType<typeof userEvent.setup>) {
   await user.selectOptions(screen.getByLabelText('Vehicle Type'), 'Car');
   await user.selectOptions(screen.getByLabelText('Gearbox'), 'Manual');
   await user.selectOptions(screen.getByLabelText('Rolling Status'), 'Not Rolling');
-  await user.selectOptions(screen.getByLabelText('Problem Description'), 'Flat Tire');
+  await user.selectOptions(screen.getByLabelText('Problem Description'), 'Flat Tyre');
 }
 
 describe('demo mode', () => {
@@ -211,8 +211,8 @@ describe('passenger stepper', () => {
     mockApi({ 'GET /api/vehicle-types/42': () => json(vehicleRows), 'GET /api/surcharges/42': () => json(surchargeRows) });
     render(<QuoteForm company={company} />);
     const count = await screen.findByRole('group', { name: 'Number of Passengers' });
-    const minus = screen.getByRole('button', { name: '-' });
-    const plus = screen.getByRole('button', { name: '+' });
+    const minus = screen.getByRole('button', { name: 'Fewer passengers' });
+    const plus = screen.getByRole('button', { name: 'More passengers' });
     expect(within(count).getByRole('status').textContent).toBe('0');
     expect(minus.getAttribute('aria-disabled')).toBe('true');
     await user.click(minus);
@@ -229,9 +229,21 @@ describe('passenger stepper', () => {
   it('defaults to 5 without a company', async () => {
     const user = userEvent.setup();
     render(<QuoteForm demo />);
-    const plus = screen.getByRole('button', { name: '+' });
+    const plus = screen.getByRole('button', { name: 'More passengers' });
     for (let i = 0; i < 7; i++) await user.click(plus);
     expect(screen.getByRole('group', { name: 'Number of Passengers' }).textContent).toContain('5');
+  });
+});
+
+describe('urgency choices', () => {
+  it('show keyboard focus unlike the selected state, so a focused choice is not mistaken for the chosen one', () => {
+    render(<QuoteForm demo />);
+    const choice = screen.getByRole('radio', { name: 'Later (Schedule)' }).closest('label')!;
+    const styles = (variant: string) => new Set(choice.className.split(/\s+/).filter((c) => c.startsWith(variant)).map((c) => c.slice(variant.length)));
+    const selected = styles('has-checked:');
+    const focused = styles('has-focus-visible:');
+    expect(focused.size).toBeGreaterThan(0);
+    expect([...focused].filter((style) => selected.has(style) || style.startsWith('ring'))).toEqual([]);
   });
 });
 
@@ -288,7 +300,7 @@ describe('a real company', () => {
     const problems = within(screen.getByLabelText('Problem Description')).getAllByRole('option');
     expect(problems.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
       ['', 'Select the problem'],
-      ['flat-tire', 'Flat Tire'],
+      ['flat-tyre', 'Flat Tyre'],
       ['ditch-recovery', 'Ditch Recovery'],
       ['other', 'Other'],
     ]);

@@ -464,9 +464,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
                   ['later', 'Later (Schedule)'],
                 ] as const
               ).map(([value, label]) => (
+                // Selected is a ring in the operator's colour; keyboard focus a dashed outline around it.
                 <label
                   key={value}
-                  className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 has-checked:border-primary has-checked:ring-1 has-checked:ring-primary has-focus-visible:ring-2 has-focus-visible:ring-primary"
+                  className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 has-checked:border-primary has-checked:ring-1 has-checked:ring-primary has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-dashed has-focus-visible:outline-slate-900"
                 >
                   <input
                     type="radio"

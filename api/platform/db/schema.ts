@@ -224,9 +224,12 @@ export const quotes = sqliteTable(
     /** The operator's follow-up (decision 016): new → contacted → won / lost; each change is a lead_events row. */
     status: text('status').$type<LeadStatus>().notNull().default('new'),
     statusChangedAt: text('status_changed_at'),
-    /** The motorist's last tap on WhatsApp or Call in the quote form, and when. */
+    /** The motorist's first tap on WhatsApp or Call in the quote form, and when (a later tap never moves it). */
     contactChannel: text('contact_channel').$type<ContactChannel>(),
     contactedAt: text('contacted_at'),
+    /** The first tap of each button; null until tapped (before these columns, contact_channel's time stands for its channel). */
+    whatsappTappedAt: text('whatsapp_tapped_at'),
+    phoneTappedAt: text('phone_tapped_at'),
     /** The registration the motorist typed, normalised (AB12CDE); null when they left it blank. */
     registration: text('registration'),
     createdAt: createdAt(),
@@ -383,6 +386,22 @@ export const verifiedAddresses = sqliteTable(
     verifiedAt: text('verified_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.email] })],
+);
+
+/**
+ * Addresses each account has signed in from (a keyed hash of the address, never the address
+ * itself) and when last: from one of these, strangers' failed guesses never slow the owner down.
+ */
+export const knownSignInAddresses = sqliteTable(
+  'known_sign_in_addresses',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressHash: text('address_hash').notNull(),
+    lastSignedInAt: text('last_signed_in_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.addressHash] })],
 );
 
 /** Small named markers the background jobs keep between restarts (the last quote alerted, the last retention run). */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import '../../test/dom';
 import { useState } from 'react';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { UnsavedChangesProvider } from '../../lib/unsaved';
 import { renderRoutes } from '../../test/render';
 import { BrandingTab, ColourTheme, DisplayOptions } from './BrandingTab';
 import { presetColours } from './branding';
+import { useCompany } from './api';
 import { CustomUrlCard } from './CustomUrlCard';
 import { useBrandingEditor, useBrandingForm } from './useBrandingEditor';
 
@@ -364,5 +365,41 @@ describe('saving the Branding form (react-hook-form with the shared company sche
     expect(put.body).toMatchObject({ name: 'Acme Recovery', serviceRadius: 30, passengerLimit: 4, priceRoundingMultiple: 5 });
     expect(put.body).not.toHaveProperty('logo');
     expect(await screen.findByText('Company settings updated successfully')).toBeTruthy();
+  });
+
+  it('is clean once saved when the server stores the values its own way (a new logo, a lower-case postcode)', async () => {
+    // The company is the portal's read, so the save's answer refreshes it as in the portal.
+    let stored = company;
+    const api = fakeApi({
+      'GET /api/company': () => ({ json: stored }),
+      'GET /api/share/checklist': () => ({ json: { items: [], done: 0, total: 5 } }),
+      'PUT /api/company': (body) => {
+        const { logo, basePostcode } = body as { logo?: string; basePostcode?: string };
+        stored = { ...stored, ...(body as object), basePostcode: basePostcode?.toUpperCase() ?? null, logo: logo ? 'https://quotes.example/api/company/7/logo?v=new' : stored.logo };
+        return { json: stored };
+      },
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    function PortalEditor() {
+      const { data } = useCompany();
+      const editor = useBrandingEditor(data);
+      return data ? <BrandingTab editor={editor} company={data} /> : null;
+    }
+    renderRoutes([{ path: '/dashboard', element: <UnsavedChangesProvider><PortalEditor /></UnsavedChangesProvider> }], '/dashboard');
+    const unloadPrevented = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    fireEvent.change(await screen.findByLabelText('Base postcode'), { target: { value: 'sk1 1aa' } });
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText('Company Logo'), { target: { files: [file] } });
+    expect(await screen.findByText('Logo uploaded')).toBeTruthy();
+    expect(unloadPrevented()).toBe(true);
+    await save();
+    expect(await screen.findByText('Company settings updated successfully')).toBeTruthy();
+    expect(puts(api)[0].body).toMatchObject({ basePostcode: 'sk1 1aa', logo: expect.stringMatching(/^data:image\/png;base64,/) });
+    await waitFor(() => expect((screen.getByLabelText('Base postcode') as HTMLInputElement).value).toBe('SK1 1AA'));
+    expect(unloadPrevented()).toBe(false);
   });
 });

@@ -270,7 +270,11 @@ function LeadRow({ lead, onOpen }: { lead: Lead; onOpen: (reference: string) => 
         <p className="font-medium break-words">{routeText(lead)}</p>
         <p className="text-slate-700">{vehicleText(lead)}</p>
         <p className="text-slate-700">{when === 'Now' ? 'Now' : `Scheduled: ${when}`}</p>
-        {lead.customerContact && <p className="font-medium text-green-800">{contactText(lead.customerContact, lead.createdAt)}</p>}
+        {lead.customerContacts.map((tap) => (
+          <p key={tap.channel} className="font-medium text-green-800">
+            {contactText(tap, lead.createdAt)}
+          </p>
+        ))}
       </div>
       <p className="text-lg font-semibold tabular-nums sm:text-right">{formatPounds(lead.totalPrice)}</p>
     </li>
