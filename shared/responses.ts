@@ -315,6 +315,13 @@ export const leadNumbersSchema = z
     medianTotal: money.nullable().meta({ description: 'Of the last 30 days’ quotes; null without any' }),
     perDay: z.array(z.object({ date: z.string(), count: z.number().int() })).meta({ description: '30 UK days, oldest first, today last' }),
     topDistricts: z.array(z.object({ district: z.string(), count: z.number().int() })).meta({ description: 'Pickup outward codes of the last 30 days, most first (at most 5)' }),
+    bookings: z.number().int().meta({ description: 'Bookings made in the last 30 days: the funnel’s middle step (quotes → bookings → completed)' }),
+    completedBookings: z.number().int().meta({ description: 'Of the last 30 days’ bookings, those completed' }),
+    medianAcceptanceSeconds: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Of the last 30 days’ accepted bookings, the median time from booking to acceptance; null without any' }),
   })
   .meta({ id: 'LeadNumbers' });
 

@@ -382,3 +382,44 @@ describe('retention', () => {
     expect(outbox().filter((r) => r.kind === 'booking')).toEqual([]);
   });
 });
+
+describe('in the numbers and the export', () => {
+  it('counts the bookings, the median time to accept and the completed jobs, and exports each booking with its quote', async () => {
+    const { t, op, quote, book, advance } = await setup();
+    const other = await t.operator();
+    await book((await quote(other.companyId)).quoteId, { bookingKey: 'another-company-booking-01' });
+    const first = await quote();
+    const second = await quote();
+    await quote();
+
+    await book(first.quoteId, { bookingKey: 'first-booking-form-key-0001' });
+    advance(3 * 60_000);
+    const accepted = await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 25, driverName: 'Sam' } });
+    const driverToken = (accepted.json.driverUrl as string).split('/driver/')[1];
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+    }
+    await book(second.quoteId, { bookingKey: 'second-booking-form-key-001' });
+    advance(5 * 60_000);
+    expect((await t.call('POST', `/api/bookings/${second.quoteId}/accept`, { token: op.token, body: { etaMinutes: 40 } })).status).toBe(200);
+
+    const numbers = await t.call('GET', '/api/quotes/numbers', { token: op.token });
+    expect(numbers.json).toMatchObject({ last30Days: 3, bookings: 2, completedBookings: 1, medianAcceptanceSeconds: 240 });
+
+    const csv = (await t.call('GET', '/api/quotes/export.csv', { token: op.token })).text.split('\r\n');
+    expect(csv[0]).toMatch(/,Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA \(minutes\),Driver,Decline reason$/);
+    const row = (reference: string) => csv.find((line) => line.startsWith(`TQ-${reference},`)) ?? '';
+    expect(row(first.quoteId)).toMatch(
+      /,Completed,10\/06\/2026 13:00,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:03,25,Sam,$/,
+    );
+    expect(row(second.quoteId)).toMatch(/,Accepted,10\/06\/2026 13:03,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:08,40,,$/);
+    expect(csv.filter((line) => line.endsWith(',,,,,,,,,,'))).toHaveLength(1);
+  });
+
+  it('has no bookings and no time to accept before the first booking', async () => {
+    const { t, op, quote } = await setup();
+    await quote();
+    const numbers = await t.call('GET', '/api/quotes/numbers', { token: op.token });
+    expect(numbers.json).toMatchObject({ last30Days: 1, bookings: 0, completedBookings: 0, medianAcceptanceSeconds: null });
+  });
+});

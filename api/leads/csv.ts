@@ -1,10 +1,16 @@
 // The Quotes tab's export: RFC 4180 CSV that Excel opens as UTF-8 (a byte-order mark first), with
 // pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
+// A booked quote's row carries its booking: the motorist's details, the operator's answer.
+import { BOOKING_STATUS_LABELS } from '../../shared/bookings';
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
+import { formatPhoneNational } from '../../shared/phone-number';
 import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '../../shared/quote-words';
-import type { LeadExportRow } from './store';
+import type { BookingExportRow, LeadExportRow } from './store';
 import { contactTaps } from './view';
+
+/** A quote with its booking, if it was booked. */
+export type ExportRow = LeadExportRow & { booking?: BookingExportRow };
 import { ukDate, ukDateAndTime } from '../engine/calendar/uk-calendar';
 
 export interface CsvOptions {
@@ -38,6 +44,16 @@ export const CSV_HEADER = [
   'Customer contact',
   'Last change',
   'Note',
+  'Booking',
+  'Booked',
+  'Customer name',
+  'Customer mobile',
+  'Registration',
+  'Booking note',
+  'Accepted',
+  'ETA (minutes)',
+  'Driver',
+  'Decline reason',
 ];
 
 const CHANNEL_LABELS = { whatsapp: 'WhatsApp', phone: 'Call' } as const;
@@ -68,7 +84,7 @@ const priceCells = (row: LeadExportRow, { vatRegistered }: CsvOptions) =>
 /** The status history's last change: "Contacted 24/11/2026 14:30". */
 const lastChange = (row: LeadExportRow) => (row.lastChangeStatus && row.lastChangeAt ? `${LEAD_STATUS_LABELS[row.lastChangeStatus]} ${dateTime(row.lastChangeAt)}` : '');
 
-export function csvRow(row: LeadExportRow, options: CsvOptions = { vatRegistered: false }): string {
+export function csvRow(row: ExportRow, options: CsvOptions = { vatRegistered: false }): string {
   const { date, time } = ukDateAndTime(row.createdAt);
   // The same rule and words as the email and the Quotes tab, with the date as a spreadsheet reads it (24/11/2026 14:30).
   const when = neededWords(row, ukDate, ' ');
@@ -96,18 +112,36 @@ export function csvRow(row: LeadExportRow, options: CsvOptions = { vatRegistered
     contact,
     lastChange(row),
     row.note,
+    ...bookingCells(row.booking),
   ]
     .map(csvCell)
     .join(',');
+}
+
+/** The booking's columns; blanks for a quote never booked. The mobile nationally, so no spreadsheet reads +44… as a sum. */
+function bookingCells(booking: BookingExportRow | undefined): (string | number | null)[] {
+  if (!booking) return new Array<null>(10).fill(null);
+  return [
+    BOOKING_STATUS_LABELS[booking.status],
+    dateTime(booking.createdAt),
+    booking.customerName,
+    formatPhoneNational(booking.customerPhone),
+    booking.registration,
+    booking.note,
+    dateTime(booking.acceptedAt),
+    booking.etaMinutes,
+    booking.driverName,
+    booking.declineReason,
+  ];
 }
 
 /**
  * The CSV as a byte stream. `nextChunk` answers the rows after the last one it gave (keyset), an
  * empty array at the end; each pull writes one chunk, so memory holds one chunk at a time.
  */
-export function csvStream(nextChunk: (after: LeadExportRow | undefined) => LeadExportRow[], options: CsvOptions = { vatRegistered: false }): ReadableStream<Uint8Array> {
+export function csvStream(nextChunk: (after: ExportRow | undefined) => ExportRow[], options: CsvOptions = { vatRegistered: false }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let last: LeadExportRow | undefined;
+  let last: ExportRow | undefined;
   let started = false;
   return new ReadableStream<Uint8Array>({
     pull(controller) {

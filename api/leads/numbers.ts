@@ -1,8 +1,9 @@
 // The numbers at the top of the Quotes tab, from one read of the company's last 30 UK days
-// (oldest first): counts, shares, the median total, quotes per day and the top pickup districts.
+// (oldest first): counts, shares, the median total, quotes per day and the top pickup districts;
+// and from the same days' bookings: how many, how many completed, and the median time to accept.
 import { penceToPounds } from '../../shared/money';
 import type { LeadNumbers } from '../../shared/types';
-import type { NumbersRow } from './store';
+import type { BookingNumbersRow, NumbersRow } from './store';
 import { londonDate } from '../engine/calendar/uk-calendar';
 import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
 
@@ -17,8 +18,8 @@ export function numbersWindow(now: Date): { days: string[]; starts: string[]; en
   return { days, starts: days.map((day) => londonMidnight(day).toISOString()), end: londonMidnight(addDays(today, 1)).toISOString() };
 }
 
-/** `rows`: the company's quotes since the window's first day began, oldest first. */
-export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<typeof numbersWindow>): LeadNumbers {
+/** `rows`: the company's quotes since the window's first day began, oldest first; `bookings`: its bookings since then. */
+export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<typeof numbersWindow>, bookings: readonly BookingNumbersRow[] = []): LeadNumbers {
   const { days, starts, end } = window;
   const perDay = new Array<number>(NUMBERS_DAYS).fill(0);
   const totals: number[] = [];
@@ -38,6 +39,8 @@ export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<type
     districts.set(district, (districts.get(district) ?? 0) + 1);
   }
   const count = totals.length;
+  const booked = bookings.filter((booking) => booking.createdAt < end);
+  const acceptance = booked.flatMap((booking) => (booking.acceptedAt ? [Math.round((Date.parse(booking.acceptedAt) - Date.parse(booking.createdAt)) / 1000)] : []));
   return {
     today: perDay[NUMBERS_DAYS - 1],
     last7Days: perDay.slice(-WEEK_DAYS).reduce((a, b) => a + b, 0),
@@ -50,6 +53,9 @@ export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<type
       .sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
       .slice(0, TOP_DISTRICTS)
       .map(([district, n]) => ({ district, count: n })),
+    bookings: booked.length,
+    completedBookings: booked.filter((booking) => booking.status === 'completed').length,
+    medianAcceptanceSeconds: acceptance.length === 0 ? null : median(acceptance),
   };
 }
 

@@ -4,6 +4,7 @@
 // Statements are plain SQL prepared once per database and per filter shape: the drizzle builder
 // would cost more than these reads themselves (api/platform/db/prepared.ts).
 import type { Statement } from 'better-sqlite3';
+import type { BookingStatus } from '../../shared/bookings';
 import type { ContactChannel, LeadStatus } from '../../shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
@@ -171,6 +172,50 @@ export function leadsSince(db: Db, companyId: number, since: string): NumbersRow
     `select created_at as createdAt, total_price_pence as totalPricePence, status, pickup_postcode as pickupPostcode
      from quotes indexed by quotes_company_created where company_id = ? and created_at >= ? order by created_at`,
   ).all(companyId, since) as NumbersRow[];
+}
+
+/** A booking as the numbers count it: the funnel's later steps and the time to accept. */
+export interface BookingNumbersRow {
+  createdAt: string;
+  status: BookingStatus;
+  acceptedAt: string | null;
+}
+
+/** The company's bookings made since `since`, by the (company_id, created_at) index. */
+export function bookingsSince(db: Db, companyId: number, since: string): BookingNumbersRow[] {
+  return statement(
+    db,
+    'bookingsSince',
+    `select created_at as createdAt, status, accepted_at as acceptedAt
+     from bookings indexed by bookings_company_created where company_id = ? and created_at >= ?`,
+  ).all(companyId, since) as BookingNumbersRow[];
+}
+
+/** A quote's booking as the export lists it. */
+export interface BookingExportRow {
+  quoteId: number;
+  status: BookingStatus;
+  createdAt: string;
+  customerName: string;
+  customerPhone: string;
+  registration: string;
+  note: string | null;
+  acceptedAt: string | null;
+  etaMinutes: number | null;
+  driverName: string | null;
+  declineReason: string | null;
+}
+
+/** The bookings of these quotes (one each at most), each by the quote's unique index. */
+export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): Map<number, BookingExportRow> {
+  const rows = statement(
+    db,
+    'bookingsOf',
+    `select quote_id as quoteId, status, created_at as createdAt, customer_name as customerName, customer_phone as customerPhone,
+       registration, note, accepted_at as acceptedAt, eta_minutes as etaMinutes, driver_name as driverName, decline_reason as declineReason
+     from bookings where quote_id in (select value from json_each(?))`,
+  ).all(JSON.stringify(quoteIds)) as BookingExportRow[];
+  return new Map(rows.map((row) => [row.quoteId, row]));
 }
 
 /** The status and its event, for the caller's write() transaction. */

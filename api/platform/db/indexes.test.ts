@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckoutSessionIds } from '../../billing/store';
 import { openDatabase, type Db } from './client';
-import { findLeadById, leadsSince, listLeads } from '../../leads/store';
+import { bookingsOfQuotes, bookingsSince, findLeadById, leadsSince, listLeads } from '../../leads/store';
 import { findUserByCompanyId, findUserByStripeCustomer } from '../../auth/store';
 
 /** The SQL a data-layer call prepares, captured as it runs. */
@@ -41,10 +41,18 @@ describe('look-up indexes', () => {
       'SEARCH quotes USING INDEX quotes_company_created (company_id=? AND created_at<?)',
     ],
     ['the 30-day numbers, from the covering index alone', (d: Db) => leadsSince(d, 1, '2026-01-01'), 'SEARCH quotes USING COVERING INDEX quotes_company_created (company_id=? AND created_at>?)'],
+    ['the 30 days’ bookings for the numbers', (d: Db) => bookingsSince(d, 1, '2026-01-01'), 'SEARCH bookings USING INDEX bookings_company_created (company_id=? AND created_at>?)'],
   ])('finds %s through its index, not a scan', (_, call, expected) => {
     db = openDatabase(':memory:');
     const plan = planOf(db, sqlOf(db, () => call(db)));
     expect(plan).toContain(expected);
     expect(plan.some((step) => step.startsWith('SCAN'))).toBe(false);
+  });
+
+  it('finds the bookings of a chunk of the export by the quote index, walking only the chunk’s ids', () => {
+    db = openDatabase(':memory:');
+    const plan = planOf(db, sqlOf(db, () => bookingsOfQuotes(db, [1, 2])));
+    expect(plan).toContain('SEARCH bookings USING INDEX bookings_quote (quote_id=?)');
+    expect(plan.filter((step) => step.startsWith('SCAN'))).toEqual([expect.stringMatching(/^SCAN json_each VIRTUAL TABLE/)]);
   });
 });

@@ -1,11 +1,12 @@
 // The figures at the top of the Quotes tab (decision 016): counts, follow-up shares, the
-// median total, quotes per day (a chart, its summary and a table) and the top pickup districts.
+// median total, quotes per day (a chart, its summary and a table) and the top pickup districts;
+// and the bookings: how many, the median time to accept, and the funnel quotes → bookings → completed.
 import { lazy, Suspense, useId } from 'react';
 import { formatPounds } from '../../../../../shared/money';
 import type { LeadNumbers } from '../../../../../shared/types';
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from '../../../components/ui';
 import { useLeadNumbers } from './api';
-import { formatDay, percent, perDaySummary } from './format';
+import { durationText, formatDay, funnelSteps, percent, perDaySummary } from './format';
 
 const QuotesPerDayChart = lazy(() => import('./QuotesPerDayChart'));
 
@@ -40,10 +41,12 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
     { label: 'Contacted', value: percent(numbers.contactedShare) },
     { label: 'Won', value: percent(numbers.wonShare) },
     { label: 'Median quote', value: numbers.medianTotal === null ? '–' : formatPounds(numbers.medianTotal) },
+    { label: 'Bookings', value: String(numbers.bookings) },
+    { label: 'Median time to accept', value: numbers.medianAcceptanceSeconds === null ? '–' : durationText(numbers.medianAcceptanceSeconds) },
   ];
   return (
     <div className="grid gap-6">
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
         {stats.map((stat) => (
           <div key={stat.label} className="rounded-lg bg-slate-50 p-3">
             <dt className="text-xs font-medium text-slate-600">{stat.label}</dt>
@@ -51,7 +54,23 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
           </div>
         ))}
       </dl>
-      <p className="-mt-3 text-xs text-slate-600">Shares and the median are of the last 30 days’ quotes.</p>
+      <p className="-mt-3 text-xs text-slate-600">Shares, medians and bookings are of the last 30 days.</p>
+      <section aria-labelledby={`${chartTitle}-funnel`} className="grid gap-2">
+        <h3 id={`${chartTitle}-funnel`} className="text-sm font-semibold">
+          From quote to job, last 30 days
+        </h3>
+        <ol className="flex flex-wrap items-center gap-2 text-sm">
+          {funnelSteps(numbers).map((step, i) => (
+            <li key={step.label} className="flex items-center gap-2">
+              {i > 0 && <span aria-hidden="true">→</span>}
+              <span className="rounded bg-slate-50 px-3 py-1.5">
+                <span className="font-semibold tabular-nums">{step.count}</span> {step.label}
+                {step.share !== null && <span className="text-slate-700"> ({step.share})</span>}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </section>
 
       <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
         <figure aria-labelledby={chartTitle} className="grid gap-2">

@@ -56,6 +56,9 @@ const numbers: LeadNumbers = {
     { date: '2026-11-24', count: 1 },
   ],
   topDistricts: [{ district: 'SW1A', count: 3 }],
+  bookings: 2,
+  completedBookings: 1,
+  medianAcceptanceSeconds: 245,
 };
 const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: true, accountVerified: true, alertRecipientVerified: true };
 
@@ -218,11 +221,13 @@ describe('<QuotesTab>', () => {
     expect(await screen.findByRole('list', { name: 'Quotes' })).toBeTruthy();
   });
 
-  it('shows the numbers, with the chart in words and as a table', async () => {
+  it('shows the numbers, the bookings’ funnel, with the chart in words and as a table', async () => {
     renderTab();
     await screen.findByText('Quotes today');
     const figures = screen.getAllByRole('term').map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
-    expect(figures).toEqual(['Quotes today: 1', 'Last 7 days: 2', 'Last 30 days: 3', 'Contacted: 33%', 'Won: 33%', 'Median quote: £1,234.50']);
+    expect(figures).toEqual(['Quotes today: 1', 'Last 7 days: 2', 'Last 30 days: 3', 'Contacted: 33%', 'Won: 33%', 'Median quote: £1,234.50', 'Bookings: 2', 'Median time to accept: 4 min']);
+    const funnel = screen.getByRole('region', { name: 'From quote to job, last 30 days' });
+    expect(within(funnel).getAllByRole('listitem').map((step) => step.textContent)).toEqual(['3 quotes', '→2 booked (67%)', '→1 completed (50%)']);
     const chart = screen.getByRole('figure', { name: 'Quotes per day, last 30 days' });
     expect(chart.textContent).toContain('1 quote in the last 2 days; the busiest day was 24 Nov with 1.');
     expect(within(chart).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayQuotes', '23 Nov0', '24 Nov1']);

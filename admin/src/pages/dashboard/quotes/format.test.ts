@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactText, formatDateTime, percent, perDaySummary, routeText, vehicleText, whenText } from './format';
+import { contactText, durationText, formatDateTime, funnelSteps, percent, perDaySummary, routeText, vehicleText, whenText } from './format';
 
 describe('the Quotes tab’s wording', () => {
   it('writes times in UK time, summer and winter', () => {
@@ -35,5 +35,21 @@ describe('the Quotes tab’s wording', () => {
     ];
     expect(perDaySummary(perDay)).toBe('7 quotes in the last 3 days; the busiest day was 23 Nov with 4.');
     expect(perDaySummary(perDay.map((day) => ({ ...day, count: 0 })))).toBe('No quotes in the last 3 days.');
+  });
+
+  it('says a time to accept in seconds, minutes, or hours and minutes', () => {
+    expect(durationText(45)).toBe('45 s');
+    expect(durationText(245)).toBe('4 min');
+    expect(durationText(3600)).toBe('1 h');
+    expect(durationText(3900)).toBe('1 h 5 min');
+  });
+
+  it('gives each step of the funnel its share of the step before, none of nothing', () => {
+    expect(funnelSteps({ last30Days: 40, bookings: 10, completedBookings: 8 })).toEqual([
+      { label: 'quotes', count: 40, share: null },
+      { label: 'booked', count: 10, share: '25%' },
+      { label: 'completed', count: 8, share: '80%' },
+    ]);
+    expect(funnelSteps({ last30Days: 1, bookings: 0, completedBookings: 0 }).map((step) => step.share)).toEqual([null, '0%', null]);
   });
 });

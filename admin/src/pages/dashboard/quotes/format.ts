@@ -48,6 +48,23 @@ export const routeText = (lead: Pick<Lead, 'pickupPostcode' | 'destinationPostco
 /** A share of 0–1 as a whole percentage: "40%". */
 export const percent = (share: number): string => `${Math.round(share * 100)}%`;
 
+/** A time to answer as the numbers say it: "45 s", "4 min", "1 h 5 min". */
+export function durationText(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`;
+}
+
+/** The funnel's steps in words: each after the first with its share of the step before. */
+export function funnelSteps(numbers: Pick<LeadNumbers, 'last30Days' | 'bookings' | 'completedBookings'>): { label: string; count: number; share: string | null }[] {
+  const share = (part: number, whole: number) => (whole === 0 ? null : percent(part / whole));
+  return [
+    { label: numbers.last30Days === 1 ? 'quote' : 'quotes', count: numbers.last30Days, share: null },
+    { label: 'booked', count: numbers.bookings, share: share(numbers.bookings, numbers.last30Days) },
+    { label: 'completed', count: numbers.completedBookings, share: share(numbers.completedBookings, numbers.bookings) },
+  ];
+}
+
 /** "24 Nov" for the chart's axis and table. */
 export const formatDay = (isoDate: string): string => shortDay.format(new Date(`${isoDate}T00:00:00Z`));
 
