@@ -1,9 +1,9 @@
 // The account an operator can trust (README, Accounts), in Chromium against the real server and a
-// real SMTP server (api/test/smtp-sink.ts, started by playwright.config.ts): sign up, verify the
+// real SMTP server (api/test/message-fakes.ts, started by playwright.config.ts): sign up, verify the
 // address with the link from the mail, forget the password and reset it with the link from the
 // next mail (which ends the session of another browser), then change it in the portal.
 import { expect, test, type Page } from '@playwright/test';
-import { API_ORIGIN, MAIL_SINK_ORIGIN } from '../playwright.config';
+import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
 import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
 
 interface SinkMail {
@@ -19,8 +19,8 @@ async function linkFromMail(to: string, subject: RegExp, path: '/verify-email/' 
   await expect
     .poll(
       async () => {
-        const res = await fetch(`${MAIL_SINK_ORIGIN}/messages?to=${encodeURIComponent(to)}`);
-        const mails = ((await res.json()) as SinkMail[]).filter((m) => subject.test(m.subject));
+        const res = await fetch(`${MESSAGES_READER}/mail`);
+        const mails = ((await res.json()) as SinkMail[]).filter((m) => m.to.some((r) => r.toLowerCase() === to.toLowerCase()) && subject.test(m.subject));
         link = mails.at(-1)?.text.match(pattern)?.[0];
         return link;
       },

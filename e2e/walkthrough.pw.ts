@@ -44,11 +44,16 @@ test('on a phone: the whole public link beside Copy, toasts clear of Save Brandi
   });
 
   await test.step('"Logo uploaded" stays clear of the sticky Save Branding button', async () => {
-    await page.locator('#logo-file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG_1PX });
+    // As an operator does it: the Upload Logo button, near the top of the form, so the Save bar
+    // below is stuck to the bottom of the screen.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload Logo' }).click();
+    await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG_1PX });
     const toast = page.getByRole('region', { name: /Notification/ }).getByText('Logo uploaded', { exact: true }).locator('xpath=../..');
     await expect(toast).toBeVisible();
     const save = page.getByRole('button', { name: 'Save Branding' });
     await expect(save).toBeInViewport();
+    expect((await box(save)).y).toBeGreaterThan(844 - 100);
     expect(overlap(await box(toast), await box(save))).toBe(false);
   });
 
@@ -63,4 +68,12 @@ test('on a phone: the whole public link beside Copy, toasts clear of Save Brandi
     expect(shown).toHaveLength(1);
     await expectNoSeriousA11yViolations(page, 'the hosted page on a phone');
   });
+});
+
+test('signing up on another host than PUBLIC_URL moves to it first, so checkout returns signed in', async ({ page }) => {
+  const elsewhere = new URL(API_ORIGIN);
+  elsewhere.hostname = 'localhost';
+  await page.goto(`${elsewhere.origin}/auth-page?mode=signup`);
+  await expect(page).toHaveURL(`${API_ORIGIN}/auth-page?mode=signup`);
+  await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
 });

@@ -78,6 +78,17 @@ export const COLOUR_PRESETS: readonly ColourTheme[] = [
 ];
 
 export const FEATURE_ICONS = ['Clock', 'Calculator', 'CheckCircle', 'Shield', 'Truck', 'Star', 'Phone', 'MapPin'] as const;
+/** The icons as an operator reads them: stored by their component names, shown in words. */
+export const FEATURE_ICON_LABELS: Record<(typeof FEATURE_ICONS)[number], string> = {
+  Clock: 'Clock',
+  Calculator: 'Calculator',
+  CheckCircle: 'Tick in a circle',
+  Shield: 'Shield',
+  Truck: 'Truck',
+  Star: 'Star',
+  Phone: 'Phone',
+  MapPin: 'Map pin',
+};
 
 /** Slugs that would shadow an app route or look official; refused as a custom URL. */
 export const RESERVED_SLUGS = [

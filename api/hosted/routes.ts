@@ -91,6 +91,8 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
     // The number plate look-up, which widget.js loads (as a module, so with CORS) the first time a
     // motorist types a registration.
     .get('/widget-vehicle.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-vehicle.js')))
+    // The booking form, which widget.js loads the same way when "Book this recovery" is tapped.
+    .get('/widget-booking.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-booking.js')))
     .get('/company/:slug', (c) => {
       const slug = c.req.param('slug');
       const company = opts.lookupBySlug(slug);

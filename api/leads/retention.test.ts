@@ -22,7 +22,8 @@ function setup() {
   }
   const has = (id: number) => db.$client.prepare('select count(*) from quotes where id = ?').pluck().get(id) === 1;
   const notesOf = (id: number) => db.$client.prepare('select count(*) from lead_events where quote_id = ?').pluck().get(id);
-  const retention = (now: () => Date, batch?: number) => runnerFor(retentionJob({ db, logger, batch }), { db, logger, now });
+  const retention = (now: () => Date, batch?: number, pacing?: Parameters<typeof retentionJob>[0]['pacing']) =>
+    runnerFor(retentionJob({ db, logger, batch, pacing }), { db, logger, now });
   return { t, db, logs, quote, has, notesOf, retention };
 }
 
@@ -147,6 +148,44 @@ describe('retention', () => {
     await retention(() => NIGHT).tick();
     expect(readJobMarker(db, RETENTION_JOB)).toBe('2027-01-20');
     expect(db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId)).toBe(0);
+  });
+
+  it('paces its deletes: smaller batches and longer pauses while the event loop lags, none while the WAL is over its limit', async () => {
+    const { t, db, quote, logs, retention } = setup();
+    const op = await t.operator();
+    for (let i = 0; i < 400; i++) await quote(op.companyId, monthsAgo(30 + (i % 12)));
+    const remaining = () => db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId) as number;
+    // A lagging loop for the first batches, then a WAL over its limit, then calm.
+    const signals = { lag: 50, wal: 0, lagMs: () => signals.lag, walBytes: () => signals.wal };
+    const batches: number[] = [];
+    const pauses: number[] = [];
+    let deletedBeforeWal = 0;
+    const sizes = db.$client.prepare('select count(*) from quotes').pluck();
+    let before = sizes.get() as number;
+    const sleep = async (ms: number) => {
+      const now = sizes.get() as number;
+      if (before !== now) batches.push(before - now);
+      before = now;
+      pauses.push(ms);
+      if (batches.length === 4 && signals.lag > 0) {
+        signals.lag = 0;
+        signals.wal = 64 * 1024 * 1024;
+        deletedBeforeWal = 400 - remaining();
+      } else if (signals.wal > 0 && pauses.length >= 8) signals.wal = 0;
+      // While the WAL is over its limit nothing is deleted.
+      if (signals.wal > 0 && batches.length >= 4) expect(400 - remaining()).toBe(deletedBeforeWal);
+    };
+    await retention(() => NIGHT, 400, { firstBatch: 200, minBatch: 10, sleep, signals }).tick();
+
+    expect(remaining()).toBe(0);
+    // Halved with each lagging batch, then grown back once calm.
+    expect(batches.slice(0, 4)).toEqual([200, 100, 50, 25]);
+    // Each pause at least twice the last (a batch's own time sets the first), up to the longest.
+    for (let i = 1; i < 4; i++) expect(pauses[i]).toBeGreaterThanOrEqual(Math.min(250, pauses[i - 1] * 2));
+    // The WAL waits, each at least 100 ms, with no batch between them.
+    expect(pauses.slice(4, 8).every((ms) => ms >= 100)).toBe(true);
+    expect(batches.length).toBeGreaterThan(4);
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'Retention run', deletedQuotes: 400, lagBackoffs: 4, smallestBatch: 12, walWaits: 4 }));
   });
 
   it('counts calendar months, the 31st going back to a shorter month’s last day', () => {

@@ -260,9 +260,9 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  /** Sends one claimed row (its account link made) through its channel's transport. */
-  function deliver(r: OutboxRow, mail: MailContent): Promise<void> {
-    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }) : Promise.reject(new Error('no SMS provider'));
+  /** Sends one claimed row (its account link made) through its channel's transport; `abort` ends a text's request. */
+  function deliver(r: OutboxRow, mail: MailContent, abort: AbortSignal): Promise<void> {
+    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }, abort) : Promise.reject(new Error('no SMS provider'));
     if (!transport) return Promise.reject(new Error('no mail server'));
     return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
   }
@@ -288,16 +288,25 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       if (!claimed) return;
       const { r, mail } = claimed;
       let outcome: OutboxOutcome;
-      const sending = deliver(r, mail);
+      const abort = new AbortController();
+      const sending = deliver(r, mail, abort.signal);
       try {
         if ((await unlessStopped(sending.then(() => 'sent' as const), signal, STOP_GRACE_MS)) === 'stopped') {
           // The server is stopping and the send has not finished: drop the connection and hand the
           // row back, due at once and with no try counted (the server may or may not have taken it).
+          // The text's request is aborted, not left to its own timeout: an answer arriving after
+          // the row was handed back would otherwise count for nothing, and the text go twice.
           sending.catch(() => {});
-          // A mail connection is closed; a text's request ends by its own timeout (api/mail/sms-transport.ts).
-          if (r.channel !== 'sms') transport?.close();
-          await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: 'stopped before the mail server answered' }));
-          logger.warn({ msg: 'Mail send still going at shutdown: connection closed, message kept to send at the next start', outboxId: r.id });
+          if (r.channel === 'sms') abort.abort();
+          else transport?.close();
+          const provider = r.channel === 'sms' ? 'the SMS provider' : 'the mail server';
+          await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: `stopped before ${provider} answered` }));
+          logger.warn({
+            msg: r.channel === 'sms'
+              ? 'Text send still going at shutdown: request aborted, text kept to send at the next start'
+              : 'Mail send still going at shutdown: connection closed, message kept to send at the next start',
+            outboxId: r.id,
+          });
           return;
         }
         outcome = { status: 'sent', sentAt: now().toISOString() };

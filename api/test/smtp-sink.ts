@@ -1,8 +1,7 @@
 // A real SMTP server in-process (smtp-server) on 127.0.0.1 with an ephemeral port, no TLS,
 // authentication optional: it keeps every message it accepts, or refuses the next ones on
-// demand. Used by the mail tests and the alerts benchmark; run on its own (see the end of the
-// file) it is the browser journeys' mail server, its messages read over HTTP.
-import { createServer } from 'node:http';
+// demand. Used by the mail tests, the alerts benchmark and the browser journeys' fakes
+// (api/test/message-fakes.ts).
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 
@@ -130,24 +129,4 @@ function parseMessage(raw: string): Pick<ReceivedMail, 'headers' | 'subject' | '
     parts[(headers['content-type'] ?? 'text/plain').split(';')[0].trim()] = decodeBody(headers, body);
   }
   return { headers, subject: headers.subject ?? '', text: (parts['text/plain'] ?? '').replace(/\r\n/g, '\n'), html: parts['text/html'] ?? '' };
-}
-
-/** The browser journeys' sink: its SMTP port is `smtpPort`, its messages are read at `http://127.0.0.1:{httpPort}/messages`. */
-export const smtpSinkUrl = (smtpPort: number) => `smtp://127.0.0.1:${smtpPort}`;
-
-// `tsx api/test/smtp-sink.ts <smtp port> <http port>`: the sink on its own, for the browser
-// journeys' server. GET /messages?to=… answers the messages to that address, oldest first.
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const smtpPort = Number(process.argv[2] ?? 4176);
-  const httpPort = Number(process.argv[3] ?? smtpPort + 1);
-  void startSmtpSink({ port: smtpPort }).then((sink) => {
-    createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/healthz') return void res.end('ok');
-      if (url.pathname !== '/messages') return void res.writeHead(404).end();
-      const to = url.searchParams.get('to')?.toLowerCase();
-      const messages = sink.received.filter((m) => !to || m.to.some((r) => r.toLowerCase() === to)).map(({ raw: _raw, ...m }) => m);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(messages));
-    }).listen(httpPort, '127.0.0.1', () => console.log(`SMTP sink on ${sink.url}, messages on http://127.0.0.1:${httpPort}/messages`));
-  });
 }

@@ -325,7 +325,8 @@ describe('money adds up to the penny (property)', () => {
     now: fc.integer({ min: Date.UTC(2019, 0, 1), max: Date.UTC(2030, 11, 31) }).map((ms) => new Date(Math.floor(ms / 60_000) * 60_000)),
   });
 
-  it('every line is whole pence, the lines add to the total, extras to extraFees, the rules hold', () => {
+  // Ten thousand priced quotes take a few seconds alone and several times that beside a loaded suite.
+  it('every line is whole pence, the lines add to the total, extras to extraFees, the rules hold', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(configArb, requestArb, (c, r) => {
         const config: PricingConfig = {

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BookingStatus } from '../../../shared/bookings';
+import type { PaymentKind, PaymentRuleKind, PaymentStatus } from '../../../shared/payments';
 import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '../../../shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '../../../shared/subscription';
@@ -459,3 +460,78 @@ export const bookings = sqliteTable(
     index('bookings_status_respond_by').on(t.status, t.respondBy),
   ],
 );
+
+/**
+ * Payment at booking (docs/product.md §21), one row per company once it sets a rule or connects:
+ * the rule (none, a deposit fixed or in percent, the full price; optionally a hold of the full
+ * price) and the operator's own payment account (a Stripe connected account, or local mode's
+ * stand-in), whose state comes from the provider's `account.updated` events.
+ */
+export const paymentSettings = sqliteTable(
+  'payment_settings',
+  {
+    companyId: integer('company_id')
+      .primaryKey()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    rule: text('rule').$type<PaymentRuleKind>().notNull().default('none'),
+    depositPence: pence('deposit_pence'),
+    depositPercent: integer('deposit_percent'),
+    hold: bool('hold').notNull().default(false),
+    provider: text('provider').$type<'local' | 'stripe'>(),
+    accountId: text('account_id'),
+    chargesEnabled: bool('charges_enabled').notNull().default(false),
+    detailsSubmitted: bool('details_submitted').notNull().default(false),
+    disabledReason: text('disabled_reason'),
+    disconnected: bool('disconnected').notNull().default(false),
+    /** `created` (unix seconds) of the newest account event applied: older ones change nothing. */
+    accountSyncedAt: integer('account_synced_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('payment_settings_account').on(t.accountId)],
+);
+
+/**
+ * A booking's payment: a Checkout on the operator's account for the amount due (lines frozen from
+ * the quote), then paid, held, captured, released or refunded. The booking is 'awaiting_payment'
+ * until it is paid or held.
+ */
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    provider: text('provider').$type<'local' | 'stripe'>().notNull(),
+    accountId: text('account_id').notNull(),
+    kind: text('kind').$type<PaymentKind>().notNull(),
+    amountPence: pence('amount_pence').notNull(),
+    /** JSON `[{ label, amountPence }]`: the line items charged, adding up to amount_pence. */
+    lines: text('lines').notNull(),
+    status: text('status').$type<PaymentStatus>().notNull().default('awaiting'),
+    refundedPence: pence('refunded_pence').notNull().default(0),
+    checkoutSessionId: text('checkout_session_id').notNull(),
+    checkoutUrl: text('checkout_url').notNull(),
+    checkoutExpiresAt: text('checkout_expires_at').notNull(),
+    /** Local mode: the status page to return to, sealed (it holds the job's token). */
+    returnSeal: text('return_seal'),
+    paymentIntentId: text('payment_intent_id'),
+    paidAt: text('paid_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_booking').on(t.bookingId),
+    uniqueIndex('payments_checkout').on(t.checkoutSessionId),
+    index('payments_status_expires').on(t.status, t.checkoutExpiresAt),
+  ],
+);
+
+/** Connected-account events applied once each (the payment webhook's idempotency). */
+export const paymentEvents = sqliteTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  accountId: text('account_id'),
+  receivedAt: text('received_at').notNull(),
+});

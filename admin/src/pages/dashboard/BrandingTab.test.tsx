@@ -318,6 +318,16 @@ describe('saving the Branding form (react-hook-form with the shared company sche
   };
   const puts = (api: ReturnType<typeof fakeApi>) => api.calls.filter((call) => call.method === 'PUT');
 
+  it('names the feature icons in words, not by their component names', async () => {
+    renderEditor(() => ({ json: company }));
+    const icon = screen.getByLabelText('Feature 3 icon') as HTMLSelectElement;
+    const words = [...icon.options].map((option) => option.textContent);
+    expect(words).toContain('Tick in a circle');
+    expect(words).toContain('Map pin');
+    expect(words.filter((word) => /\p{Ll}\p{Lu}/u.test(word ?? ''))).toEqual([]);
+    expect(icon.value).toBe('Shield');
+  });
+
   it("shows the server's field error under its field, with the product's error toast", async () => {
     const reason = 'Service radius cannot be more than the maximum radius (20 miles)';
     const api = renderEditor(() => ({ status: 400, json: { message: reason, code: 'VALIDATION_FAILED', fields: { serviceRadius: reason }, requestId: 'r1' } }));

@@ -19,6 +19,8 @@ import { useAnswerJob, useJobs } from './api';
 import { countdown, useNow, whatsappShare } from './format';
 
 const TONES: Record<BookingStatus, 'warning' | 'brand' | 'success' | 'neutral' | 'danger'> = {
+  // Never listed: a booking awaiting payment reaches the operator once paid (docs/product.md §21).
+  awaiting_payment: 'neutral',
   requested: 'warning',
   accepted: 'brand',
   on_the_way: 'brand',
