@@ -9,7 +9,8 @@ import { queueAccountMail } from './account-mail';
 import { bumpSessionVersion, createOperator, findAccountsByEmail, type UserRow } from './store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { Conflict, Unauthorized } from '../platform/errors';
+import { Conflict, TooManyRequests, Unauthorized } from '../platform/errors';
+import { knownAddressStore } from './known-addresses';
 import { createRateLimiter, type RateLimiter } from '../platform/http/rate-limit';
 import { hashPassword, timingSafeDummy, verifyPassword } from './password';
 
@@ -28,28 +29,52 @@ export const UNVERIFIED_CLAIM_MS = 7 * 24 * HOUR;
  * keep the column's default, none, so nobody starts getting mail they did not ask for.
  */
 const NEW_COMPANY_ALERT_MODE: AlertMode = 'each';
-/** An address an account signed in from stays "known" to it this long (see knownAddresses). */
-const KNOWN_ADDRESS_MS = 30 * 24 * 60 * MINUTE;
+/** Failed guesses at an account from addresses it does not know that cost nothing; past them each waits longer. */
+const FREE_UNKNOWN_FAILURES = 10;
+/** The longest wait between guesses from unknown addresses: slowed to at most one a minute, never locked for an hour. */
+const LONGEST_DELAY_MS = 60_000;
+/** With no failed guess for this long, an account's count starts again. */
+const FAILURES_FORGOTTEN_AFTER_MS = 60 * MINUTE;
+
+/** The wait after the `failures`-th failed guess from unknown addresses: none, then 1 s, 2 s, 4 s … up to a minute. */
+export const delayAfter = (failures: number): number =>
+  failures < FREE_UNKNOWN_FAILURES ? 0 : Math.min(1000 * 2 ** (failures - FREE_UNKNOWN_FAILURES), LONGEST_DELAY_MS);
 
 /**
- * The (account, address) pairs that have signed in successfully lately, bounded like the
- * limiter's memory store. The per-account ceiling does not apply to them, so guesses from
- * elsewhere never lock the owner out at their usual address.
+ * Per account, the guesses from addresses it has not signed in from: each failure pushes the next
+ * one out by a growing delay (delayAfter), so spreading guesses over many addresses buys a
+ * stranger about one a minute, while the owner is never refused for longer than that delay, and
+ * not at all from a known address. In memory, bounded like the limiters' store.
  */
-function knownAddresses(now: () => number, maxKeys = 100_000) {
-  const seen = new Map<string, number>();
+function unknownAddressDelay(now: () => number, maxKeys = 100_000) {
+  const accounts = new Map<string, { failures: number; lastFailureAt: number; nextAt: number }>();
   return {
-    has(key: string): boolean {
-      const until = seen.get(key);
-      return until !== undefined && until > now();
-    },
-    add(key: string): void {
-      seen.delete(key);
-      if (seen.size >= maxKeys) {
-        const oldest = seen.keys().next().value;
-        if (oldest !== undefined) seen.delete(oldest);
+    /**
+     * Throws TooManyRequests while the account's delay runs; otherwise counts this attempt as a
+     * failure now, before its password is checked (parallel guesses each take their own turn),
+     * and answers how to take it back when the password was right.
+     */
+    reserve(key: string, message: string): { release(): void } {
+      const t = now();
+      let state = accounts.get(key);
+      if (state && t - state.lastFailureAt > FAILURES_FORGOTTEN_AFTER_MS) state = undefined;
+      if (state && state.nextAt > t) throw new TooManyRequests(message, Math.ceil((state.nextAt - t) / 1000));
+      const before = state ? { ...state } : undefined;
+      const failures = (state?.failures ?? 0) + 1;
+      const next = { failures, lastFailureAt: t, nextAt: t + delayAfter(failures) };
+      accounts.delete(key);
+      if (accounts.size >= maxKeys) {
+        const oldest = accounts.keys().next().value;
+        if (oldest !== undefined) accounts.delete(oldest);
       }
-      seen.set(key, now() + KNOWN_ADDRESS_MS);
+      accounts.set(key, next);
+      return {
+        release() {
+          if (accounts.get(key) !== next) return;
+          if (before) accounts.set(key, before);
+          else accounts.delete(key);
+        },
+      };
     },
   };
 }
@@ -88,13 +113,16 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
   const { db, config } = deps;
   const clock = () => deps.now().getTime();
   // Brute force (every attempt counts from before its password is checked; a success gives its
-  // slot back): 10 attempts per account from one address per 15 minutes, 100 per account per
-  // hour from addresses it has not signed in from lately, and 50 per address per 15 minutes.
-  // So someone guessing from elsewhere cannot lock the owner out at their own address.
+  // slot back): 10 attempts per account from one address per 15 minutes and 50 per address per
+  // 15 minutes refuse; guesses at an account from addresses it has not signed in from lately are
+  // slowed by a growing delay (unknownAddressDelay). So someone guessing from elsewhere can
+  // neither lock the owner out at their own address nor for longer than a minute anywhere.
   const perAccountAddress = createRateLimiter({ limit: 10, windowMs: 15 * MINUTE, now: clock });
-  const perAccount = createRateLimiter({ limit: 100, windowMs: 60 * MINUTE, now: clock });
   const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * MINUTE, now: clock });
-  const known = knownAddresses(clock);
+  const unknownAddresses = unknownAddressDelay(clock);
+  const known = knownAddressStore(db, config.sessionSecret);
+  /** `address` signed in to `user` (a sign-in, or a password reset): known to the account from now on. */
+  const remember = (user: UserRow, address: string): Promise<void> => write(db, () => known.remember(user.id, address, deps.now()));
   // Each sign-up costs an argon2 hash and seeds a company.
   const signups = createRateLimiter({ limit: config.signupRateLimit, windowMs: 60 * MINUTE, now: clock });
 
@@ -126,6 +154,8 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
         return { taken: false as const, user };
       });
       if (outcome.taken) throw new Conflict(EMAIL_TAKEN, 'EMAIL_TAKEN');
+      // The address the account was made from is its owner's.
+      await remember(outcome.user, address);
       return outcome.user;
     },
 
@@ -137,19 +167,32 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
         [perAccountAddress, `pair:${pairKey}`, TOO_MANY_SIGN_INS],
         [perAddress, `addr:${address}`, TOO_MANY_SIGN_INS],
       ];
-      if (!known.has(pairKey)) slots.push([perAccount, `acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT]);
+      const at = deps.now();
+      const isKnown = known.isKnown(findAccountsByEmail(db, accountKey, 3).map((u) => u.id), address, at);
       // Counted here, synchronously, before the password is checked: parallel guesses each take
       // a slot, so no more than the limit are ever verified.
-      const [, ...others] = reserveAll(slots);
+      const taken = reserveAll(slots);
+      const [, ...others] = taken;
+      let turn: { release(): void } | undefined;
+      try {
+        if (!isKnown) turn = unknownAddresses.reserve(`acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT);
+      } catch (err) {
+        // Waiting its turn is not a guess: it costs no slot.
+        for (const slot of taken) slot.release();
+        throw err;
+      }
       const user = await passwordHolder(db, accountKey, password);
       if (!user) throw new Unauthorized(FAILED_LOGIN, 'INVALID_CREDENTIALS');
       // Successful sign-ins never count, so a busy office behind one address is not locked out
       // by its own logins; the owner's address is known to the account from now on.
       perAccountAddress.reset(`pair:${pairKey}`);
       for (const slot of others) slot.release();
-      known.add(pairKey);
+      turn?.release();
+      await remember(user, address);
       return user;
     },
+
+    remember,
 
     /** Every session issued to the user so far stops working. */
     async logout(user: UserRow | undefined): Promise<void> {

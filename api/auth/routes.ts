@@ -53,6 +53,8 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
     })
     .openapi(routes.auth.resetPassword, async (c) => {
       const user = await recovery.resetPassword(c.req.valid('json'));
+      // Whoever could reset the password holds the mailbox: this address is the owner's from now on.
+      await accounts.remember(user, clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })

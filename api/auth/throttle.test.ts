@@ -97,22 +97,59 @@ describe('sign-in: who gets locked out', () => {
     expect((await login('owner@example.com', 'owner-secret', '203.0.113.10')).status).toBe(200);
   });
 
-  it('stops guesses spread over many addresses at the per-account ceiling, except from an address the owner signed in from', async () => {
+  it('slows guesses spread over many addresses with a growing delay instead of locking the account out, never for the owner’s own address', async () => {
     const { signup, login, clock } = setup();
     await signup('spread@example.com');
     expect((await login('spread@example.com', 'owner-secret', '203.0.113.10')).status).toBe(200);
+    // 100 wrong guesses from 10 addresses, each waiting the delay it is told.
+    const waits: number[] = [];
     for (let a = 0; a < 10; a++) {
-      for (let i = 0; i < 10; i++) expect((await login('spread@example.com', `guess-${i}`, `192.0.2.${a}`)).status).toBe(401);
+      for (let i = 0; i < 10; i++) {
+        let res = await login('spread@example.com', `guess-${i}`, `192.0.2.${a}`);
+        if (res.status === 429) {
+          expect(res.json.message).toBe(TOO_MANY_SIGN_INS_FOR_ACCOUNT);
+          const wait = Number(res.headers.get('retry-after'));
+          waits.push(wait);
+          clock.now = new Date(clock.now.getTime() + wait * 1000);
+          res = await login('spread@example.com', `guess-${i}`, `192.0.2.${a}`);
+        }
+        expect(res.status).toBe(401);
+      }
     }
+    // The first guesses are free, then each waits longer, up to a minute: slowed, never locked out for the hour.
+    expect(waits.length).toBeGreaterThan(50);
+    expect(waits).toEqual([...waits].sort((x, y) => x - y));
+    expect(Math.max(...waits)).toBeLessThanOrEqual(60);
+    // The owner's own address is never slowed by the strangers.
+    expect((await login('spread@example.com', 'owner-secret', '203.0.113.10')).status).toBe(200);
+    // At a new address the owner waits the current delay (a minute at most), not an hour.
     const fresh = await login('spread@example.com', 'owner-secret', '192.0.2.200');
     expect(fresh.status).toBe(429);
-    expect(fresh.json.message).toBe(TOO_MANY_SIGN_INS_FOR_ACCOUNT);
-    expect(passwords.verified).toBe(101);
-    // The owner's own address is not locked out by the strangers.
-    expect((await login('spread@example.com', 'owner-secret', '203.0.113.10')).status).toBe(200);
-    // The ceiling lasts its hour.
-    clock.now = new Date(clock.now.getTime() + HOUR);
+    expect(Number(fresh.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    clock.now = new Date(clock.now.getTime() + Number(fresh.headers.get('retry-after')) * 1000);
     expect((await login('spread@example.com', 'owner-secret', '192.0.2.200')).status).toBe(200);
+  });
+
+  it('keeps the addresses an account signed in from in the database (hashed), so a restart still knows them', async () => {
+    const { t, signup, login, clock } = setup();
+    await signup('known@example.com');
+    expect((await login('known@example.com', 'owner-secret', '203.0.113.10')).status).toBe(200);
+    const rows = t.deps.db.$client.prepare('select * from known_sign_in_addresses').all() as Array<{ address_hash: string }>;
+    // The sign-up's address and the sign-in's.
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toMatch(/203\.0\.113\.10|198\.51\.100\.1/);
+
+    // The server restarts on the same database: its memory of failures and addresses is gone.
+    const restarted = createTestApp({ now: () => clock.now, env: { TRUST_PROXY: '1', DATABASE_PATH: t.dbFile } });
+    const again = (password: string, address: string) =>
+      restarted.call('POST', '/api/login', { body: { email: 'known@example.com', password }, headers: { 'x-forwarded-for': address } });
+    for (let i = 0; i < 15; i++) {
+      const res = await again(`guess-${i}`, `192.0.2.${i}`);
+      if (res.status === 429) break;
+      expect(res.status).toBe(401);
+    }
+    expect((await again('owner-secret', '192.0.2.201')).status).toBe(429);
+    expect((await again('owner-secret', '203.0.113.10')).status).toBe(200);
   });
 
   it('still lets a busy office sign in over and over: successes give their slot back', async () => {
