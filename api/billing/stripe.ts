@@ -20,7 +20,7 @@ import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscripti
 /** The price is found by this key when STRIPE_PRICE_ID is not set, and created once if missing. */
 export const PRICE_LOOKUP_KEY = 'recovery_pro_monthly';
 
-function createStripeClient(billing: Config['billing']): Stripe {
+export function createStripeClient(billing: Config['billing']): Stripe {
   if (!billing.stripeSecretKey) throw new Error('STRIPE_SECRET_KEY is required when BILLING_MODE=stripe');
   // A Stripe that does not answer fails the operator's click in 15 s (a 503), not the SDK's 80 s.
   const options: Stripe.StripeConfig = { telemetry: false, timeout: STRIPE_TIMEOUT_MS };
@@ -33,6 +33,27 @@ function createStripeClient(billing: Config['billing']): Stripe {
   // Loaded only in Stripe mode: the SDK costs about 20 MB of memory that local mode never uses.
   const StripeSdk = createRequire(import.meta.url)('stripe') as typeof Stripe;
   return new StripeSdk(billing.stripeSecretKey, options);
+}
+
+/**
+ * A Stripe webhook's event, verified on the raw body against its endpoint's signing secret: a
+ * missing secret, signature or a wrong one is 400 WEBHOOK_SIGNATURE_INVALID. Used by the
+ * subscription endpoint and the Connect endpoint of payment at booking.
+ */
+export function verifyStripeEvent(
+  stripe: Stripe,
+  input: { rawBody: string; signature: string | undefined; secret: string | undefined; secretName: string; logger: Pick<AppDeps['logger'], 'error'> },
+): Stripe.Event {
+  if (!input.secret) {
+    input.logger.error({ msg: `Stripe webhook received but ${input.secretName} is not set` });
+    throw new ValidationFailed('Webhook signature cannot be verified', undefined, 'WEBHOOK_SIGNATURE_INVALID');
+  }
+  if (!input.signature) throw new ValidationFailed('Missing Stripe-Signature header', undefined, 'WEBHOOK_SIGNATURE_INVALID');
+  try {
+    return stripe.webhooks.constructEvent(input.rawBody, input.signature, input.secret);
+  } catch {
+    throw new ValidationFailed('Invalid webhook signature', undefined, 'WEBHOOK_SIGNATURE_INVALID');
+  }
 }
 
 /** The SDK's error classes live on the lazily loaded module; its `type` names them as well. */
@@ -247,18 +268,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     },
 
     async webhook(rawBody, signature) {
-      const secret = config.billing.stripeWebhookSecret;
-      if (!secret) {
-        logger.error({ msg: 'Stripe webhook received but STRIPE_WEBHOOK_SECRET is not set' });
-        throw new ValidationFailed('Webhook signature cannot be verified', undefined, 'WEBHOOK_SIGNATURE_INVALID');
-      }
-      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header', undefined, 'WEBHOOK_SIGNATURE_INVALID');
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, secret);
-      } catch {
-        throw new ValidationFailed('Invalid webhook signature', undefined, 'WEBHOOK_SIGNATURE_INVALID');
-      }
+      const event = verifyStripeEvent(stripe, { rawBody, signature, secret: config.billing.stripeWebhookSecret, secretName: 'STRIPE_WEBHOOK_SECRET', logger });
       // Recording the id and applying the event commit together: a failure leaves no record,
       // so Stripe's retry is applied.
       const outcome = await write(db, () => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));

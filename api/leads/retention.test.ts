@@ -74,6 +74,45 @@ describe('retention', () => {
     expect(notesOf(old)).toBe(0);
   });
 
+  for (const foreignKeys of ['ON', 'OFF'] as const) {
+    it(`deletes a booked quote’s motorist details (name, number, registration, note) and its messages with the quote, foreign keys ${foreignKeys}`, async () => {
+      const { t, db, quote, has, retention } = setup();
+      const op = await t.operator();
+      const booking = (quoteId: number, createdAt: string) => {
+        const id = db.$client
+          .prepare(
+            `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, price_pence,
+               job_token_hash, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+             values (?, ?, 'completed', 'Jane Motorist', '+447700900123', 'AB12 CDE', 'Hard shoulder', 29800, ?, ?, 'salt', ?, ?, ?)`,
+          )
+          .run(quoteId, op.companyId, `job-${quoteId}`, `driver-${quoteId}`, createdAt, createdAt, createdAt).lastInsertRowid;
+        db.$client
+          .prepare(
+            `insert into mail_outbox (company_id, kind, channel, booking_id, dedupe_key, "to", subject, text, html, created_at)
+             values (?, 'booking', 'sms', ?, ?, '+447700900123', 'Booking', 'Jane Motorist, AB12 CDE', '', ?)`,
+          )
+          .run(op.companyId, id, `booking:${id}`, createdAt);
+      };
+      const old = await quote(op.companyId, monthsAgo(25));
+      const kept = await quote(op.companyId, monthsAgo(1));
+      booking(old, monthsAgo(25));
+      booking(kept, monthsAgo(1));
+      const motorists = () => db.$client.prepare('select quote_id as quoteId, customer_name as name, customer_phone as phone, registration, note from bookings').all();
+      const messages = () => db.$client.prepare("select count(*) from mail_outbox where kind = 'booking'").pluck().get();
+      expect(messages()).toBe(2);
+
+      db.$client.pragma(`foreign_keys = ${foreignKeys}`);
+      try {
+        await retention(() => NIGHT).tick();
+      } finally {
+        db.$client.pragma('foreign_keys = ON');
+      }
+      expect(has(old)).toBe(false);
+      expect(motorists()).toEqual([{ quoteId: kept, name: 'Jane Motorist', phone: '+447700900123', registration: 'AB12 CDE', note: 'Hard shoulder' }]);
+      expect(messages()).toBe(1);
+    });
+  }
+
   it('waits for 03:00 UK time, runs once a night, and neither repeats nor skips a night across restarts', async () => {
     const { t, db, quote, has, retention } = setup();
     const op = await t.operator();

@@ -29,6 +29,8 @@ const envSchema = z
     BILLING_MODE: z.enum(['local', 'stripe']).optional().or(z.literal('').transform(() => undefined)),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    /** The signing secret of the Connect webhook endpoint (/api/payments/webhook): the operators' own accounts' events. */
+    STRIPE_CONNECT_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_PRICE_ID: z.string().optional(),
     /** Points the Stripe SDK at another API host (tests use a local fake): http://127.0.0.1:12111 */
     STRIPE_API_BASE: z.url().optional(),
@@ -128,6 +130,8 @@ export interface Config {
     mode: 'local' | 'stripe';
     stripeSecretKey?: string;
     stripeWebhookSecret?: string;
+    /** Payment at booking: the Connect endpoint's signing secret (docs/product.md §21). */
+    stripeConnectWebhookSecret?: string;
     stripePriceId?: string;
     stripeApiBase?: string;
   };
@@ -208,6 +212,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mode: env.BILLING_MODE ?? 'local',
       stripeSecretKey: env.STRIPE_SECRET_KEY,
       stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      stripeConnectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET,
       stripePriceId: env.STRIPE_PRICE_ID,
       stripeApiBase: env.STRIPE_API_BASE,
     },

@@ -27,6 +27,7 @@ const job = (over: Partial<JobView> = {}): JobView => ({
   driverName: null,
   declineReason: null,
   history: [{ status: 'requested', at: new Date().toISOString() }],
+  payment: null,
   ...over,
 });
 

@@ -7,12 +7,14 @@ import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '../../../../shared/api-client';
 import { BOOKING_STATUS_LABELS, clockTime, isFinished, type BookingStatus } from '../../../../shared/bookings';
 import { formatPounds } from '../../../../shared/money';
+import { PAYMENT_KIND_LABELS, PAYMENT_STATUS_LABELS } from '../../../../shared/payments';
 import { telUrl, ukNational } from '../../../../shared/phone';
 import { useMinutesLeft } from './format';
 import { useLiveJob } from './live';
 
 /** What the page says at the top, as the motorist would put it. */
 export const JOB_HEADLINES: Record<BookingStatus, string> = {
+  awaiting_payment: 'Waiting for your payment',
   requested: 'Booking sent',
   accepted: 'Accepted',
   on_the_way: 'On the way',
@@ -79,6 +81,14 @@ export default function JobPage() {
         <h1 id="status-heading" className="text-3xl font-bold" aria-live="polite">
           {JOB_HEADLINES[job.status]}
         </h1>
+        {job.status === 'awaiting_payment' && job.payment?.checkoutUrl && (
+          <p className="mt-2 text-lg">
+            {company.name} gets your booking once it is paid.{' '}
+            <a href={job.payment.checkoutUrl} className="font-semibold underline">
+              Pay {formatPounds(job.payment.amount)}
+            </a>
+          </p>
+        )}
         {job.status === 'requested' && (
           <p className="mt-2 text-lg">
             {company.name} will answer by {clockTime(job.respondBy)}
@@ -121,6 +131,15 @@ export default function JobPage() {
           <dd>{job.registration}</dd>
           <dt className="text-slate-700">Price</dt>
           <dd>{formatPounds(job.price)}</dd>
+          {job.payment && job.payment.status !== 'awaiting' && (
+            <>
+              <dt className="text-slate-700">{PAYMENT_KIND_LABELS[job.payment.kind]}</dt>
+              <dd>
+                {formatPounds(job.payment.amount)} {PAYMENT_STATUS_LABELS[job.payment.status].toLowerCase()}
+                {job.payment.refunded > 0 && `, ${formatPounds(job.payment.refunded)} refunded`}
+              </dd>
+            </>
+          )}
         </dl>
         <h2 className="mt-4 font-semibold">Progress</h2>
         <ol className="mt-2 space-y-1">

@@ -8,7 +8,7 @@ import { Copy, MessageCircle } from 'lucide-react';
 import { ApiRequestError } from '../../../../../shared/api-client';
 import type { Booking } from '../../../../../shared/booking-responses';
 import { bookingAcceptSchema, bookingDeclineSchema } from '../../../../../shared/booking-schemas';
-import { BOOKING_STATUS_LABELS, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '../../../../../shared/bookings';
+import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '../../../../../shared/bookings';
 import { fieldMessages } from '../../../../../shared/field-messages';
 import { formatPounds } from '../../../../../shared/money';
 import { formatPhoneNational } from '../../../../../shared/phone-number';
@@ -16,9 +16,11 @@ import { telUrl } from '../../../../../shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
 import { useAnswerJob, useJobs } from './api';
-import { clockTime, countdown, useNow, whatsappShare } from './format';
+import { countdown, useNow, whatsappShare } from './format';
 
 const TONES: Record<BookingStatus, 'warning' | 'brand' | 'success' | 'neutral' | 'danger'> = {
+  // Never listed: a booking awaiting payment reaches the operator once paid (docs/product.md §21).
+  awaiting_payment: 'neutral',
   requested: 'warning',
   accepted: 'brand',
   on_the_way: 'brand',

@@ -1,10 +1,6 @@
-// How the Jobs card words time: the countdown to a booking's expiry, and UK clock times.
+// How the Jobs card words time: the countdown to a booking's expiry to the second (clock times
+// are shared/bookings.ts's, as the texts and job pages say them).
 import { useEffect, useState } from 'react';
-
-const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-
-/** "14:32", UK time whatever the browser's zone. */
-export const clockTime = (iso: string): string => clock.format(new Date(iso));
 
 /** "7:05" for the time left until `deadline`, "0:00" once passed. */
 export function countdown(deadline: string, now: number): string {
