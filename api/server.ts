@@ -3,11 +3,12 @@ import type { Server, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import { bootApp } from './boot';
-import { ConfigError, loadConfig } from './platform/config';
+import { ConfigError, loadConfig, type Config } from './platform/config';
 import { createLogger } from './platform/http/observability';
 import { connectionCap, openFileLimit } from './platform/http/connection-cap';
+import { checkWritable, waitingApp } from './platform/db/writable';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (err) {
@@ -22,11 +23,35 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
-const { app, deps, geodata, checkpoints, jobs, replication, bookings } = bootApp(config, logger);
-// Replication starts once the database is open and migrated; a failure to start is logged and retried.
-void replication?.start();
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
-  deps.logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: Math.round(geodata.loadMs) });
+/** How often a database that cannot be written is checked again. */
+const WRITABLE_CHECK_MS = 1000;
+let booted: ReturnType<typeof bootApp> | undefined;
+/** Opens the database and builds the app: at once, or once the database can be written (api/platform/db/writable.ts). */
+function boot() {
+  booted = bootApp(config, logger);
+  // Replication starts once the database is open and migrated; a failure to start is logged and retried.
+  void booted.replication?.start();
+  return booted;
+}
+const firstCheck = checkWritable(config.databasePath);
+const waiting = firstCheck.writable ? undefined : waitingApp();
+if (!firstCheck.writable) {
+  logger.error({
+    msg: 'Database cannot be written: serving 503 (and /readyz 503) until it can; checked again every second, no restart needed',
+    database: config.databasePath,
+    code: firstCheck.code,
+    reason: firstCheck.reason,
+  });
+  const recheck = setInterval(() => {
+    if (stopping || !checkWritable(config.databasePath).writable) return;
+    clearInterval(recheck);
+    boot();
+    logger.info({ msg: 'Database writable again: serving', database: config.databasePath });
+  }, WRITABLE_CHECK_MS);
+} else boot();
+const fetch = (request: Request, env: unknown) => (booted ? booted.app.fetch(request, env) : waiting!.fetch(request, env));
+const server = serve({ fetch, port: config.port, hostname: config.host }, (info) => {
+  logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: booted ? Math.round(booted.geodata.loadMs) : undefined });
 }) as Server;
 
 // A cap on open connections, below the file-descriptor limit: 20,000 held sockets must not leave
@@ -37,12 +62,12 @@ let dropping = false;
 server.on('drop', () => {
   if (dropping) return;
   dropping = true;
-  deps.logger.warn({ msg: 'Connection limit reached: new connections are refused until some close', limit: server.maxConnections });
+  logger.warn({ msg: 'Connection limit reached: new connections are refused until some close', limit: server.maxConnections });
   const watch = setInterval(() => {
     if (connections.size >= server.maxConnections * 0.9) return;
     clearInterval(watch);
     dropping = false;
-    deps.logger.info({ msg: 'Connections below the limit again', open: connections.size, limit: server.maxConnections });
+    logger.info({ msg: 'Connections below the limit again', open: connections.size, limit: server.maxConnections });
   }, 1000);
   watch.unref();
 });
@@ -128,18 +153,18 @@ function closeIdleConnections() {
 function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  deps.logger.info({ msg: 'Shutting down', signal, inFlight: unfinished.size });
+  logger.info({ msg: 'Shutting down', signal, inFlight: unfinished.size });
   const force = setTimeout(() => {
-    deps.logger.error({ msg: 'Shutdown deadline passed with connections still open', inFlight: unfinished.size });
+    logger.error({ msg: 'Shutdown deadline passed with connections still open', inFlight: unfinished.size });
     process.exit(1);
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
   // Live status streams never end by themselves: closed now, so the drain does not wait for them
   // (the pages fall back to polling and find the server again once it is back).
-  bookings.live.closeAll();
+  booted?.bookings.live.closeAll();
   // No new job runs from now on; a run in progress ends its step (a send finishes and is recorded,
   // retention ends its batch) while requests drain.
-  const jobsStopped = jobs.stop();
+  const jobsStopped = booted?.jobs.stop();
   // Stop accepting once a full loop turn has accepted nothing: connections already waiting in the
   // kernel's accept queue when the signal came are accepted first (closing the listener in the
   // handler would reset them, though their clients had sent their requests; the signal's own poll
@@ -151,10 +176,10 @@ function shutdown(signal: string) {
       // The jobs first: they write through the main connection.
       await jobsStopped;
       // The worker's connection first, so the main one closes last and folds the WAL into the file.
-      await checkpoints?.stop();
-      deps.db.$client.close();
+      await booted?.checkpoints?.stop();
+      booted?.deps.db.$client.close();
       // After the database closes, so Litestream's last sync carries the final commits.
-      await replication?.stop();
+      await booted?.replication?.stop();
       await logger.close();
       process.exit(0);
     });

@@ -77,6 +77,9 @@ export interface SpawnOptions {
   stdout?: 'ignore' | 'pipe' | Writable;
   /** Node flags for the TypeScript source (a built bundle always gets npm start's). */
   nodeFlags?: string[];
+  /** Run as this user and group (tests started as root, where file permissions do not apply). */
+  uid?: number;
+  gid?: number;
 }
 
 export async function spawnServer(options: SpawnOptions = {}): Promise<ServerProcess> {
@@ -102,6 +105,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
       ...options.env,
     },
     stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'],
+    ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
   });
   if (child.pid === undefined) throw new Error('could not spawn the server');
   const pid = child.pid;
