@@ -9,7 +9,7 @@ import { getPricing } from '../company/pricing-store';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess, type BillingState } from '../billing/status';
 import type { PricingConfig } from '../engine/pricing/calculate';
-import { GEARBOX_OPTIONS, NATIONS, ROLLING_OPTIONS, type Nation } from '../../shared/constants';
+import { DEFAULT_PROBLEM_TYPES, GEARBOX_OPTIONS, NATIONS, ROLLING_OPTIONS, type Nation } from '../../shared/constants';
 import { slugify } from '../../shared/slug';
 
 const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
@@ -44,6 +44,18 @@ function offeredValues(rows: { name: string; enabled: boolean }[], standard: rea
 }
 
 /**
+ * The problems offered: the enabled rows, and each starter problem's form value whose row is
+ * offered under its label ('flat-tire' for a row named 'Flat Tyre'), as the engine finds its charge.
+ */
+function offeredProblems(rows: { name: string; enabled: boolean }[]): ReadonlySet<string> {
+  const offered = new Set(offeredValues(rows, []));
+  for (const problem of DEFAULT_PROBLEM_TYPES) if (offered.has(slugify(problem.label))) offered.add(problem.value);
+  // 'Other' is on every company's form (decision 009), whatever its rows say.
+  offered.add('other');
+  return offered;
+}
+
+/**
  * Whether a company's public page, widget and quotes work now (docs/architecture.md §4): its owner's
  * subscription gives access, derived from the cached dates; a company with no owner (the demo)
  * always does. The one place this rule lives.
@@ -64,8 +76,7 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
     offered: {
       gearboxType: offeredValues(gearboxRows, GEARBOX_OPTIONS.map((o) => o.value)),
       rollingStatus: offeredValues(rollingRows, ROLLING_OPTIONS.map((o) => o.value)),
-      // 'Other' is on every company's form (decision 009), whatever its rows say.
-      problemType: new Set([...offeredValues(problemRows, []), 'other']),
+      problemType: offeredProblems(problemRows),
     },
     companyId: company.id,
     name: company.name,
