@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isValidPostcode } from '../shared/postcode';
+import { isValidPostcode } from '#shared/postcode';
 import { evaluateDistanceAccuracy } from './distance-accuracy';
 import { ALERT_COMPANIES, ALERT_ROUNDS, ALERT_SLICE, measureAlerts, type AlertFigures } from './bench/alerts';
 import { demoQuoteJson } from './bench/demo-quote';

@@ -1,8 +1,8 @@
 // The operator's alert and retention settings, and the alerts the outbox holds for them
 // (decision 016). The worker that writes and sends the alerts is api/mail/worker.ts.
 import type { z } from 'zod';
-import type { leadSettingsUpdateSchema } from '../../shared/schemas';
-import type { Alert, LeadSettings } from '../../shared/types';
+import type { leadSettingsUpdateSchema } from '#shared/schemas';
+import type { Alert, LeadSettings } from '#shared/types';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { alertAddresses, newestOutboxRows, type OutboxRow } from '../mail/store';
 import { write } from '../platform/db/write';

@@ -5,8 +5,8 @@
 // keeps LINK_PLACEHOLDER and the database keeps only the token's hash. Without SMTP_URL the link
 // is logged once at info level instead, so a local install still works.
 import { randomBytes } from 'node:crypto';
-import type { AccountMailKind } from '../../shared/leads';
-import { PRODUCT_NAME } from '../../shared/constants';
+import type { AccountMailKind } from '#shared/leads';
+import { PRODUCT_NAME } from '#shared/constants';
 import { escapeHtml, type MailContent } from '../mail/message';
 import { insertOutboxRows, type NewOutboxRow, type OutboxRow } from '../mail/store';
 import type { Db } from '../platform/db/client';

@@ -1,9 +1,9 @@
 // Signing up and signing in (docs/product.md §7): the account rules, with the brute-force and sign-up
 // limits. The route starts the session for the user these answer.
-import type { AlertMode } from '../../shared/leads';
-import type { SignupRequest } from '../../shared/account-schemas';
-import type { LoginRequest } from '../../shared/schemas';
-import { PRODUCT_NAME } from '../../shared/constants';
+import type { AlertMode } from '#shared/leads';
+import type { SignupRequest } from '#shared/account-schemas';
+import type { LoginRequest } from '#shared/schemas';
+import { PRODUCT_NAME } from '#shared/constants';
 import { findCompanyById } from '../company/store';
 import { queueAccountMail } from './account-mail';
 import { bumpSessionVersion, createOperator, findAccountsByEmail, type UserRow } from './store';

@@ -2,7 +2,7 @@
 // password, change password, the address rule and the password rule, through the real app, the
 // mail worker on a fake clock and a real SMTP server in process; links are read out of the mails.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON } from '../../shared/account-schemas';
+import { PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON } from '#shared/account-schemas';
 import { mailOutboxJob } from '../mail/worker';
 
 import { accountTokens, mailOutbox, users } from '../platform/db/schema';

@@ -1,6 +1,6 @@
 // The signed-in operator as the API shows it (docs/product.md §7): sign-in, sign-up, the checkout return
 // and GET /api/auth/user all answer this shape.
-import type { CurrentUser } from '../../shared/types';
+import type { CurrentUser } from '#shared/types';
 import { effectiveStatus } from '../billing/status';
 import type { UserRow } from './store';
 import type { AppDeps } from '../platform/deps';

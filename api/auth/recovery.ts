@@ -3,8 +3,8 @@
 // company. Reset: 1 hour, single use, asked for with an answer that is the same whether or not
 // the address has an account, limited per client address and per account. A new password (reset
 // or change) ends every other session (the session version) and the route signs this one in.
-import { PRODUCT_NAME } from '../../shared/constants';
-import type { ChangePasswordRequest, ResetPasswordRequest } from '../../shared/account-schemas';
+import { PRODUCT_NAME } from '#shared/constants';
+import type { ChangePasswordRequest, ResetPasswordRequest } from '#shared/account-schemas';
 import { findCompanyById } from '../company/store';
 import { addVerifiedAddress, isVerifiedAddress, mayMail, releaseWaitingMail } from '../mail/store';
 import type { Db } from '../platform/db/client';

@@ -2,7 +2,7 @@
 import { and, desc, eq, isNull, ne, sql } from 'drizzle-orm';
 import { companyWritten } from '../company/changes';
 import { prepared } from '../platform/db/prepared';
-import type { AlertMode } from '../../shared/leads';
+import type { AlertMode } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { companies, users } from '../platform/db/schema';
 import { insertStarterRows } from '../platform/db/seed';

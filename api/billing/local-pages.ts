@@ -1,9 +1,9 @@
 // The HTML of local billing mode's stand-in checkout and billing portal (docs/product.md §12): small,
 // server-rendered, accessible, styled inline so they need no build. `html` escapes every value.
 import { html, raw } from 'hono/html';
-import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
-import { statusBadge, statusRules } from '../../shared/subscription';
-import { formatLongDate, formatPence } from '../../shared/money';
+import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '#shared/constants';
+import { statusBadge, statusRules } from '#shared/subscription';
+import { formatLongDate, formatPence } from '#shared/money';
 import { PLAN_NAME } from './provider';
 import type { SubscriptionView } from './status';
 import { inlineStylePageCsp } from '../platform/http/security';

@@ -5,8 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { sealData, unsealData } from 'iron-session';
-import { TRIAL_DAYS } from '../../shared/constants';
-import { statusRules } from '../../shared/subscription';
+import { TRIAL_DAYS } from '#shared/constants';
+import { statusRules } from '#shared/subscription';
 import type { AppDeps } from '../platform/deps';
 import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from './store';
 import { findUserById, type UserRow } from '../auth/store';

@@ -1,7 +1,7 @@
 // The one billing interface (docs/product.md §12). `local` serves its own checkout and portal pages;
 // `stripe` talks to Stripe. Routes (api/billing/routes.ts) only ever see this interface.
 import type { Hono } from 'hono';
-import { PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
+import { PRODUCT_NAME, TRIAL_DAYS } from '#shared/constants';
 import type { AppDeps } from '../platform/deps';
 import { updateUser, type UserRow } from '../auth/store';
 import type { AppEnv } from '../platform/http/context';

@@ -1,7 +1,7 @@
 // The subscription calls of docs/product.md §7: each handler parses, calls one billingService function
 // (api/billing/service.ts, where the rules live) and answers.
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { CheckoutSuccessResponse } from '../../shared/types';
+import type { CheckoutSuccessResponse } from '#shared/types';
 import { currentUser } from '../auth/session';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';

@@ -2,10 +2,10 @@
 // createBilling builds the provider once; billingService holds what each billing route decides
 // (docs/architecture.md §5: the route file only parses, calls one function here, and answers).
 import type { Context } from 'hono';
-import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '../../shared/constants';
-import { penceToPounds } from '../../shared/money';
-import { statusRules } from '../../shared/subscription';
-import type { CheckoutSuccessResponse, SubscriptionDetails } from '../../shared/types';
+import { PLAN_PRICE_PENCE, PRODUCT_NAME, TRIAL_DAYS } from '#shared/constants';
+import { penceToPounds } from '#shared/money';
+import { statusRules } from '#shared/subscription';
+import type { CheckoutSuccessResponse, SubscriptionDetails } from '#shared/types';
 import { toCurrentUser } from '../auth/current-user';
 import { claimCheckoutSession } from './store';
 import { findUserById, type UserRow } from '../auth/store';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionStatus } from '../../shared/subscription';
+import type { SubscriptionStatus } from '#shared/subscription';
 import { addMonths, currentPeriodEndAt, effectiveStatus, statusGivesAccess, subscriptionView, type BillingState } from './status';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');

@@ -1,6 +1,6 @@
 // Subscription status as docs/product.md §4 names it, derived on read from the stored dates as well
 // (docs/product.md §12), so a trial or cancellation that has run out is seen at once without a timer.
-import { parseSubscriptionStatus, statusRules, type SubscriptionStatus } from '../../shared/subscription';
+import { parseSubscriptionStatus, statusRules, type SubscriptionStatus } from '#shared/subscription';
 
 export interface BillingState {
   subscriptionStatus: SubscriptionStatus;

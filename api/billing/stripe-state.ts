@@ -1,7 +1,7 @@
 // Stripe's subscription states mapped onto docs/product.md §4's statuses, and the ordering rule that keeps
 // a late, older webhook from undoing a newer state. Pure: no SDK calls, no database.
 import type Stripe from 'stripe';
-import type { SubscriptionStatus } from '../../shared/subscription';
+import type { SubscriptionStatus } from '#shared/subscription';
 import type { UserRow } from '../auth/store';
 
 /** The parts of a Stripe subscription this app reads (webhook payloads and API answers alike). */

@@ -4,8 +4,8 @@
 import { createRequire } from 'node:module';
 import { Hono } from 'hono';
 import type Stripe from 'stripe';
-import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '../../shared/constants';
-import { statusRules } from '../../shared/subscription';
+import { PLAN_PRICE_PENCE, TRIAL_DAYS } from '#shared/constants';
+import { statusRules } from '#shared/subscription';
 import type { AppDeps } from '../platform/deps';
 import type { Config } from '../platform/config';
 import { expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, recordBillingEvent } from './store';

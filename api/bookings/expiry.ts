@@ -3,7 +3,7 @@
 // told to call. `isOverdue` is the rule; the job (run by api/platform/jobs/runner.ts, listed in
 // api/boot.ts) is thin and asks the store what is due, so a restart expires what fell due while
 // the server was down.
-import type { BookingStatus } from '../../shared/bookings';
+import type { BookingStatus } from '#shared/bookings';
 import type { IntervalJob } from '../platform/jobs/runner';
 
 export const isOverdue = (booking: { status: BookingStatus; respondBy: string }, now: Date) =>

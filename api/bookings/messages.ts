@@ -1,9 +1,9 @@
 // What a booking's alerts and service messages say: the operator's email and text at booking,
 // and the motorist's service texts (received, accepted with ETA, on the way, completed, and
 // "please call" when the operator declined or did not answer). Never marketing. Pure functions.
-import { clockTime } from '../../shared/bookings';
-import { formatPence } from '../../shared/money';
-import { formatPhoneNational } from '../../shared/phone-number';
+import { clockTime } from '#shared/bookings';
+import { formatPence } from '#shared/money';
+import { formatPhoneNational } from '#shared/phone-number';
 import { escapeHtml, type MailContent } from '../mail/message';
 
 

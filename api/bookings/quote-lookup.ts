@@ -1,6 +1,6 @@
 // The quote a booking names, with what booking it needs of its company: found by inverting the
 // reference to its row id (docs/decisions/016-lead-inbox.md), as the contact marker does.
-import { readReference, type LeadStatus } from '../../shared/leads';
+import { readReference, type LeadStatus } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 import { referenceCipher } from '../quotes/store';

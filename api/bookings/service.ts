@@ -3,12 +3,12 @@
 // service messages each change writes to the outbox in the same transaction. Every change moves
 // the status compare-and-set (a change out of order is 409), adds its line to the quote's lead
 // history, and is pushed to the job's open status pages.
-import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '../../shared/bookings';
-import type { BookingAccept, BookingDecline } from '../../shared/booking-schemas';
-import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '../../shared/booking-responses';
-import { readReference, type LeadStatus } from '../../shared/leads';
+import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
+import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
+import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
+import { readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
-import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '../../shared/booking-schemas';
+import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '#shared/booking-schemas';
 import { alertRecipient } from '../alerts/recipient';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { lookupPostcode } from '../engine/distance/postcodes';

@@ -2,9 +2,9 @@
 // database (api/platform/db/prepared.ts), as the lead inbox does. Writers run inside the caller's
 // write() transaction, so a status, its history row and its messages commit together.
 import type { Statement } from 'better-sqlite3';
-import type { BookingStatus } from '../../shared/bookings';
-import type { LeadStatus } from '../../shared/leads';
-import type { PaymentKind, PaymentStatus } from '../../shared/payments';
+import type { BookingStatus } from '#shared/bookings';
+import type { LeadStatus } from '#shared/leads';
+import type { PaymentKind, PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 

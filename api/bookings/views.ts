@@ -1,9 +1,9 @@
 // A booking as each of its readers sees it: the motorist's page (no name or number of theirs, so
 // a forwarded link tells little), the driver's page and the operator's portal. Pounds, not pence.
-import type { Booking, DriverView, JobView } from '../../shared/booking-responses';
-import type { BookingStatus } from '../../shared/bookings';
-import { penceToPounds } from '../../shared/money';
-import type { BookingPayment } from '../../shared/payment-schemas';
+import type { Booking, DriverView, JobView } from '#shared/booking-responses';
+import type { BookingStatus } from '#shared/bookings';
+import { penceToPounds } from '#shared/money';
+import type { BookingPayment } from '#shared/payment-schemas';
 import type { BookingWithQuote } from './store';
 
 type History = { status: BookingStatus; at: string }[];

@@ -1,15 +1,15 @@
 // The charge lists (docs/product.md §7), one definition per list: its row as JSON and its request body
 // as columns, with the product's defaults for a new row.
 import type { z } from 'zod';
-import { penceToPounds, poundsToPence } from '../../shared/money';
+import { penceToPounds, poundsToPence } from '#shared/money';
 import {
   gearboxTypeSchema,
   passengerChargeSchema,
   rollingStatusTypeSchema,
   surchargeSchema,
   vehicleTypeSchema,
-} from '../../shared/schemas';
-import type { PassengerCharge, PricedRow, Surcharge } from '../../shared/types';
+} from '#shared/schemas';
+import type { PassengerCharge, PricedRow, Surcharge } from '#shared/types';
 import type { ChargeInsert, ChargeKind, ChargeRow } from './store';
 
 export interface ChargeResource<K extends ChargeKind, Body extends z.ZodObject, Json> {

@@ -1,7 +1,7 @@
 // The portal's feature icons (shared/constants.ts FEATURE_ICONS) as SVG for the server-rendered
 // company page, so the page needs no script or extra request for them. Shapes from Lucide
 // (lucide-react 1.75, ISC licence), the same icons the portal shows.
-import type { FEATURE_ICONS } from '../../shared/constants';
+import type { FEATURE_ICONS } from '#shared/constants';
 
 export type FeatureIcon = (typeof FEATURE_ICONS)[number];
 

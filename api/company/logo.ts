@@ -2,7 +2,7 @@
 // bytes must agree with the declared type), at most 2 MB decoded; SVG is refused because it can
 // carry script.
 import { createHash } from 'node:crypto';
-import { LOGO_MAX_BYTES } from '../../shared/constants';
+import { LOGO_MAX_BYTES } from '#shared/constants';
 import { ValidationFailed } from '../platform/errors';
 import type { LogoInput } from './store';
 

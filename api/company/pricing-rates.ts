@@ -1,9 +1,9 @@
 // A company's pricing rates (docs/product.md §7): pounds in JSON, pence and hundredths in the database;
 // a save with blank fields takes docs/product.md §5's defaults.
-import { penceToPounds, poundsToPence } from '../../shared/money';
-import { NATIONS, type Nation } from '../../shared/constants';
-import { MAXIMUM_RADIUS_BELOW_SERVICE, PRICING_DEFAULTS, PRICING_RULE_DEFAULTS, type pricingUpdateSchema } from '../../shared/schemas';
-import type { PricingRates } from '../../shared/types';
+import { penceToPounds, poundsToPence } from '#shared/money';
+import { NATIONS, type Nation } from '#shared/constants';
+import { MAXIMUM_RADIUS_BELOW_SERVICE, PRICING_DEFAULTS, PRICING_RULE_DEFAULTS, type pricingUpdateSchema } from '#shared/schemas';
+import type { PricingRates } from '#shared/types';
 import type { z } from 'zod';
 import { findCompanyById } from './store';
 import { getPricing, savePricing, type PricingRow } from './pricing-store';

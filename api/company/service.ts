@@ -1,11 +1,11 @@
 // The operator's company and the public company reads (docs/product.md §7): the update rules (the
 // custom URL is set once and then locked, and unique; the logo is kept, removed or replaced) and
 // what the public may see of a live company.
-import { isCustomSlug } from '../../shared/patterns';
-import { formatPostcode } from '../../shared/postcode';
-import { poundsToPence } from '../../shared/money';
-import type { CompanyUpdateParsed } from '../../shared/schemas';
-import type { Company, PublicCompanyWithCharges } from '../../shared/types';
+import { isCustomSlug } from '#shared/patterns';
+import { formatPostcode } from '#shared/postcode';
+import { poundsToPence } from '#shared/money';
+import type { CompanyUpdateParsed } from '#shared/schemas';
+import type { Company, PublicCompanyWithCharges } from '#shared/types';
 import { chargeResources } from '../charges/resources';
 import { listCharges } from '../charges/store';
 import {

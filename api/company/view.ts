@@ -1,7 +1,7 @@
 // Shapes company rows for JSON: money in pounds, the logo as a cacheable URL, and nothing
 // private in the public view (docs/architecture.md §3–§4).
-import { penceToPounds } from '../../shared/money';
-import type { Company, FeatureBlock, PublicCompany } from '../../shared/types';
+import { penceToPounds } from '#shared/money';
+import type { Company, FeatureBlock, PublicCompany } from '#shared/types';
 import type { CompanyRow } from './store';
 
 export const logoUrl = (row: CompanyRow, publicUrl: string): string | null =>

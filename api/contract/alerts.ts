@@ -1,7 +1,7 @@
 // Quote alerts and retention: the operator's settings, and the alerts sent or waiting.
 import { z } from 'zod';
-import { leadSettingsUpdateSchema } from '../../shared/schemas';
-import { alertSchema, leadSettingsSchema, verificationSentSchema } from '../../shared/responses';
+import { leadSettingsUpdateSchema } from '#shared/schemas';
+import { alertSchema, leadSettingsSchema, verificationSentSchema } from '#shared/responses';
 import { body, error, json, route } from './define';
 
 export const alerts = {

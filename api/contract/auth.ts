@@ -1,7 +1,7 @@
 // Sign up, sign in, sign out and the signed-in operator.
-import { loginSchema } from '../../shared/schemas';
-import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema, signupSchema, verifyEmailSchema } from '../../shared/account-schemas';
-import { currentUserSchema, emailVerifiedSchema, loginResponseSchema, noticeSchema, passwordChangedSchema, signupResponseSchema, successSchema, verificationSentSchema } from '../../shared/responses';
+import { loginSchema } from '#shared/schemas';
+import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema, signupSchema, verifyEmailSchema } from '#shared/account-schemas';
+import { currentUserSchema, emailVerifiedSchema, loginResponseSchema, noticeSchema, passwordChangedSchema, signupResponseSchema, successSchema, verificationSentSchema } from '#shared/responses';
 import { body, error, json, route } from './define';
 
 export const auth = {

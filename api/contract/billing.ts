@@ -1,6 +1,6 @@
 // The subscription: the plan, checkout and its return, the operator's subscription, reactivation,
 // the billing provider's portal, and the provider's webhook.
-import { checkoutSessionSchema, processCheckoutSchema } from '../../shared/schemas';
+import { checkoutSessionSchema, processCheckoutSchema } from '#shared/schemas';
 import {
   billingConfigSchema,
   checkoutFailedSchema,
@@ -9,7 +9,7 @@ import {
   redirectUrlSchema,
   subscriptionDetailsSchema,
   webhookResultSchema,
-} from '../../shared/responses';
+} from '#shared/responses';
 import { body, BODY_LIMITS, error, json, route } from './define';
 
 /** The 401 of a checkout started signed out: it says what to do. */

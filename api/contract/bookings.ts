@@ -2,8 +2,8 @@
 // page named by a random token (with its live stream and cancel), the driver moves it on from a
 // page of its own token, and the operator answers (accept with an ETA, or decline) and sets how
 // bookings come in. Tokens are never logged (api/platform/http/redact.ts).
-import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema } from '../../shared/booking-schemas';
-import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema } from '../../shared/booking-responses';
+import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema } from '#shared/booking-schemas';
+import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema } from '#shared/booking-responses';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
 const tokenParameter = (who: string) => [parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')];

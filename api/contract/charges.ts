@@ -1,8 +1,8 @@
 // The five charge lists: each has the operator's own rows (list, add, change, delete, scoped to
 // the signed-in operator's company) and a live company's enabled rows for its quote page.
 import { z } from 'zod';
-import { gearboxTypeSchema, passengerChargeSchema, rollingStatusTypeSchema, surchargeSchema, vehicleTypeSchema } from '../../shared/schemas';
-import { passengerChargeRowSchema, pricedRowSchema, successSchema, surchargeRowSchema } from '../../shared/responses';
+import { gearboxTypeSchema, passengerChargeSchema, rollingStatusTypeSchema, surchargeSchema, vehicleTypeSchema } from '#shared/schemas';
+import { passengerChargeRowSchema, pricedRowSchema, successSchema, surchargeRowSchema } from '#shared/responses';
 import { companyPathId } from './company';
 import { body, companyMissing, error, json, parameter, route } from './define';
 

@@ -2,7 +2,7 @@
 // paths it builds from the contract are the ones the server serves, and what it answers is what
 // the contract says, the token and the error shape as the browser gets them.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiRequestError, AUTH_TOKEN_KEY, call } from '../../shared/api-client';
+import { api, ApiRequestError, AUTH_TOKEN_KEY, call } from '#shared/api-client';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 
 describe('the typed client against the app', () => {

@@ -1,6 +1,6 @@
 // The signed-in operator's company, and a live company's public profile and logo.
-import { companyUpdateSchema } from '../../shared/schemas';
-import { companySchema, publicCompanyWithChargesSchema } from '../../shared/responses';
+import { companyUpdateSchema } from '#shared/schemas';
+import { companySchema, publicCompanyWithChargesSchema } from '#shared/responses';
 import { body, BODY_LIMITS, companyMissing, error, json, parameter, route } from './define';
 
 export const companyPathId = [parameter('id', 'path', 'A company id', '1')];

@@ -10,7 +10,7 @@
 // response types from here with type-only imports (shared/api-client.ts).
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { z } from 'zod';
-import { apiErrorSchema } from '../../shared/responses';
+import { apiErrorSchema } from '#shared/responses';
 
 /**
  * Who may call a route:

@@ -1,7 +1,7 @@
 // Loose numbers and control characters (docs/product.md §18): refused with the field's
 // message and a 400, and nothing is stored.
 import { describe, expect, it } from 'vitest';
-import { forbiddenCharacterMessage } from '../../shared/schemas';
+import { forbiddenCharacterMessage } from '#shared/schemas';
 import { createTestApp } from '../test/harness';
 
 describe('numbers in request bodies', () => {

@@ -1,8 +1,8 @@
 // The operator's quotes (leads): the inbox, its numbers and CSV export, one quote by reference
 // and its status; and the widget's public marker of a tap on WhatsApp or Call.
 // Static paths come before `/api/quotes/{reference}`, as api/leads/routes.ts registers them.
-import { leadContactSchema, leadFilterSchema, leadStatusUpdateSchema } from '../../shared/schemas';
-import { leadDetailSchema, leadNumbersSchema, leadPageSchema, successSchema } from '../../shared/responses';
+import { leadContactSchema, leadFilterSchema, leadStatusUpdateSchema } from '#shared/schemas';
+import { leadDetailSchema, leadNumbersSchema, leadPageSchema, successSchema } from '#shared/responses';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
 const referenceParameter = parameter('reference', 'path', 'A quote reference as shown (TQ-…), as typed', 'TQ-KJAECF76R');

@@ -1,7 +1,7 @@
 // Payment at booking (docs/product.md §21): the operator's payment account (connected through the
 // provider's onboarding) and rule, and the provider's connected-account events.
-import { paymentRuleSchema, paymentSettingsSchema, redirectSchema } from '../../shared/payment-schemas';
-import { webhookResultSchema } from '../../shared/responses';
+import { paymentRuleSchema, paymentSettingsSchema, redirectSchema } from '#shared/payment-schemas';
+import { webhookResultSchema } from '#shared/responses';
 import { body, BODY_LIMITS, error, json, route } from './define';
 
 export const payments = {

@@ -1,6 +1,6 @@
 // The unit postcode nearest to a position: the quote form's "Use my location".
 import { z } from 'zod';
-import { nearbyPostcodeSchema } from '../../shared/responses';
+import { nearbyPostcodeSchema } from '#shared/responses';
 import { error, json, rateLimited, route } from './define';
 
 export const NO_POSTCODE_NEAR = 'We could not find a UK postcode near you. Please type it.';

@@ -1,6 +1,6 @@
 // The operator's pricing rates, and a live company's rates for its quote page.
-import { pricingUpdateSchema } from '../../shared/schemas';
-import { pricingRatesSchema } from '../../shared/responses';
+import { pricingUpdateSchema } from '#shared/schemas';
+import { pricingRatesSchema } from '#shared/responses';
 import { body, companyMissing, json, parameter, route } from './define';
 
 export const pricing = {

@@ -1,7 +1,7 @@
 // The instant quote: public, rate-limited per client, retry-safe with an Idempotency-Key.
-import { quoteRequestSchema } from '../../shared/schemas';
-import { quoteResponseSchema } from '../../shared/responses';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/reference';
+import { quoteRequestSchema } from '#shared/schemas';
+import { quoteResponseSchema } from '#shared/responses';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '#shared/reference';
 import { body, companyMissing, error, json, rateLimited, route } from './define';
 
 export const quotes = {

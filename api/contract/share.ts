@@ -1,6 +1,6 @@
 // Share & Embed, private to the signed-in operator: the setup checklist, the link and embed
 // snippet, and the link's QR code as PNG and SVG downloads.
-import { setupChecklistSchema, shareKitSchema } from '../../shared/responses';
+import { setupChecklistSchema, shareKitSchema } from '#shared/responses';
 import { error, json, route } from './define';
 
 const noCustomUrl = error('No custom URL is locked yet: `code` NO_CUSTOM_URL, the message says to choose one');

@@ -47,12 +47,19 @@ describe('the contract', () => {
   });
 });
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
 /** The value imports of a module (type-only imports and exports add no code), resolved to files or package names. */
 function valueImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   return [...text.matchAll(/^(?:import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'/gm)]
     .filter((m) => !m[1])
-    .map((m) => (m[2].startsWith('.') ? `${path.resolve(path.dirname(file), m[2])}.ts` : m[2]));
+    .map((m) => {
+      const target = m[2];
+      // `#shared/x` is package.json's subpath import for shared/x.ts.
+      if (target.startsWith('#shared/')) return `${path.join(ROOT, 'shared', target.slice('#shared/'.length))}.ts`;
+      return target.startsWith('.') ? `${path.resolve(path.dirname(file), target)}.ts` : target;
+    });
 }
 
 describe('the contract module', () => {

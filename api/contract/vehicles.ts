@@ -1,7 +1,7 @@
 // Number plates: the quote form's look-up of a registration (public, under its own rate limit)
 // and the operator's number plate rules in Custom Charges. The plate travels in the body, never
 // the URL, so no request log line holds it (docs/architecture.md).
-import { vehicleLookupRequestSchema, vehicleLookupResponseSchema, vehicleRulesSchema, vehicleRulesUpdateSchema } from '../../shared/vehicle-rules';
+import { vehicleLookupRequestSchema, vehicleLookupResponseSchema, vehicleRulesSchema, vehicleRulesUpdateSchema } from '#shared/vehicle-rules';
 import { body, companyMissing, error, json, route } from './define';
 
 export const vehicles = {

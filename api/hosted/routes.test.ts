@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { PublicCompany } from '../../shared/types';
+import type { PublicCompany } from '#shared/types';
 import type { HostedCompany } from '../company/view';
 import { createHostedRoutes } from './routes';
 

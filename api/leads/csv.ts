@@ -2,10 +2,10 @@
 // pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
 // A booked quote's row carries its booking: the motorist's details, the operator's answer.
-import { BOOKING_STATUS_LABELS } from '../../shared/bookings';
-import { LEAD_STATUS_LABELS } from '../../shared/leads';
-import { formatPhoneNational } from '../../shared/phone-number';
-import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '../../shared/quote-words';
+import { BOOKING_STATUS_LABELS } from '#shared/bookings';
+import { LEAD_STATUS_LABELS } from '#shared/leads';
+import { formatPhoneNational } from '#shared/phone-number';
+import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
 import type { BookingExportRow, LeadExportRow } from './store';
 import { contactTaps } from './view';
 

@@ -1,8 +1,8 @@
 // The numbers at the top of the Quotes tab, from one read of the company's last 30 UK days
 // (oldest first): counts, shares, the median total, quotes per day and the top pickup districts;
 // and from the same days' bookings: how many, how many completed, and the median time to accept.
-import { penceToPounds } from '../../shared/money';
-import type { LeadNumbers } from '../../shared/types';
+import { penceToPounds } from '#shared/money';
+import type { LeadNumbers } from '#shared/types';
 import type { BookingNumbersRow, NumbersRow } from './store';
 import { londonDate } from '../engine/calendar/uk-calendar';
 import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LEAD_NOTE_MAX } from '../../shared/leads';
+import { LEAD_NOTE_MAX } from '#shared/leads';
 import { insertQuote, type NewQuote } from '../quotes/store';
 import { createTestApp, quoteBody, storedQuote } from '../test/harness';
 

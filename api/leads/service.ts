@@ -2,10 +2,10 @@
 // quotes, one quote by reference, its status and notes, the numbers, the export, and the
 // motorist's contact marker. Every operator read is scoped to the operator's company; a
 // reference that is malformed, unknown or another company's is one and the same 404.
-import { LEAD_PAGE_SIZE, readReference, type ContactChannel, type LeadStatus } from '../../shared/leads';
+import { LEAD_PAGE_SIZE, readReference, type ContactChannel, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
-import type { leadFilterSchema } from '../../shared/schemas';
-import type { LeadDetail, LeadNumbers, LeadPage } from '../../shared/types';
+import type { leadFilterSchema } from '#shared/schemas';
+import type { LeadDetail, LeadNumbers, LeadPage } from '#shared/types';
 import {
   findLeadById,
   findLegacyLead,

@@ -4,8 +4,8 @@
 // Statements are plain SQL prepared once per database and per filter shape: the drizzle builder
 // would cost more than these reads themselves (api/platform/db/prepared.ts).
 import type { Statement } from 'better-sqlite3';
-import type { BookingStatus } from '../../shared/bookings';
-import type { ContactChannel, LeadStatus } from '../../shared/leads';
+import type { BookingStatus } from '#shared/bookings';
+import type { ContactChannel, LeadStatus } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 

@@ -1,8 +1,8 @@
 // A stored quote as its operator sees it: pounds, the contact marker as one object, and the lines
 // as they were quoted (or, for quotes stored before lines were, rebuilt from the fee columns).
-import { penceToPounds } from '../../shared/money';
-import type { ContactChannel } from '../../shared/leads';
-import type { Lead, LeadDetail } from '../../shared/types';
+import { penceToPounds } from '#shared/money';
+import type { ContactChannel } from '#shared/leads';
+import type { Lead, LeadDetail } from '#shared/types';
 import type { LeadDetailRow, LeadEventRow, LeadRow } from './store';
 
 export function toLead(row: LeadRow): Lead {

@@ -1,7 +1,7 @@
 // What an alert says: the email for one quote and the daily summary, each as a subject, a
 // plain-text part and an HTML part. Pure functions of stored rows: every operator and motorist
 // string (company name, postcodes, vehicle, problem) goes through escapeHtml in the HTML part.
-import { dayWords, gearboxWords, moneyWords, neededWords, problemWords, rollingWords, vehicleWords } from '../../shared/quote-words';
+import { dayWords, gearboxWords, moneyWords, neededWords, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
 import type { QuoteRow } from './store';
 
 export interface MailContent {

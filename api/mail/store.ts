@@ -3,11 +3,11 @@
 // worker runs for every batch of quotes is prepared once (api/platform/db/prepared.ts): built by drizzle on
 // each call, those statements cost the worker more than composing the messages.
 import { and, asc, count, desc, eq, gt, gte, inArray, isNotNull, lt, lte, max, sql } from 'drizzle-orm';
-import type { AlertChannel, AlertMode } from '../../shared/leads';
+import type { AlertChannel, AlertMode } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 import { companies, mailOutbox, quotes, users, verifiedAddresses } from '../platform/db/schema';
-import { ALERT_KINDS } from '../../shared/leads';
+import { ALERT_KINDS } from '#shared/leads';
 
 export type OutboxRow = typeof mailOutbox.$inferSelect;
 export type NewOutboxRow = Omit<typeof mailOutbox.$inferInsert, 'id'>;

@@ -7,7 +7,7 @@
 // The quote path never waits for any of it: quotes are read here after they are committed.
 // Every step is one write() transaction, so a crash between steps loses nothing and repeats
 // nothing: the unique dedupe key refuses a second row for the same quote or day.
-import { DAILY_SUMMARY_HOUR } from '../../shared/leads';
+import { DAILY_SUMMARY_HOUR } from '#shared/leads';
 import { alertRecipient } from '../alerts/recipient';
 import type { Db } from '../platform/db/client';
 import {
@@ -34,11 +34,11 @@ import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runn
 import { ALERT_MAILS_PER_HOUR, dailySummary, quoteAlert, quoteDigest, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
-import { ALERT_KINDS } from '../../shared/leads';
+import { ALERT_KINDS } from '#shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
 import { twilioTransport, type SmsTransport } from './sms-transport';
-import type { AlertChannel } from '../../shared/leads';
+import type { AlertChannel } from '#shared/leads';
 
 /** The mail outbox job's name: api/boot.ts nudges it when a booking's alert is written. */
 export const MAIL_OUTBOX_JOB = 'mail-outbox';

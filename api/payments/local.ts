@@ -4,8 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { html } from 'hono/html';
-import { formatPence } from '../../shared/money';
-import { PAYMENT_KIND_LABELS, type QuoteLine } from '../../shared/payments';
+import { formatPence } from '#shared/money';
+import { PAYMENT_KIND_LABELS, type QuoteLine } from '#shared/payments';
 import { checkoutMessagePage, layout, PAGE_CSP } from '../billing/local-pages';
 import type { Config } from '../platform/config';
 import type { Db } from '../platform/db/client';

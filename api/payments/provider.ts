@@ -2,7 +2,7 @@
 // operator's own account, or local mode's stand-in pages. The service (api/payments/service.ts)
 // only ever sees this; every call that reaches a provider and fails becomes
 // PaymentProviderUnavailable (503), leaving the booking unpaid and retryable.
-import type { PaymentKind, QuoteLine } from '../../shared/payments';
+import type { PaymentKind, QuoteLine } from '#shared/payments';
 
 /** What the motorist reads when the card provider is down at booking (PaymentProviderUnavailable, 503). */
 export const PAYMENT_PROVIDER_DOWN = 'Card payments are not available for a moment. Please try again shortly, or call the company.';

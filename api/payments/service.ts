@@ -5,9 +5,9 @@
 // (the status, the alerts) is api/bookings/service.ts's, reached through BookingPort.
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
-import { penceToPounds, formatPence, poundsToPence } from '../../shared/money';
-import { ACCOUNT_STATE_LABELS, accountState, CHECKOUT_LIFETIME_MS, PAYMENT_OFF_REASONS, paymentPlan, type PaymentPlan, type PaymentRule, type QuoteLine } from '../../shared/payments';
-import type { PaymentRuleUpdate, PaymentSettings } from '../../shared/payment-schemas';
+import { penceToPounds, formatPence, poundsToPence } from '#shared/money';
+import { ACCOUNT_STATE_LABELS, accountState, CHECKOUT_LIFETIME_MS, PAYMENT_OFF_REASONS, paymentPlan, type PaymentPlan, type PaymentRule, type QuoteLine } from '#shared/payments';
+import type { PaymentRuleUpdate, PaymentSettings } from '#shared/payment-schemas';
 import { findCompanyById } from '../company/store';
 import { findUserById } from '../auth/store';
 import type { QuoteToBook } from '../bookings/quote-lookup';

@@ -2,7 +2,7 @@
 // payment, and the connected-account events applied. Writers run inside the caller's write()
 // transaction; every state change is compare-and-set, so a replayed or late event changes nothing.
 import { and, eq, inArray, lte } from 'drizzle-orm';
-import type { PaymentStatus } from '../../shared/payments';
+import type { PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
 import { paymentEvents, paymentSettings, payments } from '../platform/db/schema';
 

@@ -1,6 +1,6 @@
 // Domain errors: thrown by domain code that knows nothing of HTTP. `app.onError` (api/app.ts)
 // maps each to its status and the one JSON error shape of docs/architecture.md §4, with its stable `code`.
-import type { ErrorCode } from '../../shared/error-codes';
+import type { ErrorCode } from '#shared/error-codes';
 
 export abstract class DomainError extends Error {
   abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 503;

@@ -9,8 +9,8 @@ import { getPricing } from '../company/pricing-store';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess, type BillingState } from '../billing/status';
 import type { PricingConfig } from '../engine/pricing/calculate';
-import { DEFAULT_PROBLEM_TYPES, GEARBOX_OPTIONS, NATIONS, ROLLING_OPTIONS, type Nation } from '../../shared/constants';
-import { slugify } from '../../shared/slug';
+import { DEFAULT_PROBLEM_TYPES, GEARBOX_OPTIONS, NATIONS, ROLLING_OPTIONS, type Nation } from '#shared/constants';
+import { slugify } from '#shared/slug';
 
 const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
 

@@ -4,13 +4,13 @@
 // benchmark runs the same function behind a bare node:http handler to measure what the framework
 // costs (scripts/bench/bare-quote-server.ts).
 import type { z } from 'zod';
-import { PREFERRED_DATE_PAST } from '../../shared/constants';
-import { penceToPounds } from '../../shared/money';
-import { formatPhoneNational } from '../../shared/phone-number';
-import { formatPostcode } from '../../shared/postcode';
-import { slugify } from '../../shared/slug';
-import type { quoteRequestSchema } from '../../shared/schemas';
-import type { QuoteResponse } from '../../shared/types';
+import { PREFERRED_DATE_PAST } from '#shared/constants';
+import { penceToPounds } from '#shared/money';
+import { formatPhoneNational } from '#shared/phone-number';
+import { formatPostcode } from '#shared/postcode';
+import { slugify } from '#shared/slug';
+import type { quoteRequestSchema } from '#shared/schemas';
+import type { QuoteResponse } from '#shared/types';
 import { insertQuote, type NewQuote } from './store';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';

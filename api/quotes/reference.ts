@@ -8,7 +8,7 @@
 // an odd split (22 + 23 bits, alternating), ten rounds, with AES-128 as the round function.
 // Rounds for a whole batch of quotes go through AES together, one call per round.
 import { createCipheriv, type Cipher } from 'node:crypto';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '../../shared/reference';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '#shared/reference';
 
 export { REFERENCE_ALPHABET, REFERENCE_LENGTH };
 const LEFT_BITS = 22;

@@ -3,7 +3,7 @@
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { SubscriptionStatus } from '../../shared/subscription';
+import type { SubscriptionStatus } from '#shared/subscription';
 import { createApp, type AppOptions } from '../app';
 import { openDatabase, type Db } from '../platform/db/client';
 import type { Logger } from '../platform/http/observability';

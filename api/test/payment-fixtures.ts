@@ -1,6 +1,6 @@
 // Test support: the £187.20 quote of docs/product.md §21's example (£156.00 and VAT at 20 % added,
 // as a VAT-registered operator's quote shows it), for the payment tests of both modes.
-import type { QuoteLine } from '../../shared/payments';
+import type { QuoteLine } from '#shared/payments';
 import type { NewQuote } from '../quotes/store';
 import { storedQuote } from './harness';
 

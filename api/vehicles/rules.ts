@@ -4,7 +4,7 @@
 // the starter types (Car, Van, Motorcycle) work on day one and an "EV" or "Large van" row added
 // later is picked up without touching the rules. Pure: the DVLA client gives the facts, the
 // store gives the rules and rows.
-import type { VehicleCategory, VehicleFuel, VehicleRule } from '../../shared/vehicle-rules';
+import type { VehicleCategory, VehicleFuel, VehicleRule } from '#shared/vehicle-rules';
 
 /** What the lookup learnt about a vehicle, as far as the rules care. */
 export interface VehicleFacts {

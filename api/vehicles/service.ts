@@ -2,7 +2,7 @@
 // DVLA says, in words, and which of the operator's vehicle types the operator's rules make it),
 // and the rules themselves (Custom Charges). Nothing here is on the quote path: the quote only
 // carries the plate the motorist typed (api/quotes/quote-service.ts).
-import type { VehicleLookupResponse, VehicleRule, VehicleRules } from '../../shared/vehicle-rules';
+import type { VehicleLookupResponse, VehicleRule, VehicleRules } from '#shared/vehicle-rules';
 import { listCharges } from '../charges/store';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, ValidationFailed } from '../platform/errors';

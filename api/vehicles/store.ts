@@ -1,7 +1,7 @@
 // The operator's number plate rules, one JSON row per company (api/platform/db/schema.ts,
 // vehicle_rules). No row means the defaults built from the company's vehicle type names.
 import { eq } from 'drizzle-orm';
-import { vehicleRuleSchema, type VehicleRule } from '../../shared/vehicle-rules';
+import { vehicleRuleSchema, type VehicleRule } from '#shared/vehicle-rules';
 import type { Db } from '../platform/db/client';
 import { vehicleRules } from '../platform/db/schema';
 

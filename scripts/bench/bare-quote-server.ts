@@ -7,7 +7,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import { bootApp } from '../../api/boot';
 import { loadConfig } from '../../api/platform/config';
 import { createQuoteService } from '../../api/quotes/quote-service';
-import { quoteRequestSchema } from '../../shared/schemas';
+import { quoteRequestSchema } from '#shared/schemas';
 
 const { deps } = bootApp(loadConfig());
 // STORE=0: everything but the insert, to show what storing each quote costs.

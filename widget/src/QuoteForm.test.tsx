@@ -2,7 +2,7 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PublicCompany, QuoteResponse } from '../../shared/types';
+import type { PublicCompany, QuoteResponse } from '#shared/types';
 import { QuoteForm } from './QuoteForm';
 
 const quote: QuoteResponse = {

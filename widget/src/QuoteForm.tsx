@@ -2,13 +2,13 @@
 // element <recovery-quote> wraps it (element.tsx) and the admin SPA renders it for the landing
 // demo, the portal preview and the wrapper page.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiRequestError } from '../../shared/api-client';
-import type { ErrorCode } from '../../shared/error-codes';
-import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '../../shared/constants';
-import { formatPounds } from '../../shared/money';
-import { telUrl, ukNational } from '../../shared/phone';
-import { formatPostcode } from '../../shared/postcode';
-import type { PublicCompany, QuoteResponse } from '../../shared/types';
+import { ApiRequestError } from '#shared/api-client';
+import type { ErrorCode } from '#shared/error-codes';
+import { GEARBOX_OPTIONS, PRODUCT_NAME, ROLLING_OPTIONS } from '#shared/constants';
+import { formatPounds } from '#shared/money';
+import { telUrl, ukNational } from '#shared/phone';
+import { formatPostcode } from '#shared/postcode';
+import type { PublicCompany, QuoteResponse } from '#shared/types';
 import { markContact, type QuoteSummary } from './contact';
 import { FieldError, NativeSelect, PassengerStepper, PostcodeField, SelectField, controlClass, describedBy, focusRing } from './fields';
 import {

@@ -1,8 +1,8 @@
 // The 'Quote Ready!' card (docs/product.md §2, §9, §20): total, quote id, the optional breakdown, the
 // ways on that the operator offers (book, WhatsApp, call) and the optional disclaimer.
 import { useId, type KeyboardEvent, type Ref } from 'react';
-import { formatPounds } from '../../shared/money';
-import type { QuoteResponse } from '../../shared/types';
+import { formatPounds } from '#shared/money';
+import type { QuoteResponse } from '#shared/types';
 import { telUrl, whatsappMessage, whatsappUrl, type QuoteSummary } from './contact';
 import { focusRing } from './fields';
 import { Icon } from './icons';

@@ -4,7 +4,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PublicCompany, QuoteResponse } from '../../shared/types';
+import type { PublicCompany, QuoteResponse } from '#shared/types';
 import { QuoteForm } from './QuoteForm';
 import { formatValidUntil } from './QuoteResult';
 

@@ -8,11 +8,11 @@
 // No React of its own: the widget hands in its hooks, and the elements built here with the JSX
 // runtime bundled beside them are rendered by the widget's React.
 import type { ReactNode, RefObject, useEffect, useRef, useState } from 'react';
-import { ApiRequestError, api, call } from '../../shared/api-client';
-import type { BookingCreated } from '../../shared/booking-responses';
-import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine } from '../../shared/bookings';
-import { RETENTION_MONTHS } from '../../shared/leads';
-import type { PublicCompany } from '../../shared/types';
+import { ApiRequestError, api, call } from '#shared/api-client';
+import type { BookingCreated } from '#shared/booking-responses';
+import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine } from '#shared/bookings';
+import { RETENTION_MONTHS } from '#shared/leads';
+import type { PublicCompany } from '#shared/types';
 import { controlClass, describedBy, FieldError } from './fields';
 import { idempotencyKey } from './quote-request';
 import { actionClass } from './QuoteResult';

@@ -1,7 +1,7 @@
 // The customer's next step after a quote (docs/product.md §7): a prefilled WhatsApp chat or a phone call.
-import { api, call } from '../../shared/api-client';
-import { formatLongDate, formatPounds } from '../../shared/money';
-import { telUrl, whatsappNumber } from '../../shared/phone';
+import { api, call } from '#shared/api-client';
+import { formatLongDate, formatPounds } from '#shared/money';
+import { telUrl, whatsappNumber } from '#shared/phone';
 import type { ContactDetail } from './QuoteResult';
 
 /** What the customer asked for, in the words they saw on the form, kept with the quote. */

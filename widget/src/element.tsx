@@ -2,7 +2,7 @@
 // shadow root, so the host page's CSS cannot reach it and its CSS cannot leak out. This file is
 // the entry of dist/widget/widget.js (vite.widget.config.ts).
 import r2wc from '@r2wc/react-to-web-component';
-import type { QuoteResponse } from '../../shared/types';
+import type { QuoteResponse } from '#shared/types';
 import { QuoteForm, type ContactDetail } from './QuoteForm';
 import widgetCss from './widget.css?inline';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quoteRequestSchema } from '../../shared/schemas';
+import { quoteRequestSchema } from '#shared/schemas';
 import {
   INITIAL_VALUES,
   passengerMaximum,

@@ -4,10 +4,10 @@
 // widget.js (the whole budget is 85 KB with React). The messages below are docs/product.md §5's, and
 // quote-form-logic.test.ts checks that they match what the shared schema says for the same input,
 // so they cannot drift apart.
-import { MAX_PASSENGERS, PREFERRED_DATE_PAST, PREFERRED_DATE_REQUIRED } from '../../shared/constants';
-import { formatPostcode, isValidPostcode } from '../../shared/postcode';
+import { MAX_PASSENGERS, PREFERRED_DATE_PAST, PREFERRED_DATE_REQUIRED } from '#shared/constants';
+import { formatPostcode, isValidPostcode } from '#shared/postcode';
 // Type only: the body the server's schema accepts, without bundling zod into the widget.
-import type { QuoteRequest } from '../../shared/schemas';
+import type { QuoteRequest } from '#shared/schemas';
 
 export type Urgency = 'immediate' | 'later';
 export type Period = 'AM' | 'PM';

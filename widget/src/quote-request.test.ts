@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiRequestError } from '../../shared/api-client';
-import type { QuoteRequest } from '../../shared/schemas';
+import { ApiRequestError } from '#shared/api-client';
+import type { QuoteRequest } from '#shared/schemas';
 import { LOCATE_MESSAGES, QUOTE_TIMEOUT_MS, idempotencyKey, locatePostcode, sendQuote } from './quote-request';
 
 /** What the form sends; these tests look only at how it is sent. */

@@ -1,8 +1,8 @@
 // The requests the widget makes from the roadside (docs/product.md §17), free of React so they are unit-tested
 // directly: the device position to the nearest postcode, and the quote request, retried with the same
 // Idempotency-Key so a weak signal never makes two quotes, with its failure handling.
-import { api, ApiRequestError, call, type ApiRequestOptions } from '../../shared/api-client';
-import type { QuoteRequest } from '../../shared/schemas';
+import { api, ApiRequestError, call, type ApiRequestOptions } from '#shared/api-client';
+import type { QuoteRequest } from '#shared/schemas';
 
 export const LOCATE_MESSAGES = {
   unsupported: 'This browser cannot share your location. Please type the postcode.',

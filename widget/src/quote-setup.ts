@@ -1,10 +1,10 @@
 // Loads what the quote form needs before it can be used: the company (by slug, id, the signed-in
 // operator's, or none in demo mode), its vehicle types and the problem types to offer.
 import { useEffect, useState } from 'react';
-import { api, ApiRequestError, call, mayPass } from '../../shared/api-client';
-import { DEFAULT_PROBLEM_TYPES } from '../../shared/constants';
-import { slugify } from '../../shared/slug';
-import type { PricedRow, PublicCompany, PublicCompanyWithCharges, Surcharge } from '../../shared/types';
+import { api, ApiRequestError, call, mayPass } from '#shared/api-client';
+import { DEFAULT_PROBLEM_TYPES } from '#shared/constants';
+import { slugify } from '#shared/slug';
+import type { PricedRow, PublicCompany, PublicCompanyWithCharges, Surcharge } from '#shared/types';
 
 export interface Option {
   value: string;

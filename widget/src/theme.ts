@@ -1,9 +1,9 @@
 // Company colours become CSS custom properties on the form's root. Only strict #RRGGBB values
 // are used (anything else falls back to the product's defaults), so company data can never smuggle CSS.
 import type { CSSProperties } from 'react';
-import { readableTextOn } from '../../shared/contrast';
-import { safeColour } from '../../shared/patterns';
-import type { PublicCompany } from '../../shared/types';
+import { readableTextOn } from '#shared/contrast';
+import { safeColour } from '#shared/patterns';
+import type { PublicCompany } from '#shared/types';
 
 const DEFAULT_COLOURS = {
   primaryColour: '#1976D2',

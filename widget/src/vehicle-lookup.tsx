@@ -8,8 +8,8 @@
 // No hooks and no React of its own: it hands the form elements (plain objects, built with the
 // JSX runtime bundled beside it) that the widget's React renders.
 import type { ReactNode } from 'react';
-import { api, call } from '../../shared/api-client';
-import { normaliseRegistration, UK_REGISTRATION } from '../../shared/registration';
+import { api, call } from '#shared/api-client';
+import { normaliseRegistration, UK_REGISTRATION } from '#shared/registration';
 
 /** The API's answer for a found vehicle (shared/vehicle-rules.ts, vehicleLookupResponseSchema). */
 export interface FoundVehicle {

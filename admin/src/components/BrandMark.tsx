@@ -1,5 +1,5 @@
 import { Truck } from 'lucide-react';
-import { PRODUCT_NAME } from '../../../shared/constants';
+import { PRODUCT_NAME } from '#shared/constants';
 
 /** The product's own logo: used on the marketing and auth screens, never on an operator's page. */
 /** `compact` hides the name on the narrowest phones, where the header needs the room. */

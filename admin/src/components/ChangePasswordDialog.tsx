@@ -3,8 +3,8 @@
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { ApiRequestError, call, portalApi } from '../../../shared/api-client';
-import { changePasswordSchema, PASSWORD_HINT, type ChangePasswordRequest } from '../../../shared/account-schemas';
+import { ApiRequestError, call, portalApi } from '#shared/api-client';
+import { changePasswordSchema, PASSWORD_HINT, type ChangePasswordRequest } from '#shared/account-schemas';
 import { storeAuthSession } from '../lib/auth';
 import { toast } from './toast';
 import { Button, Dialog, Field, Input } from './ui';

@@ -1,7 +1,7 @@
 // docs/product.md §2 protected route rule, as a pure decision (unit-tested) and the component using it.
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { hasDashboardAccess } from '../../../shared/subscription';
+import { hasDashboardAccess } from '#shared/subscription';
 import { useAuth } from '../lib/auth';
 import { FullPageSpinner } from './ui/spinner';
 

@@ -2,7 +2,7 @@
 // "Resend": no quote alert or summary is sent until the address is verified.
 import { useMutation } from '@tanstack/react-query';
 import { MailWarning } from 'lucide-react';
-import { ApiRequestError, call, portalApi } from '../../../shared/api-client';
+import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { useAuth } from '../lib/auth';
 import { Button } from './ui';
 

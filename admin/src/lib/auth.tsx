@@ -4,11 +4,11 @@
 // toasts (docs/product.md §4, §8) live here so every caller behaves the same.
 import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
-import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, call, pathOf, portalApi } from '../../../shared/api-client';
-import { hasDashboardAccess } from '../../../shared/subscription';
-import type { SignupRequest } from '../../../shared/account-schemas';
-import type { LoginRequest } from '../../../shared/schemas';
-import type { CurrentUser, SignupResponse } from '../../../shared/types';
+import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, call, pathOf, portalApi } from '#shared/api-client';
+import { hasDashboardAccess } from '#shared/subscription';
+import type { SignupRequest } from '#shared/account-schemas';
+import type { LoginRequest } from '#shared/schemas';
+import type { CurrentUser, SignupResponse } from '#shared/types';
 import { toast } from '../components/toast';
 
 export const AUTH_QUERY_KEY = [pathOf(portalApi.auth.user)] as const;

@@ -2,8 +2,8 @@
 // (docs/product.md §13); this route covers navigation that stays inside the SPA.
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { call, mayPass, pathOf, portalApi } from '../../../shared/api-client';
-import type { PublicCompany } from '../../../shared/types';
+import { call, mayPass, pathOf, portalApi } from '#shared/api-client';
+import type { PublicCompany } from '#shared/types';
 import { FullPageSpinner } from '../components/ui';
 import { CompanyWrapper } from './CompanyWrapper';
 import NotFoundPage from './NotFoundPage';

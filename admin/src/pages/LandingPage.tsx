@@ -21,10 +21,10 @@ import {
   PRODUCT_NAME,
   SUPPORT_REPLY_HOURS,
   TRIAL_DAYS,
-} from '../../../shared/constants';
+} from '#shared/constants';
 import { SUPPORT_EMAIL } from '../lib/support-email';
-import { formatPence } from '../../../shared/money';
-import { readableTextOn } from '../../../shared/contrast';
+import { formatPence } from '#shared/money';
+import { readableTextOn } from '#shared/contrast';
 import { BrandMark } from '../components/BrandMark';
 import { Button } from '../components/ui/button';
 import { Spinner } from '../components/ui/spinner';

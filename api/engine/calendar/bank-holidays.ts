@@ -2,7 +2,7 @@
 // feed only ever holds a few years, and a quote for next Christmas must know it is a holiday.
 // Dates are calendar dates (`YYYY-MM-DD`, UK wall clock); the caller decides which date a job is on.
 
-import { NATIONS, type Nation } from '../../../shared/constants';
+import { NATIONS, type Nation } from '#shared/constants';
 
 export { NATIONS, type Nation };
 

@@ -2,8 +2,8 @@
 // road distance and the clock. Routes load the config, call this, and store the result.
 
 import { OutsideServiceArea, ValidationFailed } from '../../platform/errors';
-import { DEFAULT_PROBLEM_TYPES, MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
-import { sameSlug } from '../../../shared/slug';
+import { DEFAULT_PROBLEM_TYPES, MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '#shared/constants';
+import { sameSlug } from '#shared/slug';
 import { isBankHoliday, type Nation } from '../calendar/bank-holidays';
 import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/uk-calendar';
 

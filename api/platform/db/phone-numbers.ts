@@ -3,7 +3,7 @@
 // 0012's data step (api/platform/db/data-migrations.ts); it touches only rows whose number changes.
 // A legacy value that is no phone number at all is left as it was for its operator to correct:
 // throwing it away would lose the only way a customer had to call them.
-import { toE164 } from '../../../shared/phone-number';
+import { toE164 } from '#shared/phone-number';
 import type { Db } from './client';
 
 export function normalisePhoneNumbers(db: Db): number {

@@ -2,11 +2,11 @@
 // Money columns hold integer pence; the API turns them into pounds.
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
-import type { BookingStatus } from '../../../shared/bookings';
-import type { PaymentKind, PaymentRuleKind, PaymentStatus } from '../../../shared/payments';
-import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '../../../shared/leads';
+import type { BookingStatus } from '#shared/bookings';
+import type { PaymentKind, PaymentRuleKind, PaymentStatus } from '#shared/payments';
+import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '#shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
-import type { SubscriptionStatus } from '../../../shared/subscription';
+import type { SubscriptionStatus } from '#shared/subscription';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
 export const users = sqliteTable(

@@ -1,7 +1,7 @@
 // The demo company (id 1, slug `demo`) with docs/product.md §3's demo data, and the starter rows every
 // new company gets (docs/architecture.md §3) so its page quotes at once.
 import { eq } from 'drizzle-orm';
-import { DEFAULT_PROBLEM_TYPES } from '../../../shared/constants';
+import { DEFAULT_PROBLEM_TYPES } from '#shared/constants';
 import type { Db } from './client';
 import {
   companies,

@@ -1,7 +1,7 @@
 // Every error body carries a stable `code` beside its product `message` (docs/architecture.md §4): the
 // admin branches on the code, so each kind of failure must name its own.
 import { describe, expect, it } from 'vitest';
-import { codeForStatus, errorCodeOf } from '../../../shared/error-codes';
+import { codeForStatus, errorCodeOf } from '#shared/error-codes';
 import { createTestApp, quoteBody } from '../../test/harness';
 
 const t = createTestApp();

@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { codeForStatus } from '../../../shared/error-codes';
+import { codeForStatus } from '#shared/error-codes';
 import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
 import { DomainError, OutsideServiceArea, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
-import { fieldMessages } from '../../../shared/field-messages';
+import { fieldMessages } from '#shared/field-messages';
 import { UnsupportedMediaType, ValidationFailed } from '../errors';
 
 /** application/json, or a `+json` type (RFC 6839), with any parameters such as charset. */

@@ -1,5 +1,5 @@
 import type { HTMLAttributes } from 'react';
-import { parseSubscriptionStatus } from '../../../../shared/subscription';
+import { parseSubscriptionStatus } from '#shared/subscription';
 import { cn } from '../../lib/cn';
 
 const TONES = {

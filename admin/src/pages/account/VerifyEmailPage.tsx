@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
-import { call, portalApi } from '../../../../shared/api-client';
+import { call, portalApi } from '#shared/api-client';
 import { Button, Spinner } from '../../components/ui';
 import { AUTH_QUERY_KEY, useAuth } from '../../lib/auth';
 import { errorText } from '../dashboard/api';

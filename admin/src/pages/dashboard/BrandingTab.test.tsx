@@ -5,11 +5,11 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { COLOUR_PRESETS } from '../../../../shared/constants';
+import { COLOUR_PRESETS } from '#shared/constants';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
-import type { Company } from '../../../../shared/types';
+import type { Company } from '#shared/types';
 import { UnsavedChangesProvider } from '../../lib/unsaved';
 import { renderRoutes } from '../../test/render';
 import { BrandingTab, ColourTheme, DisplayOptions } from './BrandingTab';

@@ -2,10 +2,10 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';
-import { COLOUR_PRESETS, FEATURE_ICON_LABELS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
-import { buttonTextContrast, contrastRatio, MIN_CONTRAST, nearestReadablePrimary, nearestReadableText } from '../../../../shared/contrast';
-import { HEX_COLOUR, safeColour } from '../../../../shared/patterns';
-import type { Company } from '../../../../shared/types';
+import { COLOUR_PRESETS, FEATURE_ICON_LABELS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '#shared/constants';
+import { buttonTextContrast, contrastRatio, MIN_CONTRAST, nearestReadablePrimary, nearestReadableText } from '#shared/contrast';
+import { HEX_COLOUR, safeColour } from '#shared/patterns';
+import type { Company } from '#shared/types';
 import { toast } from '../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Textarea } from '../../components/ui';
 import { cn } from '../../lib/cn';

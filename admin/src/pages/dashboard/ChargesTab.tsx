@@ -5,9 +5,9 @@
 import { useState, type BaseSyntheticEvent, type ReactNode } from 'react';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import type { z } from 'zod';
-import { DEFAULT_PROBLEM_TYPES, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
-import { formatPounds } from '../../../../shared/money';
-import { sameSlug } from '../../../../shared/slug';
+import { DEFAULT_PROBLEM_TYPES, PASSENGER_LIMIT_RANGE } from '#shared/constants';
+import { formatPounds } from '#shared/money';
+import { sameSlug } from '#shared/slug';
 import {
   gearboxTypeSchema,
   passengerChargeSchema,
@@ -17,8 +17,8 @@ import {
   type PassengerChargeInput,
   type PricedRowInput,
   type SurchargeInput,
-} from '../../../../shared/schemas';
-import type { PassengerCharge, PricedRow, Surcharge } from '../../../../shared/types';
+} from '#shared/schemas';
+import type { PassengerCharge, PricedRow, Surcharge } from '#shared/types';
 import {
   Badge,
   Button,

@@ -3,7 +3,7 @@ import '../../test/dom';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { Company } from '../../../../shared/types';
+import type { Company } from '#shared/types';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';

@@ -7,7 +7,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/toast';
 import { fakeApi } from '../../test/dom';
-import type { Company } from '../../../../shared/types';
+import type { Company } from '#shared/types';
 import { createQueryClient } from '../../lib/query';
 import { UnsavedChangesProvider } from '../../lib/unsaved';
 import { useCompany } from './api';

@@ -5,10 +5,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CircleCheck, ExternalLink, Lock } from 'lucide-react';
-import { ApiRequestError } from '../../../../shared/api-client';
+import { ApiRequestError } from '#shared/api-client';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, Input, Label } from '../../components/ui';
-import { customSlugSchema } from '../../../../shared/schemas';
+import { customSlugSchema } from '#shared/schemas';
 import { useSaveCompany } from './api';
 import { CUSTOM_URL_CARD_ID } from './ShareEmbedCard';
 import { customUrlState, customUrlUnchanged } from './branding';

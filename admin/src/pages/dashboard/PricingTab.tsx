@@ -1,11 +1,11 @@
 // Pricing & Rates: the rates every quote is built from (docs/product.md §2, §5, §9).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { ApiRequestError } from '../../../../shared/api-client';
-import { MAX_FREE_MILES, NATION_LABELS, NATIONS, QUOTE_VALIDITY_HOURS } from '../../../../shared/constants';
+import { ApiRequestError } from '#shared/api-client';
+import { MAX_FREE_MILES, NATION_LABELS, NATIONS, QUOTE_VALIDITY_HOURS } from '#shared/constants';
 import { useReportUnsaved } from '../../lib/unsaved';
-import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '../../../../shared/schemas';
-import type { PricingRates } from '../../../../shared/types';
+import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '#shared/schemas';
+import type { PricingRates } from '#shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Spinner } from '../../components/ui';
 import { asInput, SAVED_RESET } from '../../lib/forms';
 import { usePricing, useSavePricing } from './api';

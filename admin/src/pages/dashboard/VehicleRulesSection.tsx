@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'react';
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiRequestError, call, pathOf, portalApi } from '../../../../shared/api-client';
+import { ApiRequestError, call, pathOf, portalApi } from '#shared/api-client';
 import {
   CATEGORY_LABELS,
   FUEL_LABELS,
@@ -13,7 +13,7 @@ import {
   VEHICLE_FUELS,
   type VehicleRule,
   type VehicleRulesUpdate,
-} from '../../../../shared/vehicle-rules';
+} from '#shared/vehicle-rules';
 import { Button, Card, CardContent, CardDescription, CardTitle, Field, Input, Select, Spinner } from '../../components/ui';
 import { toast } from '../../components/toast';
 import { errorText } from './api';

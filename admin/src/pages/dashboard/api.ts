@@ -1,9 +1,9 @@
 // The Driver Portal's reads and writes, through the typed client. Query keys are the API paths,
 // so a write can refresh exactly the read it changed.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiRequestError, call, pathOf, portalApi } from '../../../../shared/api-client';
-import type { CompanyUpdate, PricingUpdate } from '../../../../shared/schemas';
-import type { Company, PricingRates } from '../../../../shared/types';
+import { ApiRequestError, call, pathOf, portalApi } from '#shared/api-client';
+import type { CompanyUpdate, PricingUpdate } from '#shared/schemas';
+import type { Company, PricingRates } from '#shared/types';
 import { toast } from '../../components/toast';
 
 export const COMPANY_KEY = [pathOf(portalApi.company)] as const;

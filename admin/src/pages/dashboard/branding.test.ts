@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COLOUR_PRESETS, LOGO_MAX_BYTES } from '../../../../shared/constants';
+import { COLOUR_PRESETS, LOGO_MAX_BYTES } from '#shared/constants';
 import {
   customUrlState,
   customUrlUnchanged,

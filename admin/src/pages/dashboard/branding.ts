@@ -1,7 +1,7 @@
 // The Branding tab's rules from docs/product.md §4 "Portal behaviours", kept free of React so they are
 // tested on their own: colour preset marking, the display-option exclusion, the custom URL lock
 // and the logo checks.
-import { COLOUR_PRESETS, LOGO_MAX_BYTES, type ColourTheme } from '../../../../shared/constants';
+import { COLOUR_PRESETS, LOGO_MAX_BYTES, type ColourTheme } from '#shared/constants';
 
 export type ThemeColours = Omit<ColourTheme, 'name'>;
 export const COLOUR_KEYS = ['primaryColour', 'secondaryColour', 'accentColour', 'backgroundColour', 'textColour'] as const;

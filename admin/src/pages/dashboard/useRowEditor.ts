@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type DefaultValues, type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
-import { ApiRequestError } from '../../../../shared/api-client';
+import { ApiRequestError } from '#shared/api-client';
 import { useAuth } from '../../lib/auth';
 import { useReportUnsaved } from '../../lib/unsaved';
 import { useChargeList, type ChargeList, type RowNoun } from './api';

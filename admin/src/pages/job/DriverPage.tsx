@@ -4,10 +4,10 @@
 // it. One-handed: the button sits at the bottom of the screen.
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import { ApiRequestError, api, call } from '../../../../shared/api-client';
-import type { DriverView } from '../../../../shared/booking-responses';
-import { BOOKING_STATUS_LABELS, clockTime, type DriverStep } from '../../../../shared/bookings';
-import { telUrl, ukNational } from '../../../../shared/phone';
+import { ApiRequestError, api, call } from '#shared/api-client';
+import type { DriverView } from '#shared/booking-responses';
+import { BOOKING_STATUS_LABELS, clockTime, type DriverStep } from '#shared/bookings';
+import { telUrl, ukNational } from '#shared/phone';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },

@@ -4,11 +4,11 @@
 // No cookie, and no request to anyone but this server.
 import { useState } from 'react';
 import { useParams } from 'react-router';
-import { ApiRequestError, api, call } from '../../../../shared/api-client';
-import { BOOKING_STATUS_LABELS, clockTime, isFinished, type BookingStatus } from '../../../../shared/bookings';
-import { formatPounds } from '../../../../shared/money';
-import { PAYMENT_KIND_LABELS, PAYMENT_STATUS_LABELS } from '../../../../shared/payments';
-import { telUrl, ukNational } from '../../../../shared/phone';
+import { ApiRequestError, api, call } from '#shared/api-client';
+import { BOOKING_STATUS_LABELS, clockTime, isFinished, type BookingStatus } from '#shared/bookings';
+import { formatPounds } from '#shared/money';
+import { PAYMENT_KIND_LABELS, PAYMENT_STATUS_LABELS } from '#shared/payments';
+import { telUrl, ukNational } from '#shared/phone';
 import { useMinutesLeft } from './format';
 import { useLiveJob } from './live';
 

@@ -2,9 +2,9 @@
 // and while that is broken (or refused when too many are open), a read every 10 s, with the stream
 // tried again after a minute. Same origin, no cookie sent with the reads.
 import { useEffect, useState } from 'react';
-import { ApiRequestError, api, call, pathOf } from '../../../../shared/api-client';
-import type { JobView } from '../../../../shared/booking-responses';
-import { isFinished } from '../../../../shared/bookings';
+import { ApiRequestError, api, call, pathOf } from '#shared/api-client';
+import type { JobView } from '#shared/booking-responses';
+import { isFinished } from '#shared/bookings';
 
 export const POLL_MS = 10_000;
 export const RETRY_STREAM_MS = 60_000;

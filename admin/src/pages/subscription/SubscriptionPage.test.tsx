@@ -3,7 +3,7 @@ import '../../test/dom';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { formatLongDate } from '../../../../shared/money';
+import { formatLongDate } from '#shared/money';
 import { fakeApi } from '../../test/dom';
 import { renderRoutes } from '../../test/render';
 import { ProtectedRoute } from '../../components/ProtectedRoute';

@@ -2,7 +2,7 @@
 import '../../test/dom';
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { AUTH_TOKEN_KEY, AUTH_USER_KEY } from '../../../../shared/api-client';
+import { AUTH_TOKEN_KEY, AUTH_USER_KEY } from '#shared/api-client';
 import { fakeApi } from '../../test/dom';
 import { renderRoutes } from '../../test/render';
 import SubscriptionSuccessPage from './SubscriptionSuccessPage';

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Calculator, CircleCheck, Palette, PoundSterling, Share2, TriangleAlert } from 'lucide-react';
-import { PRODUCT_NAME, TRIAL_DAYS } from '../../../../shared/constants';
+import { PRODUCT_NAME, TRIAL_DAYS } from '#shared/constants';
 import { Button, Card, CardContent, CardHeader, CardTitle, Spinner } from '../../components/ui';
 import { AUTH_QUERY_KEY, fetchCurrentUser, readStoredUser, storeAuthSession } from '../../lib/auth';
 import { hasStoredToken, processCheckoutSession, settlePaymentReturn, type PaymentReturnResult } from './processCheckout';

@@ -5,9 +5,9 @@ import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { FlaskConical } from 'lucide-react';
-import { pathOf, portalApi } from '../../../../shared/api-client';
-import { PRODUCT_NAME } from '../../../../shared/constants';
-import { formatPounds } from '../../../../shared/money';
+import { pathOf, portalApi } from '#shared/api-client';
+import { PRODUCT_NAME } from '#shared/constants';
+import { formatPounds } from '#shared/money';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../components/ui';
 import { BILLING_CONFIG_KEY, fetchBillingConfig, startCheckout, type BillingConfig } from './billing-actions';
 

@@ -1,5 +1,5 @@
 // The subscription calls of docs/product.md §7 as the screens use them, typed from the contract.
-import { call, pathOf, portalApi, type Success } from '../../../../shared/api-client';
+import { call, pathOf, portalApi, type Success } from '#shared/api-client';
 
 export const SUBSCRIPTION_DETAILS_KEY = [pathOf(portalApi['subscription-details'])] as const;
 export const BILLING_CONFIG_KEY = [pathOf(portalApi.billing.config)] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiRequestError } from '../../../../shared/api-client';
-import type { CheckoutSuccessResponse, CurrentUser } from '../../../../shared/types';
+import { ApiRequestError } from '#shared/api-client';
+import type { CheckoutSuccessResponse, CurrentUser } from '#shared/types';
 import {
   CHECKOUT_MESSAGES,
   finalHandling,

@@ -1,9 +1,9 @@
 // docs/product.md §4 "Payment return" and §8 "Payment success page errors": after checkout the session
 // id is exchanged for a signed-in account. Pure decisions plus one orchestrator whose I/O is
 // injected, so the success screen and the dashboard share it and tests drive it without timers.
-import { ApiRequestError, AUTH_TOKEN_KEY, call, portalApi } from '../../../../shared/api-client';
-import { errorCodeOf, type ErrorCode } from '../../../../shared/error-codes';
-import type { CheckoutSuccessResponse, CurrentUser } from '../../../../shared/types';
+import { ApiRequestError, AUTH_TOKEN_KEY, call, portalApi } from '#shared/api-client';
+import { errorCodeOf, type ErrorCode } from '#shared/error-codes';
+import type { CheckoutSuccessResponse, CurrentUser } from '#shared/types';
 
 const CHECKOUT_MAX_ATTEMPTS = 3;
 /** Back-off before retry n (1-based) is n × this: 1 s, then 2 s. */

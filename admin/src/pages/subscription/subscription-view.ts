@@ -1,8 +1,8 @@
 // Pure helpers behind the subscription screens (docs/product.md §2 Subscription page, §4, §5).
-import { TRIAL_DAYS } from '../../../../shared/constants';
-import { hasDashboardAccess } from '../../../../shared/subscription';
-import { daysLeft } from '../../../../shared/money';
-import type { CurrentUser, SubscriptionDetails } from '../../../../shared/types';
+import { TRIAL_DAYS } from '#shared/constants';
+import { hasDashboardAccess } from '#shared/subscription';
+import { daysLeft } from '#shared/money';
+import type { CurrentUser, SubscriptionDetails } from '#shared/types';
 
 export { daysLeft };
 

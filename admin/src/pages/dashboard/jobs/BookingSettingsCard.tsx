@@ -4,11 +4,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
-import { ApiRequestError } from '../../../../../shared/api-client';
-import type { BookingSettings } from '../../../../../shared/booking-responses';
-import { bookingSettingsUpdateSchema } from '../../../../../shared/booking-schemas';
-import { BOOKING_RESPONSE_MINUTES } from '../../../../../shared/bookings';
-import { formatPhoneNational } from '../../../../../shared/phone-number';
+import { ApiRequestError } from '#shared/api-client';
+import type { BookingSettings } from '#shared/booking-responses';
+import { bookingSettingsUpdateSchema } from '#shared/booking-schemas';
+import { BOOKING_RESPONSE_MINUTES } from '#shared/bookings';
+import { formatPhoneNational } from '#shared/phone-number';
 import { toast } from '../../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { errorText } from '../api';

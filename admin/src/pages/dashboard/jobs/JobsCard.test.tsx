@@ -5,7 +5,7 @@
 import '../../../test/dom';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Booking, BookingList } from '../../../../../shared/booking-responses';
+import type { Booking, BookingList } from '#shared/booking-responses';
 import { fakeApi } from '../../../test/dom';
 import { renderRoutes } from '../../../test/render';
 import { JOBS_POLL_MS } from './api';

@@ -5,14 +5,14 @@
 // The list is read again every few seconds, so a new booking appears without a reload.
 import { useId, useState, type FormEvent } from 'react';
 import { Copy, MessageCircle } from 'lucide-react';
-import { ApiRequestError } from '../../../../../shared/api-client';
-import type { Booking } from '../../../../../shared/booking-responses';
-import { bookingAcceptSchema, bookingDeclineSchema } from '../../../../../shared/booking-schemas';
-import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '../../../../../shared/bookings';
-import { fieldMessages } from '../../../../../shared/field-messages';
-import { formatPounds } from '../../../../../shared/money';
-import { formatPhoneNational } from '../../../../../shared/phone-number';
-import { telUrl } from '../../../../../shared/phone';
+import { ApiRequestError } from '#shared/api-client';
+import type { Booking } from '#shared/booking-responses';
+import { bookingAcceptSchema, bookingDeclineSchema } from '#shared/booking-schemas';
+import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '#shared/bookings';
+import { fieldMessages } from '#shared/field-messages';
+import { formatPounds } from '#shared/money';
+import { formatPhoneNational } from '#shared/phone-number';
+import { telUrl } from '#shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
 import { useAnswerJob, useJobs } from './api';

@@ -2,9 +2,9 @@
 // list is the one read the portal polls: a booking waits minutes, not hours, so it must appear
 // without a reload. Query keys are the API paths, as in ../api.ts.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { call, pathOf, portalApi } from '../../../../../shared/api-client';
-import type { BookingAccept, BookingDecline, BookingSettingsUpdate } from '../../../../../shared/booking-schemas';
-import type { Booking, BookingList } from '../../../../../shared/booking-responses';
+import { call, pathOf, portalApi } from '#shared/api-client';
+import type { BookingAccept, BookingDecline, BookingSettingsUpdate } from '#shared/booking-schemas';
+import type { Booking, BookingList } from '#shared/booking-responses';
 
 /** How often the jobs list is read again while the tab is open. */
 export const JOBS_POLL_MS = 5_000;

@@ -5,7 +5,7 @@ import '../../../test/dom';
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { Alert, LeadSettings } from '../../../../../shared/types';
+import type { Alert, LeadSettings } from '#shared/types';
 import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';

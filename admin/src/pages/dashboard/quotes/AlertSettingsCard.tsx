@@ -3,11 +3,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
-import { ApiRequestError, call, portalApi } from '../../../../../shared/api-client';
+import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { useMutation } from '@tanstack/react-query';
-import { ALERT_MODE_LABELS, ALERT_MODES, RETENTION_MONTHS, type AlertMode } from '../../../../../shared/leads';
-import { leadSettingsUpdateSchema } from '../../../../../shared/schemas';
-import type { Alert, LeadSettings } from '../../../../../shared/types';
+import { ALERT_MODE_LABELS, ALERT_MODES, RETENTION_MONTHS, type AlertMode } from '#shared/leads';
+import { leadSettingsUpdateSchema } from '#shared/schemas';
+import type { Alert, LeadSettings } from '#shared/types';
 import { toast } from '../../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { errorText } from '../api';

@@ -2,11 +2,11 @@
 // status with an optional note, and every change with its time).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { ApiRequestError } from '../../../../../shared/api-client';
-import { LEAD_NOTE_MAX, LEAD_STATUS_LABELS } from '../../../../../shared/leads';
-import { formatPounds } from '../../../../../shared/money';
-import { leadStatusUpdateSchema } from '../../../../../shared/schemas';
-import type { LeadDetail } from '../../../../../shared/types';
+import { ApiRequestError } from '#shared/api-client';
+import { LEAD_NOTE_MAX, LEAD_STATUS_LABELS } from '#shared/leads';
+import { formatPounds } from '#shared/money';
+import { leadStatusUpdateSchema } from '#shared/schemas';
+import type { LeadDetail } from '#shared/types';
 import { toast } from '../../../components/toast';
 import { Button, Dialog, Field, Select, Spinner, Textarea } from '../../../components/ui';
 import { errorText } from '../api';

@@ -2,8 +2,8 @@
 // median total, quotes per day (a chart, its summary and a table) and the top pickup districts;
 // and the bookings: how many, the median time to accept, and the funnel quotes → bookings → completed.
 import { lazy, Suspense, useId } from 'react';
-import { formatPounds } from '../../../../../shared/money';
-import type { LeadNumbers } from '../../../../../shared/types';
+import { formatPounds } from '#shared/money';
+import type { LeadNumbers } from '#shared/types';
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from '../../../components/ui';
 import { useLeadNumbers } from './api';
 import { durationText, formatDay, funnelSteps, percent, perDaySummary } from './format';

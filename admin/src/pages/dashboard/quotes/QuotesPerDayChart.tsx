@@ -2,7 +2,7 @@
 // the list and the figures show without waiting for it. Hidden from assistive technology, which
 // gets the summary and the table beside it (LeadNumbersCard).
 import { Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import type { LeadNumbers } from '../../../../../shared/types';
+import type { LeadNumbers } from '#shared/types';
 import { formatDay } from './format';
 
 export default function QuotesPerDayChart({ perDay }: { perDay: LeadNumbers['perDay'] }) {

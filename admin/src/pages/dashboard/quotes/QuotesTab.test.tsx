@@ -4,7 +4,7 @@
 import '../../../test/dom';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { LeadDetail, LeadNumbers, LeadSettings } from '../../../../../shared/types';
+import type { LeadDetail, LeadNumbers, LeadSettings } from '#shared/types';
 import { fakeApi } from '../../../test/dom';
 import { renderRoutes } from '../../../test/render';
 import { DriverPortal } from '../DriverPortal';

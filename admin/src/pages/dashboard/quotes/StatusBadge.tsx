@@ -1,4 +1,4 @@
-import { LEAD_STATUS_LABELS, LEAD_STATUSES, type LeadStatus } from '../../../../../shared/leads';
+import { LEAD_STATUS_LABELS, LEAD_STATUSES, type LeadStatus } from '#shared/leads';
 import { Badge } from '../../../components/ui';
 
 const TONES = { new: 'brand', contacted: 'warning', won: 'success', lost: 'neutral' } as const satisfies Record<LeadStatus, string>;

@@ -2,9 +2,9 @@
 // are the API paths, as in ../api.ts: the list's key is [the list's path, query], so invalidating
 // [the list's path] refreshes every filtered list and nothing else.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { call, pathOf, portalApi } from '../../../../../shared/api-client';
-import type { LeadStatusUpdate, LeadSettingsUpdate } from '../../../../../shared/schemas';
-import type { Alert, LeadDetail, LeadNumbers, LeadPage, LeadSettings } from '../../../../../shared/types';
+import { call, pathOf, portalApi } from '#shared/api-client';
+import type { LeadStatusUpdate, LeadSettingsUpdate } from '#shared/schemas';
+import type { Alert, LeadDetail, LeadNumbers, LeadPage, LeadSettings } from '#shared/types';
 
 export interface LeadFilters {
   from: string;

@@ -1,8 +1,8 @@
 // How the Quotes tab words a stored quote: UK time and en-GB formats whatever the operator's
 // browser is set to, since the quotes, the alerts and the numbers all count UK days.
-import type { ContactChannel } from '../../../../../shared/leads';
-import { gearboxWords, neededWords, problemWords, rollingWords, vehicleWords } from '../../../../../shared/quote-words';
-import type { Lead, LeadNumbers } from '../../../../../shared/types';
+import type { ContactChannel } from '#shared/leads';
+import { gearboxWords, neededWords, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
+import type { Lead, LeadNumbers } from '#shared/types';
 
 const UK = 'Europe/London';
 const dateTime = new Intl.DateTimeFormat('en-GB', { timeZone: UK, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
