@@ -321,7 +321,7 @@ describe('tokens and scope', () => {
     const booked = await book(q.quoteId);
     const token = booked.json.jobToken as string;
     for (const url of [`/api/jobs/${'A'.repeat(32)}`, '/api/jobs/short', `/api/driver/${token}`, `/api/jobs/${token}x`]) {
-      const res = await t.call('GET', url);
+      const res = await t.raw('GET', url);
       expect(res.status, url).toBe(404);
       expect(res.json.code).toBe('NOT_FOUND');
     }
