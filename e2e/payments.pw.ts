@@ -39,8 +39,9 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
   await test.step('the operator sets a phone and a custom URL, connects on the local connect page and sets a 20 % deposit', async () => {
     const company = await desk.request.put('/api/company', { data: { phone: '0161 496 0000', customSlug: operator.slug } });
     expect(company.ok(), await company.text()).toBe(true);
-    // VAT registered, prices before VAT: the demo route (2.9 miles) comes to £156.00 and VAT £31.20.
-    const pricing = await desk.request.put('/api/pricing', { data: { labourRate: 73.75, vatRegistered: true, pricesIncludeVat: false } });
+    // VAT registered, prices before VAT: the demo route (2.9 miles) comes to £156.00 and VAT £31.20
+    // at any hour (no after-hours fee).
+    const pricing = await desk.request.put('/api/pricing', { data: { labourRate: 73.75, afterHoursEnabled: false, vatRegistered: true, pricesIncludeVat: false } });
     expect(pricing.ok(), await pricing.text()).toBe(true);
     const connect = await desk.request.post('/api/payments/connect');
     expect(connect.ok(), await connect.text()).toBe(true);
@@ -72,7 +73,7 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
     const answer = phone.waitForResponse((r) => r.url().endsWith('/api/quotes/calculate') && r.request().method() === 'POST');
     await quoteDemoRoute(form);
     const quote = await (await answer).json();
-    expect(quote.totalPrice).toBe(187.2);
+    expect(quote.totalPrice, JSON.stringify(quote.lines)).toBe(187.2);
     await expect(form.getByText('£187.20').first()).toBeVisible();
     const reference = (await form.getByText(/^Quote ID: TQ-/).textContent())!.replace('Quote ID: TQ-', '');
 
