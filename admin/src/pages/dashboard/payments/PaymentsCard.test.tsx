@@ -11,7 +11,7 @@ import { DEPOSIT_PERCENT_INVALID } from '#shared/payment-schemas';
 import { PAYMENT_OFF_REASONS } from '#shared/payments';
 import { fakeApi } from '../../../test/dom';
 import { renderRoutes } from '../../../test/render';
-import { ACCOUNT_TEXT, CONNECT_LABELS, PaymentsCard, PROVIDER_DOWN_TEXT, REFRESH_TEXT, RETURN_TEXT, ruleText } from './PaymentsCard';
+import { ACCOUNT_TEXT, CONNECT_LABELS, LAST_KNOWN_TEXT, PaymentsCard, PROVIDER_DOWN_TEXT, REFRESH_TEXT, RETURN_TEXT, ruleText } from './PaymentsCard';
 
 const notConnected: PaymentSettings = {
   mode: 'stripe',
@@ -106,16 +106,30 @@ describe('<PaymentsCard>', () => {
     expect(calls(api, 'PUT', '/api/payments/rule').map((c) => c.body)).toEqual([{ rule: 'deposit', depositType: 'fixed', depositAmount: 25, hold: true }]);
   });
 
-  it('reads the state again on the return from onboarding, says it, and leaves the query', async () => {
-    let reads = 0;
-    const { router } = renderCard(
-      { 'GET /api/payments': () => ({ json: ++reads === 1 ? { ...notConnected, account: { state: 'details_needed', label: 'Details needed', reason: null } } : ready }) },
+  it('reads the state from Stripe on the return from onboarding, says it, and leaves the query', async () => {
+    const { api, router } = renderCard(
+      {
+        'GET /api/payments': () => ({ json: { ...notConnected, account: { state: 'details_needed', label: 'Details needed', reason: null } } }),
+        'POST /api/payments/sync': () => ({ json: ready }),
+      },
       '/dashboard?tab=quotes&payments=return',
     );
     expect(await screen.findByText(RETURN_TEXT.ready)).toBeTruthy();
     expect(screen.getByText('Ready')).toBeTruthy();
-    expect(reads).toBeGreaterThanOrEqual(2);
+    expect(calls(api, 'POST', '/api/payments/sync')).toHaveLength(1);
     expect(router.state.location.search).toBe('?tab=quotes');
+  });
+
+  it('says the state last known on the return when Stripe cannot be asked', async () => {
+    renderCard(
+      {
+        'GET /api/payments': () => ({ json: { ...notConnected, account: { state: 'details_needed', label: 'Details needed', reason: null } } }),
+        'POST /api/payments/sync': () => ({ status: 503, json: { message: 'down', code: 'PAYMENT_PROVIDER_UNAVAILABLE' } }),
+      },
+      '/dashboard?payments=return',
+    );
+    expect(await screen.findByText(`${RETURN_TEXT.details_needed} ${LAST_KNOWN_TEXT}`)).toBeTruthy();
+    expect(screen.getByRole('button', { name: CONNECT_LABELS.details_needed })).toBeTruthy();
   });
 
   it('starts again when the onboarding link had expired', async () => {
@@ -136,8 +150,9 @@ describe('<PaymentsCard>', () => {
       'GET /api/payments': () => ({ json: notConnected }),
       'POST /api/payments/connect': () => ({ status: 503, json: { message: 'down', code: 'PAYMENT_PROVIDER_UNAVAILABLE' } }),
     });
+    const button = await screen.findByRole('button', { name: CONNECT_LABELS.not_connected });
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: CONNECT_LABELS.not_connected }));
+      fireEvent.click(button);
     });
     expect(await screen.findByText(PROVIDER_DOWN_TEXT)).toBeTruthy();
     expect(screen.getByRole('button', { name: CONNECT_LABELS.not_connected })).toBeTruthy();

@@ -3,10 +3,9 @@
 // connect page) with its state and, when a rule is set but cannot take payments, why; and the
 // rule: nothing at booking, a deposit (fixed in pounds or a percentage), or the full price,
 // optionally held on the card until the job is done. Coming back from onboarding
-// (`?payments=return`) reads the state again and says what happened; an expired link
+// (`?payments=return`) reads the state from Stripe again and says what happened; an expired link
 // (`?payments=refresh`) starts the connection again.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { TriangleAlert } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
@@ -17,7 +16,7 @@ import { DEPOSIT_PERCENT, HOLD_START_WITHIN_MS, type AccountState, type DepositT
 import { toast } from '../../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { errorText } from '../api';
-import { PAYMENTS_KEY, useConnectPayments, usePaymentSettings, useSavePaymentRule } from './api';
+import { useConnectPayments, usePaymentSettings, useSavePaymentRule, useSyncPayments } from './api';
 
 const HOLD_DAYS = HOLD_START_WITHIN_MS / 86_400_000;
 
@@ -56,6 +55,8 @@ export const RETURN_TEXT: Record<AccountState, string> = {
   disconnected: 'Your payment account is disconnected.',
 };
 export const REFRESH_TEXT = 'The link to connect your account had expired. Starting again…';
+/** Said after the return text when Stripe could not be asked. */
+export const LAST_KNOWN_TEXT = 'Stripe could not be reached just now, so this is the state last known.';
 
 /** The rule as a sentence: what a motorist pays when they book. */
 export function ruleText(settings: Pick<PaymentSettings, 'rule' | 'depositType' | 'depositAmount' | 'depositPercent' | 'hold'>): string {
@@ -79,7 +80,7 @@ const connectFailure = (error: Error) =>
 export function PaymentsCard({ go = goTo }: { go?: (url: string) => void }) {
   const settings = usePaymentSettings();
   const connect = useConnectPayments(go);
-  const queryClient = useQueryClient();
+  const sync = useSyncPayments();
   const [params, setParams] = useSearchParams();
   const [arrival, setArrival] = useState<'return' | 'refresh' | null>(null);
   const handled = useRef(false);
@@ -99,9 +100,9 @@ export function PaymentsCard({ go = goTo }: { go?: (url: string) => void }) {
       { replace: true },
     );
     section.current?.scrollIntoView?.({ block: 'start' });
-    if (returned === 'return') void queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY });
+    if (returned === 'return') sync.mutate();
     else connect.mutate();
-  }, [returned, setParams, queryClient, connect]);
+  }, [returned, setParams, sync, connect]);
 
   const data = settings.data;
   return (
@@ -121,7 +122,11 @@ export function PaymentsCard({ go = goTo }: { go?: (url: string) => void }) {
           ) : (
             <>
               <p role="status" className="text-sm font-medium text-slate-900 empty:hidden">
-                {arrival === 'refresh' ? REFRESH_TEXT : arrival === 'return' && !settings.isFetching ? RETURN_TEXT[data.account.state] : ''}
+                {arrival === 'refresh'
+                  ? REFRESH_TEXT
+                  : arrival === 'return' && (sync.isSuccess || sync.isError)
+                    ? `${RETURN_TEXT[data.account.state]}${sync.isError ? ` ${LAST_KNOWN_TEXT}` : ''}`
+                    : ''}
               </p>
               <Account settings={data} connecting={connect.isPending || connect.isSuccess} onConnect={() => connect.mutate()} />
               {connect.error && (
@@ -158,7 +163,7 @@ function Account({ settings, connecting, onConnect }: { settings: PaymentSetting
         </p>
       )}
       <div>
-        <Button type="button" variant={state === 'ready' ? 'outline' : 'default'} disabled={connecting} onClick={onConnect}>
+        <Button type="button" variant={state === 'ready' ? 'outline' : 'primary'} disabled={connecting} onClick={onConnect}>
           {connecting ? 'Opening…' : CONNECT_LABELS[state]}
         </Button>
       </div>

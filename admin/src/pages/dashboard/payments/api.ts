@@ -17,6 +17,15 @@ export function useSavePaymentRule() {
   });
 }
 
+/** The account's state read from the provider now: on the return from its onboarding. */
+export function useSyncPayments() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(portalApi.payments.sync.$post),
+    onSuccess: (settings) => queryClient.setQueryData(PAYMENTS_KEY, settings),
+  });
+}
+
 /** Asks the server where to connect (Stripe's onboarding, or the local connect page) and goes there. */
 export function useConnectPayments(go: (url: string) => void) {
   return useMutation({
