@@ -20,6 +20,7 @@ import { telUrl } from '#shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
 import { useAnswerJob, useJobs, type Answer } from './api';
+import { JobDocumentLinks } from './JobDocumentLinks';
 import { countdown, useNow, whatsappShare } from './format';
 
 const TONES: Record<BookingStatus, 'warning' | 'brand' | 'success' | 'neutral' | 'danger'> = {
@@ -131,6 +132,7 @@ function JobItem({ job }: { job: Booking }) {
       {job.payment && job.payment.status !== 'awaiting' && <Payment job={job} payment={job.payment} />}
       {requested && <AnswerForms job={job} />}
       {job.driverUrl && <DriverLink job={job} url={job.driverUrl} />}
+      {job.status === 'completed' && job.payment && <JobDocumentLinks job={job} />}
       <History job={job} />
     </article>
   );

@@ -16,6 +16,7 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Fiel
 import { fieldMessages } from '#shared/field-messages';
 import { errorText } from '../api';
 import { BookingSettingsCard } from '../jobs/BookingSettingsCard';
+import { InvoiceSettingsCard } from '../jobs/InvoiceSettingsCard';
 import { JobsCard } from '../jobs/JobsCard';
 import { PaymentsCard } from '../payments/PaymentsCard';
 import { AlertSettingsCard } from './AlertSettingsCard';
@@ -57,6 +58,7 @@ export default function QuotesTab() {
       <AlertSettingsCard />
       <BookingSettingsCard />
       <PaymentsCard />
+      <InvoiceSettingsCard />
       <LeadDetailDialog requested={requested} reference={reference} onClose={closeQuote} />
     </div>
   );
