@@ -29,7 +29,21 @@ const LARGE_SLICE: LoadSettings = { connections: 10, durationSeconds: 5 };
 export interface Sample {
   startedMs: number;
   latencyMs: number;
+  /** Answered 2xx. */
   ok: boolean;
+  /** The answer's status; 0 when the request failed without one (connection error). */
+  status: number;
+}
+
+/** The samples that were not answered 2xx, as the sections count them: answers with another status, and requests that got none. */
+export function unanswered(samples: Sample[]): { non2xx: number; errors: number } {
+  let non2xx = 0;
+  let errors = 0;
+  for (const s of samples) {
+    if (s.status === 0) errors++;
+    else if (!s.ok) non2xx++;
+  }
+  return { non2xx, errors };
 }
 
 export const p99 = (samples: Sample[]) => {
@@ -54,10 +68,10 @@ export function pacedQuotes(server: ServerProcess, requests: LoadRequest[], rate
     const done = fetch(`${server.url}${request.path}`, { method: request.method, body: request.body, headers: { 'content-type': 'application/json' } })
       .then(async (res) => {
         await res.arrayBuffer();
-        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: res.ok });
+        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: res.ok, status: res.status });
       })
       .catch(() => {
-        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: false });
+        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: false, status: 0 });
       })
       .finally(() => inFlight.delete(done));
     inFlight.add(done);
@@ -106,6 +120,9 @@ export interface BackupFigures {
   p99DuringMs: number;
   requestsDuring: number;
   failures: number;
+  /** Every quote sent while measuring, and those not answered 2xx. */
+  sent: number;
+  non2xx: number;
 }
 
 export async function measureBackupUnderLoad(script: string, requests: LoadRequest[]): Promise<BackupFigures> {
@@ -145,6 +162,8 @@ export async function measureBackupUnderLoad(script: string, requests: LoadReque
         p99DuringMs: p99(during),
         requestsDuring: during.length,
         failures: samples.filter((s) => !s.ok).length,
+        sent: samples.length,
+        non2xx: unanswered(samples).non2xx,
       };
     } finally {
       await server.stop();
@@ -169,7 +188,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export interface SliceSummary {
   p99Ms: number;
   requestsPerSecond: number;
+  /** Requests over the measured slices, those that failed (errors, time-outs, non-2xx), and the non-2xx answers among them. */
+  total: number;
   failures: number;
+  non2xx: number;
   cpuMsPerRequest: number;
 }
 
@@ -188,7 +210,7 @@ export async function alternatingSlices<K extends string>(
     options.before?.(name);
     await runLoad(servers[name], requests, { connections: 10, durationSeconds: 5 });
   }
-  type Slice = { p99Ms: number; total: number; failures: number; cpuMs: number };
+  type Slice = { p99Ms: number; total: number; failures: number; non2xx: number; cpuMs: number };
   const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<K, Slice[]>;
   for (let round = 0; round < options.rounds; round++) {
     // Every other round in the opposite order, so neither server always follows the other.
@@ -197,7 +219,7 @@ export async function alternatingSlices<K extends string>(
       const cpuBefore = servers[name].cpuMs() ?? NaN;
       const result = await runLoad(servers[name], requests, options.slice);
       const cpuMs = (servers[name].cpuMs() ?? NaN) - cpuBefore;
-      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures, cpuMs });
+      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures, non2xx: result.non2xx, cpuMs });
     }
   }
   const seconds = options.rounds * options.slice.durationSeconds;
@@ -207,7 +229,9 @@ export async function alternatingSlices<K extends string>(
       {
         p99Ms: median(slices[name].map((s) => s.p99Ms)),
         requestsPerSecond: slices[name].reduce((sum, s) => sum + s.total, 0) / seconds,
+        total: slices[name].reduce((sum, s) => sum + s.total, 0),
         failures: slices[name].reduce((sum, s) => sum + s.failures, 0),
+        non2xx: slices[name].reduce((sum, s) => sum + s.non2xx, 0),
         cpuMsPerRequest: slices[name].reduce((sum, s) => sum + s.cpuMs, 0) / slices[name].reduce((sum, s) => sum + s.total, 0),
       },
     ]),
