@@ -47,6 +47,17 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
 }
 
 describe('booking a quote', () => {
+  it('prepares its SQL once: a booking after the first prepares no statement (drizzle building one costs more than the read; docs/budgets.md)', async () => {
+    const { t, op, quote, book } = await setup();
+    // A text number too, so every alert of a booking is written.
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).status).toBe(200);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    const second = await quote();
+    const prepare = vi.spyOn(t.deps.db.$client, 'prepare');
+    expect((await book(second.quoteId)).status).toBe(201);
+    expect(prepare.mock.calls.map(([source]) => String(source).replace(/\s+/g, ' ').slice(0, 80))).toEqual([]);
+  });
+
   it('books at the quoted price, alerts the operator by email and text at once, and texts the motorist, each once', async () => {
     const { t, sink, fake, worker, op, quote, book, outbox } = await setup();
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).json.smsNumber).toBe('+447700900456');
