@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { FAKE_DVLA_KEY, dvlaFakeUrl } from './api/test/dvla-fake';
+import { messageFakeEnv, messageFakePorts } from './api/test/message-fakes';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -14,12 +15,16 @@ if (!existsSync(chromium)) {
   );
 }
 
-// E2E_PORT moves the servers (API on it, examples on it + 1, the DVLA fake on it + 2) so two checkouts can run at once.
+// E2E_PORT moves the servers (API on it, examples on it + 1, the DVLA fake on it + 2, the SMS and
+// SMTP fakes from it + 3, api/test/message-fakes.ts) so two checkouts can run at once.
 const apiPort = Number(process.env.E2E_PORT ?? 4173);
 export const API_ORIGIN = `http://127.0.0.1:${apiPort}`;
 export const EXAMPLES_ORIGIN = `http://127.0.0.1:${apiPort + 1}`;
 /** The DVLA fake (api/test/dvla-fake.ts) the server looks number plates up in. */
 const dvlaPort = apiPort + 2;
+/** The SMS provider and SMTP server the API sends to, and where the journeys read what they received. */
+const messagesPort = apiPort + 3;
+export const MESSAGES_READER = `http://127.0.0.1:${messageFakePorts(messagesPort).reader}`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'recovery-e2e-'));
 
 export default defineConfig({
@@ -62,12 +67,22 @@ export default defineConfig({
         DATABASE_PATH: path.join(dataDir, 'e2e.db'),
         BILLING_MODE: 'local',
         QUOTE_RATE_LIMIT: '0',
+        // The journeys book from one address too.
+        BOOKING_RATE_LIMIT: '0',
         // The journeys sign up a fresh operator each from one address.
         SIGNUP_RATE_LIMIT: '0',
         LOG_LEVEL: 'silent',
         DVLA_API_KEY: FAKE_DVLA_KEY,
         DVLA_API_URL: dvlaFakeUrl(dvlaPort),
+        ...messageFakeEnv(messagesPort),
+        MAIL_FROM: 'RecoveryQuote <alerts@example.com>',
       },
+    },
+    {
+      command: `tsx api/test/message-fakes.ts ${messagesPort}`,
+      url: `${MESSAGES_READER}/healthz`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
     {
       command: `tsx api/test/dvla-fake.ts ${dvlaPort}`,

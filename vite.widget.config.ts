@@ -54,7 +54,11 @@ export default defineConfig(({ command }) => {
     resolve: {
       // The number plate look-up is its own file (vite.widget-vehicle.config.ts), loaded on first
       // use: in widget.js only its loader is bundled.
-      alias: [{ find: /^\.\/vehicle-chunk$/, replacement: fileURLToPath(new URL('widget/src/vehicle-chunk.widget.ts', import.meta.url)) }],
+      // The booking form likewise (vite.widget-booking.config.ts), loaded when asked for.
+      alias: [
+        { find: /^\.\/vehicle-chunk$/, replacement: fileURLToPath(new URL('widget/src/vehicle-chunk.widget.ts', import.meta.url)) },
+        { find: /^\.\/booking-chunk$/, replacement: fileURLToPath(new URL('widget/src/booking-chunk.widget.ts', import.meta.url)) },
+      ],
     },
     define: {
       // React picks its production build from this; the browser has no `process`.

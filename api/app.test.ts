@@ -132,6 +132,14 @@ describe('the admin SPA', () => {
   });
 });
 
+describe('the public origin', () => {
+  it('reaches the SPA through its page, so sign-in can move there before checkout returns to it', async () => {
+    const t = createTestApp({ env: { PUBLIC_URL: 'https://quotes.acme-recovery.example' } });
+    const res = await t.call('GET', '/auth-page');
+    expect(res.text).toContain('<meta name="public-url" content="https://quotes.acme-recovery.example">');
+  });
+});
+
 describe('the configured support address', () => {
   it('reaches the SPA through its page', async () => {
     const t = createTestApp({ env: { SUPPORT_EMAIL: 'help@acme-recovery.example' } });

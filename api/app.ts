@@ -46,14 +46,21 @@ import { bookingRoutes } from './bookings/routes';
 import { bookingService, type BookingService } from './bookings/service';
 import { createLiveHub, type LiveHub } from './bookings/live';
 import { vehicleRoutes } from './vehicles/routes';
+import { paymentService, type PaymentService } from './payments/service';
+import { paymentRoutes } from './payments/routes';
+import { createStripePayments } from './payments/stripe';
+import { createLocalPayments, localPaymentPages } from './payments/local';
+import { findCompanyById } from './company/store';
+import { bookingById } from './bookings/store';
 import { vehicleService } from './vehicles/service';
 import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 
 
-/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge. */
+/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments. */
 export interface AppBookings {
   service: BookingService;
+  payments: PaymentService;
   live: LiveHub;
   outbox: { nudge: () => void };
 }
@@ -122,7 +129,10 @@ export function createApp(options: AppOptions) {
   // once the job runs); their expiry is a job of api/boot.ts's.
   const live = createLiveHub(config.bookings.liveStreams);
   const outbox = { nudge: () => {} };
-  const bookings = bookingService({ ...deps, live, nudgeOutbox: () => outbox.nudge() });
+  // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in local mode.
+  const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
+  const bookings = bookingService({ ...deps, live, payments, nudgeOutbox: () => outbox.nudge() });
+  payments.attachBookings(bookings);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
@@ -138,7 +148,8 @@ export function createApp(options: AppOptions) {
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))
-    .route('/', bookingRoutes(deps, bookings, live))
+    .route('/', bookingRoutes(deps, bookings, live, payments))
+    .route('/', paymentRoutes(payments))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
@@ -165,6 +176,15 @@ export function createApp(options: AppOptions) {
     // The local billing pages' forms carry one field: a few hundred bytes.
     .use('/billing/*', apiBodyLimit(BILLING_FORM_LIMIT))
     .route('/', billing.pages)
+    .use('/pay/*', apiBodyLimit(BILLING_FORM_LIMIT))
+    .use('/payments/*', apiBodyLimit(BILLING_FORM_LIMIT))
+    .route(
+      '/',
+      localPaymentPages(config, payments, (companyId) => {
+        const company = findCompanyById(db, companyId);
+        return company && { name: company.name, reference: (bookingId: number) => bookingById(db, bookingId)?.reference ?? '' };
+      }),
+    )
     .route(
       '/',
       createHostedRoutes({
@@ -174,21 +194,23 @@ export function createApp(options: AppOptions) {
       }),
     );
 
-  mountAdminSpa(app, config.supportEmail);
+  mountAdminSpa(app, config.supportEmail, config.publicUrl);
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, live, outbox };
+  const appBookings: AppBookings = { service: bookings, payments, live, outbox };
   return { app, deps, billing, bookings: appBookings };
 }
 
-function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string) {
+function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: string) {
   const adminDir = path.join(DIST, 'admin');
   const indexFile = path.join(adminDir, 'index.html');
   let indexHtml: { head: string; tail: string } | undefined;
-  // The SPA learns the configured support address and this response's CSP nonce from the page
-  // itself: no extra request.
-  const supportMeta = `<meta name="support-email" content="${escapeAttribute(supportEmail)}">`;
+  // The SPA learns the configured support address, the public origin (sign-in moves there, where
+  // checkout returns) and this response's CSP nonce from the page itself: no extra request.
+  const supportMeta =
+    `<meta name="support-email" content="${escapeAttribute(supportEmail)}">` +
+    `<meta name="public-url" content="${escapeAttribute(publicUrl)}">`;
   const spaIndex = () => {
     if (!indexHtml && existsSync(indexFile)) {
       const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);

@@ -14,12 +14,18 @@ import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
 import { MAIL_OUTBOX_JOB, mailOutboxJob } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
+import { paymentReconcileJob } from './payments/reconcile';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
  * is adding its definition here.
  */
-const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [retentionJob(deps), mailOutboxJob(deps), bookingExpiryJob(bookings.service)];
+const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
+  retentionJob({ ...deps, hour: deps.config.retentionHour }),
+  mailOutboxJob(deps),
+  bookingExpiryJob(bookings.service),
+  paymentReconcileJob(bookings.payments),
+];
 
 export function bootApp(config: Config, appLogger?: Logger) {
   const logger = appLogger ?? createLogger(config.logLevel);

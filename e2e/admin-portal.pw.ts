@@ -34,7 +34,7 @@ test('landing → sign up → trial → sign in → portal tabs → contact', as
     await fillSignup(page, operator);
     await page.getByRole('button', { name: 'Create Account' }).click();
     await startTrialFromCheckout(page);
-    await expect(page.getByText(`Welcome back, ${operator.email}`)).toBeVisible();
+    await expect(page.getByText(`Welcome, ${operator.email}`)).toBeVisible();
   });
 
   await test.step('sign out, then sign in again by the landing page', async () => {
@@ -50,6 +50,7 @@ test('landing → sign up → trial → sign in → portal tabs → contact', as
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page.getByRole('tab', { name: 'Pricing & Rates' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByText(`Welcome back, ${operator.email}`)).toBeVisible();
   });
 
   await test.step('pricing saves', async () => {

@@ -33,7 +33,7 @@ test('sign up, start the trial, cancel in the portal, and reactivate', async ({ 
   await expect(page).not.toHaveURL(/session_id/);
   // Auto-redirect after 2 s.
   await expect(page).toHaveURL(/\/dashboard$/, { timeout: 5000 });
-  await expect(page.getByText(`Welcome back, ${email}`)).toBeVisible();
+  await expect(page.getByText(`Welcome, ${email}`)).toBeVisible();
 
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Manage Subscription' }).click();

@@ -47,7 +47,7 @@ test('operator configures; a motorist quotes on the public page and opens WhatsA
     // The starter problems and the operator's own custom charge are problems the motorist can choose, 'Other' last.
     await expect(form.getByLabel('Problem Description').locator('option')).toHaveText([
       'Select the problem',
-      ...['Engine Failure', 'Accident Recovery', 'Flat Tire', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out'],
+      ...['Engine Failure', 'Accident Recovery', 'Flat Tyre', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out'],
       'Ditch Recovery',
       'Other',
     ]);

@@ -42,11 +42,13 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
     await page.getByRole('tab', { name: 'Custom Charges' }).click();
     await page.getByRole('button', { name: 'Add Custom Charge' }).click();
     const charge = page.getByRole('dialog', { name: 'Add Custom Charge' });
-    // A starter problem already exists: the refusal shows in the dialog.
-    await charge.getByLabel('Problem type').selectOption({ label: 'Flat Tire' });
-    await charge.getByRole('button', { name: 'Add Custom Charge' }).click();
-    await expect(charge.getByText('Flat Tire already exists')).toBeVisible();
-    await charge.getByRole('button', { name: 'Cancel' }).click();
+    // A starter problem already exists: offered for editing, never for a second add.
+    await expect(charge.locator('optgroup[label="Add a problem"] option', { hasText: 'Flat Tyre' })).toHaveCount(0);
+    await charge.getByLabel('Problem type').selectOption({ label: 'Flat Tyre' });
+    await expect(charge).toBeHidden();
+    const problems = page.getByRole('list', { name: 'Problem Charges' });
+    await expect(problems.getByLabel('Problem type')).toHaveValue('Flat Tyre');
+    await problems.getByRole('button', { name: 'Cancel editing Flat Tyre' }).click();
     await addCustomProblemCharge(page, 'Ditch Recovery', '30');
 
     await page.getByRole('tab', { name: 'Contact Info' }).click();

@@ -86,7 +86,7 @@ test('rules set in the portal price the hosted page: bank holiday, travel, minim
 
     const line = (label: string | RegExp) => form.locator('dl > div').filter({ has: phone.locator('dt', { hasText: label }) });
     await expect(line('Bank holiday fee').locator('dd')).toHaveText('£30.00');
-    await expect(line(/^Travel to you \(\d+(\.\d)? miles\)$/)).toHaveCount(1);
+    await expect(line(/^Travel to you: \d+(\.\d)? miles( after \d+ free)?$/)).toHaveCount(1);
     await expect(line('Minimum charge adjustment')).toHaveCount(1);
     // Everything below the £500 minimum is brought up to it, and VAT added on top: £600 all in.
     await expect(line('VAT (20%)').locator('dd')).toHaveText('£100.00');

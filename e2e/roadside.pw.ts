@@ -27,7 +27,7 @@ async function fillQuote(form: Locator) {
   await form.getByLabel('Vehicle Type').selectOption('Car');
   await form.getByLabel('Gearbox').selectOption('Manual');
   await form.getByLabel('Rolling Status').selectOption('Not Rolling');
-  await form.getByLabel('Problem Description').selectOption('Flat Tire');
+  await form.getByLabel('Problem Description').selectOption('Flat Tyre');
 }
 
 // Against the real GET /api/postcodes/nearest and the built-in postcode data.
@@ -133,7 +133,7 @@ test.describe('nothing stored before a quote', () => {
       await fillQuote(form);
       await form.getByRole('radio', { name: 'Later (Schedule)' }).check();
       await form.getByRole('radio', { name: 'Now (Emergency)' }).check();
-      await form.getByRole('button', { name: '+', exact: true }).click();
+      await form.getByRole('button', { name: 'More passengers', exact: true }).click();
 
       const stored = () =>
         page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }));

@@ -22,8 +22,8 @@ async function fillQuote(form: Locator) {
   await form.getByLabel('Vehicle Type').selectOption('Car');
   await form.getByLabel('Gearbox').selectOption('Manual');
   await form.getByLabel('Rolling Status').selectOption('Not Rolling');
-  await form.getByRole('button', { name: '+', exact: true }).click();
-  await form.getByLabel('Problem Description').selectOption('Flat Tire');
+  await form.getByRole('button', { name: 'More passengers', exact: true }).click();
+  await form.getByLabel('Problem Description').selectOption('Flat Tyre');
 }
 
 /** Serious and critical axe findings inside the widget, as readable lines. */
@@ -40,7 +40,7 @@ test.describe('embedded on another origin', () => {
     const form = widget(page);
     await expect(form.getByRole('heading', { name: 'Get Your Instant Recovery Quote' })).toBeVisible();
     // The demo company's own custom charges are the problems offered, then 'Other'.
-    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Engine Failure', 'Flat Tire', 'Accident Recovery', 'Other']);
+    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Engine Failure', 'Flat Tyre', 'Accident Recovery', 'Other']);
     await fillQuote(form);
     await form.getByLabel('Pickup Location').blur();
     await expect(form.getByLabel('Pickup Location')).toHaveValue('M1 1AA');
@@ -117,7 +117,7 @@ test.describe('embedded on another origin', () => {
     expect(text).toContain('Gearbox: Manual');
     expect(text).toContain('Rolling Status: Not Rolling');
     expect(text).toContain('Passengers: 1');
-    expect(text).toContain('Problem: Flat Tire');
+    expect(text).toContain('Problem: Flat Tyre');
     expect(text).toContain(`When: ${tomorrow.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric' })} at 02:30 PM`);
     expect(text).toMatch(/Quoted Price: £[\d,]+\.\d{2}/);
     expect(text).toContain('Please confirm the cost and your availability.');
@@ -159,7 +159,7 @@ test.describe('embedded on another origin', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Rolling');
     await page.keyboard.press('Tab');
-    await expect(form.getByRole('button', { name: '-', exact: true })).toBeFocused();
+    await expect(form.getByRole('button', { name: 'Fewer passengers', exact: true })).toBeFocused();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await page.keyboard.press('Space');
@@ -208,8 +208,8 @@ test.describe('embedded on another origin', () => {
       form.getByRole('button', { name: 'Use my location' }),
       form.getByRole('button', { name: 'Dismiss safety advice' }),
       form.getByLabel('Vehicle Type'),
-      form.getByRole('button', { name: '+', exact: true }),
-      form.getByRole('button', { name: '-', exact: true }),
+      form.getByRole('button', { name: 'More passengers', exact: true }),
+      form.getByRole('button', { name: 'Fewer passengers', exact: true }),
       form.locator('label').filter({ hasText: 'Later (Schedule)' }),
       form.getByRole('button', { name: 'Calculate Quote' }),
       form.getByRole('button', { name: 'Contact via WhatsApp' }),

@@ -34,6 +34,8 @@ import {
   type LargeDatabaseFigures,
 } from './bench/reliability';
 import { REPO_ROOT, spawnServer, type ServerProcess } from './bench/server-process';
+import { DRAIN_CAP_SECONDS, DRAIN_RATE, DURABILITY_QUOTES, measureRestore, measureRetentionDrain, type DrainFigures, type RestoreFigures, type RestoreRun } from './bench/durability';
+import { WAL_SIZE_LIMIT_BYTES } from '../api/platform/db/checkpointer';
 import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against';
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
@@ -391,6 +393,74 @@ ${render(rows)}
 `;
 }
 
+const ms1 = (n: number) => `${n.toFixed(1)} ms`;
+
+function drainSection(host: ReturnType<typeof machine>, figures: DrainFigures, script: string): string {
+  const ratio = figures.p99DuringMs / figures.p99WithoutMs;
+  const rate = figures.drained / figures.drainSeconds;
+  const rows: Row[] = [
+    {
+      what: `quote p99 at ${DRAIN_RATE}/s while retention drains a backlog of ${int(figures.quotes)} expired quotes (${int(figures.requestsDuring)} quotes) vs the night's run done (${int(figures.requestsWithout)} quotes)${figures.failures > 0 ? ` (${int(figures.failures)} failures)` : ''}`,
+      measured: `${ms1(figures.p99DuringMs)} vs ${ms1(figures.p99WithoutMs)} (${ratio.toFixed(2)}×)`,
+      budget: '≤ 1.5×',
+      pass: ratio <= 1.5 && figures.failures === 0,
+    },
+    {
+      what: 'the WAL file at its largest while draining (without: its largest with quotes alone)',
+      measured: `${mb(figures.peakWalBytes)} (${mb(figures.peakWalWithoutBytes)})`,
+      budget: `≤ ${mb(WAL_SIZE_LIMIT_BYTES)} and a checkpoint's worth`,
+      pass: figures.peakWalBytes <= WAL_SIZE_LIMIT_BYTES * 1.5,
+    },
+    {
+      what: `quotes deleted in ${figures.drainSeconds.toFixed(0)} s${figures.finished ? ' (the whole backlog)' : `, measured for ${DRAIN_CAP_SECONDS} s at most`}`,
+      measured: `${int(figures.drained)} (${int(rate)}/s${figures.finished ? '' : `: the whole backlog in about ${int(figures.quotes / Math.max(rate, 1) / 60)} min`})`,
+      budget: 'reported',
+    },
+  ];
+  return `## Retention backlog under load
+
+\`scripts/bench/durability.ts\`: a database of ${int(figures.quotes)} quotes three years old over ${int(LARGE_COMPANIES)} companies (filled with
+plain SQL in ${figures.fillSeconds.toFixed(0)} s), served by \`${script}\` with \`RETENTION_HOUR=0\`; quotes are posted at ${DRAIN_RATE} a
+second on a fixed schedule (an open model). First with the night's retention marked done, then, the marker removed, the
+server started again: the night's run drains the backlog (api/platform/jobs/pacer.ts) while the same load is measured,
+until no expired quote is left or ${DRAIN_CAP_SECONDS} s have passed. The first second of each is left out. ${ranAt(host)}
+
+${render(rows)}
+`;
+}
+
+function restoreSection(host: ReturnType<typeof machine>, figures: RestoreFigures, script: string): string {
+  const row = (label: string, run: RestoreRun): Row => ({
+    what: `\`npm run restore\` from ${label}, start to exit of its process (${int(run.quotes)} quotes restored), then the server's start on it`,
+    measured: `${run.seconds.toFixed(1)} s + ${run.startSeconds.toFixed(1)} s`,
+    budget: '≤ 60 s + 15 s',
+    pass: run.seconds <= 60 && run.startSeconds <= 15 && run.quotes >= figures.quotes,
+  });
+  const rows: Row[] = [
+    row('a Litestream file replica', figures.replica),
+    row('an `npm run backup` copy', figures.backup),
+    {
+      what: 'the replica\'s first full copy: the server started with `REPLICA_URL` to the replica holding every frame',
+      measured: `${figures.replicateSeconds.toFixed(1)} s`,
+      budget: 'reported',
+    },
+  ];
+  const said = figures.replica.output.split('\n').map((line) => `    ${line}`).join('\n');
+  return `## Restore
+
+\`scripts/bench/durability.ts\`: a database of ${int(figures.quotes)} quotes over ${int(LARGE_COMPANIES)} companies (${mb(figures.databaseBytes)},
+filled in ${figures.fillSeconds.toFixed(0)} s) replicated by \`${script}\` with \`REPLICA_URL=file://…\` and stopped once the replica held
+every frame; then \`npm run restore\` from the replica, and from an \`npm run backup\` copy of the same file, each in its own
+process, and the server started on each restored file. ${ranAt(host)}
+
+${render(rows)}
+
+What the restore from the replica printed:
+
+${said}
+`;
+}
+
 function largeDatabaseSection(host: ReturnType<typeof machine>, figures: LargeDatabaseFigures, script: string): string {
   const ratio = figures.large.p99Ms / figures.empty.p99Ms;
   const note = (r: LargeDatabaseFigures['empty']) => `${int(r.requestsPerSecond)} req/s${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
@@ -524,7 +594,7 @@ function withSection(doc: string, section: string): string {
   return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${doc.slice(next + 1)}`}`;
 }
 
-const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'logs', 'nearest'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'retention', 'restore', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
@@ -554,10 +624,11 @@ async function main() {
   const asked = args.filter((arg) => !arg.startsWith('--'));
   const leadsQuotes = Number(/^--leads-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--leads-quotes=')) ?? '')?.[1] ?? LARGE_QUOTES);
   const rounds = Number(/^--rounds=(\d+)$/.exec(options.find((o) => o.startsWith('--rounds=')) ?? '')?.[1] ?? AGAINST_ROUNDS);
-  const unknownOptions = options.filter((o) => !/^--(leads-quotes|rounds)=\d+$/.test(o));
-  if (unknownOptions.length > 0 || leadsQuotes < 1 || rounds < 1 || (againstAt !== -1 && !againstRef)) {
+  const durabilityQuotes = Number(/^--durability-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--durability-quotes=')) ?? '')?.[1] ?? DURABILITY_QUOTES);
+  const unknownOptions = options.filter((o) => !/^--(leads-quotes|rounds|durability-quotes)=\d+$/.test(o));
+  if (unknownOptions.length > 0 || leadsQuotes < 1 || durabilityQuotes < 1 || rounds < 1 || (againstAt !== -1 && !againstRef)) {
     process.stderr.write(
-      `Unknown bench option ${unknownOptions.join(', ')}: the options are --leads-quotes=N (N ≥ 1), --against <git-ref> and, with it, --rounds=N and --link-modules\n`,
+      `Unknown bench option ${unknownOptions.join(', ')}: the options are --leads-quotes=N and --durability-quotes=N (N ≥ 1), --against <git-ref> and, with it, --rounds=N and --link-modules\n`,
     );
     process.exit(1);
   }
@@ -622,6 +693,19 @@ async function main() {
   if (sections.has('alerts')) {
     console.log('Quotes with alerts on and off, in alternating slices…');
     const section = alertsSection(host, await measureAlerts(script, acrossCompanies(quoteRequests(CITY_POSTCODES, PAIR_COUNT, 4), ALERT_COMPANIES)), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('retention')) {
+    console.log(`Retention backlog under load: filling ${int(durabilityQuotes)} expired quotes…`);
+    // The demo company's quotes: the filled companies' problem rows are not the form's.
+    const section = drainSection(host, await measureRetentionDrain(script, quoteRequests(CITY_POSTCODES, PAIR_COUNT, 5), durabilityQuotes), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('restore')) {
+    console.log(`Restore: filling ${int(durabilityQuotes)} quotes and replicating them…`);
+    const section = restoreSection(host, await measureRestore(script, durabilityQuotes), script);
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

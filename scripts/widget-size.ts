@@ -6,6 +6,8 @@ import { gzipSync } from 'node:zlib';
 export const WIDGET_FILE = 'dist/widget/widget.js';
 /** 85 KB, counted in bytes of 1,000 (the stricter reading). */
 export const WIDGET_BUDGET_BYTES = 85_000;
+/** The booking form's own file (widget-booking.js), loaded only when asked for: 25 KB likewise. */
+export const BOOKING_CHUNK_BUDGET_BYTES = 25_000;
 
 export function widgetGzipBytes(file = WIDGET_FILE): number {
   // Level 9, as a CDN or a pre-compressing server would send it.

@@ -2,6 +2,7 @@
 // contract documents and checks them, and the pages take their types from them.
 import { z } from 'zod';
 import { BOOKING_STATUSES } from './bookings';
+import { bookingPaymentSchema } from './payment-schemas';
 
 const status = z.enum(BOOKING_STATUSES);
 const money = z.number().meta({ description: 'Pounds' });
@@ -30,6 +31,7 @@ export const jobViewSchema = z
     driverName: z.string().nullable(),
     declineReason: z.string().nullable(),
     history: z.array(historyEntry).meta({ description: 'Oldest first' }),
+    payment: bookingPaymentSchema.nullable().meta({ description: 'Paid at booking (docs/product.md §21); null when nothing was due' }),
   })
   .meta({ id: 'JobView' });
 
@@ -38,6 +40,7 @@ export const bookingCreatedSchema = z
     job: jobViewSchema,
     jobToken: z.string().meta({ description: 'The status page is /job/{jobToken}: keep it, it is shown once' }),
     jobUrl: z.string(),
+    checkoutUrl: z.string().nullable().meta({ description: 'Payment at booking: the browser goes here to pay, and the booking is requested once paid; null when nothing is due' }),
   })
   .meta({ id: 'BookingCreated' });
 
@@ -83,6 +86,7 @@ export const bookingSchema = z
     declineReason: z.string().nullable(),
     driverUrl: z.string().nullable().meta({ description: 'The driver’s page, once accepted and until finished' }),
     history: z.array(historyEntry),
+    payment: bookingPaymentSchema.nullable().meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
   })
   .meta({ id: 'Booking' });
 

@@ -4,12 +4,15 @@
 
 /**
  * requested → accepted → on_the_way → arrived → loaded → completed, or declined (operator),
- * expired (no answer within the operator's response time) or cancelled (motorist).
+ * expired (no answer within the operator's response time) or cancelled (motorist). A booking
+ * whose operator takes payment at booking is awaiting_payment until it is paid (or the card
+ * held), and only then requested; an abandoned one is deleted (docs/product.md §21).
  */
-export const BOOKING_STATUSES = ['requested', 'accepted', 'on_the_way', 'arrived', 'loaded', 'completed', 'declined', 'expired', 'cancelled'] as const;
+export const BOOKING_STATUSES = ['awaiting_payment', 'requested', 'accepted', 'on_the_way', 'arrived', 'loaded', 'completed', 'declined', 'expired', 'cancelled'] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
+  awaiting_payment: 'Awaiting payment',
   requested: 'Requested',
   accepted: 'Accepted',
   on_the_way: 'On the way',
@@ -21,11 +24,12 @@ export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** Who moves a job: the operator in the portal, the driver's page, the motorist's page, or the server's expiry job. */
+/** Who moves a job: the operator in the portal, the driver's page, the motorist's page, or the server (expiry, payment received). */
 export type BookingActor = 'operator' | 'driver' | 'motorist' | 'system';
 
 /** Every allowed change, with who may make it. Anything else is out of order (409). */
 const TRANSITIONS: Record<BookingStatus, Partial<Record<BookingStatus, readonly BookingActor[]>>> = {
+  awaiting_payment: { requested: ['system'] },
   requested: { accepted: ['operator'], declined: ['operator'], expired: ['system'], cancelled: ['motorist'] },
   accepted: { on_the_way: ['driver', 'operator'], cancelled: ['motorist', 'operator'] },
   on_the_way: { arrived: ['driver', 'operator'] },
@@ -70,6 +74,10 @@ export type PageButton = (typeof PAGE_BUTTONS)[number];
 /** The one line the motorist reads before sending a booking: who gets the details and for how long. */
 export const bookingPrivacyLine = (companyName: string, retentionMonths: number) =>
   `${companyName} receives your name, number, registration and note to do this job; they are kept with the quote for ${retentionMonths} months, then deleted.`;
+
+const londonTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** A time as the job's texts and pages say it: "14:05", UK time. */
+export const clockTime = (iso: string) => londonTime.format(new Date(iso));
 
 export const QUOTE_EXPIRED_FOR_BOOKING = 'This price has expired. Please get a fresh quote to book.';
 export const BOOKING_OUT_OF_ORDER = 'This job cannot move to that status now.';

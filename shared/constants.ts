@@ -39,7 +39,8 @@ export const ROLLING_OPTIONS = [
 export const DEFAULT_PROBLEM_TYPES = [
   { value: 'engine-failure', label: 'Engine Failure' },
   { value: 'accident-recovery', label: 'Accident Recovery' },
-  { value: 'flat-tire', label: 'Flat Tire' },
+  // The value is the API's (docs/product.md §9); the label is British English.
+  { value: 'flat-tire', label: 'Flat Tyre' },
   { value: 'fuel-delivery', label: 'Fuel Delivery' },
   { value: 'no-keys', label: 'No Keys' },
   { value: 'flat-battery', label: 'Flat Battery' },
@@ -77,6 +78,17 @@ export const COLOUR_PRESETS: readonly ColourTheme[] = [
 ];
 
 export const FEATURE_ICONS = ['Clock', 'Calculator', 'CheckCircle', 'Shield', 'Truck', 'Star', 'Phone', 'MapPin'] as const;
+/** The icons as an operator reads them: stored by their component names, shown in words. */
+export const FEATURE_ICON_LABELS: Record<(typeof FEATURE_ICONS)[number], string> = {
+  Clock: 'Clock',
+  Calculator: 'Calculator',
+  CheckCircle: 'Tick in a circle',
+  Shield: 'Shield',
+  Truck: 'Truck',
+  Star: 'Star',
+  Phone: 'Phone',
+  MapPin: 'Map pin',
+};
 
 /** Slugs that would shadow an app route or look official; refused as a custom URL. */
 export const RESERVED_SLUGS = [

@@ -59,8 +59,15 @@ export const ERROR_CODES = [
   'BOOKING_OUT_OF_ORDER',
   'JOB_CLOSED',
   'STREAMS_FULL',
+  // Payment at booking: a connected-account event for an account we do not know or older than
+  // the state applied, a refund of more than was paid or of nothing paid
+  'WEBHOOK_UNKNOWN_ACCOUNT',
+  'WEBHOOK_STALE',
+  'PAYMENT_NOT_REFUNDABLE',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
+  /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */
+  'PAYMENT_PROVIDER_UNAVAILABLE',
   'REQUEST_FAILED',
   'INTERNAL',
 ] as const;

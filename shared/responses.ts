@@ -287,7 +287,10 @@ export const leadSchema = z
     customerContact: z
       .object({ channel: z.enum(CONTACT_CHANNELS), at: z.string() })
       .nullable()
-      .meta({ description: 'The motorist’s last tap on WhatsApp or Call in the quote form' }),
+      .meta({ description: 'The motorist’s first tap on WhatsApp or Call in the quote form' }),
+    customerContacts: z
+      .array(z.object({ channel: z.enum(CONTACT_CHANNELS), at: z.string() }))
+      .meta({ description: 'The first tap of each button, oldest first (a later tap of the same button changes nothing)' }),
   })
   .meta({ id: 'Lead' });
 

@@ -1,13 +1,14 @@
 // Size is a feature (docs/style.md #11): widget.js must stay within its gzip budget. The test builds
 // the widget itself into a temporary directory, so it neither skips without a build nor weighs a
-// stale dist/ left over from before the last source change. The number plate look-up is built
-// beside it (widget-vehicle.js) and must stay out of widget.js: only its loader is in there.
+// stale dist/ left over from before the last source change. The number plate look-up and the
+// booking form are built beside it (widget-vehicle.js, widget-booking.js) and must stay out of
+// widget.js: only their loaders are in there.
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, expect, it } from 'vitest';
 import { viteBuild } from '../scripts/vite-build';
-import { WIDGET_BUDGET_BYTES, widgetGzipBytes } from '../scripts/widget-size';
+import { BOOKING_CHUNK_BUDGET_BYTES, WIDGET_BUDGET_BYTES, widgetGzipBytes } from '../scripts/widget-size';
 
 const outDirs: string[] = [];
 afterAll(() => {
@@ -23,6 +24,9 @@ it('widget.js is at most 85 KB gzip', { timeout: 120_000 }, async () => {
   expect(widget).toContain('widget-vehicle.js');
   expect(widget).not.toContain('We think this is');
   expect(widget).not.toMatch(/\.vehicles\.lookup\b/);
+  expect(widget).toContain('widget-booking.js');
+  expect(widget).not.toContain('Send booking');
+  expect(widget).not.toMatch(/\.bookings\.\$post\b/);
 });
 
 it('widget-vehicle.js, the number plate look-up, is at most 2 KB gzip and carries no React of its own', { timeout: 120_000 }, async () => {
@@ -34,4 +38,15 @@ it('widget-vehicle.js, the number plate look-up, is at most 2 KB gzip and carrie
   expect(chunk).toMatch(/\.vehicles\.lookup\.\$post\b/);
   expect(chunk).not.toContain('useState');
   expect(gzipSync(chunk, { level: 9 }).length).toBeLessThanOrEqual(2000);
+});
+
+it('widget-booking.js, the booking form, is at most 25 KB gzip and carries no React of its own', { timeout: 120_000 }, async () => {
+  const outDir = await viteBuild('vite.widget-booking.config.ts');
+  outDirs.push(outDir);
+  const chunk = readFileSync(path.join(outDir, 'widget-booking.js'), 'utf8');
+  expect(chunk).toContain('Send booking');
+  expect(chunk).toMatch(/\.bookings\.\$post\b/);
+  // The widget's React runs its hooks: a second React would hold its own (and break them).
+  expect(chunk).not.toContain('__CLIENT_INTERNALS');
+  expect(gzipSync(chunk, { level: 9 }).length).toBeLessThanOrEqual(BOOKING_CHUNK_BUDGET_BYTES);
 });

@@ -25,6 +25,9 @@ export const routes: RouteObject[] = [
       { path: '/auth-page', lazy: screen(() => import('./pages/AuthPage')) },
       { path: '/preview', lazy: screen(() => import('./pages/PreviewPage')) },
       { path: '/company/:slug', lazy: screen(() => import('./pages/CompanyPage')) },
+      // The motorist's and the driver's job pages (docs/product.md §20): public, named by a token.
+      { path: '/job/:token', lazy: screen(() => import('./pages/job/JobPage')) },
+      { path: '/driver/:token', lazy: screen(() => import('./pages/job/DriverPage')) },
       { path: '/subscription-test', lazy: screen(() => import('./pages/subscription/SubscriptionTestPage')) },
       // The pages the account's emailed links open (docs/product.md, Accounts).
       { path: '/verify-email/:token', lazy: screen(() => import('./pages/account/VerifyEmailPage')) },

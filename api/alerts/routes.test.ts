@@ -58,10 +58,15 @@ describe('lead settings', () => {
 
 describe('the alert list', () => {
   it('shows the company’s newest 20 alerts, newest first, and no other company’s', async () => {
-    const t = createTestApp({ env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+    let clock = new Date('2026-06-10T12:00:00Z');
+    const t = createTestApp({ now: () => clock, env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
     const [op, other] = [await t.operator(), await t.operator()];
     const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }), t.deps);
-    for (let i = 0; i < 22; i++) await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    // Over two clock hours, each within the hourly cap on alert mails.
+    for (let i = 0; i < 22; i++) {
+      if (i === 11) clock = new Date('2026-06-10T13:00:00Z');
+      await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    }
     const theirs = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: other.companyId } });
     await worker.tick();
     await worker.stop();

@@ -34,7 +34,7 @@ describe('auth', () => {
     const token = res.json.authToken as string;
     const charges = await t.call('GET', '/api/surcharges', { token });
     expect(charges.json.map((s: { problemType: string; amount: number; enabled: boolean }) => [s.problemType, s.amount, s.enabled])).toEqual(
-      ['Engine Failure', 'Accident Recovery', 'Flat Tire', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out', 'Other'].map(
+      ['Engine Failure', 'Accident Recovery', 'Flat Tyre', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out', 'Other'].map(
         (name) => [name, 0, true],
       ),
     );
@@ -48,7 +48,7 @@ describe('auth', () => {
     const demo = await t.call('GET', '/api/surcharges/1');
     expect(demo.json.map((s: { problemType: string; amount: number }) => [s.problemType, s.amount])).toEqual([
       ['Engine Failure', 45],
-      ['Flat Tire', 25],
+      ['Flat Tyre', 25],
       ['Accident Recovery', 55],
     ]);
   });

@@ -319,3 +319,28 @@ describe('stripe billing: webhooks', () => {
     expect((await webhook('customer.created', { id: 'cus_linked', object: 'customer' })).json.outcome).toBe('ignored');
   });
 });
+
+describe('stripe billing: the provider unreachable', () => {
+  it('answers 503 PAYMENT_PROVIDER_UNAVAILABLE, not a 500, when Stripe cannot be reached, and changes nothing', async () => {
+    // A fake started and stopped: its port is closed, so every call to Stripe is refused.
+    const stopped = await startStripeFake();
+    await stopped.close();
+    const { t } = stripeApp({ STRIPE_API_BASE: stopped.baseUrl });
+    // Signup still succeeds without its checkout link (the portal offers the trial again).
+    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `down-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'Down Recovery' } });
+    expect(signup.status).toBe(201);
+    expect(signup.json.checkoutUrl).toBeUndefined();
+    const token = signup.json.authToken as string;
+
+    const checkout = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
+    expect(checkout.status).toBe(503);
+    expect(checkout.json.code).toBe('PAYMENT_PROVIDER_UNAVAILABLE');
+    expect(checkout.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    updateUser(t.deps.db, signup.json.id, { stripeCustomerId: 'cus_unreachable', stripeSubscriptionId: 'sub_unreachable' });
+    const portal = await t.call('POST', '/api/customer-portal', { token });
+    expect(portal.status).toBe(503);
+    expect(portal.json.code).toBe('PAYMENT_PROVIDER_UNAVAILABLE');
+    expect(findUserById(t.deps.db, signup.json.id)?.stripeCustomerId).toBe('cus_unreachable');
+  });
+});

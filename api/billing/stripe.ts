@@ -11,7 +11,7 @@ import type { Config } from '../platform/config';
 import { expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, recordBillingEvent } from './store';
 import { findUserByStripeCustomer, findUserById, type UserRow } from '../auth/store';
 import { write } from '../platform/db/write';
-import { Conflict, ValidationFailed } from '../platform/errors';
+import { Conflict, PaymentProviderUnavailable, ValidationFailed } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
 import { applyBillingPatch, checkoutPatch, PLAN_NAME, type BillingProvider, type CheckoutLookup, type WebhookResult } from './provider';
 import { storedStatus } from './status';
@@ -20,9 +20,10 @@ import { concernsCurrentSubscription, customerIdOf, isStale, patchFromSubscripti
 /** The price is found by this key when STRIPE_PRICE_ID is not set, and created once if missing. */
 export const PRICE_LOOKUP_KEY = 'recovery_pro_monthly';
 
-function createStripeClient(billing: Config['billing']): Stripe {
+export function createStripeClient(billing: Config['billing']): Stripe {
   if (!billing.stripeSecretKey) throw new Error('STRIPE_SECRET_KEY is required when BILLING_MODE=stripe');
-  const options: Stripe.StripeConfig = { telemetry: false };
+  // A Stripe that does not answer fails the operator's click in 15 s (a 503), not the SDK's 80 s.
+  const options: Stripe.StripeConfig = { telemetry: false, timeout: STRIPE_TIMEOUT_MS };
   if (billing.stripeApiBase) {
     const base = new URL(billing.stripeApiBase);
     options.protocol = base.protocol === 'http:' ? 'http' : 'https';
@@ -34,9 +35,42 @@ function createStripeClient(billing: Config['billing']): Stripe {
   return new StripeSdk(billing.stripeSecretKey, options);
 }
 
+/**
+ * A Stripe webhook's event, verified on the raw body against its endpoint's signing secret: a
+ * missing secret, signature or a wrong one is 400 WEBHOOK_SIGNATURE_INVALID. Used by the
+ * subscription endpoint and the Connect endpoint of payment at booking.
+ */
+export function verifyStripeEvent(
+  stripe: Stripe,
+  input: { rawBody: string; signature: string | undefined; secret: string | undefined; secretName: string; logger: Pick<AppDeps['logger'], 'error'> },
+): Stripe.Event {
+  if (!input.secret) {
+    input.logger.error({ msg: `Stripe webhook received but ${input.secretName} is not set` });
+    throw new ValidationFailed('Webhook signature cannot be verified', undefined, 'WEBHOOK_SIGNATURE_INVALID');
+  }
+  if (!input.signature) throw new ValidationFailed('Missing Stripe-Signature header', undefined, 'WEBHOOK_SIGNATURE_INVALID');
+  try {
+    return stripe.webhooks.constructEvent(input.rawBody, input.signature, input.secret);
+  } catch {
+    throw new ValidationFailed('Invalid webhook signature', undefined, 'WEBHOOK_SIGNATURE_INVALID');
+  }
+}
+
 /** The SDK's error classes live on the lazily loaded module; its `type` names them as well. */
 function isStripeError(err: unknown, type: string): err is { type: string; statusCode?: number } {
   return typeof err === 'object' && err !== null && (err as { type?: unknown }).type === type;
+}
+
+const STRIPE_TIMEOUT_MS = 15_000;
+
+/**
+ * Stripe out of reach (refused, reset, timed out) or failing on its side (its 5xx, its rate
+ * limit): not our bug and not the operator's input, so a 503 with its own code, never a 500.
+ */
+function providerUnreachable(err: unknown): boolean {
+  if (isStripeError(err, 'StripeConnectionError') || isStripeError(err, 'StripeAPIError') || isStripeError(err, 'StripeRateLimitError')) return true;
+  const status = typeof err === 'object' && err !== null ? (err as { statusCode?: unknown }).statusCode : undefined;
+  return typeof (err as { type?: unknown } | null)?.type === 'string' && typeof status === 'number' && status >= 500;
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -49,6 +83,17 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
   const { db, config, now, logger } = deps;
   const subscriptionUrl = `${config.publicUrl}/subscription`;
   const nowSeconds = () => Math.floor(now().getTime() / 1000);
+
+  /** Runs `work`, which calls Stripe, turning Stripe being out of reach into PaymentProviderUnavailable. */
+  async function atStripe<T>(what: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      if (!providerUnreachable(err)) throw err;
+      logger.warn({ msg: `Stripe unreachable: could not ${what}`, error: err instanceof Error ? err.message : String(err) });
+      throw new PaymentProviderUnavailable();
+    }
+  }
 
   let priceLookup: Promise<string> | undefined;
   function priceId(): Promise<string> {
@@ -158,9 +203,10 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
     pages: new Hono<AppEnv>(),
 
     async startCheckout(user, { signsIn }) {
-      const session = await stripe.checkout.sessions.create({
+      const line = { price: await atStripe('find the plan price', priceId), quantity: 1 };
+      const session = await atStripe('open a checkout', () => stripe.checkout.sessions.create({
         mode: 'subscription',
-        line_items: [{ price: await priceId(), quantity: 1 }],
+        line_items: [line],
         // One free trial per account: a returning customer subscribes without one.
         subscription_data: { ...(user.trialUsed ? {} : { trial_period_days: TRIAL_DAYS }), metadata: { userId: String(user.id) } },
         client_reference_id: String(user.id),
@@ -168,7 +214,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
         metadata: { userId: String(user.id) },
         success_url: `${config.publicUrl}/subscription-success?session_id={CHECKOUT_SESSION_ID}`,
         cancel_url: subscriptionUrl,
-      });
+      }));
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
       const earlier = openCheckoutSessionIds(db, user.id);
       await write(db, () => insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() }));
@@ -182,7 +228,7 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       if (!row) return { kind: 'invalid' };
       let session: Stripe.Checkout.Session;
       try {
-        session = await stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] });
+        session = await atStripe('read a checkout', () => stripe.checkout.sessions.retrieve(sessionId, { expand: ['subscription'] }));
       } catch (err) {
         if (isStripeError(err, 'StripeInvalidRequestError') && err.statusCode === 404) return { kind: 'invalid' };
         throw err;
@@ -204,35 +250,25 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
 
     async portalUrl(user) {
       if (!user.stripeCustomerId) throw new Conflict('There is no billing account yet. Start your free trial first.', 'NO_BILLING_ACCOUNT');
-      const session = await stripe.billingPortal.sessions.create({ customer: user.stripeCustomerId, return_url: subscriptionUrl });
+      const customer = user.stripeCustomerId;
+      const session = await atStripe('open the billing portal', () => stripe.billingPortal.sessions.create({ customer, return_url: subscriptionUrl }));
       return session.url;
     },
 
     async reactivate(user) {
       if (!user.stripeSubscriptionId) throw new Conflict('There is no subscription to reactivate.', 'NO_SUBSCRIPTION');
-      const current = await stripe.subscriptions.retrieve(user.stripeSubscriptionId);
+      const subscriptionId = user.stripeSubscriptionId;
+      const current = await atStripe('read the subscription', () => stripe.subscriptions.retrieve(subscriptionId));
       // A cancellation scheduled by date (what Stripe's portal may set) is undone by clearing
       // that date; one at period end by clearing the flag.
-      const updated = await stripe.subscriptions.update(
-        current.id,
-        current.cancel_at != null && !current.cancel_at_period_end ? { cancel_at: '' } : { cancel_at_period_end: false },
+      const updated = await atStripe('reactivate the subscription', () =>
+        stripe.subscriptions.update(current.id, current.cancel_at != null && !current.cancel_at_period_end ? { cancel_at: '' } : { cancel_at_period_end: false }),
       );
       return { ...patchFromSubscription(updated), billingSyncedAt: Math.max(user.billingSyncedAt ?? 0, nowSeconds()) };
     },
 
     async webhook(rawBody, signature) {
-      const secret = config.billing.stripeWebhookSecret;
-      if (!secret) {
-        logger.error({ msg: 'Stripe webhook received but STRIPE_WEBHOOK_SECRET is not set' });
-        throw new ValidationFailed('Webhook signature cannot be verified', undefined, 'WEBHOOK_SIGNATURE_INVALID');
-      }
-      if (!signature) throw new ValidationFailed('Missing Stripe-Signature header', undefined, 'WEBHOOK_SIGNATURE_INVALID');
-      let event: Stripe.Event;
-      try {
-        event = stripe.webhooks.constructEvent(rawBody, signature, secret);
-      } catch {
-        throw new ValidationFailed('Invalid webhook signature', undefined, 'WEBHOOK_SIGNATURE_INVALID');
-      }
+      const event = verifyStripeEvent(stripe, { rawBody, signature, secret: config.billing.stripeWebhookSecret, secretName: 'STRIPE_WEBHOOK_SECRET', logger });
       // Recording the id and applying the event commit together: a failure leaves no record,
       // so Stripe's retry is applied.
       const outcome = await write(db, () => (recordBillingEvent(db, event.id, event.type) ? applyEvent(event) : 'replayed'));

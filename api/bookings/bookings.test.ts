@@ -1,7 +1,7 @@
 // Bookings end to end through the real app on a SQLite file: a quote booked at its frozen price,
 // the operator's alerts through the outbox to an in-process SMTP server and fake SMS provider,
 // accept and decline, the driver's steps, expiry, the live stream, tokens and retention.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mailOutbox } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
@@ -112,6 +112,35 @@ describe('booking a quote', () => {
     const alerts = await off.t.call('GET', '/api/alerts', { token: off.op.token });
     const bookingAlerts = alerts.json.filter((a: { kind: string }) => a.kind === 'booking');
     expect(bookingAlerts.map((a: { channel: string; status: string }) => `${a.channel}:${a.status}`).sort()).toEqual(['email:sent', 'sms:unsent']);
+  });
+
+  it('aborts a text still in flight at shutdown and hands it back: sent once, at the next start', { timeout: 20_000 }, async () => {
+    const { t, fake, worker, quote, book, outbox, clock } = await setup();
+    fake.stallNext(1);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    const ticking = worker.tick();
+    await vi.waitFor(() => expect(fake.held).toBe(1), { timeout: 10_000, interval: 20 });
+    await worker.stop();
+    await ticking;
+    // Handed back: due at once, no try counted.
+    const handedBack = outbox().filter((r) => r.channel === 'sms' && r.status === 'pending');
+    expect(handedBack).toHaveLength(1);
+    expect(handedBack[0]).toMatchObject({ attempts: 0, lastError: 'stopped before the SMS provider answered' });
+    // The request itself was abandoned, so a late answer from the provider cannot send it too.
+    await vi.waitFor(() => expect(fake.waiting).toBe(0), { timeout: 5_000, interval: 20 });
+    fake.release();
+    expect(fake.abandoned).toBe(1);
+    expect(fake.received).toHaveLength(0);
+
+    // The next start sends it, once.
+    const now = () => clock.now;
+    const next = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+    cleanup.push(() => next.stop());
+    await next.tick();
+    expect(outbox().filter((r) => r.channel === 'sms').map((r) => r.status)).toEqual(['sent']);
+    expect(fake.received).toHaveLength(1);
+    await next.tick();
+    expect(fake.received).toHaveLength(1);
   });
 
   it('refuses a second form’s booking of a booked quote, an expired price, a company without bookings and an unknown quote', async () => {

@@ -1,12 +1,11 @@
 // What a booking's alerts and service messages say: the operator's email and text at booking,
 // and the motorist's service texts (received, accepted with ETA, on the way, completed, and
 // "please call" when the operator declined or did not answer). Never marketing. Pure functions.
+import { clockTime } from '../../shared/bookings';
 import { formatPence } from '../../shared/money';
 import { formatPhoneNational } from '../../shared/phone-number';
 import { escapeHtml, type MailContent } from '../mail/message';
 
-const londonTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-export const clockTime = (iso: string) => londonTime.format(new Date(iso));
 
 export interface BookingFacts {
   reference: string;

@@ -11,12 +11,13 @@ import { clientAddress } from '../platform/http/rate-limit';
 import { routes } from '../routes';
 import type { LiveHub } from './live';
 import type { BookingService } from './service';
+import type { PaymentService } from '../payments/service';
 
 /** A comment line this often keeps proxies and phones from closing a quiet stream. */
 export const HEARTBEAT_MS = 20_000;
 export const STREAMS_FULL = 'Too many live pages are open. This page will refresh by itself.';
 
-export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingService, live: LiveHub) {
+export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingService, live: LiveHub, payments?: Pick<PaymentService, 'confirm'>) {
   const client = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
   const r = routes.bookings;
   return new OpenAPIHono<AppEnv>()
@@ -30,9 +31,14 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
     .openapi(r.decline, async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
     .openapi(r.settings, (c) => c.json(bookings.settings(currentUser(c).companyId), 200))
     .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
-    .openapi(r.job, (c) => {
+    .openapi(r.job, async (c) => {
       c.header('Cache-Control', 'no-store');
-      return c.json(bookings.job(c.req.param('token'), client(c)).view, 200);
+      const address = client(c);
+      const { id, view } = bookings.job(c.req.param('token'), address);
+      // Back from checkout before its webhook: the provider is asked, and a paid booking shows as requested.
+      if (view.status !== 'awaiting_payment' || !payments) return c.json(view, 200);
+      await payments.confirm(id);
+      return c.json(bookings.jobById(id) ?? view, 200);
     })
     .openapi(r.cancel, async (c) => c.json(await bookings.cancel(c.req.param('token'), client(c)), 200))
     .openapi(r.driver, (c) => {

@@ -28,6 +28,7 @@ import {
   bookingByQuote,
   bookingHistory,
   companyBookings,
+  deleteAwaitingBooking,
   insertBooking,
   moveBooking,
   overdueBookings,
@@ -38,7 +39,9 @@ import {
 } from './store';
 import { bookingTokens, hashToken, newSalt, TOKEN_PATTERN } from './tokens';
 import { toBooking, toDriverView, toJobView } from './views';
-import { quoteForBooking } from './quote-lookup';
+import { quoteForBooking, type QuoteToBook } from './quote-lookup';
+import type { PaymentService } from '../payments/service';
+import { insertPayment } from '../payments/store';
 
 export const QUOTE_NOT_FOUND = 'Quote not found';
 export const ALREADY_BOOKED = 'This quote is already booked.';
@@ -53,6 +56,8 @@ export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
 
 export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now'> {
   live: LiveHub;
+  /** Payment at booking (docs/product.md §21); without it every booking is requested at once. */
+  payments?: PaymentService;
   /** Called after a change wrote outbox rows: the worker sends them without waiting for its next tick. */
   nudgeOutbox?: () => void;
 }
@@ -69,7 +74,7 @@ function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatu
 }
 
 export function bookingService(deps: BookingServiceDeps) {
-  const { db, config, live } = deps;
+  const { db, config, live, payments } = deps;
   const tokens = bookingTokens(config.sessionSecret);
   const bookingLimiter = createRateLimiter({ limit: config.bookings.bookingRateLimit, windowMs: 60 * 60_000 });
   const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
@@ -155,26 +160,96 @@ export function bookingService(deps: BookingServiceDeps) {
     if (!moved) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
     if (texts.length > 0) deps.nudgeOutbox?.();
     publish(b.id);
+    // The money follows: a refund or a released hold when the job will not happen, a hold taken when it is done.
+    if (payments && (isFinished(to) || to === 'completed')) await payments.followJob(b.id, to);
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;
   }
 
+  /** The facts a booking's alerts and texts are made of. */
+  const factsOf = (quote: QuoteToBook, body: BookingRequestBody): Omit<BookingFacts, 'respondBy'> => ({
+    reference: quote.publicId,
+    companyName: quote.companyName,
+    companyPhone: quote.companyPhone,
+    customerName: body.name,
+    customerPhone: body.phone,
+    registration: body.registration,
+    note: body.note || null,
+    position: body.position ?? null,
+    pickupPostcode: quote.pickupPostcode,
+    destinationPostcode: quote.destinationPostcode,
+    vehicleType: quote.vehicleType,
+    problemType: quote.problemType,
+    pricePence: quote.totalPricePence,
+  });
+  const factsOfBooking = (b: BookingWithQuote): Omit<BookingFacts, 'respondBy'> => ({
+    reference: b.reference,
+    companyName: b.companyName,
+    companyPhone: b.companyPhone,
+    customerName: b.customerName,
+    customerPhone: b.customerPhone,
+    registration: b.registration,
+    note: b.note,
+    position: b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null,
+    pickupPostcode: b.pickupPostcode,
+    destinationPostcode: b.destinationPostcode,
+    vehicleType: b.vehicleType,
+    problemType: b.problemType,
+    pricePence: b.pricePence,
+  });
+
+  /** A booking just requested, inside its transaction: the operator's alerts and the motorist's text. */
+  function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, statusPage: string, at: string) {
+    const rows: NewOutboxRow[] = [];
+    const addresses = alertAddresses(db, ref.companyId);
+    const to = addresses ? alertRecipient(addresses) : null;
+    if (to) rows.push(outboxRow(ref, 'email', 'operator:email', to, operatorBookingEmail(facts, config.publicUrl), at));
+    if (smsNumber) rows.push(sms(ref, 'operator:sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
+    rows.push(sms(ref, 'motorist:received', facts.customerPhone, motoristMessages.received(facts, statusPage), at));
+    insertOutboxRows(db, rows);
+  }
+
+  /** A booking requested at once (nothing to pay): its history line and alerts. */
+  function requested(ref: { id: number; companyId: number; quoteId: number; leadStatus: LeadStatus }, facts: BookingFacts, smsNumber: string | null, statusPage: string, at: string) {
+    addLeadEvent(db, ref.quoteId, leadStatusAfter('requested', ref.leadStatus), 'requested', null, at);
+    requestedAlerts(ref, facts, smsNumber, statusPage, at);
+  }
+
   const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, `motorist:${key}`, b.customerPhone, body, deps.now().toISOString())];
 
   return {
-    /** Books a quote; a repeat from the same form answers the booking it made. */
+    /**
+     * Books a quote; a repeat from the same form answers the booking it made. When the operator
+     * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
+     * the checkout to pay at: it becomes requested once paid (docs/product.md §21).
+     */
     async book(body: BookingRequestBody, client: string): Promise<{ created: boolean; result: BookingCreated }> {
       const quote = quoteForBooking(db, body.quoteId);
       if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
       const token = tokens.jobToken(quote.id, body.bookingKey);
       const hash = hashToken(token);
-      const answer = (b: BookingWithQuote) => ({ job: jobView(b), jobToken: token, jobUrl: jobUrl(config.publicUrl, token) });
+      const answer = (b: BookingWithQuote) => ({
+        job: jobView(b),
+        jobToken: token,
+        jobUrl: jobUrl(config.publicUrl, token),
+        checkoutUrl: b.status === 'awaiting_payment' ? b.paymentCheckoutUrl : null,
+      });
 
       const existing = bookingByQuote(db, quote.id);
       if (existing) {
-        if (existing.jobTokenHash === hash) return { created: false, result: answer(existing) };
-        throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+        if (existing.status !== 'awaiting_payment') {
+          if (existing.jobTokenHash === hash) return { created: false, result: answer(existing) };
+          throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+        }
+        // Awaiting payment: the same form is answered with its checkout while that is open; a
+        // lapsed checkout, or another form's booking, closes it first (paid meanwhile: booked).
+        if (existing.jobTokenHash === hash && !payments?.lapsed(existing.id)) return { created: false, result: answer(existing) };
+        if (payments && (await payments.supersede(existing.id)) === 'settled') {
+          const settled = bookingById(db, existing.id);
+          if (settled && settled.jobTokenHash === hash) return { created: false, result: answer(settled) };
+          throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+        }
       }
       if (!quote.offerBooking) throw new Conflict(BOOKING_NOT_OFFERED, 'BOOKING_NOT_OFFERED');
       const now = deps.now();
@@ -182,30 +257,20 @@ export function bookingService(deps: BookingServiceDeps) {
       if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
       bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
 
+      // Payment at booking: the checkout is opened on the operator's account before anything is
+      // stored, so a provider that is down (503) leaves nothing behind and the form can retry.
+      const due = payments?.planFor(quote);
+      const checkout = due && payments ? await payments.openCheckout({ ...due, quote, jobUrl: jobUrl(config.publicUrl, token) }) : undefined;
+
       const at = now.toISOString();
       const respondBy = new Date(now.getTime() + quote.responseMinutes * 60_000).toISOString();
       const salt = newSalt();
-      const facts: BookingFacts = {
-        reference: quote.publicId,
-        companyName: quote.companyName,
-        companyPhone: quote.companyPhone,
-        customerName: body.name,
-        customerPhone: body.phone,
-        registration: body.registration,
-        note: body.note || null,
-        position: body.position ?? null,
-        pickupPostcode: quote.pickupPostcode,
-        destinationPostcode: quote.destinationPostcode,
-        vehicleType: quote.vehicleType,
-        problemType: quote.problemType,
-        pricePence: quote.totalPricePence,
-        respondBy,
-      };
       const id = await write(db, () => {
         // The driver token's hash needs the row id: a placeholder first, replaced in the same transaction.
         const inserted = insertBooking(db, {
           quoteId: quote.id,
           companyId: quote.companyId,
+          status: checkout ? 'awaiting_payment' : 'requested',
           customerName: body.name,
           customerPhone: body.phone,
           registration: body.registration,
@@ -221,26 +286,72 @@ export function bookingService(deps: BookingServiceDeps) {
         });
         if (inserted === undefined) return undefined;
         db.$client.prepare('update bookings set driver_token_hash = ? where id = ?').run(hashToken(tokens.driverToken(inserted, salt)), inserted);
-        addLeadEvent(db, quote.id, leadStatusAfter('requested', quote.leadStatus), 'requested', null, at);
-        const ref = { id: inserted, companyId: quote.companyId };
-        const rows: NewOutboxRow[] = [];
-        const addresses = alertAddresses(db, quote.companyId);
-        const to = addresses ? alertRecipient(addresses) : null;
-        if (to) rows.push(outboxRow(ref, 'email', 'operator:email', to, operatorBookingEmail(facts, config.publicUrl), at));
-        if (quote.smsNumber) rows.push(sms(ref, 'operator:sms', quote.smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-        rows.push(sms(ref, 'motorist:received', body.phone, motoristMessages.received(facts, jobUrl(config.publicUrl, token)), at));
-        insertOutboxRows(db, rows);
+        if (checkout && due) {
+          insertPayment(db, {
+            bookingId: inserted,
+            companyId: quote.companyId,
+            provider: payments?.mode ?? 'local',
+            accountId: due.accountId,
+            kind: due.plan.kind,
+            amountPence: due.plan.amountPence,
+            lines: JSON.stringify(due.plan.lines),
+            checkoutSessionId: checkout.id,
+            checkoutUrl: checkout.url,
+            checkoutExpiresAt: checkout.expiresAt,
+            returnSeal: checkout.returnSeal,
+            createdAt: at,
+            updatedAt: at,
+          });
+          return inserted;
+        }
+        requested(
+          { id: inserted, companyId: quote.companyId, quoteId: quote.id, leadStatus: quote.leadStatus },
+          { ...factsOf(quote, body), respondBy },
+          quote.smsNumber,
+          jobUrl(config.publicUrl, token),
+          at,
+        );
         return inserted;
       });
       const b = bookingById(db, id ?? -1) ?? bookingByQuote(db, quote.id);
-      if (!b) throw new NotFound(QUOTE_NOT_FOUND);
       // Two first bookings of one quote at once: the other one won.
-      if (id === undefined) {
-        if (b.jobTokenHash === hash) return { created: false, result: answer(b) };
+      if (id === undefined || !b) {
+        if (checkout && due && payments) await payments.discardCheckout(due.accountId, checkout.id);
+        if (b && b.jobTokenHash === hash) return { created: false, result: answer(b) };
+        if (!b) throw new NotFound(QUOTE_NOT_FOUND);
         throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
       }
-      deps.nudgeOutbox?.();
+      if (!checkout) deps.nudgeOutbox?.();
       return { created: true, result: answer(b) };
+    },
+
+    /** Payment received (or the card held): the booking becomes requested, and the operator is alerted. */
+    async paymentSettled(bookingId: number, statusPage: string, apply: () => boolean): Promise<boolean> {
+      const b = bookingById(db, bookingId);
+      if (!b) return false;
+      const now = deps.now();
+      const at = now.toISOString();
+      const company = findCompanyById(db, b.companyId);
+      const respondBy = new Date(now.getTime() + (company?.bookingResponseMinutes ?? 10) * 60_000).toISOString();
+      const moved = await write(db, () => {
+        if (!apply()) return false;
+        // A payment for a booking no longer awaiting it (a replay raced a return): the payment is recorded, the booking stays.
+        if (!moveBooking(db, b.id, 'awaiting_payment', 'requested', at, { respondBy }, { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null })) return true;
+        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsNumber ?? null, statusPage, at);
+        return true;
+      });
+      if (!moved) return false;
+      deps.nudgeOutbox?.();
+      publish(b.id);
+      return true;
+    },
+
+    /** An abandoned checkout: the booking awaiting it is deleted, and the quote may be booked again. */
+    async paymentAbandoned(bookingId: number, also?: () => void): Promise<boolean> {
+      return write(db, () => {
+        also?.();
+        return deleteAwaitingBooking(db, bookingId);
+      });
     },
 
     /** The motorist's page. */
@@ -248,6 +359,12 @@ export function bookingService(deps: BookingServiceDeps) {
       jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return { id: b.id, view: jobView(b) };
+    },
+
+    /** The motorist's page of a booking already found (after its payment was confirmed). */
+    jobById(id: number): JobView | undefined {
+      const b = bookingById(db, id);
+      return b && jobView(b);
     },
 
     /** The job a stream is for, counted against the same limit as a read of the page. */

@@ -4,6 +4,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { BookingStatus } from '../../shared/bookings';
 import type { LeadStatus } from '../../shared/leads';
+import type { PaymentKind, PaymentStatus } from '../../shared/payments';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 
@@ -48,6 +49,12 @@ export interface BookingWithQuote extends BookingRow {
   companyPhone: string | null;
   /** The quote's lead status (new, contacted, won, lost). */
   leadStatus: LeadStatus;
+  /** The payment at booking, if one was due (docs/product.md §21). */
+  paymentKind: PaymentKind | null;
+  paymentStatus: PaymentStatus | null;
+  paymentAmountPence: number | null;
+  paymentRefundedPence: number | null;
+  paymentCheckoutUrl: string | null;
 }
 
 const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId, b.status, b.customer_name as customerName,
@@ -60,8 +67,11 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
 
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
   q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
-  q.status as leadStatus, c.name as companyName, c.phone as companyPhone
-  from bookings b join quotes q on q.id = b.quote_id join companies c on c.id = b.company_id`;
+  q.status as leadStatus, c.name as companyName, c.phone as companyPhone,
+  p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence,
+  p.refunded_pence as paymentRefundedPence, p.checkout_url as paymentCheckoutUrl
+  from bookings b join quotes q on q.id = b.quote_id join companies c on c.id = b.company_id
+  left join payments p on p.booking_id = b.id`;
 
 const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `bookings:${key}`, () => db.$client.prepare(sql));
 
@@ -81,12 +91,12 @@ export function bookingByDriverToken(db: Db, hash: string): BookingWithQuote | u
   return statement(db, 'byDriver', `${WITH_QUOTE} where b.driver_token_hash = ?`).get(hash) as BookingWithQuote | undefined;
 }
 
-/** The company's bookings that are open (requested or under way), or finished since `since`. */
+/** The company's bookings that are open (requested or under way), or finished since `since`; never one still awaiting payment. */
 export function companyBookings(db: Db, companyId: number, since: string): BookingWithQuote[] {
   return statement(
     db,
     'company',
-    `${WITH_QUOTE} where b.company_id = ? and (b.finished_at is null or b.finished_at >= ?) order by b.created_at desc limit 200`,
+    `${WITH_QUOTE} where b.company_id = ? and b.status != 'awaiting_payment' and (b.finished_at is null or b.finished_at >= ?) order by b.created_at desc limit 200`,
   ).all(companyId, since) as BookingWithQuote[];
 }
 
@@ -119,7 +129,7 @@ export type NewBooking = Pick<
   | 'driverSalt'
   | 'respondBy'
   | 'createdAt'
->;
+> & { status?: 'requested' | 'awaiting_payment' };
 
 /** Inserts a booking; answers its id, or undefined when the quote already has one. */
 export function insertBooking(db: Db, b: NewBooking): number | undefined {
@@ -128,11 +138,16 @@ export function insertBooking(db: Db, b: NewBooking): number | undefined {
     'insert',
     `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
       pickup_lng, price_pence, job_token_hash, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
-     values (@quoteId, @companyId, 'requested', @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
+     values (@quoteId, @companyId, @status, @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
       @pricePence, @jobTokenHash, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt)
      on conflict (quote_id) do nothing`,
-  ).run(b);
+  ).run({ ...b, status: b.status ?? 'requested' });
   return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
+}
+
+/** Deletes a booking still awaiting payment (its checkout abandoned): it leaves no booking behind. */
+export function deleteAwaitingBooking(db: Db, id: number): boolean {
+  return statement(db, 'deleteAwaiting', "delete from bookings where id = ? and status = 'awaiting_payment'").run(id).changes > 0;
 }
 
 /** The fields a status change may set beside the status. */
@@ -144,6 +159,8 @@ export interface StatusPatch {
   declineReason?: string | null;
   acceptedAt?: string;
   finishedAt?: string;
+  /** Payment received: the operator's response time runs from now. */
+  respondBy?: string;
   /** Completed: the driver's and the motorist's positions are deleted. */
   forgetPositions?: boolean;
 }
@@ -162,6 +179,7 @@ export function moveBooking(db: Db, id: number, from: BookingStatus, to: Booking
     ['declineReason', 'decline_reason'],
     ['acceptedAt', 'accepted_at'],
     ['finishedAt', 'finished_at'],
+    ['respondBy', 'respond_by'],
   ];
   for (const [field, column] of columns) {
     if (patch[field] === undefined) continue;
@@ -218,14 +236,14 @@ export function bookingsSince(db: Db, companyId: number, since: string): { statu
   return statement(
     db,
     'since',
-    'select status, created_at as createdAt, accepted_at as acceptedAt from bookings where company_id = ? and created_at >= ?',
+    "select status, created_at as createdAt, accepted_at as acceptedAt from bookings where company_id = ? and created_at >= ? and status != 'awaiting_payment'",
   ).all(companyId, since) as { status: BookingStatus; createdAt: string; acceptedAt: string | null }[];
 }
 
 /** The bookings of these quotes, for the CSV's columns. */
 export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): BookingRow[] {
   if (quoteIds.length === 0) return [];
-  return statement(db, 'ofQuotes', `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?))`).all(
+  return statement(db, 'ofQuotes', `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?)) and b.status != 'awaiting_payment'`).all(
     JSON.stringify(quoteIds),
   ) as BookingRow[];
 }

@@ -3,12 +3,24 @@
 import type { Booking, DriverView, JobView } from '../../shared/booking-responses';
 import type { BookingStatus } from '../../shared/bookings';
 import { penceToPounds } from '../../shared/money';
+import type { BookingPayment } from '../../shared/payment-schemas';
 import type { BookingWithQuote } from './store';
 
 type History = { status: BookingStatus; at: string }[];
 
 const etaOf = (b: BookingWithQuote) =>
   b.etaMinutes !== null && b.etaAt !== null ? { minutes: b.etaMinutes, at: b.etaAt, fromPosition: b.etaFromPosition === 1 } : null;
+/** The payment at booking; the checkout link only while it is awaited (docs/product.md §21). */
+export const paymentOf = (b: BookingWithQuote): BookingPayment | null =>
+  b.paymentKind === null || b.paymentStatus === null
+    ? null
+    : {
+        kind: b.paymentKind,
+        status: b.paymentStatus,
+        amount: penceToPounds(b.paymentAmountPence ?? 0),
+        refunded: penceToPounds(b.paymentRefundedPence ?? 0),
+        checkoutUrl: b.paymentStatus === 'awaiting' ? b.paymentCheckoutUrl : null,
+      };
 const positionOf = (b: BookingWithQuote) => (b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null);
 
 export function toJobView(b: BookingWithQuote, history: History): JobView {
@@ -26,6 +38,7 @@ export function toJobView(b: BookingWithQuote, history: History): JobView {
     driverName: b.driverName,
     declineReason: b.declineReason,
     history,
+    payment: paymentOf(b),
   };
 }
 
@@ -69,5 +82,6 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     declineReason: b.declineReason,
     driverUrl,
     history,
+    payment: paymentOf(b),
   };
 }

@@ -126,7 +126,7 @@ describe('quotes under the rules', () => {
     const vat = Math.floor((net * 20 + 50) / 100);
     expect(res.json.extras).toEqual([
       { label: 'Out-of-area fee', amount: 15 },
-      { label: `Travel to you (${fromBase} miles)`, amount: travel / 100 },
+      { label: `Travel to you: ${Math.round((fromBase - 1) * 10) / 10} miles after 1 free`, amount: travel / 100 },
       { label: 'VAT (20%)', amount: vat / 100 },
     ]);
     expect(pence(res.json.totalPrice)).toBe(net + vat);

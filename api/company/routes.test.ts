@@ -179,7 +179,7 @@ describe('company settings', () => {
     // So do the custom charges: the problem types a customer chooses from.
     expect(demo.json.surcharges.map((s: { problemType: string; amount: number }) => [s.problemType, s.amount])).toEqual([
       ['Engine Failure', 45],
-      ['Flat Tire', 25],
+      ['Flat Tyre', 25],
       ['Accident Recovery', 55],
     ]);
     expect((await t.call('GET', '/api/company/999999')).status).toBe(404);

@@ -127,7 +127,7 @@ describe('share & embed', () => {
 
     await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 72.5 } });
     const charges = (await t.call('GET', '/api/surcharges', { token: op.token })).json as Array<{ id: number; problemType: string }>;
-    await t.call('PUT', `/api/surcharges/${charges.find((c) => c.problemType === 'Flat Tire')!.id}`, { token: op.token, body: { amount: 20 } });
+    await t.call('PUT', `/api/surcharges/${charges.find((c) => c.problemType === 'Flat Tyre')!.id}`, { token: op.token, body: { amount: 20 } });
     await t.call('PUT', '/api/company', { token: op.token, body: { whatsapp: '+44 7700 900111' } });
     await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'checklist-co', basePostcode: 'm1 1ae' } });
     await t.call('PUT', '/api/company', { token: op.token, body: { logo: PIXEL_PNG } });

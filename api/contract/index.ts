@@ -14,6 +14,7 @@ import type { Access, ContractRoute } from './define';
 import { docs } from './docs';
 import { leads } from './leads';
 import { postcodes } from './postcodes';
+import { payments } from './payments';
 import { pricing } from './pricing';
 import { quotes } from './quotes';
 import { share } from './share';
@@ -49,6 +50,7 @@ export const contract = named({
   billing,
   alerts,
   bookings,
+  payments,
   docs,
 });
 

@@ -50,6 +50,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hosted-test-'));
 const widgetFile = path.join(dir, 'widget.js');
 writeFileSync(widgetFile, 'customElements.define("recovery-quote", class extends HTMLElement {});\n'.repeat(50));
 writeFileSync(path.join(dir, 'widget-vehicle.js'), 'export function suggestVehicle() {}\n');
+writeFileSync(path.join(dir, 'widget-booking.js'), 'export function bookingForm() {}\n');
 
 const app = createHostedRoutes({
   lookupBySlug: (slug) => (slug === 'bobs-tow' ? company : undefined),
@@ -273,16 +274,19 @@ describe('GET /widget.js', () => {
   });
 });
 
-describe('GET /widget-vehicle.js', () => {
-  it('is the number plate look-up beside widget.js, a module any origin may import (CORS), cached like it', async () => {
-    const res = await app.request('/widget-vehicle.js');
+describe('the widget’s lazily loaded files', () => {
+  it.each([
+    ['widget-vehicle.js', 'the number plate look-up', 'suggestVehicle'],
+    ['widget-booking.js', 'the booking form', 'bookingForm'],
+  ])('%s is %s beside widget.js, a module any origin may import (CORS), cached like it', async (file, _what, content) => {
+    const res = await app.request(`/${file}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
-    expect(await res.text()).toContain('suggestVehicle');
+    expect(await res.text()).toContain(content);
     const unbuilt = createHostedRoutes({ lookupBySlug: () => undefined, widgetFile: path.join(dir, 'elsewhere', 'widget.js'), publicUrl: 'https://quotes.example' });
-    expect((await unbuilt.request('/widget-vehicle.js')).status).toBe(503);
+    expect((await unbuilt.request(`/${file}`)).status).toBe(503);
   });
 });
 

@@ -92,6 +92,8 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
     // The number plate look-up, which widget.js loads (as a module, so with CORS) the first time a
     // motorist types a registration.
     .get('/widget-vehicle.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-vehicle.js')))
+    // The booking form, which widget.js loads the same way when "Book this recovery" is tapped.
+    .get('/widget-booking.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-booking.js')))
     .get('/company/:slug', (c) => {
       const slug = c.req.param('slug');
       const company = opts.lookupBySlug(slug);
@@ -114,11 +116,13 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
 
 
 // Shared by the company page and the 404 page; kept small, it is part of the 110 KB budget.
+// On a phone the form's banner, just below the bar, names the company: the bar's name stays as the
+// page's heading for screen readers but is not shown, so the name shows once.
 const BASE_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#0f172a;background:var(--bg,#fafafa)}
 a{color:inherit}a:focus-visible{outline:2px solid currentColor;outline-offset:2px}
 .bar{background:#fff;border-bottom:1px solid #e2e8f0}.wrap{max-width:720px;margin:0 auto;padding:12px 16px}
 .bar .wrap{display:flex;align-items:center;justify-content:space-between;gap:12px;min-height:64px}
-h1{font-size:18px;margin:0;line-height:1.3}@media (max-width:479px){.num{display:none}}.call{display:inline-flex;align-items:center;min-height:44px;padding:0 16px;border-radius:8px;background:#0f172a;color:#fff;font-weight:600;text-decoration:none;white-space:nowrap}
+h1{font-size:18px;margin:0;line-height:1.3}@media (max-width:479px){.num{display:none}.bar h1{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}}.call{display:inline-flex;align-items:center;min-height:44px;padding:0 16px;border-radius:8px;background:#0f172a;color:#fff;font-weight:600;text-decoration:none;white-space:nowrap}
 main{max-width:720px;margin:0 auto;padding:0}recovery-quote{display:block;min-height:480px}
 .loading{display:flex;flex-direction:column;align-items:center;gap:12px;padding:96px 16px;color:#334155}
 .spin{width:32px;height:32px;border:3px solid #cbd5e1;border-top-color:#334155;border-radius:50%;animation:spin 1s linear infinite}

@@ -2,10 +2,23 @@
 // pounds as plain numbers (143.75), en-GB dates and times in UK time, and no cell a spreadsheet
 // would run as a formula. Streamed: rows are read a chunk at a time as the client takes them.
 import { LEAD_STATUS_LABELS } from '../../shared/leads';
-import { neededWords, plainPounds } from '../../shared/quote-words';
-import type { LeadRow } from './store';
+import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '../../shared/quote-words';
+import type { LeadExportRow } from './store';
+import { contactTaps } from './view';
 import { ukDate, ukDateAndTime } from '../engine/calendar/uk-calendar';
 
+export interface CsvOptions {
+  /** A VAT-registered operator's export splits each total into net, VAT and gross. */
+  vatRegistered: boolean;
+}
+
+const PRICE_COLUMNS = ['Total (£)'];
+const VAT_PRICE_COLUMNS = ['Net (£)', 'VAT (£)', 'Gross (£)'];
+
+export const csvHeader = ({ vatRegistered }: CsvOptions): string[] =>
+  CSV_HEADER.flatMap((column) => (column === PRICE_COLUMNS[0] && vatRegistered ? VAT_PRICE_COLUMNS : [column]));
+
+/** The columns, with the price as one total; `csvHeader` gives a VAT-registered operator's. */
 export const CSV_HEADER = [
   'Reference',
   'Date',
@@ -23,6 +36,8 @@ export const CSV_HEADER = [
   'Status',
   'Status changed',
   'Customer contact',
+  'Last change',
+  'Note',
 ];
 
 const CHANNEL_LABELS = { whatsapp: 'WhatsApp', phone: 'Call' } as const;
@@ -44,11 +59,23 @@ const dateTime = (iso: string | null) => {
   return `${date} ${time}`;
 };
 
-export function csvRow(row: LeadRow): string {
+/** The money cells: the total, or net, VAT and gross (the quote's own VAT, kept when it was priced). */
+const priceCells = (row: LeadExportRow, { vatRegistered }: CsvOptions) =>
+  vatRegistered
+    ? [plainPounds(row.totalPricePence - row.vatPence), plainPounds(row.vatPence), plainPounds(row.totalPricePence)]
+    : [plainPounds(row.totalPricePence)];
+
+/** The status history's last change: "Contacted 24/11/2026 14:30". */
+const lastChange = (row: LeadExportRow) => (row.lastChangeStatus && row.lastChangeAt ? `${LEAD_STATUS_LABELS[row.lastChangeStatus]} ${dateTime(row.lastChangeAt)}` : '');
+
+export function csvRow(row: LeadExportRow, options: CsvOptions = { vatRegistered: false }): string {
   const { date, time } = ukDateAndTime(row.createdAt);
   // The same rule and words as the email and the Quotes tab, with the date as a spreadsheet reads it (24/11/2026 14:30).
   const when = neededWords(row, ukDate, ' ');
-  const contact = row.contactChannel && row.contactedAt ? `${CHANNEL_LABELS[row.contactChannel]} ${dateTime(row.contactedAt)}` : '';
+  // Each button's first tap, oldest first: "WhatsApp 24/11/2026 14:02; Call 24/11/2026 14:05".
+  const contact = contactTaps(row)
+    .map((tap) => `${CHANNEL_LABELS[tap.channel]} ${dateTime(tap.at)}`)
+    .join('; ');
   return [
     `TQ-${row.publicId}`,
     date,
@@ -56,16 +83,19 @@ export function csvRow(row: LeadRow): string {
     row.pickupPostcode,
     row.destinationPostcode,
     row.distance,
-    row.vehicleType,
-    row.gearboxType,
-    row.rollingStatus,
+    // The labels the Quotes tab shows ("Not Rolling", "Flat Battery"), not the form's values.
+    vehicleWords(row.vehicleType),
+    row.gearboxType && gearboxWords(row.gearboxType),
+    row.rollingStatus && rollingWords(row.rollingStatus),
     row.passengerCount,
-    row.problemType,
+    problemWords(row.problemType),
     when,
-    plainPounds(row.totalPricePence),
+    ...priceCells(row, options),
     LEAD_STATUS_LABELS[row.status],
     dateTime(row.statusChangedAt),
     contact,
+    lastChange(row),
+    row.note,
   ]
     .map(csvCell)
     .join(',');
@@ -75,15 +105,15 @@ export function csvRow(row: LeadRow): string {
  * The CSV as a byte stream. `nextChunk` answers the rows after the last one it gave (keyset), an
  * empty array at the end; each pull writes one chunk, so memory holds one chunk at a time.
  */
-export function csvStream(nextChunk: (after: LeadRow | undefined) => LeadRow[]): ReadableStream<Uint8Array> {
+export function csvStream(nextChunk: (after: LeadExportRow | undefined) => LeadExportRow[], options: CsvOptions = { vatRegistered: false }): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let last: LeadRow | undefined;
+  let last: LeadExportRow | undefined;
   let started = false;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${CSV_HEADER.map(csvCell).join(',')}\r\n`));
+        controller.enqueue(encoder.encode(`\uFEFF${csvHeader(options).map(csvCell).join(',')}\r\n`));
         return;
       }
       const rows = nextChunk(last);
@@ -92,7 +122,7 @@ export function csvStream(nextChunk: (after: LeadRow | undefined) => LeadRow[]):
         return;
       }
       last = rows[rows.length - 1];
-      controller.enqueue(encoder.encode(rows.map((row) => `${csvRow(row)}\r\n`).join('')));
+      controller.enqueue(encoder.encode(rows.map((row) => `${csvRow(row, options)}\r\n`).join('')));
     },
   });
 }

@@ -22,7 +22,8 @@ function setup() {
   }
   const has = (id: number) => db.$client.prepare('select count(*) from quotes where id = ?').pluck().get(id) === 1;
   const notesOf = (id: number) => db.$client.prepare('select count(*) from lead_events where quote_id = ?').pluck().get(id);
-  const retention = (now: () => Date, batch?: number) => runnerFor(retentionJob({ db, logger, batch }), { db, logger, now });
+  const retention = (now: () => Date, batch?: number, pacing?: Parameters<typeof retentionJob>[0]['pacing']) =>
+    runnerFor(retentionJob({ db, logger, batch, pacing }), { db, logger, now });
   return { t, db, logs, quote, has, notesOf, retention };
 }
 
@@ -73,6 +74,45 @@ describe('retention', () => {
     expect(notesOf(old)).toBe(0);
   });
 
+  for (const foreignKeys of ['ON', 'OFF'] as const) {
+    it(`deletes a booked quote’s motorist details (name, number, registration, note) and its messages with the quote, foreign keys ${foreignKeys}`, async () => {
+      const { t, db, quote, has, retention } = setup();
+      const op = await t.operator();
+      const booking = (quoteId: number, createdAt: string) => {
+        const id = db.$client
+          .prepare(
+            `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, price_pence,
+               job_token_hash, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+             values (?, ?, 'completed', 'Jane Motorist', '+447700900123', 'AB12 CDE', 'Hard shoulder', 29800, ?, ?, 'salt', ?, ?, ?)`,
+          )
+          .run(quoteId, op.companyId, `job-${quoteId}`, `driver-${quoteId}`, createdAt, createdAt, createdAt).lastInsertRowid;
+        db.$client
+          .prepare(
+            `insert into mail_outbox (company_id, kind, channel, booking_id, dedupe_key, "to", subject, text, html, created_at)
+             values (?, 'booking', 'sms', ?, ?, '+447700900123', 'Booking', 'Jane Motorist, AB12 CDE', '', ?)`,
+          )
+          .run(op.companyId, id, `booking:${id}`, createdAt);
+      };
+      const old = await quote(op.companyId, monthsAgo(25));
+      const kept = await quote(op.companyId, monthsAgo(1));
+      booking(old, monthsAgo(25));
+      booking(kept, monthsAgo(1));
+      const motorists = () => db.$client.prepare('select quote_id as quoteId, customer_name as name, customer_phone as phone, registration, note from bookings').all();
+      const messages = () => db.$client.prepare("select count(*) from mail_outbox where kind = 'booking'").pluck().get();
+      expect(messages()).toBe(2);
+
+      db.$client.pragma(`foreign_keys = ${foreignKeys}`);
+      try {
+        await retention(() => NIGHT).tick();
+      } finally {
+        db.$client.pragma('foreign_keys = ON');
+      }
+      expect(has(old)).toBe(false);
+      expect(motorists()).toEqual([{ quoteId: kept, name: 'Jane Motorist', phone: '+447700900123', registration: 'AB12 CDE', note: 'Hard shoulder' }]);
+      expect(messages()).toBe(1);
+    });
+  }
+
   it('waits for 03:00 UK time, runs once a night, and neither repeats nor skips a night across restarts', async () => {
     const { t, db, quote, has, retention } = setup();
     const op = await t.operator();
@@ -108,6 +148,44 @@ describe('retention', () => {
     await retention(() => NIGHT).tick();
     expect(readJobMarker(db, RETENTION_JOB)).toBe('2027-01-20');
     expect(db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId)).toBe(0);
+  });
+
+  it('paces its deletes: smaller batches and longer pauses while the event loop lags, none while the WAL is over its limit', async () => {
+    const { t, db, quote, logs, retention } = setup();
+    const op = await t.operator();
+    for (let i = 0; i < 400; i++) await quote(op.companyId, monthsAgo(30 + (i % 12)));
+    const remaining = () => db.$client.prepare('select count(*) from quotes where company_id = ?').pluck().get(op.companyId) as number;
+    // A lagging loop for the first batches, then a WAL over its limit, then calm.
+    const signals = { lag: 50, wal: 0, lagMs: () => signals.lag, walBytes: () => signals.wal };
+    const batches: number[] = [];
+    const pauses: number[] = [];
+    let deletedBeforeWal = 0;
+    const sizes = db.$client.prepare('select count(*) from quotes').pluck();
+    let before = sizes.get() as number;
+    const sleep = async (ms: number) => {
+      const now = sizes.get() as number;
+      if (before !== now) batches.push(before - now);
+      before = now;
+      pauses.push(ms);
+      if (batches.length === 4 && signals.lag > 0) {
+        signals.lag = 0;
+        signals.wal = 64 * 1024 * 1024;
+        deletedBeforeWal = 400 - remaining();
+      } else if (signals.wal > 0 && pauses.length >= 8) signals.wal = 0;
+      // While the WAL is over its limit nothing is deleted.
+      if (signals.wal > 0 && batches.length >= 4) expect(400 - remaining()).toBe(deletedBeforeWal);
+    };
+    await retention(() => NIGHT, 400, { firstBatch: 200, minBatch: 10, sleep, signals }).tick();
+
+    expect(remaining()).toBe(0);
+    // Halved with each lagging batch, then grown back once calm.
+    expect(batches.slice(0, 4)).toEqual([200, 100, 50, 25]);
+    // Each pause at least twice the last (a batch's own time sets the first), up to the longest.
+    for (let i = 1; i < 4; i++) expect(pauses[i]).toBeGreaterThanOrEqual(Math.min(250, pauses[i - 1] * 2));
+    // The WAL waits, each at least 100 ms, with no batch between them.
+    expect(pauses.slice(4, 8).every((ms) => ms >= 100)).toBe(true);
+    expect(batches.length).toBeGreaterThan(4);
+    expect(logs).toContainEqual(expect.objectContaining({ msg: 'Retention run', deletedQuotes: 400, lagBackoffs: 4, smallestBatch: 12, walWaits: 4 }));
   });
 
   it('counts calendar months, the 31st going back to a shorter month’s last day', () => {

@@ -72,6 +72,7 @@ describe('GET /api/quotes', () => {
           status: 'new',
           statusChangedAt: null,
           customerContact: null,
+          customerContacts: [],
         },
       ],
       nextCursor: null,
@@ -274,10 +275,33 @@ describe('POST /api/quotes/{reference}/contact', () => {
     const after = snapshot();
     expect(after.events).toEqual(before.events);
     const changed = after.quotes.filter((row, i) => JSON.stringify(row) !== JSON.stringify(before.quotes[i]));
-    expect(changed).toEqual([{ ...(before.quotes.find((q) => (q as { public_id: string }).public_id === reference) as object), contact_channel: 'whatsapp', contacted_at: NOW.toISOString() }]);
+    expect(changed).toEqual([{ ...(before.quotes.find((q) => (q as { public_id: string }).public_id === reference) as object), contact_channel: 'whatsapp', contacted_at: NOW.toISOString(), whatsapp_tapped_at: NOW.toISOString() }]);
     const lead = await t.call('GET', `/api/quotes/${reference}`, { token: op.token });
     expect(lead.json.customerContact).toEqual({ channel: 'whatsapp', at: NOW.toISOString() });
     expect(lead.json.status).toBe('new');
+  });
+
+  it('keeps the first tap of each button: a later tap of the same one changes nothing, the other one adds', async () => {
+    let clock = new Date('2026-06-10T12:00:00Z');
+    const app = createTestApp({ now: () => clock, env: { CONTACT_RATE_LIMIT: '0' } });
+    const op = await app.operator();
+    const reference = await insertQuote(app.deps.db, storedQuote(op.companyId, { createdAt: clock.toISOString() }));
+    const tap = async (channel: 'whatsapp' | 'phone', at: string) => {
+      clock = new Date(at);
+      const res = await app.call('POST', `/api/quotes/${reference}/contact`, { body: { channel } });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+    };
+    await tap('whatsapp', '2026-06-10T12:01:00Z');
+    await tap('whatsapp', '2026-06-10T12:05:00Z');
+    await tap('phone', '2026-06-10T12:07:00Z');
+    await tap('phone', '2026-06-10T12:09:00Z');
+    await tap('whatsapp', '2026-06-10T12:11:00Z');
+    const lead = (await app.call('GET', `/api/quotes/${reference}`, { token: op.token })).json;
+    expect(lead.customerContact).toEqual({ channel: 'whatsapp', at: '2026-06-10T12:01:00.000Z' });
+    expect(lead.customerContacts).toEqual([
+      { channel: 'whatsapp', at: '2026-06-10T12:01:00.000Z' },
+      { channel: 'phone', at: '2026-06-10T12:07:00.000Z' },
+    ]);
   });
 
   it('answers an unknown or malformed reference with 404 and a bad channel with 400, changing nothing', async () => {
@@ -368,7 +392,7 @@ describe('GET /api/quotes/export.csv', () => {
       preferredDate: '2026-06-12',
       preferredTime: '07:15',
     });
-    await t.call('PUT', `/api/quotes/${tricky}/status`, { token: op.token, body: { status: 'contacted' } });
+    await t.call('PUT', `/api/quotes/${tricky}/status`, { token: op.token, body: { status: 'contacted', note: 'Rang back, =booked' } });
     await t.call('POST', `/api/quotes/${tricky}/contact`, { body: { channel: 'whatsapp' } });
     const res = await t.app.request('http://localhost:3999/api/quotes/export.csv', { headers: { 'x-auth-token': op.token } });
     expect(res.status).toBe(200);
@@ -380,16 +404,30 @@ describe('GET /api/quotes/export.csv', () => {
     const lines = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes).slice(1).split('\r\n');
     expect(lines.pop()).toBe('');
     expect(lines[0]).toBe(
-      'Reference,Date,Time,Pickup,Destination,Miles,Vehicle,Gearbox,Rolling status,Passengers,Problem,When,Total (£),Status,Status changed,Customer contact',
+      'Reference,Date,Time,Pickup,Destination,Miles,Vehicle,Gearbox,Rolling status,Passengers,Problem,When,Total (£),Status,Status changed,Customer contact,Last change,Note',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe(
-      `TQ-${tricky},10/06/2026,09:02,M1 1AE,LS1 4AP,43.2,"Van, ""long"", wheelbase",'+1,'@SUM(A1),0,"'=HYPERLINK(""http://evil.example"",""Click"")",12/06/2026 07:15,298.00,Contacted,10/06/2026 13:00,WhatsApp 10/06/2026 13:00`,
+      `TQ-${tricky},10/06/2026,09:02,M1 1AE,LS1 4AP,43.2,"Van, ""long"", Wheelbase",'+1,'@SUM(A1),0,"'=HYPERLINK(""http://evil.example"",""Click"")",12/06/2026 07:15,298.00,Contacted,10/06/2026 13:00,WhatsApp 10/06/2026 13:00,Contacted 10/06/2026 13:00,"Rang back, =booked"`,
     );
-    expect(lines[2]).toBe(`TQ-${plain},10/06/2026,00:30,M1 1AE,LS1 4AP,43.2,Car,Manual,Rolling,0,Engine Failure,Now,143.75,New,,`);
+    expect(lines[2]).toBe(`TQ-${plain},10/06/2026,00:30,M1 1AE,LS1 4AP,43.2,Car,Manual,Rolling,0,Engine Failure,Now,143.75,New,,,,`);
     const filtered = await t.call('GET', '/api/quotes/export.csv?status=new&from=2026-06-10&to=2026-06-10', { token: op.token });
     expect(filtered.headers.get('content-disposition')).toBe('attachment; filename="quotes-2026-06-10-to-2026-06-10.csv"');
     expect(filtered.text.split('\r\n').slice(1, -1)).toEqual([lines[2]]);
+  });
+
+  it('writes the labels the portal shows, the latest note, and net, VAT and gross for a VAT-registered operator', async () => {
+    const op = await t.operator();
+    const reference = await store(op.companyId, { gearboxType: 'automatic', rollingStatus: 'not-rolling', problemType: 'flat-battery', vehicleType: 'luton van', vatPence: 4967 });
+    await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'contacted', note: 'Left a voicemail' } });
+    await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'won' } });
+    const plainCsv = await t.call('GET', '/api/quotes/export.csv', { token: op.token });
+    expect(plainCsv.text.split('\r\n')[1]).toBe(`TQ-${reference},10/06/2026,13:00,M1 1AE,LS1 4AP,43.2,Luton Van,Automatic,Not Rolling,0,Flat Battery,Now,298.00,Won,10/06/2026 13:00,,Won 10/06/2026 13:00,Left a voicemail`);
+
+    await t.call('PUT', '/api/pricing', { token: op.token, body: { vatRegistered: true, pricesIncludeVat: true } });
+    const [header, row] = (await t.call('GET', '/api/quotes/export.csv', { token: op.token })).text.slice(1).split('\r\n');
+    expect(header).toContain(',When,Net (£),VAT (£),Gross (£),Status,');
+    expect(row).toContain(',Flat Battery,Now,248.33,49.67,298.00,Won,');
   });
 
   it('reads more than one chunk, in order, none twice', async () => {

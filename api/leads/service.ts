@@ -9,11 +9,13 @@ import type { LeadDetail, LeadNumbers, LeadPage } from '../../shared/types';
 import {
   findLeadById,
   findLegacyLead,
+  isVatRegistered,
   leadHistory,
   leadsSince,
   listLeads,
   setLeadContact,
   setLeadStatus,
+  withExportDetails,
   type LeadDetailRow,
   type LeadQuery,
   type LeadRow,
@@ -103,7 +105,11 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     /** The filtered list as CSV, read in keyset chunks as the client takes it; checked before the first byte. */
     exportCsv(companyId: number, filter: LeadFilter): { filename: string; body: ReadableStream<Uint8Array> } {
       const query = toQuery(companyId, { ...filter, cursor: undefined }, EXPORT_CHUNK);
-      const body = csvStream((last) => listLeads(db, last ? { ...query, after: { createdAt: last.createdAt, id: last.id } } : query));
+      const vatRegistered = isVatRegistered(db, companyId);
+      const body = csvStream(
+        (last) => withExportDetails(db, listLeads(db, last ? { ...query, after: { createdAt: last.createdAt, id: last.id } } : query)),
+        { vatRegistered },
+      );
       const span = filter.from || filter.to ? `-${filter.from ?? 'start'}-to-${filter.to ?? londonDate(deps.now())}` : `-${londonDate(deps.now())}`;
       return { filename: `quotes${span}.csv`, body };
     },

@@ -29,6 +29,8 @@ export interface LeadRow {
   statusChangedAt: string | null;
   contactChannel: ContactChannel | null;
   contactedAt: string | null;
+  whatsappTappedAt: string | null;
+  phoneTappedAt: string | null;
 }
 
 /** One quote opened: its priced columns too. */
@@ -53,7 +55,8 @@ const LEAD_COLUMNS = `id, public_id as publicId, created_at as createdAt, pickup
   destination_postcode as destinationPostcode, distance, vehicle_type as vehicleType, gearbox_type as gearboxType,
   rolling_status as rollingStatus, passenger_count as passengerCount, problem_type as problemType, urgency,
   preferred_date as preferredDate, preferred_time as preferredTime, total_price_pence as totalPricePence, status,
-  status_changed_at as statusChangedAt, contact_channel as contactChannel, contacted_at as contactedAt`;
+  status_changed_at as statusChangedAt, contact_channel as contactChannel, contacted_at as contactedAt,
+  whatsapp_tapped_at as whatsappTappedAt, phone_tapped_at as phoneTappedAt`;
 
 const DETAIL_COLUMNS = `${LEAD_COLUMNS}, call_out_fee_pence as callOutFeePence, distance_fee_pence as distanceFeePence,
   labour_fee_pence as labourFeePence, extra_fees_pence as extraFeesPence, vat_pence as vatPence,
@@ -122,6 +125,34 @@ export function listLeads(db: Db, query: LeadQuery): LeadRow[] {
   return statement(db, `list:${shape}`, sql).all(...params) as LeadRow[];
 }
 
+/** A quote as the export writes it: its VAT, and its status history's last change and latest note. */
+export interface LeadExportRow extends LeadRow {
+  vatPence: number;
+  lastChangeStatus: LeadStatus | null;
+  lastChangeAt: string | null;
+  note: string | null;
+}
+
+/** The export's extra columns for one chunk of rows, read by row id in one statement. */
+export function withExportDetails(db: Db, rows: readonly LeadRow[]): LeadExportRow[] {
+  if (rows.length === 0) return [];
+  const details = statement(
+    db,
+    'exportDetails',
+    `select q.id, q.vat_pence as vatPence, last.status as lastChangeStatus, last.created_at as lastChangeAt,
+      (select note from lead_events where quote_id = q.id and note is not null and trim(note) <> '' order by id desc limit 1) as note
+    from quotes q left join lead_events last on last.id = (select max(id) from lead_events where quote_id = q.id)
+    where q.id in (select value from json_each(?))`,
+  ).all(JSON.stringify(rows.map((row) => row.id))) as ({ id: number } & Omit<LeadExportRow, keyof LeadRow>)[];
+  const byId = new Map(details.map((detail) => [detail.id, detail]));
+  return rows.map((row) => ({ vatPence: 0, lastChangeStatus: null, lastChangeAt: null, note: null, ...byId.get(row.id), ...row }));
+}
+
+/** Whether the company is VAT-registered now: its export then splits each total into net, VAT and gross. */
+export function isVatRegistered(db: Db, companyId: number): boolean {
+  return statement(db, 'vatRegistered', 'select vat_registered from pricing_rates where company_id = ?').pluck().get(companyId) === 1;
+}
+
 /**
  * What the numbers are made of: the company's quotes since `since`, oldest first, with only the
  * columns they need, all in the covering index (migration 0007).
@@ -148,11 +179,21 @@ export function setLeadStatus(db: Db, quoteId: number, status: LeadStatus, note:
   statement(db, 'addEvent', 'insert into lead_events (quote_id, status, note, created_at) values (?, ?, ?, ?)').run(quoteId, status, note, at);
 }
 
-/** The motorist's tap: only the marker changes. False when no quote has this id and reference. */
+/**
+ * The motorist's tap: only the marker changes, and only the first time. The first tap of either
+ * button stays the quote's marker, and each button keeps its own first tap; tapping again (or a
+ * stranger posting to the public route) changes nothing. False when no quote has this id and reference.
+ */
 export function setLeadContact(db: Db, quoteId: number, publicId: string, channel: ContactChannel, at: string): boolean {
+  const column = channel === 'whatsapp' ? 'whatsapp_tapped_at' : 'phone_tapped_at';
   return (
-    statement(db, 'setContact', 'update quotes set contact_channel = ?, contacted_at = ? where id = ? and public_id = ?').run(channel, at, quoteId, publicId)
-      .changes > 0
+    statement(
+      db,
+      `setContact:${channel}`,
+      `update quotes set contact_channel = coalesce(contact_channel, @channel), contacted_at = coalesce(contacted_at, @at),
+        ${column} = coalesce(${column}, case when contact_channel = @channel then contacted_at end, @at)
+       where id = @quoteId and public_id = @publicId`,
+    ).run({ channel, at, quoteId, publicId }).changes > 0
   );
 }
 
@@ -173,13 +214,19 @@ export function expiredLeadIds(db: Db, companyId: number, before: string, batch:
 }
 
 /**
- * Deletes these quotes with their lead events, for the caller's write() transaction; answers how
- * many quotes went. The events go by the foreign key's cascade, or explicitly on a connection
- * where foreign keys are off (a cascade would silently not happen there).
+ * Deletes these quotes with their lead events and bookings (the motorist's name, number,
+ * registration and note, and the booking's messages in the outbox), for the caller's write()
+ * transaction; answers how many quotes went. The rest goes by the foreign keys' cascade, or
+ * explicitly on a connection where foreign keys are off (a cascade would silently not happen there).
  */
 export function deleteLeads(db: Db, ids: readonly number[]): number {
   const list = JSON.stringify(ids);
-  if (!foreignKeysOn(db)) statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+  if (!foreignKeysOn(db)) {
+    const bookingsOf = 'select id from bookings where quote_id in (select value from json_each(?))';
+    statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
+    statement(db, 'deleteBookingMail', `delete from mail_outbox where booking_id in (${bookingsOf})`).run(list);
+    statement(db, 'deleteBookings', 'delete from bookings where quote_id in (select value from json_each(?))').run(list);
+  }
   return statement(db, 'deleteQuotes', 'delete from quotes where id in (select value from json_each(?))').run(list).changes;
 }
 

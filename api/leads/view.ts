@@ -1,6 +1,7 @@
 // A stored quote as its operator sees it: pounds, the contact marker as one object, and the lines
 // as they were quoted (or, for quotes stored before lines were, rebuilt from the fee columns).
 import { penceToPounds } from '../../shared/money';
+import type { ContactChannel } from '../../shared/leads';
 import type { Lead, LeadDetail } from '../../shared/types';
 import type { LeadDetailRow, LeadEventRow, LeadRow } from './store';
 
@@ -23,7 +24,18 @@ export function toLead(row: LeadRow): Lead {
     status: row.status,
     statusChangedAt: row.statusChangedAt,
     customerContact: row.contactChannel && row.contactedAt ? { channel: row.contactChannel, at: row.contactedAt } : null,
+    customerContacts: contactTaps(row),
   };
+}
+
+/** Each button's first tap, oldest first; before the per-button columns, the marker stood for its own button. */
+export function contactTaps(row: Pick<LeadRow, 'contactChannel' | 'contactedAt' | 'whatsappTappedAt' | 'phoneTappedAt'>): Array<{ channel: ContactChannel; at: string }> {
+  const firstOf = (channel: ContactChannel, at: string | null) => at ?? (row.contactChannel === channel ? row.contactedAt : null);
+  const taps: Array<{ channel: ContactChannel; at: string | null }> = [
+    { channel: 'whatsapp', at: firstOf('whatsapp', row.whatsappTappedAt) },
+    { channel: 'phone', at: firstOf('phone', row.phoneTappedAt) },
+  ];
+  return taps.filter((tap): tap is { channel: ContactChannel; at: string } => tap.at !== null).sort((a, b) => a.at.localeCompare(b.at));
 }
 
 export function toLeadDetail(row: LeadDetailRow, history: LeadEventRow[]): LeadDetail {

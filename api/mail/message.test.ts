@@ -31,6 +31,8 @@ const quote: QuoteRow = {
   statusChangedAt: null,
   contactChannel: null,
   contactedAt: null,
+  whatsappTappedAt: null,
+  phoneTappedAt: null,
   createdAt: '2026-11-24T14:02:00.000Z',
 };
 

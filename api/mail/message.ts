@@ -83,6 +83,29 @@ export function quoteAlert(q: QuoteRow, companyName: string, publicUrl: string):
   };
 }
 
+/**
+ * The quotes of one hour past the alert cap, counted in one mail at the hour's end: "…and N more".
+ * `hourStart` is the hour's first instant.
+ */
+export function quoteDigest(more: number, hourStart: Date, companyName: string, publicUrl: string): MailContent {
+  const hours = `between ${londonTime.format(hourStart)} and ${londonTime.format(new Date(hourStart.getTime() + 3_600_000))}`;
+  const quotesWord = more === 1 ? 'quote' : 'quotes';
+  const tab = quotesTabUrl(publicUrl);
+  const footer = `You get an email for every quote to ${companyName}, up to ${ALERT_MAILS_PER_HOUR} an hour; the rest are counted here. Change this in the Driver Portal: ${publicUrl}/dashboard`;
+  return {
+    subject: `And ${more} more ${quotesWord} for ${companyName} ${hours}`,
+    text: [`…and ${more} more ${quotesWord} ${hours} for ${companyName}.`, '', `See them in the Quotes tab: ${tab}`, '', footer, ''].join('\n'),
+    html: page(
+      `<h1 style="font-size:20px">…and ${more} more ${quotesWord} ${escapeHtml(hours)} for ${escapeHtml(companyName)}</h1>` +
+        `<p>${link(tab, 'See them in the Quotes tab of the Driver Portal')}</p>` +
+        `<p style="color:#64748b;font-size:12px">${escapeHtml(footer.replace(/ Change this.*$/, ''))} Change this in the ${link(`${publicUrl}/dashboard`, 'Driver Portal')}.</p>`,
+    ),
+  };
+}
+
+/** Quote alerts a company gets in one clock hour at most; past it, one digest at the hour's end (quoteDigest). */
+export const ALERT_MAILS_PER_HOUR = 20;
+
 /** At most this many quotes are listed in a summary; the rest are counted and left to the Quotes tab. */
 export const SUMMARY_LIST_LIMIT = 100;
 

@@ -1,7 +1,8 @@
 // Text messages through a provider speaking Twilio's Messages API: POST
 // {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json with the form fields To, From and Body and
 // HTTP basic authentication (the account SID and auth token). A 2xx is accepted; anything else,
-// or no answer within the timeout, is thrown for the outbox to retry (api/mail/worker.ts).
+// or no answer within the timeout, is thrown for the outbox to retry (api/mail/worker.ts). The
+// outbox aborts a request still going when the server stops, and hands the text back.
 
 export interface OutgoingSms {
   to: string;
@@ -9,7 +10,8 @@ export interface OutgoingSms {
 }
 
 export interface SmsTransport {
-  send(sms: OutgoingSms): Promise<void>;
+  /** Resolves once the provider has accepted the text; `signal` aborts the request. */
+  send(sms: OutgoingSms, signal?: AbortSignal): Promise<void>;
 }
 
 export interface SmsConfig {
@@ -25,12 +27,12 @@ export function twilioTransport(config: SmsConfig): SmsTransport {
   const url = `${config.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;
   return {
-    async send(sms) {
+    async send(sms, signal) {
       const response = await fetch(url, {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams({ To: sms.to, From: config.from, Body: sms.body }),
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
       });
       const text = await response.text();
       if (!response.ok) {

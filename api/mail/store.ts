@@ -110,6 +110,32 @@ export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
   for (const row of rows) insert.run({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null });
 }
 
+/** How many of the company's quotes were stored from `fromIso` on with an id below `beforeId`: a quote's place in its hour. */
+export function quotesEarlierInHour(db: Db, companyId: number, fromIso: string, beforeId: number): number {
+  return prepared(db, 'quotesEarlierInHour', () =>
+    db
+      .select({ n: count() })
+      .from(quotes)
+      .where(and(eq(quotes.companyId, p('companyId')), gte(quotes.createdAt, p('fromIso')), lt(quotes.id, p('beforeId'))))
+      .prepare(),
+  ).get({ companyId, fromIso, beforeId })?.n ?? 0;
+}
+
+/**
+ * Writes a digest row, or, while it is still to be sent, replaces its message with this newer
+ * count: one digest per company and hour, however many quotes it ends up counting.
+ */
+export function upsertDigestRow(db: Db, row: NewOutboxRow): void {
+  db.insert(mailOutbox)
+    .values({ channel: 'email', ...row })
+    .onConflictDoUpdate({
+      target: mailOutbox.dedupeKey,
+      set: { subject: row.subject, text: row.text, html: row.html },
+      where: and(inArray(mailOutbox.status, ['pending', 'unsent', 'unverified']), eq(mailOutbox.attempts, 0)),
+    })
+    .run();
+}
+
 /**
  * Takes the pending row due soonest at `nowIso` and leases it until `leaseUntilIso` (its
  * next_attempt_at), so no other worker takes it while it is being sent. Run in write().

@@ -3,11 +3,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../platform/db/client';
 import { updateCompany } from '../company/store';
+import { updateUser } from '../auth/store';
 import { mailOutbox } from '../platform/db/schema';
 import type { MailTransport } from './transport';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { GIVE_UP_AFTER_MS, mailOutboxJob, NO_MAIL_SERVER, PERMANENT_REFUSAL_ATTEMPTS, STOP_GRACE_MS, WORK_PER_TICK } from './worker';
+import { ALERT_MAILS_PER_HOUR, COMPANY_NOT_LIVE, GIVE_UP_AFTER_MS, mailOutboxJob, NO_MAIL_SERVER, PERMANENT_REFUSAL_ATTEMPTS, STOP_GRACE_MS, WORK_PER_TICK } from './worker';
 import { smtpTransport } from './transport';
 
 const MAIL_FROM = 'Alerts <alerts@recovery.example>';
@@ -127,10 +128,12 @@ describe('an email for every quote', () => {
     ['idle', false, WORK_PER_TICK.idle.sends],
     ['busy with requests', true, WORK_PER_TICK.busy.sends],
   ])('turns a burst into alerts over several transactions, passing over companies without alerts, and sends them a tick’s worth at a time while %s', async (_, busy, perTick) => {
-    const { t, sink, worker, quote, outbox, setMode } = await setup({ busy });
+    const { t, sink, worker, quote, outbox, setMode, clock } = await setup({ busy });
     const [alerted, quiet] = [await t.operator(), await t.operator()];
     await setMode(quiet, 'none');
     for (let i = 0; i < 30; i++) {
+      // Over two clock hours, each within the hourly cap.
+      if (i === 15) advance(clock, 60 * 60_000);
       await quote(alerted.companyId);
       await quote(quiet.companyId);
     }
@@ -156,6 +159,53 @@ describe('an email for every quote', () => {
     await quote(op.companyId);
     await later.tick();
     expect(sink.received).toHaveLength(1);
+  });
+});
+
+describe('limits on alert mail', () => {
+  it(`sends at most ${ALERT_MAILS_PER_HOUR} quote alerts a company an hour, then one "and N more" at the hour's end`, async () => {
+    const { t, sink, worker, quote, clock } = await setup({ at: '2026-06-10T12:10:00Z' });
+    const op = await t.operator();
+    const other = await t.operator();
+    const extra = 5;
+    for (let i = 0; i < ALERT_MAILS_PER_HOUR + extra; i++) await quote(op.companyId);
+    await quote(other.companyId);
+    await worker.tick();
+    await worker.tick();
+    const mine = () => sink.received.filter((m) => m.to.includes(op.email));
+    expect(mine()).toHaveLength(ALERT_MAILS_PER_HOUR);
+    // Another company's alerts are its own.
+    expect(sink.received.filter((m) => m.to.includes(other.email))).toHaveLength(1);
+
+    // The rest are counted in one digest, sent when the hour is over.
+    advance(clock, 50 * 60_000);
+    await worker.tick();
+    expect(mine()).toHaveLength(ALERT_MAILS_PER_HOUR + 1);
+    const digest = mine().at(-1)!;
+    expect(digest.subject).toBe(`And ${extra} more quotes for Company 1 between 13:00 and 14:00`);
+    expect(digest.text).toContain(`…and ${extra} more quotes between 13:00 and 14:00`);
+    expect(digest.text).toContain('http://localhost:3999/dashboard?tab=quotes');
+    await worker.tick();
+    expect(mine()).toHaveLength(ALERT_MAILS_PER_HOUR + 1);
+  });
+
+  it('sends no alert for a company that is not live, while account mails still go', async () => {
+    const { t, sink, worker, quote, outbox } = await setup();
+    const op = await t.operator();
+    await quote(op.companyId);
+    // The subscription lapses before the worker gets to the alert.
+    updateUser(t.deps.db, op.user.id, { subscriptionStatus: 'inactive', trialEndsAt: null, currentPeriodEnd: new Date('2026-06-01T00:00:00Z').toISOString() });
+    await worker.tick();
+    expect(sink.received.filter((m) => m.to.includes(op.email))).toHaveLength(0);
+    expect(outbox().find((r) => r.kind === 'quote')).toMatchObject({ status: 'failed', lastError: COMPANY_NOT_LIVE });
+
+    // A password reset is the account's own mail: it goes whatever the subscription.
+    expect((await t.call('POST', '/api/forgot-password', { body: { email: op.email } })).status).toBe(200);
+    await new Promise((resolve) => setImmediate(resolve));
+    await expect.poll(async () => {
+      await worker.tick();
+      return sink.received.filter((m) => m.to.includes(op.email) && /^Reset your/.test(m.subject)).length;
+    }).toBe(1);
   });
 });
 

@@ -17,8 +17,10 @@ import {
   lastQuoteId,
   mayMail,
   quotesCreatedBetween,
+  quotesEarlierInHour,
   quotesOfModeBetween,
   recordOutcome,
+  upsertDigestRow,
   type NewOutboxRow,
   type OutboxOutcome,
   type OutboxRow,
@@ -29,7 +31,10 @@ import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
 import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
 import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runner';
-import { dailySummary, quoteAlert, SUMMARY_LIST_LIMIT, type MailContent } from './message';
+import { ALERT_MAILS_PER_HOUR, dailySummary, quoteAlert, quoteDigest, SUMMARY_LIST_LIMIT, type MailContent } from './message';
+import { findUserByCompanyId } from '../auth/store';
+import { statusGivesAccess } from '../billing/status';
+import { ALERT_KINDS } from '../../shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
 import { twilioTransport, type SmsTransport } from './sms-transport';
@@ -39,6 +44,11 @@ import type { AlertChannel } from '../../shared/leads';
 export const MAIL_OUTBOX_JOB = 'mail-outbox';
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
+/** An alert of a company whose subscription gives no access (its page is not live) is never sent. */
+export const COMPANY_NOT_LIVE = 'not sent: the company is not live';
+
+export { ALERT_MAILS_PER_HOUR };
+const ALERT_KIND_SET: ReadonlySet<string> = new Set(ALERT_KINDS);
 
 /** Job markers: the last quote id turned into alerts, and the UK day whose 08:00 summaries are written. */
 const QUOTE_MARKER = 'mail.lastQuoteId';
@@ -70,7 +80,7 @@ export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts:
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms'>>;
+  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms' | 'billing'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
@@ -128,6 +138,16 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
   let loggedUnsent = false;
+
+  /**
+   * Is the company's page live now (its owner's subscription gives access; a company without an
+   * owner, the demo, always is)? Alerts of one that is not are never sent: nobody pays for them,
+   * and a sign-up that never paid must not be able to drive mail (docs/product.md, Alerts).
+   */
+  function companyLive(companyId: number, at: Date): boolean {
+    const owner = findUserByCompanyId(db, companyId);
+    return !owner || statusGivesAccess(owner, at, config.billing?.mode ?? 'local');
+  }
   /** Failed sends since the last one that went through: logged once as an episode starts and once as it ends. */
   let failuresInARow = 0;
 
@@ -150,11 +170,12 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     };
   }
 
-  async function store(rows: NewOutboxRow[], marker: string, value: string, expected: string | undefined) {
+  async function store(rows: NewOutboxRow[], marker: string, value: string, expected: string | undefined, digests: NewOutboxRow[] = []) {
     const written = await write(db, () => {
       // Another worker on the same file moved the marker meanwhile: its rows stand.
       if (readJobMarker(db, marker) !== expected) return false;
       insertOutboxRows(db, rows);
+      for (const digest of digests) upsertDigestRow(db, digest);
       writeJobMarker(db, marker, value);
       return true;
     });
@@ -176,11 +197,28 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       const caughtUp = found.length < QUOTES_PER_TRANSACTION;
       const upTo = caughtUp ? last : found[found.length - 1].quote.id;
       const at = now().toISOString();
-      const rows = found.flatMap(({ quote, companyName, addresses }) => {
+      // Each quote's place among its company's quotes of its clock hour: past the cap, it is
+      // counted in the hour's digest instead of mailed on its own.
+      const placeInHour = new Map<string, number>();
+      const rows: NewOutboxRow[] = [];
+      const digests: NewOutboxRow[] = [];
+      for (const { quote, companyName, addresses } of found) {
         const to = alertRecipient(addresses);
-        return to ? [row(quote.companyId, 'quote', `quote:${quote.id}`, to, quoteAlert(quote, companyName, config.publicUrl), at)] : [];
-      });
-      await store(rows, QUOTE_MARKER, String(upTo), marker);
+        if (!to) continue;
+        const hourStart = new Date(Math.floor(Date.parse(quote.createdAt) / HOUR) * HOUR);
+        const key = `${quote.companyId}:${hourStart.toISOString()}`;
+        const place = (placeInHour.get(key) ?? quotesEarlierInHour(db, quote.companyId, hourStart.toISOString(), quote.id)) + 1;
+        placeInHour.set(key, place);
+        if (place <= ALERT_MAILS_PER_HOUR) {
+          rows.push(row(quote.companyId, 'quote', `quote:${quote.id}`, to, quoteAlert(quote, companyName, config.publicUrl), at));
+        } else {
+          const digest = row(quote.companyId, 'quote', `quote-digest:${key}`, to, quoteDigest(place - ALERT_MAILS_PER_HOUR, hourStart, companyName, config.publicUrl), at);
+          // Sent once the hour is over, with the hour's final count.
+          const hourEnd = new Date(Math.max(hourStart.getTime() + HOUR, Date.parse(at))).toISOString();
+          digests.push(digest.status === 'pending' ? { ...digest, nextAttemptAt: hourEnd } : digest);
+        }
+      }
+      await store(rows, QUOTE_MARKER, String(upTo), marker, digests);
       if (caughtUp) return;
       handled += found.length;
       // Let requests in between transactions.
@@ -222,9 +260,9 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  /** Sends one claimed row (its account link made) through its channel's transport. */
-  function deliver(r: OutboxRow, mail: MailContent): Promise<void> {
-    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }) : Promise.reject(new Error('no SMS provider'));
+  /** Sends one claimed row (its account link made) through its channel's transport; `abort` ends a text's request. */
+  function deliver(r: OutboxRow, mail: MailContent, abort: AbortSignal): Promise<void> {
+    if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }, abort) : Promise.reject(new Error('no SMS provider'));
     if (!transport) return Promise.reject(new Error('no mail server'));
     return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
   }
@@ -239,21 +277,36 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
       const claimed = await write(db, () => {
         const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel);
+        if (due && ALERT_KIND_SET.has(due.kind) && !companyLive(due.companyId, at)) {
+          // Account mails (verification, reset) go whatever the subscription; alerts do not.
+          recordOutcome(db, due.id, { status: 'failed', attempts: due.attempts, lastError: COMPANY_NOT_LIVE });
+          return 'skipped' as const;
+        }
         return due && { r: due, mail: withLink(db, due, config.publicUrl, at) };
       });
+      if (claimed === 'skipped') continue;
       if (!claimed) return;
       const { r, mail } = claimed;
       let outcome: OutboxOutcome;
-      const sending = deliver(r, mail);
+      const abort = new AbortController();
+      const sending = deliver(r, mail, abort.signal);
       try {
         if ((await unlessStopped(sending.then(() => 'sent' as const), signal, STOP_GRACE_MS)) === 'stopped') {
           // The server is stopping and the send has not finished: drop the connection and hand the
           // row back, due at once and with no try counted (the server may or may not have taken it).
+          // The text's request is aborted, not left to its own timeout: an answer arriving after
+          // the row was handed back would otherwise count for nothing, and the text go twice.
           sending.catch(() => {});
-          // A mail connection is closed; a text's request ends by its own timeout (api/mail/sms-transport.ts).
-          if (r.channel !== 'sms') transport?.close();
-          await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: 'stopped before the mail server answered' }));
-          logger.warn({ msg: 'Mail send still going at shutdown: connection closed, message kept to send at the next start', outboxId: r.id });
+          if (r.channel === 'sms') abort.abort();
+          else transport?.close();
+          const provider = r.channel === 'sms' ? 'the SMS provider' : 'the mail server';
+          await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: `stopped before ${provider} answered` }));
+          logger.warn({
+            msg: r.channel === 'sms'
+              ? 'Text send still going at shutdown: request aborted, text kept to send at the next start'
+              : 'Mail send still going at shutdown: connection closed, message kept to send at the next start',
+            outboxId: r.id,
+          });
           return;
         }
         outcome = { status: 'sent', sentAt: now().toISOString() };

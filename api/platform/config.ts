@@ -29,6 +29,8 @@ const envSchema = z
     BILLING_MODE: z.enum(['local', 'stripe']).optional().or(z.literal('').transform(() => undefined)),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    /** The signing secret of the Connect webhook endpoint (/api/payments/webhook): the operators' own accounts' events. */
+    STRIPE_CONNECT_WEBHOOK_SECRET: z.string().optional(),
     STRIPE_PRICE_ID: z.string().optional(),
     /** Points the Stripe SDK at another API host (tests use a local fake): http://127.0.0.1:12111 */
     STRIPE_API_BASE: z.url().optional(),
@@ -60,6 +62,8 @@ const envSchema = z
         }
       }),
     LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+    /** The UK hour from which the nightly retention runs (api/leads/retention.ts). */
+    RETENTION_HOUR: z.coerce.number().int().min(0).max(23).default(3),
     /** Open connections at most; past it new ones are refused until some close (file descriptors are finite). */
     MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
     /** Continuous replication with Litestream: file:///path (a local or mounted disk) or s3://bucket/path. */
@@ -126,6 +130,8 @@ export interface Config {
     mode: 'local' | 'stripe';
     stripeSecretKey?: string;
     stripeWebhookSecret?: string;
+    /** Payment at booking: the Connect endpoint's signing secret (docs/product.md §21). */
+    stripeConnectWebhookSecret?: string;
     stripePriceId?: string;
     stripeApiBase?: string;
   };
@@ -141,6 +147,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Open connections at most (never more than the process's file-descriptor limit allows). */
   maxConnections: number;
+  /** The UK hour from which the nightly retention runs. */
+  retentionHour?: number;
   /** Where Litestream replicates the database to; without it nothing is replicated. */
   replicaUrl?: string;
   /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
@@ -204,6 +212,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       mode: env.BILLING_MODE ?? 'local',
       stripeSecretKey: env.STRIPE_SECRET_KEY,
       stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      stripeConnectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET,
       stripePriceId: env.STRIPE_PRICE_ID,
       stripeApiBase: env.STRIPE_API_BASE,
     },
@@ -216,6 +225,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     replicaUrl: env.REPLICA_URL,
     maxConnections: env.MAX_CONNECTIONS,
+    retentionHour: env.RETENTION_HOUR,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
     sms:
       env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM

@@ -122,8 +122,16 @@ export const RETRY_AFTER_UNAVAILABLE_SECONDS = 5;
 /** The database cannot serve the request now: a full disk, a read-only file, a lock held past the deadline. */
 export class ServiceUnavailable extends DomainError {
   readonly status = 503;
-  readonly retryAfterSeconds = RETRY_AFTER_UNAVAILABLE_SECONDS;
-  constructor(message = 'The service is temporarily unavailable. Please try again shortly.') {
-    super(message, 'SERVICE_UNAVAILABLE');
+  readonly retryAfterSeconds: number = RETRY_AFTER_UNAVAILABLE_SECONDS;
+  constructor(message = 'The service is temporarily unavailable. Please try again shortly.', code: ErrorCode = 'SERVICE_UNAVAILABLE') {
+    super(message, code);
+  }
+}
+
+/** The payment provider (Stripe) cannot be reached or is failing: nothing was changed, try again later. */
+export class PaymentProviderUnavailable extends ServiceUnavailable {
+  override readonly retryAfterSeconds = 30;
+  constructor(message = 'Our payment provider cannot be reached just now. Nothing has been changed; please try again in a minute.') {
+    super(message, 'PAYMENT_PROVIDER_UNAVAILABLE');
   }
 }

@@ -7,7 +7,7 @@ import { quoteReferenceKey, quotes } from '../platform/db/schema';
 import { pauseBefore, writeDeadline } from '../platform/db/write';
 
 /** The operator's follow-up columns (decision 016): a new quote takes their defaults. */
-type LeadColumns = 'status' | 'statusChangedAt' | 'contactChannel' | 'contactedAt';
+type LeadColumns = 'status' | 'statusChangedAt' | 'contactChannel' | 'contactedAt' | 'whatsappTappedAt' | 'phoneTappedAt';
 /** Every column a quote is written with: the writer fills the id and reference, the route all the rest. */
 export type QuoteInsert = Required<Omit<typeof quotes.$inferInsert, LeadColumns>>;
 /** The "More rules" columns (docs/product.md §10), which quotes priced without those rules may leave out, and the optional registration. */

@@ -20,6 +20,16 @@ export interface SmsFake {
   requests: number;
   /** Answers the next `count` requests with `status` (Twilio's error body). */
   refuseNext(count: number, status?: number): void;
+  /** Holds the next `count` requests unanswered until `release()`, as a stalled provider would. */
+  stallNext(count: number): void;
+  /** Requests held now. */
+  readonly held: number;
+  /** Held requests whose client is still waiting for the answer. */
+  readonly waiting: number;
+  /** Answers the held requests: a message whose client is still waiting is accepted, one it gave up on is not. */
+  release(): void;
+  /** Held requests whose client closed the connection before an answer. */
+  abandoned: number;
   /** SMS_* for the server under test. */
   env(): Record<string, string>;
   close(): Promise<void>;
@@ -35,6 +45,8 @@ export async function startSmsFake(options: { accountSid?: string; authToken?: s
   const accountSid = options.accountSid ?? 'ACtest0000000000000000000000000000';
   const authToken = options.authToken ?? 'test-auth-token';
   const refusal = { left: 0, status: 503 };
+  const stall = { left: 0 };
+  const holding: Array<{ gone: boolean; answer(): void }> = [];
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
   const fake: SmsFake = {
     url: '',
@@ -45,8 +57,26 @@ export async function startSmsFake(options: { accountSid?: string; authToken?: s
     refuseNext(count, status = 503) {
       Object.assign(refusal, { left: count, status });
     },
+    stallNext(count) {
+      stall.left = count;
+    },
+    get held() {
+      return holding.length;
+    },
+    get waiting() {
+      return holding.filter((h) => !h.gone).length;
+    },
+    release() {
+      for (const held of holding.splice(0)) held.answer();
+    },
+    abandoned: 0,
     env: () => ({ SMS_API_URL: fake.url, SMS_ACCOUNT_SID: accountSid, SMS_AUTH_TOKEN: authToken, SMS_FROM: '+447700900000' }),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // Held requests never end by themselves.
+        server.closeAllConnections();
+      }),
   };
   const server = createServer(async (req, res) => {
     fake.requests += 1;
@@ -65,8 +95,27 @@ export async function startSmsFake(options: { accountSid?: string; authToken?: s
     const form = new URLSearchParams(text);
     const message = { to: form.get('To') ?? '', from: form.get('From') ?? '', body: form.get('Body') ?? '' };
     if (!message.to || !message.from || !message.body) return answer(400, { code: 21604, message: 'A To, From and Body are required', status: 400 });
-    fake.received.push(message);
-    answer(201, { sid: `SM${fake.received.length.toString().padStart(32, '0')}`, status: 'queued', to: message.to, from: message.from, body: message.body });
+    const accept = () => {
+      fake.received.push(message);
+      answer(201, { sid: `SM${fake.received.length.toString().padStart(32, '0')}`, status: 'queued', to: message.to, from: message.from, body: message.body });
+    };
+    if (stall.left > 0) {
+      stall.left -= 1;
+      const held = {
+        gone: false,
+        answer() {
+          // A client that hung up is never answered: this provider sends only what it answered for.
+          if (held.gone || res.destroyed) fake.abandoned += 1;
+          else accept();
+        },
+      };
+      res.once('close', () => {
+        if (!res.writableFinished) held.gone = true;
+      });
+      holding.push(held);
+      return;
+    }
+    accept();
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,6 +1,7 @@
 // A real SMTP server in-process (smtp-server) on 127.0.0.1 with an ephemeral port, no TLS,
 // authentication optional: it keeps every message it accepts, or refuses the next ones on
-// demand. Used by the mail tests and the alerts benchmark.
+// demand. Used by the mail tests, the alerts benchmark and the browser journeys' fakes
+// (api/test/message-fakes.ts).
 import type { AddressInfo } from 'node:net';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 
@@ -25,7 +26,7 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<SmtpSink> {
+export async function startSmtpSink(options: { keep?: boolean; port?: number } = {}): Promise<SmtpSink> {
   const keep = options.keep ?? true;
   const refusal = { left: 0, code: 451, stage: 'data' as 'data' | 'rcpt' };
   const refuse = (stage: 'data' | 'rcpt'): Error | null => {
@@ -66,7 +67,7 @@ export async function startSmtpSink(options: { keep?: boolean } = {}): Promise<S
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   sink.url = `smtp://127.0.0.1:${port}`;
   return sink;

@@ -1,6 +1,8 @@
-// Test support: a small local stand-in for exactly the Stripe endpoints api/billing/stripe.ts
-// calls, on 127.0.0.1, so the real SDK can be pointed at it through STRIPE_API_BASE. It keeps
-// its objects in memory and records every request for assertions.
+// Test support: a small local stand-in for exactly the Stripe endpoints api/billing/stripe.ts and
+// api/payments/stripe.ts call, on 127.0.0.1, so the real SDK can be pointed at it through
+// STRIPE_API_BASE. It keeps its objects in memory (a connected account's checkouts apart from the
+// platform's, by the Stripe-Account header) and records every request for assertions; `down`
+// makes it answer every call with a 503, as an outage would.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,6 +11,46 @@ export interface FakeRequest {
   method: string;
   path: string;
   params: URLSearchParams;
+  /** The Stripe-Account header: the connected account the call acts on, or null for the platform. */
+  stripeAccount: string | null;
+}
+
+export interface FakeAccount {
+  id: string;
+  object: 'account';
+  email: string | null;
+  charges_enabled: boolean;
+  details_submitted: boolean;
+  requirements: { disabled_reason: string | null; currently_due: string[] };
+  controller: Record<string, unknown>;
+  metadata: Record<string, string>;
+}
+
+export interface FakeLineItem {
+  name: string;
+  unitAmount: number;
+  quantity: number;
+  currency: string;
+}
+
+export interface FakePaymentIntent {
+  id: string;
+  object: 'payment_intent';
+  amount: number;
+  amount_received: number;
+  capture_method: string;
+  status: 'succeeded' | 'requires_capture' | 'canceled';
+  metadata: Record<string, string>;
+  account: string | null;
+}
+
+export interface FakeRefund {
+  id: string;
+  object: 'refund';
+  payment_intent: string;
+  amount: number;
+  status: 'succeeded';
+  account: string | null;
 }
 
 export interface FakeSubscription {
@@ -24,10 +66,18 @@ export interface FakeSubscription {
   items: { object: 'list'; data: { id: string; object: 'subscription_item'; current_period_end: number }[] };
 }
 
-interface FakeCheckoutSession {
+export interface FakeCheckoutSession {
   id: string;
   object: 'checkout.session';
   mode: string;
+  /** The connected account it was created on (null: the platform's own). */
+  account: string | null;
+  line_items_sent: FakeLineItem[];
+  amount_total: number;
+  currency: string;
+  payment_intent: string | null;
+  payment_intent_data: Record<string, string>;
+  expires_at: number | null;
   url: string | null;
   status: 'open' | 'complete' | 'expired';
   payment_status: 'unpaid' | 'paid' | 'no_payment_required';
@@ -49,6 +99,10 @@ export async function startStripeFake() {
   const products: { id: string; name: string }[] = [];
   const sessions = new Map<string, FakeCheckoutSession>();
   const subscriptions = new Map<string, FakeSubscription>();
+  const accounts = new Map<string, FakeAccount>();
+  const paymentIntents = new Map<string, FakePaymentIntent>();
+  const refunds: FakeRefund[] = [];
+  const state = { down: false };
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') });
@@ -61,9 +115,83 @@ export async function startStripeFake() {
   const arrayParam = (params: URLSearchParams, key: string) =>
     [...params.entries()].filter(([k]) => k === key || k.startsWith(`${key}[`)).map(([, v]) => v);
 
+  /** `key[…]` form parameters as one flat record: payment_intent_data[metadata][kind] → `metadata][kind`. */
+  const nested = (params: URLSearchParams, key: string) =>
+    Object.fromEntries([...params.entries()].filter(([k]) => k.startsWith(`${key}[`)).map(([k, v]) => [k.slice(key.length + 1, -1), v]));
+  const metadataOf = (params: URLSearchParams) => nested(params, 'metadata');
+  function lineItems(params: URLSearchParams): FakeLineItem[] {
+    const items: FakeLineItem[] = [];
+    for (let i = 0; params.has(`line_items[${i}][quantity]`); i++) {
+      const at = (k: string) => params.get(`line_items[${i}]${k}`);
+      items.push({
+        name: at('[price_data][product_data][name]') ?? '',
+        unitAmount: Number(at('[price_data][unit_amount]')),
+        quantity: Number(at('[quantity]')),
+        currency: at('[price_data][currency]') ?? '',
+      });
+    }
+    return items;
+  }
+  /** A checkout is seen only on the account it was made on, as Stripe scopes objects by Stripe-Account. */
+  const sessionFor = (id: string, account: string | null) => {
+    const session = sessions.get(decodeURIComponent(id));
+    return session && session.account === account ? session : undefined;
+  };
+
   function handle(req: FakeRequest, res: ServerResponse) {
     const { method, path, params } = req;
     let match: RegExpMatchArray | null;
+    if (state.down) {
+      res.writeHead(503, { 'content-type': 'application/json', 'stripe-should-retry': 'false' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: 'Stripe is down (fake)' } }));
+      return;
+    }
+    if (method === 'POST' && path === '/v1/accounts') {
+      const account: FakeAccount = {
+        id: newId('acct'),
+        object: 'account',
+        email: params.get('email'),
+        charges_enabled: false,
+        details_submitted: false,
+        requirements: { disabled_reason: 'requirements.past_due', currently_due: ['business_type'] },
+        controller: nested(params, 'controller'),
+        metadata: metadataOf(params),
+      };
+      accounts.set(account.id, account);
+      return send(res, 200, account);
+    }
+    if (method === 'GET' && (match = path.match(/^\/v1\/accounts\/([^/]+)$/))) {
+      const account = accounts.get(decodeURIComponent(match[1]));
+      return account ? send(res, 200, account) : missing(res, 'account');
+    }
+    if (method === 'POST' && path === '/v1/account_links') {
+      const account = accounts.get(params.get('account') ?? '');
+      if (!account) return missing(res, 'account');
+      return send(res, 200, {
+        object: 'account_link',
+        created: Math.floor(Date.now() / 1000),
+        expires_at: Math.floor(Date.now() / 1000) + 300,
+        url: `https://connect.stripe.test/setup/s/${account.id}/${randomBytes(8).toString('hex')}`,
+        refresh_url: params.get('refresh_url'),
+        return_url: params.get('return_url'),
+        type: params.get('type'),
+      });
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const intent = paymentIntents.get(params.get('payment_intent') ?? '');
+      if (!intent || intent.account !== req.stripeAccount) return missing(res, 'payment_intent');
+      const refund: FakeRefund = { id: newId('re'), object: 'refund', payment_intent: intent.id, amount: Number(params.get('amount') ?? intent.amount_received), status: 'succeeded', account: req.stripeAccount };
+      refunds.push(refund);
+      return send(res, 200, refund);
+    }
+    if (method === 'POST' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/))) {
+      const intent = paymentIntents.get(decodeURIComponent(match[1]));
+      if (!intent || intent.account !== req.stripeAccount) return missing(res, 'payment_intent');
+      if (intent.status !== 'requires_capture') return send(res, 400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent's status is ${intent.status}` } });
+      if (match[2] === 'capture') Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
+      else intent.status = 'canceled';
+      return send(res, 200, intent);
+    }
     if (method === 'GET' && path === '/v1/prices') {
       const keys = arrayParam(params, 'lookup_keys');
       return send(res, 200, list('/v1/prices', [...prices.values()].filter((p) => p.active && p.lookup_key && keys.includes(p.lookup_key))));
@@ -91,6 +219,13 @@ export async function startStripeFake() {
         id,
         object: 'checkout.session',
         mode: params.get('mode') ?? '',
+        account: req.stripeAccount,
+        line_items_sent: lineItems(params),
+        amount_total: lineItems(params).reduce((sum, l) => sum + l.unitAmount * l.quantity, 0),
+        currency: lineItems(params)[0]?.currency ?? 'gbp',
+        payment_intent: null,
+        payment_intent_data: nested(params, 'payment_intent_data'),
+        expires_at: params.has('expires_at') ? Number(params.get('expires_at')) : null,
         url: `https://checkout.stripe.test/c/pay/${id}`,
         status: 'open',
         payment_status: 'unpaid',
@@ -100,13 +235,13 @@ export async function startStripeFake() {
         subscription: null,
         success_url: params.get('success_url') ?? '',
         cancel_url: params.get('cancel_url') ?? '',
-        metadata: {},
+        metadata: metadataOf(params),
       };
       sessions.set(id, session);
       return send(res, 200, session);
     }
     if (method === 'POST' && (match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)\/expire$/))) {
-      const session = sessions.get(decodeURIComponent(match[1]));
+      const session = sessionFor(match[1], req.stripeAccount);
       if (!session) return missing(res, 'checkout.session');
       if (session.status !== 'open') {
         return send(res, 400, {
@@ -117,7 +252,7 @@ export async function startStripeFake() {
       return send(res, 200, session);
     }
     if (method === 'GET' && (match = path.match(/^\/v1\/checkout\/sessions\/([^/]+)$/))) {
-      const session = sessions.get(decodeURIComponent(match[1]));
+      const session = sessionFor(match[1], req.stripeAccount);
       if (!session) return missing(res, 'checkout.session');
       const expandSubscription = arrayParam(params, 'expand').includes('subscription');
       const subscription = expandSubscription && session.subscription ? subscriptions.get(session.subscription) : session.subscription;
@@ -148,7 +283,8 @@ export async function startStripeFake() {
     incoming.on('end', () => {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
       const params = new URLSearchParams(incoming.method === 'GET' ? url.search : Buffer.concat(chunks).toString('utf8'));
-      const req = { method: incoming.method ?? 'GET', path: url.pathname, params };
+      const account = incoming.headers['stripe-account'];
+      const req = { method: incoming.method ?? 'GET', path: url.pathname, params, stripeAccount: typeof account === 'string' ? account : null };
       requests.push(req);
       handle(req, res);
     });
@@ -182,6 +318,40 @@ export async function startStripeFake() {
       subscriptions.set(sub.id, sub);
       Object.assign(session, { status: 'complete', payment_status: 'no_payment_required', customer: sub.customer, subscription: sub.id, url: null });
       return sub;
+    },
+    accounts,
+    paymentIntents,
+    refunds,
+    sessions,
+    /** Every call answers 503 while true, as an outage would. */
+    set down(value: boolean) {
+      state.down = value;
+    },
+    /** The operator finished Stripe's onboarding: the account takes charges. */
+    enableAccount(accountId: string): FakeAccount {
+      const account = accounts.get(accountId);
+      if (!account) throw new Error(`no fake account ${accountId}`);
+      Object.assign(account, { charges_enabled: true, details_submitted: true, requirements: { disabled_reason: null, currently_due: [] } });
+      return account;
+    },
+    /** What the motorist does on a connected account's Checkout: paid, or for a hold authorised (payment_status stays unpaid). */
+    payCheckout(sessionId: string): FakeCheckoutSession {
+      const session = sessions.get(sessionId);
+      if (!session || session.status !== 'open') throw new Error(`fake checkout session ${sessionId} cannot be paid`);
+      const manual = session.payment_intent_data.capture_method === 'manual';
+      const intent: FakePaymentIntent = {
+        id: newId('pi'),
+        object: 'payment_intent',
+        amount: session.amount_total,
+        amount_received: manual ? 0 : session.amount_total,
+        capture_method: manual ? 'manual' : 'automatic',
+        status: manual ? 'requires_capture' : 'succeeded',
+        metadata: { ...session.metadata },
+        account: session.account,
+      };
+      paymentIntents.set(intent.id, intent);
+      Object.assign(session, { status: 'complete', payment_status: manual ? 'unpaid' : 'paid', payment_intent: intent.id, url: null });
+      return session;
     },
     forgetCheckout(sessionId: string) {
       sessions.delete(sessionId);

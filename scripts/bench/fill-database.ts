@@ -10,6 +10,8 @@ import { createReferenceCipher } from '../../api/quotes/reference';
 export interface FillOptions {
   companies: number;
   quotes: number;
+  /** When the last quote was made (ms since the epoch); default the start of today (UTC). */
+  endingAt?: number;
 }
 
 const BATCH = 100_000;
@@ -18,9 +20,9 @@ const BATCH = 100_000;
  * and never so old that the server's nightly retention (24 months by default) deletes them
  * while a section measures.
  */
-const startFor = (quotes: number) => Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`) - (quotes + 1) * 1000;
+const startFor = (quotes: number, endingAt = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`)) => endingAt - (quotes + 1) * 1000;
 
-export function fillDatabase(file: string, { companies, quotes }: FillOptions): void {
+export function fillDatabase(file: string, { companies, quotes, endingAt }: FillOptions): void {
   openDatabase(file).$client.close();
   const db = new Database(file);
   try {
@@ -30,7 +32,7 @@ export function fillDatabase(file: string, { companies, quotes }: FillOptions): 
     db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
     db.pragma('cache_size = -262144');
-    const start = startFor(quotes);
+    const start = startFor(quotes, endingAt);
     const now = new Date(start).toISOString();
     const insertCompany = db.prepare('insert into companies (id, name, created_at, updated_at) values (?, ?, ?, ?)');
     const insertRates = db.prepare('insert into pricing_rates (company_id) values (?)');

@@ -26,13 +26,13 @@ export const CITY_POSTCODES = [
 const LARGE_ROUNDS = 3;
 const LARGE_SLICE: LoadSettings = { connections: 10, durationSeconds: 5 };
 
-interface Sample {
+export interface Sample {
   startedMs: number;
   latencyMs: number;
   ok: boolean;
 }
 
-const p99 = (samples: Sample[]) => {
+export const p99 = (samples: Sample[]) => {
   if (samples.length === 0) return NaN;
   const sorted = samples.map((s) => s.latencyMs).sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
@@ -42,7 +42,7 @@ const p99 = (samples: Sample[]) => {
  * `ratePerSecond` quotes a second, each on its own schedule whatever the answers take (an open
  * model, as customers arrive), until `stop()`; resolves with every request's start and latency.
  */
-function pacedQuotes(server: ServerProcess, requests: LoadRequest[], ratePerSecond: number) {
+export function pacedQuotes(server: ServerProcess, requests: LoadRequest[], ratePerSecond: number) {
   const samples: Sample[] = [];
   const inFlight = new Set<Promise<void>>();
   const origin = performance.now();
@@ -78,7 +78,7 @@ function pacedQuotes(server: ServerProcess, requests: LoadRequest[], ratePerSeco
 }
 
 /** `npm run backup` as an operator runs it, in a process of its own. */
-function runBackupCommand(databasePath: string, destination: string): Promise<{ code: number | null; output: string }> {
+export function runBackupCommand(databasePath: string, destination: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
       cwd: REPO_ROOT,

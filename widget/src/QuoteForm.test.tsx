@@ -67,7 +67,7 @@ const vehicleRows = [
 ];
 // The company's custom charges: its problem types (public reads list enabled rows only).
 const surchargeRows = [
-  { id: 1, companyId: 42, problemType: 'Flat Tire', amount: 25, description: null, enabled: true },
+  { id: 1, companyId: 42, problemType: 'Flat Tyre', amount: 25, description: null, enabled: true },
   { id: 2, companyId: 42, problemType: 'Ditch Recovery', amount: 60, description: 'Winching out', enabled: true },
 ];
 
@@ -104,7 +104,7 @@ async function fillValidForm(user: ReturnType<typeof userEvent.setup>) {
   await user.selectOptions(screen.getByLabelText('Vehicle Type'), 'Car');
   await user.selectOptions(screen.getByLabelText('Gearbox'), 'Manual');
   await user.selectOptions(screen.getByLabelText('Rolling Status'), 'Not Rolling');
-  await user.selectOptions(screen.getByLabelText('Problem Description'), 'Flat Tire');
+  await user.selectOptions(screen.getByLabelText('Problem Description'), 'Flat Tyre');
 }
 
 describe('demo mode', () => {
@@ -157,6 +157,9 @@ describe('demo mode', () => {
     const alert = screen.getByRole('alert');
     expect(alert.textContent).toContain('Invalid Pickup Postcode');
     expect(alert.textContent).toContain('Please enter a valid UK postcode for pickup location');
+    // The toast says it, once: not a second time under the field.
+    expect(screen.getAllByText(/Please enter a valid UK postcode for pickup location/)).toHaveLength(1);
+    expect(document.activeElement).toBe(screen.getByLabelText('Pickup Location'));
   });
 
   it('toasts an invalid destination postcode', async () => {
@@ -166,6 +169,7 @@ describe('demo mode', () => {
     await user.type(screen.getByLabelText('Destination'), 'QQ');
     await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
     expect(screen.getByRole('alert').textContent).toContain('Invalid Destination PostcodePlease enter a valid UK postcode for destination');
+    expect(screen.getAllByText(/Please enter a valid UK postcode for destination/)).toHaveLength(1);
   });
 
   it('sends company 1, shows the breakdown and disclaimer, and no toast', async () => {
@@ -211,8 +215,8 @@ describe('passenger stepper', () => {
     mockApi({ 'GET /api/vehicle-types/42': () => json(vehicleRows), 'GET /api/surcharges/42': () => json(surchargeRows) });
     render(<QuoteForm company={company} />);
     const count = await screen.findByRole('group', { name: 'Number of Passengers' });
-    const minus = screen.getByRole('button', { name: '-' });
-    const plus = screen.getByRole('button', { name: '+' });
+    const minus = screen.getByRole('button', { name: 'Fewer passengers' });
+    const plus = screen.getByRole('button', { name: 'More passengers' });
     expect(within(count).getByRole('status').textContent).toBe('0');
     expect(minus.getAttribute('aria-disabled')).toBe('true');
     await user.click(minus);
@@ -229,9 +233,21 @@ describe('passenger stepper', () => {
   it('defaults to 5 without a company', async () => {
     const user = userEvent.setup();
     render(<QuoteForm demo />);
-    const plus = screen.getByRole('button', { name: '+' });
+    const plus = screen.getByRole('button', { name: 'More passengers' });
     for (let i = 0; i < 7; i++) await user.click(plus);
     expect(screen.getByRole('group', { name: 'Number of Passengers' }).textContent).toContain('5');
+  });
+});
+
+describe('urgency choices', () => {
+  it('show keyboard focus unlike the selected state, so a focused choice is not mistaken for the chosen one', () => {
+    render(<QuoteForm demo />);
+    const choice = screen.getByRole('radio', { name: 'Later (Schedule)' }).closest('label')!;
+    const styles = (variant: string) => new Set(choice.className.split(/\s+/).filter((c) => c.startsWith(variant)).map((c) => c.slice(variant.length)));
+    const selected = styles('has-checked:');
+    const focused = styles('has-focus-visible:');
+    expect(focused.size).toBeGreaterThan(0);
+    expect([...focused].filter((style) => selected.has(style) || style.startsWith('ring'))).toEqual([]);
   });
 });
 
@@ -288,7 +304,7 @@ describe('a real company', () => {
     const problems = within(screen.getByLabelText('Problem Description')).getAllByRole('option');
     expect(problems.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
       ['', 'Select the problem'],
-      ['flat-tire', 'Flat Tire'],
+      ['flat-tyre', 'Flat Tyre'],
       ['ditch-recovery', 'Ditch Recovery'],
       ['other', 'Other'],
     ]);
@@ -656,5 +672,121 @@ describe('at the roadside', () => {
       expect(await screen.findByText('This browser cannot share your location. Please type the postcode.')).toBeTruthy();
       expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'M1 1AA');
     });
+  });
+});
+
+describe('booking the recovery', () => {
+  const booker: PublicCompany = { ...company, offerBooking: true, offerWhatsapp: true, offerCall: true, retentionMonths: 12 };
+  const companyRoutes = { 'GET /api/vehicle-types/42': () => json(vehicleRows), 'GET /api/surcharges/42': () => json(surchargeRows) };
+  const PRIVACY = 'Acme Recovery receives your name, number, registration and note to do this job; they are kept with the quote for 12 months, then deleted.';
+  const created = {
+    job: { reference: 'K7Q2', status: 'requested' },
+    jobToken: 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g',
+    jobUrl: 'https://quotes.example/job/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g',
+  };
+  const bookings = () => requests.filter((r) => r.url === '/api/bookings').map((r) => JSON.parse(String(r.init.body)) as Record<string, unknown>);
+
+  async function quoteWith(c: PublicCompany, routes: Record<string, Route> = {}) {
+    mockApi({ ...companyRoutes, 'POST /api/quotes/calculate': () => json(quote), ...routes });
+    const user = userEvent.setup();
+    render(<QuoteForm company={c} />);
+    await screen.findByRole('heading', { name: c.name });
+    await fillValidForm(user);
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+    return user;
+  }
+
+  it('offers it beside WhatsApp and Call; the form says who gets the details and for how long, sends them with the quote, and a retry books once', { timeout: 40_000 }, async () => {
+    const leeds = { coords: { latitude: 53.7965, longitude: -1.5478 } } as GeolocationPosition;
+    vi.stubGlobal('navigator', { ...navigator, geolocation: { getCurrentPosition: (ok: PositionCallback) => ok(leeds) } });
+    let fail = true;
+    const user = await quoteWith(booker, {
+      'GET /api/postcodes/nearest?lat=53.7965&lng=-1.5478': () => json({ postcode: 'LS1 4AP', distanceMetres: 40 }),
+      // The first answer is lost on the way: the motorist taps again.
+      'POST /api/bookings': () => (fail ? ((fail = false), Promise.reject(new TypeError('Failed to fetch'))) : json(created, 201)),
+    });
+    expect(screen.getByRole('button', { name: 'Contact via WhatsApp' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Call Now' })).toBeTruthy();
+    // The position found by "Use my location" is offered: used after the quote here, as a motorist might.
+    await user.click(screen.getByRole('button', { name: 'Use my location' }));
+    await waitFor(() => expect(screen.getByLabelText('Pickup Location')).toHaveProperty('value', 'LS1 4AP'));
+    await user.click(screen.getByRole('button', { name: 'Calculate Quote' }));
+    await screen.findByRole('heading', { name: 'Quote Ready!' });
+
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    expect(within(form).getByText(PRIVACY)).toBeTruthy();
+    await user.type(within(form).getByLabelText('Your name'), 'Alex Driver');
+    await user.type(within(form).getByLabelText('Mobile number'), '07700 900123');
+    await user.type(within(form).getByLabelText('Registration'), 'ab12cde');
+    await user.type(within(form).getByLabelText('Note (optional)'), 'Hard shoulder, northbound');
+    await user.click(within(form).getByLabelText('Send my location with the booking'));
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    expect(await within(form).findByRole('alert')).toHaveProperty('textContent', 'No connection. Please try again, or call.');
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+
+    expect(await screen.findByRole('heading', { name: 'Booking sent' })).toBeTruthy();
+    const link = screen.getByRole('link', { name: 'Follow your recovery' });
+    expect(link.getAttribute('href')).toBe(created.jobUrl);
+    const [first, second] = bookings();
+    expect(first).toEqual({
+      quoteId: 'K7Q2',
+      bookingKey: expect.stringMatching(/^[0-9a-f]{32}$/),
+      name: 'Alex Driver',
+      phone: '07700 900123',
+      registration: 'ab12cde',
+      note: 'Hard shoulder, northbound',
+      position: { lat: 53.7965, lng: -1.5478 },
+    });
+    // The same form's repeat carries the same key: the server answers the booking it made.
+    expect(second).toEqual(first);
+    expect(requests.filter((r) => r.url === '/api/bookings').every((r) => r.init.credentials === 'omit')).toBe(true);
+  });
+
+  it('offers no position without “Use my location”, and shows the server’s message under each field', async () => {
+    const user = await quoteWith(booker, {
+      'POST /api/bookings': () =>
+        json({ message: 'Invalid booking', code: 'VALIDATION_FAILED', fields: { phone: 'Enter a valid mobile number, such as 07700 900123', registration: 'Registration is required' } }, 400),
+    });
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    // No "Use my location": nothing to offer.
+    expect(within(form).queryByLabelText('Send my location with the booking')).toBeNull();
+    await user.type(within(form).getByLabelText('Your name'), 'Alex');
+    await user.type(within(form).getByLabelText('Mobile number'), '123');
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    const phone = within(form).getByLabelText('Mobile number');
+    await waitFor(() => expect(phone.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(phone.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Enter a valid mobile number, such as 07700 900123');
+    expect(within(form).getByText('Registration is required')).toBeTruthy();
+    expect(bookings()[0]).not.toHaveProperty('position');
+    expect(bookings()[0]).not.toHaveProperty('note');
+  });
+
+  it('asks for a fresh quote when the price has expired, and the fresh quote can be booked', async () => {
+    let quotes = 0;
+    const user = await quoteWith(booker, {
+      'POST /api/quotes/calculate': () => json({ ...quote, quoteId: `K7Q${++quotes}` }),
+      'POST /api/bookings': () => json({ message: 'This price has expired. Please get a fresh quote to book.', code: 'QUOTE_EXPIRED' }, 409),
+    });
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toContain('This price has expired. Please get a fresh quote to book.');
+    await user.click(within(alert).getByRole('button', { name: 'Get a fresh quote' }));
+    await waitFor(() => expect(screen.getByText('Quote ID: TQ-K7Q2')).toBeTruthy());
+    expect(screen.queryByRole('form', { name: 'Book this recovery' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    await user.click(within(await screen.findByRole('form', { name: 'Book this recovery' })).getByRole('button', { name: 'Send booking' }));
+    await waitFor(() => expect(bookings().map((b) => b.quoteId)).toEqual(['K7Q1', 'K7Q2']));
+  });
+
+  it('follows the operator’s choice of buttons: no booking, no WhatsApp, only Call', async () => {
+    await quoteWith({ ...booker, offerBooking: false, offerWhatsapp: false });
+    expect(screen.queryByRole('button', { name: 'Book this recovery' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Contact via WhatsApp' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Call Now' })).toBeTruthy();
   });
 });

@@ -34,6 +34,7 @@ import { isSameOrigin, useQuoteSetup, type Option } from './quote-setup';
 import { themeVariables } from './theme';
 import { ToastRegion, useToast } from './Toast';
 import { loadVehicleLookup } from './vehicle-chunk';
+import { loadBookingForm } from './booking-chunk';
 
 export type { ContactDetail } from './QuoteResult';
 
@@ -200,6 +201,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const [safetyShown, setSafetyShown] = useState(true);
   /** What the number plate look-up says it found (vehicle-lookup.tsx, loaded on first use). */
   const [plate, setPlate] = useState<ReactNode>(null);
+  /** Where "Use my location" found the motorist: offered with a booking, sent nowhere else. */
+  const [position, setPosition] = useState<{ lat: number; lng: number } | null>(null);
+  /** The booking form (booking-form.tsx, loaded when "Book this recovery" is tapped). */
+  const [booking, setBooking] = useState<ReactNode>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const resultHeading = useRef<HTMLHeadingElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
@@ -254,20 +259,26 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     };
     setValues(formatted);
     const found = validateQuote(formatted, today);
-    setErrors(found);
     const firstInvalid = FIELD_ORDER.find((field) => found[field]);
     if (firstInvalid) {
+      // An invalid postcode is a toast (docs/product.md §9), so its text is not repeated under the
+      // field as well; a missing one, like every other field, is a message under the field.
       if (found.pickupPostcode === QUOTE_MESSAGES.pickupInvalid) {
         showToast({ title: 'Invalid Pickup Postcode', description: QUOTE_MESSAGES.pickupInvalid, variant: 'destructive' });
+        delete found.pickupPostcode;
       } else if (found.destinationPostcode === QUOTE_MESSAGES.destinationInvalid) {
         showToast({ title: 'Invalid Destination Postcode', description: QUOTE_MESSAGES.destinationInvalid, variant: 'destructive' });
+        delete found.destinationPostcode;
       }
+      setErrors(found);
       focusField(firstInvalid);
       return;
     }
+    setErrors(found);
 
     setPending(true);
     setResult(null);
+    setBooking(null);
     setOutsideArea('');
     setUnreachable(false);
     try {
@@ -309,8 +320,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     setLocateNote('');
     const found = await locatePostcode(apiBase, navigator.geolocation);
     setLocating(false);
-    if ('postcode' in found) update('pickupPostcode', found.postcode);
-    else setLocateNote(found.message);
+    if ('postcode' in found) {
+      update('pickupPostcode', found.postcode);
+      setPosition(found.position);
+    } else setLocateNote(found.message);
   };
 
   const later = values.urgency === 'later';
@@ -464,9 +477,10 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
                   ['later', 'Later (Schedule)'],
                 ] as const
               ).map(([value, label]) => (
+                // Selected is a ring in the operator's colour; keyboard focus a dashed outline around it.
                 <label
                   key={value}
-                  className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 has-checked:border-primary has-checked:ring-1 has-checked:ring-primary has-focus-visible:ring-2 has-focus-visible:ring-primary"
+                  className="flex min-h-11 cursor-pointer items-center gap-3 rounded-lg border border-slate-400 bg-white px-3 py-2 text-slate-900 has-checked:border-primary has-checked:ring-1 has-checked:ring-primary has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-dashed has-focus-visible:outline-slate-900"
                 >
                   <input
                     type="radio"
@@ -534,8 +548,18 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
           summary={result.summary}
           showBreakdown={demo || company?.showPriceBreakdown === true}
           showDisclaimer={demo || company?.showPriceDisclaimer !== false}
-          whatsapp={contact.whatsapp}
-          phone={contact.phone}
+          whatsapp={company?.offerWhatsapp === false ? null : contact.whatsapp}
+          phone={company?.offerCall === false ? null : contact.phone}
+          onBook={
+            company?.offerBooking && !demo
+              ? () =>
+                  loadBookingForm(apiBase).then((m) =>
+                    setBooking(
+                      m.bookingForm([useState, useEffect, useRef], apiBase, result.quote.quoteId, company, position, values.registration, formRef),
+                    ),
+                  )
+              : undefined
+          }
           onContact={(detail) => {
             if (!demo) markContact(apiBase, detail);
             onContact?.(detail);
@@ -543,6 +567,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
           headingRef={resultHeading}
         />
       )}
+      {booking}
     </>
   );
 }

@@ -1,5 +1,5 @@
-// The 'Quote Ready!' card (docs/product.md §2, §9): total, quote id, the optional breakdown, the two
-// ways to contact the operator and the optional disclaimer.
+// The 'Quote Ready!' card (docs/product.md §2, §9, §20): total, quote id, the optional breakdown, the
+// ways on that the operator offers (book, WhatsApp, call) and the optional disclaimer.
 import { useId, type KeyboardEvent, type Ref } from 'react';
 import { formatPounds } from '../../shared/money';
 import type { QuoteResponse } from '../../shared/types';
@@ -58,6 +58,8 @@ interface QuoteResultProps {
   whatsapp: string | null;
   phone: string | null;
   onContact: (detail: ContactDetail) => void;
+  /** When the operator takes bookings: opens the booking form. */
+  onBook?: () => void;
   /** Focused when the quote arrives, so keyboard and screen-reader users land on it. */
   headingRef: Ref<HTMLHeadingElement>;
 }
@@ -75,7 +77,7 @@ export const asButton = {
 
 export const actionClass = `flex min-h-12 items-center justify-center gap-2 rounded-lg px-4 font-semibold shadow-xs hover:brightness-95 ${focusRing}`;
 
-export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, whatsapp, phone, onContact, headingRef }: QuoteResultProps) {
+export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, whatsapp, phone, onContact, onBook, headingRef }: QuoteResultProps) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="rounded-xl border-t-4 border-primary bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6">
@@ -100,6 +102,11 @@ export function QuoteResult({ quote, summary, showBreakdown, showDisclaimer, wha
         </dl>
       )}
       <div className="mt-5 grid gap-3 @sm:grid-cols-2">
+        {onBook && (
+          <button type="button" onClick={onBook} className={`${actionClass} bg-primary text-on-primary`}>
+            Book this recovery
+          </button>
+        )}
         {whatsapp && (
           <a
             href={whatsappUrl(whatsapp, whatsappMessage(summary))}

@@ -52,7 +52,7 @@ const quote: QuoteResponse = {
   distance: 10,
   breakdown: { vehicleBasePrice: 25, callOutFee: 50, distanceFee: 25, labourFee: 45, extraFees: 95, gearboxFee: 0, rollingStatusFee: 0, passengerFee: 0 },
   extras: [
-    { label: 'Travel to you (12.3 miles)', amount: 10.95 },
+    { label: 'Travel to you: 7.3 miles after 5 free', amount: 10.95 },
     { label: 'Minimum charge adjustment', amount: 44.05 },
     { label: 'VAT (20%)', amount: 40 },
   ],
@@ -61,7 +61,7 @@ const quote: QuoteResponse = {
     { label: 'Call-out Fee', amount: 50 },
     { label: 'Distance (10 miles)', amount: 25 },
     { label: 'Labour Fee', amount: 45 },
-    { label: 'Travel to you (12.3 miles)', amount: 10.95 },
+    { label: 'Travel to you: 7.3 miles after 5 free', amount: 10.95 },
     { label: 'Minimum charge adjustment', amount: 44.05 },
     { label: 'VAT (20%)', amount: 40 },
   ],

@@ -169,22 +169,16 @@ export function PassengerStepper({ id, label, value, max, error, onChange }: Ste
         {label}
       </span>
       <div role="group" aria-labelledby={`${id}-label`} {...describedBy(id, error)} className="flex items-center gap-3">
-        {/* Named by their docs/product.md §2 symbols, with what they do as the description. */}
-        <button type="button" className={button} aria-label="-" aria-describedby={`${id}-less`} aria-disabled={value <= 0} onClick={() => step(value - 1)}>
+        {/* Named by what they do: a screen reader says "Fewer passengers", never "minus". */}
+        <button type="button" className={button} aria-label="Fewer passengers" aria-disabled={value <= 0} onClick={() => step(value - 1)}>
           <Icon name="minus" className="size-4" />
         </button>
         <output id={id} aria-live="polite" className="min-w-8 text-center text-lg font-semibold text-slate-900">
           {value}
         </output>
-        <button type="button" className={button} aria-label="+" aria-describedby={`${id}-more`} aria-disabled={value >= max} onClick={() => step(value + 1)}>
+        <button type="button" className={button} aria-label="More passengers" aria-disabled={value >= max} onClick={() => step(value + 1)}>
           <Icon name="plus" className="size-4" />
         </button>
-        <span id={`${id}-less`} hidden>
-          Decrease passengers
-        </span>
-        <span id={`${id}-more`} hidden>
-          Increase passengers
-        </span>
       </div>
       <FieldError id={`${id}-error`} message={error} />
     </div>

@@ -32,7 +32,7 @@ describe('locatePostcode', () => {
   it('asks for the position with a 10 s timeout and returns the nearest postcode', async () => {
     stubFetch(async () => json({ postcode: 'LS1 4AP', distanceMetres: 42 }));
     const geo = geolocation({ latitude: 53.7965, longitude: -1.5478 });
-    expect(await locatePostcode('https://api.example', geo)).toEqual({ postcode: 'LS1 4AP' });
+    expect(await locatePostcode('https://api.example', geo)).toEqual({ postcode: 'LS1 4AP', position: { lat: 53.7965, lng: -1.5478 } });
     expect(geo.getCurrentPosition.mock.calls[0][2]).toMatchObject({ timeout: 10_000 });
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
     expect(url).toBe('https://api.example/api/postcodes/nearest?lat=53.7965&lng=-1.5478');

@@ -16,15 +16,15 @@ export const LOCATE_TIMEOUT_MS = 10_000;
 export const QUOTE_TIMEOUT_MS = 15_000;
 
 /**
- * The postcode unit nearest the device, or the short message to show instead. The position goes
- * to the API once and is kept nowhere. The endpoint's own 404 message (the sea, abroad) is shown
+ * The postcode unit nearest the device and the position, or the short message to show instead.
+ * The position goes to the API once; the page keeps it only to offer it with a booking. The endpoint's own 404 message (the sea, abroad) is shown
  * as it is.
  */
 export async function locatePostcode(
   apiBase: string,
   /** navigator.geolocation, undefined in a browser without it. */
   geolocation: Geolocation | undefined,
-): Promise<{ postcode: string } | { message: string }> {
+): Promise<{ postcode: string; position: { lat: number; lng: number } } | { message: string }> {
   if (!geolocation) return { message: LOCATE_MESSAGES.unsupported };
   let coords: GeolocationCoordinates;
   try {
@@ -38,7 +38,8 @@ export async function locatePostcode(
   }
   try {
     const found = await call(api(apiBase).postcodes.nearest.$get, { query: { lat: String(coords.latitude), lng: String(coords.longitude) } }, { anonymous: true });
-    return { postcode: found.postcode };
+    // The position is kept in the page only to be offered with a booking (booking-form.tsx).
+    return { postcode: found.postcode, position: { lat: coords.latitude, lng: coords.longitude } };
   } catch (error) {
     return { message: error instanceof ApiRequestError && error.status === 404 ? error.serverMessage : LOCATE_MESSAGES.lookup };
   }

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Never lose an edit: leaving the portal with unsaved changes asks first (admin/src/lib/unsaved.tsx).
 import '../test/dom';
-import { act, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { LEAVE_WITH_UNSAVED, useReportUnsaved } from '../lib/unsaved';
@@ -84,10 +84,21 @@ describe('leaving the portal with unsaved changes', () => {
   it('leaves without asking when nothing is unsaved', async () => {
     const { router } = renderShell();
     const confirm = vi.spyOn(window, 'confirm');
-    await screen.findByText(/Welcome back/);
+    await screen.findByText(/Welcome/);
     await choose('Manage Subscription');
     expect(confirm).not.toHaveBeenCalled();
     expect(router.state.location.pathname).toBe('/subscription');
     confirm.mockRestore();
+  });
+});
+
+describe('the greeting', () => {
+  it("says 'Welcome' on an operator's first visit, and 'Welcome back' after", async () => {
+    const first = renderShell();
+    expect((await screen.findByText(/^Welcome/)).textContent).toBe('Welcome, op@example.com');
+    first.router.dispose();
+    cleanup();
+    renderShell();
+    expect((await screen.findByText(/^Welcome/)).textContent).toBe('Welcome back, op@example.com');
   });
 });

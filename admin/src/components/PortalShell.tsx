@@ -1,6 +1,6 @@
 // The signed-in operator's frame: 'Driver Portal', who is signed in, and the account menu
 // (docs/product.md §2 Driver Portal).
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
 import { CreditCard, KeyRound, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
@@ -21,6 +21,31 @@ export function PortalShell({ children }: { children: ReactNode }) {
   );
 }
 
+/** Where this browser remembers that an operator has been to the portal before. */
+const SEEN_KEY = (userId: number) => `portal_seen_${userId}`;
+
+/** 'Welcome, {email}' on an operator's first visit in this browser, 'Welcome back, {email}' after. */
+function Greeting({ userId, email }: { userId: number; email: string }) {
+  // Read once: the first visit keeps its greeting until the operator comes back.
+  const [returning] = useState(() => readSeen(userId));
+  useEffect(() => {
+    try {
+      localStorage.setItem(SEEN_KEY(userId), '1');
+    } catch {
+      // Storage may be off (private mode): the greeting is all that depends on it.
+    }
+  }, [userId]);
+  return <span className="block truncate text-sm text-slate-600">{returning ? 'Welcome back' : 'Welcome'}, {email}</span>;
+}
+
+function readSeen(userId: number): boolean {
+  try {
+    return localStorage.getItem(SEEN_KEY(userId)) !== null;
+  } catch {
+    return true;
+  }
+}
+
 function Shell({ children }: { children: ReactNode }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
@@ -38,7 +63,7 @@ function Shell({ children }: { children: ReactNode }) {
             </span>
             <span className="min-w-0">
               <span className="block font-bold leading-tight">Driver Portal</span>
-              {user && <span className="block truncate text-sm text-slate-600">Welcome back, {user.email}</span>}
+              {user && <Greeting userId={user.id} email={user.email} />}
             </span>
           </Link>
           <DropdownMenu.Root>

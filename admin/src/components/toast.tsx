@@ -15,6 +15,8 @@ export interface ToastOptions {
   title: string;
   description?: string;
   variant?: 'default' | 'destructive';
+  /** One button beside the text, e.g. Undo after a delete; pressing it closes the toast. */
+  action?: { label: string; onClick: () => void };
 }
 
 interface ShownToast extends ToastOptions {
@@ -56,7 +58,9 @@ export function Toaster() {
   const { current: shown } = useToast();
   const card = shown && <ToastCard key={shown.id} toast={shown} />;
   return (
-    <section aria-label="Notifications" className="pointer-events-none fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4">
+    // At the top: the portal's sticky bars (Save Branding) sit at the bottom, and a toast there
+    // covered the very button that follows it ("Logo uploaded", then Save).
+    <section aria-label="Notifications" className="pointer-events-none fixed right-0 top-0 z-[100] m-0 flex w-full max-w-sm flex-col gap-2 p-4">
       {/* Live regions without status/alert roles: the page's own alerts stay the only ones. */}
       <div aria-live="polite" aria-atomic="true">
         {shown?.variant !== 'destructive' && card}
@@ -96,6 +100,18 @@ function ToastCard({ toast: shown }: { toast: ShownToast }) {
         <p className="text-sm font-semibold">{shown.title}</p>
         {shown.description && <p className="text-sm opacity-90">{shown.description}</p>}
       </div>
+      {shown.action && (
+        <button
+          type="button"
+          onClick={() => {
+            dismissToast();
+            shown.action?.onClick();
+          }}
+          className="ml-auto shrink-0 self-center rounded-md border border-current px-3 py-1 text-sm font-medium hover:bg-black/5 focus-visible:outline-2 focus-visible:outline-current"
+        >
+          {shown.action.label}
+        </button>
+      )}
       <button
         type="button"
         onClick={dismissToast}

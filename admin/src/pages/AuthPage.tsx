@@ -1,5 +1,6 @@
 // Sign in / create account (docs/product.md §2 Auth page). The mode lives in the query string
 // (?mode=signin|signup) so the landing page's buttons and the browser's back button agree.
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -11,6 +12,7 @@ import { loginSchema, type LoginRequest } from '../../../shared/schemas';
 import { BrandMark } from '../components/BrandMark';
 import { Button, Card, CardContent, CardDescription, CardHeader, Field, FullPageSpinner, Input } from '../components/ui';
 import { useAuth, type Auth } from '../lib/auth';
+import { onPublicOrigin, PUBLIC_URL } from '../lib/public-origin';
 
 function ForgotPasswordForm() {
   const {
@@ -112,8 +114,24 @@ export default function AuthPage() {
   const isSignUp = mode === 'signup';
   const isForgot = mode === 'forgot';
 
+  // Signing in on another host than the public one would lose the session at checkout's return.
+  const publicPage = onPublicOrigin(PUBLIC_URL, window.location.href);
+  useEffect(() => {
+    if (publicPage) window.location.replace(publicPage);
+  }, [publicPage]);
+
   // Once a sign-in succeeds, the mutation routes by status; don't race it with this redirect.
   const settling = login.isPending || login.isSuccess || signup.isPending || signup.isSuccess;
+  if (publicPage) {
+    return (
+      <main className="mx-auto grid max-w-md gap-3 px-4 py-16 text-center">
+        <p role="status">Taking you to {new URL(publicPage).origin}, where your account lives, so you stay signed in after payment…</p>
+        <a className="font-medium text-brand-700 underline" href={publicPage}>
+          Continue
+        </a>
+      </main>
+    );
+  }
   if (isLoading) return <FullPageSpinner />;
   if (user && !settling) return <Navigate to="/dashboard" replace />;
 

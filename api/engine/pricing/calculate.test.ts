@@ -329,6 +329,11 @@ describe('calculateQuote', () => {
     });
   });
 
+  it.each(['flat-tire', 'flat-tyre', 'Flat Tyre'])('finds the starter charge spelt "Flat Tyre" by %j', (problemType) => {
+    const quote = calculateQuote(request({ problemType }), config({ surcharges: [{ name: 'Flat Tyre', pricePence: 2500 }] }), 10, NOON);
+    expect(quote.extras).toEqual([{ label: 'Flat Tyre surcharge', amountPence: 2500 }]);
+  });
+
   it('sums surcharge, after-hours and out-of-area into extraFees, itemised in that order', () => {
     const quote = calculateQuote(
       request({ problemType: 'flat-tire' }),

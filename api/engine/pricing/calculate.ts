@@ -2,7 +2,7 @@
 // road distance and the clock. Routes load the config, call this, and store the result.
 
 import { OutsideServiceArea, ValidationFailed } from '../../platform/errors';
-import { MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
+import { DEFAULT_PROBLEM_TYPES, MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '../../../shared/constants';
 import { sameSlug } from '../../../shared/slug';
 import { isBankHoliday, type Nation } from '../calendar/bank-holidays';
 import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/uk-calendar';
@@ -129,7 +129,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   const rollingStatusFee = findRow(config.rollingStatusTypes, request.rollingStatus)?.pricePence ?? 0;
 
   const extras: QuoteResult['extras'] = [];
-  const surcharge = findRow(config.surcharges, request.problemType);
+  const surcharge = findSurcharge(config.surcharges, request.problemType);
   if (surcharge && surcharge.pricePence > 0) {
     extras.push({ label: `${surcharge.name} surcharge`, amountPence: surcharge.pricePence });
   }
@@ -151,9 +151,10 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   }
   const enRouteRate = config.enRouteRatePence ?? 0;
   if (fromBase !== null && enRouteRate > 0) {
-    const chargedMiles = Math.max(0, fromBase - (config.freeMiles ?? 0));
+    const freeMiles = config.freeMiles ?? 0;
+    const chargedMiles = Math.max(0, fromBase - freeMiles);
     const travel = multiplyToPence(chargedMiles, enRouteRate);
-    if (travel > 0) extras.push({ label: `Travel to you (${fromBase} miles)`, amountPence: travel });
+    if (travel > 0) extras.push({ label: travelLabel(chargedMiles, freeMiles), amountPence: travel });
   }
 
   const distanceFee = multiplyToPence(distanceMiles, config.mileRatePence);
@@ -251,6 +252,15 @@ function findRow(rows: PricedRow[], value: string | undefined): PricedRow | unde
   return undefined;
 }
 
+/**
+ * A starter problem's form value keeps its original spelling ('flat-tire') while its charge is
+ * named by the label ('Flat Tyre'): the value finds a charge by either.
+ */
+function findSurcharge(rows: PricedRow[], value: string | undefined): PricedRow | undefined {
+  const starter = value === undefined ? undefined : DEFAULT_PROBLEM_TYPES.find((problem) => problem.value === value);
+  return findRow(rows, value) ?? (starter && findRow(rows, starter.label));
+}
+
 function passengerFeeFor(count: number, config: PricingConfig): number {
   if (!Number.isInteger(count)) throw passengerCountError('Passenger count must be a whole number');
   if (count < 0) throw passengerCountError('Passenger count must be at least 0');
@@ -272,6 +282,16 @@ const passengerCountError = (message: string): ValidationFailed =>
  * 3035p comes out as 6980.4999…; scaling the quantity to whole thousandths first keeps the
  * product an exact integer and the half penny rounds up.
  */
+/**
+ * The travel line names the miles it charges, not the miles from base, so the line reads true
+ * against its amount: "Travel to you: 12.3 miles after 10 free", or "Travel to you: 2.3 miles".
+ */
+export function travelLabel(chargedMiles: number, freeMiles: number): string {
+  // One decimal place, as distances are given; the subtraction must not show as 7.300000000000001.
+  const miles = Math.round(chargedMiles * 10) / 10;
+  return freeMiles > 0 ? `Travel to you: ${miles} miles after ${freeMiles} free` : `Travel to you: ${miles} miles`;
+}
+
 function multiplyToPence(quantity: number, ratePence: number): number {
   const thousandths = Math.round(quantity * 1000);
   return Math.floor((thousandths * ratePence + 500) / 1000);

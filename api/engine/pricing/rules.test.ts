@@ -153,17 +153,22 @@ describe('dead mileage', () => {
       e.label.startsWith('Travel to you'),
     );
 
-  it.each<[number, number | null]>([
-    [12.3, 1095], // 7.3 charged miles × £1.50 = £10.95
-    [5.1, 15], // 0.1 × £1.50
-    [5, null],
-    [2, null],
-  ])('%d miles from base with 5 free', (miles, pence) => {
-    expect(travel(miles)).toEqual(pence === null ? [] : [{ label: `Travel to you (${miles} miles)`, amountPence: pence }]);
+  // The line names the miles it charges, so it reads true against its amount.
+  it.each<[number, string | null, number | null]>([
+    [12.3, 'Travel to you: 7.3 miles after 5 free', 1095], // 7.3 charged miles × £1.50 = £10.95
+    [5.1, 'Travel to you: 0.1 miles after 5 free', 15], // 0.1 × £1.50
+    [5, null, null],
+    [2, null, null],
+  ])('%d miles from base with 5 free', (miles, label, pence) => {
+    expect(travel(miles)).toEqual(pence === null ? [] : [{ label, amountPence: pence }]);
+  });
+
+  it('says no free miles when there are none', () => {
+    expect(travel(22.3, { freeMiles: 0 })).toEqual([{ label: 'Travel to you: 22.3 miles', amountPence: 3345 }]);
   });
 
   it('half pennies round up once: 2.3 charged miles × 3035p = 6980.5p → 6981p', () => {
-    expect(travel(2.3, { enRouteRatePence: 3035, freeMiles: 0 })).toEqual([{ label: 'Travel to you (2.3 miles)', amountPence: 6981 }]);
+    expect(travel(2.3, { enRouteRatePence: 3035, freeMiles: 0 })).toEqual([{ label: 'Travel to you: 2.3 miles', amountPence: 6981 }]);
   });
 
   it('is off at rate 0, and without a base postcode', () => {
@@ -175,7 +180,7 @@ describe('dead mileage', () => {
     const priced = quote({ pickupMilesFromBase: 30, enRouteRatePence: 100, freeMiles: 10 });
     expect(priced.extras).toEqual([
       { label: 'Out-of-area fee', amountPence: 1500 },
-      { label: 'Travel to you (30 miles)', amountPence: 2000 },
+      { label: 'Travel to you: 20 miles after 10 free', amountPence: 2000 },
     ]);
     expect(priced.totalPence).toBe(14500 + 1500 + 2000);
   });
@@ -320,7 +325,8 @@ describe('money adds up to the penny (property)', () => {
     now: fc.integer({ min: Date.UTC(2019, 0, 1), max: Date.UTC(2030, 11, 31) }).map((ms) => new Date(Math.floor(ms / 60_000) * 60_000)),
   });
 
-  it('every line is whole pence, the lines add to the total, extras to extraFees, the rules hold', () => {
+  // Ten thousand priced quotes take a few seconds alone and several times that beside a loaded suite.
+  it('every line is whole pence, the lines add to the total, extras to extraFees, the rules hold', { timeout: 120_000 }, () => {
     fc.assert(
       fc.property(configArb, requestArb, (c, r) => {
         const config: PricingConfig = {

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BookingStatus } from '../../../shared/bookings';
+import type { PaymentKind, PaymentRuleKind, PaymentStatus } from '../../../shared/payments';
 import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '../../../shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '../../../shared/subscription';
@@ -224,9 +225,12 @@ export const quotes = sqliteTable(
     /** The operator's follow-up (decision 016): new → contacted → won / lost; each change is a lead_events row. */
     status: text('status').$type<LeadStatus>().notNull().default('new'),
     statusChangedAt: text('status_changed_at'),
-    /** The motorist's last tap on WhatsApp or Call in the quote form, and when. */
+    /** The motorist's first tap on WhatsApp or Call in the quote form, and when (a later tap never moves it). */
     contactChannel: text('contact_channel').$type<ContactChannel>(),
     contactedAt: text('contacted_at'),
+    /** The first tap of each button; null until tapped (before these columns, contact_channel's time stands for its channel). */
+    whatsappTappedAt: text('whatsapp_tapped_at'),
+    phoneTappedAt: text('phone_tapped_at'),
     /** The registration the motorist typed, normalised (AB12CDE); null when they left it blank. */
     registration: text('registration'),
     createdAt: createdAt(),
@@ -385,6 +389,22 @@ export const verifiedAddresses = sqliteTable(
   (t) => [primaryKey({ columns: [t.companyId, t.email] })],
 );
 
+/**
+ * Addresses each account has signed in from (a keyed hash of the address, never the address
+ * itself) and when last: from one of these, strangers' failed guesses never slow the owner down.
+ */
+export const knownSignInAddresses = sqliteTable(
+  'known_sign_in_addresses',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressHash: text('address_hash').notNull(),
+    lastSignedInAt: text('last_signed_in_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.addressHash] })],
+);
+
 /** Small named markers the background jobs keep between restarts (the last quote alerted, the last retention run). */
 export const jobState = sqliteTable('job_state', {
   name: text('name').primaryKey(),
@@ -440,3 +460,78 @@ export const bookings = sqliteTable(
     index('bookings_status_respond_by').on(t.status, t.respondBy),
   ],
 );
+
+/**
+ * Payment at booking (docs/product.md §21), one row per company once it sets a rule or connects:
+ * the rule (none, a deposit fixed or in percent, the full price; optionally a hold of the full
+ * price) and the operator's own payment account (a Stripe connected account, or local mode's
+ * stand-in), whose state comes from the provider's `account.updated` events.
+ */
+export const paymentSettings = sqliteTable(
+  'payment_settings',
+  {
+    companyId: integer('company_id')
+      .primaryKey()
+      .references(() => companies.id, { onDelete: 'cascade' }),
+    rule: text('rule').$type<PaymentRuleKind>().notNull().default('none'),
+    depositPence: pence('deposit_pence'),
+    depositPercent: integer('deposit_percent'),
+    hold: bool('hold').notNull().default(false),
+    provider: text('provider').$type<'local' | 'stripe'>(),
+    accountId: text('account_id'),
+    chargesEnabled: bool('charges_enabled').notNull().default(false),
+    detailsSubmitted: bool('details_submitted').notNull().default(false),
+    disabledReason: text('disabled_reason'),
+    disconnected: bool('disconnected').notNull().default(false),
+    /** `created` (unix seconds) of the newest account event applied: older ones change nothing. */
+    accountSyncedAt: integer('account_synced_at'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('payment_settings_account').on(t.accountId)],
+);
+
+/**
+ * A booking's payment: a Checkout on the operator's account for the amount due (lines frozen from
+ * the quote), then paid, held, captured, released or refunded. The booking is 'awaiting_payment'
+ * until it is paid or held.
+ */
+export const payments = sqliteTable(
+  'payments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    provider: text('provider').$type<'local' | 'stripe'>().notNull(),
+    accountId: text('account_id').notNull(),
+    kind: text('kind').$type<PaymentKind>().notNull(),
+    amountPence: pence('amount_pence').notNull(),
+    /** JSON `[{ label, amountPence }]`: the line items charged, adding up to amount_pence. */
+    lines: text('lines').notNull(),
+    status: text('status').$type<PaymentStatus>().notNull().default('awaiting'),
+    refundedPence: pence('refunded_pence').notNull().default(0),
+    checkoutSessionId: text('checkout_session_id').notNull(),
+    checkoutUrl: text('checkout_url').notNull(),
+    checkoutExpiresAt: text('checkout_expires_at').notNull(),
+    /** Local mode: the status page to return to, sealed (it holds the job's token). */
+    returnSeal: text('return_seal'),
+    paymentIntentId: text('payment_intent_id'),
+    paidAt: text('paid_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_booking').on(t.bookingId),
+    uniqueIndex('payments_checkout').on(t.checkoutSessionId),
+    index('payments_status_expires').on(t.status, t.checkoutExpiresAt),
+  ],
+);
+
+/** Connected-account events applied once each (the payment webhook's idempotency). */
+export const paymentEvents = sqliteTable('payment_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  accountId: text('account_id'),
+  receivedAt: text('received_at').notNull(),
+});

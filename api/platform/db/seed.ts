@@ -75,7 +75,7 @@ export function seedDemoCompany(db: Db): void {
     tx.insert(surcharges)
       .values([
         { companyId: DEMO_COMPANY_ID, problemType: 'Engine Failure', amountPence: 4500 },
-        { companyId: DEMO_COMPANY_ID, problemType: 'Flat Tire', amountPence: 2500 },
+        { companyId: DEMO_COMPANY_ID, problemType: 'Flat Tyre', amountPence: 2500 },
         { companyId: DEMO_COMPANY_ID, problemType: 'Accident Recovery', amountPence: 5500 },
       ])
       .run();

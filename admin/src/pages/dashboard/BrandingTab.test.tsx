@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import '../../test/dom';
 import { useState } from 'react';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
@@ -14,6 +14,7 @@ import { UnsavedChangesProvider } from '../../lib/unsaved';
 import { renderRoutes } from '../../test/render';
 import { BrandingTab, ColourTheme, DisplayOptions } from './BrandingTab';
 import { presetColours } from './branding';
+import { useCompany } from './api';
 import { CustomUrlCard } from './CustomUrlCard';
 import { useBrandingEditor, useBrandingForm } from './useBrandingEditor';
 
@@ -317,6 +318,16 @@ describe('saving the Branding form (react-hook-form with the shared company sche
   };
   const puts = (api: ReturnType<typeof fakeApi>) => api.calls.filter((call) => call.method === 'PUT');
 
+  it('names the feature icons in words, not by their component names', async () => {
+    renderEditor(() => ({ json: company }));
+    const icon = screen.getByLabelText('Feature 3 icon') as HTMLSelectElement;
+    const words = [...icon.options].map((option) => option.textContent);
+    expect(words).toContain('Tick in a circle');
+    expect(words).toContain('Map pin');
+    expect(words.filter((word) => /\p{Ll}\p{Lu}/u.test(word ?? ''))).toEqual([]);
+    expect(icon.value).toBe('Shield');
+  });
+
   it("shows the server's field error under its field, with the product's error toast", async () => {
     const reason = 'Service radius cannot be more than the maximum radius (20 miles)';
     const api = renderEditor(() => ({ status: 400, json: { message: reason, code: 'VALIDATION_FAILED', fields: { serviceRadius: reason }, requestId: 'r1' } }));
@@ -364,5 +375,41 @@ describe('saving the Branding form (react-hook-form with the shared company sche
     expect(put.body).toMatchObject({ name: 'Acme Recovery', serviceRadius: 30, passengerLimit: 4, priceRoundingMultiple: 5 });
     expect(put.body).not.toHaveProperty('logo');
     expect(await screen.findByText('Company settings updated successfully')).toBeTruthy();
+  });
+
+  it('is clean once saved when the server stores the values its own way (a new logo, a lower-case postcode)', async () => {
+    // The company is the portal's read, so the save's answer refreshes it as in the portal.
+    let stored = company;
+    const api = fakeApi({
+      'GET /api/company': () => ({ json: stored }),
+      'GET /api/share/checklist': () => ({ json: { items: [], done: 0, total: 5 } }),
+      'PUT /api/company': (body) => {
+        const { logo, basePostcode } = body as { logo?: string; basePostcode?: string };
+        stored = { ...stored, ...(body as object), basePostcode: basePostcode?.toUpperCase() ?? null, logo: logo ? 'https://quotes.example/api/company/7/logo?v=new' : stored.logo };
+        return { json: stored };
+      },
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    function PortalEditor() {
+      const { data } = useCompany();
+      const editor = useBrandingEditor(data);
+      return data ? <BrandingTab editor={editor} company={data} /> : null;
+    }
+    renderRoutes([{ path: '/dashboard', element: <UnsavedChangesProvider><PortalEditor /></UnsavedChangesProvider> }], '/dashboard');
+    const unloadPrevented = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    fireEvent.change(await screen.findByLabelText('Base postcode'), { target: { value: 'sk1 1aa' } });
+    const file = new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' });
+    fireEvent.change(screen.getByLabelText('Company Logo'), { target: { files: [file] } });
+    expect(await screen.findByText('Logo uploaded')).toBeTruthy();
+    expect(unloadPrevented()).toBe(true);
+    await save();
+    expect(await screen.findByText('Company settings updated successfully')).toBeTruthy();
+    expect(puts(api)[0].body).toMatchObject({ basePostcode: 'sk1 1aa', logo: expect.stringMatching(/^data:image\/png;base64,/) });
+    await waitFor(() => expect((screen.getByLabelText('Base postcode') as HTMLInputElement).value).toBe('SK1 1AA'));
+    expect(unloadPrevented()).toBe(false);
   });
 });

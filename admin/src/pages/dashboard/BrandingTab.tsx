@@ -2,7 +2,7 @@
 import { useId, useRef, useState, type ChangeEvent } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';
-import { COLOUR_PRESETS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
+import { COLOUR_PRESETS, FEATURE_ICON_LABELS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
 import { buttonTextContrast, contrastRatio, MIN_CONTRAST, nearestReadablePrimary, nearestReadableText } from '../../../../shared/contrast';
 import { HEX_COLOUR, safeColour } from '../../../../shared/patterns';
 import type { Company } from '../../../../shared/types';
@@ -416,7 +416,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
                   <Select {...register(`feature${n}Icon`)}>
                     {FEATURE_ICONS.map((icon) => (
                       <option key={icon} value={icon}>
-                        {icon}
+                        {FEATURE_ICON_LABELS[icon]}
                       </option>
                     ))}
                   </Select>

@@ -143,6 +143,42 @@ describe('Custom Charges', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
+  it('offers only the starter problems not yet added, and opens an added one for editing', async () => {
+    renderTab();
+    await screen.findByText('+£15.00');
+    await click(screen.getByRole('button', { name: 'Add Custom Charge' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Custom Charge' });
+    const select = within(dialog).getByLabelText('Problem type') as HTMLSelectElement;
+    const toAdd = within(select).getByRole('group', { name: 'Add a problem' });
+    const labels = within(toAdd).getAllByRole('option').map((option) => option.textContent);
+    // "Flat tyre" is already a charge: offered for editing, not to be added a second time.
+    expect(labels).toEqual(['Engine Failure', 'Accident Recovery', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out']);
+    const added = within(select).getByRole('group', { name: 'Already added (edit)' });
+    expect(within(added).getAllByRole('option').map((option) => option.textContent)).toEqual(['Flat tyre']);
+    await act(async () => {
+      fireEvent.change(select, { target: { value: within(added).getByRole('option').getAttribute('value') } });
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+    const list = screen.getByRole('list', { name: 'Problem Charges' });
+    expect((within(list).getByLabelText('Problem type') as HTMLInputElement).value).toBe('Flat tyre');
+    expect(within(list).getByRole('button', { name: 'Save Flat tyre' })).toBeTruthy();
+  });
+
+  it('deletes a problem charge at once, and Undo in the toast puts it back', async () => {
+    const api = renderTab({
+      'DELETE /api/surcharges/4': () => ({ json: { success: true } }),
+      'POST /api/surcharges': ok({}),
+    });
+    await click(await screen.findByRole('button', { name: 'Delete Flat tyre' }));
+    expect(await screen.findByText('Custom charge deleted successfully')).toBeTruthy();
+    await click(screen.getByRole('button', { name: 'Undo' }));
+    expect(writes(api)).toEqual([
+      { method: 'DELETE', path: '/api/surcharges/4', body: undefined },
+      { method: 'POST', path: '/api/surcharges', body: { problemType: 'Flat tyre', amount: 15, description: '', enabled: true, companyId: 7 } },
+    ]);
+    expect(await screen.findByText('Custom charge restored')).toBeTruthy();
+  });
+
   it('adds a custom problem, then reopens the dialog reset', async () => {
     const api = renderTab({ 'POST /api/surcharges': ok({}) });
     await vehicleTypeShown('Van');

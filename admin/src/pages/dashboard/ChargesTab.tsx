@@ -7,6 +7,7 @@ import { Pencil, Plus, Trash2 } from 'lucide-react';
 import type { z } from 'zod';
 import { DEFAULT_PROBLEM_TYPES, PASSENGER_LIMIT_RANGE } from '../../../../shared/constants';
 import { formatPounds } from '../../../../shared/money';
+import { sameSlug } from '../../../../shared/slug';
 import {
   gearboxTypeSchema,
   passengerChargeSchema,
@@ -303,8 +304,14 @@ function PricedRowSection({ list, noun, title, description, emptyText, schema, d
 
 // ------------------------------------------------------------------ problem charges (surcharges)
 
-const PRESET_PROBLEMS = DEFAULT_PROBLEM_TYPES.filter((p) => p.value !== 'other').map((p) => p.label);
+const PRESET_PROBLEMS = DEFAULT_PROBLEM_TYPES.filter((p) => p.value !== 'other');
 const CUSTOM_PROBLEM = '__custom__';
+/** The add dialog's option for an existing charge: choosing it opens that row for editing. */
+const EDIT_PROBLEM = 'edit:';
+
+/** A starter problem already charged for, by its label or its form value ("Flat Tire" is "flat-tire"). */
+const isCharged = (preset: (typeof PRESET_PROBLEMS)[number], rows: readonly Surcharge[]) =>
+  rows.some((row) => sameSlug(row.problemType, preset.label) || sameSlug(row.problemType, preset.value));
 
 const surchargeDraft = (row?: Surcharge): SurchargeInput => ({
   problemType: row?.problemType ?? '',
@@ -322,10 +329,26 @@ function SurchargeSection() {
     schema: surchargeSchema,
     emptyDraft: () => surchargeDraft(),
     onAddClosed: () => setCustomProblem(false),
+    // A problem charge is deleted without asking (docs/product.md §8), so its toast offers Undo.
+    restorable: surchargeDraft,
   });
   const { addForm, editForm, remove } = editor;
   const addErrors = addForm.formState.errors;
   const editErrors = editForm.formState.errors;
+  // A name is unique within the list: offer only the starter problems not yet added, and the
+  // added ones for editing rather than for a second add refused as "already exists".
+  const missingProblems = PRESET_PROBLEMS.filter((preset) => !isCharged(preset, editor.rows));
+  const chooseProblem = (choice: string) => {
+    const existing = choice.startsWith(EDIT_PROBLEM) && editor.rows.find((row) => `${EDIT_PROBLEM}${row.id}` === choice);
+    if (existing) {
+      editor.closeAdd(false);
+      editor.startEdit(existing, surchargeDraft(existing));
+      return;
+    }
+    const custom = choice === CUSTOM_PROBLEM;
+    setCustomProblem(custom);
+    addForm.setValue('problemType', custom ? '' : choice);
+  };
 
   return (
     <Section
@@ -385,19 +408,28 @@ function SurchargeSection() {
         <Field label="Problem type" error={customProblem ? undefined : addErrors.problemType?.message}>
           <Select
             value={customProblem ? CUSTOM_PROBLEM : addForm.watch('problemType')}
-            onChange={(e) => {
-              const custom = e.target.value === CUSTOM_PROBLEM;
-              setCustomProblem(custom);
-              addForm.setValue('problemType', custom ? '' : e.target.value);
-            }}
+            onChange={(e) => chooseProblem(e.target.value)}
           >
             <option value="">Select a problem</option>
-            {PRESET_PROBLEMS.map((label) => (
-              <option key={label} value={label}>
-                {label}
-              </option>
-            ))}
+            {missingProblems.length > 0 && (
+              <optgroup label="Add a problem">
+                {missingProblems.map(({ label }) => (
+                  <option key={label} value={label}>
+                    {label}
+                  </option>
+                ))}
+              </optgroup>
+            )}
             <option value={CUSTOM_PROBLEM}>Custom problem...</option>
+            {editor.rows.length > 0 && (
+              <optgroup label="Already added (edit)">
+                {editor.rows.map((row) => (
+                  <option key={row.id} value={`${EDIT_PROBLEM}${row.id}`}>
+                    {row.problemType}
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </Select>
         </Field>
         {customProblem && (

@@ -1,6 +1,7 @@
 // Contact Info: how customers reach the operator from a quote (WhatsApp, phone, e-mail).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
+import { SAVED_RESET } from '../../lib/forms';
 import { useReportUnsaved } from '../../lib/unsaved';
 import { formatPhoneNational } from '../../../../shared/phone-number';
 import { companyUpdateSchema } from '../../../../shared/schemas';
@@ -34,6 +35,7 @@ export function ContactTab({ company }: { company: Company }) {
   const {
     register,
     handleSubmit,
+    reset,
     formState: { errors, isDirty },
     // A branding save refreshes the company: what is typed here and not saved stays.
   } = useForm({ resolver: zodResolver(contactSchema), values: toForm(company), resetOptions: { keepDirtyValues: true } });
@@ -41,7 +43,11 @@ export function ContactTab({ company }: { company: Company }) {
 
   const onSubmit = handleSubmit((contact) => {
     save.mutate(contact, {
-      onSuccess: () => toast({ title: 'Company settings updated successfully' }),
+      onSuccess: (saved) => {
+        // The numbers as the server stored them become the form's: a saved form is clean.
+        reset(toForm(saved), SAVED_RESET);
+        toast({ title: 'Company settings updated successfully' });
+      },
       onError: (error) => toast({ title: 'Error updating company settings', description: errorText(error), variant: 'destructive' }),
     });
   });

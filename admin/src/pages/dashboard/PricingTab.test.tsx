@@ -2,11 +2,12 @@
 // The pricing form is react-hook-form resolved by the shared pricingUpdateSchema: the server's
 // own messages under the fields, nothing sent while one is wrong, and parsed pounds when it is right.
 import '../../test/dom';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
+import { UnsavedChangesProvider } from '../../lib/unsaved';
 import { fakeApi } from '../../test/dom';
 import { PricingTab } from './PricingTab';
 
@@ -20,12 +21,20 @@ function renderTab() {
   vi.stubGlobal('fetch', api.fetchStub);
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <PricingTab />
+      <UnsavedChangesProvider>
+        <PricingTab />
+      </UnsavedChangesProvider>
       <Toaster />
     </QueryClientProvider>,
   );
   return api;
 }
+
+const unloadPrevented = () => {
+  const event = new Event('beforeunload', { cancelable: true });
+  window.dispatchEvent(event);
+  return event.defaultPrevented;
+};
 
 const save = async () => {
   await act(async () => {
@@ -71,6 +80,19 @@ describe('<PricingTab>', () => {
         },
       },
     ]);
+  });
+
+  it('is clean once saved, what the server stored shown as it stored it', async () => {
+    renderTab();
+    await screen.findByDisplayValue('45');
+    fireEvent.change(screen.getByLabelText('Call-out Fee (£)'), { target: { value: '65.50' } });
+    fireEvent.change(screen.getByLabelText('Mile Rate (£ per mile)'), { target: { value: '' } });
+    expect(unloadPrevented()).toBe(true);
+    await save();
+    expect(await screen.findByText('Pricing updated successfully')).toBeTruthy();
+    await waitFor(() => expect(unloadPrevented()).toBe(false));
+    expect((screen.getByLabelText('Call-out Fee (£)') as HTMLInputElement).value).toBe('65.5');
+    expect((screen.getByLabelText('Mile Rate (£ per mile)') as HTMLInputElement).value).toBe('2.5');
   });
 
   it('sends More rules, and shows the server’s message under the field it names', async () => {

@@ -7,7 +7,7 @@ import { useReportUnsaved } from '../../lib/unsaved';
 import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '../../../../shared/schemas';
 import type { PricingRates } from '../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Spinner } from '../../components/ui';
-import { asInput } from '../../lib/forms';
+import { asInput, SAVED_RESET } from '../../lib/forms';
 import { usePricing, useSavePricing } from './api';
 
 /** Numbers stay text while typed, so a blank stays blank; the schema turns them into rates. */
@@ -53,6 +53,7 @@ export function PricingTab() {
     setError,
     watch,
     setValue,
+    reset,
     formState: { errors, isDirty },
     // A refreshed read keeps what the operator has typed and not saved.
   } = useForm({ resolver: zodResolver(pricingUpdateSchema), values: toForm(pricing.data), resetOptions: { keepDirtyValues: true } });
@@ -62,6 +63,9 @@ export function PricingTab() {
 
   const onSubmit = handleSubmit((rates) =>
     save.mutate(rates, {
+      // The saved rates become the form's, as the server stored them ("65.50" → 65.5, a blank →
+      // its default): a saved form is clean.
+      onSuccess: (saved) => reset(toForm(saved), SAVED_RESET),
       // The server also checks what the form cannot, e.g. the maximum radius against the service radius.
       onError: (error) => {
         const fields = error instanceof ApiRequestError ? error.fields : undefined;

@@ -84,18 +84,20 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
     <div className="grid gap-5">
       <div className="grid gap-1.5">
         <Label htmlFor="share-link">Your public link</Label>
-        <div className="flex flex-wrap gap-2">
-          <input
+        {/* The whole link shows, wrapped on a phone, with Copy beside it; Open follows. */}
+        <div className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-2 sm:grid-cols-[minmax(0,1fr)_auto_auto]">
+          <textarea
             id="share-link"
             readOnly
+            rows={1}
             value={kit.link}
             onFocus={(e) => e.target.select()}
-            className="h-10 min-w-0 flex-1 rounded-md border border-slate-300 bg-slate-50 px-3 text-sm"
+            className="field-sizing-content min-h-10 w-full resize-none break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm"
           />
           <Button variant="outline" onClick={() => void copy(kit.link, 'Link')}>
             <Copy aria-hidden="true" /> Copy link
           </Button>
-          <Button variant="outline" asChild>
+          <Button variant="outline" className="justify-self-start" asChild>
             <a href={kit.link} target="_blank" rel="noreferrer">
               <ExternalLink aria-hidden="true" /> Open
               <span className="sr-only">(opens in a new tab)</span>

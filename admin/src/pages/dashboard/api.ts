@@ -51,8 +51,11 @@ export interface RowNoun {
 /** The Custom Charges lists, by their collection in the contract. */
 export type ChargeList = 'vehicle-types' | 'gearbox-types' | 'rolling-status-types' | 'surcharges' | 'passenger-charges';
 
-/** GET/POST/PUT/DELETE for one of the Custom Charges lists, with docs/product.md §8's toasts. */
-export function useChargeList<Row extends { id: number }, Input>(name: ChargeList, noun: RowNoun) {
+/**
+ * GET/POST/PUT/DELETE for one of the Custom Charges lists, with docs/product.md §8's toasts. With
+ * `restorable`, a delete stays immediate and its toast offers Undo, which adds the row back as it was.
+ */
+export function useChargeList<Row extends { id: number }, Input>(name: ChargeList, noun: RowNoun, restorable?: (row: Row) => Input) {
   const queryClient = useQueryClient();
   // The lists differ only in their rows and bodies, which the callers type; the calls are one shape.
   const collection = portalApi[name] as unknown as (typeof portalApi)['vehicle-types'];
@@ -79,10 +82,22 @@ export function useChargeList<Row extends { id: number }, Input>(name: ChargeLis
     onError: (error) => toast({ title: `Error updating ${noun.lower}`, description: errorText(error), variant: 'destructive' }),
   });
 
+  const restore = useMutation({
+    mutationFn: async (body: Input) => (await call(collection.$post, { json: body as never })) as unknown as Row,
+    onSuccess: () => {
+      toast({ title: `${noun.title} restored` });
+      return refresh();
+    },
+    onError: (error) => toast({ title: `Error restoring ${noun.lower}`, description: errorText(error), variant: 'destructive' }),
+  });
+
   const remove = useMutation({
     mutationFn: (id: number) => call(collection[':id'].$delete, row(id)),
-    onSuccess: () => {
-      toast({ title: `${noun.title} deleted successfully` });
+    // The row as it was before the delete, for Undo.
+    onMutate: (id) => ({ deleted: list.data?.find((shown) => shown.id === id) }),
+    onSuccess: (_answer, _id, context) => {
+      const body = context?.deleted && restorable?.(context.deleted);
+      toast({ title: `${noun.title} deleted successfully`, action: body ? { label: 'Undo', onClick: () => restore.mutate(body) } : undefined });
       return refresh();
     },
     onError: (error) => toast({ title: `Error deleting ${noun.lower}`, description: errorText(error), variant: 'destructive' }),

@@ -8,7 +8,7 @@ import { ApiRequestError } from '../../../../shared/api-client';
 import { companyUpdateSchema, type CompanyUpdate } from '../../../../shared/schemas';
 import type { Company } from '../../../../shared/types';
 import { toast } from '../../components/toast';
-import { asInput } from '../../lib/forms';
+import { asInput, SAVED_RESET } from '../../lib/forms';
 import { useReportUnsaved } from '../../lib/unsaved';
 import { errorText, useSaveCompany } from './api';
 import { hasDisplayOption, initialTheme, type ThemeColours } from './branding';
@@ -109,8 +109,9 @@ export function useBrandingEditor(company: Company | undefined): BrandingEditor 
     const body: CompanyUpdate = form.formState.dirtyFields.logo || logo?.startsWith('data:') ? parsed : rest;
     try {
       const saved = await saveCompany.mutateAsync(body);
-      // The saved values become the form's: the stored logo's URL, colours as the server wrote them.
-      form.reset(brandingValues(saved).values);
+      // The saved values become the form's: the stored logo's URL, colours and the postcode as the
+      // server wrote them; nothing stays marked unsaved.
+      form.reset(brandingValues(saved).values, SAVED_RESET);
       if (!quiet) toast({ title: 'Company settings updated successfully' });
       return true;
     } catch (error) {

@@ -11,7 +11,7 @@ import { useAuth } from '../../lib/auth';
 import { useReportUnsaved } from '../../lib/unsaved';
 import { useChargeList, type ChargeList, type RowNoun } from './api';
 
-interface RowEditorOptions<Draft extends FieldValues, Parsed> {
+interface RowEditorOptions<Draft extends FieldValues, Parsed, Row> {
   list: ChargeList;
   noun: RowNoun;
   schema: z.ZodType<Parsed, Draft>;
@@ -21,6 +21,8 @@ interface RowEditorOptions<Draft extends FieldValues, Parsed> {
   onAddClosed?: () => void;
   /** The draft field holding the row's name: a refused duplicate ("Car already exists") shows under it. */
   nameField?: Path<Draft>;
+  /** A deleted row's draft: given, a delete's toast offers Undo, which adds the row back from it. */
+  restorable?: (row: Row) => Draft;
 }
 
 /** Shows the server's reason for refusing a name (409) under the name field. */
@@ -37,9 +39,15 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
   emptyDraft,
   onAddClosed,
   nameField,
-}: RowEditorOptions<Draft, Parsed>) {
+  restorable,
+}: RowEditorOptions<Draft, Parsed, Row>) {
   const { user } = useAuth();
-  const { list, add, update, remove } = useChargeList<Row, Parsed & { companyId?: number }>(listName, noun);
+  const withCompany = (data: Parsed) => ({ ...data, companyId: user?.companyId });
+  const { list, add, update, remove } = useChargeList<Row, Parsed & { companyId?: number }>(
+    listName,
+    noun,
+    restorable && ((row) => withCompany(schema.parse(restorable(row)))),
+  );
   const addForm = useForm({ resolver: zodResolver(schema), defaultValues: emptyDraft() as DefaultValues<Draft> });
   const editForm = useForm({ resolver: zodResolver(schema) });
   const [editingId, setEditingId] = useState<number | null>(null);
@@ -48,8 +56,6 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
 
   // An open inline edit or add dialog is work not yet saved.
   useReportUnsaved(listName, editingId !== null || adding);
-
-  const withCompany = (data: Parsed) => ({ ...data, companyId: user?.companyId });
 
   const closeAdd = (open: boolean) => {
     setAdding(open);

@@ -55,6 +55,21 @@ describe('<SubscriptionPage>', () => {
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/customer-portal']);
   });
 
+  it('shows the cancellation made in the billing portal’s tab as soon as this page has focus again, with no reload', async () => {
+    const trialEnd = new Date(Date.now() + 2.5 * DAY).toISOString();
+    let status = 'trialing';
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('trialing') }),
+      'GET /api/subscription-details': () => ({ json: { status, email: 'op@example.com', trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: status === 'cancelled' } }),
+    });
+    expect(await screen.findByText('Trial')).toBeTruthy();
+    // Cancelled in the portal's tab or window; the operator comes back to this one.
+    status = 'cancelled';
+    window.dispatchEvent(new Event('focus'));
+    expect(await screen.findByText('Subscription Cancelled')).toBeTruthy();
+    expect(screen.queryByText('Trial')).toBeNull();
+  });
+
   it('shows an active plan’s next payment and amount', async () => {
     const periodEnd = new Date(Date.now() + 20 * DAY).toISOString();
     renderPage({

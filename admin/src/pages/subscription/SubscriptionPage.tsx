@@ -62,6 +62,20 @@ function SubscriptionContent({ user }: { user: CurrentUser }) {
   // Refetched on focus, unlike other reads: cancelling happens in the portal's tab.
   const details = useQuery({ queryKey: SUBSCRIPTION_DETAILS_KEY, queryFn: fetchSubscriptionDetails, refetchOnWindowFocus: true, staleTime: 0 });
   const queryClient = useQueryClient();
+  const { refetch } = details;
+  useEffect(() => {
+    // The query library refetches when the tab becomes visible again, but the billing portal may
+    // open in another window, or the operator may come back without this tab ever being hidden:
+    // coming back to this window (focus), or to this page from the history (pageshow), reads the
+    // status again, so a cancellation shows without a reload.
+    const readAgain = () => void refetch();
+    window.addEventListener('focus', readAgain);
+    window.addEventListener('pageshow', readAgain);
+    return () => {
+      window.removeEventListener('focus', readAgain);
+      window.removeEventListener('pageshow', readAgain);
+    };
+  }, [refetch]);
   const freshStatus = details.data?.status;
   useEffect(() => {
     // The signed-in user is cached without refetching, and the dashboard's guard reads it: a

@@ -57,7 +57,11 @@ function LeadBody({ lead }: { lead: LeadDetail }) {
         <p className="font-medium text-slate-900">{routeText(lead)}</p>
         <p>{vehicleText(lead)}</p>
         <p>When: {whenText(lead)}</p>
-        {lead.customerContact && <p className="font-medium text-green-800">{contactText(lead.customerContact, lead.createdAt)}</p>}
+        {lead.customerContacts.map((tap) => (
+          <p key={tap.channel} className="font-medium text-green-800">
+            {contactText(tap, lead.createdAt)}
+          </p>
+        ))}
       </div>
 
       <section aria-labelledby="lead-lines" className="grid gap-2">

@@ -31,6 +31,7 @@ const lead: LeadDetail = {
   status: 'new',
   statusChangedAt: null,
   customerContact: { channel: 'whatsapp', at: '2026-11-24T14:02:00Z' },
+  customerContacts: [{ channel: 'whatsapp', at: '2026-11-24T14:02:00Z' }],
   lines: [
     { label: 'Vehicle Base Price', amount: 50 },
     { label: 'Call-out Fee', amount: 1184.5 },
@@ -40,8 +41,8 @@ const lead: LeadDetail = {
   history: [],
 };
 const { lines: _lines, vat: _vat, validUntil: _validUntil, history: _history, ...listed } = lead;
-const older = { ...listed, reference: 'K7Q2M3N4P', createdAt: '2026-11-20T09:00:00Z', urgency: 'later' as const, preferredDate: '2026-12-05', preferredTime: '14:30', customerContact: null, status: 'won' as const };
-const oldest = { ...listed, reference: 'ABCDEFGH', createdAt: '2026-11-01T09:00:00Z', customerContact: null };
+const older = { ...listed, reference: 'K7Q2M3N4P', createdAt: '2026-11-20T09:00:00Z', urgency: 'later' as const, preferredDate: '2026-12-05', preferredTime: '14:30', customerContact: null, customerContacts: [], status: 'won' as const };
+const oldest = { ...listed, reference: 'ABCDEFGH', createdAt: '2026-11-01T09:00:00Z', customerContact: null, customerContacts: [] };
 
 const numbers: LeadNumbers = {
   today: 1,
@@ -65,6 +66,8 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/quotes/numbers': () => ({ json: numbers }),
     'GET /api/lead-settings': () => ({ json: settings }),
     'GET /api/alerts': () => ({ json: [] }),
+    'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
+    'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: true } }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
     'GET /api/quotes/4XD8HBZSR': () => ({ json: lead }),
@@ -87,7 +90,7 @@ describe('<QuotesTab>', () => {
     expect(within(first).getByRole('button', { name: 'Open quote TQ-4XD8HBZSR' })).toBeTruthy();
     expect(first.textContent).toContain('24 Nov 2026, 13:58');
     expect(first.textContent).toContain('SW1A 1AA → EC1A 1BB, 3.2 miles');
-    expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tire');
+    expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tyre');
     expect(first.textContent).toContain('Now');
     expect(first.textContent).toContain('£1,234.50');
     expect(first.textContent).toContain('New');

@@ -1,7 +1,8 @@
-// The Driver Portal's Quotes tab (decision 016): the numbers, the inbox of stored quotes
-// with find-by-reference, filters and export, and the alert settings. Loaded only when the tab
-// opens (DriverPortal), so the portal's first load carries none of it. The open quote lives in
-// the URL (`?tab=quotes&quote={reference}`), which is where the alert emails link.
+// The Driver Portal's Quotes tab (decision 016): the jobs booked from quotes first (../jobs), then
+// the numbers, the inbox of stored quotes with find-by-reference, filters and export, and the
+// alert and booking settings. Loaded only when the tab opens (DriverPortal), so the portal's first load
+// carries none of it. The open quote lives in the URL (`?tab=quotes&quote={reference}`), which
+// is where the alert emails link.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
@@ -14,6 +15,8 @@ import type { Lead } from '../../../../../shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Label, Select, Spinner } from '../../../components/ui';
 import { fieldMessages } from '../../../../../shared/field-messages';
 import { errorText } from '../api';
+import { BookingSettingsCard } from '../jobs/BookingSettingsCard';
+import { JobsCard } from '../jobs/JobsCard';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { exportHref, fetchLead, NO_FILTERS, refreshInbox, useLeadPages, type LeadFilters } from './api';
 import { contactText, formatDateTime, routeText, vehicleText, whenText } from './format';
@@ -47,9 +50,11 @@ export default function QuotesTab() {
 
   return (
     <div className="grid gap-6">
+      <JobsCard />
       <LeadNumbersCard />
       <Inbox onOpen={openQuote} />
       <AlertSettingsCard />
+      <BookingSettingsCard />
       <LeadDetailDialog requested={requested} reference={reference} onClose={closeQuote} />
     </div>
   );
@@ -265,7 +270,11 @@ function LeadRow({ lead, onOpen }: { lead: Lead; onOpen: (reference: string) => 
         <p className="font-medium break-words">{routeText(lead)}</p>
         <p className="text-slate-700">{vehicleText(lead)}</p>
         <p className="text-slate-700">{when === 'Now' ? 'Now' : `Scheduled: ${when}`}</p>
-        {lead.customerContact && <p className="font-medium text-green-800">{contactText(lead.customerContact, lead.createdAt)}</p>}
+        {lead.customerContacts.map((tap) => (
+          <p key={tap.channel} className="font-medium text-green-800">
+            {contactText(tap, lead.createdAt)}
+          </p>
+        ))}
       </div>
       <p className="text-lg font-semibold tabular-nums sm:text-right">{formatPounds(lead.totalPrice)}</p>
     </li>

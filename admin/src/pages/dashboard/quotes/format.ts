@@ -28,7 +28,7 @@ export function contactText(contact: NonNullable<Lead['customerContact']>, quote
 /** "Now", or "Sat, 5 Dec 2026 at 14:30" for a scheduled recovery: worded as the alert email words it. */
 export const whenText = (lead: Pick<Lead, 'urgency' | 'preferredDate' | 'preferredTime'>): string => neededWords(lead);
 
-/** "Car · Automatic · Rolling · 2 passengers · Flat Tire": the motorist's choices by their labels. */
+/** "Car · Automatic · Rolling · 2 passengers · Flat Tyre": the motorist's choices by their labels. */
 export function vehicleText(lead: Pick<Lead, 'vehicleType' | 'gearboxType' | 'rollingStatus' | 'passengerCount' | 'problemType'>): string {
   return [
     vehicleWords(lead.vehicleType),

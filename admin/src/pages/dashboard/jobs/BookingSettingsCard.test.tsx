@@ -1,0 +1,95 @@
+// @vitest-environment jsdom
+// Booking settings: the three buttons, the booking text number (checked and stored in E.164 by the
+// shared schema, blank for email only), the response time, and texts kept unsent without a provider.
+import '../../../test/dom';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { describe, expect, it, vi } from 'vitest';
+import type { BookingSettings } from '../../../../../shared/booking-responses';
+import { MOBILE_INVALID } from '../../../../../shared/booking-schemas';
+import { Toaster } from '../../../components/toast';
+import { createQueryClient } from '../../../lib/query';
+import { fakeApi } from '../../../test/dom';
+import { BookingSettingsCard } from './BookingSettingsCard';
+
+const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: false };
+
+function renderCard(
+  put: (body: unknown) => { status?: number; json?: unknown } = (body) => ({ json: { ...settings, ...(body as object) } }),
+  stored: BookingSettings = settings,
+) {
+  const api = fakeApi({ 'GET /api/booking-settings': () => ({ json: stored }), 'PUT /api/booking-settings': put });
+  vi.stubGlobal('fetch', api.fetchStub);
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <BookingSettingsCard />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  return api;
+}
+
+const save = async () => {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Save Booking Settings' }));
+  });
+};
+const puts = (api: ReturnType<typeof fakeApi>) => api.calls.filter((call) => call.method === 'PUT').map((call) => call.body);
+const box = (name: RegExp) => screen.getByRole('checkbox', { name }) as HTMLInputElement;
+
+describe('<BookingSettingsCard>', () => {
+  it('shows the buttons offered, the response time of 10 minutes and that texts wait without a provider', async () => {
+    renderCard();
+    await screen.findByRole('checkbox', { name: /^Book this recovery/ });
+    expect(box(/^Book this recovery/).checked).toBe(true);
+    expect(box(/^WhatsApp/).checked).toBe(true);
+    expect(box(/^Call/).checked).toBe(true);
+    expect((screen.getByLabelText('Response time (minutes)') as HTMLInputElement).value).toBe('10');
+    expect((screen.getByLabelText('Text bookings to (mobile)') as HTMLInputElement).value).toBe('');
+    expect(screen.getByText('Booking texts are kept in the outbox but not sent: no SMS provider configured; booking emails are sent.')).toBeTruthy();
+  });
+
+  it('shows a stored number nationally, and no warning when texts can be sent', async () => {
+    renderCard(undefined, { ...settings, smsNumber: '+447700900456', smsConfigured: true, offerCall: false });
+    await screen.findByRole('checkbox', { name: /^Book this recovery/ });
+    expect((screen.getByLabelText('Text bookings to (mobile)') as HTMLInputElement).value).toBe('07700 900456');
+    expect(box(/^Call/).checked).toBe(false);
+    expect(screen.queryByText(/no SMS provider configured/)).toBeNull();
+  });
+
+  it('sends the choices read by the shared schema: the mobile in E.164', async () => {
+    const api = renderCard();
+    fireEvent.click(await screen.findByRole('checkbox', { name: /^WhatsApp/ }));
+    fireEvent.change(screen.getByLabelText('Text bookings to (mobile)'), { target: { value: '07700 900456' } });
+    fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '15' } });
+    await save();
+    expect(await screen.findByText('Booking settings saved')).toBeTruthy();
+    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: false, offerCall: true, smsNumber: '+447700900456', responseMinutes: 15 }]);
+  });
+
+  it('refuses a landline or a response time out of range before sending, and a blank number means email only', async () => {
+    const api = renderCard(undefined, { ...settings, smsNumber: '+447700900456' });
+    const number = await screen.findByDisplayValue('07700 900456');
+    fireEvent.change(number, { target: { value: '020 7946 0000' } });
+    fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '61' } });
+    await save();
+    expect(await screen.findByText(MOBILE_INVALID)).toBeTruthy();
+    expect(screen.getByText('Response time cannot exceed 60 minutes')).toBeTruthy();
+    expect(number.getAttribute('aria-invalid')).toBe('true');
+    expect(puts(api)).toEqual([]);
+
+    fireEvent.change(number, { target: { value: ' ' } });
+    fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '2' } });
+    await save();
+    expect(await screen.findByText('Booking settings saved')).toBeTruthy();
+    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: true, offerCall: true, smsNumber: null, responseMinutes: 2 }]);
+  });
+
+  it('puts the server’s per-field message under its field', async () => {
+    renderCard(() => ({ status: 400, json: { message: 'Invalid request', code: 'VALIDATION_ERROR', fields: { smsNumber: MOBILE_INVALID }, requestId: 'r1' } }));
+    await screen.findByRole('checkbox', { name: /^Book this recovery/ });
+    await save();
+    expect(await screen.findByText('Error saving booking settings')).toBeTruthy();
+    expect(screen.getByText(MOBILE_INVALID)).toBeTruthy();
+  });
+});

@@ -1,0 +1,132 @@
+// How bookings come in (docs/product.md, "Bookings"): which of the three ways on from a quote the
+// quote page offers (Book, WhatsApp, Call), the mobile number that hears of each booking by text
+// message, and the response time after which an unanswered booking expires.
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { TriangleAlert } from 'lucide-react';
+import { ApiRequestError } from '../../../../../shared/api-client';
+import type { BookingSettings } from '../../../../../shared/booking-responses';
+import { bookingSettingsUpdateSchema } from '../../../../../shared/booking-schemas';
+import { BOOKING_RESPONSE_MINUTES } from '../../../../../shared/bookings';
+import { formatPhoneNational } from '../../../../../shared/phone-number';
+import { toast } from '../../../components/toast';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
+import { errorText } from '../api';
+import { useBookingSettings, useSaveBookingSettings } from './api';
+
+export const SMS_NOT_SENT = 'not sent: no SMS provider configured';
+
+interface SettingsForm {
+  offerBooking: boolean;
+  offerWhatsapp: boolean;
+  offerCall: boolean;
+  smsNumber: string;
+  responseMinutes: number;
+}
+
+const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'smsNumber', 'responseMinutes'] as const;
+
+const BUTTONS: { name: 'offerBooking' | 'offerWhatsapp' | 'offerCall'; label: string }[] = [
+  { name: 'offerBooking', label: 'Book this recovery: the motorist books on the page, and you answer in the Jobs card' },
+  { name: 'offerWhatsapp', label: 'WhatsApp (when your WhatsApp number is set in Contact Info)' },
+  { name: 'offerCall', label: 'Call (when your phone number is set in Contact Info)' },
+];
+
+const toForm = (settings: BookingSettings): SettingsForm => ({
+  offerBooking: settings.offerBooking,
+  offerWhatsapp: settings.offerWhatsapp,
+  offerCall: settings.offerCall,
+  smsNumber: settings.smsNumber ? formatPhoneNational(settings.smsNumber) : '',
+  responseMinutes: settings.responseMinutes,
+});
+
+export function BookingSettingsCard() {
+  const settings = useBookingSettings();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Bookings</CardTitle>
+        <CardDescription>What your quote page offers after the price, and how you hear of a booking.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {settings.isLoading ? (
+          <Spinner label="Loading your booking settings" />
+        ) : settings.data ? (
+          <SettingsForm settings={settings.data} />
+        ) : (
+          <p role="alert" className="text-sm text-red-700">
+            Unable to load your booking settings. Please reload the page.
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function SettingsForm({ settings }: { settings: BookingSettings }) {
+  const save = useSaveBookingSettings();
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors },
+    // The shared schema reads the form: a blank number becomes null (email only), a typed one E.164.
+  } = useForm({ resolver: zodResolver(bookingSettingsUpdateSchema), values: toForm(settings) });
+
+  const onSubmit = handleSubmit((update) =>
+    save.mutate(update, {
+      onSuccess: () => toast({ title: 'Booking settings saved' }),
+      onError: (error) => {
+        toast({ title: 'Error saving booking settings', description: errorText(error), variant: 'destructive' });
+        const fields = error instanceof ApiRequestError ? error.fields : undefined;
+        for (const [field, message] of Object.entries(fields ?? {})) {
+          if ((FIELDS as readonly string[]).includes(field)) setError(field as (typeof FIELDS)[number], { message });
+        }
+      },
+    }),
+  );
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="grid gap-5" aria-label="Booking settings">
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Buttons under the quote</legend>
+        {BUTTONS.map((button) => (
+          <label key={button.name} className="flex items-start gap-2 text-sm">
+            <input type="checkbox" className="mt-0.5 size-4 accent-brand-600" {...register(button.name)} />
+            {button.label}
+          </label>
+        ))}
+      </fieldset>
+      {!settings.smsConfigured && (
+        <p className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>Booking texts are kept in the outbox but {SMS_NOT_SENT}; booking emails are sent.</span>
+        </p>
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label="Text bookings to (mobile)" hint="Each booking is emailed, and texted to this mobile too. Leave blank for email only." error={errors.smsNumber?.message}>
+          <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="07700 900123" {...register('smsNumber')} />
+        </Field>
+        <Field
+          label="Response time (minutes)"
+          hint={`${BOOKING_RESPONSE_MINUTES.min} to ${BOOKING_RESPONSE_MINUTES.max}. A booking not answered in time expires, and the motorist is told to call you.`}
+          error={errors.responseMinutes?.message}
+        >
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={BOOKING_RESPONSE_MINUTES.min}
+            max={BOOKING_RESPONSE_MINUTES.max}
+            step={1}
+            {...register('responseMinutes', { valueAsNumber: true })}
+          />
+        </Field>
+      </div>
+      <div>
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? 'Saving...' : 'Save Booking Settings'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+// @vitest-environment jsdom
+import '../../test/dom';
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JobView } from '../../../../shared/booking-responses';
+import { JOB_PAGE_CLOSED } from '../../../../shared/bookings';
+import { fakeApi } from '../../test/dom';
+import { renderRoutes } from '../../test/render';
+import JobPage from './JobPage';
+import { POLL_MS } from './live';
+
+const TOKEN = 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
+const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
+
+const job = (over: Partial<JobView> = {}): JobView => ({
+  reference: 'KJAECF76R',
+  status: 'requested',
+  company: { name: 'Demo Recovery Co.', phone: '+441614960000' },
+  pickupPostcode: 'M1 1AE',
+  destinationPostcode: 'LS1 4AP',
+  registration: 'AB12 CDE',
+  price: 142.5,
+  createdAt: new Date().toISOString(),
+  respondBy: minutesFromNow(10),
+  eta: null,
+  driverName: null,
+  declineReason: null,
+  history: [{ status: 'requested', at: new Date().toISOString() }],
+  payment: null,
+  ...over,
+});
+
+/** EventSource as the page uses it: one `job` listener, onerror, close. Tests push events through it. */
+class FakeEventSource {
+  static opened: FakeEventSource[] = [];
+  listeners: ((event: MessageEvent<string>) => void)[] = [];
+  onerror: (() => void) | null = null;
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.opened.push(this);
+  }
+  addEventListener(_type: 'job', listener: (event: MessageEvent<string>) => void) {
+    this.listeners.push(listener);
+  }
+  close() {
+    this.closed = true;
+  }
+  send(view: JobView) {
+    act(() => this.listeners.forEach((l) => l(new MessageEvent('job', { data: JSON.stringify(view) }))));
+  }
+  fail() {
+    act(() => this.onerror?.());
+  }
+}
+const latest = () => FakeEventSource.opened.at(-1)!;
+
+beforeEach(() => {
+  FakeEventSource.opened = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+afterEach(() => vi.useRealTimers());
+
+const open = () => renderRoutes([{ path: '/job/:token', element: <JobPage /> }], `/job/${TOKEN}`);
+
+describe('<JobPage>', () => {
+  it('follows the job over its stream without a reload: accepted with an ETA as clock time and countdown, the driver, then completed', async () => {
+    const api = fakeApi({});
+    vi.stubGlobal('fetch', api.fetchStub);
+    open();
+    expect(latest().url).toBe(`/api/jobs/${TOKEN}/events`);
+    latest().send(job());
+    expect(await screen.findByRole('heading', { name: 'Booking sent' })).toBeTruthy();
+    expect(screen.getByText(/Demo Recovery Co\. will answer by \d\d:\d\d \(in 10 min\)\./)).toBeTruthy();
+
+    const at = minutesFromNow(25);
+    latest().send(job({ status: 'accepted', eta: { minutes: 25, at, fromPosition: false }, driverName: 'Sam' }));
+    expect(await screen.findByRole('heading', { name: 'Accepted' })).toBeTruthy();
+    const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(at));
+    expect(screen.getByText(clock).closest('p')?.textContent).toBe(`Expected at ${clock}, in 25 min`);
+    expect(screen.getByText('Driver: Sam')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Call Demo Recovery Co. on 0161 496 0000' }).getAttribute('href')).toBe('tel:+441614960000');
+
+    latest().send(job({ status: 'completed', driverName: 'Sam' }));
+    expect(await screen.findByRole('heading', { name: 'Completed' })).toBeTruthy();
+    expect(screen.getByText('Your recovery is completed. Thank you.')).toBeTruthy();
+    // Nothing more will change: the stream is closed.
+    expect(latest().closed).toBe(true);
+    // No read was needed while the stream worked.
+    expect(api.calls).toEqual([]);
+  });
+
+  it('reads the job every 10 s while the stream is broken, and goes back to the stream when it returns', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let answer = job();
+    const api = fakeApi({ [`GET /api/jobs/${TOKEN}`]: () => ({ json: answer }) });
+    vi.stubGlobal('fetch', api.fetchStub);
+    open();
+    latest().fail();
+    expect(await screen.findByRole('heading', { name: 'Booking sent' })).toBeTruthy();
+    expect(screen.getByText('Reconnecting: this page checks for news every few seconds.')).toBeTruthy();
+    answer = job({ status: 'accepted', eta: { minutes: 25, at: minutesFromNow(25), fromPosition: false } });
+    await act(() => vi.advanceTimersByTimeAsync(POLL_MS));
+    expect(await screen.findByRole('heading', { name: 'Accepted' })).toBeTruthy();
+    expect(api.calls.every((c) => c.method === 'GET' && c.path === `/api/jobs/${TOKEN}`)).toBe(true);
+    // The stream is tried again, and once it answers the page says it is live again.
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(FakeEventSource.opened).toHaveLength(2);
+    latest().send(answer);
+    expect(await screen.findByText('This page updates by itself.')).toBeTruthy();
+  });
+
+  it('tells the motorist to call when the booking expired unanswered', async () => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    open();
+    latest().send(job({ status: 'expired' }));
+    expect(await screen.findByRole('heading', { name: 'Not answered in time' })).toBeTruthy();
+    expect(screen.getByText('Demo Recovery Co. did not answer in time. Please call Demo Recovery Co. on 0161 496 0000.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Cancel booking' })).toBeNull();
+  });
+
+  it('says the page has closed on a 410, and that no job has the link on a 404', async () => {
+    vi.stubGlobal('fetch', fakeApi({ [`GET /api/jobs/${TOKEN}`]: () => ({ status: 410, json: { message: JOB_PAGE_CLOSED, code: 'JOB_CLOSED' } }) }).fetchStub);
+    open();
+    latest().fail();
+    expect(await screen.findByRole('heading', { name: 'This page has closed' })).toBeTruthy();
+    expect(screen.getByText(JOB_PAGE_CLOSED)).toBeTruthy();
+    expect(latest().closed).toBe(true);
+  });
+
+  it('cancels a requested booking after asking once', async () => {
+    const api = fakeApi({ [`POST /api/jobs/${TOKEN}/cancel`]: () => ({ json: job({ status: 'cancelled' }) }) });
+    vi.stubGlobal('fetch', api.fetchStub);
+    open();
+    latest().send(job());
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Cancel booking' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, cancel the booking' }));
+    expect(await screen.findByRole('heading', { name: 'Cancelled' })).toBeTruthy();
+    expect(api.calls).toEqual([{ method: 'POST', path: `/api/jobs/${TOKEN}/cancel`, body: undefined }]);
+  });
+});

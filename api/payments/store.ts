@@ -1,0 +1,98 @@
+// Payment at booking's rows (docs/product.md §21): the company's rule and account, each booking's
+// payment, and the connected-account events applied. Writers run inside the caller's write()
+// transaction; every state change is compare-and-set, so a replayed or late event changes nothing.
+import { and, eq, inArray, lte } from 'drizzle-orm';
+import type { PaymentStatus } from '../../shared/payments';
+import type { Db } from '../platform/db/client';
+import { paymentEvents, paymentSettings, payments } from '../platform/db/schema';
+
+export type PaymentSettingsRow = typeof paymentSettings.$inferSelect;
+export type PaymentRow = typeof payments.$inferSelect;
+export type NewPayment = typeof payments.$inferInsert;
+
+export function settingsOf(db: Db, companyId: number): PaymentSettingsRow | undefined {
+  return db.select().from(paymentSettings).where(eq(paymentSettings.companyId, companyId)).get();
+}
+
+export function settingsByAccount(db: Db, accountId: string): PaymentSettingsRow | undefined {
+  return db.select().from(paymentSettings).where(eq(paymentSettings.accountId, accountId)).get();
+}
+
+/** Creates the company's row if missing and sets `patch` on it. */
+export function saveSettings(db: Db, companyId: number, patch: Partial<Omit<PaymentSettingsRow, 'companyId'>>, at: string): PaymentSettingsRow {
+  return db
+    .insert(paymentSettings)
+    .values({ companyId, ...patch, updatedAt: at })
+    .onConflictDoUpdate({ target: paymentSettings.companyId, set: { ...patch, updatedAt: at } })
+    .returning()
+    .get();
+}
+
+/**
+ * The account's state from an event created at `created` (unix seconds): applied only when newer
+ * than the state applied before, so an event arriving out of order changes nothing. False when stale.
+ */
+export function applyAccountState(
+  db: Db,
+  accountId: string,
+  state: { chargesEnabled: boolean; detailsSubmitted: boolean; disabledReason: string | null; disconnected?: boolean },
+  created: number,
+  at: string,
+): boolean {
+  const row = settingsByAccount(db, accountId);
+  if (!row || (row.accountSyncedAt !== null && row.accountSyncedAt > created)) return false;
+  db.update(paymentSettings)
+    .set({ ...state, accountSyncedAt: created, updatedAt: at })
+    .where(eq(paymentSettings.companyId, row.companyId))
+    .run();
+  return true;
+}
+
+export function insertPayment(db: Db, row: NewPayment): PaymentRow {
+  return db.insert(payments).values(row).returning().get();
+}
+
+export function paymentBySession(db: Db, sessionId: string): PaymentRow | undefined {
+  return db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId)).get();
+}
+
+export function paymentByBooking(db: Db, bookingId: number): PaymentRow | undefined {
+  return db.select().from(payments).where(eq(payments.bookingId, bookingId)).get();
+}
+
+/** Moves a payment from one of `from` to the patch's status; false when it was not in one of them. */
+export function movePayment(db: Db, id: number, from: readonly PaymentStatus[], patch: Partial<Pick<PaymentRow, 'status' | 'refundedPence' | 'paymentIntentId' | 'paidAt'>>, at: string): boolean {
+  return (
+    db
+      .update(payments)
+      .set({ ...patch, updatedAt: at })
+      .where(and(eq(payments.id, id), inArray(payments.status, [...from])))
+      .run().changes > 0
+  );
+}
+
+/** Checkouts still awaited whose time has passed: abandoned. */
+export function lapsedCheckouts(db: Db, nowIso: string, limit: number): PaymentRow[] {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.status, 'awaiting'), lte(payments.checkoutExpiresAt, nowIso)))
+    .limit(limit)
+    .all();
+}
+
+/** Records a provider event id; false when it was recorded before (a replay). */
+export function recordPaymentEvent(db: Db, id: string, type: string, accountId: string | null, at: string): boolean {
+  return db.insert(paymentEvents).values({ id, type, accountId, receivedAt: at }).onConflictDoNothing().run().changes === 1;
+}
+
+/** Payments their job's end has not yet acted on: paid or held for a job declined, expired or cancelled; held for a completed one. */
+export function paymentsAfterJob(db: Db, limit: number): { id: number; bookingId: number; bookingStatus: string }[] {
+  return db.$client
+    .prepare(
+      `select p.id, p.booking_id as bookingId, b.status as bookingStatus from payments p join bookings b on b.id = p.booking_id
+       where (b.status in ('declined', 'expired', 'cancelled') and p.status in ('paid', 'held')) or (b.status = 'completed' and p.status = 'held')
+       limit ?`,
+    )
+    .all(limit) as { id: number; bookingId: number; bookingStatus: string }[];
+}

@@ -1,0 +1,345 @@
+// Payment at booking in Stripe mode through app.request, with the real SDK talking to the local
+// Stripe fake (connected accounts, Account Links, Checkout on the operator's account) and
+// Connect webhooks signed as Stripe signs them.
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookings as bookingsTable, mailOutbox, payments as paymentsTable } from '../platform/db/schema';
+import { insertQuote } from '../quotes/store';
+import { createTestApp, TEST_ORIGIN } from '../test/harness';
+import { quote18720 } from '../test/payment-fixtures';
+import { startStripeFake, type StripeFake } from '../test/stripe-fake';
+import { eq } from 'drizzle-orm';
+
+const CONNECT_SECRET = 'whsec_connect_test_secret';
+const signer = new Stripe('sk_test_signer');
+
+let fake: StripeFake;
+beforeAll(async () => {
+  fake = await startStripeFake();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+let eventCounter = 0;
+const KEY = 'pay-at-booking-form-key-0001';
+
+
+async function setup() {
+  const t = createTestApp({
+    env: { BILLING_MODE: 'stripe', STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, STRIPE_API_BASE: fake.baseUrl },
+  });
+  const op = await t.operator();
+  const { db } = t.deps;
+
+  async function event(type: string, object: unknown, options: { account?: string | null; created?: number; id?: string; secret?: string; signature?: string } = {}) {
+    const payload = JSON.stringify({
+      id: options.id ?? `evt_connect_${++eventCounter}`,
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: options.created ?? Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      ...(options.account === null ? {} : { account: options.account }),
+      data: { object },
+    });
+    const signature = options.signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? CONNECT_SECRET });
+    const res = await t.app.request(`${TEST_ORIGIN}/api/payments/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body: payload,
+    });
+    return { status: res.status, json: (await res.json()) as { outcome?: string; code?: string } };
+  }
+
+  /** Connects through Stripe's onboarding and the account.updated that follows it. */
+  async function connectReady() {
+    const connect = await t.call('POST', '/api/payments/connect', { token: op.token });
+    expect(connect.status).toBe(200);
+    const accountId = [...fake.accounts.values()].filter((a) => a.metadata.companyId === String(op.companyId)).at(-1)?.id ?? '';
+    const updated = await event('account.updated', fake.enableAccount(accountId), { account: accountId });
+    expect(updated).toMatchObject({ status: 200, json: { outcome: 'applied' } });
+    return { accountId, connectUrl: connect.json.url as string };
+  }
+
+  const setRule = (body: Record<string, unknown>) => t.call('PUT', '/api/payments/rule', { token: op.token, body });
+  const quote = async () => insertQuote(db, quote18720(op.companyId));
+  const book = (quoteId: string, bookingKey = KEY) =>
+    t.call('POST', '/api/bookings', { body: { quoteId, bookingKey, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' } });
+  const bookingRows = () => db.select().from(bookingsTable).where(eq(bookingsTable.companyId, op.companyId)).all();
+  const paymentRows = () => db.select().from(paymentsTable).where(eq(paymentsTable.companyId, op.companyId)).all();
+  const bookingAlerts = () => db.select().from(mailOutbox).where(eq(mailOutbox.companyId, op.companyId)).all().filter((r) => r.kind === 'booking');
+  const settings = async () => (await t.call('GET', '/api/payments', { token: op.token })).json;
+  return { t, op, event, connectReady, setRule, quote, book, bookingRows, paymentRows, bookingAlerts, settings };
+}
+
+describe('payments: connecting the operator’s own Stripe account', () => {
+  it('creates a connected account with the full Dashboard and Stripe’s fees and losses, onboards it with an Account Link, and follows account.updated', async () => {
+    const { t, op, event, settings } = await setup();
+    expect(await settings()).toMatchObject({ mode: 'stripe', account: { state: 'not_connected', label: 'Not connected' }, rule: 'none', active: false, offReason: null });
+
+    const connect = await t.call('POST', '/api/payments/connect', { token: op.token });
+    expect(connect.status).toBe(200);
+    expect(connect.json.url).toMatch(/^https:\/\/connect\.stripe\.test\/setup\//);
+    const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/accounts').at(-1);
+    expect(created?.params.get('controller[stripe_dashboard][type]')).toBe('full');
+    expect(created?.params.get('controller[fees][payer]')).toBe('account');
+    expect(created?.params.get('controller[losses][payments]')).toBe('stripe');
+    expect(created?.params.get('country')).toBe('GB');
+    const accountId = [...fake.accounts.values()].filter((a) => a.metadata.companyId === String(op.companyId)).at(-1)?.id ?? '';
+    const link = fake.requests.filter((r) => r.path === '/v1/account_links').at(-1);
+    expect(link?.params.get('account')).toBe(accountId);
+    expect(link?.params.get('type')).toBe('account_onboarding');
+    expect(link?.params.get('return_url')).toBe(`${TEST_ORIGIN}/dashboard?payments=return`);
+    expect(link?.params.get('refresh_url')).toBe(`${TEST_ORIGIN}/dashboard?payments=refresh`);
+    expect((await settings()).account.state).toBe('details_needed');
+
+    // Connecting again reuses the account: a fresh link, no second account.
+    const before = fake.accounts.size;
+    expect((await t.call('POST', '/api/payments/connect', { token: op.token })).status).toBe(200);
+    expect(fake.accounts.size).toBe(before);
+
+    const at = Math.floor(Date.now() / 1000);
+    expect(await event('account.updated', fake.enableAccount(accountId), { account: accountId, created: at })).toMatchObject({ status: 200, json: { outcome: 'applied' } });
+    expect((await settings()).account).toMatchObject({ state: 'ready', label: 'Ready' });
+
+    // An older event arriving late is refused and changes nothing.
+    const stale = await event('account.updated', { ...fake.accounts.get(accountId), charges_enabled: false }, { account: accountId, created: at - 60 });
+    expect(stale).toMatchObject({ status: 409, json: { code: 'WEBHOOK_STALE' } });
+    expect((await settings()).account.state).toBe('ready');
+  });
+
+  it('refuses a wrong signature, an event without an account and an account it does not know, changing nothing', async () => {
+    const { event, connectReady, settings } = await setup();
+    const { accountId } = await connectReady();
+    const restricted = { id: accountId, object: 'account', charges_enabled: false, details_submitted: true, requirements: { disabled_reason: 'rejected.fraud' } };
+    expect(await event('account.updated', restricted, { account: accountId, secret: 'whsec_wrong' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_SIGNATURE_INVALID' } });
+    expect(await event('account.updated', restricted, { account: accountId, signature: 't=1,v1=deadbeef' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_SIGNATURE_INVALID' } });
+    expect(await event('account.updated', restricted, { account: null })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' } });
+    expect(await event('account.updated', restricted, { account: 'acct_unknown000' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' } });
+    expect((await settings()).account.state).toBe('ready');
+  });
+
+  it('validates the rule and keeps it off until the account is ready, saying why', async () => {
+    const { setRule, settings } = await setup();
+    expect((await setRule({ rule: 'deposit' })).json.fields.depositType).toBe('Choose a fixed deposit or a percentage');
+    expect((await setRule({ rule: 'deposit', depositType: 'percent', depositPercent: 20.5 })).json.fields.depositPercent).toBe('Deposit percentage must be a whole number from 1 to 99');
+    expect((await setRule({ rule: 'deposit', depositType: 'fixed', depositAmount: 0.1 })).status).toBe(400);
+    expect((await setRule({ rule: 'deposit', depositType: 'fixed', depositAmount: 10.005 })).status).toBe(400);
+    expect((await setRule({ rule: 'none', hold: true })).json.fields.hold).toBe('A hold needs a deposit or the full price to fall back on');
+    expect((await settings()).rule).toBe('none');
+
+    const saved = await setRule({ rule: 'deposit', depositType: 'fixed', depositAmount: 25 });
+    expect(saved.status).toBe(200);
+    expect(saved.json).toMatchObject({ rule: 'deposit', depositType: 'fixed', depositAmount: 25, depositPercent: null, hold: false, active: false });
+    expect(saved.json.offReason).toBe('Payment at booking is off: connect a payment account first.');
+  });
+});
+
+describe('payments: paying at booking', () => {
+  it('opens Checkout on the operator’s account with the quote’s lines adding up to the deposit, and books only once paid', async () => {
+    const { t, op, event, connectReady, setRule, quote, book, bookingRows, paymentRows, bookingAlerts } = await setup();
+    const { accountId } = await connectReady();
+    expect((await setRule({ rule: 'deposit', depositType: 'percent', depositPercent: 20 })).json.active).toBe(true);
+    const reference = await quote();
+
+    const res = await book(reference);
+    expect(res.status).toBe(201);
+    expect(res.json.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
+    expect(res.json.job).toMatchObject({ status: 'awaiting_payment', payment: { kind: 'deposit', status: 'awaiting', amount: 37.44, refunded: 0, checkoutUrl: res.json.checkoutUrl } });
+
+    const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1);
+    if (!created) throw new Error('no checkout created');
+    // Direct charge: on the connected account, with no application fee and no surcharge line.
+    expect(created.stripeAccount).toBe(accountId);
+    expect([...created.params.keys()].some((k) => k.includes('application_fee'))).toBe(false);
+    expect(created.params.get('mode')).toBe('payment');
+    expect(created.params.get('metadata[reference]')).toBe(`TQ-${reference}`);
+    expect(created.params.get('payment_intent_data[metadata][reference]')).toBe(`TQ-${reference}`);
+    expect(created.params.get('payment_intent_data[capture_method]')).toBe('automatic');
+    expect(created.params.get('success_url')).toBe(res.json.jobUrl);
+    const session = [...fake.sessions.values()].find((s) => s.account === accountId && s.metadata.reference === `TQ-${reference}`);
+    if (!session) throw new Error('no fake session');
+    expect(session.line_items_sent.map((l) => [l.name, l.unitAmount, l.quantity, l.currency])).toEqual([
+      ['Vehicle Base Price', 1000, 1, 'gbp'],
+      ['Call-out Fee', 1000, 1, 'gbp'],
+      ['Distance (22.4 miles)', 1120, 1, 'gbp'],
+      ['VAT (20%)', 624, 1, 'gbp'],
+    ]);
+    expect(session.amount_total).toBe(3744);
+
+    // Until paid: no booking for the operator, no alert.
+    expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open).toEqual([]);
+    expect(bookingAlerts()).toEqual([]);
+    // The same form again: the same checkout, nothing new at Stripe.
+    const sessionsBefore = fake.sessions.size;
+    const again = await book(reference);
+    expect(again.status).toBe(200);
+    expect(again.json.checkoutUrl).toBe(res.json.checkoutUrl);
+    expect(fake.sessions.size).toBe(sessionsBefore);
+
+    const paid = fake.payCheckout(session.id);
+    const completed = await event('checkout.session.completed', paid, { account: accountId, id: 'evt_paid_once' });
+    expect(completed).toMatchObject({ status: 200, json: { outcome: 'applied' } });
+    const list = (await t.call('GET', '/api/bookings', { token: op.token })).json;
+    expect(list.open).toHaveLength(1);
+    expect(list.open[0]).toMatchObject({ reference, status: 'requested', payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } });
+    expect(bookingAlerts().map((r) => r.channel).sort()).toEqual(['email', 'sms']);
+    expect(paymentRows()[0]).toMatchObject({ status: 'paid', paymentIntentId: paid.payment_intent });
+
+    // Replaying it changes nothing: no second alert, the same row.
+    const replay = await event('checkout.session.completed', paid, { account: accountId, id: 'evt_paid_once' });
+    expect(replay).toMatchObject({ status: 200, json: { outcome: 'replayed' } });
+    const late = await event('checkout.session.expired', { ...paid, status: 'expired' }, { account: accountId });
+    expect(late).toMatchObject({ status: 200, json: { outcome: 'ignored' } });
+    expect(bookingAlerts()).toHaveLength(2);
+    expect(bookingRows().map((b) => b.status)).toEqual(['requested']);
+    expect((await t.call('GET', `/api/jobs/${res.json.jobToken}`)).json.payment).toMatchObject({ status: 'paid', amount: 37.44, checkoutUrl: null });
+  });
+
+  it('shows a paid booking as requested when the motorist is back before the webhook', async () => {
+    const { t, connectReady, setRule, quote, book } = await setup();
+    await connectReady();
+    await setRule({ rule: 'full' });
+    const res = await book(await quote());
+    const session = [...fake.sessions.values()].find((s) => s.url === res.json.checkoutUrl);
+    if (!session) throw new Error('no fake session');
+    expect(session.amount_total).toBe(18720);
+    fake.payCheckout(session.id);
+    const job = await t.call('GET', `/api/jobs/${res.json.jobToken}`);
+    expect(job.json).toMatchObject({ status: 'requested', payment: { kind: 'full', status: 'paid', amount: 187.2 } });
+  });
+
+  it('holds the full price with manual capture for a job starting now', async () => {
+    const { event, connectReady, setRule, quote, book, paymentRows } = await setup();
+    const { accountId } = await connectReady();
+    await setRule({ rule: 'deposit', depositType: 'fixed', depositAmount: 30, hold: true });
+    const res = await book(await quote());
+    expect(res.json.job.payment).toMatchObject({ kind: 'hold', amount: 187.2 });
+    const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1);
+    expect(created?.params.get('payment_intent_data[capture_method]')).toBe('manual');
+    const session = [...fake.sessions.values()].find((s) => s.url === res.json.checkoutUrl);
+    if (!session) throw new Error('no fake session');
+    expect(await event('checkout.session.completed', fake.payCheckout(session.id), { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    expect(paymentRows()[0].status).toBe('held');
+  });
+
+  it('answers 503 with its own code when Stripe is down, stores nothing, and books on retry', async () => {
+    const { connectReady, setRule, quote, book, bookingRows } = await setup();
+    await connectReady();
+    await setRule({ rule: 'full' });
+    const reference = await quote();
+    fake.down = true;
+    try {
+      const down = await book(reference);
+      expect(down.status).toBe(503);
+      expect(down.json.code).toBe('PAYMENT_PROVIDER_UNAVAILABLE');
+      expect(down.headers.get('retry-after')).toBe('30');
+    } finally {
+      fake.down = false;
+    }
+    expect(bookingRows()).toEqual([]);
+    const retry = await book(reference);
+    expect(retry.status).toBe(201);
+    expect(retry.json.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+  });
+
+  it('leaves no booking after an abandoned checkout, and the motorist can book again', async () => {
+    const { event, connectReady, setRule, quote, book, bookingRows } = await setup();
+    const { accountId } = await connectReady();
+    await setRule({ rule: 'full' });
+    const reference = await quote();
+    const first = await book(reference);
+    const session = [...fake.sessions.values()].find((s) => s.url === first.json.checkoutUrl);
+    if (!session) throw new Error('no fake session');
+    expect(await event('checkout.session.expired', { ...session, status: 'expired' }, { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    expect(bookingRows()).toEqual([]);
+
+    const second = await book(reference, 'another-booking-form-key-02');
+    expect(second.status).toBe(201);
+    expect(second.json.checkoutUrl).not.toBe(first.json.checkoutUrl);
+    // A third form while the second is open: the second's checkout is closed at Stripe first.
+    const third = await book(reference, 'a-third-booking-form-key-03');
+    expect(third.status).toBe(201);
+    expect([...fake.sessions.values()].find((s) => s.url === null && s.status === 'expired')).toBeDefined();
+    expect(bookingRows()).toHaveLength(1);
+  });
+
+  it('books without payment when the account is disconnected or restricted, and the portal says why', async () => {
+    const { t, op, event, connectReady, setRule, quote, book, settings } = await setup();
+    const { accountId } = await connectReady();
+    await setRule({ rule: 'full' });
+    expect(await event('account.application.deauthorized', { id: 'ca_123', object: 'application' }, { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    expect(await settings()).toMatchObject({
+      account: { state: 'disconnected' },
+      active: false,
+      offReason: 'Payment at booking is off: your payment account was disconnected. Connect it again to take payments.',
+    });
+    const res = await book(await quote());
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ checkoutUrl: null, job: { status: 'requested', payment: null } });
+    expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open).toHaveLength(1);
+  });
+});
+
+describe('payments: the money follows the job', () => {
+  async function paidBooking(rule: Record<string, unknown>) {
+    const s = await setup();
+    const { accountId } = await s.connectReady();
+    await s.setRule(rule);
+    const reference = await s.quote();
+    const res = await s.book(reference);
+    const session = [...fake.sessions.values()].find((x) => x.url === res.json.checkoutUrl);
+    if (!session) throw new Error('no fake session');
+    const paid = fake.payCheckout(session.id);
+    expect(await s.event('checkout.session.completed', paid, { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    return { ...s, accountId, reference, intent: paid.payment_intent ?? '' };
+  }
+
+  it('refunds a deposit in full on the operator’s account when the booking is declined', async () => {
+    const { t, op, accountId, reference, intent, paymentRows } = await paidBooking({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const declined = await t.call('POST', `/api/bookings/${reference}/decline`, { token: op.token, body: { reason: 'No truck free' } });
+    expect(declined.status).toBe(200);
+    expect(declined.json.payment).toMatchObject({ status: 'refunded', amount: 37.44, refunded: 37.44 });
+    const refund = fake.refunds.find((r) => r.payment_intent === intent);
+    expect(refund).toMatchObject({ amount: 3744, account: accountId });
+    expect(paymentRows()[0]).toMatchObject({ status: 'refunded', refundedPence: 3744 });
+  });
+
+  it('takes a held price when the job completes, and releases a hold when the motorist cancels', async () => {
+    const held = await paidBooking({ rule: 'full', hold: true });
+    const accepted = await held.t.call('POST', `/api/bookings/${held.reference}/accept`, { token: held.op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').pop() ?? '';
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await held.t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+    }
+    expect(fake.paymentIntents.get(held.intent)?.status).toBe('succeeded');
+    expect(held.paymentRows()[0].status).toBe('captured');
+
+    const cancelled = await paidBooking({ rule: 'full', hold: true });
+    const job = await cancelled.t.call('POST', '/api/bookings', {
+      body: { quoteId: cancelled.reference, bookingKey: KEY, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+    });
+    expect((await cancelled.t.call('POST', `/api/jobs/${job.json.jobToken}/cancel`)).status).toBe(200);
+    expect(fake.paymentIntents.get(cancelled.intent)?.status).toBe('canceled');
+    expect(cancelled.paymentRows()[0].status).toBe('released');
+  });
+
+  it('leaves a refund Stripe could not take for reconciliation, which makes it once Stripe is back', async () => {
+    const { t, op, reference, intent, paymentRows } = await paidBooking({ rule: 'full' });
+    fake.down = true;
+    try {
+      expect((await t.call('POST', `/api/bookings/${reference}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    } finally {
+      fake.down = false;
+    }
+    expect(paymentRows()[0].status).toBe('paid');
+    await t.bookings.payments.reconcile();
+    expect(paymentRows()[0]).toMatchObject({ status: 'refunded', refundedPence: 18720 });
+    expect(fake.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+    await t.bookings.payments.reconcile();
+    expect(fake.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
+  });
+});

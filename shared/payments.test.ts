@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { accountState, amountDue, HOLD_START_WITHIN_MS, paymentPlan, percentOf, shareLines, type PaymentRule } from './payments';
+
+const rule = (r: Partial<PaymentRule>): PaymentRule => ({ rule: 'none', depositPence: null, depositPercent: null, hold: false, ...r });
+const LINES = [
+  { label: 'Vehicle Base Price', amountPence: 5000 },
+  { label: 'Call-out Fee', amountPence: 5000 },
+  { label: 'Distance (22.4 miles)', amountPence: 5600 },
+  { label: 'VAT (20%)', amountPence: 3120 },
+];
+const now = new Date('2026-06-10T12:00:00Z');
+const quote = (over: Partial<Parameters<typeof paymentPlan>[1]> = {}) => ({ reference: 'KJAECF76R', totalPence: 18720, lines: LINES, startsAt: now, ...over });
+
+describe('amountDue', () => {
+  it.each([
+    [rule({}), 18720, null],
+    [rule({ rule: 'full' }), 18720, { kind: 'full', amountPence: 18720 }],
+    [rule({ rule: 'deposit', depositPercent: 20 }), 18720, { kind: 'deposit', amountPence: 3744 }],
+    // Half up to the penny: 15 % of £0.99 is 14.85p → 15p, below Stripe's minimum: nothing due.
+    [rule({ rule: 'deposit', depositPercent: 15 }), 99, null],
+    [rule({ rule: 'deposit', depositPercent: 33 }), 1005, { kind: 'deposit', amountPence: 332 }],
+    [rule({ rule: 'deposit', depositPence: 5000 }), 18720, { kind: 'deposit', amountPence: 5000 }],
+    // A fixed deposit at or over the price is the price.
+    [rule({ rule: 'deposit', depositPence: 20000 }), 18720, { kind: 'full', amountPence: 18720 }],
+    [rule({ rule: 'full' }), 29, null],
+  ])('%o of %i pence', (r, total, expected) => {
+    expect(amountDue(r, total)).toEqual(expected);
+  });
+
+  it('rounds percentages half up in integers', () => {
+    expect(percentOf(18720, 20)).toBe(3744);
+    expect(percentOf(1005, 50)).toBe(503);
+    expect(percentOf(1, 50)).toBe(1);
+  });
+});
+
+describe('shareLines', () => {
+  it('shares the lines out to the amount, adding up to the penny and never past a line', () => {
+    for (const amount of [1, 30, 3744, 9999, 18719, 18720]) {
+      const shared = shareLines(LINES, amount);
+      expect(shared.reduce((sum, l) => sum + l.amountPence, 0)).toBe(amount);
+      for (const l of shared) expect(l.amountPence).toBeLessThanOrEqual(LINES.find((x) => x.label === l.label)?.amountPence ?? 0);
+    }
+    expect(shareLines(LINES, 3744).map((l) => l.amountPence)).toEqual([1000, 1000, 1120, 624]);
+    expect(shareLines(LINES, 18720)).toEqual(LINES);
+  });
+
+  it('drops lines of nothing', () => {
+    expect(shareLines([{ label: 'A', amountPence: 0 }, { label: 'B', amountPence: 100 }], 50)).toEqual([{ label: 'B', amountPence: 50 }]);
+  });
+});
+
+describe('paymentPlan', () => {
+  it('holds the full price for a job starting within the hold window, else charges the deposit', () => {
+    const r = rule({ rule: 'deposit', depositPercent: 20, hold: true });
+    expect(paymentPlan(r, quote(), now)).toMatchObject({ kind: 'hold', amountPence: 18720 });
+    expect(paymentPlan(r, quote({ startsAt: new Date(now.getTime() + HOLD_START_WITHIN_MS) }), now)?.kind).toBe('hold');
+    expect(paymentPlan(r, quote({ startsAt: new Date(now.getTime() + HOLD_START_WITHIN_MS + 60_000) }), now)).toMatchObject({ kind: 'deposit', amountPence: 3744 });
+  });
+
+  it('makes one line of a quote whose lines do not add up to its total', () => {
+    expect(paymentPlan(rule({ rule: 'full' }), quote({ lines: null }), now)?.lines).toEqual([{ label: 'Vehicle recovery TQ-KJAECF76R', amountPence: 18720 }]);
+    expect(paymentPlan(rule({ rule: 'full' }), quote({ lines: LINES.slice(1) }), now)?.lines).toHaveLength(1);
+  });
+});
+
+describe('accountState', () => {
+  it('reads the provider’s flags', () => {
+    const a = { accountId: 'acct_1', chargesEnabled: false, detailsSubmitted: false, disconnected: false };
+    expect(accountState(undefined)).toBe('not_connected');
+    expect(accountState(a)).toBe('details_needed');
+    expect(accountState({ ...a, detailsSubmitted: true })).toBe('restricted');
+    expect(accountState({ ...a, detailsSubmitted: true, chargesEnabled: true })).toBe('ready');
+    expect(accountState({ ...a, detailsSubmitted: true, chargesEnabled: true, disconnected: true })).toBe('disconnected');
+  });
+});

@@ -1,0 +1,173 @@
+// "Book this recovery" (docs/product.md §20): the motorist's name, mobile number, registration,
+// an optional note and, if they used "Use my location", the offer to send that position, sent
+// with the quote's reference. Loaded only when asked for (booking-chunk.ts): in the widget it is
+// its own file, widget-booking.js, so widget.js stays within its budget
+// (docs/decisions/005-widget-size-and-isolation.md). The server checks every field and its
+// messages are shown under them, so this file carries no phone or plate rules of its own.
+//
+// No React of its own: the widget hands in its hooks, and the elements built here with the JSX
+// runtime bundled beside them are rendered by the widget's React.
+import type { ReactNode, RefObject, useEffect, useRef, useState } from 'react';
+import { ApiRequestError, api, call } from '../../shared/api-client';
+import type { BookingCreated } from '../../shared/booking-responses';
+import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine } from '../../shared/bookings';
+import { RETENTION_MONTHS } from '../../shared/leads';
+import type { PublicCompany } from '../../shared/types';
+import { controlClass, describedBy, FieldError } from './fields';
+import { idempotencyKey } from './quote-request';
+import { actionClass } from './QuoteResult';
+
+/** The widget's own React hooks, in this order: the form's state lives in the widget's React. */
+export type Hooks = [typeof useState, typeof useEffect, typeof useRef];
+
+interface BookingFormProps {
+  hooks: Hooks;
+  apiBase: string;
+  quoteId: string;
+  company: PublicCompany;
+  /** Where "Use my location" found the motorist: offered with the booking, sent only if ticked. */
+  position: { lat: number; lng: number } | null;
+  /** What the quote form's Registration field holds, to start from. */
+  registration: string;
+  /** The quote form, sent again for a fresh quote when the price has expired. */
+  quoteForm: RefObject<HTMLFormElement | null>;
+}
+
+type Field = 'name' | 'phone' | 'registration' | 'note';
+const LABELS: Record<Field, string> = { name: 'Your name', phone: 'Mobile number', registration: 'Registration', note: 'Note (optional)' };
+
+export const BOOKING_OFFLINE = 'No connection. Please try again, or call.';
+export const FRESH_QUOTE = 'Get a fresh quote';
+
+/**
+ * The form for one quote, as an element the widget renders below the quote. Positional, because
+ * widget.js makes this call and its bytes are counted (property names are not minified).
+ */
+export const bookingForm = (
+  hooks: Hooks,
+  apiBase: string,
+  quoteId: string,
+  company: PublicCompany,
+  position: BookingFormProps['position'],
+  registration: string,
+  quoteForm: BookingFormProps['quoteForm'],
+): ReactNode => <BookingForm key={quoteId} {...{ hooks, apiBase, quoteId, company, position, registration, quoteForm }} />;
+
+function BookingForm({ hooks, apiBase, quoteId, company, position, registration, quoteForm }: BookingFormProps) {
+  const [useState, useEffect, useRef] = hooks;
+  const id = `rq-book-${quoteId}`;
+  // One key per form: a repeat (a retry after no answer, a second tap) answers the booking it made.
+  const [bookingKey] = useState(idempotencyKey);
+  const [values, setValues] = useState<Record<Field, string>>({ name: '', phone: '', registration, note: '' });
+  const [sendPosition, setSendPosition] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [problem, setProblem] = useState<{ message: string; expired?: boolean } | null>(null);
+  const [pending, setPending] = useState(false);
+  const [booked, setBooked] = useState<BookingCreated | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // The form, then its answer, into view and focus: on a phone they open below the fold.
+  useEffect(() => {
+    heading.current?.scrollIntoView?.({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [booked]);
+
+  async function submit(event: { preventDefault(): void }) {
+    event.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setProblem(null);
+    try {
+      const json = {
+        quoteId,
+        bookingKey,
+        name: values.name,
+        phone: values.phone,
+        registration: values.registration,
+        ...(values.note.trim() ? { note: values.note } : {}),
+        ...(position && sendPosition ? { position } : {}),
+      };
+      setBooked(await call(api(apiBase).bookings.$post, { json }, { anonymous: true }));
+    } catch (error) {
+      if (!(error instanceof ApiRequestError)) return setProblem({ message: BOOKING_OFFLINE });
+      const fields = error.fields;
+      setErrors(fields ?? {});
+      const code = (JSON.parse(error.body || '{}') as { code?: string }).code;
+      if (!fields) setProblem({ message: error.status >= 500 ? BOOKING_OFFLINE : error.serverMessage, expired: code === 'QUOTE_EXPIRED' });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  const card = 'rounded-xl border-t-4 border-primary bg-white p-4 shadow-sm ring-1 ring-slate-900/5 @md:p-6';
+  const title = (text: string) => (
+    <h3 id={`${id}-title`} ref={heading} tabIndex={-1} className="scroll-mt-8 text-lg font-semibold text-ink outline-none">
+      {text}
+    </h3>
+  );
+
+  if (booked) {
+    return (
+      <section aria-labelledby={`${id}-title`} className={card}>
+        {title('Booking sent')}
+        <p className="mt-1 text-slate-700">
+          {company.name} has your booking TQ-{booked.job.reference} and will answer soon. Follow it on your page; keep its link, it is shown once.
+        </p>
+        <a href={booked.jobUrl} target="_blank" rel="noopener" className={`${actionClass} mt-4 bg-primary text-on-primary`}>
+          Follow your recovery
+        </a>
+      </section>
+    );
+  }
+
+  const field = (name: Field, input: Record<string, unknown>) => (
+    <div>
+      <label htmlFor={`${id}-${name}`} className="mb-1.5 block text-sm font-medium text-slate-800">
+        {LABELS[name]}
+      </label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        className={controlClass}
+        value={values[name]}
+        onChange={(e) => {
+          const value = e.currentTarget.value;
+          setValues((v) => ({ ...v, [name]: value }));
+        }}
+        {...describedBy(`${id}-${name}`, errors[name])}
+        {...input}
+      />
+      <FieldError id={`${id}-${name}-error`} message={errors[name]} />
+    </div>
+  );
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`} className={`${card} grid gap-4`}>
+      {title('Book this recovery')}
+      {field('name', { autoComplete: 'name', maxLength: BOOKING_NAME_MAX })}
+      {field('phone', { type: 'tel', autoComplete: 'tel', inputMode: 'tel', placeholder: '07700 900123' })}
+      {field('registration', { autoCapitalize: 'characters', autoComplete: 'off', spellCheck: false, placeholder: 'AB12 CDE' })}
+      {field('note', { maxLength: BOOKING_NOTE_MAX, placeholder: 'Hard shoulder, northbound, after junction 18' })}
+      {position && (
+        <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
+          <input type="checkbox" className="size-5" checked={sendPosition} onChange={(e) => setSendPosition(e.currentTarget.checked)} />
+          Send my location with the booking
+        </label>
+      )}
+      <p className="text-sm text-slate-700">{bookingPrivacyLine(company.name, company.retentionMonths ?? RETENTION_MONTHS.default)}</p>
+      {problem && (
+        <div role="alert" className="grid gap-3 text-sm text-red-700">
+          {problem.message}
+          {problem.expired && (
+            <button type="button" onClick={() => quoteForm.current?.requestSubmit()} className={`${actionClass} bg-primary text-on-primary`}>
+              {FRESH_QUOTE}
+            </button>
+          )}
+        </div>
+      )}
+      <button type="submit" disabled={pending} className={`${actionClass} bg-primary text-on-primary disabled:opacity-60`}>
+        {pending ? 'Sending…' : 'Send booking'}
+      </button>
+    </form>
+  );
+}
