@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NATIONS, URGENCY_VALUES } from './constants';
 import { ALERT_CHANNELS, ALERT_KINDS, ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
 import { ERROR_CODES } from './error-codes';
-import { CHECKLIST_KEYS } from './share';
+import { CHECKLIST_KEYS, ONLINE_QUOTES } from './share';
 import { SUBSCRIPTION_STATUSES } from './subscription';
 
 const money = z.number().meta({ description: 'Pounds sterling, at most 2 decimals' });
@@ -152,7 +152,13 @@ export const passengerChargeRowSchema = z
  * requests (page, widget, company) rather than five.
  */
 export const publicCompanyWithChargesSchema = publicCompanySchema
-  .extend({ vehicleTypes: z.array(pricedRowSchema), surcharges: z.array(surchargeRowSchema) })
+  .extend({
+    vehicleTypes: z.array(pricedRowSchema),
+    surcharges: z.array(surchargeRowSchema),
+    onlineQuotes: z.enum(ONLINE_QUOTES).meta({
+      description: 'open; paused (the subscription lapsed) or not-set-up (no phone or WhatsApp number): no form, no prices, the lists empty',
+    }),
+  })
   .meta({ id: 'PublicCompanyWithCharges' });
 
 export const quoteBreakdownSchema = z.object({

@@ -210,10 +210,26 @@ describe('company settings', () => {
     expect(names).not.toContain('Wrong Fuel');
   });
 
-  it('hides a company whose subscription gives no access', async () => {
+  it('names a company whose subscription gives no access, with its quotes paused and nothing to price from', async () => {
     const op = await t.operator('inactive');
-    expect((await t.call('GET', `/api/company/${op.companyId}`)).status).toBe(404);
+    await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Lapsed Recovery' } });
+    const read = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({ name: 'Lapsed Recovery', onlineQuotes: 'paused', vehicleTypes: [], surcharges: [] });
     expect((await t.call('GET', `/api/vehicle-types/${op.companyId}`)).status).toBe(404);
+    expect((await t.call('GET', `/api/pricing/${op.companyId}`)).status).toBe(404);
+    expect((await t.call('GET', '/api/company/99999')).status).toBe(404);
+  });
+
+  it('serves no prices for a company with neither a phone nor a WhatsApp number', async () => {
+    const op = await t.operator('trialing', { contact: false });
+    const read = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(read.json).toMatchObject({ onlineQuotes: 'not-set-up', vehicleTypes: [], surcharges: [] });
+    expect((await t.call('GET', `/api/pricing/${op.companyId}`)).status).toBe(404);
+    await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
+    const open = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(open.json.onlineQuotes).toBe('open');
+    expect(open.json.vehicleTypes.length).toBeGreaterThan(0);
   });
 });
 
