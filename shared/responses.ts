@@ -106,6 +106,10 @@ export const companySchema = publicCompanySchema
     basePostcode: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    onlineQuotes: z.enum(ONLINE_QUOTES).meta({
+      description:
+        'What the company’s customers see now: open (its page quotes); paused (the subscription lapsed); not-set-up (no phone or WhatsApp number)',
+    }),
   })
   .meta({ id: 'Company' });
 
@@ -157,6 +161,9 @@ export const publicCompanyWithChargesSchema = publicCompanySchema
     surcharges: z.array(surchargeRowSchema),
     onlineQuotes: z.enum(ONLINE_QUOTES).meta({
       description: 'open; paused (the subscription lapsed) or not-set-up (no phone or WhatsApp number): no form, no prices, the lists empty',
+    }),
+    closedMessage: z.string().optional().meta({
+      description: 'While the page does not quote: what the motorist is told instead of a price, naming the company',
     }),
   })
   .meta({ id: 'PublicCompanyWithCharges' });

@@ -24,7 +24,7 @@ import { statusGivesAccess } from '../billing/status';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../platform/errors';
 import { companyOnlineQuotes, knownCompany } from './access';
-import { hasContactNumber, NO_CONTACT_NUMBER, type OnlineQuotes } from '#shared/share';
+import { hasContactNumber, NO_CONTACT_NUMBER, quotesClosedMessage, type OnlineQuotes } from '#shared/share';
 import { parseLogoDataUrl } from './logo';
 import { toCompany, toHostedCompany, toPublicCompany, type HostedCompany } from './view';
 
@@ -68,6 +68,8 @@ export function companyService(deps: AppDeps) {
       vehicleTypes: open ? listCharges(db, 'vehicleTypes', company.id, true).map(chargeResources['vehicle-types'].toJson) : [],
       surcharges: open ? listCharges(db, 'surcharges', company.id, true).map(chargeResources.surcharges.toJson) : [],
       onlineQuotes,
+      // The words the hosted page shows, for the embed to show the same (widget/src/quote-setup.ts).
+      ...(onlineQuotes === 'open' ? {} : { closedMessage: quotesClosedMessage(company.name, onlineQuotes) }),
     };
   };
 
@@ -77,7 +79,7 @@ export function companyService(deps: AppDeps) {
     own(companyId: number): Company {
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
-      return toCompany(company, config.publicUrl);
+      return toCompany(company, config.publicUrl, companyOnlineQuotes(deps, company));
     },
 
     /** `owner` is the signed-in operator whose company this is. */
@@ -123,7 +125,7 @@ export function companyService(deps: AppDeps) {
         if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
         throw err;
       }
-      return toCompany(saved, config.publicUrl);
+      return toCompany(saved, config.publicUrl, companyOnlineQuotes(deps, saved));
     },
 
     publicById: (rawId: string): PublicCompanyWithCharges => withCharges(knownCompany(db, rawId)),
