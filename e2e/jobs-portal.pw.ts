@@ -31,6 +31,8 @@ for (const [label, viewport] of [
   ['on a phone (390×844)', { width: 390, height: 844 }],
 ] as const) {
   test(`the operator accepts one booking and declines another, ${label}`, async ({ page, request, context }) => {
+    // Sign-up, a number in Contact Info, two bookings and axe on two screens: more than one screen's minute.
+    test.setTimeout(120_000);
     await page.setViewportSize(viewport);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const operator = await signUpWithTrial(page);
