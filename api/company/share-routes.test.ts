@@ -98,7 +98,7 @@ describe('share & embed', () => {
     expect((await t.call('GET', '/api/share/embed', { token: op.token })).status).toBe(200);
     // Numbers removed later: the link is not handed out.
     await t.call('PUT', '/api/company', { token: op.token, body: { whatsapp: '' } });
-    for (const path of ['/api/share/embed', '/api/share/qr.png', '/api/share/qr.svg']) {
+    for (const path of ['/api/share/embed', '/api/share/qr.png', '/api/share/qr.svg'] as const) {
       const res = await t.call('GET', path, { token: op.token });
       expect(res.status, path).toBe(409);
       expect(res.json.code, path).toBe('NO_CONTACT_NUMBER');
