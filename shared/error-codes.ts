@@ -36,6 +36,11 @@ export const ERROR_CODES = [
   'ALREADY_VERIFIED',
   // Share & Embed before a custom URL is locked: no link, QR code or snippet yet
   'NO_CUSTOM_URL',
+  // Locking a custom URL or sharing the link with neither a phone nor a WhatsApp number
+  'NO_CONTACT_NUMBER',
+  // A public quote for a company whose subscription lapsed, or that has no number to reach it by
+  'QUOTES_PAUSED',
+  'QUOTES_NOT_SET_UP',
   'ALREADY_SUBSCRIBED',
   'NOT_REACTIVATABLE',
   'NO_BILLING_ACCOUNT',
