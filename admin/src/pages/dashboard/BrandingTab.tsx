@@ -325,7 +325,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
   const errors = formState.errors;
   return (
     <div className="grid gap-6">
-      <ShareEmbedCard savedSlug={company.customSlug} />
+      <ShareEmbedCard savedSlug={company.customSlug} withChecklist={false} />
       <form
         noValidate
         onSubmit={(event) => {

@@ -11,6 +11,7 @@ import { ChargesTab } from './ChargesTab';
 import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
+import { SetupBar } from '../setup/SetupBar';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
@@ -45,7 +46,8 @@ function CompanyTab({ loading, failed, children }: { loading: boolean; failed: b
 
 const TAB_CONTENT = 'data-[state=inactive]:hidden';
 
-export function DriverPortal() {
+/** `userId`: the signed-in operator, whose set-up progress the checklist bar above the tabs resumes. */
+export function DriverPortal({ userId }: { userId?: number }) {
   const company = useCompany();
   const editor = useBrandingEditor(company.data);
   const [popupBlocked, setPopupBlocked] = useState(false);
@@ -80,6 +82,9 @@ export function DriverPortal() {
           )}
         </div>
       </div>
+
+      {/* The setup checklist and the way back into the guided set-up, whichever tab is open. */}
+      {userId !== undefined && <SetupBar userId={userId} />}
 
       {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
       <Tabs defaultValue={firstTab} onValueChange={(tab) => tab === 'quotes' && setQuotesOpened(true)} className="mt-8">
