@@ -7,7 +7,7 @@ describe('operations', () => {
   const t = createTestApp();
 
   it('answers /healthz when the database answers', async () => {
-    const res = await t.call('GET', '/healthz');
+    const res = await t.raw('GET', '/healthz');
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: 'ok' });
     expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -15,9 +15,9 @@ describe('operations', () => {
 
   it('fails /healthz when the database does not answer', async () => {
     const down = createTestApp();
-    expect((await down.call('GET', '/healthz')).status).toBe(200);
+    expect((await down.raw('GET', '/healthz')).status).toBe(200);
     down.deps.db.$client.close();
-    const res = await down.call('GET', '/healthz');
+    const res = await down.raw('GET', '/healthz');
     expect(res.status).toBeGreaterThanOrEqual(500);
     expect(res.json).toMatchObject({ requestId: res.headers.get('x-request-id') });
     expect(res.json.status).toBeUndefined();
@@ -37,16 +37,16 @@ describe('operations', () => {
 
   it('answers other methods on unknown paths with the JSON error shape', async () => {
     for (const [method, path] of [['POST', '/nowhere'], ['DELETE', '/company/demo'], ['PUT', '/dashboard']] as const) {
-      const res = await t.call(method, path, { body: {} });
+      const res = await t.raw(method, path, { body: {} });
       expect(res.status).toBe(404);
       expect(res.json).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: res.headers.get('x-request-id') });
     }
   });
 
   it('keeps a caller-supplied request id only when it is well formed', async () => {
-    const ok = await t.call('GET', '/healthz', { headers: { 'x-request-id': 'abc-12345678' } });
+    const ok = await t.raw('GET', '/healthz', { headers: { 'x-request-id': 'abc-12345678' } });
     expect(ok.headers.get('x-request-id')).toBe('abc-12345678');
-    const bad = await t.call('GET', '/healthz', { headers: { 'x-request-id': '<script>' } });
+    const bad = await t.raw('GET', '/healthz', { headers: { 'x-request-id': '<script>' } });
     expect(bad.headers.get('x-request-id')).not.toBe('<script>');
   });
 });
@@ -82,13 +82,13 @@ describe('configuration', () => {
     expect(lines).toContainEqual(expect.objectContaining({ msg: LOCAL_BILLING_IN_PRODUCTION }));
     const op = await prod.operator();
     const portal = await prod.call('POST', '/api/customer-portal', { token: op.token });
-    const page = await prod.call('GET', new URL(portal.json.url).pathname);
+    const page = await prod.raw('GET', new URL(portal.json.url).pathname);
     expect(page.text).toContain(LOCAL_BILLING_IN_PRODUCTION);
     // Not in development, where local billing is the ordinary way to run.
     const development = createTestApp();
     const dev = await development.operator();
     const devPortal = await development.call('POST', '/api/customer-portal', { token: dev.token });
-    expect((await development.call('GET', new URL(devPortal.json.url).pathname)).text).not.toContain(LOCAL_BILLING_IN_PRODUCTION);
+    expect((await development.raw('GET', new URL(devPortal.json.url).pathname)).text).not.toContain(LOCAL_BILLING_IN_PRODUCTION);
   });
 
   it.each([
@@ -121,12 +121,12 @@ describe('the admin SPA', () => {
   const t = createTestApp();
   it('may not be framed by another site', async () => {
     // npm test builds the SPA before Vitest runs.
-    const res = await t.call('GET', '/dashboard');
+    const res = await t.raw('GET', '/dashboard');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.text).toContain('<meta name="support-email" content="support@recoveryquote.co.uk">');
-    const unknown = await t.call('GET', '/no/such/page');
+    const unknown = await t.raw('GET', '/no/such/page');
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('<div id="root">');
   });
@@ -135,7 +135,7 @@ describe('the admin SPA', () => {
 describe('the public origin', () => {
   it('reaches the SPA through its page, so sign-in can move there before checkout returns to it', async () => {
     const t = createTestApp({ env: { PUBLIC_URL: 'https://quotes.acme-recovery.example' } });
-    const res = await t.call('GET', '/auth-page');
+    const res = await t.raw('GET', '/auth-page');
     expect(res.text).toContain('<meta name="public-url" content="https://quotes.acme-recovery.example">');
   });
 });
@@ -143,7 +143,7 @@ describe('the public origin', () => {
 describe('the configured support address', () => {
   it('reaches the SPA through its page', async () => {
     const t = createTestApp({ env: { SUPPORT_EMAIL: 'help@acme-recovery.example' } });
-    const res = await t.call('GET', '/contact');
+    const res = await t.raw('GET', '/contact');
     expect(res.text).toContain('<meta name="support-email" content="help@acme-recovery.example">');
   });
 });

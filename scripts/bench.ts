@@ -602,9 +602,11 @@ async function againstSection(host: ReturnType<typeof machine>, ref: string, rou
   const figures = await benchAgainst(ref, rounds, linkModules);
   const table = renderSideBySide(figures);
   console.log(`\n${table}\n`);
-  return `## Side by side with another commit
+  // A section per ref: a run against one commit never overwrites the last run against another,
+  // and the hand-kept "Side by side: earlier runs" section is never touched.
+  return `## Side by side with ${ref}
 
-\`npm run bench -- --against <git-ref>\` (scripts/bench/against.ts): the other commit built in a temporary git worktree,
+\`npm run bench -- --against ${ref}\` (scripts/bench/against.ts): the other commit built in a temporary git worktree,
 both production bundles served at once (\`NODE_ENV=production\`, logging at info to /dev/null, \`QUOTE_RATE_LIMIT=0\`, fresh
 databases) and measured in alternating slices; a ratio below 100 % (or a p99 above 1×) is this checkout's slowdown.
 Run it before merging anything that touches the quote path. ${ranAt(host)}

@@ -32,6 +32,14 @@ export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 /** Lead alerts (a quote, the daily summary, a booking's alert or service text), and the account's own mails (each of its own kind, never listed as alerts). */
 export const ALERT_KINDS = ['quote', 'daily', 'booking'] as const;
+/**
+ * A booking's service message to the motorist (received, accepted with its ETA, on the way,
+ * completed) is keyed `booking:{id}:motorist:{step}` in the outbox (the operator's `booking:{id}:operator:{step}`). Unlike the operator's alerts it
+ * goes out whatever the operator's subscription: the motorist is in the middle of a job
+ * (docs/product.md, Alerts).
+ */
+export const bookingMessageKey = (bookingId: number, audience: 'operator' | 'motorist', step: string) => `booking:${bookingId}:${audience}:${step}`;
+export const isMotoristMessage = (dedupeKey: string) => /^booking:\d+:motorist:/.test(dedupeKey);
 export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];

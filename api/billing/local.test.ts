@@ -38,7 +38,7 @@ function setup() {
   /** What the owner's browser does on the local checkout page: GET it, press Start trial (signed in as `token`). */
   async function payCheckout(checkoutUrl: string, token: string) {
     const path = new URL(checkoutUrl).pathname;
-    const page = await t.call('GET', path);
+    const page = await t.raw('GET', path);
     expect(page.status).toBe(200);
     const submit = await postForm(path, {}, { 'x-auth-token': token });
     expect(submit.status).toBe(303);
@@ -117,7 +117,7 @@ describe('local billing: the whole subscription journey', () => {
     const { res: cancelled, path: portalPath } = await portalAction(token, 'cancel');
     expect(cancelled.status).toBe(303);
     expect(cancelled.headers.get('location')).toMatch(/\?done=cancelled$/);
-    const portalPage = await t.call('GET', new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname + '?done=cancelled');
+    const portalPage = await t.raw('GET', new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname + '?done=cancelled');
     expect(portalPage.text).toContain('Your subscription has been cancelled');
     expect(portalPage.text).toContain('Renew subscription');
     expect(portalPath).toMatch(/^\/billing\/portal\//);
@@ -202,7 +202,7 @@ describe('local billing: checkout return errors', () => {
     expect(unpaid.json).toMatchObject({ success: false, error: 'Payment not completed', message: 'Payment not completed', code: 'CHECKOUT_UNPAID' });
 
     advance(25 * 60 * 60 * 1000);
-    expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
+    expect((await t.raw('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
     const expired = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
     expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
   });
@@ -220,7 +220,7 @@ describe('local billing: checkout return errors', () => {
 
   it('shows 404 for a checkout page that does not exist', async () => {
     const { t } = setup();
-    const res = await t.call('GET', '/billing/checkout/cs_local_missing');
+    const res = await t.raw('GET', '/billing/checkout/cs_local_missing');
     expect(res.status).toBe(404);
     expect(res.text).toContain('Checkout not found');
   });
@@ -238,7 +238,7 @@ describe('local billing: starting checkout', () => {
     }
     expect(answers).toEqual(Array(4).fill({ status: 401, message: CHECKOUT_NEEDS_SIGN_IN }));
     // The account's pending checkout is still open, and no trial started.
-    expect((await t.call('GET', new URL(checkoutUrl).pathname)).status).toBe(200);
+    expect((await t.raw('GET', new URL(checkoutUrl).pathname)).status).toBe(200);
     expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('inactive');
   });
 
@@ -248,7 +248,7 @@ describe('local billing: starting checkout', () => {
     const caller = await signup();
     const started = await t.call('POST', '/api/create-checkout-session', { token: caller.token, body: { email: victim.email, name: 'X' } });
     expect(started.status).toBe(200);
-    expect((await t.call('GET', new URL(victim.checkoutUrl).pathname)).status).toBe(200);
+    expect((await t.raw('GET', new URL(victim.checkoutUrl).pathname)).status).toBe(200);
     const { sessionId } = await payCheckout(started.json.url, caller.token);
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: cookieFrom(started.headers, CHECKOUT_COOKIE) });
     expect(res.json.user.email).toBe(caller.email);
@@ -267,7 +267,7 @@ describe('local billing: starting checkout', () => {
     expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('cancelled');
 
     const path = new URL(abandoned).pathname;
-    const page = await t.call('GET', path);
+    const page = await t.raw('GET', path);
     expect(page.status).toBe(410);
     expect(page.text).toContain('This checkout has expired.');
     const paid = await postForm(path);
@@ -364,14 +364,14 @@ describe('local billing: the other calls', () => {
     const { token } = await signup();
     const { url } = (await t.call('POST', '/api/customer-portal', { token })).json;
     const path = new URL(url).pathname;
-    expect((await t.call('GET', path)).status).toBe(200);
-    expect((await t.call('GET', '/billing/portal/Fe26.2**forged')).status).toBe(403);
+    expect((await t.raw('GET', path)).status).toBe(200);
+    expect((await t.raw('GET', '/billing/portal/Fe26.2**forged')).status).toBe(403);
     // Only the exact link: another spelling of it (iron-session reads `~2junk` as `~2`) is not one.
-    expect((await t.call('GET', `${path}junk`)).status).toBe(403);
+    expect((await t.raw('GET', `${path}junk`)).status).toBe(403);
     // A portal link is not a session token either.
     expect((await t.call('GET', '/api/auth/user', { token: decodeURIComponent(path.split('/').pop() ?? '') })).status).toBe(401);
     await t.call('POST', '/api/logout', { token });
-    expect((await t.call('GET', path)).status).toBe(403);
+    expect((await t.raw('GET', path)).status).toBe(403);
   });
 
   it('answers Update card with a notice and changes nothing', async () => {
@@ -379,7 +379,7 @@ describe('local billing: the other calls', () => {
     const { token } = await signup();
     const { res, path } = await portalAction(token, 'update-card');
     expect(res.headers.get('location')).toMatch(/\?done=card$/);
-    expect((await t.call('GET', `${path}?done=card`)).text).toContain('nothing to update');
+    expect((await t.raw('GET', `${path}?done=card`)).text).toContain('nothing to update');
     expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('inactive');
   });
 

@@ -6,7 +6,8 @@ import { mailOutbox } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { mailOutboxJob } from '../mail/worker';
+import { COMPANY_NOT_LIVE, mailOutboxJob } from '../mail/worker';
+import { updateUser } from '../auth/store';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
 import { NO_SMS_PROVIDER } from './service';
@@ -90,6 +91,18 @@ describe('booking a quote', () => {
     expect(sink.received).toHaveLength(1);
     expect(fake.received).toHaveLength(2);
     expect(outbox().every((r) => r.status === 'sent')).toBe(true);
+  });
+
+  it('still texts a booked motorist when the operator’s subscription lapses, while the operator’s own alerts stop', async () => {
+    const { t, sink, fake, worker, op, quote, book, outbox } = await setup();
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    // The subscription lapses before the worker gets to the booking's messages.
+    updateUser(t.deps.db, op.user.id, { subscriptionStatus: 'inactive', trialEndsAt: null, currentPeriodEnd: '2026-06-01T00:00:00.000Z' });
+    await worker.tick();
+    expect(sink.received).toHaveLength(0);
+    expect(outbox().find((r) => r.channel === 'email')).toMatchObject({ status: 'failed', lastError: COMPANY_NOT_LIVE });
+    expect(fake.received.map((m) => m.to)).toEqual(['+447700900123']);
+    expect(outbox().find((r) => r.to === '+447700900123')?.status).toBe('sent');
   });
 
   it('retries a text the provider refused, and keeps texts unsent without a provider', async () => {
@@ -308,7 +321,7 @@ describe('tokens and scope', () => {
     const booked = await book(q.quoteId);
     const token = booked.json.jobToken as string;
     for (const url of [`/api/jobs/${'A'.repeat(32)}`, '/api/jobs/short', `/api/driver/${token}`, `/api/jobs/${token}x`]) {
-      const res = await t.call('GET', url);
+      const res = await t.raw('GET', url);
       expect(res.status, url).toBe(404);
       expect(res.json.code).toBe('NOT_FOUND');
     }

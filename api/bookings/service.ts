@@ -6,7 +6,7 @@
 import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
 import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
-import { readReference, type LeadStatus } from '#shared/leads';
+import { bookingMessageKey, readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
 import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '#shared/booking-schemas';
 import { alertRecipient } from '../alerts/recipient';
@@ -103,7 +103,7 @@ export function bookingService(deps: BookingServiceDeps) {
     if (b) live.publish(id, 'job', JSON.stringify(jobView(b)));
   }
 
-  function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', key: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
+  function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', audience: 'operator' | 'motorist', step: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
     // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
     // until then it is held "waiting for a verified address".
     const verified = channel === 'sms' || mayMail(db, b.companyId, to);
@@ -113,7 +113,7 @@ export function bookingService(deps: BookingServiceDeps) {
       bookingId: b.id,
       kind: 'booking',
       channel,
-      dedupeKey: `booking:${b.id}:${key}`,
+      dedupeKey: bookingMessageKey(b.id, audience, step),
       to,
       ...content,
       status: !verified ? 'unverified' : ready ? 'pending' : 'unsent',
@@ -123,8 +123,8 @@ export function bookingService(deps: BookingServiceDeps) {
       createdAt: at,
     };
   }
-  const sms = (b: { id: number; companyId: number }, key: string, to: string, body: string, at: string) =>
-    outboxRow(b, 'sms', key, to, { subject: body.slice(0, 120), text: body, html: '' }, at);
+  const sms = (b: { id: number; companyId: number }, audience: 'operator' | 'motorist', step: string, to: string, body: string, at: string) =>
+    outboxRow(b, 'sms', audience, step, to, { subject: body.slice(0, 120), text: body, html: '' }, at);
 
   /** A token from a path: one of ours by shape, else the same 404 as an unknown one. */
   function byToken(token: string, find: (hash: string) => BookingWithQuote | undefined): BookingWithQuote {
@@ -204,9 +204,9 @@ export function bookingService(deps: BookingServiceDeps) {
     const rows: NewOutboxRow[] = [];
     const addresses = alertAddresses(db, ref.companyId);
     const to = addresses ? alertRecipient(addresses) : null;
-    if (to) rows.push(outboxRow(ref, 'email', 'operator:email', to, operatorBookingEmail(facts, config.publicUrl), at));
-    if (smsNumber) rows.push(sms(ref, 'operator:sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-    rows.push(sms(ref, 'motorist:received', facts.customerPhone, motoristMessages.received(facts, statusPage), at));
+    if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
+    if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
+    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(facts, statusPage), at));
     insertOutboxRows(db, rows);
   }
 
@@ -216,7 +216,7 @@ export function bookingService(deps: BookingServiceDeps) {
     requestedAlerts(ref, facts, smsNumber, statusPage, at);
   }
 
-  const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, `motorist:${key}`, b.customerPhone, body, deps.now().toISOString())];
+  const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
 
   return {
     /**

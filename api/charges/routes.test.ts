@@ -10,12 +10,12 @@ describe('charge list names are unique within a list', () => {
     ['/api/rolling-status-types', 'name', 'Rolling'],
   ])('%s refuses a starter row name, trimmed and in any case, and adds nothing', async (path, field, starter) => {
     const op = await t.operator();
-    const before = await t.call('GET', path, { token: op.token });
-    const res = await t.call('POST', path, { token: op.token, body: { [field]: `  ${starter.toUpperCase()} `, basePrice: 10 } });
+    const before = await t.raw('GET', path, { token: op.token });
+    const res = await t.raw('POST', path, { token: op.token, body: { [field]: `  ${starter.toUpperCase()} `, basePrice: 10 } });
     expect(res.status).toBe(409);
     expect(res.json).toMatchObject({ message: `${starter.toUpperCase()} already exists` });
     expect(res.json.requestId).toEqual(expect.any(String));
-    expect((await t.call('GET', path, { token: op.token })).json).toEqual(before.json);
+    expect((await t.raw('GET', path, { token: op.token })).json).toEqual(before.json);
   });
 
   it('problem charges refuse a second charge for the same problem', async () => {

@@ -192,11 +192,11 @@ describe('company settings', () => {
     const op = await t.operator();
     const saved = await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'area-test-co', basePostcode: 'm11ae', serviceRadius: 30 } });
     expect(saved.status).toBe(200);
-    const page = await t.call('GET', '/company/area-test-co');
+    const page = await t.raw('GET', '/company/area-test-co');
     expect(page.text).toContain('Serving M1 and within 30 miles');
     expect(page.text).not.toContain('M1 1AE');
     await t.call('PUT', '/api/company', { token: op.token, body: { showServiceArea: false } });
-    expect((await t.call('GET', '/company/area-test-co')).text).not.toContain('Serving');
+    expect((await t.raw('GET', '/company/area-test-co')).text).not.toContain('Serving');
   });
 
   it('carries only enabled custom charges in the public read', async () => {
@@ -271,7 +271,7 @@ describe('charge lists', () => {
     const passengers = await t.call('POST', '/api/passenger-charges', { token: op.token, body: {} });
     expect(passengers.json).toMatchObject({ passengerCount: 1, basePrice: 5, enabled: true });
     // The problem types a customer chooses from are the custom charges (decision 009): no table of their own.
-    expect((await t.call('GET', '/api/problem-types', { token: op.token })).status).toBe(404);
+    expect((await t.raw('GET', '/api/problem-types', { token: op.token })).status).toBe(404);
   });
 
   it.each([
@@ -283,7 +283,7 @@ describe('charge lists', () => {
     ['/api/passenger-charges', { passengerCount: 2.5 }, 'passengerCount'],
   ])('POST %s %j is a 400 naming %s', async (url, body, field) => {
     const op = await t.operator();
-    const res = await t.call('POST', url, { token: op.token, body });
+    const res = await t.raw('POST', url, { token: op.token, body });
     expect(res.status).toBe(400);
     expect(res.json.fields[field]).toBeTruthy();
   });

@@ -20,7 +20,7 @@ describe('share & embed', () => {
 
   it('needs a signed-in operator', async () => {
     for (const path of ['/api/share/checklist', '/api/share/embed', '/api/share/qr.png', '/api/share/qr.svg']) {
-      const res = await t.call('GET', path);
+      const res = await t.raw('GET', path);
       expect(res.status, path).toBe(401);
       expect(res.json).toMatchObject({ message: 'Not signed in', requestId: expect.any(String) });
     }
@@ -29,7 +29,7 @@ describe('share & embed', () => {
   it('answers 409 with the reason for the link, snippet and QR codes until a custom URL is locked', async () => {
     const op = await t.operator();
     for (const path of ['/api/share/embed', '/api/share/qr.png', '/api/share/qr.svg']) {
-      const res = await t.call('GET', path, { token: op.token });
+      const res = await t.raw('GET', path, { token: op.token });
       expect(res.status, path).toBe(409);
       expect(res.json).toMatchObject({ message: 'Choose your custom URL to get your link', code: 'NO_CUSTOM_URL', requestId: expect.any(String) });
     }

@@ -18,3 +18,14 @@ export type ContractSchema = UnionToIntersection<RoutesOf<Contract> extends infe
 
 /** The app the contract describes, as `hc` wants it. */
 export type ContractApp = Hono<Env, ContractSchema, '/'>;
+
+/** A contract path as a request spells it: each `{param}` stands for any text. */
+type Spelled<P extends string> = P extends `${infer Head}{${string}}${infer Tail}` ? `${Head}${string}${Spelled<Tail>}` : P;
+
+/**
+ * The URLs of the contract's routes for one method (`'POST'` or `'post'`), optionally with a
+ * query string: what the API tests' `call` accepts, so a test names only routes the contract has
+ * and a route renamed in the contract fails the tests that call it at compile time.
+ */
+export type ContractUrl<M extends string> =
+  RoutesOf<Contract> extends infer R ? (R extends { method: Lowercase<M>; path: infer P extends string } ? Spelled<P> | `${Spelled<P>}?${string}` : never) : never;

@@ -61,7 +61,7 @@ describe('control and text-direction characters in request bodies', () => {
     ['/api/surcharges', 'POST', { problemType: 'Ditch', description: 'Deep\u2066' }, 'description', 'Description'],
   ])('%s %s %j is a 400 naming %s', async (path, method, body, field, label) => {
     const op = await t.operator();
-    const res = await t.call(method, path, { token: op.token, body });
+    const res = await t.raw(method, path, { token: op.token, body });
     expect(res.status).toBe(400);
     expect(res.json.fields).toEqual({ [field]: forbiddenCharacterMessage(label) });
   });

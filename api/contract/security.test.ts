@@ -44,15 +44,15 @@ const collectionOf = (path: string) => path.slice(0, path.indexOf('/{id}'));
 const ROW_FIXTURES: Record<string, RowFixture> = {
   id: {
     async create(t, owner, path) {
-      const row = await t.call('POST', collectionOf(path), { token: owner.token, body: SAMPLE_BODIES[`POST ${collectionOf(path)}`] });
+      const row = await t.raw('POST', collectionOf(path), { token: owner.token, body: SAMPLE_BODIES[`POST ${collectionOf(path)}`] });
       expect(row.status).toBe(201);
       return String(row.json.id);
     },
     async read(t, owner, path, value) {
-      return (await t.call('GET', collectionOf(path), { token: owner.token })).json.find((r: { id: number }) => String(r.id) === value);
+      return (await t.raw('GET', collectionOf(path), { token: owner.token })).json.find((r: { id: number }) => String(r.id) === value);
     },
     async listedFor(t, operator, path, value) {
-      return (await t.call('GET', collectionOf(path), { token: operator.token })).json.some((r: { id: number }) => String(r.id) === value);
+      return (await t.raw('GET', collectionOf(path), { token: operator.token })).json.some((r: { id: number }) => String(r.id) === value);
     },
   },
   // A quote the owner's own page gave a motorist.
@@ -90,16 +90,16 @@ describe('operator routes (generated from the contract)', () => {
   });
 
   it.each(OPERATOR_ROUTES)('$key without a session → 401', async ({ method, path, body }) => {
-    const res = await t.call(method, anyId(path), { body });
+    const res = await t.raw(method, anyId(path), { body });
     expect(res.status).toBe(401);
     expect(res.json.message).toBeTruthy();
   });
 
   it.each(WRITES)('$key with the cookie from a foreign origin → 403', async ({ method, path, body }) => {
     const op = await t.operator();
-    const res = await t.call(method, anyId(path), { body, cookie: op.cookie, origin: 'https://evil.example' });
+    const res = await t.raw(method, anyId(path), { body, cookie: op.cookie, origin: 'https://evil.example' });
     expect(res.status).toBe(403);
-    const cross = await t.call(method, anyId(path), { body, cookie: op.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
+    const cross = await t.raw(method, anyId(path), { body, cookie: op.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
     expect(cross.status).toBe(403);
   });
 
@@ -124,7 +124,7 @@ describe('operator routes (generated from the contract)', () => {
     const value = await fixture.create(t, owner, path);
     const before = await fixture.read(t, owner, path, value);
     expect(before).toBeDefined();
-    const res = await t.call(method, path.replace(`{${parameter}}`, encodeURIComponent(value)), { token: intruder.token, body });
+    const res = await t.raw(method, path.replace(`{${parameter}}`, encodeURIComponent(value)), { token: intruder.token, body });
     expect(res.status).toBe(404);
     expect(await fixture.listedFor(t, intruder, path, value)).toBe(false);
     expect(await fixture.listedFor(t, owner, path, value)).toBe(true);
@@ -134,7 +134,7 @@ describe('operator routes (generated from the contract)', () => {
   it.each(OPERATOR_ROUTES)('$key is never stored by a cache (no-store), signed in or not', async ({ method, path, body }) => {
     const op = await t.operator();
     for (const auth of [{}, { token: op.token }]) {
-      const res = await t.call(method, anyId(path), { body, ...auth });
+      const res = await t.raw(method, anyId(path), { body, ...auth });
       expect(res.headers.get('cache-control'), `${res.status}`).toBe('no-store');
     }
   });
@@ -142,7 +142,7 @@ describe('operator routes (generated from the contract)', () => {
   it.each(allRoutes.filter((r) => accessOf(r) === 'account').map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: r.path })))(
     '$key (account) is never stored by a cache (no-store)',
     async ({ method, path }) => {
-      const res = await t.call(method, path, { body: method === 'GET' ? undefined : {} });
+      const res = await t.raw(method, path, { body: method === 'GET' ? undefined : {} });
       expect(res.headers.get('cache-control')).toBe('no-store');
     },
   );
@@ -184,8 +184,8 @@ describe('CORS follows each route’s access (generated from the contract)', () 
   const ROUTES = allRoutes.map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: demoPath(r.path), access: accessOf(r) }));
 
   it.each(ROUTES)('$key ($access)', async ({ method, path, access }) => {
-    const res = await t.call(method, path, { origin: 'https://any-site.example', body: method === 'GET' ? undefined : {} });
-    const preflight = await t.call('OPTIONS', path, { origin: 'https://any-site.example', headers: { 'access-control-request-method': method } });
+    const res = await t.raw(method, path, { origin: 'https://any-site.example', body: method === 'GET' ? undefined : {} });
+    const preflight = await t.raw('OPTIONS', path, { origin: 'https://any-site.example', headers: { 'access-control-request-method': method } });
     if (access === 'public') {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
@@ -217,7 +217,7 @@ describe('bad input never reaches a 500', () => {
     '$method $path with $what → never 5xx; refusals are clear',
     async ({ method, path, body }) => {
       const op = await t.operator();
-      const res = await t.call(method, path, { token: op.token, body });
+      const res = await t.raw(method, path, { token: op.token, body });
       // Some bodies are acceptable (unknown keys are dropped, unicode names are names):
       // what must never happen is a 5xx or a refusal without a message.
       expect(res.status).toBeLessThan(500);
@@ -246,7 +246,7 @@ describe('bad input never reaches a 500', () => {
   });
 
   it('answers unknown API paths with a JSON 404 and a request id', async () => {
-    const res = await t.call('GET', '/api/nothing-here');
+    const res = await t.raw('GET', '/api/nothing-here');
     expect(res.status).toBe(404);
     expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
   });

@@ -34,7 +34,7 @@ describe('GET /api/quotes', () => {
     let pages = 0;
     do {
       const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const res = await t.call('GET', `/api/quotes${query}`, { token: op.token });
+      const res = await t.raw('GET', `/api/quotes${query}`, { token: op.token });
       expect(res.status).toBe(200);
       expect(res.json.quotes.length).toBeLessThanOrEqual(2);
       seen.push(...res.json.quotes.map((q: { reference: string }) => q.reference));
@@ -119,7 +119,7 @@ describe('GET /api/quotes', () => {
     const op = await t.operator();
     for (const path of ['/api/quotes', '/api/quotes/export.csv']) {
       if (path.endsWith('.csv') && (field === 'cursor' || field === 'limit')) continue;
-      const res = await t.call('GET', `${path}?${query}`, { token: op.token });
+      const res = await t.raw('GET', `${path}?${query}`, { token: op.token });
       expect(res.status, path).toBe(400);
       expect(res.json.code).toBe('VALIDATION_FAILED');
       expect(res.json.fields[field]).toBe(message);

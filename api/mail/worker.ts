@@ -34,7 +34,7 @@ import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runn
 import { ALERT_MAILS_PER_HOUR, dailySummary, quoteAlert, quoteDigest, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
-import { ALERT_KINDS } from '#shared/leads';
+import { ALERT_KINDS, isMotoristMessage } from '#shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
 import { twilioTransport, type SmsTransport } from './sms-transport';
@@ -277,8 +277,9 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
       const claimed = await write(db, () => {
         const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel);
-        if (due && ALERT_KIND_SET.has(due.kind) && !companyLive(due.companyId, at)) {
-          // Account mails (verification, reset) go whatever the subscription; alerts do not.
+        if (due && ALERT_KIND_SET.has(due.kind) && !isMotoristMessage(due.dedupeKey) && !companyLive(due.companyId, at)) {
+          // Account mails (verification, reset) and a booked motorist's service texts go whatever
+          // the subscription; the operator's alerts do not.
           recordOutcome(db, due.id, { status: 'failed', attempts: due.attempts, lastError: COMPANY_NOT_LIVE });
           return 'skipped' as const;
         }

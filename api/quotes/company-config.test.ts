@@ -8,6 +8,8 @@ import { savePricing } from '../company/pricing-store';
 import { updateUser } from '../auth/store';
 import type { Db } from '../platform/db/client';
 import { createTestApp, quoteBody } from '../test/harness';
+import { slugify } from '#shared/slug';
+import { createCompanyConfigCache } from './company-config';
 
 type Quote = { breakdown: Record<string, number>; extras: { label: string; amount: number }[]; totalPrice: number };
 
@@ -82,5 +84,19 @@ describe('the quote after each kind of write', () => {
     const after = await t.call('POST', '/api/quotes/calculate', { body });
     check(after.json, after.status);
     if (after.status === 200 && !refusedBefore) expect(after.json.totalPrice).not.toBe(before.json.totalPrice);
+  });
+});
+
+describe('what a company offers', () => {
+  const t = createTestApp();
+
+  it('holds slugs only, so a quote value found in it as it is needs no slug built (api/quotes/quote-service.ts)', async () => {
+    const op = await t.operator();
+    createCharge(t.deps.db, 'surcharges', op.companyId, { problemType: 'Winch Out (4x4)', amountPence: 1500 });
+    createCharge(t.deps.db, 'gearboxTypes', op.companyId, { name: 'Semi Auto', basePricePence: 500 });
+    for (const companyId of [1, op.companyId]) {
+      const offered = createCompanyConfigCache(t.deps.db).byId(companyId)!.offered;
+      for (const values of Object.values(offered)) for (const value of values) expect(slugify(value)).toBe(value);
+    }
   });
 });

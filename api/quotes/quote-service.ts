@@ -14,7 +14,7 @@ import type { QuoteResponse } from '#shared/types';
 import { insertQuote, type NewQuote } from './store';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
-import { priceQuote, type PricingConfig, type QuoteInput } from '../engine/pricing/calculate';
+import { priceCompanyQuote, type PriceLine, type QuoteInput } from '../engine/pricing/calculate';
 import { londonDate } from '../engine/calendar/uk-calendar';
 import { isLive, type CompanyQuoteConfig } from './company-config';
 import { createReplayCache, KEY_REUSED } from './idempotency';
@@ -105,14 +105,11 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       company.basePostcode ? distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null,
     ]);
 
-    const result = priceOrRefuse(
-      { ...body, passengerCount: body.passengerCount ?? 0 },
-      { ...company.pricing, pickupMilesFromBase: fromBase },
-      miles,
-      now,
-      company,
-    );
+    // The validated body (its passengerCount defaulted to 0) and the cached pricing as they are:
+    // no copy of either per quote (docs/decisions/023-quote-path-since-017.md).
+    const result = priceOrRefuse(body, company, fromBase, miles, now);
     const b = result.breakdown;
+    const validUntil = result.validUntil.toISOString();
     const quoteId = await storeQuote({
       companyId: company.companyId,
       pickupPostcode: pickup,
@@ -133,8 +130,8 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       totalPricePence: result.totalPence,
       vatPence: result.vat?.amountPence ?? 0,
       vatRatePercent: result.vat?.ratePercent ?? 0,
-      validUntil: result.validUntil.toISOString(),
-      lines: JSON.stringify(result.lines),
+      validUntil,
+      lines: linesJson(result.lines),
       registration: body.registration ?? null,
       createdAt: now.toISOString(),
     });
@@ -157,11 +154,13 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       vat: result.vat
         ? { rate: result.vat.ratePercent, amount: penceToPounds(result.vat.amountPence), includedInPrices: result.vat.includedInPrices }
         : null,
-      validUntil: result.validUntil.toISOString(),
+      validUntil,
       currency: 'GBP',
     };
   }
 }
+
+const OFFERED_FIELDS = ['gearboxType', 'rollingStatus', 'problemType'] as const;
 
 const NOT_OFFERED = {
   gearboxType: 'This gearbox type is not offered. Please choose one from the list.',
@@ -176,22 +175,50 @@ const NOT_OFFERED = {
  */
 function refuseUnoffered(body: ValidQuoteRequest, company: CompanyQuoteConfig): void {
   let fields: Record<string, string> | undefined;
-  for (const field of ['gearboxType', 'rollingStatus', 'problemType'] as const) {
-    if (!company.offered[field].has(slugify(body[field]))) (fields ??= {})[field] = NOT_OFFERED[field];
+  for (const field of OFFERED_FIELDS) {
+    const offered = company.offered[field];
+    const value = body[field];
+    // The sets hold slugs only, so a value found as it is is its own slug: the form's values (the
+    // usual case) skip building one.
+    if (!offered.has(value) && !offered.has(slugify(value))) (fields ??= {})[field] = NOT_OFFERED[field];
   }
   if (fields) throw new ValidationFailed(Object.values(fields)[0], fields);
 }
 
 /** The engine's price, or, for a pickup beyond the maximum radius, the company's own refusal. */
-function priceOrRefuse(request: QuoteInput, pricing: PricingConfig, miles: number, now: Date, company: { name: string; phone: string | null }) {
+function priceOrRefuse(request: QuoteInput, company: CompanyQuoteConfig, pickupMilesFromBase: number | null, miles: number, now: Date) {
   try {
-    return priceQuote(request, pricing, miles, now);
+    return priceCompanyQuote(request, company.pricing, pickupMilesFromBase, miles, now);
   } catch (err) {
     if (!(err instanceof OutsideServiceArea)) throw err;
     // Stored in E.164; said as a motorist would dial it (0161 496 0000).
     const callUs = company.phone ? ` Please call us on ${formatPhoneNational(company.phone)}.` : '';
     throw new OutsideServiceArea(`This pickup is outside ${company.name}'s area.${callUs}`, company.phone);
   }
+}
+
+/** Labels as JSON strings: most lines' labels are the same few on every quote. Bounded: distances and travel miles vary. */
+const quotedLabels = new Map<string, string>();
+const QUOTED_LABELS_MAX = 2000;
+
+/**
+ * Exactly JSON.stringify(lines), for the stored snapshot: written by hand because every line has
+ * the same two properties, and JSON.stringify's generic walk was ~5 % of a quote's CPU
+ * (docs/decisions/023-quote-path-since-017.md). api/quotes/quote-service.test.ts compares the two.
+ */
+export function linesJson(lines: readonly PriceLine[]): string {
+  let json = '[';
+  for (let i = 0; i < lines.length; i++) {
+    const { label, amountPence } = lines[i];
+    let quoted = quotedLabels.get(label);
+    if (quoted === undefined) {
+      quoted = JSON.stringify(label);
+      if (quotedLabels.size >= QUOTED_LABELS_MAX) quotedLabels.clear();
+      quotedLabels.set(label, quoted);
+    }
+    json += `${i === 0 ? '' : ','}{"label":${quoted},"amountPence":${Number.isFinite(amountPence) ? String(amountPence) : 'null'}}`;
+  }
+  return `${json}]`;
 }
 
 /** A postcode no data level knows is a 422 naming it, under the field it came from. */

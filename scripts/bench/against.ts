@@ -73,7 +73,7 @@ export function checkOut(ref: string, linkModules = false): Checkout {
 
 /** Serves one checkout's production bundle as production runs it, on a fresh database. */
 export const serveCheckout = (root: string) =>
-  spawnServer({ script: 'dist/server.mjs', root, env: { NODE_ENV: 'production', LOG_LEVEL: 'info', SESSION_SECRET: SECRET } });
+  spawnServer({ script: 'dist/server.mjs', root, env: { NODE_ENV: 'production', BILLING_MODE: 'local', LOG_LEVEL: 'info', SESSION_SECRET: SECRET } });
 
 function quoteRequests(companyId: number, count: number, seed: number, headers?: Record<string, string>): LoadRequest[] {
   const postcodes = UNIT_POSTCODES;

@@ -82,7 +82,7 @@ export function runBackupCommand(databasePath: string, destination: string): Pro
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_PATH: databasePath },
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', BILLING_MODE: 'local', DATABASE_PATH: databasePath },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

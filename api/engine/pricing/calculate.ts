@@ -116,7 +116,25 @@ export function calculateQuote(request: QuoteInput, config: PricingConfig, dista
   return { totalPence, breakdown, extras };
 }
 
+/** A company's pricing as it is cached between quotes: everything but the quote's own miles from base. */
+export type CompanyPricing = Omit<PricingConfig, 'pickupMilesFromBase'>;
+
 export function priceQuote(request: QuoteInput, config: PricingConfig, distanceMiles: number, now: Date): PricedQuote {
+  return priceCompanyQuote(request, config, config.pickupMilesFromBase, distanceMiles, now);
+}
+
+/**
+ * priceQuote with the miles from base given beside the company's cached pricing rather than in a
+ * copy of it: copying ~30 settings into a new object on every quote cost more than the pricing
+ * (docs/decisions/023-quote-path-since-017.md).
+ */
+export function priceCompanyQuote(
+  request: QuoteInput,
+  config: CompanyPricing,
+  pickupMilesFromBase: number | null,
+  distanceMiles: number,
+  now: Date,
+): PricedQuote {
   const passengerFee = passengerFeeFor(request.passengerCount, config);
 
   const vehicle = findRow(config.vehicleTypes, request.vehicleType);
@@ -136,7 +154,7 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   if (config.afterHoursEnabled && config.afterHoursFeePence > 0 && isAfterHours(request, config, now)) {
     extras.push({ label: 'After-hours fee', amountPence: config.afterHoursFeePence });
   }
-  const fromBase = config.pickupMilesFromBase;
+  const fromBase = pickupMilesFromBase;
   if (fromBase !== null && config.maximumRadiusMiles != null && fromBase > config.maximumRadiusMiles) {
     throw new OutsideServiceArea();
   }
@@ -206,25 +224,24 @@ export function priceQuote(request: QuoteInput, config: PricingConfig, distanceM
   };
   const totalPence = priced + extraFees + rounding;
 
-  const serviceFees = extras.slice(0, serviceFeeCount);
-  const ruleLines = extras.slice(serviceFeeCount);
-  const vatLine = addsVat && vatPence > 0 ? ruleLines.pop() : undefined;
+  // The VAT line, when added, is the last of the extras; it goes last of all, after rounding.
+  const vatLine = addsVat && vatPence > 0 ? extras[extras.length - 1] : undefined;
+  const ruleLinesEnd = vatLine ? extras.length - 1 : extras.length;
+  // Pushed one by one, not spread from sub-arrays: this runs on every quote (decision 023).
   const lines: PriceLine[] = [
     { label: 'Vehicle Base Price', amountPence: breakdown.vehicleBasePrice },
     { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
     { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
     { label: 'Labour Fee', amountPence: labourFee },
-    // Each of the product's "Service Fees" on its own line, where their sum stood (as the form shows them).
-    ...serviceFees,
-    ...[
-      { label: 'Gearbox Charge', amountPence: gearboxFee },
-      { label: 'Rolling Status Charge', amountPence: rollingStatusFee },
-      { label: 'Passenger Charge', amountPence: passengerFee },
-    ].filter((line) => line.amountPence > 0),
-    ...ruleLines,
-    ...(rounding > 0 ? [{ label: 'Price rounding', amountPence: rounding }] : []),
-    ...(vatLine ? [vatLine] : []),
   ];
+  // Each of the product's "Service Fees" on its own line, where their sum stood (as the form shows them).
+  for (let i = 0; i < serviceFeeCount; i++) lines.push(extras[i]);
+  if (gearboxFee > 0) lines.push({ label: 'Gearbox Charge', amountPence: gearboxFee });
+  if (rollingStatusFee > 0) lines.push({ label: 'Rolling Status Charge', amountPence: rollingStatusFee });
+  if (passengerFee > 0) lines.push({ label: 'Passenger Charge', amountPence: passengerFee });
+  for (let i = serviceFeeCount; i < ruleLinesEnd; i++) lines.push(extras[i]);
+  if (rounding > 0) lines.push({ label: 'Price rounding', amountPence: rounding });
+  if (vatLine) lines.push(vatLine);
 
   const validityHours = config.quoteValidityHours ?? QUOTE_VALIDITY_HOURS.default;
   return {
@@ -261,7 +278,7 @@ function findSurcharge(rows: PricedRow[], value: string | undefined): PricedRow 
   return findRow(rows, value) ?? (starter && findRow(rows, starter.label));
 }
 
-function passengerFeeFor(count: number, config: PricingConfig): number {
+function passengerFeeFor(count: number, config: CompanyPricing): number {
   if (!Number.isInteger(count)) throw passengerCountError('Passenger count must be a whole number');
   if (count < 0) throw passengerCountError('Passenger count must be at least 0');
   if (count > MAX_PASSENGERS) throw passengerCountError(`Passenger count cannot exceed ${MAX_PASSENGERS}`);
@@ -297,7 +314,7 @@ function multiplyToPence(quantity: number, ratePence: number): number {
   return Math.floor((thousandths * ratePence + 500) / 1000);
 }
 
-function isAfterHours(request: QuoteInput, config: PricingConfig, now: Date): boolean {
+function isAfterHours(request: QuoteInput, config: CompanyPricing, now: Date): boolean {
   const start = parseClock(config.afterHoursStart);
   const end = parseClock(config.afterHoursEnd);
   if (start === null || end === null) {

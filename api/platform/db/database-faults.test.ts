@@ -62,7 +62,7 @@ describe("another process's write lock", () => {
     let probes = 0;
     while (!settled) {
       const started = performance.now();
-      expect((await t.call('GET', '/healthz')).status).toBe(200);
+      expect((await t.raw('GET', '/healthz')).status).toBe(200);
       expect((await t.call('GET', '/api/company/slug/demo')).status).toBe(200);
       // app.request settles in microtasks alone: give timers and I/O their turn, as sockets would.
       // A write waiting for the lock on the event loop would hold up this turn.
@@ -95,10 +95,10 @@ describe("another process's write lock", () => {
     }
     const third = await postQuote(t);
     expect(third.status).toBe(503);
-    const ready = await t.call('GET', '/readyz');
+    const ready = await t.raw('GET', '/readyz');
     expect(ready.status).toBe(503);
     expect(ready.headers.get('retry-after')).toBe('5');
-    expect((await t.call('GET', '/healthz')).status).toBe(200);
+    expect((await t.raw('GET', '/healthz')).status).toBe(200);
     expect(quoteCount(t)).toBe(before);
     // One line for the episode, with its cause, and no stack.
     expect(episodes()).toEqual([{ level: 'error', record: expect.objectContaining({ code: 'SQLITE_BUSY' }) }]);
@@ -128,7 +128,7 @@ describe("another process's write lock", () => {
     // The save has reached the database and met the lock; the server still answers meanwhile.
     await vi.waitFor(
       async () => {
-        expect((await t.call('GET', '/healthz')).status).toBe(200);
+        expect((await t.raw('GET', '/healthz')).status).toBe(200);
         expect(transactions).toHaveBeenCalled();
       },
       { timeout: 5000, interval: 10 },
@@ -169,18 +169,18 @@ describe('a database that cannot write', () => {
       body: { name: 'Read Only', email: 'read-only@example.com', password: 'correct-horse', companyName: 'Read Only' },
     });
     expect(signup.status).toBe(503);
-    expect((await t.call('GET', '/readyz')).status).toBe(503);
-    expect((await t.call('GET', '/healthz')).status).toBe(200);
+    expect((await t.raw('GET', '/readyz')).status).toBe(503);
+    expect((await t.raw('GET', '/healthz')).status).toBe(200);
     expect((await t.call('GET', '/api/company/slug/demo')).status).toBe(200);
     expect(episodes()).toEqual([{ level: 'error', record: expect.objectContaining({ code: 'SQLITE_READONLY' }) }]);
 
     // The probe itself fails while the database stays read-only, whatever the time.
     vi.setSystemTime(Date.now() + 60_000);
-    expect((await t.call('GET', '/readyz')).status).toBe(503);
+    expect((await t.raw('GET', '/readyz')).status).toBe(503);
 
     t.deps.db.$client.pragma('query_only = 0');
     vi.setSystemTime(Date.now() + 60_000);
-    expect((await t.call('GET', '/readyz')).status).toBe(200);
+    expect((await t.raw('GET', '/readyz')).status).toBe(200);
     expect((await postQuote(t)).status).toBe(200);
     expect(episodes().slice(1)).toEqual([
       { level: 'info', record: expect.objectContaining({ msg: 'Database recovered', code: 'SQLITE_READONLY', failures: 5 }) },
@@ -200,8 +200,8 @@ describe('a database that cannot write', () => {
     expect(res.headers.get('retry-after')).toBe('5');
     expect(res.json.message).toBe(UNAVAILABLE);
     expect((await postQuote(t)).status).toBe(503);
-    expect((await t.call('GET', '/readyz')).status).toBe(503);
-    expect((await t.call('GET', '/healthz')).status).toBe(200);
+    expect((await t.raw('GET', '/readyz')).status).toBe(503);
+    expect((await t.raw('GET', '/healthz')).status).toBe(200);
     expect(episodes()).toEqual([{ level: 'error', record: expect.objectContaining({ code: 'SQLITE_FULL' }) }]);
   });
 });

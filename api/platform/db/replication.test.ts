@@ -89,7 +89,7 @@ describe('replication', () => {
   it('reports its state in /readyz', async () => {
     const status = { replica: 'file:///r', running: true, restarts: 0, lagMs: 0, syncedAt: '2026-11-26T00:00:00.000Z' };
     const t = createTestApp({ replication: { status: () => status } });
-    const res = await t.call('GET', '/readyz');
+    const res = await t.raw('GET', '/readyz');
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: 'ok', replication: status });
   });

@@ -17,7 +17,7 @@ describe('the admin SPA’s Content-Security-Policy', () => {
 
   it('allows only our own scripts, no plugins or <base>, and no framing', async () => {
     for (const url of ['/', '/dashboard', '/no/such/page']) {
-      const res = await t.call('GET', url);
+      const res = await t.raw('GET', url);
       const csp = directives(res.headers.get('content-security-policy'));
       expect(csp.get('default-src'), url).toEqual(["'self'"]);
       expect(csp.get('script-src')).toEqual(["'self'"]);
@@ -30,8 +30,8 @@ describe('the admin SPA’s Content-Security-Policy', () => {
   });
 
   it('gives each page a fresh nonce for injected <style> elements, in the header and the page', async () => {
-    const first = await t.call('GET', '/dashboard');
-    const second = await t.call('GET', '/dashboard');
+    const first = await t.raw('GET', '/dashboard');
+    const second = await t.raw('GET', '/dashboard');
     const nonce = nonceIn(first.text);
     expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
     expect(directives(first.headers.get('content-security-policy')).get('style-src')).toEqual(["'self'", `'nonce-${nonce}'`]);
@@ -65,7 +65,7 @@ describe('Strict-Transport-Security', () => {
   it('is not sent when PUBLIC_URL is http', async () => {
     const t = createTestApp();
     for (const url of ['/healthz', '/dashboard']) {
-      expect((await t.call('GET', url)).headers.get('strict-transport-security')).toBeNull();
+      expect((await t.raw('GET', url)).headers.get('strict-transport-security')).toBeNull();
     }
   });
 });
@@ -78,7 +78,7 @@ describe('one strict Content-Security-Policy for every HTML page the server rend
   it.each(['/api/docs', '/company/demo', '/company/no-such-company', '/dashboard', '/billing/checkout/cs_local_missing', '/billing/portal/expired'])(
     '%s',
     async (url) => {
-      const res = await t.call('GET', url);
+      const res = await t.raw('GET', url);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       const csp = directives(res.headers.get('content-security-policy'));
       expect(csp.get('default-src'), url).toEqual(["'self'"]);
