@@ -59,6 +59,17 @@ export async function signUpWithTrial(page: Page, operator = uniqueOperator()) {
   return operator;
 }
 
+/**
+ * Gives the company a phone number through the Contact Info tab, as an operator would: without a
+ * phone or WhatsApp number its page quotes nobody and its URL cannot be locked (docs/product.md §14).
+ */
+export async function addPhoneNumber(page: Page, phone = '0161 496 0000') {
+  await page.getByRole('tab', { name: 'Contact Info' }).click();
+  await page.getByLabel('Phone').fill(phone);
+  await page.getByRole('button', { name: 'Save Contact Info' }).click();
+  await expectToast(page, 'Company settings updated successfully');
+}
+
 export async function expectToast(page: Page, title: string) {
   await expect(page.getByRole('region', { name: /Notification/ }).getByText(title, { exact: true })).toBeVisible();
 }

@@ -38,6 +38,11 @@ export const ERROR_CODES = [
   'ALREADY_VERIFIED',
   // Share & Embed before a custom URL is locked: no link, QR code or snippet yet
   'NO_CUSTOM_URL',
+  // Locking a custom URL or sharing the link with neither a phone nor a WhatsApp number
+  'NO_CONTACT_NUMBER',
+  // A public quote for a company whose subscription lapsed, or that has no number to reach it by
+  'QUOTES_PAUSED',
+  'QUOTES_NOT_SET_UP',
   'ALREADY_SUBSCRIBED',
   'NOT_REACTIVATABLE',
   'NO_BILLING_ACCOUNT',
@@ -61,6 +66,10 @@ export const ERROR_CODES = [
   'WEBHOOK_UNKNOWN_ACCOUNT',
   'WEBHOOK_STALE',
   'PAYMENT_NOT_REFUNDABLE',
+  // Receipts and invoices: none issued yet for the job (it is not completed and paid), or a full
+  // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
+  'DOCUMENT_NOT_ISSUED',
+  'FULL_INVOICE_UNAVAILABLE',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

@@ -2,6 +2,7 @@
 // a save with blank fields takes docs/product.md §5's defaults.
 import { penceToPounds, poundsToPence } from '#shared/money';
 import { NATIONS, type Nation } from '#shared/constants';
+import { BASE_POSTCODE_NEEDED } from '#shared/share';
 import { MAXIMUM_RADIUS_BELOW_SERVICE, PRICING_DEFAULTS, PRICING_RULE_DEFAULTS, type pricingSampleSchema, type pricingUpdateSchema } from '#shared/schemas';
 import type { PricingRates, PricingSample } from '#shared/types';
 import type { z } from 'zod';
@@ -49,10 +50,17 @@ export function pricingRatesService(deps: AppDeps) {
       const d = PRICING_DEFAULTS;
       const rules = PRICING_RULE_DEFAULTS;
       const maximumRadius = b.maximumRadius ?? rules.maximumRadius;
-      const serviceRadius = (findCompanyById(db, companyId)?.serviceRadiusHundredths ?? 0) / 100;
+      const company = findCompanyById(db, companyId);
+      const serviceRadius = (company?.serviceRadiusHundredths ?? 0) / 100;
       if (maximumRadius !== null && maximumRadius < serviceRadius) {
         const message = `${MAXIMUM_RADIUS_BELOW_SERVICE} (${serviceRadius} miles)`;
         throw new ValidationFailed(message, { maximumRadius: message });
+      }
+      // Both rules are measured from the base postcode: without one the engine would ignore them, silently.
+      if (!company?.basePostcode) {
+        const needing = { enRouteRate: (b.enRouteRate ?? 0) > 0, maximumRadius: maximumRadius !== null };
+        const field = (Object.keys(needing) as (keyof typeof needing)[]).find((key) => needing[key]);
+        if (field) throw new ValidationFailed(BASE_POSTCODE_NEEDED[field], { [field]: BASE_POSTCODE_NEEDED[field], basePostcode: BASE_POSTCODE_NEEDED[field] });
       }
       const patch = {
         callOutFeePence: poundsToPence(b.callOutFee ?? d.callOutFee),

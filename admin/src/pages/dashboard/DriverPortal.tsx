@@ -12,6 +12,7 @@ import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
 import { SetupBar } from '../setup/SetupBar';
+import { OpenTabProvider, type PortalTab } from './go-to-field';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
@@ -53,8 +54,13 @@ export function DriverPortal({ userId }: { userId?: number }) {
   const [popupBlocked, setPopupBlocked] = useState(false);
   const [previewing, setPreviewing] = useState(false);
   const [params] = useSearchParams();
-  const firstTab = params.get('tab') === 'quotes' || params.has('quote') ? 'quotes' : 'pricing';
+  const firstTab: PortalTab = params.get('tab') === 'quotes' || params.has('quote') ? 'quotes' : 'pricing';
+  const [tab, setTab] = useState<string>(firstTab);
   const [quotesOpened, setQuotesOpened] = useState(firstTab === 'quotes');
+  const openTab = (next: string) => {
+    setTab(next);
+    if (next === 'quotes') setQuotesOpened(true);
+  };
 
   const preview = async () => {
     setPreviewing(true);
@@ -87,49 +93,52 @@ export function DriverPortal({ userId }: { userId?: number }) {
       {userId !== undefined && <SetupBar userId={userId} />}
 
       {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
-      <Tabs defaultValue={firstTab} onValueChange={(tab) => tab === 'quotes' && setQuotesOpened(true)} className="mt-8">
-        <TabsList aria-label="Settings">
-          <TabsTrigger value="pricing">
-            <Calculator aria-hidden="true" /> Pricing & Rates
-          </TabsTrigger>
-          <TabsTrigger value="charges">
-            <Receipt aria-hidden="true" /> Custom Charges
-          </TabsTrigger>
-          <TabsTrigger value="branding">
-            <Palette aria-hidden="true" /> Branding
-          </TabsTrigger>
-          <TabsTrigger value="contact">
-            <Phone aria-hidden="true" /> Contact Info
-          </TabsTrigger>
-          <TabsTrigger value="quotes">
-            <Inbox aria-hidden="true" /> Quotes
-          </TabsTrigger>
-        </TabsList>
-        <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
-          <PricingTab />
-        </TabsContent>
-        <TabsContent value="charges" forceMount className={TAB_CONTENT}>
-          <ChargesTab />
-        </TabsContent>
-        <TabsContent value="branding" forceMount className={TAB_CONTENT}>
-          <CompanyTab loading={company.isLoading} failed={company.isError}>
-            {() => company.data && <BrandingTab editor={editor} company={company.data} />}
-          </CompanyTab>
-        </TabsContent>
-        <TabsContent value="contact" forceMount className={TAB_CONTENT}>
-          <CompanyTab loading={company.isLoading} failed={company.isError}>
-            {() => company.data && <ContactTab company={company.data} />}
-          </CompanyTab>
-        </TabsContent>
-        {/* Rendered from its first opening (which loads it), then kept like the others. */}
-        <TabsContent value="quotes" forceMount className={TAB_CONTENT}>
-          {quotesOpened && (
-            <Suspense fallback={<Spinner label="Loading your quotes" />}>
-              <QuotesTab />
-            </Suspense>
-          )}
-        </TabsContent>
-      </Tabs>
+      {/* A reason on one tab can link to the field on another that fixes it (go-to-field.tsx). */}
+      <OpenTabProvider value={openTab}>
+        <Tabs value={tab} onValueChange={openTab} className="mt-8">
+          <TabsList aria-label="Settings">
+            <TabsTrigger value="pricing">
+              <Calculator aria-hidden="true" /> Pricing & Rates
+            </TabsTrigger>
+            <TabsTrigger value="charges">
+              <Receipt aria-hidden="true" /> Custom Charges
+            </TabsTrigger>
+            <TabsTrigger value="branding">
+              <Palette aria-hidden="true" /> Branding
+            </TabsTrigger>
+            <TabsTrigger value="contact">
+              <Phone aria-hidden="true" /> Contact Info
+            </TabsTrigger>
+            <TabsTrigger value="quotes">
+              <Inbox aria-hidden="true" /> Quotes
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
+            <PricingTab />
+          </TabsContent>
+          <TabsContent value="charges" forceMount className={TAB_CONTENT}>
+            <ChargesTab />
+          </TabsContent>
+          <TabsContent value="branding" forceMount className={TAB_CONTENT}>
+            <CompanyTab loading={company.isLoading} failed={company.isError}>
+              {() => company.data && <BrandingTab editor={editor} company={company.data} />}
+            </CompanyTab>
+          </TabsContent>
+          <TabsContent value="contact" forceMount className={TAB_CONTENT}>
+            <CompanyTab loading={company.isLoading} failed={company.isError}>
+              {() => company.data && <ContactTab company={company.data} />}
+            </CompanyTab>
+          </TabsContent>
+          {/* Rendered from its first opening (which loads it), then kept like the others. */}
+          <TabsContent value="quotes" forceMount className={TAB_CONTENT}>
+            {quotesOpened && (
+              <Suspense fallback={<Spinner label="Loading your quotes" />}>
+                <QuotesTab />
+              </Suspense>
+            )}
+          </TabsContent>
+        </Tabs>
+      </OpenTabProvider>
     </main>
   );
 }

@@ -6,6 +6,7 @@ import type { Company } from '#shared/types';
 import { Field, Input } from '../../components/ui';
 import { asInput } from '../../lib/forms';
 import { useSaveCompany } from '../dashboard/api';
+import { LINKED_FIELDS } from '../dashboard/go-to-field';
 import { StepFrame } from './StepFrame';
 import { schemaErrors, useStepForm, type Values } from './step-form';
 import type { StepProps } from './steps';
@@ -41,6 +42,7 @@ export function AreaStep({ userId, company, next, back, moved }: StepProps & { c
     >
       <Field label="Base postcode" hint="Distances to a pickup are measured from here" error={errors.basePostcode}>
         <Input
+          id={LINKED_FIELDS.basePostcode.id}
           autoComplete="postal-code"
           autoCapitalize="characters"
           value={values.basePostcode}

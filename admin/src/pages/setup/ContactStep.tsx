@@ -6,6 +6,7 @@ import { companyUpdateSchema } from '#shared/schemas';
 import type { Company } from '#shared/types';
 import { Field, Input } from '../../components/ui';
 import { useSaveCompany } from '../dashboard/api';
+import { LINKED_FIELDS } from '../dashboard/go-to-field';
 import { StepFrame } from './StepFrame';
 import { schemaErrors, useStepForm, type Values } from './step-form';
 import type { StepProps } from './steps';
@@ -54,7 +55,7 @@ export function ContactStep({ userId, company, next, back, moved }: StepProps & 
       moved={moved}
     >
       <Field label="Phone" hint="For the Call button, e.g. 01234 567890" error={errors.phone}>
-        <Input type="tel" autoComplete="tel" value={values.phone} onChange={(e) => form.set('phone', e.target.value)} />
+        <Input id={LINKED_FIELDS.phone.id} type="tel" autoComplete="tel" value={values.phone} onChange={(e) => form.set('phone', e.target.value)} />
       </Field>
       <Field label="WhatsApp" hint="A UK mobile, e.g. 07700 900123, or +country code for one abroad" error={errors.whatsapp}>
         <Input type="tel" value={values.whatsapp} onChange={(e) => form.set('whatsapp', e.target.value)} />

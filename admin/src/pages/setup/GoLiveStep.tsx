@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { TriangleAlert } from 'lucide-react';
 import { SLUG_LENGTH } from '#shared/patterns';
+import { hasContactNumber } from '#shared/share';
 import { slugify } from '#shared/slug';
 import type { Company } from '#shared/types';
 import { Button, Card, CardDescription, CardHeader } from '../../components/ui';
@@ -20,7 +21,7 @@ export function GoLiveStep({ company, back, finish, toContact, moved }: StepProp
   useEffect(() => {
     if (moved) heading.current?.focus();
   }, [moved]);
-  const reachable = Boolean(company.phone || company.whatsapp);
+  const reachable = hasContactNumber(company);
   return (
     <div className="grid gap-6">
       <Card>
@@ -48,8 +49,8 @@ export function GoLiveStep({ company, back, finish, toContact, moved }: StepProp
           </div>
         </CardHeader>
       </Card>
-      <CustomUrlCard savedSlug={company.customSlug} suggestion={suggestedSlug(company.name)} />
-      <ShareEmbedCard savedSlug={company.customSlug} />
+      <CustomUrlCard savedSlug={company.customSlug} hasNumber={reachable} suggestion={suggestedSlug(company.name)} />
+      <ShareEmbedCard savedSlug={company.customSlug} hasNumber={reachable} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { Check } from 'lucide-react';
 import { Button, Spinner } from '../../components/ui';
 import { cn } from '../../lib/cn';
 import { useCompany } from '../dashboard/api';
+import { OpenTabProvider } from '../dashboard/go-to-field';
 import { AreaStep } from './AreaStep';
 import { ContactStep } from './ContactStep';
 import { GoLiveStep } from './GoLiveStep';
@@ -91,7 +92,10 @@ export function SetupGuide({ userId }: { userId: number }) {
         ) : step === 'area' ? (
           <AreaStep userId={userId} company={company.data} next={next} back={back} moved={moved} />
         ) : (
-          <GoLiveStep userId={userId} company={company.data} next={next} back={back} moved={moved} finish={() => leave('done')} toContact={() => go('contact')} />
+          // A reason on the cards links to the field that fixes it: here, on the step that has it.
+          <OpenTabProvider value={(tab) => (tab === 'contact' ? go('contact') : tab === 'branding' ? go('area') : undefined)}>
+            <GoLiveStep userId={userId} company={company.data} next={next} back={back} moved={moved} finish={() => leave('done')} toContact={() => go('contact')} />
+          </OpenTabProvider>
         )}
       </div>
     </main>
