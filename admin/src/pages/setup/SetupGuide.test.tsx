@@ -171,6 +171,20 @@ describe('the guided set-up', () => {
     await stepHeading('How customers reach you');
   });
 
+  it('a reason on the go-live cards links to the field that fixes it, on the set-up step that has it', async () => {
+    writeSetup(USER, { status: 'open', step: 'live', drafts: {} });
+    const api = renderGuide();
+    await stepHeading('Go live');
+    await click('Lock Custom URL');
+    expect(screen.getByText(/Add a phone or WhatsApp number first/)).toBeTruthy();
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('link', { name: 'Add your phone number' }));
+    });
+    await stepHeading('How customers reach you');
+    expect(document.activeElement).toBe(field('Phone'));
+  });
+
   it('"Finish set-up later" leaves the set-up to be resumed from the portal', async () => {
     startSetup(USER);
     renderGuide();
