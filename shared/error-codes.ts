@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'SLUG_LOCKED',
   // A charge list already has a row of that name (trimmed, any case)
   'NAME_TAKEN',
+  // The guided set-up's sample quote for a company that offers no vehicle type
+  'NO_VEHICLE_TYPE',
   // One-time links (verify an address, reset a password): unknown, expired, or used already
   'LINK_INVALID',
   'LINK_EXPIRED',

@@ -181,6 +181,16 @@ export const quoteBreakdownSchema = z.object({
 
 const priceLine = z.object({ label: z.string(), amount: money });
 
+/** A sample quote priced by the engine with rates not yet saved: nothing is stored. */
+export const pricingSampleResponseSchema = z
+  .object({
+    vehicleType: z.string().meta({ description: 'The company’s first enabled vehicle type' }),
+    miles: z.number().meta({ description: 'The sample trip’s road miles' }),
+    lines: z.array(priceLine).meta({ description: 'The lines a customer would be shown, adding up to totalPrice' }),
+    totalPrice: money,
+  })
+  .meta({ id: 'PricingSample' });
+
 export const quoteResponseSchema = z
   .object({
     totalPrice: money,

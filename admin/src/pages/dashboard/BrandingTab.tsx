@@ -327,7 +327,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
   const errors = formState.errors;
   return (
     <div className="grid gap-6">
-      <ShareEmbedCard savedSlug={company.customSlug} hasNumber={hasContactNumber(company)} />
+      <ShareEmbedCard savedSlug={company.customSlug} hasNumber={hasContactNumber(company)} withChecklist={false} />
       <form
         noValidate
         onSubmit={(event) => {

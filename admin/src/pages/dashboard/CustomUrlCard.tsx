@@ -18,8 +18,12 @@ import { useSaveCompany } from './api';
 import { CUSTOM_URL_CARD_ID } from './ShareEmbedCard';
 import { customUrlState, customUrlUnchanged } from './branding';
 
-export function CustomUrlCard({ savedSlug, hasNumber }: { savedSlug: string | null; hasNumber: boolean }) {
-  const [draft, setDraft] = useState(savedSlug ?? '');
+/**
+ * `suggestion` fills an unlocked field to start with (the guided set-up offers the company name as
+ * a URL), so the operator locks it or types their own.
+ */
+export function CustomUrlCard({ savedSlug, hasNumber, suggestion = '' }: { savedSlug: string | null; hasNumber: boolean; suggestion?: string }) {
+  const [draft, setDraft] = useState(savedSlug ?? suggestion);
   const [confirming, setConfirming] = useState(false);
   // The reason the URL is refused: the shared schema's before asking, else the server's.
   const [serverError, setServerError] = useState<string | null>(null);

@@ -12,6 +12,7 @@ import { ChargesTab } from './ChargesTab';
 import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
+import { SetupBar } from '../setup/SetupBar';
 import { OpenTabProvider, type PortalTab } from './go-to-field';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
@@ -47,7 +48,8 @@ function CompanyTab({ loading, failed, children }: { loading: boolean; failed: b
 
 const TAB_CONTENT = 'data-[state=inactive]:hidden';
 
-export function DriverPortal() {
+/** `userId`: the signed-in operator, whose set-up progress the checklist bar above the tabs resumes. */
+export function DriverPortal({ userId }: { userId?: number }) {
   const company = useCompany();
   const editor = useBrandingEditor(company.data);
   const [popupBlocked, setPopupBlocked] = useState(false);
@@ -87,6 +89,9 @@ export function DriverPortal() {
           )}
         </div>
       </div>
+
+      {/* The setup checklist and the way back into the guided set-up, whichever tab is open. */}
+      {userId !== undefined && <SetupBar userId={userId} />}
 
       {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
       {/* A reason on one tab can link to the field on another that fixes it (go-to-field.tsx). */}

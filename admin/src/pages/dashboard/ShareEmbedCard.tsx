@@ -55,7 +55,8 @@ function useChecklist() {
   return checklist;
 }
 
-function Checklist() {
+/** The setup checklist: shown above every tab of the portal, and in the guided set-up's last step. */
+export function Checklist() {
   const checklist = useChecklist();
   if (checklist.isLoading) return <Spinner label="Loading your setup checklist" />;
   if (!checklist.data) return null;
@@ -68,7 +69,7 @@ function Checklist() {
           ({done} of {total} done)
         </span>
       </h3>
-      <ul className="grid gap-1.5">
+      <ul className="flex flex-wrap gap-x-5 gap-y-1.5">
         {items.map((item) => (
           <li key={item.key} className={cn('flex items-center gap-2 text-sm', item.done ? 'text-green-800' : 'text-slate-700')}>
             {item.done ? <CircleCheck className="size-4 shrink-0" aria-hidden="true" /> : <Circle className="size-4 shrink-0 text-slate-400" aria-hidden="true" />}
@@ -141,7 +142,8 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
   );
 }
 
-export function ShareEmbedCard({ savedSlug, hasNumber }: { savedSlug: string | null; hasNumber: boolean }) {
+/** `withChecklist`: off where the checklist is on screen already (the portal shows it above every tab). */
+export function ShareEmbedCard({ savedSlug, hasNumber, withChecklist = true }: { savedSlug: string | null; hasNumber: boolean; withChecklist?: boolean }) {
   const kit = useQuery({
     queryKey: [...SHARE_KEY, savedSlug],
     queryFn: () => call(portalApi.share.embed.$get),
@@ -174,7 +176,7 @@ export function ShareEmbedCard({ savedSlug, hasNumber }: { savedSlug: string | n
         ) : (
           <Spinner label="Loading your link" />
         )}
-        <Checklist />
+        {withChecklist && <Checklist />}
       </CardContent>
     </Card>
   );
