@@ -65,6 +65,8 @@ export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now
   nudgeOutbox?: () => void;
   /** After a job moved and its money followed (a completed job's receipt, api/documents/service.ts); never throws. */
   afterMove?: (bookingId: number, status: BookingStatus) => Promise<void>;
+  /** After the operator refunded part or all of a job (its credit note, api/documents/service.ts); never throws. */
+  afterRefund?: (bookingId: number) => Promise<void>;
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
@@ -467,6 +469,7 @@ export function bookingService(deps: BookingServiceDeps) {
       const b = ownBooking(companyId, reference);
       if (!payments) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
       await payments.refund(b.id, body.amount === undefined ? undefined : poundsToPence(body.amount));
+      await deps.afterRefund?.(b.id);
       publish(b.id);
       const after = bookingById(db, b.id);
       if (!after) throw notFound();

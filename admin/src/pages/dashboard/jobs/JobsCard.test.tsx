@@ -249,3 +249,29 @@ describe('<JobsCard>', () => {
     expect(posts(api).map((call) => call.body)).toEqual([{ amount: 40 }, { amount: 7.44 }]);
   });
 });
+
+describe('a finished job’s documents', () => {
+  it('links a completed paid job’s simplified VAT invoice as a PDF and issues a full one on request', async () => {
+    const completed: Booking = { ...accepted, status: 'completed', driverUrl: null, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } };
+    const simplified = { number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: minutesFromNow(0), total: 143.75 };
+    const full = { number: '000002', kind: 'vat_invoice', title: 'VAT invoice', issuedAt: minutesFromNow(0), total: 143.75 };
+    let documents = [simplified];
+    const api = renderCard({
+      'GET /api/bookings': () => ({ json: { open: [], recent: [completed] } satisfies BookingList }),
+      [`GET /api/bookings/${completed.reference}/documents`]: () => ({ json: documents }),
+      [`POST /api/bookings/${completed.reference}/full-invoice`]: () => {
+        documents = [simplified, full];
+        return { status: 201, json: full };
+      },
+    });
+    fireEvent.click(await screen.findByText('Finished in the last 24 hours (1)'));
+    const link = await within(job(completed.reference)).findByRole('link', { name: 'Simplified VAT invoice 000001 (£143.75, PDF)' });
+    expect(link.getAttribute('href')).toBe(`/api/bookings/${completed.reference}/documents/000001`);
+    await act(async () => {
+      fireEvent.click(within(job(completed.reference)).getByRole('button', { name: 'Issue full VAT invoice' }));
+    });
+    expect(await within(job(completed.reference)).findByRole('link', { name: 'VAT invoice 000002 (£143.75, PDF)' })).toBeTruthy();
+    expect(within(job(completed.reference)).queryByRole('button', { name: 'Issue full VAT invoice' })).toBeNull();
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/bookings/${completed.reference}/full-invoice`]);
+  });
+});
