@@ -1,8 +1,10 @@
 // The rehearsed drill (docs/budgets.md, recovery point and time): the real server replicating to
-// a file replica under quote load is killed with SIGKILL, its database deleted, a copy restored
-// from the replica with `npm run restore`'s code, and the server started on it. Every quote
-// answered more than a second before the kill must be there with the same reference and total,
-// and the next quote must get a reference never issued before. Loopback only; bounded loops.
+// a file replica under quote and booking load is killed with SIGKILL, its database deleted, a copy
+// restored from the replica with `npm run restore`'s code, and the server started on it. Every
+// quote answered more than a second before the kill must be there with the same reference and
+// total, every booking answered then must be there for its quote with its status and its page
+// still open to the motorist's link, and the next quote must get a reference never issued before.
+// Loopback only; bounded loops.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +23,13 @@ interface Answer {
   at: number;
 }
 
+interface Booked {
+  reference: string;
+  jobToken: string;
+  status: string;
+  at: number;
+}
+
 const started: ServerProcess[] = [];
 afterEach(async () => {
   await Promise.all(started.splice(0).map((s) => s.stop(1000)));
@@ -33,23 +42,46 @@ async function quote(server: ServerProcess, i: number): Promise<Answer | undefin
   return { reference: json.quoteId, totalPence: Math.round(json.totalPrice * 100), at: Date.now() };
 }
 
+/** Books an answered quote as a motorist's form would. */
+async function book(server: ServerProcess, answer: Answer, i: number): Promise<Booked | undefined> {
+  const res = await fetch(`${server.url}/api/bookings`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ quoteId: answer.reference, bookingKey: `drill-booking-key-${String(i).padStart(8, '0')}`, name: 'Drill Motorist', phone: '07700 900123', registration: 'AB12 CDE' }),
+  });
+  if (res.status !== 201) return undefined;
+  const json = (await res.json()) as { jobToken: string; job: { status: string } };
+  return { reference: answer.reference, jobToken: json.jobToken, status: json.job.status, at: Date.now() };
+}
+
 describe('the restore drill', () => {
   it('loses nothing answered more than 1 s before a SIGKILL, and never issues a reference twice', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'recovery-drill-'));
     const databasePath = path.join(dir, 'recovery.db');
     const replicaUrl = `file://${path.join(dir, 'replica')}`;
-    const server = await spawnServer({ databasePath, env: { REPLICA_URL: replicaUrl }, readyTimeoutMs: 60_000 });
+    const server = await spawnServer({ databasePath, env: { REPLICA_URL: replicaUrl, BOOKING_RATE_LIMIT: '0' }, readyTimeoutMs: 60_000 });
     started.push(server);
+    // The demo company takes bookings, as a company signed up since bookings does by default.
+    const setup = new Database(databasePath);
+    setup.prepare('update companies set offer_booking = 1 where id = 1').run();
+    setup.close();
 
     const answers: Answer[] = [];
+    const bookings: Booked[] = [];
     let killedAt = 0;
     let next = 0;
     // Four clients quoting until the kill (bounded: 20,000 attempts at most).
     const client = async () => {
       while (killedAt === 0 && next < 20_000) {
         try {
-          const answer = await quote(server, next++);
+          const i = next++;
+          const answer = await quote(server, i);
           if (answer && killedAt === 0) answers.push(answer);
+          // Every tenth quote is booked: a booking is a second write, of another table.
+          if (answer && i % 10 === 0 && killedAt === 0) {
+            const booked = await book(server, answer, i);
+            if (booked && killedAt === 0) bookings.push(booked);
+          }
         } catch {
           // The connection died with the process: never answered.
         }
@@ -63,6 +95,7 @@ describe('the restore drill', () => {
     await server.exited;
     await Promise.all(clients);
     expect(answers.length).toBeGreaterThanOrEqual(500);
+    expect(bookings.length).toBeGreaterThan(0);
     // Litestream went with the server: none is left replicating beside the one a restart would start.
     const stillRunning = () => processesMentioning(dir);
     const gone = Date.now() + 5000;
@@ -78,19 +111,30 @@ describe('the restore drill', () => {
     const restoreMs = performance.now() - restoreStarted;
     expect(result.integrity).toBe('ok');
 
-    const restarted = await spawnServer({ databasePath, readyTimeoutMs: 60_000 });
+    const restarted = await spawnServer({ databasePath, env: { BOOKING_RATE_LIMIT: '0' }, readyTimeoutMs: 60_000 });
     started.push(restarted);
     const stored = new Map<string, number>();
     const db = new Database(databasePath, { readonly: true });
     for (const row of db.prepare('select public_id as reference, total_price_pence as total from quotes').all() as { reference: string; total: number }[]) {
       stored.set(row.reference, row.total);
     }
+    const storedBookings = new Map<string, string>();
+    const bookingRows = db.prepare('select q.public_id as reference, b.status from bookings b join quotes q on q.id = b.quote_id').all() as { reference: string; status: string }[];
+    for (const row of bookingRows) storedBookings.set(row.reference, row.status);
     db.close();
 
     const mustSurvive = answers.filter((a) => a.at < killedAt - 1000);
     expect(mustSurvive.length).toBeGreaterThan(0);
     const missing = mustSurvive.filter((a) => stored.get(a.reference) !== a.totalPence);
     expect(missing).toEqual([]);
+
+    const bookedInTime = bookings.filter((b) => b.at < killedAt - 1000);
+    expect(bookedInTime.length).toBeGreaterThan(0);
+    expect(bookedInTime.filter((b) => storedBookings.get(b.reference) !== b.status)).toEqual([]);
+    // The motorist's link still opens their job on the restored server.
+    const page = await fetch(`${restarted.url}/api/jobs/${bookedInTime[0].jobToken}`);
+    expect(page.status).toBe(200);
+    expect(((await page.json()) as { reference: string }).reference).toBe(bookedInTime[0].reference);
 
     const issued = new Set(answers.map((a) => a.reference));
     const fresh = await quote(restarted, 0);
@@ -99,6 +143,6 @@ describe('the restore drill', () => {
     expect(stored.has(fresh!.reference)).toBe(false);
 
     const lost = answers.length - answers.filter((a) => stored.get(a.reference) === a.totalPence).length;
-    console.info(`drill: ${answers.length} answered, ${lost} in the last second lost, restore took ${Math.round(restoreMs)} ms`);
+    console.info(`drill: ${answers.length} answered and ${bookings.length} booked, ${lost} quotes in the last second lost, restore took ${Math.round(restoreMs)} ms`);
   });
 });
