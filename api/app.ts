@@ -55,12 +55,15 @@ import { bookingById } from './bookings/store';
 import { vehicleService } from './vehicles/service';
 import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
+import { documentService, type DocumentService } from './documents/service';
+import { documentRoutes } from './documents/routes';
 
 
-/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments. */
+/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
 export interface AppBookings {
   service: BookingService;
   payments: PaymentService;
+  documents: DocumentService;
   live: LiveHub;
   outbox: { nudge: () => void };
 }
@@ -131,7 +134,9 @@ export function createApp(options: AppOptions) {
   const outbox = { nudge: () => {} };
   // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in local mode.
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
-  const bookings = bookingService({ ...deps, live, payments, nudgeOutbox: () => outbox.nudge() });
+  // Receipts, VAT invoices and credit notes (docs/product.md §22): a completed paid job's is issued as it completes.
+  const documents = documentService(deps);
+  const bookings = bookingService({ ...deps, live, payments, nudgeOutbox: () => outbox.nudge(), afterMove: (id, status) => documents.afterMove(id, status) });
   payments.attachBookings(bookings);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
@@ -149,6 +154,7 @@ export function createApp(options: AppOptions) {
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))
     .route('/', bookingRoutes(deps, bookings, live, payments))
+    .route('/', documentRoutes(deps, bookings, documents))
     .route('/', paymentRoutes(payments))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
@@ -198,7 +204,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, live, outbox };
+  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox };
   return { app, deps, billing, bookings: appBookings };
 }
 

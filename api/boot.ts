@@ -15,6 +15,7 @@ import { retentionJob } from './leads/retention';
 import { MAIL_OUTBOX_JOB, mailOutboxJob } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
+import { documentSweepJob } from './documents/sweep';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
@@ -25,6 +26,7 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   mailOutboxJob(deps),
   bookingExpiryJob(bookings.service),
   paymentReconcileJob(bookings.payments),
+  documentSweepJob(bookings.documents),
 ];
 
 export function bootApp(config: Config, appLogger?: Logger) {

@@ -2,7 +2,7 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, or `main`) runs those sections alone
+// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
 // smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
@@ -38,6 +38,7 @@ import { DRAIN_CAP_SECONDS, DRAIN_RATE, DURABILITY_QUOTES, measureRestore, measu
 import { WAL_SIZE_LIMIT_BYTES } from '../api/platform/db/checkpointer';
 import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against';
 import { measureStalledLogReader } from './bench/stalled-log-reader';
+import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
 
 const LOAD: LoadSettings = { connections: 10, durationSeconds: 10 };
@@ -585,6 +586,84 @@ ${render(rows)}
 `;
 }
 
+function bookingsSection(host: ReturnType<typeof machine>, figures: BookingsFigures, script: string): string {
+  const { booking, streams, quotes, descriptors } = figures;
+  const { delivery } = streams;
+  const rssGrowth = Math.max(streams.rssOpenBytes, streams.rssPeakBytes) - streams.rssBeforeBytes;
+  const share = streams.withinBudget / STREAMS;
+  const throughput = quotes.withStreams.requestsPerSecond / quotes.without.requestsPerSecond;
+  const refused = Object.entries(streams.refused).map(([why, n]) => `${int(n)} refused (${why})`).join(', ');
+  const note = (r: BookingsFigures['quotes']['without']) => `${int(r.requestsPerSecond)} req/s, p99 ${r.p99Ms} ms${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
+  const reopened = quotes.reopened.length > 0 ? `; reopened for the later slices: ${quotes.reopened.map(int).join(' and ')}` : '';
+  const rows: Row[] = [
+    {
+      what: `booking request, \`POST /api/bookings\` alone, over ${int(booking.count)} bookings one at a time, each of a fresh quote (p50 ${booking.p50Ms} ms, p90 ${booking.p90Ms} ms, max ${booking.maxMs} ms${booking.failures > 0 ? `, ${int(booking.failures)} failures` : ''})`,
+      measured: `p99 ${booking.p99Ms} ms`,
+      budget: '≤ 50 ms on an idle server',
+      pass: booking.p99Ms <= 50 && booking.failures === 0,
+    },
+    {
+      what: 'server CPU time per booking (user + system, every thread, over the timed bookings): what a busy machine blurs least',
+      measured: `${ms1(booking.cpuMsPerBooking)}`,
+      budget: 'reported',
+    },
+    {
+      what: `server RSS growth with one job's status page open ${int(STREAMS)} times from as many client addresses (${int(streams.opened)} opened in ${streams.openSeconds.toFixed(1)} s${refused ? `, ${refused}` : ''}): ${mb(streams.rssBeforeBytes)} before, ${mb(streams.rssOpenBytes)} with them open, ${mb(streams.rssPeakBytes)} at the peak while the change went out`,
+      measured: `${mb(rssGrowth)} (${((rssGrowth / Math.max(1, streams.opened)) / 1000).toFixed(1)} KB a stream)`,
+      budget: '≤ 100 MB',
+      pass: rssGrowth <= 100e6 && streams.opened === STREAMS,
+    },
+    {
+      what: `streams that received the status change (the driver's page moves the job on the way) within ${DELIVERY_BUDGET_MS / 1000} s of the driver's POST (which answered in ${ms1(streams.changeMs)})`,
+      measured: `${(100 * share).toFixed(1)} % (${int(streams.withinBudget)} of ${int(STREAMS)})`,
+      budget: '≥ 99 %',
+      pass: share >= 0.99,
+    },
+    {
+      what: `the change's arrival after the driver's POST, over the ${int(delivery.count)} streams it reached`,
+      measured: `p50 ${ms1(delivery.p50Ms)}, p90 ${ms1(delivery.p90Ms)}, p99 ${ms1(delivery.p99Ms)}, max ${ms1(delivery.maxMs)}`,
+      budget: 'reported',
+    },
+    {
+      what: `server CPU time (every thread) from the driver's POST until the change had reached every stream: the POST and ${int(STREAMS)} writes`,
+      measured: ms1(streams.changeCpuMs),
+      budget: 'reported',
+    },
+    {
+      what: `quote throughput with the ${int(STREAMS)} streams open (${note(quotes.withStreams)}) vs none (${note(quotes.without)}), ${quotes.rounds} rounds of ${QUOTE_SLICE.durationSeconds} s slices on the same server${reopened}`,
+      measured: `${(100 * throughput).toFixed(1)} %`,
+      budget: '≥ 95 %',
+      pass: throughput >= 0.95 && quotes.withStreams.failures === 0 && quotes.without.failures === 0,
+    },
+    {
+      what: 'server CPU time per quote in those slices, with the streams open vs none: the least noisy of these on a shared machine',
+      measured: `${(1000 * quotes.withStreams.cpuMsPerRequest).toFixed(0)} µs vs ${(1000 * quotes.without.cpuMsPerRequest).toFixed(0)} µs (${(quotes.withStreams.cpuMsPerRequest / quotes.without.cpuMsPerRequest).toFixed(2)}×)`,
+      budget: 'reported',
+    },
+    {
+      what: `the open-file limit (\`ulimit -n\`) of the bench and so of the server, against what ${int(STREAMS)} streams and the quote load need; the server held ${int(streams.serverDescriptors)} descriptors with them open`,
+      measured: descriptors.limit === undefined ? 'unknown' : int(descriptors.limit),
+      budget: `≥ ${int(descriptors.needed)}`,
+      pass: descriptors.limit === undefined ? undefined : descriptors.limit >= descriptors.needed,
+    },
+  ];
+  return `## Bookings
+
+\`scripts/bench/bookings.ts\`: \`${script}\` with \`NODE_ENV=production\`, \`BILLING_MODE=local\`, \`QUOTE_RATE_LIMIT=0\` and
+\`BOOKING_RATE_LIMIT=0\` (the limits off through configuration), logging silent, a fresh database, one operator signed up
+(booking is on for a new company). ${int(BOOKINGS + 100)} quotes first, then each booked, one at a time, the booking POST timed
+alone (the first 100 not counted). Then one booking is accepted and its status stream (\`GET /api/jobs/{token}/events\`) opened ${int(STREAMS)} times, each
+from its own loopback address (127.0.1.1 onwards, bound with \`localAddress\`: the server caps streams per client address); RSS is
+read from /proc after a second of quiet before and after. The driver's page then moves the job on the way and each stream's
+arrival is timed from the driver's POST in the bench process, which reads all ${int(STREAMS)} streams on the same 2 cores. Quotes
+(autocannon, ${QUOTE_SLICE.connections} connections, the demo quote over city postcodes) run in ${QUOTE_ROUNDS} rounds of a slice with the streams open and one
+with them closed, in ABBA order, after a 3 s warm-up. ${ranAt(host)} The section itself began at load average
+${figures.loadAtStart} and ended at ${figures.loadAtEnd}: on 2 cores, anything above 2 is other work taking turns with the server.
+
+${render(rows)}
+`;
+}
+
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
 function withSection(doc: string, section: string): string {
   const heading = section.slice(0, section.indexOf('\n'));
@@ -594,7 +673,7 @@ function withSection(doc: string, section: string): string {
   return `${doc.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${doc.slice(next + 1)}`}`;
 }
 
-const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'retention', 'restore', 'logs', 'nearest'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'retention', 'restore', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
@@ -695,6 +774,13 @@ async function main() {
   if (sections.has('alerts')) {
     console.log('Quotes with alerts on and off, in alternating slices…');
     const section = alertsSection(host, await measureAlerts(script, acrossCompanies(quoteRequests(CITY_POSTCODES, PAIR_COUNT, 4), ALERT_COMPANIES)), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('bookings')) {
+    console.log(`Bookings: the booking request, ${int(STREAMS)} open status streams, quotes beside them…`);
+    if (!built) throw new Error('the bookings are measured on the production bundle: npm run build failed');
+    const section = bookingsSection(host, await measureBookings(script, quoteRequests(CITY_POSTCODES, PAIR_COUNT, 6)), script);
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

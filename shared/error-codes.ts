@@ -59,6 +59,10 @@ export const ERROR_CODES = [
   'WEBHOOK_UNKNOWN_ACCOUNT',
   'WEBHOOK_STALE',
   'PAYMENT_NOT_REFUNDABLE',
+  // Receipts and invoices: none issued yet for the job (it is not completed and paid), or a full
+  // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
+  'DOCUMENT_NOT_ISSUED',
+  'FULL_INVOICE_UNAVAILABLE',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

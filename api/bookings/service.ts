@@ -60,6 +60,8 @@ export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now
   payments?: PaymentService;
   /** Called after a change wrote outbox rows: the worker sends them without waiting for its next tick. */
   nudgeOutbox?: () => void;
+  /** After a job moved and its money followed (a completed job's receipt, api/documents/service.ts); never throws. */
+  afterMove?: (bookingId: number, status: BookingStatus) => Promise<void>;
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
@@ -162,6 +164,7 @@ export function bookingService(deps: BookingServiceDeps) {
     publish(b.id);
     // The money follows: a refund or a released hold when the job will not happen, a hold taken when it is done.
     if (payments && (isFinished(to) || to === 'completed')) await payments.followJob(b.id, to);
+    await deps.afterMove?.(b.id, to);
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;
@@ -359,6 +362,11 @@ export function bookingService(deps: BookingServiceDeps) {
       jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return { id: b.id, view: jobView(b) };
+    },
+
+    /** The id of the operator's booking by its quote's reference (404 for another company's or an unknown one). */
+    operatorBookingId(companyId: number, reference: string): number {
+      return ownBooking(companyId, reference).id;
     },
 
     /** The motorist's page of a booking already found (after its payment was confirmed). */

@@ -12,6 +12,7 @@ import { gearboxTypes, passengerCharges, rollingStatusTypes, surcharges, vehicle
 import { company } from './company';
 import type { Access, ContractRoute } from './define';
 import { docs } from './docs';
+import { documents } from './documents';
 import { leads } from './leads';
 import { postcodes } from './postcodes';
 import { payments } from './payments';
@@ -50,6 +51,7 @@ export const contract = named({
   billing,
   alerts,
   bookings,
+  documents,
   payments,
   docs,
 });

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex, blob, type AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { BookingStatus } from '#shared/bookings';
 import type { PaymentKind, PaymentRuleKind, PaymentStatus } from '#shared/payments';
+import type { DocumentKind } from '#shared/documents';
 import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '#shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '#shared/subscription';
@@ -97,6 +98,10 @@ export const companies = sqliteTable(
     bookingResponseMinutes: integer('booking_response_minutes').notNull().default(10),
     /** E.164: booking alerts by text message too. */
     bookingSmsNumber: text('booking_sms_number'),
+    /** Printed on VAT invoices (docs/product.md §22): a VAT-registered operator's invoices need it. */
+    vatNumber: text('vat_number'),
+    /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */
+    businessAddress: text('business_address'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -535,3 +540,43 @@ export const paymentEvents = sqliteTable('payment_events', {
   accountId: text('account_id'),
   receivedAt: text('received_at').notNull(),
 });
+
+/** Each company's last document number: the next is taken in the transaction that issues it, so the numbers have no gaps. */
+export const documentSequences = sqliteTable('document_sequences', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  lastNumber: integer('last_number').notNull(),
+});
+
+/**
+ * Receipts, VAT invoices and credit notes (docs/product.md §22): issued once with everything they
+ * print frozen as JSON, and never edited (a trigger refuses an update). Kept when retention deletes
+ * the booking (booking_id set null): an operator keeps its invoices.
+ */
+export const documents = sqliteTable(
+  'documents',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    bookingId: integer('booking_id').references(() => bookings.id, { onDelete: 'set null' }),
+    kind: text('kind').$type<DocumentKind>().notNull(),
+    /** Sequential per company, across all kinds. */
+    number: integer('number').notNull(),
+    /** A credit note's original document. */
+    originalId: integer('original_id').references((): AnySQLiteColumn => documents.id),
+    issuedAt: text('issued_at').notNull(),
+    totalPence: pence('total_pence').notNull(),
+    /** JSON `[{ label, netPence, vatRatePercent, vatPence, grossPence }]`. */
+    lines: text('lines').notNull(),
+    /** JSON: net, VAT and gross totals, what was paid and what is left to pay. */
+    totals: text('totals').notNull(),
+    /** JSON: seller, customer, reference, supply date, route: everything else the document prints. */
+    details: text('details').notNull(),
+  },
+  (t) => [
+    uniqueIndex('documents_company_number').on(t.companyId, t.number),
+    uniqueIndex('documents_booking_kind').on(t.bookingId, t.kind).where(sql`${t.kind} != 'credit_note'`),
+    index('documents_booking').on(t.bookingId),
+  ],
+);

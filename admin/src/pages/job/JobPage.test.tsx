@@ -128,6 +128,28 @@ describe('<JobPage>', () => {
     expect(latest().closed).toBe(true);
   });
 
+  it('lists the receipt of a completed job paid at booking as a PDF download, and nothing for an unpaid one', async () => {
+    const api = fakeApi({
+      [`GET /api/jobs/${TOKEN}/documents`]: () => ({ json: [{ number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: new Date().toISOString(), total: 187.2 }] }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    open();
+    latest().send(job({ status: 'completed', price: 187.2, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } }));
+    const link = await screen.findByRole('link', { name: /^Download simplified VAT invoice 000001 \(PDF\)/ });
+    expect(link.getAttribute('href')).toBe(`/api/jobs/${TOKEN}/documents/000001`);
+    expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('asks for no receipt for a completed job that paid nothing at booking', async () => {
+    const api = fakeApi({});
+    vi.stubGlobal('fetch', api.fetchStub);
+    open();
+    latest().send(job({ status: 'completed' }));
+    expect(await screen.findByRole('heading', { name: 'Completed' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Receipt' })).toBeNull();
+    expect(api.calls).toEqual([]);
+  });
+
   it('cancels a requested booking after asking once', async () => {
     const api = fakeApi({ [`POST /api/jobs/${TOKEN}/cancel`]: () => ({ json: job({ status: 'cancelled' }) }) });
     vi.stubGlobal('fetch', api.fetchStub);

@@ -10,6 +10,7 @@ import { formatPounds } from '#shared/money';
 import { PAYMENT_KIND_LABELS, PAYMENT_STATUS_LABELS } from '#shared/payments';
 import { telUrl, ukNational } from '#shared/phone';
 import { useMinutesLeft } from './format';
+import { JobDocuments } from './JobDocuments';
 import { useLiveJob } from './live';
 
 /** What the page says at the top, as the motorist would put it. */
@@ -171,6 +172,7 @@ export default function JobPage() {
           </p>
         )}
       </section>
+      <JobDocuments token={token} job={job} />
       {company.phone && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
           <a href={telUrl(company.phone)} className="mx-auto flex min-h-14 max-w-md items-center justify-center rounded-xl bg-brand-700 text-lg font-semibold text-white">

@@ -16,6 +16,7 @@ import { telUrl } from '#shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
 import { useAnswerJob, useJobs } from './api';
+import { JobDocumentLinks } from './JobDocumentLinks';
 import { countdown, useNow, whatsappShare } from './format';
 
 const TONES: Record<BookingStatus, 'warning' | 'brand' | 'success' | 'neutral' | 'danger'> = {
@@ -126,6 +127,7 @@ function JobItem({ job }: { job: Booking }) {
       {job.declineReason && <p className="text-sm text-slate-800">Declined: {job.declineReason}</p>}
       {requested && <AnswerForms job={job} />}
       {job.driverUrl && <DriverLink job={job} url={job.driverUrl} />}
+      {job.status === 'completed' && job.payment && <JobDocumentLinks job={job} />}
       <History job={job} />
     </article>
   );

@@ -16,6 +16,7 @@ import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Fiel
 import { fieldMessages } from '#shared/field-messages';
 import { errorText } from '../api';
 import { BookingSettingsCard } from '../jobs/BookingSettingsCard';
+import { InvoiceSettingsCard } from '../jobs/InvoiceSettingsCard';
 import { JobsCard } from '../jobs/JobsCard';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { exportHref, fetchLead, NO_FILTERS, refreshInbox, useLeadPages, type LeadFilters } from './api';
@@ -55,6 +56,7 @@ export default function QuotesTab() {
       <Inbox onOpen={openQuote} />
       <AlertSettingsCard />
       <BookingSettingsCard />
+      <InvoiceSettingsCard />
       <LeadDetailDialog requested={requested} reference={reference} onClose={closeQuote} />
     </div>
   );

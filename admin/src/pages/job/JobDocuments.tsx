@@ -1,0 +1,50 @@
+// The motorist's receipt, VAT invoice and credit notes on the status page (docs/product.md §22):
+// listed once the job is completed with money paid at booking, each a PDF download by the job's
+// token. Read again when a refund changes what was paid, so a new credit note appears.
+import { useQuery } from '@tanstack/react-query';
+import { api, call, pathOf } from '#shared/api-client';
+import type { DocumentSummary } from '#shared/documents';
+import type { JobView } from '#shared/booking-responses';
+import { formatPounds } from '#shared/money';
+
+const linkName = (d: DocumentSummary) => `Download ${d.title.toLowerCase().replace(/^vat/, 'VAT').replace(/ vat /, ' VAT ')} ${d.number} (PDF)`;
+
+export function JobDocuments({ token, job }: { token: string; job: JobView }) {
+  const owed = job.status === 'completed' && job.payment !== null && job.payment.status !== 'awaiting';
+  const client = api();
+  const documents = useQuery({
+    queryKey: ['job-documents', token, job.payment?.refunded ?? 0],
+    queryFn: () => call(client.jobs[':token'].documents.$get, { param: { token } }, { anonymous: true }),
+    enabled: owed,
+    // Issued as the job completes: a moment's wait at most.
+    refetchInterval: (query) => (query.state.data?.length === 0 ? 3_000 : false),
+  });
+  if (!owed) return null;
+  return (
+    <section aria-labelledby="documents-heading" className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5">
+      <h2 id="documents-heading" className="font-semibold">
+        Receipt
+      </h2>
+      {documents.data && documents.data.length > 0 ? (
+        <ul className="mt-2 space-y-2">
+          {documents.data.map((d) => (
+            <li key={d.number}>
+              <a
+                href={pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })}
+                download
+                className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
+              >
+                <span>{linkName(d)}</span>
+                <span className="text-slate-700">{formatPounds(d.total)}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-2 text-slate-700" role="status">
+          {documents.isError ? 'Your receipt could not be loaded. Please reload the page.' : 'Your receipt is being prepared…'}
+        </p>
+      )}
+    </section>
+  );
+}

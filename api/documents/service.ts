@@ -1,0 +1,243 @@
+// Receipts, VAT invoices and credit notes (docs/product.md §22). A completed job with money taken
+// at booking gets its document when it completes (and, should that fail, from the sweep job):
+// a receipt, or for an operator issuing VAT invoices a simplified one up to £250 including VAT and
+// a full one above it or when asked for. A refund gets a credit note against it. Each is numbered
+// from the company's sequence in the transaction that stores it, with everything it prints
+// frozen, and is never edited; the PDF is drawn from the frozen copy at each download.
+import { eq } from 'drizzle-orm';
+import { DOCUMENT_NOT_ISSUED, DOCUMENT_TITLES, documentNumber, FULL_INVOICE_UNAVAILABLE, type DocumentKind, type DocumentSummary, type InvoiceSettings } from '#shared/documents';
+import { penceToPounds } from '#shared/money';
+import { londonDate } from '../engine/calendar/uk-calendar';
+import { bookingById, type BookingWithQuote } from '../bookings/store';
+import { findCompanyById, updateCompany, type CompanyPatch } from '../company/store';
+import { getPricing } from '../company/pricing-store';
+import { paymentByBooking } from '../payments/store';
+import { quotes } from '../platform/db/schema';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, NotFound } from '../platform/errors';
+import { renderDocumentPdf, type DocumentDetails, type PrintableDocument } from './pdf';
+import { bookingDocument, bookingDocuments, bookingsOwedDocuments, creditedPence, insertDocument, type DocumentRow } from './store';
+import { creditLine, documentKindFor, documentLines, totalsOf, type DocumentLine, type DocumentTotals, type QuoteLine } from './vat';
+
+/** Payments with money taken: a document is owed once the job completes. */
+const TAKEN = new Set(['paid', 'captured', 'partially_refunded', 'refunded']);
+const PAID_AS = { deposit: 'Deposit paid by card', full: 'Paid by card', hold: 'Paid by card' } as const;
+
+export const DOCUMENT_NOT_FOUND = 'No document of this job has this number';
+
+const parse = <T>(json: string): T => JSON.parse(json) as T;
+export const printable = (row: DocumentRow): PrintableDocument => ({
+  kind: row.kind,
+  number: row.number,
+  issuedAt: row.issuedAt,
+  lines: parse<DocumentLine[]>(row.lines),
+  totals: parse<DocumentTotals>(row.totals),
+  details: parse<DocumentDetails>(row.details),
+});
+
+const summary = (row: DocumentRow): DocumentSummary => ({
+  number: documentNumber(row.number),
+  kind: row.kind,
+  title: DOCUMENT_TITLES[row.kind],
+  issuedAt: row.issuedAt,
+  total: penceToPounds(row.totalPence),
+});
+
+/** A document's number as a path gives it ('000012' or '12'); null when it is not one. */
+const numberOf = (typed: string): number | null => (/^\d{1,9}$/.test(typed) ? Number(typed) : null);
+
+export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
+  const { db, logger, now } = deps;
+
+  const primaryOf = (docs: DocumentRow[]) => {
+    const issued = docs.filter((d) => d.kind !== 'credit_note');
+    // A full invoice asked for after a simplified one stands in for it.
+    return issued.find((d) => d.kind === 'vat_invoice') ?? issued[0];
+  };
+
+  function quoteOf(b: BookingWithQuote) {
+    return db
+      .select({ lines: quotes.lines, totalPence: quotes.totalPricePence, vatPence: quotes.vatPence, vatRatePercent: quotes.vatRatePercent })
+      .from(quotes)
+      .where(eq(quotes.id, b.quoteId))
+      .get();
+  }
+
+  /** The receipt or invoice of a completed, paid job, frozen now: its kind, lines, totals and what else it prints. */
+  function compose(b: BookingWithQuote, fullAskedFor: boolean) {
+    const payment = paymentByBooking(db, b.id);
+    const quote = quoteOf(b);
+    const company = findCompanyById(db, b.companyId);
+    if (b.status !== 'completed' || !payment || !TAKEN.has(payment.status) || !quote || !company) return undefined;
+    const lines = documentLines({ lines: quote.lines ? parse<QuoteLine[]>(quote.lines) : null, totalPence: quote.totalPence, vatPence: quote.vatPence, vatRatePercent: quote.vatRatePercent });
+    const totals = totalsOf(lines, payment.amountPence);
+    const vatInvoice = getPricing(db, b.companyId).vatRegistered && company.vatNumber !== null && totals.vatPence > 0;
+    const kind = documentKindFor(vatInvoice, totals.grossPence, fullAskedFor);
+    const details: DocumentDetails = {
+      seller: { name: company.name, address: company.businessAddress, phone: company.phone, email: company.email, vatNumber: vatInvoice ? company.vatNumber : null },
+      customerName: kind === 'vat_invoice' ? b.customerName : null,
+      reference: b.reference,
+      registration: b.registration,
+      pickupPostcode: b.pickupPostcode,
+      destinationPostcode: b.destinationPostcode,
+      vehicleType: b.vehicleType,
+      supplyDate: londonDate(b.finishedAt ? new Date(b.finishedAt) : now()),
+      paidAs: PAID_AS[payment.kind],
+      original: null,
+    };
+    return { kind, lines, totals, details };
+  }
+
+  /**
+   * Stores `kind` for the booking unless a document that `stands` is stored already (another
+   * request, the sweep): the stored one wins.
+   */
+  async function issue(
+    b: BookingWithQuote,
+    kind: Exclude<DocumentKind, 'credit_note'>,
+    composed: { lines: DocumentLine[]; totals: DocumentTotals; details: DocumentDetails },
+    stands: (d: DocumentRow) => boolean,
+  ) {
+    return write(db, () => {
+      const existing = bookingDocuments(db, b.id).find(stands);
+      if (existing) return existing;
+      return insertDocument(db, {
+        companyId: b.companyId,
+        bookingId: b.id,
+        kind,
+        originalId: null,
+        issuedAt: now().toISOString(),
+        totalPence: composed.totals.grossPence,
+        lines: JSON.stringify(composed.lines),
+        totals: JSON.stringify(composed.totals),
+        details: JSON.stringify(composed.details),
+      });
+    });
+  }
+
+  /** The job's receipt or invoice, issued if it is owed and not issued yet. */
+  async function issueFor(bookingId: number): Promise<DocumentRow | undefined> {
+    const b = bookingById(db, bookingId);
+    if (!b) return undefined;
+    const issued = primaryOf(bookingDocuments(db, b.id));
+    if (issued) return issued;
+    const composed = compose(b, false);
+    return composed && issue(b, composed.kind, composed, (d) => d.kind !== 'credit_note');
+  }
+
+  /** A credit note for what was refunded past what the job's credit notes cover already. */
+  async function creditsFor(bookingId: number): Promise<DocumentRow | undefined> {
+    const payment = paymentByBooking(db, bookingId);
+    if (!payment) return undefined;
+    return write(db, () => {
+      const docs = bookingDocuments(db, bookingId);
+      const original = primaryOf(docs);
+      const credited = creditedPence(db, bookingId);
+      const refund = payment.refundedPence - credited;
+      if (!original || refund <= 0) return undefined;
+      const originalTotals = parse<DocumentTotals>(original.totals);
+      const originalLines = parse<DocumentLine[]>(original.lines);
+      const originalDetails = parse<DocumentDetails>(original.details);
+      const line = creditLine('Refund to card', refund, credited, originalTotals, originalLines[0]?.vatRatePercent ?? 0);
+      return insertDocument(db, {
+        companyId: original.companyId,
+        bookingId,
+        kind: 'credit_note',
+        originalId: original.id,
+        issuedAt: now().toISOString(),
+        totalPence: refund,
+        lines: JSON.stringify([line]),
+        totals: JSON.stringify(totalsOf([line], 0)),
+        details: JSON.stringify({ ...originalDetails, paidAs: null, original: { title: DOCUMENT_TITLES[original.kind], number: original.number, issuedAt: original.issuedAt } } satisfies DocumentDetails),
+      });
+    });
+  }
+
+  /** Whatever the job is owed: its receipt or invoice, then credit notes for its refunds. */
+  async function settle(bookingId: number) {
+    await issueFor(bookingId);
+    await creditsFor(bookingId);
+  }
+
+  function documentOf(bookingId: number, typed: string): DocumentRow {
+    const number = numberOf(typed);
+    const row = number === null ? undefined : bookingDocument(db, bookingId, number);
+    if (!row) throw new NotFound(DOCUMENT_NOT_FOUND);
+    return row;
+  }
+
+  const pdfOf = async (row: DocumentRow) => ({ bytes: await renderDocumentPdf(printable(row)), filename: `${DOCUMENT_TITLES[row.kind].toLowerCase().replaceAll(' ', '-')}-${documentNumber(row.number)}.pdf` });
+
+  return {
+    issueFor,
+    creditsFor,
+
+    /** After a job's status changed: a completed job gets what it is owed. Never fails the change: the sweep tries again. */
+    async afterMove(bookingId: number, status: string): Promise<void> {
+      if (status !== 'completed') return;
+      try {
+        await settle(bookingId);
+      } catch (err) {
+        logger.warn({ msg: 'Could not issue a job’s receipt; the sweep will', bookingId, error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+
+    /** The sweep (a job): documents owed and not yet issued, a receipt after a hold was captured late, credit notes after refunds. */
+    async sweep(limit = 50): Promise<number> {
+      const owed = bookingsOwedDocuments(db, limit);
+      for (const id of owed) await settle(id);
+      return owed.length;
+    },
+
+    list(bookingId: number): DocumentSummary[] {
+      return bookingDocuments(db, bookingId).map(summary);
+    },
+
+    /** The job's receipt or invoice as a PDF; 409 before one is issued. */
+    async receiptPdf(bookingId: number) {
+      const row = primaryOf(bookingDocuments(db, bookingId)) ?? (await issueFor(bookingId));
+      if (!row) throw new Conflict(DOCUMENT_NOT_ISSUED, 'DOCUMENT_NOT_ISSUED');
+      return pdfOf(row);
+    },
+
+    async documentPdf(bookingId: number, typed: string) {
+      return pdfOf(documentOf(bookingId, typed));
+    },
+
+    /** A full VAT invoice for a job that got a simplified one (the customer asked for it). */
+    async fullInvoice(bookingId: number): Promise<DocumentSummary> {
+      const b = bookingById(db, bookingId);
+      const docs = b ? bookingDocuments(db, b.id) : [];
+      const full = docs.find((d) => d.kind === 'vat_invoice');
+      if (full) return summary(full);
+      const simplified = docs.find((d) => d.kind === 'simplified_invoice');
+      if (!b || !simplified) throw new Conflict(FULL_INVOICE_UNAVAILABLE, 'FULL_INVOICE_UNAVAILABLE');
+      // The same sale as the simplified invoice, with the customer's name added.
+      const details = parse<DocumentDetails>(simplified.details);
+      return summary(
+        await issue(b, 'vat_invoice', {
+          lines: parse<DocumentLine[]>(simplified.lines),
+          totals: parse<DocumentTotals>(simplified.totals),
+          details: { ...details, customerName: b.customerName },
+        }, (d) => d.kind === 'vat_invoice'),
+      );
+    },
+
+    settings(companyId: number): InvoiceSettings {
+      const company = findCompanyById(db, companyId);
+      if (!company) throw new NotFound('Company not found');
+      return { vatNumber: company.vatNumber, businessAddress: company.businessAddress, vatRegistered: getPricing(db, companyId).vatRegistered };
+    },
+
+    async updateSettings(companyId: number, body: { vatNumber?: string | null; businessAddress?: string | null }): Promise<InvoiceSettings> {
+      const patch: CompanyPatch = {};
+      if (body.vatNumber !== undefined) patch.vatNumber = body.vatNumber;
+      if (body.businessAddress !== undefined) patch.businessAddress = body.businessAddress;
+      if (Object.keys(patch).length > 0) await write(db, () => updateCompany(db, companyId, patch));
+      return this.settings(companyId);
+    },
+  };
+}
+
+export type DocumentService = ReturnType<typeof documentService>;
