@@ -136,7 +136,7 @@ export function createApp(options: AppOptions) {
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
   // Receipts, VAT invoices and credit notes (docs/product.md §22): a completed paid job's is issued as it completes.
   const documents = documentService(deps);
-  const bookings = bookingService({ ...deps, live, payments, nudgeOutbox: () => outbox.nudge(), afterMove: (id, status) => documents.afterMove(id, status) });
+  const bookings = bookingService({ ...deps, live, payments, nudgeOutbox: () => outbox.nudge(), afterMove: (id, status) => documents.afterMove(id, status), afterRefund: (id) => documents.afterRefund(id) });
   payments.attachBookings(bookings);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api

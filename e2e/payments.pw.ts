@@ -1,5 +1,6 @@
 // Payment at booking and its receipt end to end in local mode (docs/product.md §21, §22): the
-// operator (desktop), VAT registered, connects on the built-in connect page, takes a 20 % deposit
+// operator (desktop), VAT registered, connects on the built-in connect page from the portal's
+// Payments section, takes a 20 % deposit
 // and gives the VAT number their invoices print; a motorist
 // (phone) quotes the demo route on the hosted page (£187.20), books, pays the £37.44 deposit on the
 // built-in card page; the operator accepts; the driver's page completes the job; the motorist
@@ -36,28 +37,30 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
   const desk = await (await browser.newContext(DESKTOP)).newPage();
   const operator = await signUpWithTrial(desk);
 
-  await test.step('the operator sets a phone and a custom URL, connects on the local connect page and sets a 20 % deposit', async () => {
+  await test.step('the operator sets a phone, a custom URL and VAT-registered prices', async () => {
     const company = await desk.request.put('/api/company', { data: { phone: '0161 496 0000', customSlug: operator.slug } });
     expect(company.ok(), await company.text()).toBe(true);
     // VAT registered, prices before VAT: the demo route (2.9 miles) comes to £156.00 and VAT £31.20
     // at any hour (no after-hours fee).
     const pricing = await desk.request.put('/api/pricing', { data: { labourRate: 73.75, afterHoursEnabled: false, vatRegistered: true, pricesIncludeVat: false } });
     expect(pricing.ok(), await pricing.text()).toBe(true);
-    const connect = await desk.request.post('/api/payments/connect');
-    expect(connect.ok(), await connect.text()).toBe(true);
-    await desk.goto((await connect.json()).url);
-    await expect(desk.getByRole('heading', { name: 'Connect a payment account' })).toBeVisible();
+  });
+
+  await desk.getByRole('tab', { name: 'Quotes' }).click();
+  const payments = desk.getByRole('region', { name: 'Payments' });
+  await test.step('the operator connects on the local connect page from the portal’s Payments section and asks a 20 % deposit', async () => {
+    await payments.getByRole('button', { name: 'Connect payment account' }).click();
+    await desk.waitForURL(/\/payments\/connect$/);
     await desk.getByRole('button', { name: 'Connect', exact: true }).click();
     await desk.waitForURL(/\/dashboard/);
-    // The rule through the API the portal's Payments section calls.
-    const rule = await desk.request.put('/api/payments/rule', { data: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } });
-    expect(rule.ok(), await rule.text()).toBe(true);
-    expect(await rule.json()).toMatchObject({ account: { state: 'ready' }, active: true });
+    await expect(payments.getByText('Ready', { exact: true })).toBeVisible();
+    await payments.getByRole('radio', { name: 'A deposit' }).check();
+    await payments.getByLabel('Deposit (%)').fill('20');
+    await payments.getByRole('button', { name: 'Save Payment Rule' }).click();
+    await expect(payments.getByText('Motorists pay a deposit of 20% of the price when they book.')).toBeVisible();
   });
 
   await test.step('the operator gives the VAT number and business address their invoices print, in the portal', async () => {
-    await desk.goto('/dashboard');
-    await desk.getByRole('tab', { name: 'Quotes' }).click();
     const details = desk.getByRole('form', { name: 'Invoice details' });
     await details.getByLabel('VAT number').fill('GB 123 4567 89');
     await details.getByLabel('Business address').fill('Unit 4, Ring Road\nBirmingham B1 1AA');
@@ -93,12 +96,11 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
     await phone.getByRole('link', { name: 'Pay £37.44' }).click();
     await phone.getByRole('button', { name: 'Pay £37.44' }).click();
     await expect(phone.getByRole('heading', { name: 'Booking sent' })).toBeVisible();
-    await expect(phone.getByText('£37.44 paid')).toBeVisible();
+    await expect(phone.getByText('Deposit paid £37.44')).toBeVisible();
   });
 
   const driverUrl = await test.step('the operator accepts the deposit-paid booking in the portal', async () => {
-    await desk.goto('/dashboard');
-    await desk.getByRole('tab', { name: 'Quotes' }).click();
+    await expect(desk.getByRole('article', { name: new RegExp(`^TQ-${reference}`) }).getByText('Deposit paid £37.44', { exact: true })).toBeVisible({ timeout: 15_000 });
     const accept = desk.getByRole('form', { name: `Accept TQ-${reference}` });
     await accept.getByLabel('ETA (minutes)').fill('20');
     await accept.getByRole('button', { name: 'Accept' }).click();
@@ -136,5 +138,11 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
     expect(text).toContain('Total (VAT included) £187.20');
     expect(text).toContain('Deposit paid by card £37.44');
     expect(text).toContain('Balance due £149.76');
+  });
+
+  await test.step('the operator finds the same invoice on the finished job in the portal', async () => {
+    await desk.getByText(/^Finished in the last 24 hours/).click();
+    const job = desk.getByRole('article', { name: new RegExp(`^TQ-${reference}`) });
+    await expect(job.getByRole('link', { name: 'Simplified VAT invoice 000001 (£187.20, PDF)' })).toHaveAttribute('href', `/api/bookings/${reference}/documents/000001`);
   });
 });

@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { accountState, amountDue, HOLD_START_WITHIN_MS, paymentPlan, percentOf, shareLines, type PaymentRule } from './payments';
+import {
+  accountState,
+  amountDue,
+  HOLD_START_WITHIN_MS,
+  keptPence,
+  paymentLabel,
+  paymentPlan,
+  paymentSummary,
+  percentOf,
+  refundablePence,
+  shareLines,
+  takenPence,
+  type PaymentAmounts,
+  type PaymentRule,
+} from './payments';
 
 const rule = (r: Partial<PaymentRule>): PaymentRule => ({ rule: 'none', depositPence: null, depositPercent: null, hold: false, ...r });
 const LINES = [
@@ -72,5 +86,25 @@ describe('accountState', () => {
     expect(accountState({ ...a, detailsSubmitted: true })).toBe('restricted');
     expect(accountState({ ...a, detailsSubmitted: true, chargesEnabled: true })).toBe('ready');
     expect(accountState({ ...a, detailsSubmitted: true, chargesEnabled: true, disconnected: true })).toBe('disconnected');
+  });
+});
+
+describe('a payment in words and sums', () => {
+  const p = (over: Partial<PaymentAmounts>): PaymentAmounts => ({ kind: 'deposit', status: 'paid', amountPence: 3744, refundedPence: 0, ...over });
+  it.each([
+    [p({}), 'Deposit paid', 'Deposit paid £37.44', 3744, 3744, 3744],
+    [p({ kind: 'full', amountPence: 18720 }), 'Paid', 'Paid £187.20', 18720, 18720, 18720],
+    [p({ kind: 'hold', status: 'held', amountPence: 18720 }), 'Held', 'Held £187.20', 0, 0, 0],
+    [p({ kind: 'hold', status: 'captured', amountPence: 18720 }), 'Paid', 'Paid £187.20', 18720, 18720, 18720],
+    [p({ kind: 'hold', status: 'released', amountPence: 18720 }), 'Hold released', 'Hold released £187.20', 0, 0, 0],
+    [p({ status: 'partially_refunded', refundedPence: 744 }), 'Partly refunded', 'Deposit paid £37.44, refunded £7.44', 3744, 3000, 3000],
+    [p({ status: 'refunded', refundedPence: 3744 }), 'Refunded', 'Deposit paid £37.44, refunded £37.44', 3744, 0, 0],
+    [p({ status: 'awaiting' }), 'Awaiting payment', 'Awaiting payment £37.44', 0, 0, 0],
+  ])('%o: %s', (payment, label, summary, taken, kept, refundable) => {
+    expect(paymentLabel(payment)).toBe(label);
+    expect(paymentSummary(payment)).toBe(summary);
+    expect(takenPence(payment)).toBe(taken);
+    expect(keptPence(payment)).toBe(kept);
+    expect(refundablePence(payment)).toBe(refundable);
   });
 });

@@ -1,6 +1,8 @@
 // Payment at booking (docs/product.md §21): the operator's rule, the state of their own payment
 // account, and the one pure computation of what a motorist pays at booking, in pence, from the
-// quote as it was frozen. Written once for the server, the portal and the pages.
+// quote as it was frozen; and how a booking's payment is worded and counted (what was taken, what
+// is left to refund). Written once for the server, the portal, the pages and the export.
+import { formatPence } from './money';
 
 /** No payment at booking (the default), a deposit, or the full price. */
 export const PAYMENT_RULES = ['none', 'deposit', 'full'] as const;
@@ -144,3 +146,64 @@ export function accountState(account: { accountId: string | null; chargesEnabled
   if (account.chargesEnabled && account.detailsSubmitted) return 'ready';
   return account.detailsSubmitted ? 'restricted' : 'details_needed';
 }
+
+/** A payment's amount, status and refunds: a row's pence or a view's pounds turned to pence. */
+export interface PaymentAmounts {
+  kind: PaymentKind;
+  status: PaymentStatus;
+  amountPence: number;
+  refundedPence: number;
+}
+
+/** Statuses in which the amount was taken from the card (refunded since or not). */
+const TAKEN: ReadonlySet<PaymentStatus> = new Set(['paid', 'captured', 'partially_refunded', 'refunded']);
+/** Statuses in which some of what was taken may still be refunded. */
+const REFUNDABLE: ReadonlySet<PaymentStatus> = new Set(['paid', 'captured', 'partially_refunded']);
+
+/** What was taken from the card: nothing while awaited, held or released. */
+export const takenPence = (p: Pick<PaymentAmounts, 'status' | 'amountPence'>): number => (TAKEN.has(p.status) ? p.amountPence : 0);
+
+/** What was taken and kept: the money taken, less refunds. */
+export const keptPence = (p: Pick<PaymentAmounts, 'status' | 'amountPence' | 'refundedPence'>): number => Math.max(0, takenPence(p) - p.refundedPence);
+
+/** What the operator may still refund: taken less refunded, or nothing. */
+export const refundablePence = (p: Pick<PaymentAmounts, 'status' | 'amountPence' | 'refundedPence'>): number =>
+  REFUNDABLE.has(p.status) ? Math.max(0, p.amountPence - p.refundedPence) : 0;
+
+/**
+ * The payment's state in a word or two, for the portal's jobs and the export: "Deposit paid",
+ * "Paid", "Held", "Hold released", "Partly refunded", "Refunded", "Awaiting payment".
+ */
+export function paymentLabel(p: Pick<PaymentAmounts, 'kind' | 'status'>): string {
+  if (p.status === 'paid' || p.status === 'captured') return p.kind === 'deposit' ? 'Deposit paid' : 'Paid';
+  return PAYMENT_STATUS_LABELS[p.status];
+}
+
+/**
+ * The payment in a line, with its amounts: "Deposit paid £37.44", "Held £187.20", "Paid £187.20,
+ * refunded £50.00", "Deposit paid £37.44, refunded £37.44".
+ */
+export function paymentSummary(p: PaymentAmounts): string {
+  const taken = TAKEN.has(p.status) ? paymentLabel({ kind: p.kind, status: 'paid' }) : paymentLabel(p);
+  return `${taken} ${formatPence(p.amountPence)}${p.refundedPence > 0 ? `, refunded ${formatPence(p.refundedPence)}` : ''}`;
+}
+
+/** The money the portal's numbers add up: paid at booking, less refunds. */
+export const MONEY_TAKEN_LABEL = 'Money taken';
+/** The export's payment columns: the status as `paymentLabel` words it, what was taken, what was refunded. */
+export const PAYMENT_CSV_COLUMNS = ['Payment status', 'Amount paid (£)', 'Amount refunded (£)'] as const;
+
+/** Why nothing can be refunded, by the payment's status (409 PAYMENT_NOT_REFUNDABLE). */
+export const NOT_REFUNDABLE: Record<PaymentStatus | 'none', string> = {
+  none: 'Nothing was paid on this job at booking.',
+  awaiting: 'Nothing has been paid on this job yet.',
+  held: 'The price is only held on the card, so there is nothing to refund: the hold is released if the job does not go ahead.',
+  released: 'The hold on the card was released: nothing was taken.',
+  refunded: 'Everything paid on this job has been refunded.',
+  paid: 'Nothing is left to refund on this job.',
+  captured: 'Nothing is left to refund on this job.',
+  partially_refunded: 'Nothing is left to refund on this job.',
+};
+
+/** A refund of more than is left (400, on the amount). */
+export const refundTooMuch = (leftPence: number): string => `Refund can be at most ${formatPence(leftPence)}, what is left of the payment`;

@@ -322,6 +322,7 @@ export const leadNumbersSchema = z
       .int()
       .nullable()
       .meta({ description: 'Of the last 30 days’ accepted bookings, the median time from booking to acceptance; null without any' }),
+    moneyTaken: money.meta({ description: 'Paid at booking for the last 30 days’ bookings (deposits, full prices, holds taken), less what was refunded' }),
   })
   .meta({ id: 'LeadNumbers' });
 

@@ -29,6 +29,7 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
     .openapi(r.list, (c) => c.json(bookings.list(currentUser(c).companyId), 200))
     .openapi(r.accept, async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
     .openapi(r.decline, async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
+    .openapi(r.refund, async (c) => c.json(await bookings.refund(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
     .openapi(r.settings, (c) => c.json(bookings.settings(currentUser(c).companyId), 200))
     .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
     .openapi(r.job, async (c) => {

@@ -5,6 +5,9 @@
 // history, and is pushed to the job's open status pages.
 import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
+import { poundsToPence } from '#shared/money';
+import type { PaymentRefund } from '#shared/payment-schemas';
+import { NOT_REFUNDABLE } from '#shared/payments';
 import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
 import { bookingMessageKey, readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
@@ -62,6 +65,8 @@ export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now
   nudgeOutbox?: () => void;
   /** After a job moved and its money followed (a completed job's receipt, api/documents/service.ts); never throws. */
   afterMove?: (bookingId: number, status: BookingStatus) => Promise<void>;
+  /** After the operator refunded part or all of a job (its credit note, api/documents/service.ts); never throws. */
+  afterRefund?: (bookingId: number) => Promise<void>;
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
@@ -97,6 +102,9 @@ export function bookingService(deps: BookingServiceDeps) {
     return bookingHistory(db, b.quoteId);
   }
   const jobView = (b: BookingWithQuote): JobView => toJobView(b, historyOf(b));
+  /** The operator's view: the driver's page while the job is accepted and under way. */
+  const operatorView = (b: BookingWithQuote) =>
+    toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)));
 
   /** Pushes the job's new state to its open pages. */
   function publish(id: number) {
@@ -421,9 +429,7 @@ export function bookingService(deps: BookingServiceDeps) {
 
     list(companyId: number): BookingList {
       const since = new Date(deps.now().getTime() - JOB_PAGE_CLOSES_AFTER_MS).toISOString();
-      const rows = companyBookings(db, companyId, since).map((b) =>
-        toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt))),
-      );
+      const rows = companyBookings(db, companyId, since).map(operatorView);
       const requested = rows.filter((b) => b.status === 'requested').sort((a, b) => a.respondBy.localeCompare(b.respondBy));
       const active = rows.filter((b) => b.status !== 'requested' && !isFinished(b.status));
       return { open: [...requested, ...active], recent: rows.filter((b) => isFinished(b.status)) };
@@ -442,7 +448,7 @@ export function bookingService(deps: BookingServiceDeps) {
         `ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}`,
         motoristText(b, 'accepted', motoristMessages.accepted(b.companyName, b.reference, eta, driverName)),
       );
-      return toBooking(after, historyOf(after), driverUrl(config.publicUrl, tokens.driverToken(after.id, after.driverSalt)));
+      return operatorView(after);
     },
 
     async decline(companyId: number, reference: string, body: BookingDecline) {
@@ -455,7 +461,19 @@ export function bookingService(deps: BookingServiceDeps) {
         body.reason,
         motoristText(b, 'declined', motoristMessages.declined(b.companyName, b.reference, b.companyPhone)),
       );
-      return toBooking(after, historyOf(after), null);
+      return operatorView(after);
+    },
+
+    /** The operator refunds part or all of the job's payment (docs/product.md §21); the motorist's open page shows it. */
+    async refund(companyId: number, reference: string, body: PaymentRefund) {
+      const b = ownBooking(companyId, reference);
+      if (!payments) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
+      await payments.refund(b.id, body.amount === undefined ? undefined : poundsToPence(body.amount));
+      await deps.afterRefund?.(b.id);
+      publish(b.id);
+      const after = bookingById(db, b.id);
+      if (!after) throw notFound();
+      return operatorView(after);
     },
 
     /** Expires every requested booking whose response time has passed; answers how many. */

@@ -4,6 +4,7 @@
 // bookings come in. Tokens are never logged (api/platform/http/redact.ts).
 import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema } from '#shared/booking-schemas';
 import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema } from '#shared/booking-responses';
+import { paymentRefundSchema } from '#shared/payment-schemas';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
 const tokenParameter = (who: string) => [parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')];
@@ -131,6 +132,24 @@ export const bookings = {
     parameters: [referenceParameter],
     request: { body: body(bookingDeclineSchema, { reason: 'No truck free' }) },
     responses: { 200: json(bookingSchema, 'Declined'), 404: bookingMissing, 409: outOfOrder },
+  }),
+  refund: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/refund',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Refunds part or all of what the motorist paid at booking, on the operator’s own payment account (docs/product.md §21)',
+    description:
+      '`amount` in pounds; absent, everything taken and not yet refunded. The server bounds it by what was taken less what was refunded already. The job’s `payment.refunded` is the total refunded after.',
+    parameters: [referenceParameter],
+    request: { body: body(paymentRefundSchema, { amount: 10 }) },
+    responses: {
+      200: json(bookingSchema, 'Refunded'),
+      400: error('More than is left to refund, or not an amount in pounds and pence: `fields.amount` says'),
+      404: bookingMissing,
+      409: error('Nothing to refund: never paid, only held, released or refunded already, or a refund of it under way (PAYMENT_NOT_REFUNDABLE)'),
+      503: error('The payment provider could not be reached: nothing was refunded (PAYMENT_PROVIDER_UNAVAILABLE)'),
+    },
   }),
   settings: route({
     method: 'get',

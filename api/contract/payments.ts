@@ -33,6 +33,17 @@ export const payments = {
       503: error('The payment provider could not be reached: `code` PAYMENT_PROVIDER_UNAVAILABLE'),
     },
   }),
+  sync: route({
+    method: 'post',
+    path: '/api/payments/sync',
+    'x-access': 'operator',
+    tags: ['Payments'],
+    summary: 'Reads the payment account’s state from the provider now and answers the settings: the portal asks on the return from onboarding, which may come before the account’s webhook',
+    responses: {
+      200: json(paymentSettingsSchema, 'The settings, with the account as the provider has it now'),
+      503: error('The payment provider could not be reached: `code` PAYMENT_PROVIDER_UNAVAILABLE (the state last known stands)'),
+    },
+  }),
   webhook: route({
     method: 'post',
     path: '/api/payments/webhook',

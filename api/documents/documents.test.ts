@@ -181,13 +181,11 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
     expect((await t.call('GET', `/api/jobs/${booked.json.jobToken}/receipt`)).json.code).toBe('DOCUMENT_NOT_ISSUED');
   });
 
-  it('answers a refund with a credit note referencing the original, numbered next, its VAT in proportion', async () => {
+  it('answers the operator’s refund with a credit note at once, referencing the original, numbered next, its VAT in proportion', async () => {
     const { t, op, bookAndPay, complete, download } = await setup({ vat: true });
     const { reference, jobToken, driverToken } = await bookAndPay();
     await complete(driverToken);
-    // A refund of £10.00 of the deposit, as the operator's refund records it.
-    t.deps.db.update(payments).set({ refundedPence: 1000, status: 'partially_refunded' }).where(eq(payments.companyId, op.companyId)).run();
-    expect(await t.bookings.documents.sweep()).toBe(1);
+    expect((await t.call('POST', `/api/bookings/${reference}/refund`, { token: op.token, body: { amount: 10 } })).status).toBe(200);
     expect(await t.bookings.documents.sweep()).toBe(0);
     const list = (await t.call('GET', `/api/bookings/${reference}/documents`, { token: op.token })).json;
     expect(list.map((d: { number: string; kind: string; total: number }) => [d.number, d.kind, d.total])).toEqual([
@@ -201,5 +199,20 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
     expect(row(text, 'Credits')).toMatch(/^Credits Simplified VAT invoice No\. 000001 of \d{1,2} \w+ \d{4}$/);
     expect(row(text, 'Refund to card')).toBe('Refund to card £8.33 20% £1.67 £10.00');
     expect(row(text, 'Total credited')).toBe('Total credited £10.00');
+  });
+
+  it('catches a refund made outside the portal (the operator’s own Stripe Dashboard) in the sweep, the rest of the deposit to the penny', async () => {
+    const { t, op, bookAndPay, complete } = await setup({ vat: true });
+    const { reference, driverToken } = await bookAndPay();
+    await complete(driverToken);
+    // As charge.refunded records a refund of the whole £37.44 deposit.
+    t.deps.db.update(payments).set({ refundedPence: 3744, status: 'refunded' }).where(eq(payments.companyId, op.companyId)).run();
+    expect(await t.bookings.documents.sweep()).toBe(1);
+    expect(await t.bookings.documents.sweep()).toBe(0);
+    const list = (await t.call('GET', `/api/bookings/${reference}/documents`, { token: op.token })).json;
+    expect(list.map((d: { kind: string; total: number }) => [d.kind, d.total])).toEqual([
+      ['simplified_invoice', 187.2],
+      ['credit_note', 37.44],
+    ]);
   });
 });

@@ -2,7 +2,7 @@
 // issued, so the same document always prints the same. The standard Helvetica needs no font file;
 // it writes WinAnsi, which has £ and the en-GB punctuation: any other character (a name in
 // another script) is printed as '?' rather than failing the download.
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
+import type { PDFFont, PDFPage } from 'pdf-lib';
 import { DOCUMENT_TITLES, documentNumber, type DocumentKind } from '#shared/documents';
 import { formatPence } from '#shared/money';
 import type { DocumentLine, DocumentTotals } from './vat';
@@ -37,8 +37,6 @@ export interface PrintableDocument {
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
-const GREY = rgb(0.35, 0.35, 0.35);
-const RULE = rgb(0.8, 0.8, 0.8);
 
 const ukDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
 /** `26 November 2026` from an ISO time, or from a UK day (YYYY-MM-DD, read at noon so no zone moves it). */
@@ -47,6 +45,10 @@ export const printedDate = (value: string) => ukDate.format(new Date(value.lengt
 const isVatDocument = (doc: PrintableDocument) => doc.kind === 'simplified_invoice' || doc.kind === 'vat_invoice' || (doc.kind === 'credit_note' && doc.details.seller.vatNumber !== null);
 
 export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Array> {
+  // Loaded at the first download, not at every server start: most processes never draw a PDF.
+  const { PDFDocument, rgb, StandardFonts } = await import('pdf-lib');
+  const GREY = rgb(0.35, 0.35, 0.35);
+  const RULE = rgb(0.8, 0.8, 0.8);
   const pdf = await PDFDocument.create();
   const title = DOCUMENT_TITLES[doc.kind];
   pdf.setTitle(`${title} ${documentNumber(doc.number)}`);

@@ -183,6 +183,15 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
       }
     },
 
+    /** After the operator's refund: its credit note at once (a refund before the document needs none). Never fails the refund: the sweep tries again. */
+    async afterRefund(bookingId: number): Promise<void> {
+      try {
+        await creditsFor(bookingId);
+      } catch (err) {
+        logger.warn({ msg: 'Could not issue a refund’s credit note; the sweep will', bookingId, error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+
     /** The sweep (a job): documents owed and not yet issued, a receipt after a hold was captured late, credit notes after refunds. */
     async sweep(limit = 50): Promise<number> {
       const owed = bookingsOwedDocuments(db, limit);

@@ -4,10 +4,12 @@
 // A booked quote's row carries its booking: the motorist's details, the operator's answer.
 import { BOOKING_STATUS_LABELS } from '#shared/bookings';
 import { LEAD_STATUS_LABELS } from '#shared/leads';
+import { PAYMENT_CSV_COLUMNS, paymentLabel, takenPence } from '#shared/payments';
 import { formatPhoneNational } from '#shared/phone-number';
 import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
 import type { BookingExportRow, LeadExportRow } from './store';
 import { contactTaps } from './view';
+import { paymentAmountsOfRow } from '../payments/store';
 
 /** A quote with its booking, if it was booked. */
 export type ExportRow = LeadExportRow & { booking?: BookingExportRow };
@@ -54,6 +56,7 @@ export const CSV_HEADER = [
   'ETA (minutes)',
   'Driver',
   'Decline reason',
+  ...PAYMENT_CSV_COLUMNS,
 ];
 
 const CHANNEL_LABELS = { whatsapp: 'WhatsApp', phone: 'Call' } as const;
@@ -113,6 +116,7 @@ export function csvRow(row: ExportRow, options: CsvOptions = { vatRegistered: fa
     lastChange(row),
     row.note,
     ...bookingCells(row.booking),
+    ...paymentCells(row.booking),
   ]
     .map(csvCell)
     .join(',');
@@ -133,6 +137,13 @@ function bookingCells(booking: BookingExportRow | undefined): (string | number |
     booking.driverName,
     booking.declineReason,
   ];
+}
+
+/** The payment at booking: its status as the portal words it, what was taken and what was refunded; blanks without one. */
+function paymentCells(booking: BookingExportRow | undefined): (string | null)[] {
+  const payment = booking && paymentAmountsOfRow(booking);
+  if (!payment) return new Array<null>(PAYMENT_CSV_COLUMNS.length).fill(null);
+  return [paymentLabel(payment), plainPounds(takenPence(payment)), plainPounds(payment.refundedPence)];
 }
 
 /**

@@ -1,7 +1,10 @@
 // The numbers at the top of the Quotes tab, from one read of the company's last 30 UK days
 // (oldest first): counts, shares, the median total, quotes per day and the top pickup districts;
-// and from the same days' bookings: how many, how many completed, and the median time to accept.
+// and from the same days' bookings: how many, how many completed, the median time to accept, and
+// the money taken at booking less refunds (docs/product.md §21).
 import { penceToPounds } from '#shared/money';
+import { keptPence } from '#shared/payments';
+import { paymentAmountsOfRow } from '../payments/store';
 import type { LeadNumbers } from '#shared/types';
 import type { BookingNumbersRow, NumbersRow } from './store';
 import { londonDate } from '../engine/calendar/uk-calendar';
@@ -56,6 +59,12 @@ export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<type
     bookings: booked.length,
     completedBookings: booked.filter((booking) => booking.status === 'completed').length,
     medianAcceptanceSeconds: acceptance.length === 0 ? null : median(acceptance),
+    moneyTaken: penceToPounds(
+      booked.reduce((sum, booking) => {
+        const payment = paymentAmountsOfRow(booking);
+        return sum + (payment ? keptPence(payment) : 0);
+      }, 0),
+    ),
   };
 }
 

@@ -8,6 +8,7 @@ import type { BookingStatus } from '#shared/bookings';
 import type { ContactChannel, LeadStatus } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
+import { PAYMENT_AMOUNT_COLUMNS, type PaymentAmountColumns } from '../payments/store';
 
 /** A quote as the inbox lists it. */
 export interface LeadRow {
@@ -175,24 +176,28 @@ export function leadsSince(db: Db, companyId: number, since: string): NumbersRow
 }
 
 /** A booking as the numbers count it: the funnel's later steps and the time to accept. */
-export interface BookingNumbersRow {
+export interface BookingNumbersRow extends PaymentAmountColumns {
   createdAt: string;
   status: BookingStatus;
   acceptedAt: string | null;
 }
 
-/** The company's bookings made since `since`, by the (company_id, created_at) index. */
+/**
+ * The company's bookings made since `since`, by the (company_id, created_at) index, with their
+ * payment at booking. One still awaiting its payment is not a booking yet (the operator never sees it).
+ */
 export function bookingsSince(db: Db, companyId: number, since: string): BookingNumbersRow[] {
   return statement(
     db,
     'bookingsSince',
-    `select created_at as createdAt, status, accepted_at as acceptedAt
-     from bookings indexed by bookings_company_created where company_id = ? and created_at >= ?`,
+    `select b.created_at as createdAt, b.status, b.accepted_at as acceptedAt, ${PAYMENT_AMOUNT_COLUMNS}
+     from bookings b indexed by bookings_company_created left join payments p on p.booking_id = b.id
+     where b.company_id = ? and b.created_at >= ? and b.status != 'awaiting_payment'`,
   ).all(companyId, since) as BookingNumbersRow[];
 }
 
-/** A quote's booking as the export lists it. */
-export interface BookingExportRow {
+/** A quote's booking as the export lists it, with its payment at booking. */
+export interface BookingExportRow extends PaymentAmountColumns {
   quoteId: number;
   status: BookingStatus;
   createdAt: string;
@@ -211,9 +216,10 @@ export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): Map<numbe
   const rows = statement(
     db,
     'bookingsOf',
-    `select quote_id as quoteId, status, created_at as createdAt, customer_name as customerName, customer_phone as customerPhone,
-       registration, note, accepted_at as acceptedAt, eta_minutes as etaMinutes, driver_name as driverName, decline_reason as declineReason
-     from bookings where quote_id in (select value from json_each(?))`,
+    `select b.quote_id as quoteId, b.status, b.created_at as createdAt, b.customer_name as customerName, b.customer_phone as customerPhone,
+       b.registration, b.note, b.accepted_at as acceptedAt, b.eta_minutes as etaMinutes, b.driver_name as driverName, b.decline_reason as declineReason,
+       ${PAYMENT_AMOUNT_COLUMNS}
+     from bookings b left join payments p on p.booking_id = b.id where b.quote_id in (select value from json_each(?))`,
   ).all(JSON.stringify(quoteIds)) as BookingExportRow[];
   return new Map(rows.map((row) => [row.quoteId, row]));
 }

@@ -11,6 +11,7 @@ export function paymentRoutes(payments: PaymentService) {
   return new OpenAPIHono<AppEnv>()
     .openapi(r.settings, (c) => c.json(payments.settings(currentUser(c).companyId), 200))
     .openapi(r.updateRule, async (c) => c.json(await payments.setRule(currentUser(c).companyId, c.req.valid('json')), 200))
+    .openapi(r.sync, async (c) => c.json(await payments.syncAccount(currentUser(c).companyId), 200))
     .openapi(r.connect, async (c) => {
       const user = currentUser(c);
       c.header('Cache-Control', 'no-store');

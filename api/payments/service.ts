@@ -6,7 +6,19 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
 import { penceToPounds, formatPence, poundsToPence } from '#shared/money';
-import { ACCOUNT_STATE_LABELS, accountState, CHECKOUT_LIFETIME_MS, PAYMENT_OFF_REASONS, paymentPlan, type PaymentPlan, type PaymentRule, type QuoteLine } from '#shared/payments';
+import {
+  ACCOUNT_STATE_LABELS,
+  accountState,
+  CHECKOUT_LIFETIME_MS,
+  NOT_REFUNDABLE,
+  PAYMENT_OFF_REASONS,
+  paymentPlan,
+  refundablePence,
+  refundTooMuch,
+  type PaymentPlan,
+  type PaymentRule,
+  type QuoteLine,
+} from '#shared/payments';
 import type { PaymentRuleUpdate, PaymentSettings } from '#shared/payment-schemas';
 import { findCompanyById } from '../company/store';
 import { findUserById } from '../auth/store';
@@ -20,9 +32,11 @@ import {
   lapsedCheckouts,
   movePayment,
   paymentByBooking,
+  paymentByIntent,
   paymentBySession,
   paymentsAfterJob,
   recordPaymentEvent,
+  recordRefund,
   saveSettings,
   settingsByAccount,
   settingsOf,
@@ -32,6 +46,13 @@ import {
 
 export const UNKNOWN_ACCOUNT = 'This event is not for a payment account of this platform';
 export const STALE_EVENT = 'A newer state of this account has been applied already';
+export const REFUND_UNDER_WAY = 'A refund of this job is under way. Please wait a moment, then look again.';
+
+/** A refund's idempotency key: the same refund asked again (a retry) is made once; the next one is another. */
+const refundKey = (payment: Pick<PaymentRow, 'id' | 'refundedPence'>, amountPence: number) => `refund-${payment.id}-${payment.refundedPence}-${amountPence}`;
+
+const idOf = (value: unknown): string | null =>
+  typeof value === 'string' ? value : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : null;
 
 /** What the payments need of bookings: their side of a payment received or abandoned. */
 export interface BookingPort {
@@ -168,10 +189,28 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         if (recorded === undefined) recorded = await write(db, record);
         return recorded ? 'ignored' : 'replayed';
       }
+      case 'charge.refunded':
+      case 'payment_intent.canceled': {
+        // A refund (ours, or made in the operator's own Stripe Dashboard) or a hold let go or lapsed.
+        const intentId = idOf(event.type === 'charge.refunded' ? o.payment_intent : o.id);
+        const payment = intentId && event.account ? paymentByIntent(db, event.account, intentId) : undefined;
+        return write(db, () => {
+          if (!record()) return 'replayed' as const;
+          if (!payment) return 'ignored' as const;
+          const changed =
+            event.type === 'charge.refunded'
+              ? recordRefund(db, payment.id, typeof o.amount_refunded === 'number' ? o.amount_refunded : 0, at)
+              : movePayment(db, payment.id, ['held'], { status: 'released' }, at);
+          return changed ? ('applied' as const) : ('ignored' as const);
+        });
+      }
       default:
         return write(db, () => (record() ? 'ignored' : 'replayed'));
     }
   }
+
+  /** Payments being refunded now: a second refund of one waits for the first to be recorded. */
+  const refunding = new Set<number>();
 
   return {
     mode: provider.mode,
@@ -221,6 +260,21 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         );
       }
       return provider.onboardingUrl(accountId);
+    },
+
+    /**
+     * The account's state as the provider has it now (the operator is back from onboarding, maybe
+     * before its `account.updated`), applied as the newest state; 503 when the provider is down.
+     * Local mode's account is whatever its connect page set.
+     */
+    async syncAccount(companyId: number): Promise<PaymentSettings> {
+      const row = settingsOf(db, companyId);
+      const accountId = row?.accountId;
+      if (accountId && !row.disconnected && row.provider === 'stripe' && provider.mode === 'stripe') {
+        const snapshot = await provider.account(accountId);
+        await write(db, () => applyAccountState(db, accountId, snapshot, Math.floor(now().getTime() / 1000), now().toISOString()));
+      }
+      return view(companyId);
     },
 
     /** Local mode's connect page: the stand-in account is ready at once, or disconnected. */
@@ -359,14 +413,39 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
             await provider.release(payment.accountId, payment.paymentIntentId);
             await write(db, () => movePayment(db, payment.id, ['held'], { status: 'released' }, at()));
           } else if (payment.status === 'paid' || payment.status === 'partially_refunded') {
+            // The operator's own refund of it is under way: reconciliation refunds what it leaves.
+            if (refunding.has(payment.id)) return;
             const left = payment.amountPence - payment.refundedPence;
-            await provider.refund(payment.accountId, payment.paymentIntentId, left, `refund-${payment.id}-${payment.refundedPence}`);
-            await write(db, () => movePayment(db, payment.id, ['paid', 'partially_refunded'], { status: 'refunded', refundedPence: payment.amountPence }, at()));
+            await provider.refund(payment.accountId, payment.paymentIntentId, left, refundKey(payment, left));
+            await write(db, () => recordRefund(db, payment.id, payment.amountPence, at()));
           }
         }
       } catch (err) {
         logger.warn({ msg: 'Could not settle a payment after its job', bookingId, error: err instanceof Error ? err.message : String(err) });
       }
+    },
+
+    /**
+     * The operator refunds part or all of what was taken (`amountPence`; absent: all that is left),
+     * on their own account. Bounded here, never by the client: 409 PAYMENT_NOT_REFUNDABLE when
+     * nothing is left, 400 above what is left, 503 when the provider is down (nothing recorded).
+     */
+    async refund(bookingId: number, amountPence?: number): Promise<void> {
+      const payment = paymentByBooking(db, bookingId);
+      if (!payment) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
+      const left = refundablePence(payment);
+      if (left === 0 || !payment.paymentIntentId) throw new Conflict(NOT_REFUNDABLE[payment.status], 'PAYMENT_NOT_REFUNDABLE');
+      const amount = amountPence ?? left;
+      if (amount > left) throw new ValidationFailed(refundTooMuch(left), { amount: refundTooMuch(left) });
+      if (refunding.has(payment.id)) throw new Conflict(REFUND_UNDER_WAY, 'PAYMENT_NOT_REFUNDABLE');
+      refunding.add(payment.id);
+      try {
+        await provider.refund(payment.accountId, payment.paymentIntentId, amount, refundKey(payment, amount));
+        await write(db, () => recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString()));
+      } finally {
+        refunding.delete(payment.id);
+      }
+      logger.info({ msg: 'Payment refunded by the operator', bookingId, amountPence: amount });
     },
 
     /**

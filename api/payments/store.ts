@@ -2,11 +2,25 @@
 // payment, and the connected-account events applied. Writers run inside the caller's write()
 // transaction; every state change is compare-and-set, so a replayed or late event changes nothing.
 import { and, eq, inArray, lte } from 'drizzle-orm';
-import type { PaymentStatus } from '#shared/payments';
+import type { PaymentAmounts, PaymentKind, PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
 import { paymentEvents, paymentSettings, payments } from '../platform/db/schema';
 
 export type PaymentSettingsRow = typeof paymentSettings.$inferSelect;
+
+/** A booking's payment columns, for a query joining `payments p` to its bookings (null without a payment). */
+export const PAYMENT_AMOUNT_COLUMNS = `p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence, p.refunded_pence as paymentRefundedPence`;
+export interface PaymentAmountColumns {
+  paymentKind: PaymentKind | null;
+  paymentStatus: PaymentStatus | null;
+  paymentAmountPence: number | null;
+  paymentRefundedPence: number | null;
+}
+/** Those columns as the payment's amounts, or null when the booking took no payment. */
+export const paymentAmountsOfRow = (row: PaymentAmountColumns): PaymentAmounts | null =>
+  row.paymentKind === null || row.paymentStatus === null
+    ? null
+    : { kind: row.paymentKind, status: row.paymentStatus, amountPence: row.paymentAmountPence ?? 0, refundedPence: row.paymentRefundedPence ?? 0 };
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 
@@ -60,6 +74,32 @@ export function paymentByBooking(db: Db, bookingId: number): PaymentRow | undefi
   return db.select().from(payments).where(eq(payments.bookingId, bookingId)).get();
 }
 
+/** The payment of a connected account's PaymentIntent (a charge's or a hold's event), by the payments_intent index. */
+export function paymentByIntent(db: Db, accountId: string, paymentIntentId: string): PaymentRow | undefined {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.paymentIntentId, paymentIntentId), eq(payments.accountId, accountId)))
+    .get();
+}
+
+/**
+ * Records that `totalRefundedPence` of a taken payment has been refunded in all (never more than
+ * was taken): partly or fully refunded. Only ever raises the total, so a replayed or late report
+ * of an earlier refund changes nothing. False when nothing changed.
+ */
+export function recordRefund(db: Db, id: number, totalRefundedPence: number, at: string): boolean {
+  return (
+    db.$client
+      .prepare(
+        `update payments set refunded_pence = min(@total, amount_pence),
+           status = case when min(@total, amount_pence) >= amount_pence then 'refunded' else 'partially_refunded' end, updated_at = @at
+         where id = @id and status in ('paid', 'captured', 'partially_refunded') and refunded_pence < min(@total, amount_pence)`,
+      )
+      .run({ id, total: totalRefundedPence, at }).changes > 0
+  );
+}
+
 /** Moves a payment from one of `from` to the patch's status; false when it was not in one of them. */
 export function movePayment(db: Db, id: number, from: readonly PaymentStatus[], patch: Partial<Pick<PaymentRow, 'status' | 'refundedPence' | 'paymentIntentId' | 'paidAt'>>, at: string): boolean {
   return (
@@ -86,12 +126,12 @@ export function recordPaymentEvent(db: Db, id: string, type: string, accountId: 
   return db.insert(paymentEvents).values({ id, type, accountId, receivedAt: at }).onConflictDoNothing().run().changes === 1;
 }
 
-/** Payments their job's end has not yet acted on: paid or held for a job declined, expired or cancelled; held for a completed one. */
+/** Payments their job's end has not yet acted on: paid (in part refunded or not) or held for a job declined, expired or cancelled; held for a completed one. */
 export function paymentsAfterJob(db: Db, limit: number): { id: number; bookingId: number; bookingStatus: string }[] {
   return db.$client
     .prepare(
       `select p.id, p.booking_id as bookingId, b.status as bookingStatus from payments p join bookings b on b.id = p.booking_id
-       where (b.status in ('declined', 'expired', 'cancelled') and p.status in ('paid', 'held')) or (b.status = 'completed' and p.status = 'held')
+       where (b.status in ('declined', 'expired', 'cancelled') and p.status in ('paid', 'partially_refunded', 'held')) or (b.status = 'completed' and p.status = 'held')
        limit ?`,
     )
     .all(limit) as { id: number; bookingId: number; bookingStatus: string }[];

@@ -1,17 +1,10 @@
 // Payment at booking in Stripe mode through app.request, with the real SDK talking to the local
 // Stripe fake (connected accounts, Account Links, Checkout on the operator's account) and
 // Connect webhooks signed as Stripe signs them.
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings as bookingsTable, mailOutbox, payments as paymentsTable } from '../platform/db/schema';
-import { insertQuote } from '../quotes/store';
-import { createTestApp, TEST_ORIGIN } from '../test/harness';
-import { quote18720 } from '../test/payment-fixtures';
+import { TEST_ORIGIN } from '../test/harness';
 import { startStripeFake, type StripeFake } from '../test/stripe-fake';
-import { eq } from 'drizzle-orm';
-
-const CONNECT_SECRET = 'whsec_connect_test_secret';
-const signer = new Stripe('sk_test_signer');
+import { KEY, paidStripeBooking, stripePaymentsSetup } from '../test/stripe-payments';
 
 let fake: StripeFake;
 beforeAll(async () => {
@@ -21,59 +14,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-let eventCounter = 0;
-const KEY = 'pay-at-booking-form-key-0001';
-
-
-async function setup() {
-  const t = createTestApp({
-    env: { BILLING_MODE: 'stripe', STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, STRIPE_API_BASE: fake.baseUrl },
-  });
-  const op = await t.operator();
-  const { db } = t.deps;
-
-  async function event(type: string, object: unknown, options: { account?: string | null; created?: number; id?: string; secret?: string; signature?: string } = {}) {
-    const payload = JSON.stringify({
-      id: options.id ?? `evt_connect_${++eventCounter}`,
-      object: 'event',
-      api_version: '2026-10-28.endive',
-      created: options.created ?? Math.floor(Date.now() / 1000),
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type,
-      ...(options.account === null ? {} : { account: options.account }),
-      data: { object },
-    });
-    const signature = options.signature ?? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? CONNECT_SECRET });
-    const res = await t.app.request(`${TEST_ORIGIN}/api/payments/webhook`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
-      body: payload,
-    });
-    return { status: res.status, json: (await res.json()) as { outcome?: string; code?: string } };
-  }
-
-  /** Connects through Stripe's onboarding and the account.updated that follows it. */
-  async function connectReady() {
-    const connect = await t.call('POST', '/api/payments/connect', { token: op.token });
-    expect(connect.status).toBe(200);
-    const accountId = [...fake.accounts.values()].filter((a) => a.metadata.companyId === String(op.companyId)).at(-1)?.id ?? '';
-    const updated = await event('account.updated', fake.enableAccount(accountId), { account: accountId });
-    expect(updated).toMatchObject({ status: 200, json: { outcome: 'applied' } });
-    return { accountId, connectUrl: connect.json.url as string };
-  }
-
-  const setRule = (body: Record<string, unknown>) => t.call('PUT', '/api/payments/rule', { token: op.token, body });
-  const quote = async () => insertQuote(db, quote18720(op.companyId));
-  const book = (quoteId: string, bookingKey = KEY) =>
-    t.call('POST', '/api/bookings', { body: { quoteId, bookingKey, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' } });
-  const bookingRows = () => db.select().from(bookingsTable).where(eq(bookingsTable.companyId, op.companyId)).all();
-  const paymentRows = () => db.select().from(paymentsTable).where(eq(paymentsTable.companyId, op.companyId)).all();
-  const bookingAlerts = () => db.select().from(mailOutbox).where(eq(mailOutbox.companyId, op.companyId)).all().filter((r) => r.kind === 'booking');
-  const settings = async () => (await t.call('GET', '/api/payments', { token: op.token })).json;
-  return { t, op, event, connectReady, setRule, quote, book, bookingRows, paymentRows, bookingAlerts, settings };
-}
+const setup = () => stripePaymentsSetup(fake);
 
 describe('payments: connecting the operator’s own Stripe account', () => {
   it('creates a connected account with the full Dashboard and Stripe’s fees and losses, onboards it with an Account Link, and follows account.updated', async () => {
@@ -285,18 +226,7 @@ describe('payments: paying at booking', () => {
 });
 
 describe('payments: the money follows the job', () => {
-  async function paidBooking(rule: Record<string, unknown>) {
-    const s = await setup();
-    const { accountId } = await s.connectReady();
-    await s.setRule(rule);
-    const reference = await s.quote();
-    const res = await s.book(reference);
-    const session = [...fake.sessions.values()].find((x) => x.url === res.json.checkoutUrl);
-    if (!session) throw new Error('no fake session');
-    const paid = fake.payCheckout(session.id);
-    expect(await s.event('checkout.session.completed', paid, { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
-    return { ...s, accountId, reference, intent: paid.payment_intent ?? '' };
-  }
+  const paidBooking = (rule: Record<string, unknown>) => paidStripeBooking(fake, rule);
 
   it('refunds a deposit in full on the operator’s account when the booking is declined', async () => {
     const { t, op, accountId, reference, intent, paymentRows } = await paidBooking({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });

@@ -6,6 +6,7 @@ import { openCheckoutSessionIds } from '../../billing/store';
 import { openDatabase, type Db } from './client';
 import { bookingsOfQuotes, bookingsSince, findLeadById, leadsSince, listLeads } from '../../leads/store';
 import { findUserByCompanyId, findUserByStripeCustomer } from '../../auth/store';
+import { paymentByIntent } from '../../payments/store';
 
 /** The SQL a data-layer call prepares, captured as it runs. */
 function sqlOf(db: Db, call: () => unknown): string {
@@ -41,7 +42,10 @@ describe('look-up indexes', () => {
       'SEARCH quotes USING INDEX quotes_company_created (company_id=? AND created_at<?)',
     ],
     ['the 30-day numbers, from the covering index alone', (d: Db) => leadsSince(d, 1, '2026-01-01'), 'SEARCH quotes USING COVERING INDEX quotes_company_created (company_id=? AND created_at>?)'],
-    ['the 30 days’ bookings for the numbers', (d: Db) => bookingsSince(d, 1, '2026-01-01'), 'SEARCH bookings USING INDEX bookings_company_created (company_id=? AND created_at>?)'],
+    ['the 30 days’ bookings for the numbers', (d: Db) => bookingsSince(d, 1, '2026-01-01'), 'SEARCH b USING INDEX bookings_company_created (company_id=? AND created_at>?)'],
+    // Their payments, one each by its booking; a charge's or a hold's event finds its payment by the intent.
+    ['the payments of the 30 days’ bookings', (d: Db) => bookingsSince(d, 1, '2026-01-01'), 'SEARCH p USING INDEX payments_booking (booking_id=?) LEFT-JOIN'],
+    ['a payment by its PaymentIntent (each refund or hold event)', (d: Db) => paymentByIntent(d, 'acct_1', 'pi_1'), 'SEARCH payments USING INDEX payments_intent (payment_intent_id=?)'],
   ])('finds %s through its index, not a scan', (_, call, expected) => {
     db = openDatabase(':memory:');
     const plan = planOf(db, sqlOf(db, () => call(db)));
@@ -52,7 +56,8 @@ describe('look-up indexes', () => {
   it('finds the bookings of a chunk of the export by the quote index, walking only the chunk’s ids', () => {
     db = openDatabase(':memory:');
     const plan = planOf(db, sqlOf(db, () => bookingsOfQuotes(db, [1, 2])));
-    expect(plan).toContain('SEARCH bookings USING INDEX bookings_quote (quote_id=?)');
+    expect(plan).toContain('SEARCH b USING INDEX bookings_quote (quote_id=?)');
+    expect(plan).toContain('SEARCH p USING INDEX payments_booking (booking_id=?) LEFT-JOIN');
     expect(plan.filter((step) => step.startsWith('SCAN'))).toEqual([expect.stringMatching(/^SCAN json_each VIRTUAL TABLE/)]);
   });
 });

@@ -530,6 +530,8 @@ export const payments = sqliteTable(
     uniqueIndex('payments_booking').on(t.bookingId),
     uniqueIndex('payments_checkout').on(t.checkoutSessionId),
     index('payments_status_expires').on(t.status, t.checkoutExpiresAt),
+    // The connected account's charge and PaymentIntent events (refunds, a hold cancelled) name the intent.
+    index('payments_intent').on(t.paymentIntentId),
   ],
 );
 

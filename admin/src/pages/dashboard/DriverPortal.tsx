@@ -1,5 +1,6 @@
 // The Driver Portal's settings: four tabs (docs/product.md §2), default Pricing, plus the preview button;
-// then the Quotes tab (decision 016), opened by `?tab=quotes` or a `quote` link too.
+// then the Quotes tab (decision 016), opened by `?tab=quotes` or a `quote` link too, and by the
+// return from connecting a payment account (`?payments=…`: its Payments section is there).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { Calculator, Eye, Inbox, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
@@ -51,7 +52,7 @@ export function DriverPortal() {
   const [popupBlocked, setPopupBlocked] = useState(false);
   const [previewing, setPreviewing] = useState(false);
   const [params] = useSearchParams();
-  const firstTab = params.get('tab') === 'quotes' || params.has('quote') ? 'quotes' : 'pricing';
+  const firstTab = params.get('tab') === 'quotes' || params.has('quote') || params.has('payments') ? 'quotes' : 'pricing';
   const [quotesOpened, setQuotesOpened] = useState(firstTab === 'quotes');
 
   const preview = async () => {

@@ -64,6 +64,15 @@ afterEach(() => vi.useRealTimers());
 const open = () => renderRoutes([{ path: '/job/:token', element: <JobPage /> }], `/job/${TOKEN}`);
 
 describe('<JobPage>', () => {
+  it('shows what was paid at booking and what was refunded, worded as the portal words it', async () => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    open();
+    latest().send(job({ payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } }));
+    expect(await screen.findByText('Deposit paid £37.44')).toBeTruthy();
+    latest().send(job({ status: 'declined', payment: { kind: 'deposit', status: 'refunded', amount: 37.44, refunded: 37.44, checkoutUrl: null } }));
+    expect(await screen.findByText('Deposit paid £37.44, refunded £37.44')).toBeTruthy();
+  });
+
   it('follows the job over its stream without a reload: accepted with an ETA as clock time and countdown, the driver, then completed', async () => {
     const api = fakeApi({});
     vi.stubGlobal('fetch', api.fetchStub);

@@ -7,7 +7,8 @@ import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import { BOOKING_STATUS_LABELS, clockTime, isFinished, type BookingStatus } from '#shared/bookings';
 import { formatPounds } from '#shared/money';
-import { PAYMENT_KIND_LABELS, PAYMENT_STATUS_LABELS } from '#shared/payments';
+import { paymentAmountsOf } from '#shared/payment-schemas';
+import { paymentSummary } from '#shared/payments';
 import { telUrl, ukNational } from '#shared/phone';
 import { useMinutesLeft } from './format';
 import { JobDocuments } from './JobDocuments';
@@ -134,11 +135,8 @@ export default function JobPage() {
           <dd>{formatPounds(job.price)}</dd>
           {job.payment && job.payment.status !== 'awaiting' && (
             <>
-              <dt className="text-slate-700">{PAYMENT_KIND_LABELS[job.payment.kind]}</dt>
-              <dd>
-                {formatPounds(job.payment.amount)} {PAYMENT_STATUS_LABELS[job.payment.status].toLowerCase()}
-                {job.payment.refunded > 0 && `, ${formatPounds(job.payment.refunded)} refunded`}
-              </dd>
+              <dt className="text-slate-700">Payment</dt>
+              <dd>{paymentSummary(paymentAmountsOf(job.payment))}</dd>
             </>
           )}
         </dl>

@@ -213,4 +213,65 @@ describe('<JobsCard>', () => {
     expect(job('KJAECF76R')).toBeTruthy();
     expect(api.calls.filter((call) => call.path === '/api/bookings').length).toBeGreaterThanOrEqual(2);
   });
+  it('shows what the motorist paid at booking, and refunds part of it, the bound said by the server', async () => {
+    const paid: Booking = { ...accepted, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } };
+    const held: Booking = { ...underWay, payment: { kind: 'hold', status: 'held', amount: 187.2, refunded: 0, checkoutUrl: null } };
+    const refunded: Booking = { ...paid, payment: { ...paid.payment!, status: 'partially_refunded', refunded: 7.44 } };
+    let done = false;
+    const api = renderCard({
+      'GET /api/bookings': () => list([done ? refunded : paid, held]),
+      'POST /api/bookings/KJAECF76R/refund': (body) => {
+        if ((body as { amount?: number }).amount === 40) {
+          return { status: 400, json: { message: 'Too much', code: 'VALIDATION_FAILED', fields: { amount: 'Refund can be at most £37.44, what is left of the payment' } } };
+        }
+        done = true;
+        return { json: refunded };
+      },
+    });
+    expect(await within(await screen.findByRole('article', { name: /^TQ-KJAECF76R/ })).findByText('Deposit paid £37.44')).toBeTruthy();
+    // A hold has taken nothing yet: nothing to refund.
+    expect(within(job('M3N4P5Q6R')).getByText('Held £187.20')).toBeTruthy();
+    expect(within(job('M3N4P5Q6R')).queryByText('Refund the motorist')).toBeNull();
+
+    const form = within(job('KJAECF76R')).getByRole('form', { name: 'Refund TQ-KJAECF76R' });
+    expect(within(form).getByText('Up to £37.44. Leave blank to refund all of it.')).toBeTruthy();
+    fireEvent.change(within(form).getByLabelText('Amount to refund (£)'), { target: { value: 'lots' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Refund' }));
+    expect(await within(form).findByText('Refund must be an amount in pounds')).toBeTruthy();
+    expect(posts(api)).toEqual([]);
+
+    fireEvent.change(within(form).getByLabelText('Amount to refund (£)'), { target: { value: '40' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Refund' }));
+    expect(await within(form).findByText('Refund can be at most £37.44, what is left of the payment')).toBeTruthy();
+    fireEvent.change(within(form).getByLabelText('Amount to refund (£)'), { target: { value: '£7.44' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Refund' }));
+    expect(await within(job('KJAECF76R')).findByText('Deposit paid £37.44, refunded £7.44')).toBeTruthy();
+    expect(posts(api).map((call) => call.body)).toEqual([{ amount: 40 }, { amount: 7.44 }]);
+  });
+});
+
+describe('a finished job’s documents', () => {
+  it('links a completed paid job’s simplified VAT invoice as a PDF and issues a full one on request', async () => {
+    const completed: Booking = { ...accepted, status: 'completed', driverUrl: null, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } };
+    const simplified = { number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: minutesFromNow(0), total: 143.75 };
+    const full = { number: '000002', kind: 'vat_invoice', title: 'VAT invoice', issuedAt: minutesFromNow(0), total: 143.75 };
+    let documents = [simplified];
+    const api = renderCard({
+      'GET /api/bookings': () => ({ json: { open: [], recent: [completed] } satisfies BookingList }),
+      [`GET /api/bookings/${completed.reference}/documents`]: () => ({ json: documents }),
+      [`POST /api/bookings/${completed.reference}/full-invoice`]: () => {
+        documents = [simplified, full];
+        return { status: 201, json: full };
+      },
+    });
+    fireEvent.click(await screen.findByText('Finished in the last 24 hours (1)'));
+    const link = await within(job(completed.reference)).findByRole('link', { name: 'Simplified VAT invoice 000001 (£143.75, PDF)' });
+    expect(link.getAttribute('href')).toBe(`/api/bookings/${completed.reference}/documents/000001`);
+    await act(async () => {
+      fireEvent.click(within(job(completed.reference)).getByRole('button', { name: 'Issue full VAT invoice' }));
+    });
+    expect(await within(job(completed.reference)).findByRole('link', { name: 'VAT invoice 000002 (£143.75, PDF)' })).toBeTruthy();
+    expect(within(job(completed.reference)).queryByRole('button', { name: 'Issue full VAT invoice' })).toBeNull();
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/bookings/${completed.reference}/full-invoice`]);
+  });
 });

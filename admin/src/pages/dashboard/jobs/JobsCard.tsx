@@ -1,21 +1,25 @@
 // The Jobs card at the top of the Quotes tab (docs/product.md, "Bookings"): bookings waiting for an
 // answer first, loudest, each with the time left before it expires, accept (an ETA in minutes and
 // optionally the driver) or decline (a reason); then the jobs under way, with the driver's page to
-// copy or send by WhatsApp; then those finished in the last day. Every job keeps its history.
+// copy or send by WhatsApp; then those finished in the last day. Every job keeps its history, and
+// shows what the motorist paid at booking (docs/product.md §21), which the operator can refund.
 // The list is read again every few seconds, so a new booking appears without a reload.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Copy, MessageCircle } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
 import type { Booking } from '#shared/booking-responses';
 import { bookingAcceptSchema, bookingDeclineSchema } from '#shared/booking-schemas';
 import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '#shared/bookings';
 import { fieldMessages } from '#shared/field-messages';
-import { formatPounds } from '#shared/money';
+import { formatPence, formatPounds } from '#shared/money';
+import { paymentAmountsOf, paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
+import { paymentSummary, refundablePence } from '#shared/payments';
+import type { z } from 'zod';
 import { formatPhoneNational } from '#shared/phone-number';
 import { telUrl } from '#shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
-import { useAnswerJob, useJobs } from './api';
+import { useAnswerJob, useJobs, type Answer } from './api';
 import { JobDocumentLinks } from './JobDocumentLinks';
 import { countdown, useNow, whatsappShare } from './format';
 
@@ -125,6 +129,7 @@ function JobItem({ job }: { job: Booking }) {
         </p>
       )}
       {job.declineReason && <p className="text-sm text-slate-800">Declined: {job.declineReason}</p>}
+      {job.payment && job.payment.status !== 'awaiting' && <Payment job={job} payment={job.payment} />}
       {requested && <AnswerForms job={job} />}
       {job.driverUrl && <DriverLink job={job} url={job.driverUrl} />}
       {job.status === 'completed' && job.payment && <JobDocumentLinks job={job} />}
@@ -148,57 +153,156 @@ function serverErrors(error: Error): Record<string, string> {
   return { _: error.message };
 }
 
+/** One of the card's small forms (accept, decline, refund): its fields, each error under its field, and one button. */
+interface FormField {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint?: string;
+  input?: InputHTMLAttributes<HTMLInputElement>;
+}
+
+function JobForm({ label, fields, errors, button, variant, pending, onSubmit }: {
+  label: string;
+  fields: FormField[];
+  errors: Record<string, string>;
+  button: string;
+  variant: 'success' | 'outline';
+  pending: boolean;
+  onSubmit: () => void;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSubmit();
+  };
+  return (
+    <form noValidate onSubmit={submit} aria-label={label} className="grid content-start gap-2">
+      {fields.map((field) => (
+        <Field key={field.name} label={field.label} hint={field.hint} error={errors[field.name]}>
+          <Input {...field.input} value={field.value} onChange={(e) => field.onChange(e.target.value)} />
+        </Field>
+      ))}
+      <Button type="submit" variant={variant} disabled={pending}>
+        {button}
+      </Button>
+    </form>
+  );
+}
+
+/** Checks `raw` with the shared schema as the server will, then sends it; the errors by field either way. */
+function useJobAction(reference: string) {
+  const answer = useAnswerJob(reference);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  function send<S extends z.ZodType<Answer['body']>>(action: Answer['action'], schema: S, raw: unknown, onDone?: (job: Booking) => void) {
+    const checked = schema.safeParse(raw);
+    if (!checked.success) return setErrors(fieldMessages(checked.error.issues));
+    setErrors({});
+    answer.mutate({ action, body: checked.data } as Answer, { onSuccess: onDone, onError: (error) => setErrors(serverErrors(error)) });
+  }
+  return { send, errors, pending: answer.isPending };
+}
+
+function FormError({ errors }: { errors: Record<string, string> }) {
+  return errors._ ? (
+    <p role="alert" className="text-sm text-red-700">
+      {errors._}
+    </p>
+  ) : null;
+}
+
 function AnswerForms({ job }: { job: Booking }) {
-  const answer = useAnswerJob(job.reference);
+  const { send, errors, pending } = useJobAction(job.reference);
   const [eta, setEta] = useState('');
   const [driver, setDriver] = useState('');
   const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  const accept = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = bookingAcceptSchema.safeParse({ etaMinutes: eta.trim() === '' ? undefined : Number(eta), ...(driver.trim() ? { driverName: driver } : {}) });
-    if (!checked.success) return setErrors(fieldMessages(checked.error.issues));
-    setErrors({});
-    answer.mutate({ action: 'accept', body: checked.data }, { onError: (error) => setErrors(serverErrors(error)) });
-  };
-  const decline = (event: FormEvent) => {
-    event.preventDefault();
-    const checked = bookingDeclineSchema.safeParse({ reason });
-    if (!checked.success) return setErrors(fieldMessages(checked.error.issues));
-    setErrors({});
-    answer.mutate({ action: 'decline', body: checked.data }, { onError: (error) => setErrors(serverErrors(error)) });
-  };
-
   return (
     <div className="grid gap-3">
       <div className="grid gap-4 md:grid-cols-2">
-        <form noValidate onSubmit={accept} aria-label={`Accept TQ-${job.reference}`} className="grid content-start gap-2">
-          <Field label="ETA (minutes)" error={errors.etaMinutes}>
-            <Input type="number" inputMode="numeric" min={ETA_MINUTES.min} max={ETA_MINUTES.max} step={1} value={eta} onChange={(e) => setEta(e.target.value)} />
-          </Field>
-          <Field label="Driver’s name (optional)" error={errors.driverName}>
-            <Input value={driver} maxLength={DRIVER_NAME_MAX} autoComplete="off" onChange={(e) => setDriver(e.target.value)} />
-          </Field>
-          <Button type="submit" variant="success" disabled={answer.isPending}>
-            Accept
-          </Button>
-        </form>
-        <form noValidate onSubmit={decline} aria-label={`Decline TQ-${job.reference}`} className="grid content-start gap-2">
-          <Field label="Reason for declining" error={errors.reason}>
-            <Input value={reason} maxLength={DECLINE_REASON_MAX} placeholder="No truck free" onChange={(e) => setReason(e.target.value)} />
-          </Field>
-          <Button type="submit" variant="outline" disabled={answer.isPending}>
-            Decline
-          </Button>
-        </form>
+        <JobForm
+          label={`Accept TQ-${job.reference}`}
+          fields={[
+            {
+              name: 'etaMinutes',
+              label: 'ETA (minutes)',
+              value: eta,
+              onChange: setEta,
+              input: { type: 'number', inputMode: 'numeric', min: ETA_MINUTES.min, max: ETA_MINUTES.max, step: 1 },
+            },
+            { name: 'driverName', label: 'Driver’s name (optional)', value: driver, onChange: setDriver, input: { maxLength: DRIVER_NAME_MAX, autoComplete: 'off' } },
+          ]}
+          errors={errors}
+          button="Accept"
+          variant="success"
+          pending={pending}
+          onSubmit={() =>
+            send('accept', bookingAcceptSchema, { etaMinutes: eta.trim() === '' ? undefined : Number(eta), ...(driver.trim() ? { driverName: driver } : {}) })
+          }
+        />
+        <JobForm
+          label={`Decline TQ-${job.reference}`}
+          fields={[{ name: 'reason', label: 'Reason for declining', value: reason, onChange: setReason, input: { maxLength: DECLINE_REASON_MAX, placeholder: 'No truck free' } }]}
+          errors={errors}
+          button="Decline"
+          variant="outline"
+          pending={pending}
+          onSubmit={() => send('decline', bookingDeclineSchema, { reason })}
+        />
       </div>
-      {errors._ && (
-        <p role="alert" className="text-sm text-red-700">
-          {errors._}
-        </p>
-      )}
+      <FormError errors={errors} />
     </div>
+  );
+}
+
+/** The payment at booking with its amounts: "Deposit paid £37.44, refunded £10.00". */
+function Payment({ job, payment }: { job: Booking; payment: BookingPayment }) {
+  const amounts = paymentAmountsOf(payment);
+  return (
+    <div className="grid gap-2">
+      <p className="text-sm font-medium text-slate-900">{paymentSummary(amounts)}</p>
+      {refundablePence(amounts) > 0 && <RefundForm job={job} leftPence={refundablePence(amounts)} />}
+    </div>
+  );
+}
+
+function RefundForm({ job, leftPence }: { job: Booking; leftPence: number }) {
+  const { send, errors, pending } = useJobAction(job.reference);
+  const [amount, setAmount] = useState('');
+  const [done, setDone] = useState('');
+  const refund = () => {
+    setDone('');
+    send('refund', paymentRefundSchema, amount.trim() === '' ? {} : { amount: Number(amount.replace(/^£/, '').trim()) }, (after) =>
+      setDone(after.payment ? `Refunded. ${paymentSummary(paymentAmountsOf(after.payment))}.` : 'Refunded.'),
+    );
+  };
+  return (
+    <details className="text-sm">
+      <summary className="cursor-pointer text-brand-700">Refund the motorist</summary>
+      <div className="mt-2 grid max-w-sm gap-2">
+        <JobForm
+          label={`Refund TQ-${job.reference}`}
+          fields={[
+            {
+              name: 'amount',
+              label: 'Amount to refund (£)',
+              hint: `Up to ${formatPence(leftPence)}. Leave blank to refund all of it.`,
+              value: amount,
+              onChange: setAmount,
+              input: { inputMode: 'decimal', autoComplete: 'off' },
+            },
+          ]}
+          errors={errors}
+          button="Refund"
+          variant="outline"
+          pending={pending}
+          onSubmit={refund}
+        />
+        <FormError errors={errors} />
+      </div>
+      <p role="status" className="mt-1 text-sm text-slate-800">
+        {done}
+      </p>
+    </details>
   );
 }
 

@@ -4,6 +4,7 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import type { BookingAccept, BookingDecline, BookingSettingsUpdate } from '#shared/booking-schemas';
+import type { PaymentRefund } from '#shared/payment-schemas';
 import type { Booking, BookingList } from '#shared/booking-responses';
 
 /** How often the jobs list is read again while the tab is open. */
@@ -25,23 +26,31 @@ export const useJobs = () =>
 
 /** The answered job in place at once, then the lists it moves (a booked quote's status and the numbers) read again. */
 function afterAnswer(queryClient: QueryClient, job: Booking) {
-  queryClient.setQueryData<BookingList>(JOBS_KEY, (list) => list && { ...list, open: list.open.map((j) => (j.reference === job.reference ? job : j)) });
+  const put = (jobs: Booking[]) => jobs.map((j) => (j.reference === job.reference ? job : j));
+  queryClient.setQueryData<BookingList>(JOBS_KEY, (list) => list && { open: put(list.open), recent: put(list.recent) });
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: JOBS_KEY }),
     queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith(QUOTES_PATH) }),
   ]);
 }
 
-export type Answer = { action: 'accept'; body: BookingAccept } | { action: 'decline'; body: BookingDecline };
+/** What the operator does to a job from the card: answer it, or refund its payment. */
+export type Answer = { action: 'accept'; body: BookingAccept } | { action: 'decline'; body: BookingDecline } | { action: 'refund'; body: PaymentRefund };
 
 export function useAnswerJob(reference: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (answer: Answer) => {
       const param = { reference };
-      return answer.action === 'accept'
-        ? call(portalApi.bookings[':reference'].accept.$post, { param, json: answer.body })
-        : call(portalApi.bookings[':reference'].decline.$post, { param, json: answer.body });
+      const job = portalApi.bookings[':reference'];
+      switch (answer.action) {
+        case 'accept':
+          return call(job.accept.$post, { param, json: answer.body });
+        case 'decline':
+          return call(job.decline.$post, { param, json: answer.body });
+        case 'refund':
+          return call(job.refund.$post, { param, json: answer.body });
+      }
     },
     onSuccess: (job) => afterAnswer(queryClient, job),
   });

@@ -1,8 +1,10 @@
 // The figures at the top of the Quotes tab (decision 016): counts, follow-up shares, the
 // median total, quotes per day (a chart, its summary and a table) and the top pickup districts;
-// and the bookings: how many, the median time to accept, and the funnel quotes → bookings → completed.
+// and the bookings: how many, the median time to accept, the money taken at booking less refunds,
+// and the funnel quotes → bookings → completed.
 import { lazy, Suspense, useId } from 'react';
 import { formatPounds } from '#shared/money';
+import { MONEY_TAKEN_LABEL } from '#shared/payments';
 import type { LeadNumbers } from '#shared/types';
 import { Card, CardContent, CardHeader, CardTitle, Spinner } from '../../../components/ui';
 import { useLeadNumbers } from './api';
@@ -43,10 +45,11 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
     { label: 'Median quote', value: numbers.medianTotal === null ? '–' : formatPounds(numbers.medianTotal) },
     { label: 'Bookings', value: String(numbers.bookings) },
     { label: 'Median time to accept', value: numbers.medianAcceptanceSeconds === null ? '–' : durationText(numbers.medianAcceptanceSeconds) },
+    { label: MONEY_TAKEN_LABEL, value: formatPounds(numbers.moneyTaken) },
   ];
   return (
     <div className="grid gap-6">
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-9">
         {stats.map((stat) => (
           <div key={stat.label} className="rounded-lg bg-slate-50 p-3">
             <dt className="text-xs font-medium text-slate-600">{stat.label}</dt>
@@ -54,7 +57,7 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
           </div>
         ))}
       </dl>
-      <p className="-mt-3 text-xs text-slate-600">Shares, medians and bookings are of the last 30 days.</p>
+      <p className="-mt-3 text-xs text-slate-600">Shares, medians, bookings and money taken are of the last 30 days.</p>
       <section aria-labelledby={`${chartTitle}-funnel`} className="grid gap-2">
         <h3 id={`${chartTitle}-funnel`} className="text-sm font-semibold">
           From quote to job, last 30 days

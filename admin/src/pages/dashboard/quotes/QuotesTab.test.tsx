@@ -59,6 +59,7 @@ const numbers: LeadNumbers = {
   bookings: 2,
   completedBookings: 1,
   medianAcceptanceSeconds: 245,
+  moneyTaken: 37.44,
 };
 const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: true, accountVerified: true, alertRecipientVerified: true };
 
@@ -71,6 +72,11 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/alerts': () => ({ json: [] }),
     'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
     'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: true } }),
+    'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
+    'GET /api/payments': () => ({
+      json: { mode: 'local', account: { state: 'not_connected', label: 'Not connected', reason: null }, rule: 'none', depositType: null, depositAmount: null, depositPercent: null, hold: false, active: false, offReason: null },
+    }),
+    'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
     'GET /api/quotes/4XD8HBZSR': () => ({ json: lead }),
@@ -225,7 +231,7 @@ describe('<QuotesTab>', () => {
     renderTab();
     await screen.findByText('Quotes today');
     const figures = screen.getAllByRole('term').map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
-    expect(figures).toEqual(['Quotes today: 1', 'Last 7 days: 2', 'Last 30 days: 3', 'Contacted: 33%', 'Won: 33%', 'Median quote: £1,234.50', 'Bookings: 2', 'Median time to accept: 4 min']);
+    expect(figures).toEqual(['Quotes today: 1', 'Last 7 days: 2', 'Last 30 days: 3', 'Contacted: 33%', 'Won: 33%', 'Median quote: £1,234.50', 'Bookings: 2', 'Median time to accept: 4 min', 'Money taken: £37.44']);
     const funnel = screen.getByRole('region', { name: 'From quote to job, last 30 days' });
     expect(within(funnel).getAllByRole('listitem').map((step) => step.textContent)).toEqual(['3 quotes', '→2 booked (67%)', '→1 completed (50%)']);
     const chart = screen.getByRole('figure', { name: 'Quotes per day, last 30 days' });

@@ -1,6 +1,6 @@
 // The Driver Portal's Quotes tab (decision 016): the jobs booked from quotes first (../jobs), then
 // the numbers, the inbox of stored quotes with find-by-reference, filters and export, and the
-// alert and booking settings. Loaded only when the tab opens (DriverPortal), so the portal's first load
+// alert, booking and payment settings. Loaded only when the tab opens (DriverPortal), so the portal's first load
 // carries none of it. The open quote lives in the URL (`?tab=quotes&quote={reference}`), which
 // is where the alert emails link.
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
@@ -18,6 +18,7 @@ import { errorText } from '../api';
 import { BookingSettingsCard } from '../jobs/BookingSettingsCard';
 import { InvoiceSettingsCard } from '../jobs/InvoiceSettingsCard';
 import { JobsCard } from '../jobs/JobsCard';
+import { PaymentsCard } from '../payments/PaymentsCard';
 import { AlertSettingsCard } from './AlertSettingsCard';
 import { exportHref, fetchLead, NO_FILTERS, refreshInbox, useLeadPages, type LeadFilters } from './api';
 import { contactText, formatDateTime, routeText, vehicleText, whenText } from './format';
@@ -56,6 +57,7 @@ export default function QuotesTab() {
       <Inbox onOpen={openQuote} />
       <AlertSettingsCard />
       <BookingSettingsCard />
+      <PaymentsCard />
       <InvoiceSettingsCard />
       <LeadDetailDialog requested={requested} reference={reference} onClose={closeQuote} />
     </div>

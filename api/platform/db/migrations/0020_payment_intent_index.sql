@@ -1,0 +1,1 @@
+CREATE INDEX `payments_intent` ON `payments` (`payment_intent_id`);
