@@ -6,7 +6,7 @@ import { mailOutbox } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { COMPANY_NOT_LIVE, mailOutboxJob } from '../mail/worker';
+import { COMPANY_NOT_LIVE, mailOutboxJob, PERMANENT_REFUSAL_ATTEMPTS } from '../mail/worker';
 import { updateUser } from '../auth/store';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
@@ -21,7 +21,7 @@ afterEach(async () => {
 const KEY = 'k3Y-of-one-booking-form-0001';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function setup(options: { sms?: boolean; env?: Record<string, string> } = {}) {
+async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJob>[0]['logger'] } = {}) {
   const clock = { now: new Date('2026-06-10T12:00:00Z') };
   const sink: SmtpSink = await startSmtpSink();
   cleanup.push(() => sink.close());
@@ -29,7 +29,7 @@ async function setup(options: { sms?: boolean; env?: Record<string, string> } = 
   if (fake) cleanup.push(() => fake.close());
   const t = createTestApp({ now: () => clock.now, env: { SMTP_URL: sink.url, ...(fake ? fake.env() : {}), ...options.env } });
   const now = () => clock.now;
-  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
   cleanup.push(() => worker.stop());
   const op = await t.operator();
   const quote = async (companyId = op.companyId) => {
@@ -47,6 +47,17 @@ async function setup(options: { sms?: boolean; env?: Record<string, string> } = 
 }
 
 describe('booking a quote', () => {
+  it('prepares its SQL once: a booking after the first prepares no statement (drizzle building one costs more than the read; docs/budgets.md)', async () => {
+    const { t, op, quote, book } = await setup();
+    // A text number too, so every alert of a booking is written.
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).status).toBe(200);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    const second = await quote();
+    const prepare = vi.spyOn(t.deps.db.$client, 'prepare');
+    expect((await book(second.quoteId)).status).toBe(201);
+    expect(prepare.mock.calls.map(([source]) => String(source).replace(/\s+/g, ' ').slice(0, 80))).toEqual([]);
+  });
+
   it('books at the quoted price, alerts the operator by email and text at once, and texts the motorist, each once', async () => {
     const { t, sink, fake, worker, op, quote, book, outbox } = await setup();
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).json.smsNumber).toBe('+447700900456');
@@ -125,6 +136,28 @@ describe('booking a quote', () => {
     const alerts = await off.t.call('GET', '/api/alerts', { token: off.op.token });
     const bookingAlerts = alerts.json.filter((a: { kind: string }) => a.kind === 'booking');
     expect(bookingAlerts.map((a: { channel: string; status: string }) => `${a.channel}:${a.status}`).sort()).toEqual(['email:sent', 'sms:unsent']);
+  });
+
+  it('gives a text the provider refuses for good (a 4xx) up after a few tries, logging it once with the provider’s answer', async () => {
+    const logged: Record<string, unknown>[] = [];
+    const logger = { info: (line: Record<string, unknown>) => logged.push(line), warn: (line: Record<string, unknown>) => logged.push(line), error: () => {} };
+    const { fake, worker, quote, book, outbox, advance } = await setup({ logger });
+    // Twilio's answer for a number it cannot text: asking again for 24 hours changes nothing.
+    fake.refuseNext(10, 400);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    const sms = () => outbox().find((r) => r.channel === 'sms');
+    for (let i = 0; i < 10 && sms()?.status === 'pending'; i++) {
+      await worker.tick();
+      advance(3_600_000);
+    }
+    expect(sms()).toMatchObject({ status: 'failed', attempts: PERMANENT_REFUSAL_ATTEMPTS });
+    expect(sms()?.lastError).toContain('400');
+    const failing = logged.filter((line) => line.msg === 'Text delivery failing; retrying');
+    expect(failing).toHaveLength(1);
+    expect(failing[0]).toMatchObject({ status: 400 });
+    // The email alert of the same booking went: its channel's episode is its own.
+    expect(outbox().find((r) => r.channel === 'email')?.status).toBe('sent');
+    expect(logged.some((line) => line.msg === 'Mail delivery failing; retrying')).toBe(false);
   });
 
   it('aborts a text still in flight at shutdown and hands it back: sent once, at the next start', { timeout: 20_000 }, async () => {

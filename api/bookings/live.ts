@@ -12,9 +12,17 @@ export interface LiveLimits {
 export const DEFAULT_LIVE_LIMITS: LiveLimits = { total: 10_000, perAddress: 20 };
 
 export interface LiveStream {
-  send(event: string, data: string): void;
+  /** Writes one event, framed and encoded already: every stream of a job is given the same bytes. */
+  send(frame: Uint8Array): void;
   /** Ends the stream (shutdown). */
   close(): void;
+}
+
+const encoder = new TextEncoder();
+
+/** One Server-Sent Event as it goes on the wire, each line of `data` a `data:` field (as Hono's writeSSE frames it). */
+export function sseFrame(event: string, data: string): Uint8Array {
+  return encoder.encode(`event: ${event}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`);
 }
 
 export type Admission = { ok: true; leave: () => void } | { ok: false; reason: 'total' | 'address' };
@@ -51,11 +59,16 @@ export function createLiveHub(limits: LiveLimits = DEFAULT_LIVE_LIMITS) {
         },
       };
     },
-    /** Sends `data` to every open stream of the job. */
+    /**
+     * Sends `data` to every open stream of the job, framed and encoded once: with a job's page open
+     * 2,000 times, a copy of the bytes per stream, each alive until its socket took it, filled the
+     * young generation and made its collections most of the change's cost (docs/budgets.md).
+     */
     publish(jobId: number, event: string, data: string): number {
       const streams = byJob.get(jobId);
       if (!streams) return 0;
-      for (const stream of streams) stream.send(event, data);
+      const frame = sseFrame(event, data);
+      for (const stream of streams) stream.send(frame);
       return streams.size;
     },
     /** Whether anyone is watching the job (a change's view is built only then). */

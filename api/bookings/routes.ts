@@ -53,8 +53,8 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
       const { id, view } = bookings.job(c.req.param('token'), address);
       let end: () => void = () => {};
       const ended = new Promise<void>((resolve) => (end = resolve));
-      let write: (event: string, data: string) => void = () => {};
-      const admission = live.join(id, address, { send: (event, data) => write(event, data), close: () => end() });
+      let write: (frame: Uint8Array) => void = () => {};
+      const admission = live.join(id, address, { send: (frame) => write(frame), close: () => end() });
       if (!admission.ok) throw new TooManyRequests(STREAMS_FULL, admission.reason === 'total' ? 30 : 60, 'STREAMS_FULL');
       c.header('Cache-Control', 'no-store');
       // Some proxies buffer a response they may compress; this one must flow as it is written.
@@ -63,7 +63,7 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
         c,
         async (stream) => {
           stream.onAbort(() => end());
-          write = (event, data) => void stream.writeSSE({ event, data }).catch(() => end());
+          write = (frame) => void stream.write(frame).catch(() => end());
           await stream.writeSSE({ event: 'job', data: JSON.stringify(view) });
           const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => end()), HEARTBEAT_MS);
           try {

@@ -16,6 +16,7 @@ import { alertRecipient } from '../alerts/recipient';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { lookupPostcode } from '../engine/distance/postcodes';
 import { insertOutboxRows, alertAddresses, mayMail, type NewOutboxRow } from '../mail/store';
+import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Gone, NotFound } from '../platform/errors';
@@ -296,7 +297,7 @@ export function bookingService(deps: BookingServiceDeps) {
           createdAt: at,
         });
         if (inserted === undefined) return undefined;
-        db.$client.prepare('update bookings set driver_token_hash = ? where id = ?').run(hashToken(tokens.driverToken(inserted, salt)), inserted);
+        prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(hashToken(tokens.driverToken(inserted, salt)), inserted);
         if (checkout && due) {
           insertPayment(db, {
             bookingId: inserted,

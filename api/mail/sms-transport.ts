@@ -23,6 +23,23 @@ export interface SmsConfig {
 
 const TIMEOUT_MS = 15_000;
 
+/**
+ * The provider's refusal of a text. `permanent` for a 4xx other than 408 and 429 (a number it
+ * cannot text, a sender it does not allow): asking again will not change it, unlike a 5xx, a
+ * time-out or a rate limit, which are worth retrying.
+ */
+export class SmsRefused extends Error {
+  readonly permanent: boolean;
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SmsRefused';
+    this.permanent = status >= 400 && status < 500 && status !== 408 && status !== 429;
+  }
+}
+
 export function twilioTransport(config: SmsConfig): SmsTransport {
   const url = `${config.apiUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${encodeURIComponent(config.accountSid)}/Messages.json`;
   const authorization = `Basic ${Buffer.from(`${config.accountSid}:${config.authToken}`).toString('base64')}`;
@@ -43,7 +60,7 @@ export function twilioTransport(config: SmsConfig): SmsTransport {
         } catch {
           // Not JSON: the text as it is.
         }
-        throw new Error(`SMS provider answered ${response.status}: ${message.slice(0, 300)}`);
+        throw new SmsRefused(response.status, `SMS provider answered ${response.status}: ${message.slice(0, 300)}`);
       }
     },
   };

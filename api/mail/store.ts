@@ -70,8 +70,9 @@ export function companiesWithAlertMode(db: Db, mode: AlertMode): CompanyToAlert[
     .map(({ id, name, ...addresses }) => ({ id, name, addresses }));
 }
 
+/** Read by every booking for its operator's alert: prepared once. */
 export function alertAddresses(db: Db, companyId: number): AlertAddresses | undefined {
-  return db.select(addressColumns).from(companies).where(eq(companies.id, companyId)).get();
+  return prepared(db, 'alertAddresses', () => db.select(addressColumns).from(companies).where(eq(companies.id, p('companyId'))).prepare()).get({ companyId });
 }
 
 /** A company's quotes created in [fromIso, toIso), oldest first, at most `limit`, and how many there are. */

@@ -37,7 +37,7 @@ import { statusGivesAccess } from '../billing/status';
 import { ALERT_KINDS, isMotoristMessage } from '#shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
-import { twilioTransport, type SmsTransport } from './sms-transport';
+import { SmsRefused, twilioTransport, type SmsTransport } from './sms-transport';
 import type { AlertChannel } from '#shared/leads';
 
 /** The mail outbox job's name: api/boot.ts nudges it when a booking's alert is written. */
@@ -96,7 +96,10 @@ export interface MailWorkerOptions {
  * shutdown past its drain deadline (and so keep the database from closing).
  */
 export const STOP_GRACE_MS = 1500;
-/** A mail server that refuses a message outright (a 5xx answer) is asked this many times, not for 24 hours. */
+/**
+ * A mail server that refuses a message outright (a 5xx answer), or an SMS provider that refuses a
+ * text for good (a 4xx other than 408 and 429), is asked this many times, not for 24 hours.
+ */
 export const PERMANENT_REFUSAL_ATTEMPTS = 3;
 
 /** The SMTP reply code of a refusal, when the server gave one (nodemailer's `responseCode`). */
@@ -149,7 +152,8 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     return !owner || statusGivesAccess(owner, at, config.billing?.mode ?? 'local');
   }
   /** Failed sends since the last one that went through: logged once as an episode starts and once as it ends. */
-  let failuresInARow = 0;
+  // Per channel: a failing SMS provider and a working mail server are two episodes, each logged once.
+  const failuresInARow: Record<AlertChannel, number> = { email: 0, sms: 0 };
 
   /**
    * An outbox row for `content`, due at once (or kept unsent without a mail server), or held
@@ -253,9 +257,10 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
     const giveUpAt = Date.parse(r.createdAt) + GIVE_UP_AFTER_MS;
     if (at.getTime() >= giveUpAt) return { status: 'failed', attempts, lastError };
-    // A permanent refusal (5xx) will not change by waiting a day: a few tries, then given up.
+    // A permanent refusal (SMTP 5xx, the SMS provider's 4xx) will not change by waiting a day: a few tries, then given up.
     const code = replyCode(error);
-    if (code !== undefined && code >= 500 && attempts >= PERMANENT_REFUSAL_ATTEMPTS) return { status: 'failed', attempts, lastError };
+    const permanent = (code !== undefined && code >= 500) || (error instanceof SmsRefused && error.permanent);
+    if (permanent && attempts >= PERMANENT_REFUSAL_ATTEMPTS) return { status: 'failed', attempts, lastError };
     const next = Math.min(at.getTime() + retryDelayMs(attempts), giveUpAt);
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
@@ -311,14 +316,21 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
           return;
         }
         outcome = { status: 'sent', sentAt: now().toISOString() };
-        if (failuresInARow > 0) logger.info({ msg: 'Mail delivery works again', failedBefore: failuresInARow });
-        failuresInARow = 0;
+        if (failuresInARow[channel] > 0) {
+          logger.info({ msg: channel === 'sms' ? 'Text delivery works again' : 'Mail delivery works again', failedBefore: failuresInARow[channel] });
+        }
+        failuresInARow[channel] = 0;
       } catch (error) {
         outcome = afterFailure(r, error, now());
-        failuresInARow += 1;
-        // Once per episode, with the mail server's own answer (never the message or its recipient).
-        if (failuresInARow === 1) {
-          logger.warn({ msg: 'Mail delivery failing; retrying', outboxId: r.id, replyCode: replyCode(error), answer: outcome.status === 'sent' ? undefined : outcome.lastError, willRetry: outcome.status === 'pending' });
+        failuresInARow[channel] += 1;
+        // Once per episode, with the mail server's or provider's own answer (never the message or its recipient).
+        if (failuresInARow[channel] === 1) {
+          const answer = outcome.status === 'sent' ? undefined : outcome.lastError;
+          logger.warn(
+            channel === 'sms'
+              ? { msg: 'Text delivery failing; retrying', outboxId: r.id, status: error instanceof SmsRefused ? error.status : undefined, answer, willRetry: outcome.status === 'pending' }
+              : { msg: 'Mail delivery failing; retrying', outboxId: r.id, replyCode: replyCode(error), answer, willRetry: outcome.status === 'pending' },
+          );
         }
       }
       await write(db, () => recordOutcome(db, r.id, outcome));

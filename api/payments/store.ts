@@ -1,9 +1,10 @@
 // Payment at booking's rows (docs/product.md §21): the company's rule and account, each booking's
 // payment, and the connected-account events applied. Writers run inside the caller's write()
 // transaction; every state change is compare-and-set, so a replayed or late event changes nothing.
-import { and, eq, inArray, lte } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { PaymentAmounts, PaymentKind, PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
+import { prepared } from '../platform/db/prepared';
 import { paymentEvents, paymentSettings, payments } from '../platform/db/schema';
 
 export type PaymentSettingsRow = typeof paymentSettings.$inferSelect;
@@ -24,8 +25,11 @@ export const paymentAmountsOfRow = (row: PaymentAmountColumns): PaymentAmounts |
 export type PaymentRow = typeof payments.$inferSelect;
 export type NewPayment = typeof payments.$inferInsert;
 
+/** Read by every booking (is payment due?): prepared once, as drizzle's builder costs more than the read (api/platform/db/prepared.ts). */
 export function settingsOf(db: Db, companyId: number): PaymentSettingsRow | undefined {
-  return db.select().from(paymentSettings).where(eq(paymentSettings.companyId, companyId)).get();
+  return prepared(db, 'payments:settingsOf', () =>
+    db.select().from(paymentSettings).where(eq(paymentSettings.companyId, sql.placeholder('companyId'))).prepare(),
+  ).get({ companyId });
 }
 
 export function settingsByAccount(db: Db, accountId: string): PaymentSettingsRow | undefined {

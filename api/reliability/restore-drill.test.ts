@@ -3,14 +3,14 @@
 // from the replica with `npm run restore`'s code, and the server started on it. Every quote
 // answered more than a second before the kill must be there with the same reference and total,
 // and the next quote must get a reference never issued before. Loopback only; bounded loops.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { restoreDatabase } from '../platform/db/restore';
 import { demoQuoteJson } from '../../scripts/bench/demo-quote';
-import { spawnServer, type ServerProcess } from '../../scripts/bench/server-process';
+import { processesMentioning, spawnServer, type ServerProcess } from '../../scripts/bench/server-process';
 
 const POSTCODES = ['CB2 1TN', 'OX1 2JD', 'WC1E 6BT', 'M1 1AE', 'LS1 4DY', 'EH1 1YZ', 'BS1 4DJ', 'B1 1BB'];
 const quoteBody = (i: number) => demoQuoteJson(POSTCODES[i % POSTCODES.length], POSTCODES[(i * 3 + 1) % POSTCODES.length]);
@@ -31,20 +31,6 @@ async function quote(server: ServerProcess, i: number): Promise<Answer | undefin
   if (res.status !== 200) return undefined;
   const json = (await res.json()) as { quoteId: string; totalPrice: number };
   return { reference: json.quoteId, totalPence: Math.round(json.totalPrice * 100), at: Date.now() };
-}
-
-/** Command lines of live processes that mention `text` (Linux /proc). */
-function processesMentioning(text: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (command.includes(text)) found.push(command);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return found;
 }
 
 describe('the restore drill', () => {

@@ -285,6 +285,7 @@ async function measureQuotesBesideStreams(server: ServerProcess, quotes: LoadReq
       p50Ms: p('p50Ms'),
       p99Ms: p('p99Ms'),
       failures: slices.reduce((sum, s) => sum + s.failures, 0),
+      non2xx: slices.reduce((sum, s) => sum + s.non2xx, 0),
       peakRssBytes: Math.max(...slices.map((s) => s.peakRssBytes)),
       cpuMsPerRequest: cpu / Math.max(1, total),
     };

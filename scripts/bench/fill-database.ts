@@ -1,10 +1,13 @@
 // A real-sized database for the reliability benchmarks: `companies` companies, each with the
-// starter rows a new company gets and an owner whose subscription is active, and `quotes` quotes
-// spread over them. The schema and the demo company come from openDatabase (the committed
+// starter rows a new company gets at sign-up (insertStarterRows, the same call, so the demo quote
+// body is offered by every one of them) and an owner whose subscription is active, and `quotes`
+// quotes spread over them. The schema and the demo company come from openDatabase (the committed
 // migrations); the bulk rows go in with plain SQL in large transactions, the references made by the
 // app's own cipher from the row ids, as the quote writer makes them.
 import Database from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { openDatabase } from '../../api/platform/db/client';
+import { insertStarterRows } from '../../api/platform/db/seed';
 import { createReferenceCipher } from '../../api/quotes/reference';
 
 export interface FillOptions {
@@ -35,13 +38,10 @@ export function fillDatabase(file: string, { companies, quotes, endingAt }: Fill
     const start = startFor(quotes, endingAt);
     const now = new Date(start).toISOString();
     const insertCompany = db.prepare('insert into companies (id, name, created_at, updated_at) values (?, ?, ?, ?)');
-    const insertRates = db.prepare('insert into pricing_rates (company_id) values (?)');
-    const insertPriced = (table: string) => db.prepare(`insert into ${table} (company_id, name, base_price_pence) values (?, ?, ?)`);
-    const priced: [Database.Statement, string[], number][] = [
-      [insertPriced('vehicle_types'), ['Car', 'Van', 'Motorcycle'], 5000],
-      [insertPriced('gearbox_types'), ['Automatic', 'Manual'], 0],
-      [insertPriced('rolling_status_types'), ['Rolling', 'Not Rolling'], 0],
-    ];
+    // The sign-up's own starter rows (rates, vehicle types, the ten problems, gearbox and rolling
+    // statuses): hand-written rows here once lacked the problems, and every filled company refused
+    // the demo quote with 400, so the sections measured refusals.
+    const starter = drizzle(db);
     const insertOwner = db.prepare(
       `insert into users (email, password, name, company_id, stripe_customer_id, subscription_status, current_period_end, created_at, updated_at)
        values (?, 'not-a-hash', ?, ?, ?, 'active', '2099-01-01T00:00:00.000Z', ?, ?)`,
@@ -50,8 +50,7 @@ export function fillDatabase(file: string, { companies, quotes, endingAt }: Fill
       // Company 1 is the demo company (no owner): the others are operators'.
       for (let id = 2; id <= companies; id++) {
         insertCompany.run(id, `Recovery ${id}`, now, now);
-        insertRates.run(id);
-        for (const [statement, names, pence] of priced) for (const name of names) statement.run(id, name, pence);
+        insertStarterRows(starter, id);
         insertOwner.run(`owner${id}@example.com`, `Owner ${id}`, id, `cus_${id}`, now, now);
       }
     })();

@@ -22,6 +22,8 @@ export interface LoadResult {
   total: number;
   /** Connection errors, timeouts and non-2xx answers together. */
   failures: number;
+  /** Of those, the answers with a status other than 2xx (a refusal: the section measured something else). */
+  non2xx: number;
   peakRssBytes: number;
 }
 
@@ -50,6 +52,7 @@ export async function runLoad(server: ServerProcess, requests: LoadRequest[], se
       p99Ms: result.latency.p99,
       total: result.requests.total,
       failures: result.errors + result.timeouts + result.non2xx,
+      non2xx: result.non2xx,
       peakRssBytes,
     };
   } finally {

@@ -2,6 +2,7 @@
 // a backup of a 1 M-quote database while quotes are written at 100/s, and quote p99 with 5 M
 // quotes across 5,000 companies against the same companies with no quotes.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,7 +30,21 @@ const LARGE_SLICE: LoadSettings = { connections: 10, durationSeconds: 5 };
 export interface Sample {
   startedMs: number;
   latencyMs: number;
+  /** Answered 2xx. */
   ok: boolean;
+  /** The answer's status; 0 when the request failed without one (connection error). */
+  status: number;
+}
+
+/** The samples that were not answered 2xx, as the sections count them: answers with another status, and requests that got none. */
+export function unanswered(samples: Sample[]): { non2xx: number; errors: number } {
+  let non2xx = 0;
+  let errors = 0;
+  for (const s of samples) {
+    if (s.status === 0) errors++;
+    else if (!s.ok) non2xx++;
+  }
+  return { non2xx, errors };
 }
 
 export const p99 = (samples: Sample[]) => {
@@ -41,23 +56,41 @@ export const p99 = (samples: Sample[]) => {
 /**
  * `ratePerSecond` quotes a second, each on its own schedule whatever the answers take (an open
  * model, as customers arrive), until `stop()`; resolves with every request's start and latency.
+ * Its own keep-alive connections, closed by `stop()`: a server paused between two runs (SIGSTOP)
+ * closes idle connections as it wakes, and a pooled one reused at that moment would fail a
+ * request that never reached it.
  */
 export function pacedQuotes(server: ServerProcess, requests: LoadRequest[], ratePerSecond: number) {
   const samples: Sample[] = [];
   const inFlight = new Set<Promise<void>>();
+  const agent = new http.Agent({ keepAlive: true });
   const origin = performance.now();
   let sent = 0;
+  const post = (request: LoadRequest) =>
+    new Promise<number>((resolve, reject) => {
+      const body = request.body ?? '';
+      const req = http.request(
+        `${server.url}${request.path}`,
+        { method: request.method, agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.once('end', () => resolve(res.statusCode ?? 0));
+          res.once('error', reject);
+        },
+      );
+      req.once('error', reject);
+      req.end(body);
+    });
   const send = () => {
     const request = requests[sent % requests.length];
     sent++;
     const startedMs = performance.now() - origin;
-    const done = fetch(`${server.url}${request.path}`, { method: request.method, body: request.body, headers: { 'content-type': 'application/json' } })
-      .then(async (res) => {
-        await res.arrayBuffer();
-        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: res.ok });
+    const done = post(request)
+      .then((status) => {
+        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: status >= 200 && status < 300, status });
       })
       .catch(() => {
-        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: false });
+        samples.push({ startedMs, latencyMs: performance.now() - origin - startedMs, ok: false, status: 0 });
       })
       .finally(() => inFlight.delete(done));
     inFlight.add(done);
@@ -72,6 +105,7 @@ export function pacedQuotes(server: ServerProcess, requests: LoadRequest[], rate
     async stop(): Promise<Sample[]> {
       clearInterval(timer);
       await Promise.all(inFlight);
+      agent.destroy();
       return samples;
     },
   };
@@ -106,6 +140,9 @@ export interface BackupFigures {
   p99DuringMs: number;
   requestsDuring: number;
   failures: number;
+  /** Every quote sent while measuring, and those not answered 2xx. */
+  sent: number;
+  non2xx: number;
 }
 
 export async function measureBackupUnderLoad(script: string, requests: LoadRequest[]): Promise<BackupFigures> {
@@ -145,6 +182,8 @@ export async function measureBackupUnderLoad(script: string, requests: LoadReque
         p99DuringMs: p99(during),
         requestsDuring: during.length,
         failures: samples.filter((s) => !s.ok).length,
+        sent: samples.length,
+        non2xx: unanswered(samples).non2xx,
       };
     } finally {
       await server.stop();
@@ -169,7 +208,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export interface SliceSummary {
   p99Ms: number;
   requestsPerSecond: number;
+  /** Requests over the measured slices, those that failed (errors, time-outs, non-2xx), and the non-2xx answers among them. */
+  total: number;
   failures: number;
+  non2xx: number;
   cpuMsPerRequest: number;
 }
 
@@ -188,7 +230,7 @@ export async function alternatingSlices<K extends string>(
     options.before?.(name);
     await runLoad(servers[name], requests, { connections: 10, durationSeconds: 5 });
   }
-  type Slice = { p99Ms: number; total: number; failures: number; cpuMs: number };
+  type Slice = { p99Ms: number; total: number; failures: number; non2xx: number; cpuMs: number };
   const slices = Object.fromEntries(names.map((name) => [name, [] as Slice[]])) as Record<K, Slice[]>;
   for (let round = 0; round < options.rounds; round++) {
     // Every other round in the opposite order, so neither server always follows the other.
@@ -197,7 +239,7 @@ export async function alternatingSlices<K extends string>(
       const cpuBefore = servers[name].cpuMs() ?? NaN;
       const result = await runLoad(servers[name], requests, options.slice);
       const cpuMs = (servers[name].cpuMs() ?? NaN) - cpuBefore;
-      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures, cpuMs });
+      slices[name].push({ p99Ms: result.p99Ms, total: result.total, failures: result.failures, non2xx: result.non2xx, cpuMs });
     }
   }
   const seconds = options.rounds * options.slice.durationSeconds;
@@ -207,7 +249,9 @@ export async function alternatingSlices<K extends string>(
       {
         p99Ms: median(slices[name].map((s) => s.p99Ms)),
         requestsPerSecond: slices[name].reduce((sum, s) => sum + s.total, 0) / seconds,
+        total: slices[name].reduce((sum, s) => sum + s.total, 0),
         failures: slices[name].reduce((sum, s) => sum + s.failures, 0),
+        non2xx: slices[name].reduce((sum, s) => sum + s.non2xx, 0),
         cpuMsPerRequest: slices[name].reduce((sum, s) => sum + s.cpuMs, 0) / slices[name].reduce((sum, s) => sum + s.total, 0),
       },
     ]),

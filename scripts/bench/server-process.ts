@@ -2,7 +2,7 @@
 // the reliability tests. `node --import tsx` rather than the tsx CLI: the CLI wraps the server in
 // a second node process, so its pid would not be the one receiving signals or holding the memory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -178,4 +178,18 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Command lines of live processes other than this one that mention `text` (Linux /proc): a server's children left behind. */
+export function processesMentioning(text: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (command.includes(text)) found.push(command);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
 }

@@ -38,6 +38,17 @@ describe('the backlog pacer', () => {
     expect(batchOf(pacer.next())).toBe(100);
   });
 
+  it('by default holds the loop about 1 ms a batch and takes a tenth of it at most (docs/budgets.md: quote p99 within 1.5×)', () => {
+    const pacer = createPacer({ signals: fakeSignals(), walLimitBytes: 16 * MB, firstBatch: 200, minBatch: 10 });
+    const batch = batchOf(pacer.next());
+    // 200 rows took 4 ms: a quarter of them make 1 ms, and the pause is nine times what the batch took.
+    const pause = pacer.after(batch, 4);
+    expect(batchOf(pacer.next())).toBe(50);
+    expect(pause).toBe(36);
+    // However quick the batches, never more than one per 10 ms.
+    for (let i = 0; i < 20; i++) expect(pacer.after(batchOf(pacer.next()), 0.1)).toBeGreaterThanOrEqual(10);
+  });
+
   it('halves the batch and doubles the pause while the event loop lags, and comes back once it does not', () => {
     const signals = fakeSignals();
     const pacer = createPacer({ signals, walLimitBytes: 16 * MB, firstBatch: 400, minBatch: 25, lagLimitMs: 10, minPauseMs: 5, longestPauseMs: 500 });
