@@ -25,7 +25,10 @@ const dvlaPort = apiPort + 2;
 /** The SMS provider and SMTP server the API sends to, and where the journeys read what they received. */
 const messagesPort = apiPort + 3;
 export const MESSAGES_READER = `http://127.0.0.1:${messageFakePorts(messagesPort).reader}`;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'recovery-e2e-'));
+// The workers load this file again: the runner's data directory reaches them through the
+// environment, so a journey can open the server's database (e2e/golive.pw.ts lets a period run out).
+const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'recovery-e2e-')));
+export const E2E_DATABASE_PATH = path.join(dataDir, 'e2e.db');
 
 export default defineConfig({
   testDir: './e2e',
@@ -64,7 +67,7 @@ export default defineConfig({
         PORT: String(apiPort),
         HOST: '127.0.0.1',
         PUBLIC_URL: API_ORIGIN,
-        DATABASE_PATH: path.join(dataDir, 'e2e.db'),
+        DATABASE_PATH: E2E_DATABASE_PATH,
         BILLING_MODE: 'local',
         QUOTE_RATE_LIMIT: '0',
         // The journeys book from one address too.

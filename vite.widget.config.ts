@@ -16,7 +16,7 @@ function cssInPixels(): Plugin {
     enforce: 'post',
     transform(code, id) {
       if (!id.endsWith('widget.css?inline')) return null;
-      return { code: inPixels(code), map: null };
+      return { code: withoutUnrenderedElements(inPixels(code)), map: null };
     },
   };
 }
@@ -41,6 +41,28 @@ export function inPixels(css: string): string {
       .replace(/var\(--spacing\)/g, `${unit}px`);
   }
   return out.replace(/\blab\(([^)]*)\)/g, (_, args: string) => `lab(${args.replace(/-?\d*\.?\d+/g, oneDecimal)})`);
+}
+
+/**
+ * Elements the widget never renders (widget/css-build.test.ts checks widget/src for them): Tailwind's
+ * preflight styles each for any page, and inside the widget's shadow root nothing else can add one.
+ */
+export const UNRENDERED_ELEMENTS = ['hr', 'abbr', 'code', 'kbd', 'samp', 'pre', 'small', 'sub', 'sup', 'table', 'progress', 'summary', 'ol', 'ul', 'menu'];
+
+/**
+ * `css` without the rules whose every selector names an element of UNRENDERED_ELEMENTS, nor the
+ * monospace font variables only the code/kbd/samp/pre rule read: a few hundred bytes of widget.js
+ * that could never apply. A rule naming a rendered element too (`img,svg,video,…`) stays whole.
+ */
+export function withoutUnrenderedElements(css: string): string {
+  const unrendered = new Set(UNRENDERED_ELEMENTS);
+  const element = (selector: string) => /^[a-z][a-z0-9]*/.exec(selector.trim())?.[0] ?? '';
+  return css
+    .replace(/(?<=[{}]|^)([a-z][^{}@]*)\{[^{}]*\}/g, (rule, selectors: string) =>
+      selectors.split(',').every((selector) => unrendered.has(element(selector))) ? '' : rule,
+    )
+    .replace(/--font-mono:[^;}]*;?/, '')
+    .replace(/;?--default-mono-font-family:[^;}]*/, '');
 }
 
 export default defineConfig(({ command }) => {

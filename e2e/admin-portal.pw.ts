@@ -1,7 +1,7 @@
 // The operator's journey through the admin SPA against the real server: landing → sign up →
 // trial → sign in → every portal tab → contact → 404 → signed-out redirect.
 import { expect, test, type Page } from '@playwright/test';
-import { expectToast, fillSignup, signUpWithTrial, startTrialFromCheckout, uniqueOperator } from './admin-helpers';
+import { addPhoneNumber, expectToast, fillSignup, signUpWithTrial, startTrialFromCheckout, uniqueOperator } from './admin-helpers';
 
 async function openMenuItem(page: Page, item: string) {
   await page.getByRole('button', { name: 'Account menu' }).click();
@@ -94,6 +94,9 @@ test('landing → sign up → trial → sign in → portal tabs → contact', as
     await page.getByRole('button', { name: 'Save Branding' }).click();
     await expectToast(page, 'Company settings updated successfully');
 
+    // A URL is locked only with a number to reach the operator by (the contact step changes it).
+    await addPhoneNumber(page, '0161 496 0001');
+    await page.getByRole('tab', { name: 'Branding' }).click();
     const slug = page.getByLabel('Your quote page address');
     await slug.fill(operator.slug);
     await page.getByRole('button', { name: 'Lock Custom URL' }).click();

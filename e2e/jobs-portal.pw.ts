@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { contract } from '../api/contract';
-import { expectNoSeriousA11yViolations, signUpWithTrial } from './admin-helpers';
+import { addPhoneNumber, expectNoSeriousA11yViolations, signUpWithTrial } from './admin-helpers';
 
 const { companySlug: _demo, ...quoteExample } = contract.quotes.calculate.request.body.content['application/json'].example;
 
@@ -31,9 +31,13 @@ for (const [label, viewport] of [
   ['on a phone (390×844)', { width: 390, height: 844 }],
 ] as const) {
   test(`the operator accepts one booking and declines another, ${label}`, async ({ page, request, context }) => {
+    // Sign-up, a number in Contact Info, two bookings and axe on two screens: more than one screen's minute.
+    test.setTimeout(120_000);
     await page.setViewportSize(viewport);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     const operator = await signUpWithTrial(page);
+    // A page that quotes has a number to reach the operator by.
+    await addPhoneNumber(page);
     const setup = await page.request.put('/api/company', { data: { customSlug: operator.slug } });
     expect(setup.ok(), await setup.text()).toBe(true);
 

@@ -28,7 +28,7 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
 
   await test.step('the checklist starts empty and the link waits for a custom URL', async () => {
     await page.getByRole('tab', { name: 'Branding' }).click();
-    await expect(page.getByText('(0 of 5 done)')).toBeVisible();
+    await expect(page.getByText('(0 of 7 done)')).toBeVisible();
     await page.getByRole('button', { name: 'Choose your custom URL to get your link' }).click();
     await expect(page.getByLabel('Custom URL (your quote page address)')).toBeFocused();
   });
@@ -57,7 +57,7 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
     await expectToast(page, 'Company settings updated successfully');
 
     await page.getByRole('tab', { name: 'Branding' }).click();
-    await expect(page.getByText('(3 of 5 done)')).toBeVisible();
+    await expect(page.getByText('(3 of 7 done)')).toBeVisible();
   });
 
   await test.step('locking the custom URL gives the link, the snippet and the QR code', async () => {
@@ -68,12 +68,14 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
     await dialog.getByRole('button', { name: 'Save and Lock' }).click();
     await expectToast(page, 'Custom URL saved');
     await expect(page.getByLabel('Your public link')).toHaveValue(link);
-    await expect(page.getByText('(4 of 5 done)')).toBeVisible();
+    await expect(page.getByText('(4 of 7 done)')).toBeVisible();
     expect(await checklist(page)).toEqual([
-      'Pricing saved(done)',
-      'At least one problem charge(done)',
       'Contact number(done)',
+      'Pricing saved(done)',
+      'Base postcode(to do)',
       'Custom URL locked(done)',
+      'At least one problem charge(done)',
+      'Logo uploaded(to do)',
       'First quote received(to do)',
     ]);
 
@@ -114,7 +116,7 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
     // The first quote ticks the last item when the operator comes back to the portal.
     await page.reload();
     await page.getByRole('tab', { name: 'Branding' }).click();
-    await expect(page.getByText('(5 of 5 done)')).toBeVisible();
+    await expect(page.getByText('(5 of 7 done)')).toBeVisible();
   });
 
   await test.step('the public page shows the feature blocks and the service area, and hides them when off', async () => {
@@ -123,6 +125,7 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
     await page.getByLabel('Feature 1 title').fill('Open all night');
     await page.getByRole('button', { name: 'Save Branding' }).click();
     await expectToast(page, 'Company settings updated successfully');
+    await expect(page.getByText('(6 of 7 done)')).toBeVisible();
 
     const motorist = await browser.newPage();
     await motorist.goto(link);

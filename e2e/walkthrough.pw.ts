@@ -3,7 +3,7 @@
 // hosted page names the company once on the first screen.
 import { expect, test, type Locator } from '@playwright/test';
 import { API_ORIGIN } from '../playwright.config';
-import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
+import { addPhoneNumber, expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
 
 test.use({ viewport: { width: 390, height: 844 } });
 
@@ -22,6 +22,8 @@ test('on a phone: the whole public link beside Copy, toasts clear of Save Brandi
   test.setTimeout(120_000);
   const operator = await signUpWithTrial(page);
   const link = `${API_ORIGIN}/company/${operator.slug}`;
+  // A URL is locked only with a number to reach the operator by.
+  await addPhoneNumber(page);
   await page.getByRole('tab', { name: 'Branding' }).click();
 
   await test.step('the public link shows whole, with Copy beside it', async () => {

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'SLUG_LOCKED',
   // A charge list already has a row of that name (trimmed, any case)
   'NAME_TAKEN',
+  // The guided set-up's sample quote for a company that offers no vehicle type
+  'NO_VEHICLE_TYPE',
   // One-time links (verify an address, reset a password): unknown, expired, or used already
   'LINK_INVALID',
   'LINK_EXPIRED',
@@ -36,6 +38,11 @@ export const ERROR_CODES = [
   'ALREADY_VERIFIED',
   // Share & Embed before a custom URL is locked: no link, QR code or snippet yet
   'NO_CUSTOM_URL',
+  // Locking a custom URL or sharing the link with neither a phone nor a WhatsApp number
+  'NO_CONTACT_NUMBER',
+  // A public quote for a company whose subscription lapsed, or that has no number to reach it by
+  'QUOTES_PAUSED',
+  'QUOTES_NOT_SET_UP',
   'ALREADY_SUBSCRIBED',
   'NOT_REACTIVATABLE',
   'NO_BILLING_ACCOUNT',

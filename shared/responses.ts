@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NATIONS, URGENCY_VALUES } from './constants';
 import { ALERT_CHANNELS, ALERT_KINDS, ALERT_MODES, ALERT_STATUSES, CONTACT_CHANNELS, LEAD_STATUSES } from './leads';
 import { ERROR_CODES } from './error-codes';
-import { CHECKLIST_KEYS } from './share';
+import { CHECKLIST_KEYS, ONLINE_QUOTES } from './share';
 import { SUBSCRIPTION_STATUSES } from './subscription';
 
 const money = z.number().meta({ description: 'Pounds sterling, at most 2 decimals' });
@@ -106,6 +106,10 @@ export const companySchema = publicCompanySchema
     basePostcode: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
+    onlineQuotes: z.enum(ONLINE_QUOTES).meta({
+      description:
+        'What the company’s customers see now: open (its page quotes); paused (the subscription lapsed); not-set-up (no phone or WhatsApp number)',
+    }),
   })
   .meta({ id: 'Company' });
 
@@ -152,7 +156,16 @@ export const passengerChargeRowSchema = z
  * requests (page, widget, company) rather than five.
  */
 export const publicCompanyWithChargesSchema = publicCompanySchema
-  .extend({ vehicleTypes: z.array(pricedRowSchema), surcharges: z.array(surchargeRowSchema) })
+  .extend({
+    vehicleTypes: z.array(pricedRowSchema),
+    surcharges: z.array(surchargeRowSchema),
+    onlineQuotes: z.enum(ONLINE_QUOTES).meta({
+      description: 'open; paused (the subscription lapsed) or not-set-up (no phone or WhatsApp number): no form, no prices, the lists empty',
+    }),
+    closedMessage: z.string().optional().meta({
+      description: 'While the page does not quote: what the motorist is told instead of a price, naming the company',
+    }),
+  })
   .meta({ id: 'PublicCompanyWithCharges' });
 
 export const quoteBreakdownSchema = z.object({
@@ -167,6 +180,16 @@ export const quoteBreakdownSchema = z.object({
 });
 
 const priceLine = z.object({ label: z.string(), amount: money });
+
+/** A sample quote priced by the engine with rates not yet saved: nothing is stored. */
+export const pricingSampleResponseSchema = z
+  .object({
+    vehicleType: z.string().meta({ description: 'The company’s first enabled vehicle type' }),
+    miles: z.number().meta({ description: 'The sample trip’s road miles' }),
+    lines: z.array(priceLine).meta({ description: 'The lines a customer would be shown, adding up to totalPrice' }),
+    totalPrice: money,
+  })
+  .meta({ id: 'PricingSample' });
 
 export const quoteResponseSchema = z
   .object({

@@ -203,6 +203,13 @@ export const pricingUpdateSchema = z.object({
 });
 export type PricingUpdate = z.input<typeof pricingUpdateSchema>;
 
+/**
+ * The guided set-up's sample quote (docs/product.md §14): the three base rates as typed, not yet
+ * saved; a blank one takes the saved rate.
+ */
+export const pricingSampleSchema = pricingUpdateSchema.pick({ callOutFee: true, mileRate: true, labourRate: true });
+export type PricingSampleRequest = z.input<typeof pricingSampleSchema>;
+
 /** What a blank or missing "More rules" field saves: every rule off (docs/product.md §10). */
 export const PRICING_RULE_DEFAULTS = {
   bankHolidayNation: 'england-and-wales',

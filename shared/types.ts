@@ -21,6 +21,7 @@ import type {
   passengerChargeRowSchema,
   pricedRowSchema,
   pricingRatesSchema,
+  pricingSampleResponseSchema,
   publicCompanySchema,
   publicCompanyWithChargesSchema,
   quoteBreakdownSchema,
@@ -52,6 +53,7 @@ export type PublicCompanyWithCharges = z.output<typeof publicCompanyWithChargesS
 /** The signed-in operator's own company: the public view plus private settings. */
 export type Company = z.output<typeof companySchema>;
 export type PricingRates = z.output<typeof pricingRatesSchema>;
+export type PricingSample = z.output<typeof pricingSampleResponseSchema>;
 
 export type PricedRow = z.output<typeof pricedRowSchema>;
 export type VehicleType = PricedRow;

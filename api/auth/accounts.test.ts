@@ -92,7 +92,7 @@ describe('email verification', () => {
   it('holds every alert "waiting for a verified address" until the account is verified, then sends them', async () => {
     const { t, worker, signup, linkIn, mailsTo, outbox } = await setup();
     const op = await signup();
-    await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example' } });
+    await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example', phone: '0161 496 0000' } });
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     expect(quote.status).toBe(200);
     await worker.tick();
@@ -125,6 +125,7 @@ describe('email verification', () => {
     await t.call('POST', '/api/verify-email', { body: { token: linkIn(op.email, '/verify-email/') } });
     const saved = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: 'leads@tow.example' } });
     expect(saved.json.alertRecipientVerified).toBe(false);
+    await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
     await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     await worker.tick();
     expect(outbox().find((r) => r.kind === 'quote')?.status).toBe('unverified');

@@ -75,7 +75,7 @@ describe('local billing: the whole subscription journey', () => {
     expect(account.checkoutUrl).toMatch(new RegExp(`^${TEST_ORIGIN}/billing/checkout/cs_local_[\\w-]{32}$`));
 
     // Nobody can quote against a company without a subscription; this also warms the cache.
-    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(404);
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(409);
 
     const { page, location, sessionId } = await payCheckout(account.checkoutUrl, account.token);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
@@ -101,7 +101,7 @@ describe('local billing: the whole subscription journey', () => {
 
     // The public page and the quote path see the trial at once (the company cache was invalidated).
     const slug = `billing-${Math.random().toString(36).slice(2, 8)}`;
-    expect((await t.call('PUT', '/api/company', { token, body: { customSlug: slug } })).status).toBe(200);
+    expect((await t.call('PUT', '/api/company', { token, body: { phone: '0161 496 0000', customSlug: slug } })).status).toBe(200);
     expect((await t.call('GET', `/api/company/slug/${slug}`)).status).toBe(200);
     expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(200);
 
@@ -142,14 +142,15 @@ describe('local billing: the whole subscription journey', () => {
     expect(active.currentPeriodEnd).toBe(renewal);
     expect((await t.call('GET', '/api/auth/user', { token })).json.subscriptionStatus).toBe('active');
 
-    // Cancel while active: access until the renewal date, then none: public page and quotes 404.
+    // Cancel while active: access until the renewal date, then none: no prices on the public page, quotes refused (409).
     expect((await portalAction(token, 'cancel')).res.status).toBe(303);
     expect((await t.call('GET', '/api/subscription-details', { token })).json).toMatchObject({ status: 'cancelled', currentPeriodEnd: renewal });
     clock.now = new Date(Date.parse(renewal) + 1000);
     expect((await t.call('GET', '/api/subscription-details', { token })).json.status).toBe('inactive');
     expect((await t.call('POST', '/api/reactivate-subscription', { token })).status).toBe(409);
-    expect((await t.call('GET', `/api/company/slug/${slug}`)).status).toBe(404);
-    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(404);
+    // The page still names the company, its quotes paused, with nothing to price from.
+    expect((await t.call('GET', `/api/company/slug/${slug}`)).json).toMatchObject({ onlineQuotes: 'paused', vehicleTypes: [] });
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: account.user.companyId } })).status).toBe(409);
 
     // Lapsed: the subscription page may start a new checkout.
     const restart = await t.call('POST', '/api/create-checkout-session', { token, body: {} });

@@ -62,6 +62,8 @@ function stripeApp(env: Record<string, string> = {}) {
     // The browser that signed up returns from checkout with the cookie the signup set.
     const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: cookieFrom(signup.headers, CHECKOUT_COOKIE) });
     expect(processed.status).toBe(200);
+    // A number to reach them by: without one the public quote path refuses to price (QUOTES_NOT_SET_UP).
+    await t.call('PUT', '/api/company', { token: processed.json.authToken, body: { phone: '0161 496 0000' } });
     return { email, sessionId, sub, token: processed.json.authToken as string, userId: signup.json.id as number, companyId: signup.json.companyId as number };
   }
 
@@ -287,7 +289,7 @@ describe('stripe billing: webhooks', () => {
 
     expect((await webhook('invoice.payment_failed', invoice(0, periodEnd), { created: t0 + 1 })).json.outcome).toBe('applied');
     expect((await details(op.token)).status).toBe('past_due');
-    expect(await quoteStatus(op.companyId)).toBe(404);
+    expect(await quoteStatus(op.companyId)).toBe(409);
 
     expect((await webhook('invoice.paid', invoice(2000, periodEnd), { created: t0 + 2 })).json.outcome).toBe('applied');
     expect(await details(op.token)).toMatchObject({ status: 'active', currentPeriodEnd: iso(periodEnd) });
@@ -305,7 +307,7 @@ describe('stripe billing: webhooks', () => {
     const deleted = subscriptionObject(op.sub, { status: 'canceled', ended_at: t0 });
     expect((await webhook('customer.subscription.deleted', deleted, { created: t0 + 1 })).json.outcome).toBe('applied');
     expect(await details(op.token)).toMatchObject({ status: 'inactive', cancelAtPeriodEnd: false });
-    expect(await quoteStatus(op.companyId)).toBe(404);
+    expect(await quoteStatus(op.companyId)).toBe(409);
   });
 
   it('links the Stripe ids on checkout.session.completed and ignores other event types', async () => {

@@ -11,5 +11,6 @@ export function pricingRoutes(deps: AppDeps) {
   return new OpenAPIHono<AppEnv>()
     .openapi(routes.pricing.own, (c) => c.json(rates.own(currentUser(c).companyId), 200))
     .openapi(routes.pricing.update, async (c) => c.json(await rates.save(currentUser(c).companyId, c.req.valid('json')), 200))
+    .openapi(routes.pricing.sample, (c) => c.json(rates.sample(currentUser(c).companyId, c.req.valid('json')), 200))
     .openapi(routes.pricing.public, (c) => c.json(rates.publicRates(c.req.param('companyId')), 200));
 }

@@ -24,8 +24,26 @@ const RULES_OFF = {
 const pence = (pounds: number) => Math.round(pounds * 100);
 
 describe('pricing rules settings', () => {
+  it('refuse travel to you or a maximum radius without a base postcode, with a 400 naming the field', async () => {
+    const op = await t.operator();
+    for (const [body, field, message] of [
+      [{ enRouteRate: 1.5 }, 'enRouteRate', 'Add your base postcode (Branding tab) first: travel to you is measured from it'],
+      [{ maximumRadius: 60 }, 'maximumRadius', 'Add your base postcode (Branding tab) first: the maximum radius is measured from it'],
+    ] as const) {
+      const res = await t.call('PUT', '/api/pricing', { token: op.token, body });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ message, code: 'VALIDATION_FAILED', fields: { [field]: message, basePostcode: message } });
+      expect((await t.call('GET', '/api/pricing', { token: op.token })).json).toMatchObject(RULES_OFF);
+    }
+    // Free miles alone, or a rate of 0, switch nothing on.
+    expect((await t.call('PUT', '/api/pricing', { token: op.token, body: { enRouteRate: 0, freeMiles: 5 } })).status).toBe(200);
+    await t.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'SK1 1AA' } });
+    expect((await t.call('PUT', '/api/pricing', { token: op.token, body: { enRouteRate: 1.5, maximumRadius: 60 } })).status).toBe(200);
+  });
+
   it('start with every rule off, and save and read back each one', async () => {
     const op = await t.operator();
+    await t.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'SK1 1AA' } });
     expect((await t.call('GET', '/api/pricing', { token: op.token })).json).toMatchObject(RULES_OFF);
     const rules = {
       bankHolidayNation: 'scotland',
@@ -64,6 +82,7 @@ describe('pricing rules settings', () => {
     ['a validity of 1.5 hours', { quoteValidityHours: 1.5 }, 'quoteValidityHours'],
   ])('refuse %s with a 400 naming the field, and save nothing', async (_, body, field) => {
     const op = await t.operator();
+    await t.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'SK1 1AA' } });
     await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 61, minimumCharge: 10 } });
     const before = (await t.call('GET', '/api/pricing', { token: op.token })).json;
     const res = await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 70, ...body } });
@@ -75,6 +94,7 @@ describe('pricing rules settings', () => {
 
   it('refuse a service radius above the maximum radius', async () => {
     const op = await t.operator();
+    await t.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'SK1 1AA' } });
     await t.call('PUT', '/api/pricing', { token: op.token, body: { maximumRadius: 40 } });
     const res = await t.call('PUT', '/api/company', { token: op.token, body: { serviceRadius: 41 } });
     expect(res.status).toBe(400);

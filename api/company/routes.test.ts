@@ -210,10 +210,39 @@ describe('company settings', () => {
     expect(names).not.toContain('Wrong Fuel');
   });
 
-  it('hides a company whose subscription gives no access', async () => {
+  it('names a company whose subscription gives no access, with its quotes paused and nothing to price from', async () => {
     const op = await t.operator('inactive');
-    expect((await t.call('GET', `/api/company/${op.companyId}`)).status).toBe(404);
+    await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Lapsed Recovery' } });
+    const read = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(read.status).toBe(200);
+    expect(read.json).toMatchObject({
+      name: 'Lapsed Recovery',
+      onlineQuotes: 'paused',
+      closedMessage: 'Online quotes from Lapsed Recovery are paused',
+      vehicleTypes: [],
+      surcharges: [],
+    });
+    // The owner is told what customers see.
+    expect((await t.call('GET', '/api/company', { token: op.token })).json.onlineQuotes).toBe('paused');
     expect((await t.call('GET', `/api/vehicle-types/${op.companyId}`)).status).toBe(404);
+    expect((await t.call('GET', `/api/pricing/${op.companyId}`)).status).toBe(404);
+    expect((await t.call('GET', '/api/company/99999')).status).toBe(404);
+  });
+
+  it('serves no prices for a company with neither a phone nor a WhatsApp number', async () => {
+    const op = await t.operator('trialing', { contact: false });
+    const read = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(read.json).toMatchObject({ onlineQuotes: 'not-set-up', vehicleTypes: [], surcharges: [] });
+    expect(read.json.closedMessage).toMatch(/^Online quotes from .+ are not set up yet$/);
+    expect((await t.call('GET', '/api/company', { token: op.token })).json.onlineQuotes).toBe('not-set-up');
+    expect((await t.call('GET', `/api/pricing/${op.companyId}`)).status).toBe(404);
+    // The save's own answer says the page now quotes.
+    const saved = await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
+    expect(saved.json.onlineQuotes).toBe('open');
+    const open = await t.call('GET', `/api/company/${op.companyId}`);
+    expect(open.json.onlineQuotes).toBe('open');
+    expect(open.json).not.toHaveProperty('closedMessage');
+    expect(open.json.vehicleTypes.length).toBeGreaterThan(0);
   });
 });
 

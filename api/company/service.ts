@@ -23,7 +23,8 @@ import { write } from '../platform/db/write';
 import { statusGivesAccess } from '../billing/status';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../platform/errors';
-import { companyIsPublic, livePublicCompany } from './access';
+import { companyOnlineQuotes, knownCompany } from './access';
+import { hasContactNumber, NO_CONTACT_NUMBER, quotesClosedMessage, type OnlineQuotes } from '#shared/share';
 import { parseLogoDataUrl } from './logo';
 import { toCompany, toHostedCompany, toPublicCompany, type HostedCompany } from './view';
 
@@ -57,22 +58,28 @@ export function companyService(deps: AppDeps) {
 
   // The enabled rows the quote form offers travel with the company, so the form is usable after
   // this one read (docs/budgets.md: the hosted page within 3 requests).
-  const withCharges = (company: CompanyRow): PublicCompanyWithCharges => ({
-    ...toPublicCompany(company, config.publicUrl),
-    vehicleTypes: listCharges(db, 'vehicleTypes', company.id, true).map(chargeResources['vehicle-types'].toJson),
-    surcharges: listCharges(db, 'surcharges', company.id, true).map(chargeResources.surcharges.toJson),
-  });
-
-  const liveBySlug = (slug: string): CompanyRow | undefined => {
-    const company = isCustomSlug(slug) ? findCompanyBySlug(db, slug) : undefined;
-    return company && companyIsPublic(deps, company) ? company : undefined;
+  // A company whose page does not quote (paused, not set up) is still named, so the motorist
+  // learns whose page it is and how to reach them, but with no rows to price from.
+  const withCharges = (company: CompanyRow): PublicCompanyWithCharges => {
+    const onlineQuotes = companyOnlineQuotes(deps, company);
+    const open = onlineQuotes === 'open';
+    return {
+      ...toPublicCompany(company, config.publicUrl),
+      vehicleTypes: open ? listCharges(db, 'vehicleTypes', company.id, true).map(chargeResources['vehicle-types'].toJson) : [],
+      surcharges: open ? listCharges(db, 'surcharges', company.id, true).map(chargeResources.surcharges.toJson) : [],
+      onlineQuotes,
+      // The words the hosted page shows, for the embed to show the same (widget/src/quote-setup.ts).
+      ...(onlineQuotes === 'open' ? {} : { closedMessage: quotesClosedMessage(company.name, onlineQuotes) }),
+    };
   };
+
+  const bySlug = (slug: string): CompanyRow | undefined => (isCustomSlug(slug) ? findCompanyBySlug(db, slug) : undefined);
 
   return {
     own(companyId: number): Company {
       const company = findCompanyById(db, companyId);
       if (!company) throw new NotFound('Company not found');
-      return toCompany(company, config.publicUrl);
+      return toCompany(company, config.publicUrl, companyOnlineQuotes(deps, company));
     },
 
     /** `owner` is the signed-in operator whose company this is. */
@@ -93,6 +100,9 @@ export function companyService(deps: AppDeps) {
         // A locked URL is for good: only an account that has started its subscription may take
         // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
         if (!statusGivesAccess(owner, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
+        // A locked URL is a live page: one whose prices nobody could act on is not made (the numbers this save sets count).
+        const contact = { phone: patch.phone !== undefined ? patch.phone : company.phone, whatsapp: patch.whatsapp !== undefined ? patch.whatsapp : company.whatsapp };
+        if (!hasContactNumber(contact)) throw new Conflict(NO_CONTACT_NUMBER, 'NO_CONTACT_NUMBER');
         const holder = findCompanyBySlug(db, body.customSlug);
         if (holder && holder.id !== companyId) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
         patch.customSlug = body.customSlug;
@@ -115,25 +125,26 @@ export function companyService(deps: AppDeps) {
         if (err instanceof Error && /UNIQUE/.test(err.message)) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');
         throw err;
       }
-      return toCompany(saved, config.publicUrl);
+      return toCompany(saved, config.publicUrl, companyOnlineQuotes(deps, saved));
     },
 
-    publicById: (rawId: string): PublicCompanyWithCharges => withCharges(livePublicCompany(deps, rawId)),
+    publicById: (rawId: string): PublicCompanyWithCharges => withCharges(knownCompany(db, rawId)),
 
     publicBySlug(slug: string): PublicCompanyWithCharges {
-      const company = liveBySlug(slug);
+      const company = bySlug(slug);
       if (!company) throw new NotFound('Company not found');
       return withCharges(company);
     },
 
-    /** The hosted page's lookup: undefined when missing or without access. */
-    pageBySlug(slug: string): HostedCompany | undefined {
-      const company = liveBySlug(slug);
-      return company ? toHostedCompany(company, config.publicUrl) : undefined;
+    /** The hosted page's lookup: undefined when missing; a lapsed company's page says its quotes are paused. */
+    pageBySlug(slug: string): (HostedCompany & { onlineQuotes: OnlineQuotes }) | undefined {
+      const company = bySlug(slug);
+      return company ? { ...toHostedCompany(company, config.publicUrl), onlineQuotes: companyOnlineQuotes(deps, company) } : undefined;
     },
 
+    /** Any company's logo: a paused page still shows whose page it is. */
     logo(rawId: string) {
-      const company = livePublicCompany(deps, rawId);
+      const company = knownCompany(db, rawId);
       const logo = findCompanyLogo(db, company.id);
       if (!logo) throw new NotFound('Logo not found');
       return logo;

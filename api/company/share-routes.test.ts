@@ -1,7 +1,11 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
+import { NO_CONTACT_NUMBER } from '#shared/share';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
+
+/** A 1×1 PNG, as the portal's logo upload sends it. */
+const PIXEL_PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** Decodes a QR code PNG as a phone's camera would. */
 function decodeQr(png: Buffer): { text: string | undefined; width: number } {
@@ -82,8 +86,27 @@ describe('share & embed', () => {
     expect(checklist.json.items.find((i: { key: string }) => i.key === 'customUrl').done).toBe(false);
   });
 
+  it('refuses the link, snippet and QR codes, and locking a custom URL, to a company with no phone or WhatsApp number', async () => {
+    const op = await t.operator('trialing', { contact: false });
+    const lock = await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'no-number-co' } });
+    expect(lock.status).toBe(409);
+    expect(lock.json).toMatchObject({ message: NO_CONTACT_NUMBER, code: 'NO_CONTACT_NUMBER', requestId: expect.any(String) });
+    expect((await t.call('GET', '/api/company', { token: op.token })).json.customSlug).toBeNull();
+    // A number given in the same save counts.
+    const withNumber = await t.call('PUT', '/api/company', { token: op.token, body: { whatsapp: '07700 900111', customSlug: 'no-number-co' } });
+    expect(withNumber.status).toBe(200);
+    expect((await t.call('GET', '/api/share/embed', { token: op.token })).status).toBe(200);
+    // Numbers removed later: the link is not handed out.
+    await t.call('PUT', '/api/company', { token: op.token, body: { whatsapp: '' } });
+    for (const path of ['/api/share/embed', '/api/share/qr.png', '/api/share/qr.svg'] as const) {
+      const res = await t.call('GET', path, { token: op.token });
+      expect(res.status, path).toBe(409);
+      expect(res.json.code, path).toBe('NO_CONTACT_NUMBER');
+    }
+  });
+
   it('ticks each checklist item from the company’s real data', async () => {
-    const op = await t.operator();
+    const op = await t.operator('trialing', { contact: false });
     const ticked = async () => {
       const res = await t.call('GET', '/api/share/checklist', { token: op.token });
       expect(res.status).toBe(200);
@@ -92,26 +115,29 @@ describe('share & embed', () => {
 
     const fresh = await ticked();
     expect(fresh.items.map((i) => [i.label, i.done])).toEqual([
-      ['Pricing saved', false],
-      ['At least one problem charge', false],
       ['Contact number', false],
+      ['Pricing saved', false],
+      ['Base postcode', false],
       ['Custom URL locked', false],
+      ['At least one problem charge', false],
+      ['Logo uploaded', false],
       ['First quote received', false],
     ]);
-    expect([fresh.done, fresh.total]).toEqual([0, 5]);
+    expect([fresh.done, fresh.total]).toEqual([0, 7]);
 
     await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 72.5 } });
     const charges = (await t.call('GET', '/api/surcharges', { token: op.token })).json as Array<{ id: number; problemType: string }>;
     await t.call('PUT', `/api/surcharges/${charges.find((c) => c.problemType === 'Flat Tyre')!.id}`, { token: op.token, body: { amount: 20 } });
     await t.call('PUT', '/api/company', { token: op.token, body: { whatsapp: '+44 7700 900111' } });
-    await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'checklist-co' } });
-    expect((await ticked()).items.map((i) => i.done)).toEqual([true, true, true, true, false]);
+    await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'checklist-co', basePostcode: 'm1 1ae' } });
+    await t.call('PUT', '/api/company', { token: op.token, body: { logo: PIXEL_PNG } });
+    expect((await ticked()).items.map((i) => i.done)).toEqual([true, true, true, true, true, true, false]);
 
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     expect(quote.status).toBe(200);
     const all = await ticked();
     expect(all.items.every((i) => i.done)).toBe(true);
-    expect(all.done).toBe(5);
+    expect(all.done).toBe(7);
   });
 
   it('does not count a disabled charge, or pricing put back as a new company starts', async () => {
@@ -120,6 +146,7 @@ describe('share & embed', () => {
     await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 50, afterHoursEnabled: false } });
     await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType: 'Ditch', amount: 30, enabled: false } });
     const res = await t.call('GET', '/api/share/checklist', { token: op.token });
-    expect(res.json.items.slice(0, 2).map((i: { done: boolean }) => i.done)).toEqual([false, false]);
+    const done = (key: string) => res.json.items.find((i: { key: string }) => i.key === key).done;
+    expect([done('pricing'), done('problemCharge')]).toEqual([false, false]);
   });
 });

@@ -2,7 +2,7 @@
 // custom URL is locked, its QR code, and the setup checklist read from the company's own rows.
 import { getTableColumns } from 'drizzle-orm';
 import QRCode from 'qrcode';
-import { CHECKLIST_KEYS, CHECKLIST_LABELS, NO_CUSTOM_URL, embedSnippet, publicLink, type ChecklistKey } from '#shared/share';
+import { CHECKLIST_KEYS, CHECKLIST_LABELS, NO_CONTACT_NUMBER, NO_CUSTOM_URL, embedSnippet, hasContactNumber, publicLink, type ChecklistKey } from '#shared/share';
 import type { SetupChecklist, ShareKit } from '#shared/types';
 import { listCharges } from '../charges/store';
 import { findCompanyById, type CompanyRow } from './store';
@@ -42,11 +42,15 @@ export function shareService(deps: Pick<AppDeps, 'db' | 'config'>) {
     return company;
   };
 
-  /** The locked slug, or 409 with the reason: without one there is no link to share. */
+  /**
+   * The locked slug, or 409 with the reason: without one there is no link to share, and a link to
+   * a page whose prices nobody could act on (no phone, no WhatsApp) is not handed out either.
+   */
   const lockedSlug = (companyId: number): string => {
-    const slug = ownCompany(companyId).customSlug;
-    if (!slug) throw new Conflict(NO_CUSTOM_URL, 'NO_CUSTOM_URL');
-    return slug;
+    const company = ownCompany(companyId);
+    if (!company.customSlug) throw new Conflict(NO_CUSTOM_URL, 'NO_CUSTOM_URL');
+    if (!hasContactNumber(company)) throw new Conflict(NO_CONTACT_NUMBER, 'NO_CONTACT_NUMBER');
+    return company.customSlug;
   };
 
   return {
@@ -73,8 +77,10 @@ export function shareService(deps: Pick<AppDeps, 'db' | 'config'>) {
         pricing: pricingSet(getPricing(db, companyId)),
         // The starter problems are £0: a charge counts once the operator prices one.
         problemCharge: listCharges(db, 'surcharges', companyId, true).some((row) => row.amountPence > 0),
-        contact: Boolean(company.phone?.trim() || company.whatsapp?.trim()),
+        contact: hasContactNumber(company),
+        basePostcode: Boolean(company.basePostcode),
         customUrl: Boolean(company.customSlug),
+        logo: Boolean(company.logo),
         // The company's stored quotes, whoever asked for them (the page, the widget elsewhere, a test by the operator).
         firstQuote: countQuotes(db, companyId) > 0,
       };

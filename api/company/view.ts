@@ -1,6 +1,7 @@
 // Shapes company rows for JSON: money in pounds, the logo as a cacheable URL, and nothing
 // private in the public view (docs/architecture.md §3–§4).
 import { penceToPounds } from '#shared/money';
+import type { OnlineQuotes } from '#shared/share';
 import type { Company, FeatureBlock, PublicCompany } from '#shared/types';
 import type { CompanyRow } from './store';
 
@@ -72,12 +73,14 @@ export function featureBlocks(company: PublicCompany): FeatureBlock[] {
     .filter((block) => block.title.trim() || block.description.trim());
 }
 
-export function toCompany(row: CompanyRow, publicUrl: string): Company {
+/** `onlineQuotes` is what the company's customers see now (api/company/access.ts decides it). */
+export function toCompany(row: CompanyRow, publicUrl: string, onlineQuotes: OnlineQuotes): Company {
   return {
     ...toPublicCompany(row, publicUrl),
     customDomain: row.customDomain,
     basePostcode: row.basePostcode,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
+    onlineQuotes,
   };
 }

@@ -6,9 +6,11 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { PublicCompany } from '#shared/types';
 import type { HostedCompany } from '../company/view';
+import type { OnlineQuotes } from '#shared/share';
 import { createHostedRoutes } from './routes';
 
-const company: PublicCompany = {
+const company: PublicCompany & { onlineQuotes: OnlineQuotes } = {
+  onlineQuotes: 'open',
   id: 9,
   name: 'Bob’s <Tow> & "Recovery"',
   logo: 'https://quotes.example/api/company/9/logo?v=abc',
@@ -300,5 +302,32 @@ describe('hosted page phone numbers', () => {
     expect(page).toContain('Call<span class="num">&nbsp;0161 496 0000</span>');
     expect(page).toContain('<a href="https://wa.me/+447700900456" rel="noopener">07700 900456</a>');
     expect(page).not.toContain('>+44');
+  });
+});
+
+describe('a company page that does not quote', () => {
+  const pageOf = async (overrides: Partial<typeof company>) => {
+    const routes = createHostedRoutes({ lookupBySlug: () => ({ ...company, name: 'Pennine Recovery', ...overrides }), widgetFile, publicUrl: 'https://quotes.example' });
+    const res = await routes.request('/company/bobs-tow');
+    return { res, page: await res.text() };
+  };
+
+  it('names a lapsed company, says its quotes are paused, and offers its numbers instead of the form (not a 404)', async () => {
+    const { res, page } = await pageOf({ onlineQuotes: 'paused', phone: '+441614960000' });
+    expect(res.status).toBe(200);
+    expectStrictCsp(res.headers.get('content-security-policy'), page);
+    expect(page).toContain('<h1>Pennine Recovery</h1>');
+    expect(page).toContain('Online quotes from Pennine Recovery are paused');
+    expect(page).toContain('href="tel:+441614960000">Call 0161 496 0000</a>');
+    expect(page).not.toContain('<recovery-quote');
+    expect(page).not.toContain('widget.js');
+    expect(page).not.toContain('404');
+  });
+
+  it('says a company with no number has not set up online quotes yet, with no form', async () => {
+    const { res, page } = await pageOf({ onlineQuotes: 'not-set-up', phone: null, whatsapp: null });
+    expect(res.status).toBe(200);
+    expect(page).toContain('Online quotes from Pennine Recovery are not set up yet');
+    expect(page).not.toContain('<recovery-quote');
   });
 });

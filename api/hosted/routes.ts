@@ -12,12 +12,13 @@ import { safeColour } from '#shared/patterns';
 import { telUrl, whatsappNumber } from '#shared/phone';
 import { formatPhoneNational } from '#shared/phone-number';
 import type { PublicCompany } from '#shared/types';
+import { quotesClosedMessage, type OnlineQuotes } from '#shared/share';
 import { featureIconSvg } from '../company/feature-icons';
 import { featureBlocks, serviceAreaText, type HostedCompany } from '../company/view';
 import { hostedCsp, styleHash } from '../platform/http/security';
 
 export interface HostedRoutesOptions {
-  lookupBySlug: (slug: string) => HostedCompany | undefined;
+  lookupBySlug: (slug: string) => (HostedCompany & { onlineQuotes: OnlineQuotes }) | undefined;
   /** Path of the built dist/widget/widget.js. */
   widgetFile: string;
   /** Absolute origin of this server, for og:url. */
@@ -138,14 +139,25 @@ const NOT_FOUND_CSP = hostedCsp([styleHash(NOT_FOUND_CSS)]);
  * The company's background joins it here rather than in a style attribute, which CSP would refuse.
  */
 const companyCss = (company: PublicCompany) =>
-  `${BASE_CSS}\n${PROMISES_CSS}\nbody{--bg:${safeColour(company.backgroundColour, '#FAFAFA')}}\n.feats{--pri:${safeColour(company.primaryColour, '#1976D2')}}`;
+  `${BASE_CSS}\n${PROMISES_CSS}\n${CLOSED_CSS}\nbody{--bg:${safeColour(company.backgroundColour, '#FAFAFA')}}\n.feats{--pri:${safeColour(company.primaryColour, '#1976D2')}}`;
 
 // The portal's promises (Branding tab): the service area under the name, the feature blocks under the form.
 const PROMISES_CSS = `.area{margin:2px 0 0;font-size:14px;color:#334155}
 .feats{max-width:720px;margin:24px auto 0;padding:0 16px;display:grid;gap:12px}@media (min-width:640px){.feats{grid-template-columns:repeat(3,1fr)}}
 .feat{background:#fff;border:1px solid #e2e8f0;border-radius:12px;padding:16px}.feat h2{font-size:16px;margin:8px 0 4px}.feat p{margin:0;font-size:14px;color:#334155}.ico{color:var(--pri)}`;
 
-function companyPage(company: HostedCompany, css: string, slug: string, pageUrl: string) {
+// A page that does not quote (paused, not set up) says so in place of the form, with whatever way to reach the company it has.
+const CLOSED_CSS = `.closed{margin:32px 16px;padding:24px;background:#fff;border:1px solid #e2e8f0;border-radius:12px;text-align:center}.closed h2{font-size:20px;margin:0 0 8px}.closed p{margin:0 0 16px;color:#334155}.closed .call{margin:4px}`;
+
+function closedNotice(company: HostedCompany, state: Exclude<OnlineQuotes, 'open'>) {
+  return html`<section class="closed" aria-labelledby="closed-title"><h2 id="closed-title">${quotesClosedMessage(company.name, state)}</h2>
+<p>${company.phone || company.whatsapp ? 'Please contact us directly:' : 'Please try again later.'}</p>
+${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call ${formatPhoneNational(company.phone)}</a>` : ''}
+${company.whatsapp ? html`<a class="call" href="https://wa.me/${whatsappNumber(company.whatsapp)}" rel="noopener">WhatsApp ${formatPhoneNational(company.whatsapp)}</a>` : ''}
+</section>`;
+}
+
+function companyPage(company: HostedCompany & { onlineQuotes: OnlineQuotes }, css: string, slug: string, pageUrl: string) {
   const title = `${company.name} – Instant Recovery Quote`;
   const description =
     company.companyDescription?.trim() ||
@@ -177,8 +189,12 @@ ${company.logo ? html`<meta property="og:image" content="${company.logo}">\n` : 
 ${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call<span class="num">&nbsp;${formatPhoneNational(company.phone)}</span></a>` : ''}
 </div></header>
 <main>
-<recovery-quote company="${slug}"><div class="loading" role="status"><div class="spin"></div>Loading quote form…</div></recovery-quote>
-<noscript><p class="wrap">Please turn on JavaScript to get an instant quote${company.phone ? html`, or call us on <a href="${telUrl(company.phone)}">${formatPhoneNational(company.phone)}</a>` : ''}.</p></noscript>
+${
+  company.onlineQuotes === 'open'
+    ? html`<recovery-quote company="${slug}"><div class="loading" role="status"><div class="spin"></div>Loading quote form…</div></recovery-quote>
+<noscript><p class="wrap">Please turn on JavaScript to get an instant quote${company.phone ? html`, or call us on <a href="${telUrl(company.phone)}">${formatPhoneNational(company.phone)}</a>` : ''}.</p></noscript>`
+    : closedNotice(company, company.onlineQuotes)
+}
 </main>
 ${features.length > 0 ? html`<section class="feats" aria-label="Why choose us">${features.map((f) => html`<div class="feat">${raw(featureIconSvg(f.icon))}<h2>${f.title}</h2><p>${f.description}</p></div>`)}</section>` : ''}
 <footer><div class="wrap">
@@ -191,7 +207,7 @@ ${company.email ? html`<li>E-mail: <a href="mailto:${company.email}">${company.e
 </ul>
 <p class="fine"><span>© ${year} ${company.name}</span><span>Privacy Policy</span><span>Terms of Service</span></p>
 </div></footer>
-<script src="/widget.js" defer></script>
+${company.onlineQuotes === 'open' ? html`<script src="/widget.js" defer></script>` : ''}
 </body>
 </html>`;
 }

@@ -68,7 +68,12 @@ const CHANGES: { what: string; problemType?: string; refusedBefore?: boolean; wr
   {
     what: "the owner's billing state",
     write: (db, _companyId, userId) => updateUser(db, userId, { subscriptionStatus: 'inactive' }),
-    check: (_q, status) => expect(status).toBe(404),
+    check: (_q, status) => expect(status).toBe(409),
+  },
+  {
+    what: 'the company’s contact numbers',
+    write: (db, companyId) => updateCompany(db, companyId, { phone: null, whatsapp: null }),
+    check: (_q, status) => expect(status).toBe(409),
   },
 ];
 

@@ -11,6 +11,7 @@ import { statusGivesAccess, type BillingState } from '../billing/status';
 import type { PricingConfig } from '../engine/pricing/calculate';
 import { DEFAULT_PROBLEM_TYPES, GEARBOX_OPTIONS, NATIONS, ROLLING_OPTIONS, type Nation } from '#shared/constants';
 import { slugify } from '#shared/slug';
+import type { OnlineQuotes } from '#shared/share';
 
 const isNation = (value: string): value is Nation => (NATIONS as readonly string[]).includes(value);
 
@@ -64,6 +65,15 @@ export function isLive(config: CompanyQuoteConfig, now: Date, mode: 'local' | 's
   return config.owner === null || statusGivesAccess(config.owner, now, mode);
 }
 
+/**
+ * Whether a company's public page quotes now (docs/product.md §13): paused while its subscription
+ * gives no access, not set up while a motorist given a price would have no number to reach it by.
+ */
+export function onlineQuotes(config: CompanyQuoteConfig, now: Date, mode: 'local' | 'stripe'): OnlineQuotes {
+  if (!isLive(config, now, mode)) return 'paused';
+  return config.phone ? 'open' : 'not-set-up';
+}
+
 function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
   const rates = getPricing(db, company.id);
   const priced = (rows: { name: string; basePricePence: number }[]) =>
@@ -80,7 +90,8 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
     },
     companyId: company.id,
     name: company.name,
-    phone: company.phone ?? company.whatsapp,
+    // Blank is no number: the quote path refuses a company nobody could call (onlineQuotes).
+    phone: company.phone?.trim() || company.whatsapp?.trim() || null,
     basePostcode: company.basePostcode,
     owner: owner
       ? { subscriptionStatus: owner.subscriptionStatus, trialEndsAt: owner.trialEndsAt, currentPeriodEnd: owner.currentPeriodEnd }

@@ -8,15 +8,16 @@ import { PREFERRED_DATE_PAST } from '#shared/constants';
 import { penceToPounds } from '#shared/money';
 import { formatPhoneNational } from '#shared/phone-number';
 import { formatPostcode } from '#shared/postcode';
+import { quotesClosedMessage } from '#shared/share';
 import { slugify } from '#shared/slug';
 import type { quoteRequestSchema } from '#shared/schemas';
 import type { QuoteResponse } from '#shared/types';
 import { insertQuote, type NewQuote } from './store';
 import type { AppDeps } from '../platform/deps';
-import { NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
+import { Conflict, NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
 import { priceCompanyQuote, type PriceLine, type QuoteInput } from '../engine/pricing/calculate';
 import { londonDate } from '../engine/calendar/uk-calendar';
-import { isLive, type CompanyQuoteConfig } from './company-config';
+import { onlineQuotes, type CompanyQuoteConfig } from './company-config';
 import { createReplayCache, KEY_REUSED } from './idempotency';
 
 export const IDEMPOTENCY_KEY_REUSED = 'This Idempotency-Key was already used for a different request. Use a new key for each calculation.';
@@ -70,8 +71,11 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     // One clock reading for the whole quote: access, the date check and the price agree.
     const now = deps.now();
     const own = signedInCompany === company.companyId;
-    if (!own && !isLive(company, now, config.billing.mode)) {
-      throw new NotFound('Company not found');
+    // Not to the public while lapsed, nor while a motorist given a price could not reach anyone.
+    if (!own) {
+      const state = onlineQuotes(company, now, config.billing.mode);
+      if (state === 'paused') throw new Conflict(quotesClosedMessage(company.name, state), 'QUOTES_PAUSED');
+      if (state === 'not-set-up') throw new Conflict(quotesClosedMessage(company.name, state), 'QUOTES_NOT_SET_UP');
     }
 
     refuseUnoffered(body, company);

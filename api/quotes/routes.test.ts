@@ -97,8 +97,23 @@ describe('POST /api/quotes/calculate', () => {
     const own = await t.call('POST', '/api/quotes/calculate', { token: op.token, body: { ...demoQuote, companyId: undefined, vehicleType: 'van' } });
     expect(own.status).toBe(200);
     expect(own.json.breakdown.vehicleBasePrice).toBe(35);
+    await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Lapsed Recovery' } });
     const anon = await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } });
-    expect(anon.status).toBe(404);
+    expect(anon.status).toBe(409);
+    expect(anon.json).toMatchObject({ code: 'QUOTES_PAUSED', message: 'Online quotes from Lapsed Recovery are paused' });
+    expect(anon.json).not.toHaveProperty('totalPrice');
+  });
+
+  it('refuses a price for a company with neither a phone nor a WhatsApp number, naming it, and stores nothing', async () => {
+    const op = await t.operator('trialing', { contact: false });
+    await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Silent Towing' } });
+    const res = await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } });
+    expect(res.status).toBe(409);
+    expect(res.json).toMatchObject({ code: 'QUOTES_NOT_SET_UP', message: 'Online quotes from Silent Towing are not set up yet', requestId: expect.any(String) });
+    expect(countQuotes(t.deps.db, op.companyId)).toBe(0);
+    // A blank number is no number; a WhatsApp number alone is enough.
+    await t.call('PUT', '/api/company', { token: op.token, body: { phone: '', whatsapp: '07700 900111' } });
+    expect((await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } })).status).toBe(200);
   });
 
   it('applies the operator’s changes at once (the config cache is invalidated)', async () => {

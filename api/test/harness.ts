@@ -12,6 +12,7 @@ import { contract } from '../contract';
 import type { ContractUrl } from '../contract/client-types';
 import type { NewQuote } from '../quotes/store';
 import { findUserById, markEmailVerified, updateUser } from '../auth/store';
+import { updateCompany } from '../company/store';
 import { addVerifiedAddress, releaseWaitingMail } from '../mail/store';
 import { mailOutbox } from '../platform/db/schema';
 import { and, eq } from 'drizzle-orm';
@@ -162,11 +163,14 @@ export function createTestApp(options: TestAppOptions = {}) {
   }
 
   let counter = 0;
+  /** The factory operator's phone, in E.164 as stored (Ofcom's drama range: never a real line). */
+  const OPERATOR_PHONE = '+447700900321';
   /**
    * Signs up a unique operator; `status` sets their subscription directly (default trialing).
    * Their address counts as verified (as if they had opened the link) unless `verified` is false.
+   * Their company has a phone number (so its page quotes, docs/product.md §13) unless `contact` is false.
    */
-  async function operator(status: SubscriptionStatus = 'trialing', { verified = true }: { verified?: boolean } = {}) {
+  async function operator(status: SubscriptionStatus = 'trialing', { verified = true, contact = true }: { verified?: boolean; contact?: boolean } = {}) {
     counter += 1;
     const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const res = await call('POST', '/api/signup', {
@@ -177,6 +181,7 @@ export function createTestApp(options: TestAppOptions = {}) {
     const trialEnd = new Date(Date.now() + 3 * 86_400_000).toISOString();
     updateUser(built.deps.db, res.json.id, { subscriptionStatus: status, trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
     if (verified) verifyAccount(res.json.id);
+    if (contact) updateCompany(built.deps.db, res.json.companyId, { phone: OPERATOR_PHONE });
     return { email, password: 'correct-horse', token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
   }
 

@@ -441,6 +441,27 @@ describe('a real company', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('names a lapsed company and says its quotes are paused, with its number and no form (not a wrong link)', async () => {
+    const paused = { ...company, vehicleTypes: [], surcharges: [], onlineQuotes: 'paused', closedMessage: 'Online quotes from Acme Recovery are paused' };
+    mockApi({ 'GET /api/company/slug/acme': () => json(paused) });
+    render(<QuoteForm companySlug="acme" />);
+    expect(await screen.findByRole('heading', { name: 'Online quotes from Acme Recovery are paused' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Acme Recovery' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Call Now' }).getAttribute('href')).toBe('tel:+441614960000');
+    expect(screen.queryByRole('button', { name: 'Calculate Quote' })).toBeNull();
+    expect(screen.queryByText(/check the link/)).toBeNull();
+    expect(requests).toHaveLength(1);
+  });
+
+  it('says a company without a number has not set up online quotes yet, with no form', async () => {
+    const silent = { ...company, phone: null, whatsapp: null, vehicleTypes: [], surcharges: [], onlineQuotes: 'not-set-up', closedMessage: 'Online quotes from Acme Recovery are not set up yet' };
+    mockApi({ 'GET /api/company/slug/acme': () => json(silent) });
+    render(<QuoteForm companySlug="acme" />);
+    expect(await screen.findByRole('heading', { name: 'Online quotes from Acme Recovery are not set up yet' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Call Now' })).toBeNull();
+    expect(screen.queryByLabelText('Pickup Location')).toBeNull();
+  });
+
   it('retries the slug lookup 3 times a second apart, then offers to try again', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     mockApi({ 'GET /api/company/slug/acme': () => json({ message: 'Internal error' }, 500) });
@@ -455,12 +476,14 @@ describe('preview mode', () => {
   it('shows Loading preview... and offers the company’s surcharged problems plus other', async () => {
     mockApi({
       'GET /api/company': () => json(company),
-      'GET /api/vehicle-types/42': () => json(vehicleRows),
-      'GET /api/surcharges/42': () =>
+      // The portal's own lists (all rows, disabled ones too): the public ones refuse a page that does not quote.
+      'GET /api/vehicle-types': () => json(vehicleRows),
+      'GET /api/surcharges': () =>
         json([
           { id: 1, companyId: 42, problemType: 'Engine Failure', amount: 45, description: null, enabled: true },
           { id: 2, companyId: 42, problemType: 'Other', amount: 0, description: null, enabled: true },
           { id: 3, companyId: 42, problemType: 'Jump Start', amount: 20, description: null, enabled: true },
+          { id: 4, companyId: 42, problemType: 'Winching', amount: 60, description: null, enabled: false },
         ]),
     });
     render(<QuoteForm preview />);
@@ -474,14 +497,17 @@ describe('preview mode', () => {
       ['other', 'Other'],
     ]);
     expect(requests[0].init.credentials).toBe('include');
+    // The vehicle list leaves the disabled row out, as the public one would.
+    const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
+    expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Luton Van']);
   });
 
   it('reads the operator’s company again when the window regains focus, keeping what was typed', async () => {
     let name = 'Acme Recovery';
     mockApi({
       'GET /api/company': () => json({ ...company, name }),
-      'GET /api/vehicle-types/42': () => json(vehicleRows),
-      'GET /api/surcharges/42': () => json(surchargeRows),
+      'GET /api/vehicle-types': () => json(vehicleRows),
+      'GET /api/surcharges': () => json(surchargeRows),
     });
     const user = userEvent.setup();
     render(<QuoteForm preview />);
@@ -501,8 +527,8 @@ describe('preview mode', () => {
     mockApi({
       'GET /api/company/slug/acme': () => json({ ...company, vehicleTypes: vehicleRows, surcharges: surchargeRows }),
       'GET /api/company': () => json({ ...company, name: 'Own Company' }),
-      'GET /api/vehicle-types/42': () => json(vehicleRows),
-      'GET /api/surcharges/42': () => json(surchargeRows),
+      'GET /api/vehicle-types': () => json(vehicleRows),
+      'GET /api/surcharges': () => json(surchargeRows),
     });
     const reads = (url: string) => requests.filter((r) => r.url === url).length;
     // A preview form beside it reads again on the same focus event: once that read is seen, any

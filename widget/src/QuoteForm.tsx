@@ -81,7 +81,7 @@ export function QuoteForm({
 }: QuoteFormProps) {
   const { setup, retry } = useQuoteSetup({ company: suppliedCompany, companySlug, companyId, demo, apiBase });
   // A supplied company wins over the loaded copy, so branding edits in the portal show at once.
-  const company = suppliedCompany ?? (setup.status === 'ready' ? setup.company : null);
+  const company = suppliedCompany ?? ('company' in setup ? setup.company : null);
   const { toast, show, dismiss } = useToast();
 
   return (
@@ -89,7 +89,7 @@ export function QuoteForm({
       {/* The query container holds everything but the toast: a container is the containing
           block of fixed descendants, which would pin the toast to the form, not the screen. */}
       <div className="@container">
-        {setup.status === 'ready' && <Banner company={company} apiBase={apiBase} />}
+        {'company' in setup && <Banner company={company} apiBase={apiBase} />}
         <div className="mx-auto max-w-2xl space-y-4 px-3 py-4 @md:px-6 @md:py-6">
           {setup.status === 'loading' && (
             <div role="status" className="flex flex-col items-center gap-3 py-16 text-slate-700">
@@ -100,6 +100,16 @@ export function QuoteForm({
           {setup.status === 'not-found' && (
             <Notice title="Company not found">
               We couldn't find a recovery company at this address. Please check the link you were given.
+            </Notice>
+          )}
+          {setup.status === 'closed' && (
+            <Notice title={setup.message}>
+              {company?.phone && (
+                <a href={telUrl(company.phone)} {...asButton} className={`${actionClass} mt-4 bg-primary text-on-primary`}>
+                  <Icon name="phone" className="size-5" />
+                  Call Now
+                </a>
+              )}
             </Notice>
           )}
           {setup.status === 'error' && (

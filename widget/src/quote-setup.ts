@@ -22,6 +22,8 @@ export type Setup =
   | { status: 'loading' }
   | { status: 'not-found' }
   | { status: 'error' }
+  // A company whose page does not quote (subscription lapsed, no number): its name and the server's words, no form.
+  | { status: 'closed'; company: PublicCompany; message: string }
   | { status: 'ready'; company: PublicCompany | null; companyId: number; vehicleTypes: readonly Option[]; problemTypes: readonly Option[] };
 
 export interface SetupSource {
@@ -59,19 +61,20 @@ export function isSameOrigin(apiBase: string): boolean {
   }
 }
 
-async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<PublicCompany> {
+/** The company, and whether it is the signed-in operator's own (read privately, not as the public sees it). */
+async function loadCompany(source: SetupSource, signal: AbortSignal): Promise<[PublicCompany, boolean?]> {
   const company = api(source.apiBase).company;
   const options = { anonymous: true, signal };
-  const byId = (id: number) => call(company[':id'].$get, { param: { id: String(id) } }, options);
+  const byId = async (id: number): Promise<[PublicCompany]> => [await call(company[':id'].$get, { param: { id: String(id) } }, options)];
   if (source.companySlug) {
     const slug = source.companySlug;
-    return withRetries(() => call(company.slug[':slug'].$get, { param: { slug } }, options), SLUG_RETRIES, signal);
+    return [await withRetries(() => call(company.slug[':slug'].$get, { param: { slug } }, options), SLUG_RETRIES, signal)];
   }
   if (source.companyId !== undefined) return byId(source.companyId);
   // No company named: the signed-in operator's own (the portal preview), else the demo company.
   if (isSameOrigin(source.apiBase)) {
     try {
-      return await call(company.$get, undefined, { signal });
+      return [await call(company.$get, undefined, { signal }), true];
     } catch (error) {
       if (signal.aborted) throw error;
     }
@@ -105,15 +108,18 @@ const demoSetup = (company: PublicCompany | null): Setup => ({
 });
 
 async function loadSetup(source: SetupSource, signal: AbortSignal): Promise<Setup> {
-  const company = source.company ?? (await loadCompany(source, signal));
+  const [company, own] = source.company ? [source.company] : await loadCompany(source, signal);
   const client = api(source.apiBase);
   const ofCompany = { param: { id: String(company.id) } };
   const options = { anonymous: true, signal };
-  // Public reads carry the enabled rows already; only a supplied company lacks them.
+  // Public reads carry the enabled rows already; the operator's own read does not.
   const embedded = 'vehicleTypes' in company ? (company as PublicCompanyWithCharges) : undefined;
+  if (embedded?.closedMessage) return { status: 'closed', company, message: embedded.closedMessage };
+  // The signed-in operator's own company (the portal's preview) is priced from the portal's own
+  // lists: the public ones answer only while the page quotes, and the preview quotes regardless.
   const [vehicleRows, surcharges] = await Promise.all([
-    embedded?.vehicleTypes ?? call(client['vehicle-types'][':id'].$get, ofCompany, options),
-    embedded?.surcharges ?? call(client.surcharges[':id'].$get, ofCompany, options),
+    embedded?.vehicleTypes ?? (own ? call(client['vehicle-types'].$get, undefined, { signal }) : call(client['vehicle-types'][':id'].$get, ofCompany, options)),
+    embedded?.surcharges ?? (own ? call(client.surcharges.$get, undefined, { signal }) : call(client.surcharges[':id'].$get, ofCompany, options)),
   ]);
   const problemTypes = problemOptions(surcharges);
   const vehicleTypes = vehicleRows.filter((row) => row.enabled).map((row) => vehicleOption(row.name));

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 // Never lose an edit: leaving the portal with unsaved changes asks first (admin/src/lib/unsaved.tsx).
 import '../test/dom';
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { LEAVE_WITH_UNSAVED, useReportUnsaved } from '../lib/unsaved';
@@ -15,10 +15,11 @@ function Editor() {
   return <input aria-label="Call-out fee" value={value} onChange={(e) => setValue(e.target.value)} />;
 }
 
-function renderShell() {
+function renderShell(onlineQuotes?: 'open' | 'paused' | 'not-set-up') {
   const api = fakeApi({
     'GET /api/auth/user': () => ({ json: { id: 1, email: 'op@example.com', name: 'Op', companyId: 7, subscriptionStatus: 'active', trialEndsAt: null } }),
     'POST /api/logout': () => ({ json: { success: true } }),
+    ...(onlineQuotes ? { 'GET /api/company': () => ({ json: { id: 7, name: 'Acme Recovery', onlineQuotes } }) } : {}),
   });
   vi.stubGlobal('fetch', api.fetchStub);
   const router = renderRoutes(
@@ -100,5 +101,29 @@ describe('the greeting', () => {
     cleanup();
     renderShell();
     expect((await screen.findByText(/^Welcome/)).textContent).toBe('Welcome back, op@example.com');
+  });
+});
+
+describe('a lapsed owner', () => {
+  it('is told across the portal what customers see, and how to resume', async () => {
+    const { router } = renderShell('paused');
+    const banner = await screen.findByRole('region', { name: 'Online quotes paused' });
+    expect(banner.textContent).toContain('Your page shows “Online quotes from Acme Recovery are paused”: your customers get no price until you resume.');
+    await act(async () => {
+      fireEvent.click(within(banner).getByRole('link', { name: 'Subscribe to resume online quotes' }));
+    });
+    expect(router.state.location.pathname).toBe('/subscription');
+  });
+
+  it('is not shown while the page quotes, nor for a page not set up yet', async () => {
+    for (const state of ['open', 'not-set-up'] as const) {
+      const { api, router } = renderShell(state);
+      await waitFor(() => expect(api.calls.map((call) => call.path)).toContain('/api/company'));
+      await screen.findByText(/Welcome/);
+      await act(async () => {});
+      expect(screen.queryByRole('region', { name: 'Online quotes paused' })).toBeNull();
+      router.dispose();
+      cleanup();
+    }
   });
 });

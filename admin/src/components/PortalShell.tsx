@@ -1,7 +1,7 @@
 // The signed-in operator's frame: 'Driver Portal', who is signed in, and the account menu
 // (docs/product.md §2 Driver Portal).
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
 import { CreditCard, KeyRound, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
 import { useAuth } from '../lib/auth';
@@ -9,6 +9,7 @@ import { UnsavedChangesProvider, useConfirmLeave } from '../lib/unsaved';
 import { Button } from './ui';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { VerifyEmailBanner } from './VerifyEmailBanner';
+import { PausedPageNotice } from './PausedPageNotice';
 
 const ITEM =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 [&_svg]:size-4';
@@ -53,6 +54,8 @@ function Shell({ children }: { children: ReactNode }) {
   const confirmLeave = useConfirmLeave();
   const leaveTo = (path: string) => confirmLeave() && void navigate(path);
   const [changingPassword, setChangingPassword] = useState(false);
+  // The subscription page says it beside its Subscribe button instead.
+  const onSubscription = useLocation().pathname.toLowerCase().startsWith('/subscription');
   return (
     <div className="min-h-screen bg-slate-50">
       <header className="border-b border-slate-200 bg-white">
@@ -94,6 +97,7 @@ function Shell({ children }: { children: ReactNode }) {
         </div>
       </header>
       <VerifyEmailBanner />
+      {!onSubscription && <PausedPageNotice variant="banner" />}
       <ChangePasswordDialog open={changingPassword} onOpenChange={setChangingPassword} />
       {children}
     </div>

@@ -10,6 +10,7 @@ import type { SignupRequest } from '#shared/account-schemas';
 import type { LoginRequest } from '#shared/schemas';
 import type { CurrentUser, SignupResponse } from '#shared/types';
 import { toast } from '../components/toast';
+import { startSetup } from './setup-progress';
 
 export const AUTH_QUERY_KEY = [pathOf(portalApi.auth.user)] as const;
 
@@ -106,6 +107,8 @@ export function useAuth(): Auth {
       const { checkoutUrl, ...user } = withoutToken(response);
       storeAuthSession(response.authToken, user);
       queryClient.setQueryData(AUTH_QUERY_KEY, user);
+      // The first visit to the portal opens the guided set-up (docs/product.md §14).
+      startSetup(user.id);
       if (checkoutUrl) window.location.assign(checkoutUrl);
       else void navigate('/dashboard', { replace: true });
     },

@@ -1,5 +1,5 @@
 // A labelled form field with its hint and error wired up by id, so screen readers announce both.
-import { cloneElement, useId, type ReactElement } from 'react';
+import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 import { Label } from './label';
 
@@ -12,7 +12,8 @@ interface FieldControlProps {
 export interface FieldProps {
   label: string;
   error?: string;
-  hint?: string;
+  /** Words under the control, read with it; may hold a link (a field elsewhere that it needs). */
+  hint?: ReactNode;
   className?: string;
   children: ReactElement<FieldControlProps>;
 }

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 import '../../test/dom';
 import { useState } from 'react';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { COLOUR_PRESETS } from '#shared/constants';
+import { NO_CONTACT_NUMBER } from '#shared/share';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
@@ -16,6 +17,7 @@ import { BrandingTab, ColourTheme, DisplayOptions } from './BrandingTab';
 import { presetColours } from './branding';
 import { useCompany } from './api';
 import { CustomUrlCard } from './CustomUrlCard';
+import { LINKED_FIELDS } from './go-to-field';
 import { useBrandingEditor, useBrandingForm } from './useBrandingEditor';
 
 function DisplayHarness({ breakdown, rounding }: { breakdown: boolean; rounding: boolean }) {
@@ -115,12 +117,20 @@ describe('colour theme', () => {
 });
 
 describe('custom URL', () => {
-  function renderCard(savedSlug: string | null, put: (body: unknown) => { status?: number; json?: unknown }) {
+  function renderCard(savedSlug: string | null, put: (body: unknown) => { status?: number; json?: unknown }, hasNumber = true) {
     const api = fakeApi({ 'PUT /api/company': put });
     vi.stubGlobal('fetch', api.fetchStub);
     const router = createMemoryRouter(
       [
-        { path: '/dashboard', element: <CustomUrlCard savedSlug={savedSlug} /> },
+        {
+          path: '/dashboard',
+          element: (
+            <>
+              <CustomUrlCard savedSlug={savedSlug} hasNumber={hasNumber} />
+              <input id={LINKED_FIELDS.phone.id} aria-label="Phone" />
+            </>
+          ),
+        },
         { path: '/subscription', element: <p>Subscription page</p> },
       ],
       { initialEntries: ['/dashboard'] },
@@ -135,6 +145,30 @@ describe('custom URL', () => {
   }
 
   const lockButton = () => screen.getByRole('button', { name: 'Lock Custom URL' });
+
+  it('without a phone or WhatsApp number, says why the URL cannot be locked, links to the phone field, and calls nobody', async () => {
+    const api = renderCard(null, () => ({ json: {} }), false);
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'acme-recovery' } });
+    fireEvent.click(lockButton());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(NO_CONTACT_NUMBER);
+    expect(screen.queryByRole('button', { name: 'Save and Lock' })).toBeNull();
+    fireEvent.click(within(alert).getByRole('link', { name: 'Add your phone number' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Phone'));
+    expect(api.calls).toEqual([]);
+  });
+
+  it('names the missing number with the link when the server refuses the lock for it', async () => {
+    renderCard(null, () => ({ status: 409, json: { message: NO_CONTACT_NUMBER, code: 'NO_CONTACT_NUMBER', requestId: 'r1' } }));
+    fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'acme-recovery' } });
+    fireEvent.click(lockButton());
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Save and Lock' }));
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain(NO_CONTACT_NUMBER);
+    expect(within(alert).getByRole('link', { name: 'Add your phone number' })).toBeTruthy();
+  });
 
   it('shows the product\'s "No changes" toast when the lock is pressed with nothing entered, and calls nobody', async () => {
     const api = renderCard(null, () => ({ json: {} }));

@@ -5,6 +5,7 @@ import { ChevronDown, ImagePlus, Trash2 } from 'lucide-react';
 import { COLOUR_PRESETS, FEATURE_ICON_LABELS, FEATURE_ICONS, PASSENGER_LIMIT_RANGE } from '#shared/constants';
 import { buttonTextContrast, contrastRatio, MIN_CONTRAST, nearestReadablePrimary, nearestReadableText } from '#shared/contrast';
 import { HEX_COLOUR, safeColour } from '#shared/patterns';
+import { hasContactNumber } from '#shared/share';
 import type { Company } from '#shared/types';
 import { toast } from '../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Textarea } from '../../components/ui';
@@ -20,6 +21,7 @@ import {
   type DisplayOptions as DisplayOptionValues,
 } from './branding';
 import { CustomUrlCard } from './CustomUrlCard';
+import { LINKED_FIELDS } from './go-to-field';
 import { ShareEmbedCard } from './ShareEmbedCard';
 import type { BrandingEditor, BrandingFormApi } from './useBrandingEditor';
 
@@ -325,7 +327,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
   const errors = formState.errors;
   return (
     <div className="grid gap-6">
-      <ShareEmbedCard savedSlug={company.customSlug} />
+      <ShareEmbedCard savedSlug={company.customSlug} hasNumber={hasContactNumber(company)} withChecklist={false} />
       <form
         noValidate
         onSubmit={(event) => {
@@ -386,7 +388,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
           <CardContent className="grid gap-4">
             <div className="grid gap-4 sm:grid-cols-3">
               <Field label="Base postcode" error={errors.basePostcode?.message}>
-                <Input autoComplete="postal-code" placeholder="M1 1AA" className="uppercase" {...register('basePostcode')} />
+                <Input id={LINKED_FIELDS.basePostcode.id} autoComplete="postal-code" placeholder="M1 1AA" className="uppercase" {...register('basePostcode')} />
               </Field>
               <Field label="Service radius (miles)" error={errors.serviceRadius?.message}>
                 <Input type="number" inputMode="decimal" min={0} step={0.01} {...register('serviceRadius')} />
@@ -436,7 +438,7 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
         </div>
       </form>
 
-      <CustomUrlCard savedSlug={company.customSlug} />
+      <CustomUrlCard savedSlug={company.customSlug} hasNumber={hasContactNumber(company)} />
     </div>
   );
 }

@@ -9,6 +9,7 @@ import type { Company } from '#shared/types';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select } from '../../components/ui';
 import { errorText, useSaveCompany } from './api';
+import { LINKED_FIELDS } from './go-to-field';
 
 interface ContactForm {
   phone: string;
@@ -61,7 +62,7 @@ export function ContactTab({ company }: { company: Company }) {
       <CardContent>
         <form noValidate onSubmit={onSubmit} className="grid gap-4 sm:grid-cols-2">
           <Field label="Phone" hint="Used by the Call Now button" error={errors.phone?.message}>
-            <Input type="tel" autoComplete="tel" placeholder="01234 567890" {...register('phone')} />
+            <Input id={LINKED_FIELDS.phone.id} type="tel" autoComplete="tel" placeholder="01234 567890" {...register('phone')} />
           </Field>
           <Field label="WhatsApp" hint="A UK number as you dial it, or +country code for one abroad" error={errors.whatsapp?.message}>
             <Input type="tel" placeholder="07700 900123" {...register('whatsapp')} />

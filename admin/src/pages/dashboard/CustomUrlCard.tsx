@@ -1,7 +1,9 @@
 // The custom URL (docs/product.md §4): editable until saved; saving goes through a confirmation and locks
 // it for good, because customers and printed vans will carry the link. The lock button shows
 // while the URL is unlocked, so an empty or unchanged value meets docs/product.md §5's "No changes" toast.
-// Claiming needs a subscription (the server answers 402): the card then points to the trial.
+// Claiming needs a subscription (the server answers 402): the card then points to the trial. It
+// needs a phone or WhatsApp number too (a page that quotes must let the motorist reach someone):
+// without one the card says so before asking, with a link to the phone field.
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { CircleCheck, ExternalLink, Lock } from 'lucide-react';
@@ -9,18 +11,27 @@ import { ApiRequestError } from '#shared/api-client';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, Input, Label } from '../../components/ui';
 import { customSlugSchema } from '#shared/schemas';
+import { errorCodeOf } from '#shared/error-codes';
+import { NO_CONTACT_NUMBER } from '#shared/share';
+import { FieldLink } from './go-to-field';
 import { useSaveCompany } from './api';
 import { CUSTOM_URL_CARD_ID } from './ShareEmbedCard';
 import { customUrlState, customUrlUnchanged } from './branding';
 
-export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
-  const [draft, setDraft] = useState(savedSlug ?? '');
+/**
+ * `suggestion` fills an unlocked field to start with (the guided set-up offers the company name as
+ * a URL), so the operator locks it or types their own.
+ */
+export function CustomUrlCard({ savedSlug, hasNumber, suggestion = '' }: { savedSlug: string | null; hasNumber: boolean; suggestion?: string }) {
+  const [draft, setDraft] = useState(savedSlug ?? suggestion);
   const [confirming, setConfirming] = useState(false);
   // The reason the URL is refused: the shared schema's before asking, else the server's.
   const [serverError, setServerError] = useState<string | null>(null);
   // What the confirmation shows and what is sent: the draft as the server will store it.
   const [slug, setSlug] = useState('');
   const [needsSubscription, setNeedsSubscription] = useState(false);
+  // Refused for want of a number: found before asking (`checked`), or by the server (removed in another tab).
+  const [needsNumber, setNeedsNumber] = useState<'checked' | 'server' | null>(null);
   const save = useSaveCompany();
   const { locked, canLock } = customUrlState(savedSlug);
   const prefix = `${window.location.origin}/company/`;
@@ -31,6 +42,12 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
       return;
     }
     setNeedsSubscription(false);
+    setNeedsNumber(null);
+    if (!hasNumber) {
+      setServerError(NO_CONTACT_NUMBER);
+      setNeedsNumber('checked');
+      return;
+    }
     const parsed = customSlugSchema.safeParse(draft);
     if (!parsed.success) {
       setServerError(parsed.error.issues[0].message);
@@ -59,6 +76,11 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
             setNeedsSubscription(true);
             return;
           }
+          if (error instanceof ApiRequestError && errorCodeOf(error.body) === 'NO_CONTACT_NUMBER') {
+            // The number was removed in another tab: the reason and the way to the field.
+            setNeedsNumber('server');
+            return;
+          }
           toast({ title: 'Error', description: 'Failed to save custom URL. Please try again.', variant: 'destructive' });
         },
       },
@@ -66,6 +88,8 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
   };
 
   const shownSlug = locked ? (savedSlug ?? '') : draft;
+  // Once a number is saved (the Contact Info tab) the reason found before asking goes.
+  const error = needsNumber === 'checked' && hasNumber ? null : serverError;
   return (
     <Card id={CUSTOM_URL_CARD_ID} className="scroll-mt-4">
       <CardHeader>
@@ -87,8 +111,8 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
               placeholder="yourcompany"
               autoCapitalize="none"
               spellCheck={false}
-              aria-describedby={serverError ? 'customSlug-hint customSlug-error' : 'customSlug-hint'}
-              aria-invalid={serverError ? true : undefined}
+              aria-describedby={error ? 'customSlug-hint customSlug-error' : 'customSlug-hint'}
+              aria-invalid={error ? true : undefined}
               className="border-0 shadow-none"
             />
             {locked && <CircleCheck className="mr-3 size-5 shrink-0 text-green-700" aria-hidden="true" />}
@@ -112,15 +136,21 @@ export function CustomUrlCard({ savedSlug }: { savedSlug: string | null }) {
             Lowercase letters, numbers and hyphens only, e.g. acme-recovery.
           </p>
         )}
-        {serverError && (
+        {error && (
           <p id="customSlug-error" role="alert" className="text-sm text-red-700">
-            {serverError}
+            {error}
             {needsSubscription && (
               <>
                 {' '}
                 <Link to="/subscription" className="font-medium text-brand-700 underline">
                   Start your free trial
                 </Link>
+              </>
+            )}
+            {needsNumber && (
+              <>
+                {' '}
+                <FieldLink field="phone">Add your phone number</FieldLink>
               </>
             )}
           </p>

@@ -10,6 +10,8 @@ import { Button, FullPageSpinner } from '../../components/ui';
 import { fetchCurrentUser, storeAuthSession, useAuth } from '../../lib/auth';
 import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../subscription/processCheckout';
 import { DriverPortal } from './DriverPortal';
+import { SetupGuide } from '../setup/SetupGuide';
+import { useSetupProgress } from '../../lib/setup-progress';
 
 /** docs/product.md §9: how long to wait for a user before showing the authentication error. */
 const AUTH_TIMEOUT_MS = 5000;
@@ -85,6 +87,12 @@ function AuthenticationError() {
   );
 }
 
+/** The guided set-up while it is open (from sign-up until the operator leaves or finishes it), else the portal. */
+function PortalHome({ userId }: { userId: number }) {
+  const { progress } = useSetupProgress(userId);
+  return progress?.status === 'open' ? <SetupGuide userId={userId} /> : <DriverPortal userId={userId} />;
+}
+
 export default function DashboardPage() {
   const { user, isLoading } = useAuth();
   const processing = usePaymentReturn();
@@ -102,7 +110,7 @@ export default function DashboardPage() {
   if (!user) return timedOut ? <AuthenticationError /> : <FullPageSpinner text="Authenticating..." />;
   return (
     <PortalShell>
-      <DriverPortal />
+      <PortalHome userId={user.id} />
     </PortalShell>
   );
 }

@@ -12,6 +12,8 @@ import { ChargesTab } from './ChargesTab';
 import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
+import { SetupBar } from '../setup/SetupBar';
+import { OpenTabProvider, type PortalTab } from './go-to-field';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
@@ -46,14 +48,20 @@ function CompanyTab({ loading, failed, children }: { loading: boolean; failed: b
 
 const TAB_CONTENT = 'data-[state=inactive]:hidden';
 
-export function DriverPortal() {
+/** `userId`: the signed-in operator, whose set-up progress the checklist bar above the tabs resumes. */
+export function DriverPortal({ userId }: { userId?: number }) {
   const company = useCompany();
   const editor = useBrandingEditor(company.data);
   const [popupBlocked, setPopupBlocked] = useState(false);
   const [previewing, setPreviewing] = useState(false);
   const [params] = useSearchParams();
-  const firstTab = params.get('tab') === 'quotes' || params.has('quote') || params.has('payments') ? 'quotes' : 'pricing';
+  const firstTab: PortalTab = params.get('tab') === 'quotes' || params.has('quote') || params.has('payments') ? 'quotes' : 'pricing';
+  const [tab, setTab] = useState<string>(firstTab);
   const [quotesOpened, setQuotesOpened] = useState(firstTab === 'quotes');
+  const openTab = (next: string) => {
+    setTab(next);
+    if (next === 'quotes') setQuotesOpened(true);
+  };
 
   const preview = async () => {
     setPreviewing(true);
@@ -82,50 +90,56 @@ export function DriverPortal() {
         </div>
       </div>
 
+      {/* The setup checklist and the way back into the guided set-up, whichever tab is open. */}
+      {userId !== undefined && <SetupBar userId={userId} />}
+
       {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
-      <Tabs defaultValue={firstTab} onValueChange={(tab) => tab === 'quotes' && setQuotesOpened(true)} className="mt-8">
-        <TabsList aria-label="Settings">
-          <TabsTrigger value="pricing">
-            <Calculator aria-hidden="true" /> Pricing & Rates
-          </TabsTrigger>
-          <TabsTrigger value="charges">
-            <Receipt aria-hidden="true" /> Custom Charges
-          </TabsTrigger>
-          <TabsTrigger value="branding">
-            <Palette aria-hidden="true" /> Branding
-          </TabsTrigger>
-          <TabsTrigger value="contact">
-            <Phone aria-hidden="true" /> Contact Info
-          </TabsTrigger>
-          <TabsTrigger value="quotes">
-            <Inbox aria-hidden="true" /> Quotes
-          </TabsTrigger>
-        </TabsList>
-        <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
-          <PricingTab />
-        </TabsContent>
-        <TabsContent value="charges" forceMount className={TAB_CONTENT}>
-          <ChargesTab />
-        </TabsContent>
-        <TabsContent value="branding" forceMount className={TAB_CONTENT}>
-          <CompanyTab loading={company.isLoading} failed={company.isError}>
-            {() => company.data && <BrandingTab editor={editor} company={company.data} />}
-          </CompanyTab>
-        </TabsContent>
-        <TabsContent value="contact" forceMount className={TAB_CONTENT}>
-          <CompanyTab loading={company.isLoading} failed={company.isError}>
-            {() => company.data && <ContactTab company={company.data} />}
-          </CompanyTab>
-        </TabsContent>
-        {/* Rendered from its first opening (which loads it), then kept like the others. */}
-        <TabsContent value="quotes" forceMount className={TAB_CONTENT}>
-          {quotesOpened && (
-            <Suspense fallback={<Spinner label="Loading your quotes" />}>
-              <QuotesTab />
-            </Suspense>
-          )}
-        </TabsContent>
-      </Tabs>
+      {/* A reason on one tab can link to the field on another that fixes it (go-to-field.tsx). */}
+      <OpenTabProvider value={openTab}>
+        <Tabs value={tab} onValueChange={openTab} className="mt-8">
+          <TabsList aria-label="Settings">
+            <TabsTrigger value="pricing">
+              <Calculator aria-hidden="true" /> Pricing & Rates
+            </TabsTrigger>
+            <TabsTrigger value="charges">
+              <Receipt aria-hidden="true" /> Custom Charges
+            </TabsTrigger>
+            <TabsTrigger value="branding">
+              <Palette aria-hidden="true" /> Branding
+            </TabsTrigger>
+            <TabsTrigger value="contact">
+              <Phone aria-hidden="true" /> Contact Info
+            </TabsTrigger>
+            <TabsTrigger value="quotes">
+              <Inbox aria-hidden="true" /> Quotes
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
+            <PricingTab />
+          </TabsContent>
+          <TabsContent value="charges" forceMount className={TAB_CONTENT}>
+            <ChargesTab />
+          </TabsContent>
+          <TabsContent value="branding" forceMount className={TAB_CONTENT}>
+            <CompanyTab loading={company.isLoading} failed={company.isError}>
+              {() => company.data && <BrandingTab editor={editor} company={company.data} />}
+            </CompanyTab>
+          </TabsContent>
+          <TabsContent value="contact" forceMount className={TAB_CONTENT}>
+            <CompanyTab loading={company.isLoading} failed={company.isError}>
+              {() => company.data && <ContactTab company={company.data} />}
+            </CompanyTab>
+          </TabsContent>
+          {/* Rendered from its first opening (which loads it), then kept like the others. */}
+          <TabsContent value="quotes" forceMount className={TAB_CONTENT}>
+            {quotesOpened && (
+              <Suspense fallback={<Spinner label="Loading your quotes" />}>
+                <QuotesTab />
+              </Suspense>
+            )}
+          </TabsContent>
+        </Tabs>
+      </OpenTabProvider>
     </main>
   );
 }

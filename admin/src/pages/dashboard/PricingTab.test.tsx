@@ -2,7 +2,7 @@
 // The pricing form is react-hook-form resolved by the shared pricingUpdateSchema: the server's
 // own messages under the fields, nothing sent while one is wrong, and parsed pounds when it is right.
 import '../../test/dom';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/toast';
@@ -10,13 +10,15 @@ import { createQueryClient } from '../../lib/query';
 import { UnsavedChangesProvider } from '../../lib/unsaved';
 import { fakeApi } from '../../test/dom';
 import { PricingTab } from './PricingTab';
+import { LINKED_FIELDS } from './go-to-field';
 
 const RATES = { callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: true, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' };
 
-function renderTab() {
+function renderTab(company?: { basePostcode: string | null }) {
   const api = fakeApi({
     'GET /api/pricing': () => ({ json: RATES }),
     'PUT /api/pricing': (body) => ({ json: { ...RATES, ...(body as object) } }),
+    ...(company ? { 'GET /api/company': () => ({ json: { id: 7, name: 'Acme Recovery', ...company } }) } : {}),
   });
   vi.stubGlobal('fetch', api.fetchStub);
   render(
@@ -24,6 +26,7 @@ function renderTab() {
       <UnsavedChangesProvider>
         <PricingTab />
       </UnsavedChangesProvider>
+      <input id={LINKED_FIELDS.basePostcode.id} aria-label="Base postcode" />
       <Toaster />
     </QueryClientProvider>,
   );
@@ -43,6 +46,27 @@ const save = async () => {
 };
 
 describe('<PricingTab>', () => {
+  it('says beside travel to you and the maximum radius that they need a base postcode, linking to the field, while none is set', async () => {
+    renderTab({ basePostcode: null });
+    const travel = await screen.findByLabelText('En-route Rate (£ per mile)');
+    await waitFor(() => expect(travel.getAttribute('aria-describedby')).toBeTruthy());
+    const hintOf = (field: HTMLElement) => document.getElementById(field.getAttribute('aria-describedby')!.split(' ')[0])!;
+    await waitFor(() => expect(hintOf(travel).textContent).toContain('Needs your base postcode.'));
+    const radius = screen.getByLabelText('Maximum Radius (miles)');
+    expect(hintOf(radius).textContent).toContain('Needs your base postcode.');
+    expect(hintOf(screen.getByLabelText('Minimum Charge (£)')).textContent).not.toContain('base postcode.');
+    fireEvent.click(within(hintOf(radius)).getByRole('link', { name: 'Add your base postcode' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Base postcode'));
+  });
+
+  it('says nothing of it once a base postcode is set', async () => {
+    const api = renderTab({ basePostcode: 'M1 1AE' });
+    await screen.findByDisplayValue('45');
+    await waitFor(() => expect(api.calls.map((call) => call.path)).toContain('/api/company'));
+    expect(screen.queryByText('Needs your base postcode.')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Add your base postcode' })).toBeNull();
+  });
+
   it('shows the schema message under a wrong field and sends nothing', async () => {
     const api = renderTab();
     const fee = await screen.findByLabelText('Call-out Fee (£)');

@@ -8,7 +8,8 @@ import { PRICING_DEFAULTS, pricingUpdateSchema, type PricingUpdate } from '#shar
 import type { PricingRates } from '#shared/types';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Checkbox, Field, Input, Label, Select, Spinner } from '../../components/ui';
 import { asInput, SAVED_RESET } from '../../lib/forms';
-import { usePricing, useSavePricing } from './api';
+import { useCompany, usePricing, useSavePricing } from './api';
+import { FieldLink } from './go-to-field';
 
 /** Numbers stay text while typed, so a blank stays blank; the schema turns them into rates. */
 const toForm = (rates: PricingRates | undefined): PricingUpdate => ({
@@ -44,8 +45,19 @@ const MONEY_FIELDS = [
   { name: 'mileRate', label: 'Mile Rate (£ per mile)', hint: 'Per mile from pickup to destination', placeholder: PRICING_DEFAULTS.mileRate.toFixed(2) },
 ] as const;
 
+/** Beside a rule measured from the base postcode while none is set: the server refuses to switch it on. */
+const NEEDS_BASE_POSTCODE = (
+  <>
+    {' '}
+    <strong className="font-semibold text-amber-900">Needs your base postcode.</strong> <FieldLink field="basePostcode">Add your base postcode</FieldLink>
+  </>
+);
+
 export function PricingTab() {
   const pricing = usePricing();
+  const company = useCompany();
+  const needsBase = company.data !== undefined && !company.data.basePostcode;
+  const withBaseNote = (hint: string) => (needsBase ? <>{hint}.{NEEDS_BASE_POSTCODE}</> : hint);
   const save = useSavePricing();
   const {
     register,
@@ -161,7 +173,12 @@ export function PricingTab() {
                 </Select>
               </Field>
               {RULE_MONEY_FIELDS.map((field) => (
-                <Field key={field.name} label={field.label} hint={field.hint} error={errors[field.name]?.message}>
+                <Field
+                  key={field.name}
+                  label={field.label}
+                  hint={field.name === 'enRouteRate' ? withBaseNote(field.hint) : field.hint}
+                  error={errors[field.name]?.message}
+                >
                   <Input type="number" inputMode="decimal" min={0} step={0.01} placeholder="0.00" {...register(field.name)} />
                 </Field>
               ))}
@@ -170,7 +187,7 @@ export function PricingTab() {
               </Field>
               <Field
                 label="Maximum Radius (miles)"
-                hint="Pickups farther than this from your base postcode are asked to call you. Blank: no limit"
+                hint={withBaseNote('Pickups farther than this from your base postcode are asked to call you. Blank: no limit')}
                 error={errors.maximumRadius?.message}
               >
                 <Input type="number" inputMode="decimal" min={0} step={0.1} placeholder="No limit" {...register('maximumRadius')} />

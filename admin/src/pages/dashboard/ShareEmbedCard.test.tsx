@@ -7,6 +7,8 @@ import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
 import { CUSTOM_URL_CARD_ID, ShareEmbedCard } from './ShareEmbedCard';
+import { LINKED_FIELDS } from './go-to-field';
+import { NO_CONTACT_NUMBER } from '#shared/share';
 
 const LINK = 'https://quotes.example/company/acme-recovery';
 const SNIPPET = '<script src="https://quotes.example/widget.js" async></script>\n<recovery-quote company="acme-recovery"></recovery-quote>';
@@ -27,7 +29,7 @@ function SomeSave() {
   return <button onClick={() => save.mutate()}>Save something</button>;
 }
 
-function renderCard(savedSlug: string | null, states: boolean[][]) {
+function renderCard(savedSlug: string | null, states: boolean[][], hasNumber = true) {
   let reads = 0;
   const api = fakeApi({
     'GET /api/share/checklist': () => ({ json: checklist(states[Math.min(reads++, states.length - 1)]) }),
@@ -37,8 +39,9 @@ function renderCard(savedSlug: string | null, states: boolean[][]) {
   vi.stubGlobal('fetch', api.fetchStub);
   render(
     <QueryClientProvider client={createQueryClient()}>
-      <ShareEmbedCard savedSlug={savedSlug} />
+      <ShareEmbedCard savedSlug={savedSlug} hasNumber={hasNumber} />
       <SomeSave />
+      <input id={LINKED_FIELDS.phone.id} aria-label="Phone" />
       <div id={CUSTOM_URL_CARD_ID}>
         <input aria-label="Custom URL" />
       </div>
@@ -49,6 +52,16 @@ function renderCard(savedSlug: string | null, states: boolean[][]) {
 }
 
 describe('Share & Embed', () => {
+  it('without a phone or WhatsApp number, hands out no link and says why, linking to the phone field', async () => {
+    const api = renderCard('acme-recovery', [[false, false, false, false, false]], false);
+    const reason = screen.getByText((_, element) => element?.tagName === 'P' && (element.textContent ?? '').startsWith(NO_CONTACT_NUMBER));
+    expect(screen.queryByLabelText('Your public link')).toBeNull();
+    fireEvent.click(within(reason).getByRole('link', { name: 'Add your phone number' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Phone'));
+    await screen.findByText(/of 5 done/);
+    expect(api.calls.map((call) => call.path)).not.toContain('/api/share/embed');
+  });
+
   it('before a URL is locked, points to the custom URL card and asks for no link', async () => {
     const api = renderCard(null, [[false, false, false, false, false]]);
     const scroll = vi.fn();

@@ -1,16 +1,18 @@
 // Share & Embed (docs/product.md §14), at the top of the Branding tab: the public link with Copy and Open,
 // the snippet for the operator's own website, the link's QR code for a van door or a business
 // card, and the setup checklist. Until a custom URL is locked there is no link: one step points
-// to the custom URL card instead.
+// to the custom URL card instead. Without a phone or WhatsApp number the link is not handed out
+// (the server's NO_CONTACT_NUMBER): the card says why, with a link to the phone field.
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Circle, Copy, Download, ExternalLink, Link2 } from 'lucide-react';
 import { call, pathOf, portalApi } from '#shared/api-client';
-import { NO_CUSTOM_URL } from '#shared/share';
+import { NO_CONTACT_NUMBER, NO_CUSTOM_URL } from '#shared/share';
 import type { SetupChecklist, ShareKit } from '#shared/types';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Spinner, Textarea } from '../../components/ui';
 import { cn } from '../../lib/cn';
+import { FieldLink } from './go-to-field';
 
 export const CHECKLIST_KEY = [pathOf(portalApi.share.checklist)] as const;
 export const SHARE_KEY = [pathOf(portalApi.share.embed)] as const;
@@ -53,7 +55,8 @@ function useChecklist() {
   return checklist;
 }
 
-function Checklist() {
+/** The setup checklist: shown above every tab of the portal, and in the guided set-up's last step. */
+export function Checklist() {
   const checklist = useChecklist();
   if (checklist.isLoading) return <Spinner label="Loading your setup checklist" />;
   if (!checklist.data) return null;
@@ -66,7 +69,7 @@ function Checklist() {
           ({done} of {total} done)
         </span>
       </h3>
-      <ul className="grid gap-1.5">
+      <ul className="flex flex-wrap gap-x-5 gap-y-1.5">
         {items.map((item) => (
           <li key={item.key} className={cn('flex items-center gap-2 text-sm', item.done ? 'text-green-800' : 'text-slate-700')}>
             {item.done ? <CircleCheck className="size-4 shrink-0" aria-hidden="true" /> : <Circle className="size-4 shrink-0 text-slate-400" aria-hidden="true" />}
@@ -139,11 +142,12 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
   );
 }
 
-export function ShareEmbedCard({ savedSlug }: { savedSlug: string | null }) {
+/** `withChecklist`: off where the checklist is on screen already (the portal shows it above every tab). */
+export function ShareEmbedCard({ savedSlug, hasNumber, withChecklist = true }: { savedSlug: string | null; hasNumber: boolean; withChecklist?: boolean }) {
   const kit = useQuery({
     queryKey: [...SHARE_KEY, savedSlug],
     queryFn: () => call(portalApi.share.embed.$get),
-    enabled: Boolean(savedSlug),
+    enabled: Boolean(savedSlug) && hasNumber,
   });
   return (
     <Card>
@@ -158,6 +162,13 @@ export function ShareEmbedCard({ savedSlug }: { savedSlug: string | null }) {
             <p className="flex-1 text-sm text-amber-950">Your link, embed code and QR code appear once your custom URL is locked.</p>
             <Button onClick={chooseCustomUrl}>{NO_CUSTOM_URL}</Button>
           </div>
+        ) : !hasNumber ? (
+          <div className="flex flex-wrap items-center gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4">
+            <Link2 className="size-5 text-amber-900" aria-hidden="true" />
+            <p className="flex-1 text-sm text-amber-950">
+              {NO_CONTACT_NUMBER}. <FieldLink field="phone">Add your phone number</FieldLink>
+            </p>
+          </div>
         ) : kit.data ? (
           <ShareLinks kit={kit.data} />
         ) : kit.isError ? (
@@ -165,7 +176,7 @@ export function ShareEmbedCard({ savedSlug }: { savedSlug: string | null }) {
         ) : (
           <Spinner label="Loading your link" />
         )}
-        <Checklist />
+        {withChecklist && <Checklist />}
       </CardContent>
     </Card>
   );

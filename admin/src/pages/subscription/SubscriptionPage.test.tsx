@@ -146,6 +146,21 @@ describe('<SubscriptionPage>', () => {
     expect(screen.getByText('£20/month from today • No trial this time • Cancel anytime')).toBeTruthy();
   });
 
+  it('tells a lapsed owner what their customers see, beside Subscribe', async () => {
+    renderPage({
+      'GET /api/auth/user': () => ({ json: user('inactive', false) }),
+      'GET /api/subscription-details': () => ({ json: { status: 'inactive', email: 'op@example.com', trialEnd: '2026-01-04T00:00:00.000Z', currentPeriodEnd: null, cancelAtPeriodEnd: false } }),
+      'GET /api/company': () => ({ json: { id: 2, name: 'Sam Smith Recovery', onlineQuotes: 'paused' } }),
+    });
+    const notice = await screen.findByRole('region', { name: 'Online quotes paused' });
+    expect(notice.textContent).toBe(
+      'Your page shows “Online quotes from Sam Smith Recovery are paused”: your customers get no price until you resume. Subscribe to resume online quotes.',
+    );
+    expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
+    // Said once: the portal's banner stays off this page.
+    expect(screen.getAllByRole('region', { name: 'Online quotes paused' })).toHaveLength(1);
+  });
+
   it('shows the server’s error with Try Again when the details fail to load', async () => {
     renderPage({
       'GET /api/auth/user': () => ({ json: user('trialing') }),

@@ -11,6 +11,8 @@ import { SUPPORT_EMAIL } from '../../lib/support-email';
 import { formatLongDate, formatPence } from '#shared/money';
 import type { CurrentUser, SubscriptionDetails } from '#shared/types';
 import { PortalShell } from '../../components/PortalShell';
+import { PausedPageNotice } from '../../components/PausedPageNotice';
+import { COMPANY_KEY } from '../dashboard/api';
 import { toast } from '../../components/toast';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, FullPageSpinner, Spinner, statusTone } from '../../components/ui';
 import { AUTH_QUERY_KEY, useAuth } from '../../lib/auth';
@@ -82,6 +84,8 @@ function SubscriptionContent({ user }: { user: CurrentUser }) {
     // payment fixed in the portal's tab must not leave "Back to Driver Portal" bouncing back here.
     if (freshStatus && freshStatus !== user.subscriptionStatus) {
       queryClient.setQueryData<CurrentUser | null>(AUTH_QUERY_KEY, (cached) => (cached ? { ...cached, subscriptionStatus: freshStatus } : cached));
+      // Whether the company's page quotes follows the subscription (the paused notice).
+      void queryClient.invalidateQueries({ queryKey: COMPANY_KEY });
     }
   }, [freshStatus, user.subscriptionStatus, queryClient]);
 
@@ -143,6 +147,7 @@ function SubscriptionManagement({ details }: { details: SubscriptionDetails }) {
           <ArrowLeft aria-hidden="true" /> Back to Driver Portal
         </Button>
       </div>
+      <PausedPageNotice variant="inline" />
 
       <Card>
         <CardHeader>
@@ -354,6 +359,7 @@ function StartTrial({ user, status }: { user: CurrentUser; status: string }) {
   const returning = !user.trialAvailable;
   return (
     <main className="mx-auto grid max-w-xl gap-6 px-4 py-8 sm:px-6">
+      <PausedPageNotice variant="inline" />
       {status === 'past_due' && (
         <div role="alert" className="grid gap-3 rounded-lg border border-amber-200 bg-amber-50 p-4">
           <p className="font-semibold">Your last payment failed</p>

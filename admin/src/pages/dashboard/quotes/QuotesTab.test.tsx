@@ -72,10 +72,10 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/alerts': () => ({ json: [] }),
     'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
     'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: true } }),
+    'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
     'GET /api/payments': () => ({
       json: { mode: 'local', account: { state: 'not_connected', label: 'Not connected', reason: null }, rule: 'none', depositType: null, depositAmount: null, depositPercent: null, hold: false, active: false, offReason: null },
     }),
-    'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
     'GET /api/quotes/4XD8HBZSR': () => ({ json: lead }),
