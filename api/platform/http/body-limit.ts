@@ -45,6 +45,16 @@ function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
   });
 }
 
+/** The text of each JSON-typed body read here and decoded strictly, by request (until the request is collected). */
+const jsonTexts = new WeakMap<Request, string>();
+
+/**
+ * The body's text when this middleware read it from Node's stream for a JSON media type and it
+ * was valid UTF-8; undefined otherwise. Lets requireJson (api/platform/http/validate.ts) check it
+ * without waiting on Hono's body cache.
+ */
+export const decodedJsonText = (request: Request): string | undefined => jsonTexts.get(request);
+
 /** Hono's bodyLimit for a size, made once per size. */
 function webBodyLimitFor(maxSize: number): MiddlewareHandler {
   return bodyLimit({
@@ -85,7 +95,10 @@ export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string)
     } catch {
       c.req.bodyCache.arrayBuffer = Promise.resolve(body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength)) as unknown as ArrayBuffer;
     }
-    if (text !== undefined) c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
+    if (text !== undefined) {
+      c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
+      jsonTexts.set(c.req.raw, text);
+    }
     await next();
   };
 }

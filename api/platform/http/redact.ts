@@ -47,19 +47,16 @@ export const UNSENT_LINK_FIELD = 'unsentLink';
 
 /** A record with every string in it (three levels deep) redacted. */
 export function redactRecord(record: Record<string, unknown>): Record<string, unknown> {
-  let changed = false;
-  const out: Record<string, unknown> = {};
+  // Copied only once something in it changes: every request line goes through here, and almost
+  // none holds anything to redact.
+  let out: Record<string, unknown> | undefined;
   for (const key in record) {
+    if (key === UNSENT_LINK_FIELD) continue;
     const value = record[key];
-    if (key === UNSENT_LINK_FIELD) {
-      out[key] = value;
-      continue;
-    }
     const next = typeof value === 'string' ? redact(value) : redactValue(value, 3);
-    if (next !== value) changed = true;
-    out[key] = next;
+    if (next !== value) (out ??= { ...record })[key] = next;
   }
-  return changed ? out : record;
+  return out ?? record;
 }
 
 /** `logger` with every line redacted. */

@@ -29,15 +29,23 @@ export function tableLookup<T>(table: readonly AccessRoute[], pick: (route: Acce
   // Hono's own default: one regular expression when the paths allow it, else a trie.
   const router = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] });
   for (const r of table) router.add(r.method.toUpperCase(), r.path.replaceAll(/\{(\w+)\}/g, ':$1'), pick(r));
-  const seen = new Map<string, T>();
+  // By method, then by path: no "METHOD path" key is built (and hashed) for each of the two or
+  // three look-ups every API request makes.
+  const seen = new Map<string, Map<string, T>>();
+  let size = 0;
   return (method: string, path: string): T => {
-    const key = `${method} ${path}`;
-    const known = seen.get(key);
-    if (known !== undefined || seen.has(key)) return known as T;
+    let paths = seen.get(method);
+    if (paths === undefined) seen.set(method, (paths = new Map()));
+    const known = paths.get(path);
+    if (known !== undefined || paths.has(path)) return known as T;
     const found = router.match(method === 'HEAD' ? 'GET' : method, path)[0][0];
     const value = found ? found[0] : fallback;
-    if (seen.size >= 10_000) seen.clear();
-    seen.set(key, value);
+    if (size >= 10_000) {
+      for (const byPath of seen.values()) byPath.clear();
+      size = 0;
+    }
+    paths.set(path, value);
+    size += 1;
     return value;
   };
 }

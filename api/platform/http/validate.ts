@@ -9,6 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { fieldMessages } from '#shared/field-messages';
 import { UnsupportedMediaType, ValidationFailed } from '../errors';
+import { decodedJsonText } from './body-limit';
 
 /** application/json, or a `+json` type (RFC 6839), with any parameters such as charset. */
 export const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -43,8 +44,11 @@ async function requireJsonBody(c: Context): Promise<void> {
     // Hono's cache holds promises, though it types the values as the bodies themselves.
     cache.text = Promise.resolve(text) as unknown as string;
   }
-  if (text.trim() === '') throw new ValidationFailed(EMPTY_JSON_BODY);
+  if (isBlank(text)) throw new ValidationFailed(EMPTY_JSON_BODY);
 }
+
+/** Nothing but white space (what String.prototype.trim removes: the same set as \s). */
+const isBlank = (text: string) => !/\S/.test(text);
 
 const REPLACEMENT_CHARACTER = Buffer.from([0xef, 0xbf, 0xbd]);
 
@@ -87,10 +91,17 @@ function fieldsWithInvalidUtf8(bytes: ArrayBuffer): string[] {
   return found;
 }
 
-/** Route middleware for every route that reads a JSON body, before its validator. */
-export const requireJson: MiddlewareHandler = async (c, next) => {
-  await requireJsonBody(c);
-  await next();
+/**
+ * Route middleware for every route that reads a JSON body, before its validator. A body that
+ * api/platform/http/body-limit.ts has already read for a JSON media type and decoded strictly
+ * needs only the blank check, with no wait on the body cache: the quote route's case
+ * (docs/decisions/023-quote-path-since-017.md).
+ */
+export const requireJson: MiddlewareHandler = (c, next) => {
+  const decoded = decodedJsonText(c.req.raw);
+  if (decoded === undefined) return requireJsonBody(c).then(next);
+  if (isBlank(decoded)) throw new ValidationFailed(EMPTY_JSON_BODY);
+  return next();
 };
 
 /** OpenAPIHono's defaultHook: called with every validation result of every table route. */
