@@ -3,7 +3,7 @@
 // restored from the replica with `npm run restore`'s code, and the server started on it. Every
 // quote answered more than a second before the kill must be there with the same reference and
 // total, every booking answered then must be there for its quote with its status and its page
-// still open to the motorist's link, and the next quote must get a reference never issued before.
+// still open to the motorist's link, every deposit paid then must be there as paid with its amount, and the next quote must get a reference never issued before.
 // Loopback only; bounded loops.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,8 @@ interface Booked {
   reference: string;
   jobToken: string;
   status: string;
+  /** The deposit taken at booking (the demo company asks 20 %), once the card page answered. */
+  paidPence: number;
   at: number;
 }
 
@@ -42,7 +44,10 @@ async function quote(server: ServerProcess, i: number): Promise<Answer | undefin
   return { reference: json.quoteId, totalPence: Math.round(json.totalPrice * 100), at: Date.now() };
 }
 
-/** Books an answered quote as a motorist's form would. */
+/**
+ * Books an answered quote as a motorist's form would, and pays its deposit on the local card page
+ * (the browser's form post, from the server's own origin): the booking is requested once paid.
+ */
 async function book(server: ServerProcess, answer: Answer, i: number): Promise<Booked | undefined> {
   const res = await fetch(`${server.url}/api/bookings`, {
     method: 'POST',
@@ -50,8 +55,15 @@ async function book(server: ServerProcess, answer: Answer, i: number): Promise<B
     body: JSON.stringify({ quoteId: answer.reference, bookingKey: `drill-booking-key-${String(i).padStart(8, '0')}`, name: 'Drill Motorist', phone: '07700 900123', registration: 'AB12 CDE' }),
   });
   if (res.status !== 201) return undefined;
-  const json = (await res.json()) as { jobToken: string; job: { status: string } };
-  return { reference: answer.reference, jobToken: json.jobToken, status: json.job.status, at: Date.now() };
+  const json = (await res.json()) as { jobToken: string; checkoutUrl: string | null; job: { status: string } };
+  if (!json.checkoutUrl) return undefined;
+  const paid = await fetch(json.checkoutUrl, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+  if (paid.status !== 303) return undefined;
+  const job = (await (await fetch(`${server.url}/api/jobs/${json.jobToken}`)).json()) as { status: string; payment: { status: string; amount: number } | null };
+  if (job.payment?.status !== 'paid') return undefined;
+  // 20 % of the quote, rounded to the penny, as the motorist was shown it.
+  expect(Math.round(job.payment.amount * 100)).toBe(Math.round(answer.totalPence / 5));
+  return { reference: answer.reference, jobToken: json.jobToken, status: job.status, paidPence: Math.round(job.payment.amount * 100), at: Date.now() };
 }
 
 describe('the restore drill', () => {
@@ -61,9 +73,16 @@ describe('the restore drill', () => {
     const replicaUrl = `file://${path.join(dir, 'replica')}`;
     const server = await spawnServer({ databasePath, env: { REPLICA_URL: replicaUrl, BOOKING_RATE_LIMIT: '0' }, readyTimeoutMs: 60_000 });
     started.push(server);
-    // The demo company takes bookings, as a company signed up since bookings does by default.
+    // The demo company takes bookings (as a company signed up since bookings does by default) with
+    // a 20 % deposit paid at booking into a connected account of local mode.
     const setup = new Database(databasePath);
     setup.prepare('update companies set offer_booking = 1 where id = 1').run();
+    setup
+      .prepare(
+        `insert into payment_settings (company_id, rule, deposit_percent, provider, account_id, charges_enabled, details_submitted, updated_at)
+         values (1, 'deposit', 20, 'local', 'acct_local_drill', 1, 1, ?)`,
+      )
+      .run(new Date().toISOString());
     setup.close();
 
     const answers: Answer[] = [];
@@ -119,8 +138,13 @@ describe('the restore drill', () => {
       stored.set(row.reference, row.total);
     }
     const storedBookings = new Map<string, string>();
-    const bookingRows = db.prepare('select q.public_id as reference, b.status from bookings b join quotes q on q.id = b.quote_id').all() as { reference: string; status: string }[];
-    for (const row of bookingRows) storedBookings.set(row.reference, row.status);
+    const bookingRows = db
+      .prepare(
+        `select q.public_id as reference, b.status || ' ' || p.status || ' ' || p.amount_pence as state
+         from bookings b join quotes q on q.id = b.quote_id join payments p on p.booking_id = b.id`,
+      )
+      .all() as { reference: string; state: string }[];
+    for (const row of bookingRows) storedBookings.set(row.reference, row.state);
     db.close();
 
     const mustSurvive = answers.filter((a) => a.at < killedAt - 1000);
@@ -130,7 +154,8 @@ describe('the restore drill', () => {
 
     const bookedInTime = bookings.filter((b) => b.at < killedAt - 1000);
     expect(bookedInTime.length).toBeGreaterThan(0);
-    expect(bookedInTime.filter((b) => storedBookings.get(b.reference) !== b.status)).toEqual([]);
+    expect(bookedInTime.every((b) => b.status === 'requested')).toBe(true);
+    expect(bookedInTime.filter((b) => storedBookings.get(b.reference) !== `${b.status} paid ${b.paidPence}`)).toEqual([]);
     // The motorist's link still opens their job on the restored server.
     const page = await fetch(`${restarted.url}/api/jobs/${bookedInTime[0].jobToken}`);
     expect(page.status).toBe(200);
@@ -143,6 +168,6 @@ describe('the restore drill', () => {
     expect(stored.has(fresh!.reference)).toBe(false);
 
     const lost = answers.length - answers.filter((a) => stored.get(a.reference) === a.totalPence).length;
-    console.info(`drill: ${answers.length} answered and ${bookings.length} booked, ${lost} quotes in the last second lost, restore took ${Math.round(restoreMs)} ms`);
+    console.info(`drill: ${answers.length} answered and ${bookings.length} booked and paid, ${lost} quotes in the last second lost, restore took ${Math.round(restoreMs)} ms`);
   });
 });

@@ -119,7 +119,7 @@ interface Operator {
 
 /**
  * The operator whose company takes the bookings: signed up as a new company is (booking on), with
- * the free trial started at local billing's checkout, so its page quotes to anyone.
+ * the free trial started at local billing's checkout and a phone number, so its page quotes to anyone.
  */
 async function signUp(server: ServerProcess): Promise<Operator> {
   const origin = { origin: server.url };
@@ -132,6 +132,8 @@ async function signUp(server: ServerProcess): Promise<Operator> {
   // The success page the checkout returns to applies it.
   const sessionId = new URL(checkout.headers.get('location') ?? '', server.url).searchParams.get('session_id');
   await expectStatus('the checkout’s return', call(server, 'POST', '/api/process-checkout-success', { sessionId }, headers), 200);
+  // A page quotes only with a way to reach the operator (docs/product.md §13).
+  await expectStatus('the phone number', call(server, 'PUT', '/api/company', { phone: '07700 900456' }, headers), 200);
   return { companyId: signedUp.companyId, headers };
 }
 

@@ -37,7 +37,9 @@ export function fillDatabase(file: string, { companies, quotes, endingAt }: Fill
     db.pragma('cache_size = -262144');
     const start = startFor(quotes, endingAt);
     const now = new Date(start).toISOString();
-    const insertCompany = db.prepare('insert into companies (id, name, created_at, updated_at) values (?, ?, ?, ?)');
+    // Each company has a phone number: a page without a way to reach the operator quotes nothing
+    // (docs/product.md §13), and the sections would measure that refusal.
+    const insertCompany = db.prepare("insert into companies (id, name, phone, created_at, updated_at) values (?, ?, '+447700900456', ?, ?)");
     // The sign-up's own starter rows (rates, vehicle types, the ten problems, gearbox and rolling
     // statuses): hand-written rows here once lacked the problems, and every filled company refused
     // the demo quote with 400, so the sections measured refusals.
