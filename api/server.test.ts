@@ -1,5 +1,10 @@
 // The real server (api/server.ts) as a child process: what SIGTERM does to keep-alive clients.
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { demoQuoteJson } from '../scripts/bench/demo-quote';
 import { spawnServer, type ServerProcess } from '../scripts/bench/server-process';
@@ -23,6 +28,42 @@ afterEach(async () => {
 });
 
 describe('SIGTERM', () => {
+  it('with a mail send stalled on a silent SMTP server, hands the message back, closes the database and exits 0 within the drain', { timeout: 90_000 }, async () => {
+    // An SMTP server that accepts the connection and never says a word.
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const databasePath = path.join(mkdtempSync(path.join(tmpdir(), 'recovery-stall-')), 'recovery.db');
+      const port = (silent.address() as net.AddressInfo).port;
+      server = await spawnServer({ databasePath, env: { SMTP_URL: `smtp://127.0.0.1:${port}` }, readyTimeoutMs: 60_000 });
+      // A sign-up's verification mail goes at once, whatever the subscription.
+      const signup = await fetch(`${server.url}/api/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: server.url },
+        body: JSON.stringify({ name: 'Stall Test', email: 'stall@example.com', password: 'correct-horse', companyName: 'Stall Recovery' }),
+      });
+      expect(signup.status).toBe(201);
+      // The worker has taken the mail and waits for the server's greeting.
+      for (const until = Date.now() + 30_000; held.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+      expect(held.length).toBeGreaterThan(0);
+
+      server.child.kill('SIGTERM');
+      // 0, not the 1 a drain past its deadline ends with.
+      expect(await server.exited).toBe(0);
+
+      // The database was closed whole, and the message handed back to go at the next start.
+      const db = new Database(databasePath, { readonly: true });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const mail = db.prepare("select status, attempts from mail_outbox where kind = 'verify-email'").all();
+      db.close();
+      expect(mail).toEqual([{ status: 'pending', attempts: 0 }]);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('under keep-alive load answers every request already sent, closes the connections and exits 0', async () => {
     server = await spawnServer();
     const { url, child, exited } = server;
