@@ -7,8 +7,8 @@
 // downloads the receipt (a simplified VAT invoice) from the status page, whose text pdftotext
 // reads: the reference, the quote's lines with their VAT, and the totals.
 import { spawnSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
-import { expectNoSeriousA11yViolations, signUpWithTrial } from './admin-helpers';
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations, quoteWithFirstChoices, signUpWithTrial } from './admin-helpers';
 
 const PHONE = { viewport: { width: 390, height: 844 } };
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -18,18 +18,6 @@ function pdfLines(file: string): string[] {
   const run = spawnSync('/usr/bin/pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
   if (run.error || run.status !== 0) throw new Error(`pdftotext failed (apt-get install poppler-utils): ${run.error?.message ?? run.stderr}`);
   return run.stdout.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
-}
-
-/** The demo route: the quote form's first choices from Westminster to the City. */
-async function quoteDemoRoute(form: ReturnType<Page['locator']>) {
-  await form.getByLabel('Pickup Location').fill('SW1A 1AA');
-  await form.getByLabel('Destination').fill('EC1A 1BB');
-  await form.getByLabel('Vehicle Type').selectOption({ index: 1 });
-  await form.getByLabel('Gearbox').selectOption({ index: 1 });
-  await form.getByLabel('Rolling Status').selectOption({ index: 1 });
-  await form.getByLabel('Problem Description').selectOption({ index: 1 });
-  await form.getByRole('button', { name: 'Calculate Quote' }).click();
-  await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
 }
 
 test('an operator takes a 20 % deposit, the motorist pays it, the job completes, and the motorist downloads the receipt', async ({ browser }) => {
@@ -74,7 +62,7 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
     await phone.goto(`/company/${operator.slug}`);
     const form = phone.locator('recovery-quote');
     const answer = phone.waitForResponse((r) => r.url().endsWith('/api/quotes/calculate') && r.request().method() === 'POST');
-    await quoteDemoRoute(form);
+    await quoteWithFirstChoices(form);
     const quote = await (await answer).json();
     expect(quote.totalPrice, JSON.stringify(quote.lines)).toBe(187.2);
     await expect(form.getByText('£187.20').first()).toBeVisible();
