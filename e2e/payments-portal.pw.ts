@@ -12,6 +12,9 @@ const { companySlug: _demo, ...quoteExample } = contract.quotes.calculate.reques
 
 test('an operator connects, asks a 20 % deposit, sees it paid, refunds part and declines', async ({ page, browser }) => {
   const operator = await signUpWithTrial(page);
+  // A URL is locked only with a way to reach the operator (docs/product.md §14).
+  const contact = await page.request.put('/api/company', { data: { phone: '07700 900456' } });
+  expect(contact.ok(), await contact.text()).toBe(true);
   const company = await page.request.put('/api/company', { data: { customSlug: operator.slug } });
   expect(company.ok(), await company.text()).toBe(true);
   // The £187.20 of docs/product.md §21's example: nothing but a minimum charge, so the price is exactly it.
