@@ -19,6 +19,7 @@ describe('redaction', () => {
     ['/reset-password/Zm9vYmFy/next', '/reset-password/[redacted]/next'],
     ['/job/k3Jd9_2l', '/job/[redacted]'],
     ['/driver/k3Jd9_2l?x=1', '/driver/[redacted]?x=1'],
+    ['/api/jobs/k3Jd9_2l/receipt', '/api/jobs/[redacted]/receipt'],
     ['/subscription-success?session_id=cs_test_a1b2&x=1', '/subscription-success?session_id=[redacted]&x=1'],
     ['/anything?token=secret&reset_token=also', '/anything?token=[redacted]&reset_token=[redacted]'],
     ['Could not expire cs_live_a1B2c3 at Stripe', 'Could not expire [redacted] at Stripe'],
