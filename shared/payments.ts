@@ -160,6 +160,9 @@ const TAKEN: ReadonlySet<PaymentStatus> = new Set(['paid', 'captured', 'partiall
 /** Statuses in which some of what was taken may still be refunded. */
 const REFUNDABLE: ReadonlySet<PaymentStatus> = new Set(['paid', 'captured', 'partially_refunded']);
 
+/** Was the amount taken from the card (refunded since or not)? Not while awaited, held or released. */
+export const wasTaken = (status: PaymentStatus): boolean => TAKEN.has(status);
+
 /** What was taken from the card: nothing while awaited, held or released. */
 export const takenPence = (p: Pick<PaymentAmounts, 'status' | 'amountPence'>): number => (TAKEN.has(p.status) ? p.amountPence : 0);
 

@@ -7,6 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { DOCUMENT_NOT_ISSUED, DOCUMENT_TITLES, documentNumber, FULL_INVOICE_UNAVAILABLE, type DocumentKind, type DocumentSummary, type InvoiceSettings } from '#shared/documents';
 import { penceToPounds } from '#shared/money';
+import { wasTaken } from '#shared/payments';
 import { londonDate } from '../engine/calendar/uk-calendar';
 import { bookingById, type BookingWithQuote } from '../bookings/store';
 import { findCompanyById, updateCompany, type CompanyPatch } from '../company/store';
@@ -20,8 +21,6 @@ import { renderDocumentPdf, type DocumentDetails, type PrintableDocument } from 
 import { bookingDocument, bookingDocuments, bookingsOwedDocuments, creditedPence, insertDocument, type DocumentRow } from './store';
 import { creditLine, documentKindFor, documentLines, totalsOf, type DocumentLine, type DocumentTotals, type QuoteLine } from './vat';
 
-/** Payments with money taken: a document is owed once the job completes. */
-const TAKEN = new Set(['paid', 'captured', 'partially_refunded', 'refunded']);
 const PAID_AS = { deposit: 'Deposit paid by card', full: 'Paid by card', hold: 'Paid by card' } as const;
 
 export const DOCUMENT_NOT_FOUND = 'No document of this job has this number';
@@ -69,7 +68,7 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
     const payment = paymentByBooking(db, b.id);
     const quote = quoteOf(b);
     const company = findCompanyById(db, b.companyId);
-    if (b.status !== 'completed' || !payment || !TAKEN.has(payment.status) || !quote || !company) return undefined;
+    if (b.status !== 'completed' || !payment || !wasTaken(payment.status) || !quote || !company) return undefined;
     const lines = documentLines({ lines: quote.lines ? parse<QuoteLine[]>(quote.lines) : null, totalPence: quote.totalPence, vatPence: quote.vatPence, vatRatePercent: quote.vatRatePercent });
     const totals = totalsOf(lines, payment.amountPence);
     const vatInvoice = getPricing(db, b.companyId).vatRegistered && company.vatNumber !== null && totals.vatPence > 0;

@@ -201,10 +201,6 @@ function priceOrRefuse(request: QuoteInput, company: CompanyQuoteConfig, pickupM
   }
 }
 
-/** Labels as JSON strings: most lines' labels are the same few on every quote. Bounded: distances and travel miles vary. */
-const quotedLabels = new Map<string, string>();
-const QUOTED_LABELS_MAX = 2000;
-
 /**
  * Exactly JSON.stringify(lines), for the stored snapshot: written by hand because every line has
  * the same two properties, and JSON.stringify's generic walk was ~5 % of a quote's CPU
@@ -214,13 +210,7 @@ export function linesJson(lines: readonly PriceLine[]): string {
   let json = '[';
   for (let i = 0; i < lines.length; i++) {
     const { label, amountPence } = lines[i];
-    let quoted = quotedLabels.get(label);
-    if (quoted === undefined) {
-      quoted = JSON.stringify(label);
-      if (quotedLabels.size >= QUOTED_LABELS_MAX) quotedLabels.clear();
-      quotedLabels.set(label, quoted);
-    }
-    json += `${i === 0 ? '' : ','}{"label":${quoted},"amountPence":${Number.isFinite(amountPence) ? String(amountPence) : 'null'}}`;
+    json += `${i === 0 ? '' : ','}{"label":${JSON.stringify(label)},"amountPence":${Number.isFinite(amountPence) ? String(amountPence) : 'null'}}`;
   }
   return `${json}]`;
 }
