@@ -20,6 +20,7 @@ import type { AppEnv } from './platform/http/context';
 import { errorHandler, notFoundJson } from './platform/http/errors';
 import { createLogger, requestLogging, type Logger } from './platform/http/observability';
 import { redactingLogger } from './platform/http/redact';
+import { RememberingRouter } from './platform/http/remembering-router';
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
@@ -160,7 +161,7 @@ export function createApp(options: AppOptions) {
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
 
-  const app = new Hono<AppEnv>()
+  const app = new Hono<AppEnv>({ router: new RememberingRouter() })
     .use(requestLogging(logger))
     .use(securityHeaders(config.publicUrl))
     .use('/api/*', publicCors(accessOf))
