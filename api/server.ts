@@ -2,6 +2,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import net, { type Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import { appServerOptions } from './platform/http/response-headers';
 import { bootApp } from './boot';
 import { ConfigError, loadConfig, type Config } from './platform/config';
 import { createLogger } from './platform/http/observability';
@@ -50,7 +51,7 @@ if (!firstCheck.writable) {
   }, WRITABLE_CHECK_MS);
 } else boot();
 const fetch = (request: Request, env: unknown) => (booted ? booted.app.fetch(request, env) : waiting!.fetch(request, env));
-const server = serve({ fetch, port: config.port, hostname: config.host }, (info) => {
+const server = serve({ fetch, port: config.port, hostname: config.host, serverOptions: appServerOptions }, (info) => {
   logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: booted ? Math.round(booted.geodata.loadMs) : undefined });
 }) as Server;
 

@@ -113,6 +113,19 @@ describe('request logs', () => {
   });
 });
 
+/** What a module script printed to stdout; it must write nothing to stderr and exit 0. */
+async function runScript(script: string): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  let err = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  expect(err).toBe('');
+  expect(code).toBe(0);
+  return out;
+}
+
 describe('createLogger', () => {
   it('drops lines past its buffer, counts them, and says how many once the reader has caught up', async () => {
     // A process that logs 2,000 lines in one go into a 4 KB buffer: most cannot be held.
@@ -122,14 +135,7 @@ describe('createLogger', () => {
       for (let i = 0; i < 2000; i++) logger.info({ line: i, padding: 'x'.repeat(60) });
       await logger.close(5000);
     `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    let err = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    const code = await new Promise((resolve) => child.once('close', resolve));
-    expect(err).toBe('');
-    expect(code).toBe(0);
+    const out = await runScript(script);
     const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     const written = lines.filter((l) => typeof l.line === 'number');
     const notices = lines.filter((l) => l.dropped !== undefined);
@@ -139,5 +145,36 @@ describe('createLogger', () => {
     // What got through is whole lines, in order.
     const numbers = written.map((l) => l.line as number);
     expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+  });
+
+  it('writes the request line as exactly the bytes pino writes for it, and only when info lines are on', async () => {
+    const script = `
+      import { createLogger } from ${JSON.stringify(new URL('./observability.ts', import.meta.url).pathname)};
+      const lines = [
+        { requestId: 'a1b2c3d4-e5f6', method: 'POST', path: '/api/quotes/calculate', status: 200, durationMs: 1.3 },
+        { requestId: 'quote-retry-0001', method: 'GET', path: '/api/company/slug/caf\u00e9 "quoted" \\ \u0001 \u2028', status: 404, durationMs: 0 },
+        { requestId: 'x'.repeat(64), method: 'DELETE', path: '/api/x', status: 499, durationMs: Infinity },
+        { requestId: 'nan-duration', method: 'PATCH', path: '/', status: 500, durationMs: NaN },
+      ];
+      for (const level of ['info', 'warn']) {
+        const logger = createLogger(level);
+        for (const line of lines) {
+          logger.info({ ...line });
+          logger.request(line);
+        }
+        await logger.close(5000);
+      }
+    `;
+    const out = await runScript(script);
+    // Only the info logger wrote: 4 lines by pino, each followed by the same line built directly.
+    const written = out.split('\n');
+    expect(written.pop()).toBe('');
+    expect(written).toHaveLength(8);
+    const sameTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+    for (let i = 0; i < 8; i += 2) expect(sameTime(written[i + 1])).toBe(sameTime(written[i]));
+    expect(JSON.parse(written[3])).toMatchObject({ level: 'info', status: 404, durationMs: 0 });
+    expect(JSON.parse(written[3]).path).toContain('café "quoted"');
+    expect(JSON.parse(written[3]).path).toContain('\u0001 \u2028');
+    expect(JSON.parse(written[5])).toMatchObject({ status: 499, durationMs: null });
   });
 });

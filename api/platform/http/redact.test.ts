@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN } from '../../test/harness';
 import type { Logger } from './observability';
-import { redact } from './redact';
+import { redact, redactingLogger } from './redact';
 
 function capturingLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -56,5 +56,20 @@ describe('log lines', () => {
     expect(lines.some((l) => l.path === '/billing/portal/[redacted]')).toBe(true);
     expect(lines.some((l) => l.path === '/billing/checkout/[redacted]')).toBe(true);
     for (const secret of [token, encodeURIComponent(token), checkoutId, 'abcdefabcdefabcdefabcdef', 'qwertyuiop']) expect(logged).not.toContain(secret);
+  });
+
+  it('redact the request line whether the logger writes it itself or through info', () => {
+    const line = { requestId: 'cs_live_a1B2c3d4', method: 'GET', path: '/verify-email/abcdefabcdefabcdef', status: 200, durationMs: 1 };
+    const expected = { ...line, requestId: '[redacted]', path: '/verify-email/[redacted]' };
+    const viaInfo = capturingLogger();
+    redactingLogger(viaInfo.logger).request?.(line);
+    expect(viaInfo.lines).toEqual([expected]);
+    const written: unknown[] = [];
+    redactingLogger({ ...capturingLogger().logger, request: (l) => written.push(l) }).request?.(line);
+    expect(written).toEqual([expected]);
+    // A line with nothing to redact is passed on as it is.
+    const plain = { ...line, requestId: 'a1b2c3d4e5', path: '/api/quotes/calculate' };
+    redactingLogger({ ...capturingLogger().logger, request: (l) => written.push(l) }).request?.(plain);
+    expect(written[1]).toBe(plain);
   });
 });

@@ -66,5 +66,14 @@ export function redactingLogger<L extends Logger>(logger: L): L {
     info: (record) => logger.info(redactRecord(record)),
     warn: (record) => logger.warn(redactRecord(record)),
     error: (record) => logger.error(redactRecord(record)),
+    // The request line's fields are all strings and numbers: each string redacted as redactRecord would.
+    request: (line) => {
+      const requestId = redact(line.requestId);
+      const method = redact(line.method);
+      const path = redact(line.path);
+      const redacted = requestId === line.requestId && method === line.method && path === line.path ? line : { ...line, requestId, method, path };
+      if (logger.request) logger.request(redacted);
+      else logger.info({ ...redacted });
+    },
   };
 }

@@ -3,6 +3,7 @@
 // cookie-authenticated write from a foreign origin is refused. No path is written here.
 import { createHash, randomBytes } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
+import { withResponseHeaders } from './response-headers';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
@@ -94,14 +95,15 @@ export const publicCors =
         },
       });
     }
+    if (isPublic) return withResponseHeaders(c, next, PUBLIC_CORS_HEADERS);
     await next();
-    if (isPublic) {
-      c.res.headers.set('Access-Control-Allow-Origin', '*');
-      c.res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
-    } else if (access === 'operator' || access === 'account') {
-      c.res.headers.set('Cache-Control', 'no-store');
-    }
+    if (access === 'operator' || access === 'account') c.res.headers.set('Cache-Control', 'no-store');
   };
+
+const PUBLIC_CORS_HEADERS = [
+  ['access-control-allow-origin', '*'],
+  ['access-control-expose-headers', 'X-Request-Id, Retry-After'],
+] as const;
 
 /**
  * A form post to one of our own server-rendered pages (the local billing pages) must come from
@@ -116,20 +118,19 @@ export function isOwnOriginPost(c: { req: { header(name: string): string | undef
 }
 
 /**
- * Baseline headers on every response. Set on `c.res.headers` because, once a handler has answered,
- * `c.header()` rebuilds the whole Response around a stream of its body (docs/decisions/008-quote-path-profile.md).
- * HSTS only when the public origin is https: over plain http a browser ignores it, and a local
+ * Baseline headers on every response, set by response-headers.ts (never `c.header()` after the
+ * handler has answered: that rebuilds the whole Response around a stream of its body,
+ * docs/decisions/008-quote-path-profile.md). HSTS only when the public origin is https: over plain http a browser ignores it, and a local
  * `http://localhost` install must not pin itself to https.
  */
 export const securityHeaders =
   (publicUrl: string): MiddlewareHandler<AppEnv> => {
-    const hsts = new URL(publicUrl).protocol === 'https:';
-    return async (c, next) => {
-      await next();
-      c.res.headers.set('X-Content-Type-Options', 'nosniff');
-      c.res.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
-      if (hsts) c.res.headers.set('Strict-Transport-Security', HSTS);
-    };
+    const headers: (readonly [string, string])[] = [
+      ['x-content-type-options', 'nosniff'],
+      ['referrer-policy', 'strict-origin-when-cross-origin'],
+    ];
+    if (new URL(publicUrl).protocol === 'https:') headers.push(['strict-transport-security', HSTS]);
+    return (c, next) => withResponseHeaders(c, next, headers);
   };
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
