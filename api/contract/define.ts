@@ -105,8 +105,13 @@ const SHARED = {
 
 /** Does the route read a JSON body through a zod schema (so needs the JSON media-type check)? */
 export function readsJson(route: Pick<RouteConfig, 'request'>): boolean {
+  return jsonBodySchema(route) !== undefined;
+}
+
+/** The zod schema of a route's JSON body, if it reads one. */
+export function jsonBodySchema(route: Pick<RouteConfig, 'request'>): z.ZodType | undefined {
   const media = route.request?.body?.content['application/json'];
-  return media !== undefined && 'schema' in media && typeof (media.schema as { safeParse?: unknown }).safeParse === 'function';
+  return media !== undefined && 'schema' in media && typeof (media.schema as { safeParse?: unknown }).safeParse === 'function' ? (media.schema as z.ZodType) : undefined;
 }
 
 /** The answers a route shares with every route of its kind. */

@@ -9,6 +9,8 @@ import type { CompanyConfigCache } from '../quotes/company-config';
 export interface DistanceEstimator {
   /** Road miles to one decimal; throws PostcodeNotFound for a postcode no data level knows. */
   distanceMiles(fromPostcode: string, toPostcode: string): Promise<number>;
+  /** When the provider answers at once (the built-in estimate): the same miles, without a Promise. */
+  milesNow?(fromPostcode: string, toPostcode: string): number;
 }
 
 export interface AppDeps {

@@ -102,12 +102,24 @@ export function createQuoteService(deps: QuoteServiceDeps) {
   async function priceAndStore(body: ValidQuoteRequest, company: CompanyQuoteConfig, now: Date): Promise<QuoteResponse> {
     const pickup = formatPostcode(body.pickupPostcode);
     const destination = formatPostcode(body.destinationPostcode);
-    // Both at once: with OSRM, a quote waits for the slower of the two calls, not their sum.
-    const [miles, fromBase] = await Promise.all([
-      withPostcodeField(distance.distanceMiles(pickup, destination), pickup, destination),
-      // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
-      company.basePostcode ? distance.distanceMiles(company.basePostcode, pickup).catch(() => null) : null,
-    ]);
+    // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
+    const base = company.basePostcode;
+    let miles: number;
+    let fromBase: number | null;
+    if (distance.milesNow) {
+      // The built-in estimate answers at once: no Promise for either distance
+      // (docs/decisions/025-quote-path-beyond-e4789ff.md).
+      miles = milesWithPostcodeField(distance.milesNow, pickup, destination);
+      fromBase = base ? milesOrNull(distance.milesNow, base, pickup) : null;
+    } else {
+      // Both at once: with OSRM, a quote waits for the slower of the two calls, not their sum.
+      [miles, fromBase] = await Promise.all([
+        distance.distanceMiles(pickup, destination).catch((err: unknown) => {
+          throw withPostcodeField(err, pickup, destination);
+        }),
+        base ? distance.distanceMiles(base, pickup).catch(() => null) : null,
+      ]);
+    }
 
     // The validated body (its passengerCount defaulted to 0) and the cached pricing as they are:
     // no copy of either per quote (docs/decisions/023-quote-path-since-017.md).
@@ -215,19 +227,61 @@ export function linesJson(lines: readonly PriceLine[]): string {
   return `${json}]`;
 }
 
-/** A postcode no data level knows is a 422 naming it, under the field it came from. */
-async function withPostcodeField(promise: Promise<number>, pickup: string, destination: string): Promise<number> {
+const numberJson = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
+
+function priceLinesJson(lines: readonly { label: string; amount: number }[]): string {
+  let json = '[';
+  for (let i = 0; i < lines.length; i++) {
+    const { label, amount } = lines[i];
+    json += `${i === 0 ? '' : ','}{"label":${JSON.stringify(label)},"amount":${numberJson(amount)}}`;
+  }
+  return `${json}]`;
+}
+
+/**
+ * Exactly JSON.stringify(answer), for the quote route's body: written by hand because every answer
+ * has the same shape, and JSON.stringify's generic walk over its ~40 values was ~4 µs of each
+ * quote (docs/decisions/025-quote-path-beyond-e4789ff.md). quote-service.test.ts compares the two.
+ */
+export function quoteResponseJson(answer: QuoteResponse): string {
+  const b = answer.breakdown;
+  let json =
+    `{"totalPrice":${numberJson(answer.totalPrice)},"quoteId":${JSON.stringify(answer.quoteId)},"distance":${numberJson(answer.distance)}` +
+    `,"breakdown":{"vehicleBasePrice":${numberJson(b.vehicleBasePrice)},"callOutFee":${numberJson(b.callOutFee)},"distanceFee":${numberJson(b.distanceFee)}` +
+    `,"labourFee":${numberJson(b.labourFee)},"extraFees":${numberJson(b.extraFees)},"gearboxFee":${numberJson(b.gearboxFee)}` +
+    `,"rollingStatusFee":${numberJson(b.rollingStatusFee)},"passengerFee":${numberJson(b.passengerFee)}}` +
+    `,"extras":${priceLinesJson(answer.extras)}`;
+  if (answer.lines !== undefined) json += `,"lines":${priceLinesJson(answer.lines)}`;
+  const vat = answer.vat;
+  if (vat === null) json += ',"vat":null';
+  else if (vat !== undefined) json += `,"vat":{"rate":${numberJson(vat.rate)},"amount":${numberJson(vat.amount)},"includedInPrices":${vat.includedInPrices}}`;
+  if (answer.validUntil !== undefined) json += `,"validUntil":${JSON.stringify(answer.validUntil)}`;
+  return `${json},"currency":${JSON.stringify(answer.currency)}}`;
+}
+
+/** A postcode no data level knows is a 422 naming it, under the field it came from; any other error as it is. */
+function withPostcodeField(err: unknown, pickup: string, destination: string): unknown {
+  if (!(err instanceof Unprocessable && 'postcode' in err)) return err;
+  const postcode = String(err.postcode);
+  const message = `We could not find the postcode ${postcode}. Please check it and try again.`;
+  const fields: Record<string, string> = {};
+  if (postcode === pickup) fields.pickupPostcode = message;
+  if (postcode === destination) fields.destinationPostcode = message;
+  return new Unprocessable(message, fields, err.code);
+}
+
+function milesWithPostcodeField(milesNow: (from: string, to: string) => number, pickup: string, destination: string): number {
   try {
-    return await promise;
+    return milesNow(pickup, destination);
   } catch (err) {
-    if (err instanceof Unprocessable && 'postcode' in err) {
-      const postcode = String(err.postcode);
-      const message = `We could not find the postcode ${postcode}. Please check it and try again.`;
-      const fields: Record<string, string> = {};
-      if (postcode === pickup) fields.pickupPostcode = message;
-      if (postcode === destination) fields.destinationPostcode = message;
-      throw new Unprocessable(message, fields, err.code);
-    }
-    throw err;
+    throw withPostcodeField(err, pickup, destination);
+  }
+}
+
+function milesOrNull(milesNow: (from: string, to: string) => number, from: string, to: string): number | null {
+  try {
+    return milesNow(from, to);
+  } catch {
+    return null;
   }
 }

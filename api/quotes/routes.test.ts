@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { createDistanceService } from '../engine/distance/distance';
 import { countQuotes } from '../quotes/store';
 import { createTestApp } from '../test/harness';
 
@@ -151,6 +152,31 @@ describe('POST /api/quotes/calculate', () => {
     expect(asked).toHaveLength(2);
     expect(res.json.extras).toContainEqual({ label: 'Out-of-area fee', amount: 20 });
   }, 5000);
+
+  it('prices alike whether the distances answer at once (the built-in estimate) or as promises (OSRM)', async () => {
+    const builtin = createDistanceService();
+    expect(builtin.milesNow).toBeTypeOf('function');
+    const promisesOnly = { distanceMiles: (from: string, to: string) => builtin.distanceMiles(from, to) };
+    const apps = [createTestApp({ now: noon }), createTestApp({ now: noon, distance: promisesOnly })];
+    const answers = [];
+    for (const app of apps) {
+      const op = await app.operator();
+      const quote = (body: Record<string, unknown>) => app.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId, ...body } });
+      const seen = [];
+      for (const body of [{}, { pickupPostcode: 'ZZ99 9ZZ' }, { destinationPostcode: 'ZZ99 9ZZ' }, { pickupPostcode: 'EH1 1YZ', destinationPostcode: 'G1 1XQ' }]) {
+        const res = await quote(body);
+        seen.push([res.status, { ...res.json, quoteId: undefined, requestId: undefined }]);
+      }
+      // And from a base the pickup is outside of: the out-of-area fee.
+      await app.call('PUT', '/api/company', { token: op.token, body: { basePostcode: 'EH1 1YZ', serviceRadius: 10, extraRadiusFee: 20 } });
+      seen.push([(await quote({})).status, (await quote({})).json.extras]);
+      answers.push(seen);
+    }
+    expect(answers[0][1]).toEqual([422, expect.objectContaining({ fields: { pickupPostcode: expect.stringContaining('ZZ99 9ZZ') } })]);
+    expect(answers[0][2]).toEqual([422, expect.objectContaining({ fields: { destinationPostcode: expect.stringContaining('ZZ99 9ZZ') } })]);
+    expect(answers[0][4]).toEqual([200, expect.arrayContaining([{ label: 'Out-of-area fee', amount: 20 }])]);
+    expect(answers[1]).toEqual(answers[0]);
+  });
 
   it('takes today in London as the earliest preferred date', async () => {
     // 23:30 UTC on 30 June is already 1 July in London (BST).

@@ -141,6 +141,8 @@ export interface DistanceService {
   distanceMiles(fromPostcode: string, toPostcode: string): Promise<number>;
   /** The built-in estimate with this service's road factor and cache, without a Promise. */
   estimateMiles(fromPostcode: string, toPostcode: string): number;
+  /** distanceMiles without a Promise when the provider is the built-in estimate; undefined with OSRM. */
+  milesNow?(fromPostcode: string, toPostcode: string): number;
 }
 
 /** A Map kept in use order: a hit moves to the back, the front is dropped when full. */
@@ -351,11 +353,6 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
     }
   }
 
-  return {
-    estimateMiles: estimate,
-    distanceMiles:
-      provider === 'osrm' && osrmUrl
-        ? (fromPostcode, toPostcode) => routed(fromPostcode, toPostcode, osrmUrl)
-        : async (fromPostcode, toPostcode) => estimate(fromPostcode, toPostcode),
-  };
+  if (provider === 'osrm' && osrmUrl) return { estimateMiles: estimate, distanceMiles: (fromPostcode, toPostcode) => routed(fromPostcode, toPostcode, osrmUrl) };
+  return { estimateMiles: estimate, distanceMiles: async (fromPostcode, toPostcode) => estimate(fromPostcode, toPostcode), milesNow: estimate };
 }

@@ -3,7 +3,8 @@
 // (undici Request, AbortController, Readable.toWeb) for every API request: for the quote route
 // that was a fifth of the server's time (docs/decisions/008-quote-path-profile.md).
 import { IncomingMessage } from 'node:http';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { AppEnv } from './context';
 import { bodyLimit } from 'hono/body-limit';
 import { PayloadTooLarge } from '../errors';
 
@@ -45,15 +46,14 @@ function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
   });
 }
 
-/** The text of each JSON-typed body read here and decoded strictly, by request (until the request is collected). */
-const jsonTexts = new WeakMap<Request, string>();
-
 /**
  * The body's text when this middleware read it from Node's stream for a JSON media type and it
  * was valid UTF-8; undefined otherwise. Lets requireJson (api/platform/http/validate.ts) check it
- * without waiting on Hono's body cache.
+ * without waiting on Hono's body cache. Kept on the request's context: a WeakMap keyed by each
+ * request made every young-generation collection trace its entries, ~2 µs of each request's
+ * garbage collection under load (docs/decisions/025-quote-path-beyond-e4789ff.md).
  */
-export const decodedJsonText = (request: Request): string | undefined => jsonTexts.get(request);
+export const decodedJsonText = (c: Context<AppEnv>): string | undefined => c.get('jsonText');
 
 /** Hono's bodyLimit for a size, made once per size. */
 function webBodyLimitFor(maxSize: number): MiddlewareHandler {
@@ -70,7 +70,7 @@ function webBodyLimitFor(maxSize: number): MiddlewareHandler {
  * README, Security), or 413: nothing past the limit is kept, and the body is refused as soon as
  * it is known to be over (its Content-Length, or the byte that crosses the limit).
  */
-export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string) => number)): MiddlewareHandler {
+export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string) => number)): MiddlewareHandler<AppEnv> {
   const sizeOf = typeof maxSizeOf === 'number' ? () => maxSizeOf : maxSizeOf;
   const webLimits = new Map<number, MiddlewareHandler>();
   return async (c, next) => {
@@ -97,7 +97,7 @@ export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string)
     }
     if (text !== undefined) {
       c.req.bodyCache.text = Promise.resolve(text) as unknown as string;
-      jsonTexts.set(c.req.raw, text);
+      c.set('jsonText', text);
     }
     await next();
   };

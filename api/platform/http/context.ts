@@ -8,5 +8,7 @@ export interface AppEnv {
     user?: UserRow;
     /** How the session arrived: a cookie needs CSRF protection, a header token does not. */
     authVia?: 'cookie' | 'token';
+    /** A JSON body's text, read and decoded strictly by the body limit (api/platform/http/body-limit.ts). */
+    jsonText?: string;
   };
 }
