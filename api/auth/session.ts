@@ -2,7 +2,7 @@
 // HttpOnly cookie or as the x-auth-token header. The seal carries the user's session version,
 // bumped on logout, so copies of an old cookie or token stop working (docs/architecture.md §3).
 import { sealData, unsealData } from 'iron-session';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../platform/db/client';
 import { findUserById, type UserRow } from './store';
@@ -108,10 +108,18 @@ export function createSessions(db: Db, options: SessionOptions) {
     deleteCookie(c, SESSION_COOKIE, { path: '/', secure: options.secureCookies });
   }
 
-  /** Loads the user from the header token or the cookie; never rejects by itself. */
-  const load: MiddlewareHandler<AppEnv> = async (c, next) => {
+  /**
+   * Loads the user from the header token or the cookie; never rejects by itself. Not an async
+   * function when there is no session to read (every motorist's request): no frame of its own is
+   * held while the request is in flight (docs/decisions/025-quote-path-beyond-e4789ff.md).
+   */
+  const load: MiddlewareHandler<AppEnv> = (c, next) => {
     const header = c.req.header(AUTH_TOKEN_HEADER);
     const cookie = getCookie(c, SESSION_COOKIE);
+    return header || cookie ? loadSession(c, next, header, cookie) : next();
+  };
+
+  async function loadSession(c: Context<AppEnv>, next: Next, header: string | undefined, cookie: string | undefined) {
     if (header) {
       const user = await userFromSeal(header);
       if (user) {
@@ -127,7 +135,7 @@ export function createSessions(db: Db, options: SessionOptions) {
       }
     }
     await next();
-  };
+  }
 
   return { seal, start, end, load, userFromSeal, remembered: () => verified.size };
 }

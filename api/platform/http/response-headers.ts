@@ -50,12 +50,14 @@ export const appServerOptions = { ServerResponse: AppServerResponse as unknown a
  * Runs the rest of the chain with `headers` (lower-case names) on whatever response it gives,
  * over any of the same name the handler set (none of the callers' headers is one a handler sets).
  */
-export async function withResponseHeaders(c: Context, next: Next, headers: readonly (readonly [string, string])[]): Promise<void> {
+export function withResponseHeaders(c: Context, next: Next, headers: readonly (readonly [string, string])[]): Promise<void> {
   const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
   if (outgoing instanceof AppServerResponse) {
     outgoing.addHeaders(headers);
+    // Not an async function: no frame of its own held while the request is in flight.
     return next();
   }
-  await next();
-  for (const [name, value] of headers) c.res.headers.set(name, value);
+  return next().then(() => {
+    for (const [name, value] of headers) c.res.headers.set(name, value);
+  });
 }

@@ -59,7 +59,7 @@ export type AccessLookup = ReturnType<typeof accessLookup>;
 /** Writes that arrive with the session cookie must come from our own origin (the webhook has no session). */
 export const csrfGuard =
   (publicUrl: string, accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
+  (c, next) => {
     if (!SAFE_METHODS.has(c.req.method) && c.get('authVia') === 'cookie' && accessOf(c.req.method, c.req.path) !== 'webhook') {
       const origin = c.req.header('origin');
       const site = c.req.header('sec-fetch-site');
@@ -68,7 +68,7 @@ export const csrfGuard =
         throw new Forbidden('Cross-origin request refused');
       }
     }
-    await next();
+    return next();
   };
 
 /**
@@ -78,26 +78,28 @@ export const csrfGuard =
  */
 export const publicCors =
   (accessOf: AccessLookup): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
+  (c, next) => {
     const preflight = c.req.method === 'OPTIONS';
     const method = preflight ? (c.req.header('access-control-request-method') ?? 'GET') : c.req.method;
     const access = accessOf(method, c.req.path);
     const isPublic = access === 'public';
     if (preflight && isPublic) {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'Access-Control-Allow-Origin': '*',
-          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-          // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (docs/product.md §17).
-          'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
-          'Access-Control-Max-Age': '86400',
-        },
-      });
+      return Promise.resolve(
+        new Response(null, {
+          status: 204,
+          headers: {
+            'Access-Control-Allow-Origin': '*',
+            'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+            // Idempotency-Key: the widget names each quote calculation, so a retry never stores two (docs/product.md §17).
+            'Access-Control-Allow-Headers': 'Content-Type, Idempotency-Key',
+            'Access-Control-Max-Age': '86400',
+          },
+        }),
+      );
     }
     if (isPublic) return withResponseHeaders(c, next, PUBLIC_CORS_HEADERS);
-    await next();
-    if (access === 'operator' || access === 'account') c.res.headers.set('Cache-Control', 'no-store');
+    if (access !== 'operator' && access !== 'account') return next();
+    return next().then(() => c.res.headers.set('Cache-Control', 'no-store'));
   };
 
 const PUBLIC_CORS_HEADERS = [
