@@ -49,9 +49,9 @@ function readBody(incoming: IncomingMessage, maxSize: number): Promise<Buffer> {
 /**
  * The body's text when this middleware read it from Node's stream for a JSON media type and it
  * was valid UTF-8; undefined otherwise. Lets requireJson (api/platform/http/validate.ts) check it
- * without waiting on Hono's body cache. Kept on the request's context: a WeakMap keyed by each
- * request made every young-generation collection trace its entries, ~2 µs of each request's
- * garbage collection under load (docs/decisions/025-quote-path-beyond-e4789ff.md).
+ * without waiting on Hono's body cache. Kept on the request's context, which lives exactly as
+ * long as the request (a WeakMap keyed by each request did the same with a table more to trace;
+ * no difference was measurable, docs/decisions/025-quote-path-beyond-e4789ff.md).
  */
 export const decodedJsonText = (c: Context<AppEnv>): string | undefined => c.get('jsonText');
 

@@ -122,8 +122,9 @@ export function isOwnOriginPost(c: { req: { header(name: string): string | undef
 /**
  * Baseline headers on every response, set by response-headers.ts (never `c.header()` after the
  * handler has answered: that rebuilds the whole Response around a stream of its body,
- * docs/decisions/008-quote-path-profile.md). HSTS only when the public origin is https: over plain http a browser ignores it, and a local
- * `http://localhost` install must not pin itself to https.
+ * docs/decisions/008-quote-path-profile.md). HSTS only when the public origin is https: over
+ * plain http a browser ignores it, and a local `http://localhost` install must not pin itself to
+ * https.
  */
 export const securityHeaders =
   (publicUrl: string): MiddlewareHandler<AppEnv> => {
