@@ -219,21 +219,17 @@ function priceOrRefuse(request: QuoteInput, company: CompanyQuoteConfig, pickupM
  * (docs/decisions/023-quote-path-since-017.md). api/quotes/quote-service.test.ts compares the two.
  */
 export function linesJson(lines: readonly PriceLine[]): string {
-  let json = '[';
-  for (let i = 0; i < lines.length; i++) {
-    const { label, amountPence } = lines[i];
-    json += `${i === 0 ? '' : ','}{"label":${JSON.stringify(label)},"amountPence":${Number.isFinite(amountPence) ? String(amountPence) : 'null'}}`;
-  }
-  return `${json}]`;
+  return labelledAmountsJson(lines, 'amountPence');
 }
 
+/** A number as JSON.stringify writes it: `null` unless finite. */
 const numberJson = (n: number) => (Number.isFinite(n) ? String(n) : 'null');
 
-function priceLinesJson(lines: readonly { label: string; amount: number }[]): string {
+/** Exactly JSON.stringify of lines that each hold a label and one amount, under `key`. */
+function labelledAmountsJson<K extends string>(lines: readonly ({ label: string } & Record<K, number>)[], key: K): string {
   let json = '[';
   for (let i = 0; i < lines.length; i++) {
-    const { label, amount } = lines[i];
-    json += `${i === 0 ? '' : ','}{"label":${JSON.stringify(label)},"amount":${numberJson(amount)}}`;
+    json += `${i === 0 ? '' : ','}{"label":${JSON.stringify(lines[i].label)},"${key}":${numberJson(lines[i][key])}}`;
   }
   return `${json}]`;
 }
@@ -250,8 +246,8 @@ export function quoteResponseJson(answer: QuoteResponse): string {
     `,"breakdown":{"vehicleBasePrice":${numberJson(b.vehicleBasePrice)},"callOutFee":${numberJson(b.callOutFee)},"distanceFee":${numberJson(b.distanceFee)}` +
     `,"labourFee":${numberJson(b.labourFee)},"extraFees":${numberJson(b.extraFees)},"gearboxFee":${numberJson(b.gearboxFee)}` +
     `,"rollingStatusFee":${numberJson(b.rollingStatusFee)},"passengerFee":${numberJson(b.passengerFee)}}` +
-    `,"extras":${priceLinesJson(answer.extras)}`;
-  if (answer.lines !== undefined) json += `,"lines":${priceLinesJson(answer.lines)}`;
+    `,"extras":${labelledAmountsJson(answer.extras, 'amount')}`;
+  if (answer.lines !== undefined) json += `,"lines":${labelledAmountsJson(answer.lines, 'amount')}`;
   const vat = answer.vat;
   if (vat === null) json += ',"vat":null';
   else if (vat !== undefined) json += `,"vat":{"rate":${numberJson(vat.rate)},"amount":${numberJson(vat.amount)},"includedInPrices":${vat.includedInPrices}}`;

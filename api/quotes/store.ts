@@ -27,31 +27,8 @@ function prepareInsertQuote(db: Db): (quote: NewQuote, id: number, publicId: str
   const query = db
     .insert(quotes)
     .values({
-      id: p('id'),
-      publicId: p('publicId'),
-      companyId: p('companyId'),
-      pickupPostcode: p('pickupPostcode'),
-      destinationPostcode: p('destinationPostcode'),
-      vehicleType: p('vehicleType'),
-      gearboxType: p('gearboxType'),
-      rollingStatus: p('rollingStatus'),
-      passengerCount: p('passengerCount'),
-      problemType: p('problemType'),
-      urgency: p('urgency'),
-      preferredDate: p('preferredDate'),
-      preferredTime: p('preferredTime'),
-      distance: p('distance'),
-      callOutFeePence: p('callOutFeePence'),
-      distanceFeePence: p('distanceFeePence'),
-      labourFeePence: p('labourFeePence'),
-      extraFeesPence: p('extraFeesPence'),
-      totalPricePence: p('totalPricePence'),
-      vatPence: p('vatPence'),
-      vatRatePercent: p('vatRatePercent'),
-      validUntil: p('validUntil'),
-      lines: p('lines'),
-      registration: p('registration'),
-      createdAt: p('createdAt'),
+      // Every column a placeholder, in INSERT_ORDER, the order the row below is read in.
+      ...(Object.fromEntries(INSERT_ORDER.map((column) => [column, p(column)])) as Record<(typeof INSERT_ORDER)[number], Placeholder>),
       // The lead columns start as the schema's defaults; written explicitly so every value is a placeholder.
       status: sql`'new'`,
     })
