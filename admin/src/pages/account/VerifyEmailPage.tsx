@@ -16,8 +16,10 @@ export default function VerifyEmailPage() {
   const queryClient = useQueryClient();
   const verify = useMutation({
     mutationFn: () => call(portalApi['verify-email'].$post, { json: { token } }),
-    // The banner and the alert settings read these.
-    onSuccess: () => void queryClient.invalidateQueries(),
+    // The banner and the alert settings read these. A read still in flight (the signed-in user,
+    // asked for as this page opened) may hold the answer from before the verification, and
+    // invalidating would only wait for it: cancel it, then read everything again.
+    onSuccess: () => void queryClient.cancelQueries().then(() => queryClient.invalidateQueries()),
   });
   // Once, even when React runs effects twice in development.
   const sent = useRef(false);
