@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicCompany, QuoteResponse } from '#shared/types';
 import { QuoteForm } from './QuoteForm';
+import { company } from './test-company';
 
 const quote: QuoteResponse = {
   totalPrice: 211.5,
@@ -21,43 +22,6 @@ const quote: QuoteResponse = {
   },
   extras: [],
   currency: 'GBP',
-};
-
-const company: PublicCompany = {
-  id: 42,
-  name: 'Acme Recovery',
-  logo: null,
-  primaryColour: '#1976D2',
-  secondaryColour: '#FFA726',
-  accentColour: '#FF5722',
-  backgroundColour: '#FAFAFA',
-  textColour: '#0F172A',
-  // As the company read gives them (decision 013): E.164.
-  phone: '+441614960000',
-  whatsapp: '+447700900456',
-  email: 'jobs@acme.example',
-  preferredContact: 'whatsapp',
-  customSlug: 'acme',
-  showPriceBreakdown: false,
-  companyDescription: '24/7 recovery across Greater Manchester',
-  serviceRadius: 25,
-  extraRadiusFee: 15,
-  showServiceArea: true,
-  showFeatures: true,
-  enablePriceRounding: true,
-  priceRoundingMultiple: 5,
-  showPriceDisclaimer: false,
-  passengerLimit: 2,
-  pricePerPassenger: 5,
-  feature1Title: '',
-  feature1Description: '',
-  feature1Icon: 'Clock',
-  feature2Title: '',
-  feature2Description: '',
-  feature2Icon: 'Calculator',
-  feature3Title: '',
-  feature3Description: '',
-  feature3Icon: 'CheckCircle',
 };
 
 const vehicleRows = [

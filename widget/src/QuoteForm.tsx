@@ -54,6 +54,22 @@ export interface QuoteFormProps {
   onContact?: (detail: ContactDetail) => void;
 }
 
+/**
+ * The number plate look-up module, one load per API: every keystroke asks for it, and the
+ * callbacks of one promise run in the order they were added, so the plate typed last is looked
+ * up last. Separate dynamic imports of one module may settle in any order, and an earlier, partial
+ * plate would then supersede the whole one. A failed load may be tried again.
+ */
+const vehicleLookups = new Map<string, ReturnType<typeof loadVehicleLookup>>();
+function vehicleLookup(apiBase: string): ReturnType<typeof loadVehicleLookup> {
+  let load = vehicleLookups.get(apiBase);
+  if (!load) {
+    vehicleLookups.set(apiBase, (load = loadVehicleLookup(apiBase)));
+    load.catch(() => vehicleLookups.delete(apiBase));
+  }
+  return load;
+}
+
 /** Ofcom's numbers reserved for drama, so the demo's buttons work without reaching anyone. */
 const DEMO_CONTACT = { phone: '0808 157 0123', whatsapp: '+447700900123' };
 
@@ -376,7 +392,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
                 setPlate(null);
                 // A found vehicle chooses its vehicle type, which the motorist may change. The demo's
                 // company is the demo company, whose look-ups work like any other's.
-                loadVehicleLookup(apiBase).then(
+                vehicleLookup(apiBase).then(
                   (m) => m.suggestVehicle(apiBase, companyId, v, setPlate, update, focusField),
                   () => {},
                 );
