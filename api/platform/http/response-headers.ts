@@ -36,7 +36,8 @@ export class AppServerResponse<Request extends IncomingMessage = IncomingMessage
       // Node's own calls (no object), or raw pairs: added as Node's headers, which it merges.
       for (const list of added) for (const [name, value] of list) this.setHeader(name, value);
     } else {
-      // node-server's object for this response (it adds Content-Length to it too).
+      // This response's own object: Hono's or the handler's, made for it (none is shared between
+      // responses); node-server writes it as it is.
       for (const list of added) for (const [name, value] of list) headers[name] = value;
     }
     return super.writeHead(statusCode, reason, headers);
