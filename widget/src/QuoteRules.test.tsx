@@ -7,41 +7,22 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PublicCompany, QuoteResponse } from '#shared/types';
 import { QuoteForm } from './QuoteForm';
 import { formatValidUntil } from './QuoteResult';
+import { company as testCompany } from './test-company';
 
+// The shared test operator, with this file's display settings: the breakdown shown, no service
+// area or features, no rounding, a phone to call.
 const company = {
-  id: 42,
-  name: 'Acme Recovery',
-  logo: null,
-  primaryColour: '#1976D2',
-  secondaryColour: '#FFA726',
-  accentColour: '#FF5722',
-  backgroundColour: '#FAFAFA',
-  textColour: '#0F172A',
+  ...testCompany,
   phone: '0161 496 0000',
   whatsapp: null,
   email: null,
   preferredContact: 'phone',
-  customSlug: 'acme',
   showPriceBreakdown: true,
   companyDescription: null,
-  serviceRadius: 25,
-  extraRadiusFee: 15,
   showServiceArea: false,
   showFeatures: false,
   enablePriceRounding: false,
-  priceRoundingMultiple: 5,
-  showPriceDisclaimer: false,
   passengerLimit: 5,
-  pricePerPassenger: 5,
-  feature1Title: '',
-  feature1Description: '',
-  feature1Icon: 'Clock',
-  feature2Title: '',
-  feature2Description: '',
-  feature2Icon: 'Calculator',
-  feature3Title: '',
-  feature3Description: '',
-  feature3Icon: 'CheckCircle',
   vehicleTypes: [{ id: 1, companyId: 42, name: 'Car', basePrice: 25, enabled: true }],
   surcharges: [],
 } satisfies PublicCompany & Record<string, unknown>;
