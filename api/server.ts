@@ -73,8 +73,6 @@ server.on('drop', () => {
   watch.unref();
 });
 
-// Responses not finished yet: on shutdown each is answered with `Connection: close`.
-const unfinished = new Set<ServerResponse>();
 let stopping = false;
 /**
  * Set once the listener is closed. Only from then on are responses sent with `Connection: close`:
@@ -96,34 +94,50 @@ function lastOnItsConnection(res: ServerResponse) {
  * connection gets FRESH_GRACE_MS on shutdown to deliver it, and only connections that have served
  * a request and have nothing in progress are closed at once.
  */
-const connections = new Map<Socket, { begun: number; open: number; idleSince: number }>();
+interface Connection {
+  begun: number;
+  /**
+   * Its responses not finished yet (more than one only when requests are pipelined): on shutdown
+   * each is answered with `Connection: close`. Kept per connection in an array rather than in one
+   * Set of every response: a Set added to and deleted from on every request kept each request's
+   * objects alive through young-generation collections until the next full one, which made most
+   * of the quote route's full collections and its p99 (docs/decisions/028-the-p99-was-a-set.md).
+   */
+  open: ServerResponse[];
+  idleSince: number;
+}
+const connections = new Map<Socket, Connection>();
 const FRESH_GRACE_MS = 1_000;
 let acceptedCount = 0;
 server.on('connection', (socket: Socket) => {
   acceptedCount += 1;
-  connections.set(socket, { begun: 0, open: 0, idleSince: performance.now() });
+  connections.set(socket, { begun: 0, open: [], idleSince: performance.now() });
   socket.once('close', () => connections.delete(socket));
 });
 
 // Before the app's own listener, so a request received while draining is marked before it is handled.
 server.prependListener('request', (req, res: ServerResponse) => {
-  const connection = connections.get(req.socket as Socket);
-  if (connection) {
-    connection.begun += 1;
-    connection.open += 1;
-  }
   if (closing) lastOnItsConnection(res);
-  unfinished.add(res);
+  const connection = connections.get(req.socket as Socket);
+  if (!connection) return;
+  connection.begun += 1;
+  connection.open.push(res);
   res.once('close', () => {
-    unfinished.delete(res);
-    if (connection) {
-      connection.open -= 1;
-      if (connection.open === 0) connection.idleSince = performance.now();
-    }
+    const { open } = connection;
+    // In order, so nearly always the first.
+    open.splice(open.indexOf(res), 1);
+    if (open.length === 0) connection.idleSince = performance.now();
     // A response whose headers were already out kept its connection open: close it now it is idle.
     if (closing) closeIdleConnections();
   });
 });
+
+/** Responses not finished yet, on every connection. */
+function inFlight(): number {
+  let count = 0;
+  for (const { open } of connections.values()) count += open.length;
+  return count;
+}
 
 /**
  * Ends (after flushing) each connection that has served its requests and waits for another. One
@@ -135,7 +149,7 @@ server.prependListener('request', (req, res: ServerResponse) => {
 function closeIdleConnections() {
   const now = performance.now();
   for (const [socket, connection] of connections) {
-    if (connection.begun === 0 || connection.open > 0) continue;
+    if (connection.begun === 0 || connection.open.length > 0) continue;
     const wait = connection.idleSince + FRESH_GRACE_MS - now;
     if (wait <= 0) {
       socket.end();
@@ -143,7 +157,7 @@ function closeIdleConnections() {
     }
     const begun = connection.begun;
     setTimeout(() => {
-      if (connection.begun === begun && connection.open === 0) socket.end();
+      if (connection.begun === begun && connection.open.length === 0) socket.end();
     }, wait).unref();
   }
 }
@@ -154,9 +168,9 @@ function closeIdleConnections() {
 function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
-  logger.info({ msg: 'Shutting down', signal, inFlight: unfinished.size });
+  logger.info({ msg: 'Shutting down', signal, inFlight: inFlight() });
   const force = setTimeout(() => {
-    logger.error({ msg: 'Shutdown deadline passed with connections still open', inFlight: unfinished.size });
+    logger.error({ msg: 'Shutdown deadline passed with connections still open', inFlight: inFlight() });
     process.exit(1);
   }, SHUTDOWN_DEADLINE_MS);
   force.unref();
@@ -185,7 +199,7 @@ function shutdown(signal: string) {
       process.exit(0);
     });
     closing = true;
-    for (const res of unfinished) lastOnItsConnection(res);
+    for (const { open } of connections.values()) for (const res of open) lastOnItsConnection(res);
     // Idle keep-alive connections now (those answered in the last FRESH_GRACE_MS once that has
     // passed); busy ones end after their response. A connection that has not sent its request yet
     // gets FRESH_GRACE_MS to do so, then is closed.

@@ -75,7 +75,8 @@ export function checkOut(ref: string, linkModules = false): Checkout {
 export const serveCheckout = (root: string) =>
   spawnServer({ script: 'dist/server.mjs', root, env: { NODE_ENV: 'production', BILLING_MODE: 'local', LOG_LEVEL: 'info', SESSION_SECRET: SECRET } });
 
-function quoteRequests(companyId: number, count: number, seed: number, headers?: Record<string, string>): LoadRequest[] {
+/** `count` quote requests for `companyId` on random pairs (from `seed`) of the repository's real unit postcodes. */
+export function quoteRequests(companyId: number, count: number, seed: number, headers?: Record<string, string>): LoadRequest[] {
   const postcodes = UNIT_POSTCODES;
   let state = seed;
   const next = () => (state = (state * 1_103_515_245 + 12_345) >>> 0) % postcodes.length;

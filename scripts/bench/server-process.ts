@@ -75,7 +75,7 @@ export interface SpawnOptions {
    * the stdin of a process that never reads) is handed to the server as its stdout. Default 'ignore'.
    */
   stdout?: 'ignore' | 'pipe' | Writable;
-  /** Node flags for the TypeScript source (a built bundle always gets npm start's). */
+  /** Node flags: for the TypeScript source, all of them; a built bundle gets npm start's and then these. */
   nodeFlags?: string[];
   /** Run as this user and group (tests started as root, where file permissions do not apply). */
   uid?: number;
@@ -90,7 +90,7 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader, and gets
   // npm start's node flags.
   const root = options.root ?? REPO_ROOT;
-  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(undefined, root), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
+  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(undefined, root), ...(options.nodeFlags ?? []), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {
