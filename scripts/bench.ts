@@ -34,7 +34,7 @@ import {
   type BackupFigures,
   type LargeDatabaseFigures,
 } from './bench/reliability';
-import { REPO_ROOT, spawnServer, type ServerProcess } from './bench/server-process';
+import { REPO_ROOT, spawnServer, startScriptNodeFlags, type ServerProcess } from './bench/server-process';
 import { DRAIN_CAP_SECONDS, DRAIN_RATE, DRAIN_SLICE_SECONDS, DURABILITY_QUOTES, measureRestore, measureRetentionDrain, type DrainFigures, type RestoreFigures, type RestoreRun } from './bench/durability';
 import { WAL_SIZE_LIMIT_BYTES } from '../api/platform/db/checkpointer';
 import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against';
@@ -177,10 +177,13 @@ async function interleaved<K extends string>(routes: Record<K, [ServerProcess, L
 async function measureLoad(built: boolean): Promise<LoadFigures> {
   // The production bundle, as `npm start` runs it.
   const server = await spawnServer({ script: 'dist/server.mjs' });
-  const trivial = await spawnServer({ script: 'scripts/bench/trivial-server.ts', readyPath: '/' });
+  // The references run under npm start's node flags too (its heap limits): a ratio then compares
+  // code, not heap settings (docs/decisions/028-the-p99-was-a-set.md).
+  const nodeFlags = startScriptNodeFlags();
+  const trivial = await spawnServer({ script: 'scripts/bench/trivial-server.ts', readyPath: '/', nodeFlags });
   // The quote's own work behind bare node:http: the ceiling for any framework here.
-  const bare = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts' });
-  const bareUnstored = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts', env: { STORE: '0' } });
+  const bare = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts', nodeFlags });
+  const bareUnstored = await spawnServer({ script: 'scripts/bench/bare-quote-server.ts', env: { STORE: '0' }, nodeFlags });
   try {
     const postcodes = quotePostcodes();
     const quotes = quoteRequests(postcodes, PAIR_COUNT, 2);
