@@ -1,23 +1,16 @@
 // The contract as the server serves it: the one place a route's middleware is attached from what
 // the contract says about it. An `operator` route gets the sign-in check before anything else
-// runs (with its own 401 message when it has one); a route that reads a JSON body gets the
-// media-type and encoding check before its validator, which parses synchronously
-// (parseSynchronouslyFirst). Nothing else is added, so a public route such as the quote
+// runs (with its own 401 message when it has one). A route that reads a JSON body then gets its
+// one validation step from the app it is registered on (ContractHono,
+// api/platform/http/contract-hono.ts). Nothing else is added, so a public route such as the quote
 // calculation runs exactly its own validator and handler.
 import type { MiddlewareHandler } from 'hono';
 import { requireSignIn, requireUser } from './auth/session';
 import { contract, type Contract, type ContractRoute } from './contract';
-import { jsonBodySchema } from './contract/define';
-import { parseSynchronouslyFirst, requireJson } from './platform/http/validate';
 
 function served<R extends ContractRoute>({ signInMessage, ...config }: R): R {
   const middleware: MiddlewareHandler[] = [];
   if (config['x-access'] === 'operator') middleware.push(signInMessage ? requireSignIn(signInMessage) : requireUser);
-  const jsonBody = jsonBodySchema(config);
-  if (jsonBody) {
-    middleware.push(requireJson);
-    parseSynchronouslyFirst(jsonBody);
-  }
   return (middleware.length > 0 ? { ...config, middleware } : config) as R;
 }
 

@@ -1,5 +1,5 @@
 // Sign up, sign in, sign out and the current user (docs/product.md §7); the rules are api/auth/account.ts's.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { Context } from 'hono';
 import { accountService } from '../auth/account';
 import { toCurrentUser } from '../auth/current-user';
@@ -25,7 +25,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
   const { sessions, config } = deps;
   const accounts = accountService(deps);
 
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.auth.signup, async (c) => {
       const user = await accounts.signup(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);

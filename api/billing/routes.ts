@@ -1,6 +1,6 @@
 // The subscription calls of docs/product.md §7: each handler parses, calls one billingService function
 // (api/billing/service.ts, where the rules live) and answers.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { CheckoutSuccessResponse } from '#shared/types';
 import { currentUser } from '../auth/session';
 import type { AppDeps } from '../platform/deps';
@@ -15,7 +15,7 @@ export { ALREADY_PROCESSED, CHECKOUT_ERRORS, CHECKOUT_OF_ANOTHER_ACCOUNT, PROCES
 export function billingRoutes(deps: AppDeps, billing: Billing) {
   const service = billingService(deps, billing);
 
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.billing.config, (c) => c.json(service.config(), 200))
     // The body's email and name are ignored; anonymous callers get one answer whatever they send.
     .openapi(routes.billing.checkout, async (c) => c.json({ url: await service.checkout(c, currentUser(c)) }, 200))

@@ -1,7 +1,7 @@
 // The bookings' routes (declared in the route contract, api/contract/bookings.ts): the motorist's
 // booking, status page, live stream and cancel; the driver's page, steps and position; the
 // operator's jobs, answers and settings. The rules are api/bookings/service.ts's.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import { streamSSE } from 'hono/streaming';
 import { currentUser } from '../auth/session';
 import type { AppDeps } from '../platform/deps';
@@ -20,7 +20,7 @@ export const STREAMS_FULL = 'Too many live pages are open. This page will refres
 export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingService, live: LiveHub, payments?: Pick<PaymentService, 'confirm'>) {
   const client = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
   const r = routes.bookings;
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(r.book, async (c) => {
       const { created, result } = await bookings.book(c.req.valid('json'), client(c));
       c.header('Cache-Control', 'no-store');

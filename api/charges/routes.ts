@@ -1,7 +1,7 @@
 // The charge lists (docs/product.md §7): private list/create/update/delete scoped to the session's
 // company, and public reads of enabled rows by company id. The rules are api/charges/'s; the
 // routes are the table's, one group per list.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import { currentUser } from '../auth/session';
 import { chargeResources, type ChargeResource } from '../charges/resources';
 import { chargeService } from '../charges/service';
@@ -18,7 +18,7 @@ type AnyResource = ChargeResource<ChargeKind, Group['create']['request']['body']
 
 function listRoutes(deps: AppDeps, table: Partial<Group> & Pick<Group, 'list' | 'publicList'>, resource: AnyResource) {
   const service = chargeService(deps, resource);
-  const app = new OpenAPIHono<AppEnv>()
+  const app = new ContractHono<AppEnv>()
     .openapi(table.list, (c) => c.json(service.list(currentUser(c).companyId), 200))
     .openapi(table.publicList, (c) => c.json(service.listPublic(c.req.param('id')), 200));
   const { create, update, remove } = table;
@@ -40,7 +40,7 @@ export function chargeRoutes(deps: AppDeps) {
     [routes.surcharges as unknown as Group, chargeResources.surcharges],
     [routes.passengerCharges as unknown as Group, chargeResources['passenger-charges']],
   ];
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new ContractHono<AppEnv>();
   for (const [table, resource] of lists) app.route('/', listRoutes(deps, table, resource as AnyResource));
   return app;
 }

@@ -1,5 +1,5 @@
 // Pricing & rates (docs/product.md §7); the rules are api/company/pricing-rates.ts's.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import { currentUser } from '../auth/session';
 import { pricingRatesService } from '../company/pricing-rates';
 import type { AppDeps } from '../platform/deps';
@@ -8,7 +8,7 @@ import { routes } from '../routes';
 
 export function pricingRoutes(deps: AppDeps) {
   const rates = pricingRatesService(deps);
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.pricing.own, (c) => c.json(rates.own(currentUser(c).companyId), 200))
     .openapi(routes.pricing.update, async (c) => c.json(await rates.save(currentUser(c).companyId, c.req.valid('json')), 200))
     .openapi(routes.pricing.sample, (c) => c.json(rates.sample(currentUser(c).companyId, c.req.valid('json')), 200))

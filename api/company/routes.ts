@@ -1,13 +1,13 @@
 // The operator's own company (private) and the public company reads (docs/product.md §7); the rules are
 // api/company/service.ts's.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import { currentUser } from '../auth/session';
 import type { CompanyService } from '../company/service';
 import type { AppEnv } from '../platform/http/context';
 import { routes } from '../routes';
 
 export function companyRoutes(companies: CompanyService) {
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.company.own, (c) => c.json(companies.own(currentUser(c).companyId), 200))
     .openapi(routes.company.update, async (c) => c.json(await companies.update(currentUser(c), c.req.valid('json')), 200))
     .openapi(routes.company.bySlug, (c) => c.json(companies.publicBySlug(c.req.param('slug')), 200))

@@ -1,7 +1,7 @@
 // Share & Embed (docs/product.md §14), private to the signed-in operator and scoped to their company: the
 // setup checklist, the link and embed snippet, and the link's QR code as PNG and SVG downloads.
 // The rules are api/company/share.ts's.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import { currentUser } from '../auth/session';
 import type { ShareService } from '../company/share';
 import type { AppEnv } from '../platform/http/context';
@@ -15,7 +15,7 @@ const download = (fileName: string, contentType: string) => ({
 });
 
 export function shareRoutes(share: ShareService) {
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.share.checklist, (c) => c.json(share.checklist(currentUser(c).companyId), 200))
     .openapi(routes.share.embed, (c) => c.json(share.kit(currentUser(c).companyId), 200))
     .openapi(routes.share.qrPng, async (c) => {

@@ -1,7 +1,8 @@
 // The API reference (docs/architecture.md): the OpenAPI 3.1 document generated from the contract
 // as the app registered it, with the session cookie and the token header as its security schemes
 // and this server as its `servers` entry, and a readable page of the same document.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { AppEnv } from '../platform/http/context';
 import { inlineStylePageCsp } from '../platform/http/security';
 import { SECURITY_SCHEMES } from '../contract/define';
@@ -49,7 +50,7 @@ export function docsRoutes(api: Pick<OpenAPIHono<AppEnv>, 'getOpenAPI31Document'
       servers: [{ url: publicUrl, description: 'This server (PUBLIC_URL)' }],
     }));
 
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.docs.openapi, (c) => c.json(document(), 200))
     .openapi(routes.docs.page, (c) => {
       c.header('Content-Security-Policy', CSP);

@@ -1,7 +1,7 @@
 // The documents' routes (declared in the route contract, api/contract/documents.ts): the
 // motorist's by the job's token (through the bookings' look-up, with its rate limit and closing),
 // the operator's by the booking's reference within their company.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
 import type { BookingService } from '../bookings/service';
@@ -23,7 +23,7 @@ export function documentRoutes(deps: Pick<AppDeps, 'config'>, bookings: Pick<Boo
   const r = routes.documents;
   const jobId = (c: Context<AppEnv>) => bookings.job(c.req.param('token') ?? '', clientAddress(c, deps.config.trustProxy)).id;
   const ownId = (c: Context<AppEnv>) => bookings.operatorBookingId(currentUser(c).companyId, c.req.param('reference') ?? '');
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(r.jobList, (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json(documents.list(jobId(c)), 200);

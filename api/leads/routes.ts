@@ -1,7 +1,7 @@
 // The lead inbox (decision 016): the operator's quotes, their numbers, export, status, and the
 // widget's public contact marker. The rules are api/leads/service.ts's. Static paths are
 // registered before `/api/quotes/{reference}` so they are matched first.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import { currentUser } from '../auth/session';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
@@ -11,7 +11,7 @@ import { routes } from '../routes';
 
 export function leadRoutes(deps: AppDeps) {
   const leads = leadService(deps);
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.leads.list, (c) => c.json(leads.page(currentUser(c).companyId, c.req.valid('query')), 200))
     .openapi(routes.leads.export, (c) => {
       const csv = leads.exportCsv(currentUser(c).companyId, c.req.valid('query'));

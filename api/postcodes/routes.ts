@@ -2,7 +2,7 @@
 // the quote form's "Use my location" (docs/product.md §17). Public like the quote route and under its rate
 // limit. The position is never stored or logged: the request log writes the path without its
 // query string, and the answer tells caches not to keep it.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { AppDeps } from '../platform/deps';
 import { nearestPostcode } from '../engine/distance/postcodes';
 import { NotFound } from '../platform/errors';
@@ -16,7 +16,7 @@ export { NO_POSTCODE_NEAR };
 
 export function postcodeRoutes(deps: Pick<AppDeps, 'config'>, limiter: RateLimiter) {
   const { config } = deps;
-  return new OpenAPIHono<AppEnv>().openapi(routes.postcodes.nearest, (c) => {
+  return new ContractHono<AppEnv>().openapi(routes.postcodes.nearest, (c) => {
     if (config.quoteRateLimit > 0) limiter.check(quoteLimitKey(clientAddress(c, config.trustProxy)), QUOTE_RATE_LIMITED);
     const { lat, lng } = c.req.valid('query');
     c.header('Cache-Control', 'no-store');

@@ -1,7 +1,7 @@
 // POST /api/quotes/calculate: public, rate-limited per client. Validation, the rate limit and the
 // JSON answer are the route's; the quote's own work is api/quotes/quote-service.ts. An optional
 // Idempotency-Key header makes a retry answer with the first quote (api/quotes/idempotency.ts).
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { TypedResponse } from 'hono';
 import type { QuoteResponse } from '#shared/types';
 import type { AppDeps } from '../platform/deps';
@@ -20,7 +20,7 @@ export function quoteRoutes(deps: AppDeps, limiter: RateLimiter = createQuoteLim
   const { config } = deps;
   const quote = createQuoteService(deps);
 
-  return new OpenAPIHono<AppEnv>().openapi(routes.quotes.calculate, async (c) => {
+  return new ContractHono<AppEnv>().openapi(routes.quotes.calculate, async (c) => {
     const idempotencyKey = c.req.header('idempotency-key');
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new ValidationFailed(IDEMPOTENCY_KEY_INVALID, { 'Idempotency-Key': IDEMPOTENCY_KEY_INVALID });

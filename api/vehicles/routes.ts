@@ -2,7 +2,7 @@
 // its own rate limit: VEHICLE_LOOKUP_RATE_LIMIT a minute per client) and the operator's rules,
 // GET/PUT /api/vehicle-rules (Custom Charges). The plate travels in the body, never the URL, so
 // no request log line holds it.
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { ContractHono } from '../platform/http/contract-hono';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress, createRateLimiter } from '../platform/http/rate-limit';
@@ -15,7 +15,7 @@ export const VEHICLE_LOOKUP_RATE_LIMITED = 'Too many number plate look-ups. Plea
 export function vehicleRoutes(deps: Pick<AppDeps, 'config'>, vehicles: VehicleService) {
   const { config } = deps;
   const limiter = createRateLimiter({ limit: config.vehicleLookup.rateLimit, windowMs: 60_000 });
-  return new OpenAPIHono<AppEnv>()
+  return new ContractHono<AppEnv>()
     .openapi(routes.vehicles.lookup, async (c) => {
       limiter.check(`vehicle:${clientAddress(c, config.trustProxy)}`, VEHICLE_LOOKUP_RATE_LIMITED);
       const answer = await vehicles.lookup(c.req.valid('json'));

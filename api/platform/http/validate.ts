@@ -1,11 +1,12 @@
 // The one validation refusal: the contract's zod failures (OpenAPIHono's defaultHook) become
 // the docs/architecture.md §4 error shape, with the first message of each field under `fields`, and the
 // first message overall as `message`.
-// A JSON body is checked before zod sees it (`requireJson`, attached by api/routes.ts to every
-// route that reads one): Hono's json validator reads any other media type (or none) as `{}`,
-// which an all-optional schema such as the pricing one takes for "reset everything to the defaults".
+// A JSON body is checked before zod sees it (`validJsonBody`, every contract route that reads one):
+// Hono's json validator read any other media type (or none) as `{}`, which an all-optional schema
+// such as the pricing one takes for "reset everything to the defaults".
 import { randomUUID } from 'node:crypto';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { core, type z } from 'zod';
 import { fieldMessages } from '#shared/field-messages';
 import { UnsupportedMediaType, ValidationFailed } from '../errors';
@@ -22,11 +23,10 @@ export const INVALID_UTF8_FIELD = 'Must be valid UTF-8 text';
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Refuses a body that is not JSON by media type, not UTF-8, or empty, and leaves its decoded text
- * in Hono's body cache for the validator to parse. api/platform/http/body-limit.ts has already decoded the
- * text strictly when it read the body straight from Node's stream.
+ * Refuses a body that is not JSON by media type, not UTF-8, or empty; gives its decoded text, and
+ * leaves it in Hono's body cache for any other reader.
  */
-async function requireJsonBody(c: Context): Promise<void> {
+async function requireJsonBody(c: Context): Promise<string> {
   const mediaType = (c.req.header('content-type') ?? '').split(';')[0].trim();
   if (!JSON_MEDIA_TYPE.test(mediaType)) throw new UnsupportedMediaType(JSON_CONTENT_TYPE_REQUIRED);
   let text: string;
@@ -45,6 +45,7 @@ async function requireJsonBody(c: Context): Promise<void> {
     cache.text = Promise.resolve(text) as unknown as string;
   }
   if (isBlank(text)) throw new ValidationFailed(EMPTY_JSON_BODY);
+  return text;
 }
 
 /** Nothing but white space (what String.prototype.trim removes: the same set as \s). */
@@ -91,47 +92,51 @@ function fieldsWithInvalidUtf8(bytes: ArrayBuffer): string[] {
   return found;
 }
 
-/**
- * Route middleware for every route that reads a JSON body, before its validator. A body that
- * api/platform/http/body-limit.ts has already read for a JSON media type and decoded strictly
- * needs only the blank check, with no wait on the body cache: the quote route's case
- * (docs/decisions/023-quote-path-since-017.md).
- */
-export const requireJson: MiddlewareHandler = (c, next) => {
-  const decoded = decodedJsonText(c);
-  if (decoded === undefined) return requireJsonBody(c).then(next);
-  if (isBlank(decoded)) throw new ValidationFailed(EMPTY_JSON_BODY);
-  return next();
-};
+/** What Hono's own JSON validator answers for a body that does not parse. */
+export const MALFORMED_JSON = 'Malformed JSON in request body';
 
 /**
- * Has `schema.safeParseAsync` (what every contract validator calls: @hono/zod-validator's) parse
- * synchronously, falling back to the asynchronous parse only for a schema that turns out to hold
- * an asynchronous check. The same result either way; the synchronous parse skips a Promise per
- * check and takes zod's compiled fast path for objects, ~3 µs of each quote
- * (docs/decisions/025-quote-path-beyond-e4789ff.md). Changes `schema` itself, once. The contract
- * has no asynchronous check; were one added, its first parse would run that check twice.
+ * The one JSON-body step of every contract route that reads one: the media-type and encoding
+ * checks, the parse, the schema, and the body left where `c.req.valid('json')` reads it. It stands
+ * in for @hono/zod-openapi's media-type gate and @hono/zod-validator's validator, which the
+ * contract's routes do not get (api/platform/http/contract-hono.ts), and answers as they would:
+ * the same refusals in the same order, through `validationHook`. In one synchronous step: their two
+ * asynchronous layers and the Promise of each parse cost a quarter of the quote route's
+ * throughput (docs/decisions/029-one-json-body-step.md). A body that
+ * api/platform/http/body-limit.ts has already read for a JSON media type and decoded strictly (the
+ * quote route's case) is parsed at once; any other is read and checked first. A schema holding an
+ * asynchronous check (the contract has none) is parsed asynchronously.
  */
-export function parseSynchronouslyFirst<S extends z.ZodType>(schema: S): S {
-  if (SYNC_FIRST.has(schema)) return schema;
-  SYNC_FIRST.add(schema);
-  const parseAsync = schema.safeParseAsync.bind(schema);
-  let hasAsyncCheck = false;
-  schema.safeParseAsync = async (data, params) => {
-    if (!hasAsyncCheck) {
-      try {
-        return schema.safeParse(data, params);
-      } catch (error) {
-        if (!(error instanceof core.$ZodAsyncError)) throw error;
-        hasAsyncCheck = true;
-      }
+export function validJsonBody(schema: z.ZodType): MiddlewareHandler {
+  const validate = (c: Context, next: Next, text: string) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new HTTPException(400, { message: MALFORMED_JSON });
     }
-    return parseAsync(data, params);
+    let result: z.ZodSafeParseResult<unknown>;
+    try {
+      result = schema.safeParse(value);
+    } catch (error) {
+      if (!(error instanceof core.$ZodAsyncError)) throw error;
+      return schema.safeParseAsync(value).then((asyncResult) => accept(c, next, asyncResult));
+    }
+    return accept(c, next, result);
   };
-  return schema;
+  return (c, next) => {
+    const decoded = decodedJsonText(c);
+    if (decoded === undefined) return requireJsonBody(c).then((text) => validate(c, next, text));
+    if (isBlank(decoded)) throw new ValidationFailed(EMPTY_JSON_BODY);
+    return validate(c, next, decoded);
+  };
 }
 
-const SYNC_FIRST = new WeakSet<z.ZodType>();
+function accept(c: Context, next: Next, result: z.ZodSafeParseResult<unknown>): Promise<void> {
+  validationHook(result);
+  c.req.addValidatedData('json', result.data as object);
+  return next();
+}
 
 /** OpenAPIHono's defaultHook: called with every validation result of every table route. */
 export function validationHook(result: { success: true } | { success: false; error: unknown }): void {
