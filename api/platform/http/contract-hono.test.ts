@@ -71,10 +71,14 @@ describe('ContractHono', () => {
     expect((await post(serve(sync), JSON.stringify(valid))).status).toBe(200);
     expect(asyncParse).not.toHaveBeenCalled();
 
-    const checked = z.object({ name: z.string().refine(async (name) => name !== 'taken', 'Name taken') });
+    let checks = 0;
+    const checked = z.object({ name: z.string().refine(async (name) => (checks++, name !== 'taken'), 'Name taken') });
     const app = serve(checked);
     expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
     expect(await answer(await post(app, '{"name":"taken"}'))).toEqual({ status: 400, body: { message: 'Name taken', fields: { name: 'Name taken' } } });
+    expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
+    // Only the first parse tries synchronously (meeting the check) before parsing asynchronously.
+    expect(checks).toBe(4);
   });
 
   it('documents the route exactly as OpenAPIHono does', () => {

@@ -108,6 +108,8 @@ export const MALFORMED_JSON = 'Malformed JSON in request body';
  * asynchronous check (the contract has none) is parsed asynchronously.
  */
 export function validJsonBody(schema: z.ZodType): MiddlewareHandler {
+  /** Set once a parse meets an asynchronous check: from then on every parse is asynchronous. */
+  let asynchronous = false;
   const validate = (c: Context, next: Next, text: string) => {
     let value: unknown;
     try {
@@ -115,14 +117,17 @@ export function validJsonBody(schema: z.ZodType): MiddlewareHandler {
     } catch {
       throw new HTTPException(400, { message: MALFORMED_JSON });
     }
-    let result: z.ZodSafeParseResult<unknown>;
-    try {
-      result = schema.safeParse(value);
-    } catch (error) {
-      if (!(error instanceof core.$ZodAsyncError)) throw error;
-      return schema.safeParseAsync(value).then((asyncResult) => accept(c, next, asyncResult));
+    let result: z.ZodSafeParseResult<unknown> | undefined;
+    if (!asynchronous) {
+      try {
+        result = schema.safeParse(value);
+      } catch (error) {
+        if (!(error instanceof core.$ZodAsyncError)) throw error;
+        asynchronous = true;
+      }
     }
-    return accept(c, next, result);
+    if (result !== undefined) return accept(c, next, result);
+    return schema.safeParseAsync(value).then((asyncResult) => accept(c, next, asyncResult));
   };
   return (c, next) => {
     const decoded = decodedJsonText(c);
