@@ -1,5 +1,7 @@
 // ContractHono: a route with a JSON body is checked by the app's one synchronous step, answers as
 // zod-openapi's own validators did, and is documented exactly as OpenAPIHono documents it.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -85,5 +87,16 @@ describe('ContractHono', () => {
     const document = (App: typeof OpenAPIHono) => serve(quoteRequestSchema, App).getOpenAPI31Document({ openapi: '3.1.0', info: { title: 't', version: '1' } });
     expect(document(ContractHono)).toEqual(document(OpenAPIHono));
     expect(JSON.stringify(document(ContractHono))).toContain('pickupPostcode');
+  });
+});
+
+describe('the feature folders', () => {
+  it('register their contract routes on ContractHono, never on OpenAPIHono itself', () => {
+    const api = path.resolve(import.meta.dirname, '../..');
+    const sources = (readdirSync(api, { recursive: true }) as string[]).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    // app.ts's own OpenAPIHono only gathers the feature folders' apps and serves the document.
+    const offenders = sources.filter((file) => file !== 'app.ts' && readFileSync(path.join(api, file), 'utf8').includes('new OpenAPIHono'));
+    expect(offenders).toEqual([]);
+    expect(sources.filter((file) => readFileSync(path.join(api, file), 'utf8').includes('new ContractHono')).length).toBeGreaterThan(10);
   });
 });
