@@ -100,9 +100,9 @@ export const MALFORMED_JSON = 'Malformed JSON in request body';
  * checks, the parse, the schema, and the body left where `c.req.valid('json')` reads it. It stands
  * in for @hono/zod-openapi's media-type gate and @hono/zod-validator's validator, which the
  * contract's routes do not get (api/platform/http/contract-hono.ts), and answers as they would:
- * the same refusals in the same order, through `validationHook`. In one synchronous step: their two
- * asynchronous layers and the Promise of each parse cost a quarter of the quote route's
- * throughput (docs/decisions/029-one-json-body-step.md). A body that
+ * the same refusals in the same order, through `validationHook`. In one synchronous step: without
+ * their two asynchronous layers and the Promise of each parse, the quote route served 10–24 % more
+ * side by side (docs/decisions/029-one-json-body-step.md). A body that
  * api/platform/http/body-limit.ts has already read for a JSON media type and decoded strictly (the
  * quote route's case) is parsed at once; any other is read and checked first. A schema holding an
  * asynchronous check (the contract has none) is parsed asynchronously.
