@@ -74,6 +74,9 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
     await booking.getByLabel('Mobile number').fill('07700 900123');
     await booking.getByLabel('Registration').fill('AB12 CDE');
     await booking.getByRole('button', { name: 'Send booking' }).click();
+    // Not "Booking sent": the operator hears of it only once it is paid.
+    await expect(form.getByRole('heading', { name: 'Waiting for your payment' })).toBeVisible();
+    await expect(form.getByRole('link', { name: 'Pay £37.44' })).toHaveAttribute('href', /\/pay\/cs_local_/);
     const follow = form.getByRole('link', { name: 'Follow your recovery' });
     await phone.goto((await follow.getAttribute('href'))!);
     return { reference, lines: quote.lines as { label: string; amount: number }[] | undefined };

@@ -734,6 +734,36 @@ describe('booking the recovery', () => {
     expect(requests.filter((r) => r.url === '/api/bookings').every((r) => r.init.credentials === 'omit')).toBe(true);
   });
 
+  it('asks a booking that is paid at booking to be paid, with the checkout as its first action, not as sent', async () => {
+    const checkoutUrl = 'https://checkout.stripe.com/c/pay/cs_test_Zq3kP0w9sX2bYd7L';
+    const user = await quoteWith(booker, {
+      'POST /api/bookings': () =>
+        json(
+          {
+            ...created,
+            job: { ...created.job, status: 'awaiting_payment', payment: { kind: 'deposit', status: 'awaiting', amount: 37.44, refunded: 0, checkoutUrl } },
+            checkoutUrl,
+          },
+          201,
+        ),
+    });
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    await user.type(within(form).getByLabelText('Your name'), 'Alex Driver');
+    await user.type(within(form).getByLabelText('Mobile number'), '07700 900123');
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+
+    const heading = await screen.findByRole('heading', { name: 'Waiting for your payment' });
+    expect(screen.queryByRole('heading', { name: 'Booking sent' })).toBeNull();
+    const answer = heading.closest('section')!;
+    expect(answer.textContent).toContain('Acme Recovery gets your booking TQ-K7Q2 once it is paid.');
+    const links = within(answer).getAllByRole('link');
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      ['Pay £37.44', checkoutUrl],
+      ['Follow your recovery', created.jobUrl],
+    ]);
+  });
+
   it('offers no position without “Use my location”, and shows the server’s message under each field', async () => {
     const user = await quoteWith(booker, {
       'POST /api/bookings': () =>

@@ -12,6 +12,7 @@ import { ApiRequestError, api, call } from '#shared/api-client';
 import type { BookingCreated } from '#shared/booking-responses';
 import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine } from '#shared/bookings';
 import { RETENTION_MONTHS } from '#shared/leads';
+import { formatPounds } from '#shared/money';
 import type { PublicCompany } from '#shared/types';
 import { controlClass, describedBy, FieldError } from './fields';
 import { idempotencyKey } from './quote-request';
@@ -107,13 +108,28 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
   );
 
   if (booked) {
+    // Payment at booking: the operator is told of the booking only once it is paid, so until then
+    // the motorist is asked to pay, as the status page asks, not told the booking was sent.
+    const due = booked.checkoutUrl && booked.job.payment;
     return (
       <section aria-labelledby={`${id}-title`} className={card}>
-        {title('Booking sent')}
+        {title(due ? 'Waiting for your payment' : 'Booking sent')}
         <p className="mt-1 text-slate-700">
-          {company.name} has your booking TQ-{booked.job.reference} and will answer soon. Follow it on your page; keep its link, it is shown once.
+          {due
+            ? `${company.name} gets your booking TQ-${booked.job.reference} once it is paid. Follow it on your page; keep its link, it is shown once.`
+            : `${company.name} has your booking TQ-${booked.job.reference} and will answer soon. Follow it on your page; keep its link, it is shown once.`}
         </p>
-        <a href={booked.jobUrl} target="_blank" rel="noopener" className={`${actionClass} mt-4 bg-primary text-on-primary`}>
+        {due && (
+          <a href={booked.checkoutUrl!} className={`${actionClass} mt-4 bg-primary text-on-primary`}>
+            Pay {formatPounds(due.amount)}
+          </a>
+        )}
+        <a
+          href={booked.jobUrl}
+          target="_blank"
+          rel="noopener"
+          className={`${actionClass} mt-4 ${due ? 'border border-slate-300 bg-white text-ink' : 'bg-primary text-on-primary'}`}
+        >
           Follow your recovery
         </a>
       </section>
