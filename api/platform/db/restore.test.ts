@@ -67,6 +67,8 @@ describe('restoring from a backup file', () => {
       expect(db.prepare("select status, last_error from mail_outbox where dedupe_key = 'quote:restore-test'").get()).toEqual({ status: 'failed', last_error: RESTORED_UNSENT });
       // The quotes the copy holds were handed to the outbox by the live server, or may have been.
       expect(db.prepare("select value from job_state where name = 'mail.lastQuoteId'").pluck().get()).toBe(String(lastId));
+      // Kept as SQLite keeps them: whole numbers, as the next insert would write them.
+      expect(db.prepare('select distinct typeof(seq) from sqlite_sequence').pluck().all()).toEqual(['integer']);
     });
 
     // Served from the restored copy, the next quote gets an id past the gap and a new reference.

@@ -121,7 +121,8 @@ export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 's
       const hasSequence = tables.length > 0 && db.prepare("select 1 from sqlite_master where name = 'sqlite_sequence'").get() !== undefined;
       if (hasSequence) {
         for (const { name, seq } of db.prepare('select name, seq from sqlite_sequence').all() as { name: string; seq: number }[]) {
-          db.prepare('update sqlite_sequence set seq = ? where name = ?').run(seq + sequenceGap, name);
+          // As a BigInt: better-sqlite3 binds every JS number as a REAL, and SQLite keeps seq integral.
+          db.prepare('update sqlite_sequence set seq = ? where name = ?').run(BigInt(seq + sequenceGap), name);
           sequences.push({ table: name, from: seq, to: seq + sequenceGap });
         }
       }
