@@ -83,32 +83,32 @@ export function quotesCreatedBetween(db: Db, companyId: number, fromIso: string,
   return { count: total, quotes: db.select().from(quotes).where(within).orderBy(asc(quotes.createdAt), asc(quotes.id)).limit(limit).all() };
 }
 
+/** An outbox row's every column as a placeholder, for the prepared inserts below. */
+const outboxValues = () => ({
+  companyId: p('companyId'),
+  kind: p('kind'),
+  channel: p('channel'),
+  bookingId: p('bookingId'),
+  dedupeKey: p('dedupeKey'),
+  to: p('to'),
+  subject: p('subject'),
+  text: p('text'),
+  html: p('html'),
+  status: p('status'),
+  attempts: p('attempts'),
+  nextAttemptAt: p('nextAttemptAt'),
+  lastError: p('lastError'),
+  createdAt: p('createdAt'),
+  userId: p('userId'),
+});
+const outboxParams = (row: NewOutboxRow) => ({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null });
+
 /** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
 export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
   const insert = prepared(db, 'insertOutboxRow', () =>
-    db
-      .insert(mailOutbox)
-      .values({
-        companyId: p('companyId'),
-        kind: p('kind'),
-        channel: p('channel'),
-        bookingId: p('bookingId'),
-        dedupeKey: p('dedupeKey'),
-        to: p('to'),
-        subject: p('subject'),
-        text: p('text'),
-        html: p('html'),
-        status: p('status'),
-        attempts: p('attempts'),
-        nextAttemptAt: p('nextAttemptAt'),
-        lastError: p('lastError'),
-        createdAt: p('createdAt'),
-        userId: p('userId'),
-      })
-      .onConflictDoNothing({ target: mailOutbox.dedupeKey })
-      .prepare(),
+    db.insert(mailOutbox).values(outboxValues()).onConflictDoNothing({ target: mailOutbox.dedupeKey }).prepare(),
   );
-  for (const row of rows) insert.run({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null });
+  for (const row of rows) insert.run(outboxParams(row));
 }
 
 /** How many of the company's quotes were stored from `fromIso` on with an id below `beforeId`: a quote's place in its hour. */
@@ -127,14 +127,17 @@ export function quotesEarlierInHour(db: Db, companyId: number, fromIso: string, 
  * count: one digest per company and hour, however many quotes it ends up counting.
  */
 export function upsertDigestRow(db: Db, row: NewOutboxRow): void {
-  db.insert(mailOutbox)
-    .values({ channel: 'email', ...row })
-    .onConflictDoUpdate({
-      target: mailOutbox.dedupeKey,
-      set: { subject: row.subject, text: row.text, html: row.html },
-      where: and(inArray(mailOutbox.status, ['pending', 'unsent', 'unverified']), eq(mailOutbox.attempts, 0)),
-    })
-    .run();
+  prepared(db, 'upsertDigestRow', () =>
+    db
+      .insert(mailOutbox)
+      .values(outboxValues())
+      .onConflictDoUpdate({
+        target: mailOutbox.dedupeKey,
+        set: { subject: sql`excluded.subject`, text: sql`excluded.text`, html: sql`excluded.html` },
+        where: and(inArray(mailOutbox.status, ['pending', 'unsent', 'unverified']), eq(mailOutbox.attempts, 0)),
+      })
+      .prepare(),
+  ).run(outboxParams(row));
 }
 
 /**
