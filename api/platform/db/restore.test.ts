@@ -1,7 +1,7 @@
 // Restores that are safe to serve from: a backup file and a Litestream replica, each giving a copy
 // whose next quote gets a reference never issued before and whose unsent mail is held.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -95,6 +95,46 @@ describe('restoring from a backup file', () => {
     const aDayLater = new Date(Date.parse(newest) + 86_400_000);
     const result = await restoreDatabase({ from: backup, to: path.join(dir, 'r.db'), now: aDayLater });
     expect(result.sequenceGap).toBe(86_400 * 20_000);
+  });
+
+  it('copies a backup file as it is, and never writes to it', async () => {
+    const { t, references } = await appWithQuotes(2);
+    const dir = tempDir();
+    const backup = path.join(dir, 'backup.db');
+    await backupDatabase(t.dbFile, backup);
+    const before = readFileSync(backup);
+    const restored = path.join(dir, 'restored.db');
+    await restoreDatabase({ from: backup, to: restored });
+    expect(readFileSync(backup).equals(before)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['backup.db', 'restored.db']);
+    expect(read(restored, (db) => db.prepare('select count(*) from quotes').pluck().get())).toBe(references.length);
+  });
+
+  it('reads a file with a write-ahead log beside it through the log: the commits still in it are restored', async () => {
+    const dir = tempDir();
+    const live = path.join(dir, 'live.db');
+    const db = new Database(live);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('wal_autocheckpoint = 0');
+      db.exec('create table notes (id integer primary key autoincrement, text text not null)');
+      for (let i = 0; i < 50; i++) db.prepare('insert into notes (text) values (?)').run(`note ${i}`);
+      // Open, so the commits are in live.db-wal and not yet in live.db.
+      expect(statSync(`${live}-wal`).size).toBeGreaterThan(0);
+      const restored = path.join(dir, 'restored.db');
+      await restoreDatabase({ from: live, to: restored });
+      expect(read(restored, (copy) => copy.prepare('select count(*) from notes').pluck().get())).toBe(50);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('refuses a file that is not a database, and leaves nothing behind', async () => {
+    const dir = tempDir();
+    const notADatabase = path.join(dir, 'notes.txt');
+    writeFileSync(notADatabase, 'these are not the pages you are looking for'.repeat(200));
+    await expect(restoreDatabase({ from: notADatabase, to: path.join(dir, 'restored.db') })).rejects.toThrow(/not a database/);
+    expect(readdirSync(dir)).toEqual(['notes.txt']);
   });
 
   it('refuses to overwrite a database, to restore a file to a moment, and a missing file', async () => {

@@ -7,10 +7,10 @@
 // anything the lost window could have issued (SEQUENCE_GAP), the mail outbox and the job markers
 // are set so that nothing already handled is sent again, and the copy must pass integrity_check.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { backupDatabase } from './backup';
+import { backupDatabase, cacheWholeFile } from './backup';
 import { litestreamBinary } from './replication';
 
 /**
@@ -86,8 +86,12 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
     } else {
       if (options.at) throw new RestoreError('--at needs a replica URL: a backup file holds one moment only');
       if (!existsSync(options.from)) throw new RestoreError(`No backup file at ${path.resolve(options.from)}`);
-      // VACUUM INTO a fresh file: the backup itself is never opened for writing.
-      await backupDatabase(options.from, partial, { check: 'quick_check' });
+      // The backup itself is never written to. A file `npm run backup` made is whole on its own:
+      // copied as it is, byte for byte (makeSafeToServe's integrity_check then reads every page).
+      // A file with a journal beside it (a database that was live, or was left mid-transaction)
+      // is not: its committed state is read through the journal, with VACUUM INTO.
+      if (hasJournal(options.from)) await backupDatabase(options.from, partial, { check: 'quick_check' });
+      else copyFileSync(options.from, partial);
     }
     const result = makeSafeToServe(partial, options.now ?? new Date());
     renameSync(partial, to);
@@ -97,10 +101,15 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
   }
 }
 
+/** A write-ahead log or rollback journal with something in it beside the database file. */
+const hasJournal = (file: string) => [`${file}-wal`, `${file}-journal`].some((journal) => existsSync(journal) && statSync(journal).size > 0);
+
 /** Moves the sequences, holds the outbox, moves the id markers, checks integrity (see the file's head). */
 export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 'source'> {
   const db = new Database(file, { fileMustExist: true });
   try {
+    // The scans for the newest row and the integrity_check below read the whole file.
+    cacheWholeFile(db);
     const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
     const columnsOf = (table: string) => new Set((db.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name));
     const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
