@@ -24,6 +24,20 @@ export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
   cancelled: 'Cancelled',
 };
 
+/** What the motorist's status page, and the booking form once it has booked, say at the top: as the motorist would put it. */
+export const JOB_HEADLINES: Record<BookingStatus, string> = {
+  awaiting_payment: 'Waiting for your payment',
+  requested: 'Booking sent',
+  accepted: 'Accepted',
+  on_the_way: 'On the way',
+  arrived: 'Arrived',
+  loaded: 'Loaded',
+  completed: 'Completed',
+  declined: 'Declined',
+  expired: 'Not answered in time',
+  cancelled: 'Cancelled',
+};
+
 /** Who moves a job: the operator in the portal, the driver's page, the motorist's page, or the server (expiry, payment received). */
 export type BookingActor = 'operator' | 'driver' | 'motorist' | 'system';
 

@@ -10,7 +10,7 @@
 import type { ReactNode, RefObject, useEffect, useRef, useState } from 'react';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import type { BookingCreated } from '#shared/booking-responses';
-import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine } from '#shared/bookings';
+import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine, JOB_HEADLINES } from '#shared/bookings';
 import { RETENTION_MONTHS } from '#shared/leads';
 import { formatPounds } from '#shared/money';
 import type { PublicCompany } from '#shared/types';
@@ -108,27 +108,27 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
   );
 
   if (booked) {
-    // Payment at booking: the operator is told of the booking only once it is paid, so until then
-    // the motorist is asked to pay, as the status page asks, not told the booking was sent.
-    const due = booked.checkoutUrl && booked.job.payment;
+    const { job } = booked;
+    // Paid at booking, the operator hears of it only once it is paid: the motorist is asked to pay,
+    // as their status page asks, with the same headline for each status.
+    const checkoutUrl = job.status === 'awaiting_payment' ? job.payment?.checkoutUrl : null;
     return (
       <section aria-labelledby={`${id}-title`} className={card}>
-        {title(due ? 'Waiting for your payment' : 'Booking sent')}
+        {title(JOB_HEADLINES[job.status])}
         <p className="mt-1 text-slate-700">
-          {due
-            ? `${company.name} gets your booking TQ-${booked.job.reference} once it is paid. Follow it on your page; keep its link, it is shown once.`
-            : `${company.name} has your booking TQ-${booked.job.reference} and will answer soon. Follow it on your page; keep its link, it is shown once.`}
+          {checkoutUrl ? `${company.name} gets your booking TQ-${job.reference} once it is paid.` : `${company.name} has your booking TQ-${job.reference} and will answer soon.`} Follow it on
+          your page; keep its link, it is shown once.
         </p>
-        {due && (
-          <a href={booked.checkoutUrl!} className={`${actionClass} mt-4 bg-primary text-on-primary`}>
-            Pay {formatPounds(due.amount)}
+        {checkoutUrl && (
+          <a href={checkoutUrl} className={`${actionClass} mt-4 bg-primary text-on-primary`}>
+            Pay {formatPounds(job.payment!.amount)}
           </a>
         )}
         <a
           href={booked.jobUrl}
           target="_blank"
           rel="noopener"
-          className={`${actionClass} mt-4 ${due ? 'border border-slate-300 bg-white text-ink' : 'bg-primary text-on-primary'}`}
+          className={`${actionClass} mt-4 ${checkoutUrl ? 'border border-slate-300 bg-white text-ink' : 'bg-primary text-on-primary'}`}
         >
           Follow your recovery
         </a>

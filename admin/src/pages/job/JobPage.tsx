@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
-import { BOOKING_STATUS_LABELS, clockTime, isFinished, type BookingStatus } from '#shared/bookings';
+import { BOOKING_STATUS_LABELS, clockTime, isFinished, JOB_HEADLINES } from '#shared/bookings';
 import { formatPounds } from '#shared/money';
 import { paymentAmountsOf } from '#shared/payment-schemas';
 import { paymentSummary } from '#shared/payments';
@@ -14,19 +14,6 @@ import { useMinutesLeft } from './format';
 import { JobDocuments } from './JobDocuments';
 import { useLiveJob } from './live';
 
-/** What the page says at the top, as the motorist would put it. */
-export const JOB_HEADLINES: Record<BookingStatus, string> = {
-  awaiting_payment: 'Waiting for your payment',
-  requested: 'Booking sent',
-  accepted: 'Accepted',
-  on_the_way: 'On the way',
-  arrived: 'Arrived',
-  loaded: 'Loaded',
-  completed: 'Completed',
-  declined: 'Declined',
-  expired: 'Not answered in time',
-  cancelled: 'Cancelled',
-};
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 
