@@ -3,13 +3,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { quoteRequestSchema } from '#shared/schemas';
 import { ContractHono } from './contract-hono';
-import { DomainError, ValidationFailed } from '../errors';
+import { createDatabaseFaults } from '../db/faults';
+import type { AppEnv } from './context';
+import { errorHandler } from './errors';
 import { EMPTY_JSON_BODY, JSON_CONTENT_TYPE_REQUIRED, MALFORMED_JSON, validationHook } from './validate';
 
 const routeWith = (schema: z.ZodType) =>
@@ -21,17 +21,16 @@ const routeWith = (schema: z.ZodType) =>
   });
 
 function serve(schema: z.ZodType, App: typeof OpenAPIHono = ContractHono) {
-  const app = new App({ defaultHook: validationHook });
+  const app = new App<AppEnv>({ defaultHook: validationHook });
   app.openapi(routeWith(schema), (c) => c.json(c.req.valid('json' as never) as unknown, 200));
-  app.onError((err, c: Context) => {
-    if (err instanceof DomainError) return c.json({ message: err.message, ...(err instanceof ValidationFailed && err.fields ? { fields: err.fields } : {}) }, err.status);
-    if (err instanceof HTTPException) return c.json({ message: err.message }, err.status);
-    throw err;
-  });
+  // The app's own error path: every refusal in the one error shape.
+  app.onError(errorHandler(silent, createDatabaseFaults()));
   return app;
 }
 
-const post = (app: OpenAPIHono, body: string, contentType: string | null = 'application/json') =>
+const silent = { info() {}, warn() {}, error() {} };
+
+const post = (app: OpenAPIHono<AppEnv>, body: string, contentType: string | null = 'application/json') =>
   app.request('/things', { method: 'POST', body, headers: contentType === null ? {} : { 'content-type': contentType } });
 
 const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as unknown });
@@ -50,10 +49,10 @@ describe('ContractHono', () => {
 
   it('refuses what is not a JSON body as before: the media type, blank text, malformed JSON', async () => {
     const app = serve(quoteRequestSchema);
-    expect(await answer(await post(app, JSON.stringify(valid), 'text/plain'))).toEqual({ status: 415, body: { message: JSON_CONTENT_TYPE_REQUIRED } });
-    expect(await answer(await post(app, JSON.stringify(valid), null))).toEqual({ status: 415, body: { message: JSON_CONTENT_TYPE_REQUIRED } });
-    expect(await answer(await post(app, '  '))).toEqual({ status: 400, body: { message: EMPTY_JSON_BODY } });
-    expect(await answer(await post(app, '{"companyId":'))).toEqual({ status: 400, body: { message: MALFORMED_JSON } });
+    expect(await answer(await post(app, JSON.stringify(valid), 'text/plain'))).toEqual({ status: 415, body: { message: JSON_CONTENT_TYPE_REQUIRED, code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    expect(await answer(await post(app, JSON.stringify(valid), null))).toEqual({ status: 415, body: { message: JSON_CONTENT_TYPE_REQUIRED, code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    expect(await answer(await post(app, '  '))).toEqual({ status: 400, body: { message: EMPTY_JSON_BODY, code: 'VALIDATION_FAILED' } });
+    expect(await answer(await post(app, '{"companyId":'))).toEqual({ status: 400, body: { message: MALFORMED_JSON, code: 'BAD_REQUEST' } });
     // A +json type with parameters is JSON.
     expect((await post(app, JSON.stringify(valid), 'application/vnd.api+json; charset=utf-8')).status).toBe(200);
   });
@@ -77,7 +76,7 @@ describe('ContractHono', () => {
     const checked = z.object({ name: z.string().refine(async (name) => (checks++, name !== 'taken'), 'Name taken') });
     const app = serve(checked);
     expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
-    expect(await answer(await post(app, '{"name":"taken"}'))).toEqual({ status: 400, body: { message: 'Name taken', fields: { name: 'Name taken' } } });
+    expect(await answer(await post(app, '{"name":"taken"}'))).toEqual({ status: 400, body: { message: 'Name taken', code: 'VALIDATION_FAILED', fields: { name: 'Name taken' } } });
     expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
     // Only the first parse tries synchronously (meeting the check) before parsing asynchronously.
     expect(checks).toBe(4);
