@@ -86,10 +86,10 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
     } else {
       if (options.at) throw new RestoreError('--at needs a replica URL: a backup file holds one moment only');
       if (!existsSync(options.from)) throw new RestoreError(`No backup file at ${path.resolve(options.from)}`);
-      // The backup itself is never written to. A file `npm run backup` made is whole on its own:
-      // copied as it is, byte for byte (makeSafeToServe's integrity_check then reads every page).
-      // A file with a journal beside it (a database that was live, or was left mid-transaction)
-      // is not: its committed state is read through the journal, with VACUUM INTO.
+      // A file `npm run backup` made is whole on its own: copied byte for byte, never written to
+      // (makeSafeToServe's integrity_check then reads every page). A file with a journal beside it
+      // (a database that was live, or left mid-transaction) is not: its committed state is read
+      // through the journal, with VACUUM INTO, as SQLite opens any database.
       if (hasJournal(options.from)) await backupDatabase(options.from, partial, { check: 'quick_check' });
       else copyFileSync(options.from, partial);
     }
@@ -130,9 +130,10 @@ export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 's
       const hasSequence = tables.length > 0 && db.prepare("select 1 from sqlite_master where name = 'sqlite_sequence'").get() !== undefined;
       if (hasSequence) {
         for (const { name, seq } of db.prepare('select name, seq from sqlite_sequence').all() as { name: string; seq: number }[]) {
+          const to = seq + sequenceGap;
           // As a BigInt: better-sqlite3 binds every JS number as a REAL, and SQLite keeps seq integral.
-          db.prepare('update sqlite_sequence set seq = ? where name = ?').run(BigInt(seq + sequenceGap), name);
-          sequences.push({ table: name, from: seq, to: seq + sequenceGap });
+          db.prepare('update sqlite_sequence set seq = ? where name = ?').run(BigInt(to), name);
+          sequences.push({ table: name, from: seq, to });
         }
       }
       for (const table of tables.filter((t) => t.endsWith('_outbox'))) {
