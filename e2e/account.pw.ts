@@ -1,4 +1,4 @@
-// The account an operator can trust (README, Accounts), in Chromium against the real server and a
+// The account an operator can trust (docs/security.md, Accounts), in Chromium against the real server and a
 // real SMTP server (api/test/message-fakes.ts, started by playwright.config.ts): sign up, verify the
 // address with the link from the mail, forget the password and reset it with the link from the
 // next mail (which ends the session of another browser), then change it in the portal.

@@ -2,7 +2,7 @@
 // transform at start and about 40 MB less resident memory than running through tsx.
 // Packages stay external (node_modules is installed beside it). NODE_ENV is deliberately not
 // defined here: the bundle is the same whatever NODE_ENV says at build time, and the server reads
-// it at run time through api/platform/config.ts (cookies, SESSION_SECRET), as the README documents.
+// it at run time through api/platform/config.ts (cookies, SESSION_SECRET), as docs/configuration.md documents.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';

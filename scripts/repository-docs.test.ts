@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { envSchema } from '../api/platform/config';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = path.relative(ROOT, fileURLToPath(import.meta.url));
@@ -98,6 +99,19 @@ describe('the repository stands alone', () => {
     expect(cited.filter(({ n }) => !numbers.has(n)).map(({ finding }) => finding)).toEqual([]);
     const index = readFileSync(path.join(ROOT, 'docs/decisions/README.md'), 'utf8');
     expect(records.filter((name) => !index.includes(`(${name})`))).toEqual([]);
+  });
+});
+
+describe('the README and the configuration page', () => {
+  it('keeps the README short enough for a newcomer to read through', () => {
+    expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
+  });
+
+  it('documents every environment variable the server reads', () => {
+    const page = readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8');
+    const variables = Object.keys(envSchema.shape);
+    expect(variables.length).toBeGreaterThan(20);
+    expect(variables.filter((name) => !page.includes(`\`${name}\``))).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 // The quote API takes only the gearbox, rolling-status and problem values the company offers
-// (README, Security): an unknown value, or one of its rows it has turned off, is a 400 naming the
+// (docs/security.md): an unknown value, or one of its rows it has turned off, is a 400 naming the
 // field, as a vehicle type is, and nothing is stored. the form's own values (automatic, manual, other;
 // rolling, not-rolling, n-a; the problem 'other') stay valid unless the company turned that row off.
 import { describe, expect, it } from 'vitest';

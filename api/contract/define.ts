@@ -36,7 +36,7 @@ export const SECURITY_SCHEMES = {
 const OPERATOR_SECURITY = Object.keys(SECURITY_SCHEMES).map((scheme) => ({ [scheme]: [] }));
 
 /**
- * The largest body, in bytes, a route reads (README, Security): a body past it is refused with
+ * The largest body, in bytes, a route reads (docs/security.md): a body past it is refused with
  * 413 before any of it is kept. Small by default; a route says when it needs more (a logo).
  */
 export const BODY_LIMITS = {

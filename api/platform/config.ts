@@ -17,7 +17,7 @@ export const DVLA_PRODUCTION_URL = 'https://driver-vehicle-licensing.api.gov.uk/
 /** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
 export const DEFAULT_DATABASE_PATH = './data/recovery.db';
 
-const envSchema = z
+export const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),

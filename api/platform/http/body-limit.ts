@@ -67,7 +67,7 @@ function webBodyLimitFor(maxSize: number): MiddlewareHandler {
 
 /**
  * At most `maxSizeOf(method, path)` bytes of a request's body (the route table's `x-body-limit`,
- * README, Security), or 413: nothing past the limit is kept, and the body is refused as soon as
+ * docs/security.md), or 413: nothing past the limit is kept, and the body is refused as soon as
  * it is known to be over (its Content-Length, or the byte that crosses the limit).
  */
 export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string) => number)): MiddlewareHandler<AppEnv> {

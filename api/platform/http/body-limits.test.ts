@@ -1,4 +1,4 @@
-// Every route that reads a body reads a small one (README, Security): the route table gives each
+// Every route that reads a body reads a small one (docs/security.md): the route table gives each
 // its limit (`x-body-limit`), and the local billing pages' form posts have theirs. A body past the
 // limit is 413 in the one error shape, before the route runs; through app.request and a real socket.
 import type { AddressInfo } from 'node:net';

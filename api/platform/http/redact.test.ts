@@ -1,4 +1,4 @@
-// Tokens in URLs are credentials: no log line may carry one (README, Security). The request log
+// Tokens in URLs are credentials: no log line may carry one (docs/security.md). The request log
 // and the error log both pass through the app's logger, so these go through the real app.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, TEST_ORIGIN } from '../../test/harness';

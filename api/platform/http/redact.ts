@@ -1,4 +1,4 @@
-// One redaction for every log line (README, Security): a token in a URL is a credential, and a log
+// One redaction for every log line (docs/security.md): a token in a URL is a credential, and a log
 // is read by more people than the database. Path tokens (the billing portal's link, checkout ids,
 // and the account and booking links under /verify-email/, /reset-password/, /job/, /api/jobs/, /driver/),
 // `token` and `session_id` query parameters, checkout ids and sealed sessions anywhere in a text

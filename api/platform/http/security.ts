@@ -138,7 +138,7 @@ export const securityHeaders =
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
-// One Content-Security-Policy for every HTML page the server renders (README, Security): the
+// One Content-Security-Policy for every HTML page the server renders (docs/security.md): the
 // admin SPA, the hosted company page, the API reference and the local billing pages.
 // Scripts only from our own files, never inline; no plugins; no <base> tricks; forms post only to
 // us; styles only as each page needs them: its own inline stylesheet by hash, the SPA's files and nonce.

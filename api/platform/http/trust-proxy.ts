@@ -1,4 +1,4 @@
-// TRUST_PROXY (README, Configuration): which peers may tell us the client's address in
+// TRUST_PROXY (docs/configuration.md): which peers may tell us the client's address in
 // X-Forwarded-For. Off by default: the socket's address is the client's. A hop count trusts that
 // many proxies in front of the server (the socket's peer being the nearest); a list of addresses
 // and CIDR ranges trusts only those peers: the header is read only when the socket's peer is one,
