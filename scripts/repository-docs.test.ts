@@ -102,6 +102,86 @@ describe('the repository stands alone', () => {
   });
 });
 
+// docs/architecture.md is read to find code: every path it names must be there. Paths rooted at a
+// folder of the repository are checked as written; a bare file name (`store.ts`) or a path below
+// some folder (`pages/job/JobPage.tsx`) must end the path of some file. A pattern says it is one:
+// `<name>` is any one name, `*` any run of characters within a name, `{a,b}` either; it must match
+// at least one path. Build output and run-time data (`dist/`, `data/`) are not in the repository.
+const ROOTS = ['api', 'shared', 'admin', 'widget', 'scripts', 'e2e', 'docs', 'examples', 'deploy'];
+const NOT_IN_REPOSITORY = /^(dist|data|node_modules)\//;
+const FILE_NAME = /^[\w.<>*{},-]+(?:\/[\w.<>*{},-]+)*\/?$/;
+const FILE_EXTENSION = /\.(ts|tsx|mjs|js|md|sql|json|css|html|ya?ml|bin)$/;
+
+/** Every file and folder of the repository (binary files too), relative to its root, with `/` separators. */
+function repositoryPaths(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+      const relative = dir === '' ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (['node_modules', '.git', 'dist', 'test-results', 'playwright-report'].includes(entry.name) || relative === 'data') continue;
+        found.push(`${relative}/`);
+        walk(relative);
+      } else found.push(relative);
+    }
+  };
+  walk('');
+  return found;
+}
+
+/**
+ * A cited path, its placeholders and globs included, as a regular expression over repository
+ * paths: the whole path when it is rooted at a folder of the repository, else the path's end.
+ */
+function pathPattern(cited: string): RegExp {
+  let source = '';
+  for (const part of cited.replace(/\/$/, '').split(/(<[^<>/]+>|\*|\{[^{}/]*\})/)) {
+    if (part.startsWith('<') && part.endsWith('>')) source += '[^/]+';
+    else if (part === '*') source += '[^/]*';
+    else if (part.startsWith('{') && part.endsWith('}')) source += `(?:${part.slice(1, -1).split(',').map(escapeRegExp).join('|')})`;
+    else source += escapeRegExp(part);
+  }
+  const rooted = ROOTS.some((root) => cited.startsWith(`${root}/`));
+  return new RegExp(`${rooted ? '^' : '(?:^|/)'}${source}/?$`);
+}
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The paths and file names a document cites: rooted paths anywhere in its text, and file names in backticks. */
+function citedPaths(text: string): string[] {
+  const rooted = new RegExp(`(?<![\\w#/.<-])(?:${ROOTS.join('|')})/[\\w.<>*{},/-]*[\\w>*}/]`, 'g');
+  const cited = new Set([...text.matchAll(rooted)].map((m) => m[0]));
+  for (const [, span] of text.matchAll(/`([^`\n]+)`/g)) {
+    if (NOT_IN_REPOSITORY.test(span) || !FILE_NAME.test(span)) continue;
+    if (span.includes('/') ? ROOTS.some((root) => span.startsWith(`${root}/`)) || FILE_EXTENSION.test(span) : FILE_EXTENSION.test(span)) cited.add(span);
+  }
+  return [...cited];
+}
+
+describe('docs/architecture.md', () => {
+  it('cites only paths and files that exist', () => {
+    const paths = repositoryPaths();
+    const text = readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const cited = citedPaths(text);
+    // The page names well over a hundred; an extraction that finds none would pass anything.
+    expect(cited.length).toBeGreaterThan(100);
+    const missing = cited.filter((cite) => !paths.some((p) => pathPattern(cite).test(p)));
+    expect(missing).toEqual([]);
+  });
+
+  it('reads placeholders, globs and file names as the page says', () => {
+    expect(citedPaths('`api/<feature>/{routes,service}.ts`, see docs/style.md. `store.ts` and `dist/server.mjs`, `#shared/<module>`, `x-auth-token`.').sort()).toEqual(
+      ['api/<feature>/{routes,service}.ts', 'docs/style.md', 'store.ts'].sort(),
+    );
+    expect(pathPattern('api/<feature>/{routes,service}.ts').test('api/quotes/routes.ts')).toBe(true);
+    expect(pathPattern('api/<feature>/{routes,service}.ts').test('api/quotes/store.ts')).toBe(false);
+    expect(pathPattern('api/*.test.ts').test('api/app.test.ts')).toBe(true);
+    // Rooted paths are whole paths; a bare name ends one.
+    expect(pathPattern('quotes/store.ts').test('api/quotes/store.ts')).toBe(true);
+    expect(pathPattern('api/store.ts').test('api/quotes/store.ts')).toBe(false);
+    expect(pathPattern('api/routes/').test('api/routes.ts')).toBe(false);
+  });
+});
+
 describe('the README and the configuration page', () => {
   it('keeps the README short enough for a newcomer to read through', () => {
     expect(readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(200);
