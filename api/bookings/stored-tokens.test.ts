@@ -5,7 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { bookings, mailOutbox } from '../platform/db/schema';
-import { createTestApp, quoteBody, runnerFor } from '../test/harness';
+import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
+import { insertQuote } from '../quotes/store';
+import { quote18720 } from '../test/payment-fixtures';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
 import { mailOutboxJobs } from '../mail/worker';
@@ -127,5 +129,21 @@ describe('tokens in stored messages', () => {
     const [text] = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.channel, 'sms')).all();
     expect(text).toMatchObject({ status: 'failed', attempts: 0 });
     expect(text.lastError).toContain('link to the job cannot be made');
+  });
+
+  it('a booking paid at booking: the motorist’s text, written as the payment lands, gets its link at send time too', async () => {
+    const { t, sms, worker, storedText } = await setup();
+    const op = await t.operator();
+    const form = async (path: string, cookie?: string, body = '') =>
+      t.app.request(`${TEST_ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) }, body, redirect: 'manual' });
+    expect((await form('/payments/connect', op.cookie, 'action=connect')).status).toBe(303);
+    expect((await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } })).json.active).toBe(true);
+    const reference = await insertQuote(t.deps.db, quote18720(op.companyId));
+    const booked = await t.call('POST', '/api/bookings', { body: { quoteId: reference, bookingKey: 'stored-tokens-paid-key-000001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' } });
+    expect(booked.json, booked.text).toHaveProperty('job.status', 'awaiting_payment');
+    expect((await form(new URL(booked.json.checkoutUrl).pathname)).status).toBe(303);
+    await worker.tick();
+    expect(sms.received.find((m) => m.to === '+447700900123')?.body).toContain(booked.json.jobUrl);
+    expect(storedText().filter(({ value }) => TOKEN_LINK.test(value))).toEqual([]);
   });
 });
