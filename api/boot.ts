@@ -12,7 +12,7 @@ import type { Logger } from './platform/http/observability';
 import type { AppDeps } from './platform/deps';
 import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
-import { MAIL_OUTBOX_JOB, mailOutboxJob } from './mail/worker';
+import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
@@ -23,7 +23,7 @@ import { documentSweepJob } from './documents/sweep';
  */
 const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   retentionJob({ ...deps, hour: deps.config.retentionHour }),
-  mailOutboxJob(deps),
+  ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
@@ -46,9 +46,9 @@ export function bootApp(config: Config, appLogger?: Logger) {
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   const jobs = createJobRunner(deps);
   const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
-  // A booking's alert goes out at once, not at the mail job's next tick.
-  const mail = handles.get(MAIL_OUTBOX_JOB)!;
-  bookings.outbox.nudge = () => setImmediate(() => void mail.tick());
+  // A booking's messages go out at once, each channel's on its own lane, not at the lanes' next tick.
+  const lanes = Object.values(OUTBOX_LANE_JOB).map((name) => handles.get(name)!);
+  bookings.outbox.nudge = () => setImmediate(() => lanes.forEach((lane) => void lane.tick()));
   jobs.start();
   return { app, deps, geodata, checkpoints, jobs, replication, bookings };
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { findCompanyById } from '../company/store';
 import { DEMO_COMPANY_ID } from '../platform/db/seed';
-import { mailOutboxJob } from '../mail/worker';
+import { mailOutboxJobs } from '../mail/worker';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 
 describe('lead settings', () => {
@@ -61,7 +61,7 @@ describe('the alert list', () => {
     let clock = new Date('2026-06-10T12:00:00Z');
     const t = createTestApp({ now: () => clock, env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
     const [op, other] = [await t.operator(), await t.operator()];
-    const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }), t.deps);
+    const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }), t.deps);
     // Over two clock hours, each within the hourly cap on alert mails.
     for (let i = 0; i < 22; i++) {
       if (i === 11) clock = new Date('2026-06-10T13:00:00Z');

@@ -3,7 +3,7 @@
 // mail worker on a fake clock and a real SMTP server in process; links are read out of the mails.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON } from '#shared/account-schemas';
-import { mailOutboxJob } from '../mail/worker';
+import { mailOutboxJobs } from '../mail/worker';
 
 import { accountTokens, mailOutbox, users } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
@@ -28,7 +28,7 @@ async function setup(options: { smtp?: boolean } = {}) {
   const lines: Array<Record<string, unknown>> = [];
   const logger = { info: (r: Record<string, unknown>) => lines.push(r), warn: () => {}, error: () => {} };
   const t = createTestApp({ now: () => clock.now, logger, env: sink ? { SMTP_URL: sink.url } : {} });
-  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), { db: t.deps.db, logger, now: () => clock.now, busy: () => false });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), { db: t.deps.db, logger, now: () => clock.now, busy: () => false });
   cleanup.push(() => worker.stop());
   let n = 0;
   /** A sign-up as the portal makes it (address not verified). */

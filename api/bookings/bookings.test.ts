@@ -6,7 +6,7 @@ import { mailOutbox } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { COMPANY_NOT_LIVE, mailOutboxJob, PERMANENT_REFUSAL_ATTEMPTS } from '../mail/worker';
+import { COMPANY_NOT_LIVE, mailOutboxJobs, PERMANENT_REFUSAL_ATTEMPTS } from '../mail/worker';
 import { updateUser } from '../auth/store';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
@@ -21,7 +21,7 @@ afterEach(async () => {
 const KEY = 'k3Y-of-one-booking-form-0001';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJob>[0]['logger'] } = {}) {
+async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJobs>[0]['logger'] } = {}) {
   const clock = { now: new Date('2026-06-10T12:00:00Z') };
   const sink: SmtpSink = await startSmtpSink();
   cleanup.push(() => sink.close());
@@ -29,7 +29,7 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
   if (fake) cleanup.push(() => fake.close());
   const t = createTestApp({ now: () => clock.now, env: { SMTP_URL: sink.url, ...(fake ? fake.env() : {}), ...options.env } });
   const now = () => clock.now;
-  const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
   cleanup.push(() => worker.stop());
   const op = await t.operator();
   const quote = async (companyId = op.companyId) => {
@@ -180,7 +180,7 @@ describe('booking a quote', () => {
 
     // The next start sends it, once.
     const now = () => clock.now;
-    const next = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+    const next = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
     cleanup.push(() => next.stop());
     await next.tick();
     expect(outbox().filter((r) => r.channel === 'sms').map((r) => r.status)).toEqual(['sent']);

@@ -41,7 +41,8 @@ import {
   type BookingWithQuote,
   type StatusPatch,
 } from './store';
-import { bookingTokens, hashToken, newSalt, TOKEN_PATTERN } from './tokens';
+import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from './tokens';
+import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, jobUrl } from './job-link';
 import { toBooking, toDriverView, toJobView } from './views';
 import { quoteForBooking, type QuoteToBook } from './quote-lookup';
 import type { PaymentService } from '../payments/service';
@@ -71,7 +72,6 @@ export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
-const jobUrl = (publicUrl: string, token: string) => `${publicUrl}/job/${token}`;
 const driverUrl = (publicUrl: string, token: string) => `${publicUrl}/driver/${token}`;
 
 /** The lead status a quote is left in by a booking change: booked is contacted, accepted and after is won. */
@@ -84,6 +84,7 @@ function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatu
 export function bookingService(deps: BookingServiceDeps) {
   const { db, config, live, payments } = deps;
   const tokens = bookingTokens(config.sessionSecret);
+  const box = jobTokenBox(config.sessionSecret);
   const bookingLimiter = createRateLimiter({ limit: config.bookings.bookingRateLimit, windowMs: 60 * 60_000 });
   const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
   const smsReady = config.sms !== undefined;
@@ -134,8 +135,9 @@ export function bookingService(deps: BookingServiceDeps) {
       createdAt: at,
     };
   }
+  // The subject is what the operator's alert list shows of a text: never its link's token.
   const sms = (b: { id: number; companyId: number }, audience: 'operator' | 'motorist', step: string, to: string, body: string, at: string) =>
-    outboxRow(b, 'sms', audience, step, to, { subject: body.slice(0, 120), text: body, html: '' }, at);
+    outboxRow(b, 'sms', audience, step, to, { subject: body.replaceAll(JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN).slice(0, 120), text: body, html: '' }, at);
 
   /** A token from a path: one of ours by shape, else the same 404 as an unknown one. */
   function byToken(token: string, find: (hash: string) => BookingWithQuote | undefined): BookingWithQuote {
@@ -211,21 +213,24 @@ export function bookingService(deps: BookingServiceDeps) {
     pricePence: b.pricePence,
   });
 
-  /** A booking just requested, inside its transaction: the operator's alerts and the motorist's text. */
-  function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, statusPage: string, at: string) {
+  /**
+   * A booking just requested, inside its transaction: the operator's alerts and the motorist's
+   * text, whose status page link the outbox puts in as it sends it (api/bookings/job-link.ts).
+   */
+  function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, at: string) {
     const rows: NewOutboxRow[] = [];
     const addresses = alertAddresses(db, ref.companyId);
     const to = addresses ? alertRecipient(addresses) : null;
     if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
     if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(facts, statusPage), at));
+    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(facts, JOB_LINK_PLACEHOLDER), at));
     insertOutboxRows(db, rows);
   }
 
   /** A booking requested at once (nothing to pay): its history line and alerts. */
-  function requested(ref: { id: number; companyId: number; quoteId: number; leadStatus: LeadStatus }, facts: BookingFacts, smsNumber: string | null, statusPage: string, at: string) {
+  function requested(ref: { id: number; companyId: number; quoteId: number; leadStatus: LeadStatus }, facts: BookingFacts, smsNumber: string | null, at: string) {
     addLeadEvent(db, ref.quoteId, leadStatusAfter('requested', ref.leadStatus), 'requested', null, at);
-    requestedAlerts(ref, facts, smsNumber, statusPage, at);
+    requestedAlerts(ref, facts, smsNumber, at);
   }
 
   const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
@@ -291,6 +296,7 @@ export function bookingService(deps: BookingServiceDeps) {
           pickupLng: body.position?.lng ?? null,
           pricePence: quote.totalPricePence,
           jobTokenHash: hash,
+          jobTokenSealed: box.seal(token),
           driverTokenHash: `pending:${hash}`,
           driverSalt: salt,
           respondBy,
@@ -320,7 +326,6 @@ export function bookingService(deps: BookingServiceDeps) {
           { id: inserted, companyId: quote.companyId, quoteId: quote.id, leadStatus: quote.leadStatus },
           { ...factsOf(quote, body), respondBy },
           quote.smsNumber,
-          jobUrl(config.publicUrl, token),
           at,
         );
         return inserted;
@@ -338,7 +343,7 @@ export function bookingService(deps: BookingServiceDeps) {
     },
 
     /** Payment received (or the card held): the booking becomes requested, and the operator is alerted. */
-    async paymentSettled(bookingId: number, statusPage: string, apply: () => boolean): Promise<boolean> {
+    async paymentSettled(bookingId: number, apply: () => boolean): Promise<boolean> {
       const b = bookingById(db, bookingId);
       if (!b) return false;
       const now = deps.now();
@@ -349,7 +354,7 @@ export function bookingService(deps: BookingServiceDeps) {
         if (!apply()) return false;
         // A payment for a booking no longer awaiting it (a replay raced a return): the payment is recorded, the booking stays.
         if (!moveBooking(db, b.id, 'awaiting_payment', 'requested', at, { respondBy }, { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null })) return true;
-        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsNumber ?? null, statusPage, at);
+        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsNumber ?? null, at);
         return true;
       });
       if (!moved) return false;

@@ -129,7 +129,7 @@ export type NewBooking = Pick<
   | 'driverSalt'
   | 'respondBy'
   | 'createdAt'
-> & { status?: 'requested' | 'awaiting_payment' };
+> & { status?: 'requested' | 'awaiting_payment'; /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */ jobTokenSealed: string };
 
 /** Inserts a booking; answers its id, or undefined when the quote already has one. */
 export function insertBooking(db: Db, b: NewBooking): number | undefined {
@@ -137,12 +137,18 @@ export function insertBooking(db: Db, b: NewBooking): number | undefined {
     db,
     'insert',
     `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
-      pickup_lng, price_pence, job_token_hash, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
      values (@quoteId, @companyId, @status, @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
-      @pricePence, @jobTokenHash, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt)
+      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt)
      on conflict (quote_id) do nothing`,
   ).run({ ...b, status: b.status ?? 'requested' });
   return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
+}
+
+/** The booking's encrypted job token (null for a booking stored before it was kept), read only by the outbox as it sends. */
+export function sealedJobToken(db: Db, id: number): string | null | undefined {
+  const row = statement(db, 'sealedJobToken', 'select job_token_sealed as sealed from bookings where id = ?').get(id) as { sealed: string | null } | undefined;
+  return row?.sealed;
 }
 
 /** Deletes a booking still awaiting payment (its checkout abandoned): it leaves no booking behind. */

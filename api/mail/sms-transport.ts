@@ -1,7 +1,8 @@
 // Text messages through a provider speaking Twilio's Messages API: POST
 // {SMS_API_URL}/2010-04-01/Accounts/{sid}/Messages.json with the form fields To, From and Body and
 // HTTP basic authentication (the account SID and auth token). A 2xx is accepted; anything else,
-// or no answer within the timeout, is thrown for the outbox to retry (api/mail/worker.ts). The
+// or no answer within the timeout, or a redirect (never followed: it would carry the credentials
+// elsewhere), is thrown for the outbox to retry (api/mail/worker.ts). The
 // outbox aborts a request still going when the server stops, and hands the text back.
 
 export interface OutgoingSms {
@@ -49,6 +50,9 @@ export function twilioTransport(config: SmsConfig): SmsTransport {
         method: 'POST',
         headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams({ To: sms.to, From: config.from, Body: sms.body }),
+        // The credentials are for the provider alone: a redirect fails the send (retried later)
+        // instead of being followed with the authorization header.
+        redirect: 'error',
         signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]) : AbortSignal.timeout(TIMEOUT_MS),
       });
       const text = await response.text();

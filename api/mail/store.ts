@@ -100,8 +100,24 @@ const outboxValues = () => ({
   lastError: p('lastError'),
   createdAt: p('createdAt'),
   userId: p('userId'),
+  priority: p('priority'),
 });
-const outboxParams = (row: NewOutboxRow) => ({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null });
+
+/**
+ * Which due row of a lane goes first (decision 034): a booking's own messages and the account's
+ * mails (someone is waiting on each), then a quote's alert, then digests and daily summaries.
+ */
+export const OUTBOX_PRIORITY = { service: 0, alert: 1, bulk: 2 } as const;
+const PRIORITIES = [OUTBOX_PRIORITY.service, OUTBOX_PRIORITY.alert, OUTBOX_PRIORITY.bulk] as const;
+
+/** A row's priority, from what it is: every writer of the outbox gets it the same way. */
+export function priorityOf(row: Pick<NewOutboxRow, 'kind' | 'dedupeKey'>): number {
+  if (row.kind === 'daily' || row.dedupeKey.startsWith('quote-digest:')) return OUTBOX_PRIORITY.bulk;
+  if (row.kind === 'quote') return OUTBOX_PRIORITY.alert;
+  return OUTBOX_PRIORITY.service;
+}
+
+const outboxParams = (row: NewOutboxRow) => ({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null, priority: priorityOf(row) });
 
 /** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
 export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
@@ -141,18 +157,27 @@ export function upsertDigestRow(db: Db, row: NewOutboxRow): void {
 }
 
 /**
- * Takes the pending row due soonest at `nowIso` and leases it until `leaseUntilIso` (its
- * next_attempt_at), so no other worker takes it while it is being sent. Run in write().
+ * Takes the channel's pending row due at `nowIso` that goes first (its priority, then the one due
+ * soonest) and leases it until `leaseUntilIso` (its next_attempt_at), so no other worker takes it
+ * while it is being sent. One indexed look-up per priority (mail_outbox_claim), so rows waiting
+ * for a retry are never scanned (the status is written out, not bound, so the partial index
+ * applies). Run in write().
  */
 export function claimDueRow(db: Db, nowIso: string, leaseUntilIso: string, channel: AlertChannel = 'email'): OutboxRow | undefined {
-  const due = db
-    .select({ id: mailOutbox.id })
-    .from(mailOutbox)
-    .where(and(eq(mailOutbox.status, 'pending'), lte(mailOutbox.nextAttemptAt, nowIso), eq(mailOutbox.channel, channel)))
-    .orderBy(asc(mailOutbox.nextAttemptAt))
-    .limit(1)
-    .get();
-  return due && db.update(mailOutbox).set({ nextAttemptAt: leaseUntilIso }).where(eq(mailOutbox.id, due.id)).returning().get();
+  const first = prepared(db, 'claimDueRow', () =>
+    db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.channel, p('channel')), eq(mailOutbox.priority, p('priority')), lte(mailOutbox.nextAttemptAt, p('nowIso')), sql`${mailOutbox.status} = 'pending'`))
+      .orderBy(asc(mailOutbox.nextAttemptAt))
+      .limit(1)
+      .prepare(),
+  );
+  for (const priority of PRIORITIES) {
+    const due = first.get({ channel, priority, nowIso });
+    if (due) return db.update(mailOutbox).set({ nextAttemptAt: leaseUntilIso }).where(eq(mailOutbox.id, due.id)).returning().get();
+  }
+  return undefined;
 }
 
 export type OutboxOutcome =

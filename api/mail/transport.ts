@@ -1,6 +1,9 @@
 // Sending one message over SMTP_URL with nodemailer. One pooled connection, reused between
 // messages, with timeouts well inside the outbox's lease (api/mail/worker.ts), so a send that
-// hangs fails and is retried instead of outliving its lease.
+// hangs fails and is retried instead of outliving its lease. A send the outbox gives up on (its
+// lane's deadline passed, or the server is stopping) is aborted: its connection is closed even
+// mid-message (a server trickling its replies trips no socket timeout), and the next message
+// goes over a fresh connection.
 import nodemailer from 'nodemailer';
 
 export interface OutgoingMail {
@@ -12,26 +15,47 @@ export interface OutgoingMail {
 }
 
 export interface MailTransport {
-  /** Resolves once the server has accepted the message; rejects with its refusal or a connection error. */
-  send(mail: OutgoingMail): Promise<void>;
+  /** Resolves once the server has accepted the message; rejects with its refusal or a connection error; `signal` gives it up. */
+  send(mail: OutgoingMail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
+type Pool = ReturnType<typeof nodemailer.createTransport>;
+/** nodemailer's pool also closes the connections busy sending when asked with `force` (its types omit the option). */
+const forceClose = (pool: Pool) => (pool.close as (options?: { force?: boolean }) => void).call(pool, { force: true });
+
 export function smtpTransport(url: string): MailTransport {
-  const transporter = nodemailer.createTransport({
-    url,
-    pool: true,
-    maxConnections: 1,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    dnsTimeout: 10_000,
-  });
+  const open = () =>
+    nodemailer.createTransport({
+      url,
+      pool: true,
+      maxConnections: 1,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      dnsTimeout: 10_000,
+    });
+  let pool = open();
+  let closed = false;
   return {
-    async send(mail) {
-      // Mail clients and autoresponders leave machine-sent mail alone (RFC 3834).
-      await transporter.sendMail({ ...mail, headers: { 'Auto-Submitted': 'auto-generated' } });
+    async send(mail, signal) {
+      signal?.throwIfAborted();
+      const current = pool;
+      const giveUp = () => {
+        if (pool === current && !closed) pool = open();
+        forceClose(current);
+      };
+      signal?.addEventListener('abort', giveUp, { once: true });
+      try {
+        // Mail clients and autoresponders leave machine-sent mail alone (RFC 3834).
+        await current.sendMail({ ...mail, headers: { 'Auto-Submitted': 'auto-generated' } });
+      } finally {
+        signal?.removeEventListener('abort', giveUp);
+      }
     },
-    close: () => transporter.close(),
+    close: () => {
+      closed = true;
+      forceClose(pool);
+    },
   };
 }

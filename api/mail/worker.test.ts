@@ -8,7 +8,7 @@ import { mailOutbox } from '../platform/db/schema';
 import type { MailTransport } from './transport';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { ALERT_MAILS_PER_HOUR, COMPANY_NOT_LIVE, GIVE_UP_AFTER_MS, mailOutboxJob, NO_MAIL_SERVER, PERMANENT_REFUSAL_ATTEMPTS, STOP_GRACE_MS, WORK_PER_TICK } from './worker';
+import { ALERT_MAILS_PER_HOUR, COMPANY_NOT_LIVE, GIVE_UP_AFTER_MS, mailOutboxJobs, NO_MAIL_SERVER, PERMANENT_REFUSAL_ATTEMPTS, LANES, STOP_GRACE_MS } from './worker';
 import { smtpTransport } from './transport';
 
 const MAIL_FROM = 'Alerts <alerts@recovery.example>';
@@ -36,7 +36,7 @@ async function setup(options: { smtp?: boolean; at?: string; busy?: boolean } = 
   };
   const workerOn = (db = t.deps.db, transport?: MailTransport) => {
     const now = () => clock.now;
-    const worker = runnerFor(mailOutboxJob({ db, config: t.config, logger, now, ...(transport ? { transport } : {}) }), { db, logger, now, busy: () => options.busy ?? false });
+    const worker = runnerFor(mailOutboxJobs({ db, config: t.config, logger, now, ...(transport ? { transport } : {}) }), { db, logger, now, busy: () => options.busy ?? false });
     cleanup.push(() => worker.stop());
     return worker;
   };
@@ -125,8 +125,8 @@ describe('an email for every quote', () => {
   });
 
   it.each([
-    ['idle', false, WORK_PER_TICK.idle.sends],
-    ['busy with requests', true, WORK_PER_TICK.busy.sends],
+    ['idle', false, LANES.email.perTick.idle],
+    ['busy with requests', true, LANES.email.perTick.busy],
   ])('turns a burst into alerts over several transactions, passing over companies without alerts, and sends them a tick’s worth at a time while %s', async (_, busy, perTick) => {
     const { t, sink, worker, quote, outbox, setMode, clock } = await setup({ busy });
     const [alerted, quiet] = [await t.operator(), await t.operator()];
@@ -372,7 +372,7 @@ describe('across restarts and workers', () => {
     const hung: MailTransport = { send: () => (claimed(), new Promise(() => {})), close() {} };
     const reopened = openDatabase(t.dbFile);
     cleanup.push(() => void reopened.$client.close());
-    const dying = runnerFor(mailOutboxJob({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }), { db: reopened, now: () => clock.now });
+    const dying = runnerFor(mailOutboxJobs({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }), { db: reopened, now: () => clock.now });
     void dying.tick();
     await sending;
     expect(outbox()[0]).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: '2026-06-10T12:05:00.000Z' });

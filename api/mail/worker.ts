@@ -1,9 +1,15 @@
 // The durable mail outbox's worker (decision 016), for texts too (a booking's alert and the
-// motorist's service messages, through api/mail/sms-transport.ts, with the same guarantees): a job of the job runner
-// (api/platform/jobs/runner.ts), which runs it every 2 s and says when the server is busy. Each tick it
-//  1. turns quotes past its marker into outbox rows for companies alerted for each quote,
-//  2. after 08:00 UK time, writes yesterday's summary for companies on the daily summary,
-//  3. sends the rows that are due over SMTP, retrying refusals with a doubling backoff for 24 hours.
+// motorist's service messages, through api/mail/sms-transport.ts, with the same guarantees): three
+// jobs of the job runner (api/platform/jobs/runner.ts), each run every 2 s and told when the
+// server is busy:
+//  - the writer (MAIL_OUTBOX_JOB) turns quotes past its marker into outbox rows for companies
+//    alerted for each quote and, after 08:00 UK time, writes yesterday's summary for companies on
+//    the daily summary;
+//  - one lane per channel (OUTBOX_LANE_JOB, decision 034), mail over SMTP and texts through the
+//    SMS provider, each with its own claim loop, number of sends at once and deadline per send
+//    (LANES), so a mail server or provider that hangs never holds up the other channel. A lane
+//    claims a booking's own messages and the account's mails first, then quote alerts, then
+//    digests and summaries (OUTBOX_PRIORITY), and retries refusals with a doubling backoff for 24 hours.
 // The quote path never waits for any of it: quotes are read here after they are committed.
 // Every step is one write() transaction, so a crash between steps loses nothing and repeats
 // nothing: the unique dedupe key refuses a second row for the same quote or day.
@@ -30,7 +36,7 @@ import { write } from '../platform/db/write';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
 import { addDays, londonMidnight } from '../engine/calendar/uk-calendar';
-import { dueDay, type IntervalJob, type JobContext } from '../platform/jobs/runner';
+import { dueDay, type IntervalJob, type Job, type JobContext } from '../platform/jobs/runner';
 import { ALERT_MAILS_PER_HOUR, dailySummary, quoteAlert, quoteDigest, SUMMARY_LIST_LIMIT, type MailContent } from './message';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
@@ -39,9 +45,13 @@ import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
 import { SmsRefused, twilioTransport, type SmsTransport } from './sms-transport';
 import type { AlertChannel } from '#shared/leads';
+import { JobLinkUnavailable, withJobLink } from '../bookings/job-link';
+import { jobTokenBox } from '../bookings/tokens';
 
-/** The mail outbox job's name: api/boot.ts nudges it when a booking's alert is written. */
+/** The outbox writer's job name (quote alerts, digests, daily summaries). */
 export const MAIL_OUTBOX_JOB = 'mail-outbox';
+/** Each channel's lane, a job of its own: api/boot.ts nudges both when a booking's messages are written. */
+export const OUTBOX_LANE_JOB: Record<AlertChannel, string> = { email: 'outbox-lane-email', sms: 'outbox-lane-sms' };
 
 export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 /** An alert of a company whose subscription gives no access (its page is not live) is never sent. */
@@ -68,19 +78,43 @@ const LEASE_MS = 5 * MINUTE;
  * Work per tick, so the worker never holds the event loop (or the write lock) long enough to
  * show in the quote path's p99, nor takes much of the cores from quotes: quotes are turned into
  * alerts 25 to a transaction (about 2 ms of composing, inserting and committing), and a tick
- * writes and sends at most so many. nodemailer spends 1–2 ms of CPU on a message (and on a
- * shared machine the mail server as much again), so while the server is busy with requests (its
- * event loop ran more than half of the last tick) the worker writes 50 alerts and sends 1 a
- * second, against 250 and 20 otherwise: sending 4 a second under a saturating quote load cost
- * 6–9 % of quote throughput in `npm run bench -- alerts`, 1 a second was within its noise. A
- * longer burst waits past the marker or in the outbox and goes out once the load eases.
+ * writes at most so many: 50 a second while the server is busy with requests (its event loop ran
+ * more than half of the last tick), 250 otherwise. A longer burst waits past the marker and is
+ * written once the load eases.
  */
 const QUOTES_PER_TRANSACTION = 25;
-export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts: 100, sends: 2 } } as const;
+export const WORK_PER_TICK = { idle: { alerts: 500 }, busy: { alerts: 100 } } as const;
+
+export interface LaneSettings {
+  /** Rows of the lane being sent at once. */
+  concurrency: number;
+  /** A send not answered by then is given up (its connection closed, its request aborted) and retried later. */
+  sendTimeoutMs: number;
+  /** Rows claimed per tick, while the server is idle or busy with requests. */
+  perTick: { idle: number; busy: number };
+}
+
+/**
+ * The lanes (decision 034). Mail: one at a time over the one pooled SMTP connection; nodemailer
+ * spends 1–2 ms of CPU on a message (and on a shared machine the mail server as much again), so
+ * while the server is busy it sends 1 a second, against 20 otherwise: sending 4 a second under a
+ * saturating quote load cost 6–9 % of quote throughput in `npm run bench -- alerts`, 1 a second
+ * was within its noise. Its deadline is past the transport's own timeouts (10 s to connect, 10 s
+ * for the greeting, 30 s of silence), for a server that answers just often enough to trip none.
+ * Texts: an HTTPS request each, mostly waiting on the provider: 1.1 ms of CPU a text against
+ * 2.7 ms a mail, each with its fake server in the same process (load average 18). So 4 at a time,
+ * and 4 a second while busy (a booking writes at most two texts, and they are the motorist's
+ * service messages), about the CPU of 1.5 mails a second; the deadline is past the transport's
+ * 15 s. The lease (5 minutes) is far beyond both deadlines.
+ */
+export const LANES: Record<AlertChannel, LaneSettings> = {
+  email: { concurrency: 1, sendTimeoutMs: 60 * SECOND, perTick: { idle: 40, busy: 2 } },
+  sms: { concurrency: 4, sendTimeoutMs: 20 * SECOND, perTick: { idle: 40, busy: 8 } },
+};
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms' | 'billing'>>;
+  config: Pick<Config, 'mail' | 'publicUrl' | 'sessionSecret'> & Partial<Pick<Config, 'sms' | 'billing'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
@@ -88,6 +122,8 @@ export interface MailWorkerOptions {
   /** Default: the Twilio-compatible provider of SMS_*; none without it (text rows are then kept as unsent). */
   smsTransport?: SmsTransport;
   intervalMs?: number;
+  /** Changes to a lane's settings (LANES): a test's short deadline. */
+  lanes?: Partial<Record<AlertChannel, Partial<LaneSettings>>>;
 }
 
 /**
@@ -132,11 +168,24 @@ async function unlessStopped<T>(work: Promise<T>, signal: AbortSignal, graceMs: 
 /** The wait after `failures` failed tries in a row: 30 s, doubling, capped. */
 export const retryDelayMs = (failures: number) => Math.min(FIRST_RETRY_MS * 2 ** (failures - 1), LONGEST_RETRY_MS);
 
-/** The mail outbox as a job definition: one tick writes alerts and summaries and sends what is due. */
-export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
+/** A lane's deadline passed before its mail server or provider answered. */
+class LaneTimeout extends Error {
+  constructor(channel: AlertChannel, ms: number) {
+    super(`no answer from the ${channel === 'sms' ? 'SMS provider' : 'mail server'} within ${ms / SECOND} s`);
+    this.name = 'LaneTimeout';
+  }
+}
+
+/**
+ * The mail outbox as jobs: the writer (alerts and summaries) and one lane per channel, each sending
+ * what is due of its own channel (decision 034). Added to the runner side by side (api/boot.ts).
+ */
+export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   const { db, config, logger, now } = options;
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
   const sms = options.smsTransport ?? (config.sms ? twilioTransport(config.sms) : undefined);
+  const box = jobTokenBox(config.sessionSecret);
+  const everyMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
@@ -151,9 +200,6 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     const owner = findUserByCompanyId(db, companyId);
     return !owner || statusGivesAccess(owner, at, config.billing?.mode ?? 'local');
   }
-  /** Failed sends since the last one that went through: logged once as an episode starts and once as it ends. */
-  // Per channel: a failing SMS provider and a working mail server are two episodes, each logged once.
-  const failuresInARow: Record<AlertChannel, number> = { email: 0, sms: 0 };
 
   /**
    * An outbox row for `content`, due at once (or kept unsent without a mail server), or held
@@ -251,7 +297,7 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     await store(rows, DAILY_MARKER, today, marker);
   }
 
-  /** What happens to a row after a failed try: tried again later, or given up 24 hours after it was written. */
+    /** What happens to a row after a failed try: tried again later, or given up 24 hours after it was written. */
   function afterFailure(r: OutboxRow, error: unknown, at: Date): OutboxOutcome {
     const attempts = r.attempts + 1;
     const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -265,66 +311,99 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
     return { status: 'pending', attempts, nextAttemptAt: new Date(next).toISOString(), lastError };
   }
 
-  /** Sends one claimed row (its account link made) through its channel's transport; `abort` ends a text's request. */
+  /**
+   * The last word before a claimed row is sent, in the claim's transaction: an outcome to record
+   * instead of sending it, or undefined to send it. This is where an SMS row is about to be sent.
+   * An operator's alert of a company that is not live is not sent; account mails (verification,
+   * reset) and a booked motorist's service texts go whatever the subscription.
+   */
+  function holdBack(r: OutboxRow, at: Date): OutboxOutcome | undefined {
+    if (ALERT_KIND_SET.has(r.kind) && !isMotoristMessage(r.dedupeKey) && !companyLive(r.companyId, at)) {
+      return { status: 'failed', attempts: r.attempts, lastError: COMPANY_NOT_LIVE };
+    }
+    return undefined;
+  }
+
+  type Claimed = { r: OutboxRow; mail: MailContent };
+
+  /**
+   * Claims (leases) the lane's next due row in its own transaction, and makes its message: an
+   * account mail's link (a fresh token, api/auth/account-mail.ts) and a job's status page link
+   * (from the booking's sealed token, api/bookings/job-link.ts) are put in only now, so the outbox
+   * never stores a token. A second worker, or this one after a restart, does not take a row in
+   * flight until its lease has passed. 'held' when the row was settled without sending.
+   */
+  function claimNext(channel: AlertChannel, at: Date): Promise<Claimed | 'held' | undefined> {
+    return write(db, () => {
+      const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel);
+      if (!due) return undefined;
+      const held = holdBack(due, at);
+      if (held) {
+        recordOutcome(db, due.id, held);
+        return 'held' as const;
+      }
+      try {
+        return { r: due, mail: withJobLink(db, due, withLink(db, due, config.publicUrl, at), box, config.publicUrl) };
+      } catch (error) {
+        if (!(error instanceof JobLinkUnavailable)) throw error;
+        recordOutcome(db, due.id, { status: 'failed', attempts: due.attempts, lastError: error.message });
+        return 'held' as const;
+      }
+    });
+  }
+
+  /** Sends one claimed row through its channel's transport; `abort` gives the send up. */
   function deliver(r: OutboxRow, mail: MailContent, abort: AbortSignal): Promise<void> {
     if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }, abort) : Promise.reject(new Error('no SMS provider'));
     if (!transport) return Promise.reject(new Error('no mail server'));
-    return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html });
+    return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html }, abort);
   }
 
-  async function sendDue(limit: number, channel: AlertChannel, stopping: () => boolean, signal: AbortSignal) {
-    if (channel === 'email' ? !transport : !sms) return;
-    for (let sent = 0; sent < limit && !stopping(); sent++) {
-      const at = now();
-      // Claimed (leased) in its own transaction before it is sent, one at a time: a second worker,
-      // or this one after a restart, does not take a row in flight until its lease has passed,
-      // and a stop between two messages leaves none claimed and unsent.
-      // An account mail's link is made here, in the claim's transaction (api/auth/account-mail.ts).
-      const claimed = await write(db, () => {
-        const due = claimDueRow(db, at.toISOString(), new Date(at.getTime() + LEASE_MS).toISOString(), channel);
-        if (due && ALERT_KIND_SET.has(due.kind) && !isMotoristMessage(due.dedupeKey) && !companyLive(due.companyId, at)) {
-          // Account mails (verification, reset) and a booked motorist's service texts go whatever
-          // the subscription; the operator's alerts do not.
-          recordOutcome(db, due.id, { status: 'failed', attempts: due.attempts, lastError: COMPANY_NOT_LIVE });
-          return 'skipped' as const;
-        }
-        return due && { r: due, mail: withLink(db, due, config.publicUrl, at) };
-      });
-      if (claimed === 'skipped') continue;
-      if (!claimed) return;
-      const { r, mail } = claimed;
-      let outcome: OutboxOutcome;
+  /** One channel's lane: its own claim loop, sends at once and deadline (LANES), a job of its own. */
+  function laneJob(channel: AlertChannel): IntervalJob {
+    const lane: LaneSettings = { ...LANES[channel], ...options.lanes?.[channel] };
+    const provider = channel === 'sms' ? 'the SMS provider' : 'the mail server';
+    /** Failed sends since the last one that went through: logged once as an episode starts and once as it ends. */
+    let failuresInARow = 0;
+
+    /** Sends a claimed row within the lane's deadline and records what came of it; 'stopped' when the server stopped first. */
+    async function send({ r, mail }: Claimed, signal: AbortSignal): Promise<'stopped' | undefined> {
       const abort = new AbortController();
-      const sending = deliver(r, mail, abort.signal);
+      let deadline: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<never>((_, reject) => {
+        deadline = setTimeout(() => {
+          const error = new LaneTimeout(channel, lane.sendTimeoutMs);
+          abort.abort(error);
+          reject(error);
+        }, lane.sendTimeoutMs);
+      });
+      const sending = Promise.race([deliver(r, mail, abort.signal), timedOut]);
+      sending.catch(() => {});
+      let outcome: OutboxOutcome;
       try {
         if ((await unlessStopped(sending.then(() => 'sent' as const), signal, STOP_GRACE_MS)) === 'stopped') {
-          // The server is stopping and the send has not finished: drop the connection and hand the
-          // row back, due at once and with no try counted (the server may or may not have taken it).
-          // The text's request is aborted, not left to its own timeout: an answer arriving after
-          // the row was handed back would otherwise count for nothing, and the text go twice.
-          sending.catch(() => {});
-          if (r.channel === 'sms') abort.abort();
-          else transport?.close();
-          const provider = r.channel === 'sms' ? 'the SMS provider' : 'the mail server';
+          // The server is stopping and the send has not finished: give it up (the connection
+          // closed, the request aborted) and hand the row back, due at once and with no try
+          // counted (the server may or may not have taken it). Not left to its own timeout: an
+          // answer arriving after the row was handed back would count for nothing, and it go twice.
+          abort.abort();
           await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: `stopped before ${provider} answered` }));
           logger.warn({
-            msg: r.channel === 'sms'
+            msg: channel === 'sms'
               ? 'Text send still going at shutdown: request aborted, text kept to send at the next start'
               : 'Mail send still going at shutdown: connection closed, message kept to send at the next start',
             outboxId: r.id,
           });
-          return;
+          return 'stopped';
         }
         outcome = { status: 'sent', sentAt: now().toISOString() };
-        if (failuresInARow[channel] > 0) {
-          logger.info({ msg: channel === 'sms' ? 'Text delivery works again' : 'Mail delivery works again', failedBefore: failuresInARow[channel] });
-        }
-        failuresInARow[channel] = 0;
+        if (failuresInARow > 0) logger.info({ msg: channel === 'sms' ? 'Text delivery works again' : 'Mail delivery works again', failedBefore: failuresInARow });
+        failuresInARow = 0;
       } catch (error) {
         outcome = afterFailure(r, error, now());
-        failuresInARow[channel] += 1;
+        failuresInARow += 1;
         // Once per episode, with the mail server's or provider's own answer (never the message or its recipient).
-        if (failuresInARow[channel] === 1) {
+        if (failuresInARow === 1) {
           const answer = outcome.status === 'sent' ? undefined : outcome.lastError;
           logger.warn(
             channel === 'sms'
@@ -332,23 +411,44 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
               : { msg: 'Mail delivery failing; retrying', outboxId: r.id, replyCode: replyCode(error), answer, willRetry: outcome.status === 'pending' },
           );
         }
+      } finally {
+        clearTimeout(deadline);
       }
       await write(db, () => recordOutcome(db, r.id, outcome));
+      return undefined;
     }
+
+    return {
+      name: OUTBOX_LANE_JOB[channel],
+      everyMs,
+      async run({ busy, stopping, signal }: JobContext) {
+        if (channel === 'email' ? !transport : !sms) return;
+        const limit = lane.perTick[busy ? 'busy' : 'idle'];
+        let claims = 0;
+        let stopped = false;
+        // `concurrency` senders share the tick's claims; each claims its next row as its last send ends.
+        const sender = async () => {
+          while (claims < limit && !stopping() && !stopped) {
+            claims += 1;
+            const next = await claimNext(channel, now());
+            if (next === undefined) return;
+            if (next === 'held') continue;
+            if ((await send(next, signal)) === 'stopped') stopped = true;
+          }
+        };
+        await Promise.all(Array.from({ length: Math.max(1, Math.min(lane.concurrency, limit)) }, sender));
+      },
+      close: channel === 'email' ? () => transport?.close() : undefined,
+    };
   }
 
-  return {
+  const writer: IntervalJob = {
     name: MAIL_OUTBOX_JOB,
-    everyMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
-    async run({ busy, stopping, signal }: JobContext) {
-      const work = WORK_PER_TICK[busy ? 'busy' : 'idle'];
-      await alertNewQuotes(work.alerts, stopping);
+    everyMs,
+    async run({ busy, stopping }: JobContext) {
+      await alertNewQuotes(WORK_PER_TICK[busy ? 'busy' : 'idle'].alerts, stopping);
       await writeDailySummaries();
-      await sendDue(work.sends, 'email', stopping, signal);
-      await sendDue(work.sends, 'sms', stopping, signal);
-    },
-    close() {
-      transport?.close();
     },
   };
+  return [writer, laneJob('email'), laneJob('sms')];
 }

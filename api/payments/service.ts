@@ -58,10 +58,9 @@ const idOf = (value: unknown): string | null =>
 export interface BookingPort {
   /**
    * Runs `apply` (the payment's own change) in one transaction with the booking becoming requested
-   * and its alerts; nothing of the booking changes when `apply` answers false. `jobUrl` is the
-   * motorist's status page, for their text.
+   * and its alerts; nothing of the booking changes when `apply` answers false.
    */
-  paymentSettled(bookingId: number, jobUrl: string, apply: () => boolean): Promise<boolean>;
+  paymentSettled(bookingId: number, apply: () => boolean): Promise<boolean>;
   /** Deletes a booking still awaiting payment, with its payment (`also` runs in the same transaction). */
   paymentAbandoned(bookingId: number, also?: () => void): Promise<boolean>;
 }
@@ -135,7 +134,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     if (!state.settled) return false;
     const at = now().toISOString();
     const status = payment.kind === 'hold' ? 'held' : 'paid';
-    return port().paymentSettled(payment.bookingId, await unseal(payment.returnSeal), () => {
+    return port().paymentSettled(payment.bookingId, () => {
       if (!extra()) return false;
       return movePayment(db, payment.id, ['awaiting'], { status, paymentIntentId: state.paymentIntentId, paidAt: at }, at);
     });

@@ -190,11 +190,21 @@ export function createTestApp(options: TestAppOptions = {}) {
 
 
 /**
- * One job on a runner of its own (api/platform/jobs/runner.ts), for a test to drive run by run on
- * its own clock: never busy unless the test says so, and stopped as the server would stop it.
+ * A job (or the jobs of one feature, such as the mail outbox's writer and lanes) on a runner of its
+ * own (api/platform/jobs/runner.ts), for a test to drive run by run on its own clock: never busy
+ * unless the test says so, and stopped as the server would stop it. `tick` runs each job once, one
+ * after the other, in the order given; `tickOf` runs one job by name.
  */
-export function runnerFor(job: Job, options: { db: Db; now: () => Date; logger?: Pick<Logger, 'info' | 'error'>; busy?: () => boolean }) {
+export function runnerFor(jobs: Job | Job[], options: { db: Db; now: () => Date; logger?: Pick<Logger, 'info' | 'error'>; busy?: () => boolean }) {
   const runner = createJobRunner({ logger: { info() {}, error() {} }, busy: () => false, ...options });
-  const { tick } = runner.add(job);
-  return { tick, stop: runner.stop };
+  const handles = new Map((Array.isArray(jobs) ? jobs : [jobs]).map((job) => [job.name, runner.add(job)]));
+  async function tick() {
+    for (const handle of handles.values()) await handle.tick();
+  }
+  function tickOf(name: string) {
+    const handle = handles.get(name);
+    if (!handle) throw new Error(`no job named ${name} on this runner`);
+    return handle.tick();
+  }
+  return { tick, tickOf, stop: runner.stop };
 }

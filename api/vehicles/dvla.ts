@@ -2,7 +2,8 @@
 // `x-api-key` header answers the vehicle's make, colour, fuel type, type approval, revenue
 // weight and wheelplan (and more we do not read). 404 is "not found"; 400 is a registration it
 // cannot read, which for us is the same; 429 is its rate limit; 5xx (503 during maintenance) a
-// failure. The key goes in that one header and nowhere else: not in an error, not in a log line.
+// failure. The key goes in that one header and nowhere else: not in an error, not in a log line,
+// not to another server (a redirect is refused, not followed).
 import { DVLA_PRODUCTION_URL } from '../platform/config';
 import type { VehicleFacts } from './rules';
 
@@ -60,6 +61,9 @@ export function createDvlaProvider(options: { apiKey: string; url?: string; fetc
           method: 'POST',
           headers: { 'x-api-key': options.apiKey, 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify({ registrationNumber: registration }),
+          // The key is for the DVLA alone: a redirect (to wherever) fails the look-up instead of
+          // being followed with the header.
+          redirect: 'error',
           signal,
         });
       } catch {

@@ -351,12 +351,18 @@ export const mailOutbox = sqliteTable(
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: text('next_attempt_at'),
     lastError: text('last_error'),
+    /**
+     * Claim order within a channel's lane (api/mail/store.ts, OUTBOX_PRIORITY): 0 a booking's own
+     * messages and the account's mails, 1 a quote's alert, 2 digests and daily summaries.
+     */
+    priority: integer('priority').notNull().default(1),
     createdAt: createdAt(),
     sentAt: text('sent_at'),
   },
   (t) => [
     uniqueIndex('mail_outbox_dedupe').on(t.dedupeKey),
     index('mail_outbox_due').on(t.status, t.nextAttemptAt),
+    index('mail_outbox_claim').on(t.channel, t.priority, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('mail_outbox_company').on(t.companyId, t.id),
     index('mail_outbox_booking').on(t.bookingId),
   ],
@@ -440,6 +446,12 @@ export const bookings = sqliteTable(
     pickupLng: real('pickup_lng'),
     pricePence: pence('price_pence').notNull(),
     jobTokenHash: text('job_token_hash').notNull(),
+    /**
+     * The job token itself, encrypted (AES-256-GCM under a key derived from SESSION_SECRET,
+     * api/bookings/tokens.ts): opened only by the outbox, to put the status page's link in a text
+     * as it is sent. No stored message holds the token (decision 034). Null for older bookings.
+     */
+    jobTokenSealed: text('job_token_sealed'),
     driverTokenHash: text('driver_token_hash').notNull(),
     driverSalt: text('driver_salt').notNull(),
     respondBy: text('respond_by').notNull(),
