@@ -83,7 +83,7 @@ export function parseTrustProxy(value: string | undefined): TrustProxy {
     if (prefix === undefined) list.addAddress(address, type);
     else list.addSubnet(address, bits, type);
     const size = 1n << BigInt(width - bits);
-    const start = (toBigInt(address, family) - (family === 4 ? V4_MAPPED : 0n)) & ~(size - 1n);
+    const start = (toBigInt(address, family === 4 ? 4 : 6) - (family === 4 ? V4_MAPPED : 0n)) & ~(size - 1n);
     const first = start + (family === 4 ? V4_MAPPED : 0n);
     ranges.push([first, first + size - 1n]);
   }
