@@ -10,7 +10,9 @@ export const PASSWORD_MIN = 6;
 export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN} characters`;
 export const PASSWORD_ONLY_SPACES = 'Password cannot be only spaces';
 export const PASSWORD_TOO_COMMON = 'This password is one of the most common ones. Please choose one that is harder to guess.';
-export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters, not one of the most common passwords`;
+/** The server's refusal of a password zxcvbn scores below 2, before its reason (api/auth/password-strength.ts). */
+export const PASSWORD_TOO_WEAK = 'This password is too easy to guess.';
+export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters and hard to guess: not a common password, word or name, nor your own name, company or email`;
 
 const COMMON = new Set(COMMON_PASSWORDS.map((p) => p.toLowerCase()));
 

@@ -13,6 +13,7 @@ import { Conflict, TooManyRequests, Unauthorized } from '../platform/errors';
 import { knownAddressStore } from './known-addresses';
 import { createRateLimiter, type RateLimiter } from '../platform/http/rate-limit';
 import { hashPassword, timingSafeDummy, verifyPassword } from './password';
+import { assertStrongPassword } from './password-strength';
 
 const FAILED_LOGIN = 'Invalid email or password';
 const EMAIL_TAKEN = 'An account with this email already exists';
@@ -135,6 +136,7 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
     async signup(body: SignupRequest, address: string): Promise<UserRow> {
       signups.check(`signup:${address}`, TOO_MANY_SIGN_UPS);
       const email = body.email.toLowerCase();
+      await assertStrongPassword(body.password, { name: body.name, companyName: body.companyName, email }, 'password');
       const passwordHash = await hashPassword(body.password);
       const at = deps.now();
       // Checked and created in one transaction: two sign-ups racing for an address cannot both pass.

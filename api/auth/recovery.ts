@@ -14,6 +14,7 @@ import { Conflict, ValidationFailed } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import { queueAccountMail } from './account-mail';
 import { hashPassword, verifyPassword } from './password';
+import { assertStrongPassword } from './password-strength';
 import { findAccountsByEmail, findUserById, markEmailVerified, setPassword, type UserRow } from './store';
 import { checkToken, retireTokens, useToken, type TokenCheck, type TokenPurpose } from './tokens';
 
@@ -40,6 +41,9 @@ function refuseLink(check: Exclude<TokenCheck, { ok: true }>): never {
 
 /** A replaced account (its address went to the account that verified it) holds no address. */
 const isReplaced = (user: UserRow) => user.email.includes('#replaced-');
+
+/** The account's own words, which a password of it must not lean on. */
+const passwordContext = (db: Db, user: UserRow) => ({ name: user.name, email: user.email, companyName: user.companyId != null ? findCompanyById(db, user.companyId)?.name : undefined });
 
 const companyNameOf = (db: Db, user: UserRow) => (user.companyId != null && findCompanyById(db, user.companyId)?.name) || PRODUCT_NAME;
 
@@ -151,6 +155,8 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       // Hashed before the transaction (argon2 takes tens of milliseconds); the link is checked in it.
       const first = checkToken(db, 'reset-password', token, deps.now());
       if (!first.ok) refuseLink(first);
+      const owner = findUserById(db, first.row.userId);
+      await assertStrongPassword(password, owner ? passwordContext(db, owner) : {}, 'password');
       const passwordHash = await hashPassword(password);
       return redeem('reset-password', token, (user, email, at) => {
         retireTokens(db, user.id, 'reset-password', at);
@@ -166,6 +172,7 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
         throw new ValidationFailed(WRONG_CURRENT_PASSWORD, { currentPassword: WRONG_CURRENT_PASSWORD }, 'WRONG_PASSWORD');
       }
       slot.release();
+      await assertStrongPassword(newPassword, passwordContext(db, user), 'newPassword');
       const passwordHash = await hashPassword(newPassword);
       return write(db, () => {
         retireTokens(db, user.id, 'reset-password', deps.now());
