@@ -51,4 +51,12 @@ export const changePasswordSchema = z.object({
 export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
 
 export const verifyEmailSchema = z.object({ token: linkToken });
+
+/** "Email me a sign-in link" on the sign-in page. */
+export const signInLinkRequestSchema = z.object({ email: emailField });
+export type SignInLinkRequest = z.infer<typeof signInLinkRequestSchema>;
+
+/** The sign-in link's token, as its page sends it. */
+export const signInWithLinkSchema = z.object({ token: linkToken });
+export type SignInWithLinkRequest = z.infer<typeof signInWithLinkSchema>;
 export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;
