@@ -1,5 +1,7 @@
 // A new password must be hard to guess (docs/product.md, Accounts): zxcvbn-ts scores it with the
 // account's own words as guessable, at sign-up, reset and change, and the refusal says why.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PASSWORD_TOO_WEAK } from '#shared/account-schemas';
 import { write } from '../platform/db/write';
@@ -65,5 +67,19 @@ describe('password strength', () => {
     const ok = await t.call('POST', '/api/reset-password', { body: { token, password: STRONG } });
     expect(ok.status).toBe(200);
     expect((await t.call('POST', '/api/login', { body: { email: op.email, password: STRONG } })).status).toBe(200);
+  });
+});
+
+describe('where the estimator loads', () => {
+  it('is imported by the server only, never by the widget, the portal or shared code', () => {
+    const importers: string[] = [];
+    for (const root of ['widget', 'admin', 'shared']) {
+      for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+        if (!entry.isFile() || !/\.(ts|tsx)$/.test(entry.name)) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        if (readFileSync(file, 'utf8').includes('@zxcvbn-ts')) importers.push(file);
+      }
+    }
+    expect(importers).toEqual([]);
   });
 });
