@@ -39,7 +39,10 @@ const FREE_FAILURES_PER_ADDRESS = 10;
 const FREE_FAILURES_PER_ACCOUNT = 100;
 /** The longest wait between guesses from unknown addresses: slowed to at most one a minute, never locked for an hour. */
 const LONGEST_DELAY_MS = 60_000;
-/** With no failed guess for this long, a count starts again. */
+/**
+ * How long failures are counted: per account and address, until none for this long; per account,
+ * for this long from the first (so a slow, steady run, one guess a minute, never reaches 100).
+ */
 const FAILURES_FORGOTTEN_AFTER_MS = 60 * MINUTE;
 
 /** The wait after the `failures`-th failed guess when `free` cost nothing: none, then 1 s, 2 s, 4 s … up to a minute. */
@@ -55,8 +58,10 @@ export const delayAfter = (failures: number, free = FREE_FAILURES_PER_ADDRESS): 
  * address (who then signs in with an emailed link, which no slowing stops). Never the owner at a
  * known address. In memory, bounded like the limiters' store.
  */
-function unknownAddressDelay(now: () => number, free: number, maxKeys = 100_000) {
-  const accounts = new Map<string, { failures: number; lastFailureAt: number; nextAt: number }>();
+function unknownAddressDelay(now: () => number, free: number, counted: 'until-quiet' | 'per-hour', maxKeys = 100_000) {
+  const accounts = new Map<string, { failures: number; since: number; lastFailureAt: number; nextAt: number }>();
+  const forgotten = (state: { since: number; lastFailureAt: number }, t: number) =>
+    t - (counted === 'per-hour' ? state.since : state.lastFailureAt) > FAILURES_FORGOTTEN_AFTER_MS;
   return {
     /**
      * Throws TooManyRequests while the account's delay runs; otherwise counts this attempt as a
@@ -66,11 +71,11 @@ function unknownAddressDelay(now: () => number, free: number, maxKeys = 100_000)
     reserve(key: string, message: string): { release(): void } {
       const t = now();
       let state = accounts.get(key);
-      if (state && t - state.lastFailureAt > FAILURES_FORGOTTEN_AFTER_MS) state = undefined;
+      if (state && forgotten(state, t)) state = undefined;
       if (state && state.nextAt > t) throw new TooManyRequests(message, Math.ceil((state.nextAt - t) / 1000));
       const before = state ? { ...state } : undefined;
       const failures = (state?.failures ?? 0) + 1;
-      const next = { failures, lastFailureAt: t, nextAt: t + delayAfter(failures, free) };
+      const next = { failures, since: state?.since ?? t, lastFailureAt: t, nextAt: t + delayAfter(failures, free) };
       accounts.delete(key);
       if (accounts.size >= maxKeys) {
         const oldest = accounts.keys().next().value;
@@ -130,8 +135,8 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
   // hour, and never at all the emailed sign-in link (api/auth/recovery.ts).
   const perAccountAddress = createRateLimiter({ limit: 10, windowMs: 15 * MINUTE, now: clock });
   const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * MINUTE, now: clock });
-  const unknownPairs = unknownAddressDelay(clock, FREE_FAILURES_PER_ADDRESS);
-  const unknownAccounts = unknownAddressDelay(clock, FREE_FAILURES_PER_ACCOUNT);
+  const unknownPairs = unknownAddressDelay(clock, FREE_FAILURES_PER_ADDRESS, 'until-quiet');
+  const unknownAccounts = unknownAddressDelay(clock, FREE_FAILURES_PER_ACCOUNT, 'per-hour');
   const known = knownAddressStore(db, config.sessionSecret);
   /** `address` signed in to `user` (a sign-in, or a password reset): known to the account from now on. */
   const remember = (user: UserRow, address: string): Promise<void> => write(db, () => known.remember(user.id, address, deps.now()));
