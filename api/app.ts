@@ -70,7 +70,7 @@ export interface AppBookings {
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
+const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/sign-in\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
 
 /** The largest form body the local billing pages read (their forms send one short field). */
 const BILLING_FORM_LIMIT = 4 * 1024;

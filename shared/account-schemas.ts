@@ -10,7 +10,9 @@ export const PASSWORD_MIN = 6;
 export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN} characters`;
 export const PASSWORD_ONLY_SPACES = 'Password cannot be only spaces';
 export const PASSWORD_TOO_COMMON = 'This password is one of the most common ones. Please choose one that is harder to guess.';
-export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters, not one of the most common passwords`;
+/** The server's refusal of a password zxcvbn scores below 2, before its reason (api/auth/password-strength.ts). */
+export const PASSWORD_TOO_WEAK = 'This password is too easy to guess.';
+export const PASSWORD_HINT = `At least ${PASSWORD_MIN} characters and hard to guess: not a common password, word or name, nor your own name, company or email`;
 
 const COMMON = new Set(COMMON_PASSWORDS.map((p) => p.toLowerCase()));
 
@@ -49,4 +51,12 @@ export const changePasswordSchema = z.object({
 export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
 
 export const verifyEmailSchema = z.object({ token: linkToken });
+
+/** "Email me a sign-in link" on the sign-in page. */
+export const signInLinkRequestSchema = z.object({ email: emailField });
+export type SignInLinkRequest = z.infer<typeof signInLinkRequestSchema>;
+
+/** The sign-in link's token, as its page sends it. */
+export const signInWithLinkSchema = z.object({ token: linkToken });
+export type SignInWithLinkRequest = z.infer<typeof signInWithLinkSchema>;
 export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;

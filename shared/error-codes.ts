@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'LINK_USED',
   // Changing a password: the current one given is not the account's
   'WRONG_PASSWORD',
+  // A new password the strength estimator scores too easy to guess (the message says why)
+  'PASSWORD_TOO_WEAK',
   'ALREADY_VERIFIED',
   // Share & Embed before a custom URL is locked: no link, QR code or snippet yet
   'NO_CUSTOM_URL',

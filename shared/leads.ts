@@ -40,7 +40,7 @@ export const ALERT_KINDS = ['quote', 'daily', 'booking'] as const;
  */
 export const bookingMessageKey = (bookingId: number, audience: 'operator' | 'motorist', step: string) => `booking:${bookingId}:${audience}:${step}`;
 export const isMotoristMessage = (dedupeKey: string) => /^booking:\d+:motorist:/.test(dedupeKey);
-export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt'] as const;
+export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt', 'sign-in-link'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
 export type OutboxKind = AlertKind | AccountMailKind;

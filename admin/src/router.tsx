@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
       // The pages the account's emailed links open (docs/product.md, Accounts).
       { path: '/verify-email/:token', lazy: screen(() => import('./pages/account/VerifyEmailPage')) },
       { path: '/reset-password/:token', lazy: screen(() => import('./pages/account/ResetPasswordPage')) },
+      { path: '/sign-in/:token', lazy: screen(() => import('./pages/account/SignInLinkPage')) },
       {
         Component: ProtectedRoute,
         children: [

@@ -1,5 +1,5 @@
-// The account's own mails (docs/product.md, Accounts): verify an address, reset a password, and
-// "someone tried to sign up with your address". They go through the mail outbox like alerts
+// The account's own mails (docs/product.md, Accounts): verify an address, reset a password, sign in
+// without the password, and "someone tried to sign up with your address". They go through the mail outbox like alerts
 // (retries, one row per mail), each as its own kind. A link's token is made when the mail is
 // sent (api/mail/worker.ts calls withLink), so the outbox never holds a usable link: the row
 // keeps LINK_PLACEHOLDER and the database keeps only the token's hash. Without SMTP_URL the link
@@ -13,10 +13,13 @@ import type { Db } from '../platform/db/client';
 import type { AppDeps } from '../platform/deps';
 import { issueToken, LINK_PATH, type TokenPurpose } from './tokens';
 
+/** What the logged link of an unsent mail does, for the line that shows it. */
+const UNSENT_LINK_DOES: Record<TokenPurpose, string> = { 'verify-email': 'verify', 'reset-password': 'reset the password of', 'sign-in': 'sign in as' };
+
 /** Stands for the link in a stored account mail until it is sent. */
 export const LINK_PLACEHOLDER = '{{link}}';
 
-const PURPOSE: Partial<Record<AccountMailKind, TokenPurpose>> = { 'verify-email': 'verify-email', 'reset-password': 'reset-password' };
+const PURPOSE: Partial<Record<AccountMailKind, TokenPurpose>> = { 'verify-email': 'verify-email', 'reset-password': 'reset-password', 'sign-in-link': 'sign-in' };
 
 const page = (body: string) =>
   `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${body}</body></html>`;
@@ -56,6 +59,15 @@ export function accountMailContent(input: AccountMailInput, publicUrl: string): 
         subject: `Reset your ${PRODUCT_NAME} password`,
         text: [hello, '', what, '', `Choose a new password: ${LINK_PLACEHOLDER}`, '', expiry, ''].join('\n'),
         html: page(`<p>${escapeHtml(hello)}</p><p>${escapeHtml(what)}</p>${button('Choose a new password')}${small(expiry)}`),
+      };
+    }
+    case 'sign-in-link': {
+      const what = `Someone (we hope you) asked for a link to sign in to ${input.companyName}'s account on ${PRODUCT_NAME} without a password.`;
+      const expiry = 'The link works once, for 15 minutes. If you did not ask for this, ignore this email: nobody can sign in without it, and your password stays as it is.';
+      return {
+        subject: `Your ${PRODUCT_NAME} sign-in link`,
+        text: [hello, '', what, '', `Sign in: ${LINK_PLACEHOLDER}`, '', expiry, ''].join('\n'),
+        html: page(`<p>${escapeHtml(hello)}</p><p>${escapeHtml(what)}</p>${button('Sign in')}${small(expiry)}`),
       };
     }
     case 'signup-attempt': {
@@ -116,7 +128,7 @@ export function queueAccountMail(
   if (!mailServer && purpose) {
     // A local install without SMTP_URL: the owner reads the link from the log, once.
     const link = linkFor(config.publicUrl, purpose, issueToken(db, { purpose, userId: input.user.id, email: input.to, now: at }));
-    deps.logger.info({ msg: `mail not sent: no mail server configured; open this link to ${purpose === 'verify-email' ? 'verify' : 'reset the password of'} ${input.to}`, kind: input.kind, unsentLink: link });
+    deps.logger.info({ msg: `mail not sent: no mail server configured; open this link to ${UNSENT_LINK_DOES[purpose]} ${input.to}`, kind: input.kind, unsentLink: link });
   }
 }
 

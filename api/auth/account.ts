@@ -13,11 +13,12 @@ import { Conflict, TooManyRequests, Unauthorized } from '../platform/errors';
 import { knownAddressStore } from './known-addresses';
 import { createRateLimiter, type RateLimiter } from '../platform/http/rate-limit';
 import { hashPassword, timingSafeDummy, verifyPassword } from './password';
+import { assertStrongPassword } from './password-strength';
 
 const FAILED_LOGIN = 'Invalid email or password';
 const EMAIL_TAKEN = 'An account with this email already exists';
 export const TOO_MANY_SIGN_INS = 'Too many sign-in attempts. Please wait 15 minutes and try again.';
-export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = 'Too many sign-in attempts for this account. Please try again later.';
+export const TOO_MANY_SIGN_INS_FOR_ACCOUNT = "Too many sign-in attempts for this account. Please try again later, or use 'Email me a sign-in link'.";
 export const TOO_MANY_SIGN_UPS = 'Too many sign-ups from this address. Please try again later.';
 
 const MINUTE = 60_000;
@@ -29,25 +30,38 @@ export const UNVERIFIED_CLAIM_MS = 7 * 24 * HOUR;
  * keep the column's default, none, so nobody starts getting mail they did not ask for.
  */
 const NEW_COMPANY_ALERT_MODE: AlertMode = 'each';
-/** Failed guesses at an account from addresses it does not know that cost nothing; past them each waits longer. */
-const FREE_UNKNOWN_FAILURES = 10;
+/**
+ * Failed guesses from an address an account does not know that cost nothing, counted per account
+ * and address (one address guessing) and per account (many addresses guessing); past them each
+ * waits longer.
+ */
+const FREE_FAILURES_PER_ADDRESS = 10;
+const FREE_FAILURES_PER_ACCOUNT = 100;
 /** The longest wait between guesses from unknown addresses: slowed to at most one a minute, never locked for an hour. */
 const LONGEST_DELAY_MS = 60_000;
-/** With no failed guess for this long, an account's count starts again. */
+/**
+ * How long failures are counted: per account and address, until none for this long; per account,
+ * for this long from the first (so a slow, steady run, one guess a minute, never reaches 100).
+ */
 const FAILURES_FORGOTTEN_AFTER_MS = 60 * MINUTE;
 
-/** The wait after the `failures`-th failed guess from unknown addresses: none, then 1 s, 2 s, 4 s … up to a minute. */
-export const delayAfter = (failures: number): number =>
-  failures < FREE_UNKNOWN_FAILURES ? 0 : Math.min(1000 * 2 ** (failures - FREE_UNKNOWN_FAILURES), LONGEST_DELAY_MS);
+/** The wait after the `failures`-th failed guess when `free` cost nothing: none, then 1 s, 2 s, 4 s … up to a minute. */
+export const delayAfter = (failures: number, free = FREE_FAILURES_PER_ADDRESS): number =>
+  failures < free ? 0 : Math.min(1000 * 2 ** (failures - free), LONGEST_DELAY_MS);
 
 /**
- * Per account, the guesses from addresses it has not signed in from: each failure pushes the next
- * one out by a growing delay (delayAfter), so spreading guesses over many addresses buys a
- * stranger about one a minute, while the owner is never refused for longer than that delay, and
- * not at all from a known address. In memory, bounded like the limiters' store.
+ * Guesses from addresses an account has not signed in from, by key (an account and address, or
+ * an account): each failure past the free ones pushes the next one under that key out by a
+ * growing delay (delayAfter). Keyed by account and address, a stranger's guesses slow only that
+ * stranger's address; keyed by account with a much larger free allowance, they slow guessing
+ * spread over many addresses to about one a minute, and only such a run slows the owner at a new
+ * address (who then signs in with an emailed link, which no slowing stops). Never the owner at a
+ * known address. In memory, bounded like the limiters' store.
  */
-function unknownAddressDelay(now: () => number, maxKeys = 100_000) {
-  const accounts = new Map<string, { failures: number; lastFailureAt: number; nextAt: number }>();
+function unknownAddressDelay(now: () => number, free: number, counted: 'until-quiet' | 'per-hour', maxKeys = 100_000) {
+  const accounts = new Map<string, { failures: number; since: number; lastFailureAt: number; nextAt: number }>();
+  const forgotten = (state: { since: number; lastFailureAt: number }, t: number) =>
+    t - (counted === 'per-hour' ? state.since : state.lastFailureAt) > FAILURES_FORGOTTEN_AFTER_MS;
   return {
     /**
      * Throws TooManyRequests while the account's delay runs; otherwise counts this attempt as a
@@ -57,11 +71,11 @@ function unknownAddressDelay(now: () => number, maxKeys = 100_000) {
     reserve(key: string, message: string): { release(): void } {
       const t = now();
       let state = accounts.get(key);
-      if (state && t - state.lastFailureAt > FAILURES_FORGOTTEN_AFTER_MS) state = undefined;
+      if (state && forgotten(state, t)) state = undefined;
       if (state && state.nextAt > t) throw new TooManyRequests(message, Math.ceil((state.nextAt - t) / 1000));
       const before = state ? { ...state } : undefined;
       const failures = (state?.failures ?? 0) + 1;
-      const next = { failures, lastFailureAt: t, nextAt: t + delayAfter(failures) };
+      const next = { failures, since: state?.since ?? t, lastFailureAt: t, nextAt: t + delayAfter(failures, free) };
       accounts.delete(key);
       if (accounts.size >= maxKeys) {
         const oldest = accounts.keys().next().value;
@@ -115,11 +129,14 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
   // Brute force (every attempt counts from before its password is checked; a success gives its
   // slot back): 10 attempts per account from one address per 15 minutes and 50 per address per
   // 15 minutes refuse; guesses at an account from addresses it has not signed in from lately are
-  // slowed by a growing delay (unknownAddressDelay). So someone guessing from elsewhere can
-  // neither lock the owner out at their own address nor for longer than a minute anywhere.
+  // slowed by a growing delay per account and address, and by one per account past 100 failures
+  // an hour (unknownAddressDelay). So someone guessing from elsewhere never slows the owner at a
+  // known address, slows a new address of the owner's only in a run of more than 100 guesses an
+  // hour, and never at all the emailed sign-in link (api/auth/recovery.ts).
   const perAccountAddress = createRateLimiter({ limit: 10, windowMs: 15 * MINUTE, now: clock });
   const perAddress = createRateLimiter({ limit: 50, windowMs: 15 * MINUTE, now: clock });
-  const unknownAddresses = unknownAddressDelay(clock);
+  const unknownPairs = unknownAddressDelay(clock, FREE_FAILURES_PER_ADDRESS, 'until-quiet');
+  const unknownAccounts = unknownAddressDelay(clock, FREE_FAILURES_PER_ACCOUNT, 'per-hour');
   const known = knownAddressStore(db, config.sessionSecret);
   /** `address` signed in to `user` (a sign-in, or a password reset): known to the account from now on. */
   const remember = (user: UserRow, address: string): Promise<void> => write(db, () => known.remember(user.id, address, deps.now()));
@@ -135,6 +152,7 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
     async signup(body: SignupRequest, address: string): Promise<UserRow> {
       signups.check(`signup:${address}`, TOO_MANY_SIGN_UPS);
       const email = body.email.toLowerCase();
+      await assertStrongPassword(body.password, { name: body.name, companyName: body.companyName, email }, 'password');
       const passwordHash = await hashPassword(body.password);
       const at = deps.now();
       // Checked and created in one transaction: two sign-ups racing for an address cannot both pass.
@@ -173,12 +191,15 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
       // a slot, so no more than the limit are ever verified.
       const taken = reserveAll(slots);
       const [, ...others] = taken;
-      let turn: { release(): void } | undefined;
+      const turns: Array<{ release(): void }> = [];
       try {
-        if (!isKnown) turn = unknownAddresses.reserve(`acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT);
+        if (!isKnown) {
+          turns.push(unknownPairs.reserve(`pair:${pairKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT));
+          turns.push(unknownAccounts.reserve(`acct:${accountKey}`, TOO_MANY_SIGN_INS_FOR_ACCOUNT));
+        }
       } catch (err) {
         // Waiting its turn is not a guess: it costs no slot.
-        for (const slot of taken) slot.release();
+        for (const slot of [...taken, ...turns]) slot.release();
         throw err;
       }
       const user = await passwordHolder(db, accountKey, password);
@@ -187,12 +208,21 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
       // by its own logins; the owner's address is known to the account from now on.
       perAccountAddress.reset(`pair:${pairKey}`);
       for (const slot of others) slot.release();
-      turn?.release();
+      for (const turn of turns) turn.release();
       await remember(user, address);
       return user;
     },
 
     remember,
+
+    /**
+     * `address` signed in to `user` with an emailed link: whoever holds the mailbox is the owner,
+     * so the address is known from now on and its own count of failed attempts starts again.
+     */
+    async signedInByLink(user: UserRow, address: string): Promise<void> {
+      perAccountAddress.reset(`pair:${user.email.toLowerCase()}\n${address}`);
+      await remember(user, address);
+    },
 
     /** Every session issued to the user so far stops working. */
     async logout(user: UserRow | undefined): Promise<void> {

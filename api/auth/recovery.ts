@@ -1,7 +1,8 @@
 // Verified addresses and password recovery (docs/product.md, Accounts): the one-time links'
 // rules. Verify: 24 hours, single use; the account's own address, or an alert address of its
 // company. Reset: 1 hour, single use, asked for with an answer that is the same whether or not
-// the address has an account, limited per client address and per account. A new password (reset
+// the address has an account, limited per client address and per account. Sign-in: the same as
+// reset, for 15 minutes, and it signs in whatever the sign-in slowing says (api/auth/account.ts). A new password (reset
 // or change) ends every other session (the session version) and the route signs this one in.
 import { PRODUCT_NAME } from '#shared/constants';
 import type { ChangePasswordRequest, ResetPasswordRequest } from '#shared/account-schemas';
@@ -11,9 +12,10 @@ import type { Db } from '../platform/db/client';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, ValidationFailed } from '../platform/errors';
-import { createRateLimiter } from '../platform/http/rate-limit';
+import { createRateLimiter, type RateLimiter } from '../platform/http/rate-limit';
 import { queueAccountMail } from './account-mail';
 import { hashPassword, verifyPassword } from './password';
+import { assertStrongPassword } from './password-strength';
 import { findAccountsByEmail, findUserById, markEmailVerified, setPassword, type UserRow } from './store';
 import { checkToken, retireTokens, useToken, type TokenCheck, type TokenPurpose } from './tokens';
 
@@ -22,6 +24,9 @@ const HOUR = 60 * MINUTE;
 
 /** The one answer to "forgot password", whatever the address. */
 export const RESET_REQUESTED = 'If an account uses this email address, we have sent it a link to choose a new password. The link works for 1 hour.';
+/** The one answer to "Email me a sign-in link", whatever the address. */
+export const SIGN_IN_LINK_SENT = 'If an account uses this email address, we have sent it a link to sign in. The link works once, for 15 minutes.';
+export const TOO_MANY_SIGN_IN_LINKS = 'Too many sign-in link requests from this address. Please try again later.';
 export const TOO_MANY_RESETS = 'Too many password reset requests from this address. Please try again later.';
 export const TOO_MANY_VERIFICATION_MAILS = 'We have just sent a link. Please check your inbox (and spam folder) or wait a few minutes before asking again.';
 export const WRONG_CURRENT_PASSWORD = 'Current password is incorrect';
@@ -41,6 +46,9 @@ function refuseLink(check: Exclude<TokenCheck, { ok: true }>): never {
 /** A replaced account (its address went to the account that verified it) holds no address. */
 const isReplaced = (user: UserRow) => user.email.includes('#replaced-');
 
+/** The account's own words, which a password of it must not lean on. */
+const passwordContext = (db: Db, user: UserRow) => ({ name: user.name, email: user.email, companyName: user.companyId != null ? findCompanyById(db, user.companyId)?.name : undefined });
+
 const companyNameOf = (db: Db, user: UserRow) => (user.companyId != null && findCompanyById(db, user.companyId)?.name) || PRODUCT_NAME;
 
 export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>) {
@@ -52,6 +60,11 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
   // answer must not say the account exists).
   const resetsPerAddress = createRateLimiter({ limit: 10, windowMs: HOUR, now: clock });
   const resetsPerAccount = createRateLimiter({ limit: 3, windowMs: HOUR, now: clock });
+  // Sign-in links: 10 requests per client address per hour (429), 5 mails per account per hour
+  // (the rest dropped silently, as for resets). Whoever asks for links to someone else's account
+  // only puts working links in that account's inbox.
+  const linksPerAddress = createRateLimiter({ limit: 10, windowMs: HOUR, now: clock });
+  const linksPerAccount = createRateLimiter({ limit: 5, windowMs: HOUR, now: clock });
   // Verification mails asked for again: 1 a minute and 5 an hour per account.
   const resendsPerMinute = createRateLimiter({ limit: 1, windowMs: MINUTE, now: clock });
   const resendsPerHour = createRateLimiter({ limit: 5, windowMs: HOUR, now: clock });
@@ -91,6 +104,25 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
     return current;
   }
 
+  /**
+   * The mails of a reset or sign-in link to the accounts of `email`, if any, within the account's
+   * limit (past it, none, silently: the answer must not say the account exists).
+   */
+  async function mailLinks(kind: 'reset-password' | 'sign-in-link', email: string, perAccount: RateLimiter): Promise<void> {
+    const accounts = findAccountsByEmail(db, email, 3).filter((u) => !isReplaced(u));
+    if (accounts.length === 0) return;
+    try {
+      perAccount.check(`${kind}:${email.toLowerCase()}`);
+    } catch {
+      return;
+    }
+    const at = deps.now();
+    // Each account sharing an unverified address gets its own link, named by its company.
+    await write(db, () => {
+      for (const user of accounts) queueAccountMail(deps, { kind, user, to: user.email, companyName: companyNameOf(db, user) }, at);
+    });
+  }
+
   return {
     /** The link of a verification mail was opened. */
     async verifyEmail(token: string): Promise<{ success: true; email: string; accountVerified: boolean }> {
@@ -128,22 +160,27 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
      */
     requestReset(email: string, address: string): { later: () => Promise<void> } {
       resetsPerAddress.check(`reset:${address}`, TOO_MANY_RESETS);
-      return {
-        later: async () => {
-          const accounts = findAccountsByEmail(db, email, 3).filter((u) => !isReplaced(u));
-          if (accounts.length === 0) return;
-          try {
-            resetsPerAccount.check(`reset:${email.toLowerCase()}`);
-          } catch {
-            return;
-          }
-          const at = deps.now();
-          // Each account sharing an unverified address gets its own link, named by its company.
-          await write(db, () => {
-            for (const user of accounts) queueAccountMail(deps, { kind: 'reset-password', user, to: user.email, companyName: companyNameOf(db, user) }, at);
-          });
-        },
-      };
+      return { later: () => mailLinks('reset-password', email, resetsPerAccount) };
+    },
+
+    /**
+     * "Email me a sign-in link": as "forgot password", counted against the client address here
+     * (429 says nothing about any account) and the mail written after the answer (`later`).
+     */
+    requestSignInLink(email: string, address: string): { later: () => Promise<void> } {
+      linksPerAddress.check(`sign-in-link:${address}`, TOO_MANY_SIGN_IN_LINKS);
+      return { later: () => mailLinks('sign-in-link', email, linksPerAccount) };
+    },
+
+    /**
+     * A sign-in link was opened: used once, and every other sign-in link of the account dies with
+     * it. It also proves the address. Answers the user to sign in; no sign-in slowing applies.
+     */
+    async signInWithLink(token: string): Promise<UserRow> {
+      return redeem('sign-in', token, (user, email, at) => {
+        retireTokens(db, user.id, 'sign-in', at);
+        return email.toLowerCase() === user.email.toLowerCase() ? verified(user, email, at) : user;
+      });
     },
 
     /** A new password from a reset link: also proves the address. Answers the user to sign in. */
@@ -151,6 +188,8 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       // Hashed before the transaction (argon2 takes tens of milliseconds); the link is checked in it.
       const first = checkToken(db, 'reset-password', token, deps.now());
       if (!first.ok) refuseLink(first);
+      const owner = findUserById(db, first.row.userId);
+      await assertStrongPassword(password, owner ? passwordContext(db, owner) : {}, 'password');
       const passwordHash = await hashPassword(password);
       return redeem('reset-password', token, (user, email, at) => {
         retireTokens(db, user.id, 'reset-password', at);
@@ -166,6 +205,7 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
         throw new ValidationFailed(WRONG_CURRENT_PASSWORD, { currentPassword: WRONG_CURRENT_PASSWORD }, 'WRONG_PASSWORD');
       }
       slot.release();
+      await assertStrongPassword(newPassword, passwordContext(db, user), 'newPassword');
       const passwordHash = await hashPassword(newPassword);
       return write(db, () => {
         retireTokens(db, user.id, 'reset-password', deps.now());

@@ -6,7 +6,7 @@ describe('auth', () => {
   const signup = (body: unknown) => t.call('POST', '/api/signup', { body });
 
   it('signs up with a company, session cookie, token and a checkout URL', async () => {
-    const res = await signup({ name: 'Sam Driver', email: 'Sam@Example.com', password: 'secret1', companyName: 'Sam Recovery' });
+    const res = await signup({ name: 'Sam Driver', email: 'Sam@Example.com', password: 'tow-truck-42', companyName: 'Sam Recovery' });
     expect(res.status).toBe(201);
     expect(res.json).toMatchObject({ email: 'sam@example.com', name: 'Sam Driver', subscriptionStatus: 'inactive' });
     expect(res.json.companyId).toBeGreaterThan(1);
@@ -30,7 +30,7 @@ describe('auth', () => {
   });
 
   it('gives a new company the demo\'s vehicle prices and its ten problems as enabled £0 charges, offered on its page', async () => {
-    const res = await signup({ name: 'New', email: 'starter@example.com', password: 'secret1', companyName: 'Starter Recovery' });
+    const res = await signup({ name: 'New', email: 'starter@example.com', password: 'tow-truck-42', companyName: 'Starter Recovery' });
     const token = res.json.authToken as string;
     const charges = await t.call('GET', '/api/surcharges', { token });
     expect(charges.json.map((s: { problemType: string; amount: number; enabled: boolean }) => [s.problemType, s.amount, s.enabled])).toEqual(
@@ -65,15 +65,15 @@ describe('auth', () => {
   });
 
   it('refuses a taken email case-insensitively with 409', async () => {
-    await signup({ name: 'A', email: 'taken@example.com', password: 'secret1', companyName: 'A' });
-    const res = await signup({ name: 'B', email: 'TAKEN@example.com', password: 'secret1', companyName: 'B' });
+    await signup({ name: 'A', email: 'taken@example.com', password: 'tow-truck-42', companyName: 'A' });
+    const res = await signup({ name: 'B', email: 'TAKEN@example.com', password: 'tow-truck-42', companyName: 'B' });
     expect(res.status).toBe(409);
     expect(res.json.message).toMatch(/already exists/);
   });
 
   it('logs in case-insensitively and refuses a wrong password with 401', async () => {
-    await signup({ name: 'L', email: 'login@example.com', password: 'secret1', companyName: 'L' });
-    const ok = await t.call('POST', '/api/login', { body: { email: 'LOGIN@example.com', password: 'secret1' } });
+    await signup({ name: 'L', email: 'login@example.com', password: 'tow-truck-42', companyName: 'L' });
+    const ok = await t.call('POST', '/api/login', { body: { email: 'LOGIN@example.com', password: 'tow-truck-42' } });
     expect(ok.status).toBe(200);
     expect(ok.json.email).toBe('login@example.com');
     const bad = await t.call('POST', '/api/login', { body: { email: 'login@example.com', password: 'wrong-one' } });
@@ -88,21 +88,21 @@ describe('auth', () => {
   });
 
   it('throttles repeated failed logins with 429', async () => {
-    await signup({ name: 'B', email: 'brute@example.com', password: 'secret1', companyName: 'B' });
+    await signup({ name: 'B', email: 'brute@example.com', password: 'tow-truck-42', companyName: 'B' });
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       statuses.push((await t.call('POST', '/api/login', { body: { email: 'brute@example.com', password: `guess${i}` } })).status);
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
-    const right = await t.call('POST', '/api/login', { body: { email: 'brute@example.com', password: 'secret1' } });
+    const right = await t.call('POST', '/api/login', { body: { email: 'brute@example.com', password: 'tow-truck-42' } });
     expect(right.status).toBe(429);
   });
 
   it('never counts successful sign-ins against anyone', async () => {
-    await signup({ name: 'Busy', email: 'busy@example.com', password: 'secret1', companyName: 'Busy' });
+    await signup({ name: 'Busy', email: 'busy@example.com', password: 'tow-truck-42', companyName: 'Busy' });
     for (let i = 0; i < 60; i++) {
-      const res = await t.call('POST', '/api/login', { body: { email: 'busy@example.com', password: 'secret1' } });
+      const res = await t.call('POST', '/api/login', { body: { email: 'busy@example.com', password: 'tow-truck-42' } });
       expect(res.status).toBe(200);
     }
   });

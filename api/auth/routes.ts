@@ -1,4 +1,4 @@
-// Sign up, sign in, sign out and the current user (docs/product.md §7); the rules are api/auth/account.ts's.
+// Sign up, sign in (with the password, or an emailed link), sign out and the current user (docs/product.md §7); the rules are api/auth/account.ts's.
 import { ContractHono } from '../platform/http/contract-hono';
 import type { Context } from 'hono';
 import { accountService } from '../auth/account';
@@ -9,7 +9,7 @@ import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { routes } from '../routes';
-import { RESET_REQUESTED, type RecoveryService } from '../auth/recovery';
+import { RESET_REQUESTED, SIGN_IN_LINK_SENT, type RecoveryService } from '../auth/recovery';
 
 export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
 
@@ -55,6 +55,21 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
       const user = await recovery.resetPassword(c.req.valid('json'));
       // Whoever could reset the password holds the mailbox: this address is the owner's from now on.
       await accounts.remember(user, clientAddress(c, config.trustProxy));
+      const authToken = await sessions.start(c, user);
+      return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
+    })
+    .openapi(routes.auth.requestSignInLink, (c) => {
+      const { email } = c.req.valid('json');
+      const { later } = recovery.requestSignInLink(email, clientAddress(c, config.trustProxy));
+      // After the answer, as for a reset: the same answer in the same time whether or not the address has an account.
+      setImmediate(() => {
+        later().catch((err: unknown) => deps.logger.error({ msg: 'Could not write a sign-in link mail', error: err instanceof Error ? err.message : String(err) }));
+      });
+      return c.json({ message: SIGN_IN_LINK_SENT }, 200);
+    })
+    .openapi(routes.auth.signInWithLink, async (c) => {
+      const user = await recovery.signInWithLink(c.req.valid('json').token);
+      await accounts.signedInByLink(user, clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })

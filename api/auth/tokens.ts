@@ -5,14 +5,15 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../platform/db/client';
 import { accountTokens } from '../platform/db/schema';
 
-export type TokenPurpose = 'verify-email' | 'reset-password';
+export type TokenPurpose = 'verify-email' | 'reset-password' | 'sign-in';
 
-const HOUR_MS = 60 * 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
 /** How long a link works after it was sent. */
-export const TOKEN_TTL_MS: Record<TokenPurpose, number> = { 'verify-email': 24 * HOUR_MS, 'reset-password': HOUR_MS };
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = { 'verify-email': 24 * HOUR_MS, 'reset-password': HOUR_MS, 'sign-in': 15 * MINUTE_MS };
 
 /** Where a link of each purpose opens: a page of the portal that sends the token to the API. */
-export const LINK_PATH: Record<TokenPurpose, string> = { 'verify-email': '/verify-email/', 'reset-password': '/reset-password/' };
+export const LINK_PATH: Record<TokenPurpose, string> = { 'verify-email': '/verify-email/', 'reset-password': '/reset-password/', 'sign-in': '/sign-in/' };
 
 /** base64url of 32 random bytes: exactly this shape, nothing else is looked up. */
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -59,7 +60,7 @@ export function useToken(db: Db, id: number, now: Date): boolean {
   return changes === 1;
 }
 
-/** Every unused link of a purpose of the user stops working (a password was set: older reset links die). */
+/** Every unused link of a purpose of the user stops working (a password was set: older reset links die; a sign-in link was used: the others die). */
 export function retireTokens(db: Db, userId: number, purpose: TokenPurpose, now: Date): void {
   db.update(accountTokens)
     .set({ usedAt: now.toISOString() })

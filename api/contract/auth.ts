@@ -1,6 +1,6 @@
 // Sign up, sign in, sign out and the signed-in operator.
 import { loginSchema } from '#shared/schemas';
-import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema, signupSchema, verifyEmailSchema } from '#shared/account-schemas';
+import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema, signInLinkRequestSchema, signInWithLinkSchema, signupSchema, verifyEmailSchema } from '#shared/account-schemas';
 import { currentUserSchema, emailVerifiedSchema, loginResponseSchema, noticeSchema, passwordChangedSchema, signupResponseSchema, successSchema, verificationSentSchema } from '#shared/responses';
 import { body, error, json, route } from './define';
 
@@ -59,6 +59,28 @@ export const auth = {
     description: 'A password the rule refuses answers 400 with `fields.password`; a link that is unknown, expired or used answers 400 with `code` LINK_INVALID, LINK_EXPIRED or LINK_USED.',
     request: { body: body(resetPasswordSchema, { token: 'x'.repeat(43), password: 'fresh-paint-88' }) },
     responses: { 200: json(loginResponseSchema, 'Signed in with the new password') },
+  }),
+  requestSignInLink: route({
+    method: 'post',
+    path: '/api/sign-in-link',
+    'x-access': 'account',
+    tags: ['Account'],
+    summary: 'Mails a link that signs in without the password (15 minutes, single use), if an account uses the address',
+    description:
+      'Always the same 200 answer, whether or not an account uses the address. At most 5 mails per account an hour (more are dropped silently); 10 requests per client address an hour (429). The link signs in whatever the sign-in slowing says.',
+    request: { body: body(signInLinkRequestSchema, { email: 'sam@example.com' }) },
+    responses: { 200: json(noticeSchema, 'The same answer whatever the address'), 429: error('Too many requests from this client address') },
+  }),
+  signInWithLink: route({
+    method: 'post',
+    path: '/api/sign-in-with-link',
+    'x-access': 'account',
+    tags: ['Account'],
+    summary: "Signs this browser in with a sign-in link's token, once",
+    description:
+      'The link also verifies the address it was sent to, and the client address becomes one the account knows. A link that is unknown, expired or used answers 400 with `code` LINK_INVALID, LINK_EXPIRED or LINK_USED, and changes nothing.',
+    request: { body: body(signInWithLinkSchema, { token: 'x'.repeat(43) }) },
+    responses: { 200: json(loginResponseSchema, 'Signed in') },
   }),
   verifyEmail: route({
     method: 'post',

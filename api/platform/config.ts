@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './http/trust-proxy';
+import { parseTrustProxy, TRUST_PROXY_EVERYONE, TRUST_PROXY_FORMAT, type TrustProxy } from './http/trust-proxy';
 import { isReplicaUrl } from './db/replication';
 
 /** pino's levels that make sense here; `silent` turns off every line. */
@@ -56,8 +56,8 @@ export const envSchema = z
       .transform((value, ctx) => {
         try {
           return parseTrustProxy(value);
-        } catch {
-          ctx.addIssue({ code: 'custom', message: TRUST_PROXY_FORMAT });
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: err instanceof Error && err.message === TRUST_PROXY_EVERYONE ? TRUST_PROXY_EVERYONE : TRUST_PROXY_FORMAT });
           return z.NEVER;
         }
       }),

@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
-import { forgotPasswordSchema, PASSWORD_HINT, signupSchema, type ForgotPasswordRequest, type SignupRequest } from '#shared/account-schemas';
+import { forgotPasswordSchema, PASSWORD_HINT, signInLinkRequestSchema, signupSchema, type ForgotPasswordRequest, type SignInLinkRequest, type SignupRequest } from '#shared/account-schemas';
 import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { useMutation } from '@tanstack/react-query';
 import { loginSchema, type LoginRequest } from '#shared/schemas';
@@ -47,6 +47,40 @@ function ForgotPasswordForm() {
   );
 }
 
+/** "Email me a sign-in link": signs in without the password, whatever the sign-in slowing says. */
+function SignInLinkForm() {
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<SignInLinkRequest>({ resolver: zodResolver(signInLinkRequestSchema), defaultValues: { email: '' } });
+  const request = useMutation({
+    mutationFn: (body: SignInLinkRequest) => call(portalApi['sign-in-link'].$post, { json: body }),
+  });
+  if (request.isSuccess) {
+    return (
+      <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+        {request.data.message}
+      </p>
+    );
+  }
+  return (
+    <form noValidate onSubmit={handleSubmit((values) => request.mutate(values))} className="grid gap-4">
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="email" {...register('email')} />
+      </Field>
+      {request.isError && (
+        <p role="alert" className="text-sm text-red-700">
+          {request.error instanceof ApiRequestError ? request.error.serverMessage : request.error.message}
+        </p>
+      )}
+      <Button type="submit" size="lg" disabled={request.isPending}>
+        {request.isPending ? 'Sending...' : 'Email Me a Sign-in Link'}
+      </Button>
+    </form>
+  );
+}
+
 function SignInForm({ login }: { login: Auth['login'] }) {
   const {
     register,
@@ -61,9 +95,14 @@ function SignInForm({ login }: { login: Auth['login'] }) {
       <Field label="Password" error={errors.password?.message}>
         <Input type="password" autoComplete="current-password" {...register('password')} />
       </Field>
-      <Link to="/auth-page?mode=forgot" replace className="-mt-2 justify-self-end text-sm font-medium text-brand-700 underline-offset-4 hover:underline">
-        Forgot password?
-      </Link>
+      <div className="-mt-2 flex flex-wrap justify-between gap-2 text-sm font-medium">
+        <Link to="/auth-page?mode=link" replace className="text-brand-700 underline-offset-4 hover:underline">
+          Email me a sign-in link
+        </Link>
+        <Link to="/auth-page?mode=forgot" replace className="text-brand-700 underline-offset-4 hover:underline">
+          Forgot password?
+        </Link>
+      </div>
       <Button type="submit" size="lg" disabled={login.isPending}>
         {login.isPending ? 'Signing in...' : 'Sign In'}
       </Button>
@@ -113,6 +152,7 @@ export default function AuthPage() {
   const mode = searchParams.get('mode');
   const isSignUp = mode === 'signup';
   const isForgot = mode === 'forgot';
+  const isLink = mode === 'link';
 
   // Signing in on another host than the public one would lose the session at checkout's return.
   const publicPage = onPublicOrigin(PUBLIC_URL, window.location.href);
@@ -135,7 +175,7 @@ export default function AuthPage() {
   if (isLoading) return <FullPageSpinner />;
   if (user && !settling) return <Navigate to="/dashboard" replace />;
 
-  const title = isSignUp ? 'Create Account' : isForgot ? 'Reset Password' : 'Sign In';
+  const title = isSignUp ? 'Create Account' : isForgot ? 'Reset Password' : isLink ? 'Sign In with a Link' : 'Sign In';
   return (
     <div className="grid min-h-screen lg:grid-cols-2">
       <title>{title}</title>
@@ -158,7 +198,9 @@ export default function AuthPage() {
                   ? 'Start your free trial and have your quote page live in minutes.'
                   : isForgot
                     ? 'Enter the email you signed up with and we will send you a link to choose a new password.'
-                    : 'Welcome back. Sign in to manage your quote page.'}
+                    : isLink
+                      ? 'Enter the email you signed up with and we will send you a link that signs you in without your password.'
+                      : 'Welcome back. Sign in to manage your quote page.'}
               </CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4">
@@ -167,15 +209,17 @@ export default function AuthPage() {
                 <SignUpForm key="signup" signup={signup} />
               ) : isForgot ? (
                 <ForgotPasswordForm key="forgot" />
+              ) : isLink ? (
+                <SignInLinkForm key="link" />
               ) : (
                 <SignInForm key="signin" login={login} />
               )}
               <Button
                 variant="ghost"
                 className="text-brand-700"
-                onClick={() => setSearchParams({ mode: isSignUp || isForgot ? 'signin' : 'signup' }, { replace: true })}
+                onClick={() => setSearchParams({ mode: isSignUp || isForgot || isLink ? 'signin' : 'signup' }, { replace: true })}
               >
-                {isSignUp || isForgot ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
+                {isSignUp || isForgot || isLink ? 'Already have an account? Sign in' : "Don't have an account? Sign up"}
               </Button>
             </CardContent>
           </Card>

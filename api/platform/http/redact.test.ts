@@ -17,6 +17,8 @@ describe('redaction', () => {
     ['/billing/checkout/cs_local_AbC-123_x', '/billing/checkout/[redacted]'],
     ['/verify-email/0123456789abcdef0123456789abcdef', '/verify-email/[redacted]'],
     ['/reset-password/Zm9vYmFy/next', '/reset-password/[redacted]/next'],
+    ['/sign-in/Zm9vYmFyYmF6', '/sign-in/[redacted]'],
+    ['/api/sign-in-link', '/api/sign-in-link'],
     ['/job/k3Jd9_2l', '/job/[redacted]'],
     ['/driver/k3Jd9_2l?x=1', '/driver/[redacted]?x=1'],
     ['/api/jobs/k3Jd9_2l/receipt', '/api/jobs/[redacted]/receipt'],

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
 import { createTestApp, TEST_ORIGIN } from '../../test/harness';
-import { parseTrustProxy, resolveClientAddress, TRUST_PROXY_FORMAT } from './trust-proxy';
+import { parseTrustProxy, resolveClientAddress, TRUST_PROXY_EVERYONE, TRUST_PROXY_FORMAT } from './trust-proxy';
 
 describe('TRUST_PROXY', () => {
   it.each(['', '0', 'false', 'no', undefined])('%s is off', (value) => {
@@ -23,6 +23,31 @@ describe('TRUST_PROXY', () => {
   it('refuses to start with a TRUST_PROXY that names no proxy', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_PATH: ':memory:', TRUST_PROXY: 'true' })).toThrow(ConfigError);
     expect(loadConfig({ NODE_ENV: 'test', DATABASE_PATH: ':memory:', TRUST_PROXY: '1' }).trustProxy).toEqual({ kind: 'hops', hops: 1 });
+  });
+
+  it.each([
+    '0.0.0.0/0',
+    '::/0',
+    '10.0.0.1, 0.0.0.0/0',
+    '0.0.0.0/1,128.0.0.0/1',
+    '0.0.0.0/2,64.0.0.0/2,128.0.0.0/2,192.0.0.0/3,224.0.0.0/3',
+    '::ffff:0:0/96',
+    '::/1,8000::/1',
+    '::/1',
+    '1.2.3.4/0',
+    '::1,0.0.0.0/0',
+  ])('refuses %s: its ranges trust every client', (value) => {
+    expect(() => parseTrustProxy(value)).toThrow(TRUST_PROXY_EVERYONE);
+  });
+
+  it.each(['0.0.0.0/1', '10.0.0.0/8,192.168.0.0/16,172.16.0.0/12', '2000::/3', '0.0.0.0/1,128.0.0.0/2', 'fc00::/7,loopback'])('accepts %s: it leaves clients out', (value) => {
+    expect(parseTrustProxy(value).kind).toBe('addresses');
+  });
+
+  it('refuses to start with a TRUST_PROXY that trusts everyone, saying why', () => {
+    for (const value of ['0.0.0.0/0', '::/0', '0.0.0.0/1, 128.0.0.0/1']) {
+      expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_PATH: ':memory:', TRUST_PROXY: value })).toThrow(TRUST_PROXY_EVERYONE);
+    }
   });
 
   it('reads X-Forwarded-For only from a named proxy, from the right, past every trusted address', () => {
