@@ -43,7 +43,10 @@ export const isMotoristMessage = (dedupeKey: string) => /^booking:\d+:motorist:/
 export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
-export type OutboxKind = AlertKind | AccountMailKind;
+/** What the platform tells an owner about their account's use: the daily text limit reached (api/mail/sms-budget.ts). */
+export const NOTICE_KINDS = ['sms-limit'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

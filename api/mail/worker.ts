@@ -38,6 +38,7 @@ import { ALERT_KINDS, isMotoristMessage } from '#shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
 import { SmsRefused, twilioTransport, type SmsTransport } from './sms-transport';
+import { smsBudget } from './sms-budget';
 import type { AlertChannel } from '#shared/leads';
 
 /** The mail outbox job's name: api/boot.ts nudges it when a booking's alert is written. */
@@ -80,7 +81,7 @@ export const WORK_PER_TICK = { idle: { alerts: 500, sends: 40 }, busy: { alerts:
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms' | 'billing'>>;
+  config: Pick<Config, 'mail' | 'publicUrl'> & Partial<Pick<Config, 'sms' | 'billing' | 'smsDailyLimit'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
@@ -141,6 +142,7 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
   let loggedUnsent = false;
+  const textBudget = smsBudget({ db, config, logger });
 
   /**
    * Is the company's page live now (its owner's subscription gives access; a company without an
@@ -293,6 +295,8 @@ export function mailOutboxJob(options: MailWorkerOptions): IntervalJob {
       if (claimed === 'skipped') continue;
       if (!claimed) return;
       const { r, mail } = claimed;
+      // Texts cost money: the daily budgets and the number's allowance may hold or refuse this one (api/mail/sms-budget.ts).
+      if (r.channel === 'sms' && (await textBudget.admit(r, at)) !== 'send') continue;
       let outcome: OutboxOutcome;
       const abort = new AbortController();
       const sending = deliver(r, mail, abort.signal);
