@@ -11,7 +11,7 @@ import { insertQuote } from '../quotes/store';
 import { storedQuote } from '../test/harness';
 import { quote18720 } from '../test/payment-fixtures';
 import { mailOutboxJob } from '../mail/worker';
-import { COMPANY_DAILY_TEXTS, NUMBER_ALLOWANCE, NUMBER_ALLOWANCE_USED, TEXT_LIMIT_REACHED } from '../mail/sms-budget';
+import { COMPANY_DAILY_TEXTS, NOT_TEXTABLE, NUMBER_ALLOWANCE, NUMBER_ALLOWANCE_USED, TEXT_LIMIT_REACHED } from '../mail/sms-budget';
 import { BOOKING_RATE_LIMITED, COMPANY_BOOKINGS_RATE_LIMITED, PHONE_NOT_TEXTABLE, PHONE_NOT_TEXTABLE_UK_IE } from './service';
 import type { SubscriptionStatus } from '#shared/subscription';
 
@@ -83,6 +83,18 @@ describe('textable numbers', () => {
     const landline = await book(await quote(), '+353 1 234 5678');
     expect(landline.json).toMatchObject({ code: 'PHONE_NOT_TEXTABLE', fields: { phone: PHONE_NOT_TEXTABLE_UK_IE } });
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { textIrishMobiles: 'yes' } })).status).toBe(400);
+  });
+
+  it('never texts a motorist’s number stored before bookings checked it, when its job moves on', async () => {
+    const { t, op, fake, worker, quote, book, texts } = await setup();
+    const booked = await book(await quote(), '07400 123456');
+    await worker.tick();
+    expect(fake.received).toHaveLength(1);
+    t.deps.db.$client.prepare('update bookings set customer_phone = ?').run('+881612345678');
+    expect((await t.call('POST', `/api/bookings/${booked.json.job.reference}/accept`, { token: op.token, body: { etaMinutes: 20 } })).status).toBe(200);
+    await worker.tick();
+    expect(fake.received).toHaveLength(1);
+    expect(texts().find((r) => r.to === '+881612345678')).toMatchObject({ status: 'failed', lastError: NOT_TEXTABLE });
   });
 });
 

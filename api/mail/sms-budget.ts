@@ -1,6 +1,8 @@
 // Texts cost money, so every text has a budget (docs/decisions/030-text-budgets.md). The outbox
 // worker asks `admit` once for each text it is about to hand to the SMS provider
 // (api/mail/worker.ts); in one write() transaction it answers:
+//  - 'refused': a motorist's text to a number we never text (api/mail/textable.ts: one stored
+//    before bookings checked it), marked failed, 'not sent: not a number we text';
 //  - 'refused': a motorist's text about a booking not yet accepted ("we have your booking",
 //    expired, declined), to a number that has had NUMBER_ALLOWANCE such texts today from the
 //    whole platform: marked failed, 'not sent: too many texts to this number today';
@@ -23,6 +25,7 @@ import { write } from '../platform/db/write';
 import type { Config } from '../platform/config';
 import type { Logger } from '../platform/http/observability';
 import { escapeHtml, type MailContent } from './message';
+import { isTextable } from './textable';
 import {
   companyTextsCountedSince,
   insertOutboxRows,
@@ -36,6 +39,7 @@ import {
 
 export const TEXT_LIMIT_REACHED = 'not sent: daily text limit reached';
 export const NUMBER_ALLOWANCE_USED = 'not sent: too many texts to this number today';
+export const NOT_TEXTABLE = 'not sent: not a number we text';
 
 /** Texts about bookings not yet accepted that one number may get per UK day, from every company together. */
 export const NUMBER_ALLOWANCE = 3;
@@ -47,6 +51,8 @@ const HELD_TEXT_LIFETIME_MS = 24 * 3_600_000;
 /** The steps of a job after the operator accepted it: the motorist's texts about them are not counted against the number. */
 const AFTER_ACCEPTANCE: ReadonlySet<string> = new Set(['accepted', 'on_the_way', 'arrived', 'loaded', 'completed']);
 const MOTORIST_TEXT = /^booking:\d+:motorist:(.+)$/;
+/** The widest choice an operator can make (api/mail/textable.ts): a motorist's number outside it is never texted. */
+const ANY_OPERATOR_CHOICE = { irishMobiles: true };
 
 /**
  * Does this text count against its number's daily allowance? A motorist's text about a booking
@@ -126,6 +132,10 @@ export function smsBudget({ db, config, logger }: SmsBudgetOptions) {
       const verdict = await write(db, (): SmsVerdict | 'platform' => {
         // Counted today already: a retry after the provider failed, or a send cut short by a stop.
         if (r.budgetAt !== null && r.budgetAt >= since) return 'send';
+        if (MOTORIST_TEXT.test(r.dedupeKey) && !isTextable(r.to, ANY_OPERATOR_CHOICE)) {
+          recordOutcome(db, r.id, { status: 'failed', attempts: r.attempts, lastError: NOT_TEXTABLE });
+          return 'refused';
+        }
         if (countsAgainstNumber(r.dedupeKey) && textKeysToNumberSince(db, r.to, since).filter(countsAgainstNumber).length >= NUMBER_ALLOWANCE) {
           recordOutcome(db, r.id, { status: 'failed', attempts: r.attempts, lastError: NUMBER_ALLOWANCE_USED });
           return 'refused';
