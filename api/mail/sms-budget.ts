@@ -14,7 +14,7 @@
 // Days are UK days. The counts are the outbox rows counted since the UK midnight, through partial
 // indexes on budget_at, so they are durable, right across restarts and across processes sharing
 // the file (the count and the mark are one transaction), and cost a few index steps each.
-import { NOTICE_KINDS } from '#shared/leads';
+import { NOT_TEXTABLE, NOTICE_KINDS, NUMBER_ALLOWANCE_USED, TEXT_LIMIT_REACHED } from '#shared/leads';
 import { PRODUCT_NAME } from '#shared/constants';
 import { findUserByCompanyId } from '../auth/store';
 import { effectiveStatus } from '../billing/status';
@@ -37,9 +37,7 @@ import {
   type OutboxRow,
 } from './store';
 
-export const TEXT_LIMIT_REACHED = 'not sent: daily text limit reached';
-export const NUMBER_ALLOWANCE_USED = 'not sent: too many texts to this number today';
-export const NOT_TEXTABLE = 'not sent: not a number we text';
+export { NOT_TEXTABLE, NUMBER_ALLOWANCE_USED, TEXT_LIMIT_REACHED };
 
 /** Texts about bookings not yet accepted that one number may get per UK day, from every company together. */
 export const NUMBER_ALLOWANCE = 3;
