@@ -60,6 +60,15 @@ describe('configuration', () => {
     expect(config.sessionSecret.length).toBeGreaterThanOrEqual(32);
   });
 
+  it('budgets texts and bookings by default, and refuses a text budget of none', () => {
+    const config = loadConfig({ DATABASE_PATH: ':memory:' });
+    expect(config.smsDailyLimit).toBe(1000);
+    expect(config.bookings).toMatchObject({ bookingRateLimit: 10, companyRateLimit: 30 });
+    expect(loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: '200', BOOKING_COMPANY_RATE_LIMIT: '0' })).toMatchObject({ smsDailyLimit: 200, bookings: { companyRateLimit: 0 } });
+    expect(() => loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: '0' })).toThrow(/SMS_DAILY_LIMIT must be a whole number of texts, at least 1/);
+    expect(() => loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: 'lots' })).toThrow(ConfigError);
+  });
+
   it('stops start-up in production without SESSION_SECRET, with a clear message', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:' })).toThrow(ConfigError);
     expect(() => loadConfig({ NODE_ENV: 'production', DATABASE_PATH: ':memory:' })).toThrow(/SESSION_SECRET is required/);

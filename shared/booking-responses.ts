@@ -104,6 +104,7 @@ export const bookingSettingsSchema = z
     offerBooking: z.boolean(),
     offerWhatsapp: z.boolean(),
     offerCall: z.boolean(),
+    textIrishMobiles: z.boolean().meta({ description: 'Bookings may give a Republic of Ireland mobile (+353 8…) as well as a UK mobile' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
   })
   .meta({ id: 'BookingSettings' });

@@ -116,5 +116,7 @@ export const bookingSettingsUpdateSchema = z.object({
   offerBooking: z.boolean({ error: 'Must be true or false' }).optional(),
   offerWhatsapp: z.boolean({ error: 'Must be true or false' }).optional(),
   offerCall: z.boolean({ error: 'Must be true or false' }).optional(),
+  /** Bookings may give a Republic of Ireland mobile too (their texts cost more than UK ones). */
+  textIrishMobiles: z.boolean({ error: 'Must be true or false' }).optional(),
 });
 export type BookingSettingsUpdate = z.input<typeof bookingSettingsUpdateSchema>;

@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   'BOOKING_OUT_OF_ORDER',
   'JOB_CLOSED',
   'STREAMS_FULL',
+  /** A booking's mobile number that the company's texts may not go to (docs/product.md, "Bookings"): nothing is stored. */
+  'PHONE_NOT_TEXTABLE',
   // Payment at booking: a connected-account event for an account we do not know or older than
   // the state applied, a refund of more than was paid or of nothing paid
   'WEBHOOK_UNKNOWN_ACCOUNT',

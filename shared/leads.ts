@@ -43,7 +43,17 @@ export const isMotoristMessage = (dedupeKey: string) => /^booking:\d+:motorist:/
 export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt', 'sign-in-link'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
-export type OutboxKind = AlertKind | AccountMailKind;
+/**
+ * Why a text was not sent (api/mail/sms-budget.ts, decision 030): held past a daily text budget
+ * until the next UK midnight (its row still pending), or refused for good (failed).
+ */
+export const TEXT_LIMIT_REACHED = 'not sent: daily text limit reached';
+export const NUMBER_ALLOWANCE_USED = 'not sent: too many texts to this number today';
+export const NOT_TEXTABLE = 'not sent: not a number we text';
+/** What the platform tells an owner about their account's use: the daily text limit reached (api/mail/sms-budget.ts). */
+export const NOTICE_KINDS = ['sms-limit'] as const;
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

@@ -16,10 +16,11 @@ import { alertRecipient } from '../alerts/recipient';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { lookupPostcode } from '../engine/distance/postcodes';
 import { insertOutboxRows, alertAddresses, mayMail, type NewOutboxRow } from '../mail/store';
+import { isTextable } from '../mail/textable';
 import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { Conflict, Gone, NotFound } from '../platform/errors';
+import { Conflict, Gone, NotFound, ValidationFailed } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
 import { etaFromPosition } from './eta';
@@ -52,6 +53,10 @@ export const QUOTE_NOT_FOUND = 'Quote not found';
 export const ALREADY_BOOKED = 'This quote is already booked.';
 export const BOOKING_NOT_OFFERED = 'This company does not take bookings online. Please call them.';
 export const BOOKING_RATE_LIMITED = 'Too many bookings from here. Please call the company instead.';
+export const COMPANY_BOOKINGS_RATE_LIMITED = 'This company has had too many bookings online in the last hour. Please call them instead.';
+/** A mobile number the company's texts may not go to (api/mail/textable.ts), under `fields.phone`. */
+export const PHONE_NOT_TEXTABLE = 'We can only text UK mobile numbers. Please enter a UK mobile number, such as 07700 900123.';
+export const PHONE_NOT_TEXTABLE_UK_IE = 'We can only text UK and Irish mobile numbers. Please enter a UK or Irish mobile number.';
 export const JOB_RATE_LIMITED = 'Too many requests. Please wait a minute and try again.';
 export const POSITION_NOT_NOW = 'Your position is shared only while you are on the way.';
 export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
@@ -86,6 +91,7 @@ export function bookingService(deps: BookingServiceDeps) {
   const tokens = bookingTokens(config.sessionSecret);
   const box = jobTokenBox(config.sessionSecret);
   const bookingLimiter = createRateLimiter({ limit: config.bookings.bookingRateLimit, windowMs: 60 * 60_000 });
+  const companyBookingLimiter = createRateLimiter({ limit: config.bookings.companyRateLimit, windowMs: 60 * 60_000 });
   const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
   const smsReady = config.sms !== undefined;
   const mailReady = config.mail.smtpUrl !== undefined;
@@ -97,6 +103,7 @@ export function bookingService(deps: BookingServiceDeps) {
     offerBooking: company.offerBooking,
     offerWhatsapp: company.offerWhatsapp,
     offerCall: company.offerCall,
+    textIrishMobiles: company.textIrishMobiles,
     smsConfigured: smsReady,
   });
 
@@ -242,8 +249,18 @@ export function bookingService(deps: BookingServiceDeps) {
      * the checkout to pay at: it becomes requested once paid (docs/product.md §21).
      */
     async book(body: BookingRequestBody, client: string): Promise<{ created: boolean; result: BookingCreated }> {
+      // The client's limit before anything else: past it, nothing is read, superseded or stored.
+      bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
       const quote = quoteForBooking(db, body.quoteId);
       if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
+      // Texts cost money: only a number this company's texts may go to (docs/decisions/030-text-budgets.md).
+      const irishMobiles = quote.textIrishMobiles === 1;
+      if (!isTextable(body.phone, { irishMobiles })) {
+        const message = irishMobiles ? PHONE_NOT_TEXTABLE_UK_IE : PHONE_NOT_TEXTABLE;
+        throw new ValidationFailed(message, { phone: message }, 'PHONE_NOT_TEXTABLE');
+      }
+      // The company's own hourly limit, counted from every address, before an open checkout is superseded.
+      companyBookingLimiter.check(`booking-company:${quote.companyId}`, COMPANY_BOOKINGS_RATE_LIMITED);
       const token = tokens.jobToken(quote.id, body.bookingKey);
       const hash = hashToken(token);
       const answer = (b: BookingWithQuote) => ({
@@ -272,7 +289,6 @@ export function bookingService(deps: BookingServiceDeps) {
       const now = deps.now();
       const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
       if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
-      bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
 
       // Payment at booking: the checkout is opened on the operator's account before anything is
       // stored, so a provider that is down (503) leaves nothing behind and the form can retry.
@@ -512,6 +528,7 @@ export function bookingService(deps: BookingServiceDeps) {
       if (body.offerBooking !== undefined) patch.offerBooking = body.offerBooking;
       if (body.offerWhatsapp !== undefined) patch.offerWhatsapp = body.offerWhatsapp;
       if (body.offerCall !== undefined) patch.offerCall = body.offerCall;
+      if (body.textIrishMobiles !== undefined) patch.textIrishMobiles = body.textIrishMobiles;
       if (Object.keys(patch).length === 0) return this.settings(companyId);
       return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
     },

@@ -23,7 +23,7 @@ export const bookings = {
     tags: ['Public'],
     summary: 'Books the recovery of a quote at its quoted price: the operator is alerted at once (email, and a text when set)',
     description:
-      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). Rate-limited per client (BOOKING_RATE_LIMIT an hour).',
+      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). A mobile number the company does not text (not a UK mobile, or an Irish one unless the company allows them; never premium, satellite, personal or pager numbers): 400 PHONE_NOT_TEXTABLE with the message under `fields.phone`, nothing stored. Rate-limited per client address (BOOKING_RATE_LIMIT an hour, IPv6 counted by /64) before anything is read, and per company (BOOKING_COMPANY_RATE_LIMIT an hour).',
     request: {
       body: body(bookingRequestSchema, {
         quoteId: 'TQ-KJAECF76R',
@@ -156,7 +156,7 @@ export const bookings = {
     path: '/api/booking-settings',
     'x-access': 'operator',
     tags: ['Bookings'],
-    summary: 'The response time, the booking text number and which buttons the quote page offers',
+    summary: 'The response time, the booking text number, whether Irish mobiles are texted and which buttons the quote page offers',
     responses: { 200: json(bookingSettingsSchema, 'The settings') },
   }),
   updateSettings: route({

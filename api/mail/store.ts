@@ -260,3 +260,29 @@ export function releaseWaitingMail(db: Db, companyId: number, atIso: string, mai
     .run();
   return ready.length;
 }
+
+// ---------------------------------------------------------------- the text budgets (api/mail/sms-budget.ts)
+
+/** Texts counted by the budgets since `fromIso` (a UK midnight), all companies together. */
+export function textsCountedSince(db: Db, fromIso: string): number {
+  return prepared(db, 'textsCountedSince', () => db.$client.prepare('select count(*) from mail_outbox where budget_at is not null and budget_at >= ?').pluck()).get(fromIso) as number;
+}
+
+/** The company's texts counted by the budgets since `fromIso`. */
+export function companyTextsCountedSince(db: Db, companyId: number, fromIso: string): number {
+  return prepared(db, 'companyTextsCountedSince', () =>
+    db.$client.prepare('select count(*) from mail_outbox where company_id = ? and budget_at is not null and budget_at >= ?').pluck(),
+  ).get(companyId, fromIso) as number;
+}
+
+/** The dedupe keys of the texts to `to` counted since `fromIso`, from every company. */
+export function textKeysToNumberSince(db: Db, to: string, fromIso: string): string[] {
+  return prepared(db, 'textKeysToNumberSince', () =>
+    db.$client.prepare('select dedupe_key from mail_outbox where "to" = ? and budget_at is not null and budget_at >= ?').pluck(),
+  ).all(to, fromIso) as string[];
+}
+
+/** Counts a text against the budgets of the UK day of `atIso` (run in write(), as it is handed to the provider). */
+export function markTextCounted(db: Db, id: number, atIso: string): void {
+  prepared(db, 'markTextCounted', () => db.$client.prepare('update mail_outbox set budget_at = ? where id = ?')).run(atIso, id);
+}

@@ -44,6 +44,7 @@ import { ALERT_KINDS, isMotoristMessage } from '#shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
 import { SmsRefused, twilioTransport, type SmsTransport } from './sms-transport';
+import { smsBudget } from './sms-budget';
 import type { AlertChannel } from '#shared/leads';
 import { JobLinkUnavailable, withJobLink } from '../bookings/job-link';
 import { jobTokenBox } from '../bookings/tokens';
@@ -114,7 +115,7 @@ export const LANES: Record<AlertChannel, LaneSettings> = {
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl' | 'sessionSecret'> & Partial<Pick<Config, 'sms' | 'billing'>>;
+  config: Pick<Config, 'mail' | 'publicUrl' | 'sessionSecret'> & Partial<Pick<Config, 'sms' | 'billing' | 'smsDailyLimit'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
@@ -190,6 +191,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
   let loggedUnsent = false;
+  const textBudget = smsBudget({ db, config, logger });
 
   /**
    * Is the company's page live now (its owner's subscription gives access; a company without an
@@ -430,9 +432,12 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
         const sender = async () => {
           while (claims < limit && !stopping() && !stopped) {
             claims += 1;
-            const next = await claimNext(channel, now());
+            const at = now();
+            const next = await claimNext(channel, at);
             if (next === undefined) return;
             if (next === 'held') continue;
+            // Texts cost money: the daily budgets and the number's allowance may hold or refuse this one (api/mail/sms-budget.ts).
+            if (next.r.channel === 'sms' && (await textBudget.admit(next.r, at)) !== 'send') continue;
             if ((await send(next, signal)) === 'stopped') stopped = true;
           }
         };

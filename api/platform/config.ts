@@ -87,8 +87,12 @@ export const envSchema = z
     SMS_ACCOUNT_SID: z.string().trim().optional().transform((v) => v || undefined),
     SMS_AUTH_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
     SMS_FROM: z.string().trim().optional().transform((v) => v || undefined),
-    /** Bookings per hour per client address. */
+    /** Texts handed to the SMS provider per UK day, all companies together (api/mail/sms-budget.ts). */
+    SMS_DAILY_LIMIT: z.coerce.number().int().min(1, 'SMS_DAILY_LIMIT must be a whole number of texts, at least 1').default(1000),
+    /** Bookings per hour per client address (IPv6 by /64). */
     BOOKING_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+    /** Bookings per hour per company, from every address together. */
+    BOOKING_COMPANY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     /** Status, cancel and driver requests per minute per client address. */
     JOB_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
     /** Open live status streams in all (at least 5,000) and per client address. */
@@ -155,7 +159,9 @@ export interface Config {
   mail: { smtpUrl?: string; from: string };
   /** Booking texts (docs/product.md, "Bookings"): without it they are kept in the outbox as unsent. */
   sms?: { apiUrl: string; accountSid: string; authToken: string; from: string };
-  bookings: { bookingRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
+  /** Texts handed to the SMS provider per UK day, all companies together (api/mail/sms-budget.ts). */
+  smsDailyLimit: number;
+  bookings: { bookingRateLimit: number; companyRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
   /** Number plate look-ups: no `apiKey`, no look-ups (the plate is still recorded with the quote). */
   vehicleLookup: { apiKey?: string; url: string; rateLimit: number };
 }
@@ -231,8 +237,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM
         ? { apiUrl: env.SMS_API_URL, accountSid: env.SMS_ACCOUNT_SID, authToken: env.SMS_AUTH_TOKEN, from: env.SMS_FROM }
         : undefined,
+    smsDailyLimit: env.SMS_DAILY_LIMIT,
     bookings: {
       bookingRateLimit: env.BOOKING_RATE_LIMIT,
+      companyRateLimit: env.BOOKING_COMPANY_RATE_LIMIT,
       jobRateLimit: env.JOB_RATE_LIMIT,
       liveStreams: { total: env.LIVE_STREAMS_MAX, perAddress: env.LIVE_STREAMS_PER_ADDRESS },
     },

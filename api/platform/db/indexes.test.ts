@@ -7,6 +7,7 @@ import { openDatabase, type Db } from './client';
 import { bookingsOfQuotes, bookingsSince, findLeadById, leadsSince, listLeads } from '../../leads/store';
 import { findUserByCompanyId, findUserByStripeCustomer } from '../../auth/store';
 import { paymentByIntent } from '../../payments/store';
+import { companyTextsCountedSince, textKeysToNumberSince, textsCountedSince } from '../../mail/store';
 
 /** The SQL a data-layer call prepares, captured as it runs. */
 function sqlOf(db: Db, call: () => unknown): string {
@@ -46,6 +47,10 @@ describe('look-up indexes', () => {
     // Their payments, one each by its booking; a charge's or a hold's event finds its payment by the intent.
     ['the payments of the 30 days’ bookings', (d: Db) => bookingsSince(d, 1, '2026-01-01'), 'SEARCH p USING INDEX payments_booking (booking_id=?) LEFT-JOIN'],
     ['a payment by its PaymentIntent (each refund or hold event)', (d: Db) => paymentByIntent(d, 'acct_1', 'pi_1'), 'SEARCH payments USING INDEX payments_intent (payment_intent_id=?)'],
+    // The text budgets (api/mail/sms-budget.ts), before each text: today's texts only, never the whole outbox.
+    ['the texts counted today, all companies', (d: Db) => textsCountedSince(d, '2026-06-09T23:00:00.000Z'), 'SEARCH mail_outbox USING COVERING INDEX mail_outbox_budget_day (budget_at>?)'],
+    ['a company’s texts counted today', (d: Db) => companyTextsCountedSince(d, 1, '2026-06-09T23:00:00.000Z'), 'SEARCH mail_outbox USING COVERING INDEX mail_outbox_budget_company (company_id=? AND budget_at>?)'],
+    ['the texts to one number counted today', (d: Db) => textKeysToNumberSince(d, '+447400123456', '2026-06-09T23:00:00.000Z'), 'SEARCH mail_outbox USING INDEX mail_outbox_budget_to (to=? AND budget_at>?)'],
   ])('finds %s through its index, not a scan', (_, call, expected) => {
     db = openDatabase(':memory:');
     const plan = planOf(db, sqlOf(db, () => call(db)));

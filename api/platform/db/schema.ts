@@ -98,6 +98,8 @@ export const companies = sqliteTable(
     bookingResponseMinutes: integer('booking_response_minutes').notNull().default(10),
     /** E.164: booking alerts by text message too. */
     bookingSmsNumber: text('booking_sms_number'),
+    /** Texts to motorists may go to Republic of Ireland mobiles (+353 8…) too, not only UK mobiles (api/mail/textable.ts). */
+    textIrishMobiles: bool('text_irish_mobiles').notNull().default(false),
     /** Printed on VAT invoices (docs/product.md §22): a VAT-registered operator's invoices need it. */
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */
@@ -358,6 +360,11 @@ export const mailOutbox = sqliteTable(
     priority: integer('priority').notNull().default(1),
     createdAt: createdAt(),
     sentAt: text('sent_at'),
+    /**
+     * A text: when the daily text budgets counted it, as it was handed to the provider
+     * (api/mail/sms-budget.ts). The budgets and each number's allowance count these per UK day.
+     */
+    budgetAt: text('budget_at'),
   },
   (t) => [
     uniqueIndex('mail_outbox_dedupe').on(t.dedupeKey),
@@ -365,6 +372,9 @@ export const mailOutbox = sqliteTable(
     index('mail_outbox_claim').on(t.channel, t.priority, t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('mail_outbox_company').on(t.companyId, t.id),
     index('mail_outbox_booking').on(t.bookingId),
+    index('mail_outbox_budget_day').on(t.budgetAt).where(sql`${t.budgetAt} IS NOT NULL`),
+    index('mail_outbox_budget_company').on(t.companyId, t.budgetAt).where(sql`${t.budgetAt} IS NOT NULL`),
+    index('mail_outbox_budget_to').on(t.to, t.budgetAt).where(sql`${t.budgetAt} IS NOT NULL`),
   ],
 );
 

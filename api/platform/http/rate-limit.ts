@@ -3,6 +3,7 @@
 import type { Context } from 'hono';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { TooManyRequests } from '../errors';
+import { isIPv6 } from 'node:net';
 import { resolveClientAddress, type TrustProxy } from './trust-proxy';
 
 export interface RateLimitStore {
@@ -102,9 +103,33 @@ export function createRateLimiter(options: { limit: number; windowMs: number; st
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /**
- * The client's address: the socket's, or, with TRUST_PROXY, the one the trusted proxies name in
- * X-Forwarded-For (api/platform/http/trust-proxy.ts). Entries a client wrote itself are never
- * believed, so nobody can pick a fresh address per request and never meet a limit.
+ * The client as every per-address limit counts it: an IPv4 address as it is, an IPv6 address as
+ * its /64 network ("2001:db8:1:2::/64"). One subscriber's line or one server is given a whole /64
+ * and may take a fresh address from it for every request, so counting addresses one by one would
+ * be no limit at all. Anything else (a test's 'local') is kept as it is.
+ */
+export function addressGroup(address: string): string {
+  // IPv4 never has a colon: the quote path's addresses pass with one scan of a short string.
+  if (!address.includes(':') || !isIPv6(address)) return address;
+  // An IPv4 client as a dual-stack socket reports it (::ffff:192.0.2.1) is that IPv4 address.
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1];
+  // The zone (fe80::1%eth0) names an interface, not a network.
+  const bare = address.split('%')[0];
+  const [head, tail = ''] = bare.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  // An IPv4-mapped or -embedded tail (::ffff:192.0.2.1) is two groups; only the first four groups matter here.
+  const groups = bare.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left;
+  const network = groups.slice(0, 4).map((g) => (parseInt(g, 16) || 0).toString(16));
+  return `${network.join(':')}::/64`;
+}
+
+/**
+ * The client's address as the limits count it (addressGroup: IPv6 by /64): the socket's, or, with
+ * TRUST_PROXY, the one the trusted proxies name in X-Forwarded-For
+ * (api/platform/http/trust-proxy.ts). Entries a client wrote itself are never believed, so nobody
+ * can pick a fresh address per request and never meet a limit.
  */
 export function clientAddress(c: Context, trustProxy: TrustProxy): string {
   let socket: string;
@@ -114,5 +139,5 @@ export function clientAddress(c: Context, trustProxy: TrustProxy): string {
     // app.request() in tests has no socket.
     socket = 'local';
   }
-  return trustProxy.kind === 'off' ? socket : resolveClientAddress(trustProxy, socket, c.req.header('x-forwarded-for'));
+  return addressGroup(trustProxy.kind === 'off' ? socket : resolveClientAddress(trustProxy, socket, c.req.header('x-forwarded-for')));
 }

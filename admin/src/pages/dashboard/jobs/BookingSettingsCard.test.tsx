@@ -10,9 +10,9 @@ import { MOBILE_INVALID } from '#shared/booking-schemas';
 import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
-import { BookingSettingsCard } from './BookingSettingsCard';
+import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL } from './BookingSettingsCard';
 
-const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: false };
+const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsConfigured: false };
 
 function renderCard(
   put: (body: unknown) => { status?: number; json?: unknown } = (body) => ({ json: { ...settings, ...(body as object) } }),
@@ -64,7 +64,7 @@ describe('<BookingSettingsCard>', () => {
     fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '15' } });
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
-    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: false, offerCall: true, smsNumber: '+447700900456', responseMinutes: 15 }]);
+    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: false, offerCall: true, textIrishMobiles: false, smsNumber: '+447700900456', responseMinutes: 15 }]);
   });
 
   it('refuses a landline or a response time out of range before sending, and a blank number means email only', async () => {
@@ -82,7 +82,18 @@ describe('<BookingSettingsCard>', () => {
     fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '2' } });
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
-    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: true, offerCall: true, smsNumber: null, responseMinutes: 2 }]);
+    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 2 }]);
+  });
+
+  it('shows and sends whether Irish mobiles are taken for bookings', async () => {
+    const api = renderCard(undefined, { ...settings, textIrishMobiles: true });
+    const irish = (await screen.findByRole('checkbox', { name: IRISH_MOBILES_LABEL })) as HTMLInputElement;
+    expect(irish.checked).toBe(true);
+    expect(screen.getByText(IRISH_MOBILES_HINT)).toBeTruthy();
+    fireEvent.click(irish);
+    await save();
+    expect(await screen.findByText('Booking settings saved')).toBeTruthy();
+    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 10 }]);
   });
 
   it('puts the server’s per-field message under its field', async () => {

@@ -1,6 +1,7 @@
 // How bookings come in (docs/product.md, "Bookings"): which of the three ways on from a quote the
 // quote page offers (Book, WhatsApp, Call), the mobile number that hears of each booking by text
-// message, and the response time after which an unanswered booking expires.
+// message, the response time after which an unanswered booking expires, and whether motorists
+// may give an Irish mobile as well as a UK one (texts go to nothing else).
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
@@ -20,11 +21,14 @@ interface SettingsForm {
   offerBooking: boolean;
   offerWhatsapp: boolean;
   offerCall: boolean;
+  textIrishMobiles: boolean;
   smsNumber: string;
   responseMinutes: number;
 }
 
-const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'smsNumber', 'responseMinutes'] as const;
+const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'textIrishMobiles', 'smsNumber', 'responseMinutes'] as const;
+export const IRISH_MOBILES_LABEL = 'Also take Republic of Ireland mobiles (+353 8…) for bookings';
+export const IRISH_MOBILES_HINT = 'Booking texts go to UK mobiles only unless this is ticked; texts to Irish mobiles cost more.';
 
 const BUTTONS: { name: 'offerBooking' | 'offerWhatsapp' | 'offerCall'; label: string }[] = [
   { name: 'offerBooking', label: 'Book this recovery: the motorist books on the page, and you answer in the Jobs card' },
@@ -36,6 +40,7 @@ const toForm = (settings: BookingSettings): SettingsForm => ({
   offerBooking: settings.offerBooking,
   offerWhatsapp: settings.offerWhatsapp,
   offerCall: settings.offerCall,
+  textIrishMobiles: settings.textIrishMobiles,
   smsNumber: settings.smsNumber ? formatPhoneNational(settings.smsNumber) : '',
   responseMinutes: settings.responseMinutes,
 });
@@ -97,6 +102,15 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
           </label>
         ))}
       </fieldset>
+      <div className="grid gap-1">
+        <label className="flex items-start gap-2 text-sm">
+          <input type="checkbox" className="mt-0.5 size-4 accent-brand-600" aria-describedby="text-irish-mobiles-hint" {...register('textIrishMobiles')} />
+          {IRISH_MOBILES_LABEL}
+        </label>
+        <p id="text-irish-mobiles-hint" className="ml-6 text-xs text-slate-600">
+          {IRISH_MOBILES_HINT}
+        </p>
+      </div>
       {!settings.smsConfigured && (
         <p className="flex items-start gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />

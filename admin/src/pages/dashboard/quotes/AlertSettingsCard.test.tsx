@@ -6,6 +6,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import type { Alert, LeadSettings } from '#shared/types';
+import { TEXT_LIMIT_REACHED } from '#shared/leads';
 import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
@@ -34,6 +35,8 @@ function renderCard(put: (body: unknown) => { status?: number; json?: unknown } 
         alert({ id: 3 }),
         alert({ id: 2, status: 'sent', sentAt: '2026-11-24T08:00:30Z', kind: 'daily', subject: 'Your quotes yesterday' }),
         alert({ id: 1, status: 'failed', attempts: 9, lastError: '550 Mailbox unavailable' }),
+        alert({ id: 4, kind: 'booking', to: '+447400123456', subject: 'Rapid: we have your booking', status: 'pending', lastError: TEXT_LIMIT_REACHED }),
+        alert({ id: 5, kind: 'booking', to: '+447400123457', subject: 'Rapid: we have your booking', status: 'pending' }),
       ],
     }),
   });
@@ -67,6 +70,10 @@ describe('<AlertSettingsCard>', () => {
     expect(items[1]).toContain('Sent 24 Nov 2026, 08:00');
     expect(items[2]).toContain('Failed');
     expect(items[2]).toContain('550 Mailbox unavailable');
+    // A text held by the day's text budget says so; another one waiting does not.
+    expect(items[3]).toContain(TEXT_LIMIT_REACHED);
+    expect(items[4]).toContain('Waiting to send');
+    expect(items[4]).not.toContain(TEXT_LIMIT_REACHED);
   });
 
   it('sends the choices read by the shared schema: a blank address is the company email', async () => {

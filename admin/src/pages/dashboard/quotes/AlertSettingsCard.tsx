@@ -5,7 +5,7 @@ import { useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
 import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { useMutation } from '@tanstack/react-query';
-import { ALERT_MODE_LABELS, ALERT_MODES, RETENTION_MONTHS, type AlertMode } from '#shared/leads';
+import { ALERT_MODE_LABELS, ALERT_MODES, RETENTION_MONTHS, TEXT_LIMIT_REACHED, type AlertMode } from '#shared/leads';
 import { leadSettingsUpdateSchema } from '#shared/schemas';
 import type { Alert, LeadSettings } from '#shared/types';
 import { toast } from '../../../components/toast';
@@ -158,6 +158,8 @@ function alertStatusText(alert: Alert): { text: string; tone: 'success' | 'warni
     case 'sent':
       return { text: alert.sentAt ? `Sent ${formatDateTime(alert.sentAt)}` : 'Sent', tone: 'success' };
     case 'pending':
+      // A text held past the day's text budget goes after midnight (docs/product.md, "Bookings").
+      if (alert.lastError === TEXT_LIMIT_REACHED) return { text: TEXT_LIMIT_REACHED, tone: 'warning' };
       return { text: alert.attempts > 0 ? `Retrying (attempt ${alert.attempts})` : 'Waiting to send', tone: 'warning' };
     case 'failed':
       return { text: 'Failed', tone: 'danger' };
