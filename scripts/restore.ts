@@ -25,6 +25,11 @@ try {
   console.log(
     [
       `Restored ${values.to} from ${result.source === 'replica' ? 'the replica' : 'the backup file'}: integrity_check ${result.integrity}.`,
+      ...(result.nearestEarlier
+        ? [
+            `The replica holds no copy at ${result.nearestEarlier.asked} (Litestream was restarting then): restored the nearest earlier point instead, the copy that ended in the second of ${result.nearestEarlier.restoredUpTo}.`,
+          ]
+        : []),
       `Recovered up to ${result.recoveredUpTo ?? '(no rows)'}.`,
       `Sequences moved on by ${result.sequenceGap.toLocaleString('en-GB')}${quotes ? ` (quotes: next id ${quotes.to + 1})` : ''}, so no reference given out after that point is given again.`,
       `Receipt and VAT invoice numbers moved on by the same (${result.counters.find((c) => c.table === 'document_sequences')?.added ?? 0} company(ies) given a first number past it); every operator signs in again.`,

@@ -1,7 +1,7 @@
 // Restores that are safe to serve from: a backup file and a Litestream replica, each giving a copy
 // whose next quote gets a reference never issued before and whose unsent mail is held.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -286,6 +286,48 @@ describe('restoring from a Litestream replica', () => {
     const stored = read(restored, (db) => db.prepare('select count(*) from quotes').pluck().get());
     expect(stored).toBe(read(t.dbFile, (db) => db.prepare('select count(*) from quotes').pluck().get()));
     expect(result.sequences.find((s) => s.table === 'quotes')!.to).toBeGreaterThanOrEqual(MIN_SEQUENCE_GAP);
+  });
+
+  it('restores the nearest earlier point for an --at inside the gap of a Litestream restart, and says so', { timeout: 60_000 }, async () => {
+    const { t, op } = await appWithQuotes(1);
+    const dir = tempDir();
+    const replicaUrl = `file://${path.join(dir, 'replica')}`;
+    const replicate = async () => {
+      const replication = createReplication({ databasePath: t.dbFile, replicaUrl, logger: silent, syncIntervalMs: 100, monitorIntervalMs: 50, pollMs: 50 });
+      replications.push(replication);
+      await replication.start();
+      await new Promise<void>((resolve) => {
+        const check = setInterval(() => replication.status().lagMs === 0 && resolve(clearInterval(check)), 50);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await replication.stop(1000);
+    };
+    const count = () => read(t.dbFile, (db) => db.prepare('select count(*) from quotes').pluck().get() as number);
+    await replicate();
+    const inFirstCopy = count();
+    const stopped = Date.now();
+    // Litestream starts afresh (its own files gone, as after a restart that cannot continue the copy): a new generation.
+    rmSync(path.join(path.dirname(t.dbFile), `.${path.basename(t.dbFile)}-litestream`), { recursive: true, force: true });
+    await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    await new Promise((r) => setTimeout(r, 1300));
+    await replicate();
+    const at = new Date(stopped + 200);
+
+    const restored = path.join(dir, 'restored.db');
+    const result = await restoreDatabase({ from: replicaUrl, to: restored, at });
+    expect(result.nearestEarlier).toEqual({ asked: at.toISOString(), restoredUpTo: expect.any(String) });
+    expect(Date.parse(result.nearestEarlier!.restoredUpTo)).toBeLessThanOrEqual(at.getTime());
+    expect(read(restored, (db) => db.prepare('select count(*) from quotes').pluck().get())).toBe(inFirstCopy);
+
+    const script = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/restore.ts', '--from', replicaUrl, '--to', path.join(dir, 'again.db'), '--at', at.toISOString()], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(script.status).toBe(0);
+    expect(script.stdout).toContain(`The replica holds no copy at ${at.toISOString()} (Litestream was restarting then): restored the nearest earlier point instead`);
+    // A moment before anything was copied is refused, clearly.
+    await expect(restoreDatabase({ from: replicaUrl, to: path.join(dir, 'early.db'), at: new Date(stopped - 3_600_000) })).rejects.toThrow(/holds nothing from before/);
   });
 
   it('answers a clear error for a replica that holds nothing', async () => {

@@ -79,6 +79,11 @@ export interface RestoreResult {
   sequences: { table: string; from: number; to: number }[];
   /** Each counter of COUNTER_COLUMNS: how many rows were moved on and how many made past the gap. */
   counters: { table: string; column: string; moved: number; added: number }[];
+  /**
+   * Set when the replica held nothing at `at` (Litestream was restarting then, and started a new
+   * copy): the nearest earlier point was restored instead, the end of the copy before `at`.
+   */
+  nearestEarlier?: { asked: string; restoredUpTo: string };
   /** Outbox messages left unsent in the copy and now marked so (they are not sent again). */
   outboxHeld: number;
   /** Motorists' texts about jobs still open, left unsent in the copy and queued again. */
@@ -104,11 +109,20 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
   rmSync(partial, { force: true });
   const source = isReplicaSource(options.from) ? 'replica' : 'backup';
   try {
+    let nearestEarlier: RestoreResult['nearestEarlier'];
     if (source === 'replica') {
-      const args = ['restore', '-o', partial];
-      if (options.at) args.push('-timestamp', options.at.toISOString());
-      args.push(options.from);
-      const run = spawnSync(options.binary ?? litestreamBinary(), args, { encoding: 'utf8', env: process.env });
+      const binary = options.binary ?? litestreamBinary();
+      const restore = (args: string[]) => spawnSync(binary, ['restore', '-o', partial, ...args, options.from], { encoding: 'utf8', env: process.env });
+      let run = restore(options.at ? ['-timestamp', options.at.toISOString()] : []);
+      // A moment in the gap a Litestream restart leaves (it stopped, then began a new copy, a
+      // "generation"): no copy holds it, so the newest copy that ended before it is restored whole.
+      if (options.at && run.status !== 0 && /no matching backups found/.test(run.stderr)) {
+        const earlier = generationEndedBefore(binary, options.from, options.at);
+        if (!earlier) throw new RestoreError(`The replica holds nothing from before ${options.at.toISOString()}`);
+        rmSync(partial, { force: true });
+        run = restore(['-generation', earlier.generation]);
+        nearestEarlier = { asked: options.at.toISOString(), restoredUpTo: earlier.end.toISOString() };
+      }
       if (run.status !== 0 || !existsSync(partial)) {
         throw new RestoreError(`Litestream could not restore from ${options.from}: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
       }
@@ -124,10 +138,29 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
     }
     const result = makeSafeToServe(partial, options.now ?? new Date());
     renameSync(partial, to);
-    return { source, ...result };
+    return { source, ...(nearestEarlier ? { nearestEarlier } : {}), ...result };
   } finally {
     for (const file of [partial, `${partial}-wal`, `${partial}-shm`, `${partial}.tmp-wal`, `${partial}.tmp-shm`]) rmSync(file, { force: true });
   }
+}
+
+/**
+ * The replica's copy (generation) that ended last before `at`, from `litestream generations`
+ * (its times are whole seconds, rounded down: a copy that ended in the second of `at` but after it
+ * would have held `at`, so it is never one of these).
+ */
+function generationEndedBefore(binary: string, from: string, at: Date): { generation: string; end: Date } | null {
+  const run = spawnSync(binary, ['generations', from], { encoding: 'utf8', env: process.env });
+  if (run.status !== 0) throw new RestoreError(`Litestream could not list the copies in ${from}: ${run.stderr.trim().split('\n').at(-1) ?? ''}`);
+  const copies = run.stdout
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((columns) => columns.length >= 5)
+    .map(([, generation, , start, end]) => ({ generation, start: new Date(start), end: new Date(end) }))
+    .filter((c) => Number.isFinite(c.start.getTime()) && Number.isFinite(c.end.getTime()) && c.start <= at && c.end <= at)
+    .sort((a, b) => b.end.getTime() - a.end.getTime());
+  return copies[0] ?? null;
 }
 
 /** The motorist's text for each open status, as JSON for the SQL below. */
