@@ -6,7 +6,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../test/harness';
 import { COUNTER_COLUMNS, makeSafeToServe, MIN_SEQUENCE_GAP } from './restore';
 
@@ -42,7 +42,10 @@ function migratedSchema() {
   }
 }
 
-const schema = migratedSchema();
+let schema: ReturnType<typeof migratedSchema>;
+beforeAll(() => {
+  schema = migratedSchema();
+});
 const isInteger = (c: Column) => /int/i.test(c.type);
 
 describe('the number sequences a restore moves', () => {
