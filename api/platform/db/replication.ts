@@ -214,7 +214,9 @@ export function createReplication(options: ReplicationOptions): Replication {
   let metricsPort = 0;
   const lag = createLagTracker();
   let lagWarned = false;
-  let walSeen = '';
+  /** The WAL file as last looked at (undefined before the first look). */
+  let walSeen: string | undefined;
+  let polling = false;
   let exited: Promise<void> = Promise.resolve();
   /** Litestream's own process id, as the guarding shell reports it. */
   let childPid: number | undefined;
@@ -287,12 +289,23 @@ export function createReplication(options: ReplicationOptions): Replication {
     } catch {
       // No WAL file (yet): nothing written.
     }
-    const changed = walSeen !== '' && seen !== walSeen;
+    const changed = walSeen !== undefined && seen !== walSeen;
     walSeen = seen;
     return changed;
   }
 
   async function poll() {
+    // One look at a time: a slow answer must not let a later look be applied before it.
+    if (polling) return;
+    polling = true;
+    try {
+      await look();
+    } finally {
+      polling = false;
+    }
+  }
+
+  async function look() {
     let position: ReturnType<typeof replicaPosition> = null;
     if (child) {
       try {
