@@ -147,7 +147,7 @@ export const bookings = {
       200: json(bookingSchema, 'Refunded'),
       400: error('More than is left to refund, or not an amount in pounds and pence: `fields.amount` says'),
       404: bookingMissing,
-      409: error('Nothing to refund: never paid, only held, released or refunded already, or a refund of it under way (PAYMENT_NOT_REFUNDABLE)'),
+      409: error('Nothing to refund: never paid, only held, released or refunded already, a refund made at the same moment included (PAYMENT_NOT_REFUNDABLE)'),
       503: error('The payment provider could not be reached: nothing was refunded (PAYMENT_PROVIDER_UNAVAILABLE)'),
     },
   }),

@@ -46,7 +46,6 @@ import {
 
 export const UNKNOWN_ACCOUNT = 'This event is not for a payment account of this platform';
 export const STALE_EVENT = 'A newer state of this account has been applied already';
-export const REFUND_UNDER_WAY = 'A refund of this job is under way. Please wait a moment, then look again.';
 
 /** A refund's idempotency key: the same refund asked again (a retry) is made once; the next one is another. */
 const refundKey = (payment: Pick<PaymentRow, 'id' | 'refundedPence'>, amountPence: number) => `refund-${payment.id}-${payment.refundedPence}-${amountPence}`;
@@ -208,8 +207,12 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     }
   }
 
-  /** Payments being refunded now: a second refund of one waits for the first to be recorded. */
-  const refunding = new Set<number>();
+  /**
+   * One refund of a payment at a time (decision 035): the operator's, and the one a declined,
+   * expired or cancelled job makes, each read the payment row inside the lock and refund only
+   * what is left then, so two at once never refund it twice or more than was taken.
+   */
+  const oneAtATime = <T>(paymentId: number, work: () => Promise<T>) => db.$store.locks.run(`payment:${paymentId}`, work);
 
   return {
     mode: provider.mode,
@@ -399,26 +402,29 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
      * leaves it for reconciliation to try again.
      */
     async followJob(bookingId: number, bookingStatus: string): Promise<void> {
-      const payment = paymentByBooking(db, bookingId);
-      if (!payment?.paymentIntentId) return;
+      const found = paymentByBooking(db, bookingId);
+      if (!found?.paymentIntentId) return;
       const at = () => now().toISOString();
       try {
-        if (bookingStatus === 'completed') {
-          if (payment.status !== 'held') return;
-          await provider.capture(payment.accountId, payment.paymentIntentId);
-          await write(db, () => movePayment(db, payment.id, ['held'], { status: 'captured' }, at()));
-        } else if (bookingStatus === 'declined' || bookingStatus === 'expired' || bookingStatus === 'cancelled') {
-          if (payment.status === 'held') {
-            await provider.release(payment.accountId, payment.paymentIntentId);
-            await write(db, () => movePayment(db, payment.id, ['held'], { status: 'released' }, at()));
-          } else if (payment.status === 'paid' || payment.status === 'partially_refunded') {
-            // The operator's own refund of it is under way: reconciliation refunds what it leaves.
-            if (refunding.has(payment.id)) return;
-            const left = payment.amountPence - payment.refundedPence;
-            await provider.refund(payment.accountId, payment.paymentIntentId, left, refundKey(payment, left));
-            await write(db, () => recordRefund(db, payment.id, payment.amountPence, at()));
+        await oneAtATime(found.id, async () => {
+          // The row as it is now: an operator's refund may have been made while this waited.
+          const payment = paymentByBooking(db, bookingId);
+          if (!payment?.paymentIntentId) return;
+          if (bookingStatus === 'completed') {
+            if (payment.status !== 'held') return;
+            await provider.capture(payment.accountId, payment.paymentIntentId);
+            await write(db, () => movePayment(db, payment.id, ['held'], { status: 'captured' }, at()));
+          } else if (bookingStatus === 'declined' || bookingStatus === 'expired' || bookingStatus === 'cancelled') {
+            if (payment.status === 'held') {
+              await provider.release(payment.accountId, payment.paymentIntentId);
+              await write(db, () => movePayment(db, payment.id, ['held'], { status: 'released' }, at()));
+            } else if (payment.status === 'paid' || payment.status === 'partially_refunded') {
+              const left = payment.amountPence - payment.refundedPence;
+              await provider.refund(payment.accountId, payment.paymentIntentId, left, refundKey(payment, left));
+              await write(db, () => recordRefund(db, payment.id, payment.amountPence, at()));
+            }
           }
-        }
+        });
       } catch (err) {
         logger.warn({ msg: 'Could not settle a payment after its job', bookingId, error: err instanceof Error ? err.message : String(err) });
       }
@@ -426,24 +432,23 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
 
     /**
      * The operator refunds part or all of what was taken (`amountPence`; absent: all that is left),
-     * on their own account. Bounded here, never by the client: 409 PAYMENT_NOT_REFUNDABLE when
-     * nothing is left, 400 above what is left, 503 when the provider is down (nothing recorded).
+     * on their own account. Bounded here, never by the client, by the payment as it is once any
+     * refund of it under way is done: 409 PAYMENT_NOT_REFUNDABLE when nothing is left, 400 above
+     * what is left, 503 when the provider is down (nothing recorded).
      */
     async refund(bookingId: number, amountPence?: number): Promise<void> {
-      const payment = paymentByBooking(db, bookingId);
-      if (!payment) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
-      const left = refundablePence(payment);
-      if (left === 0 || !payment.paymentIntentId) throw new Conflict(NOT_REFUNDABLE[payment.status], 'PAYMENT_NOT_REFUNDABLE');
-      const amount = amountPence ?? left;
-      if (amount > left) throw new ValidationFailed(refundTooMuch(left), { amount: refundTooMuch(left) });
-      if (refunding.has(payment.id)) throw new Conflict(REFUND_UNDER_WAY, 'PAYMENT_NOT_REFUNDABLE');
-      refunding.add(payment.id);
-      try {
+      const found = paymentByBooking(db, bookingId);
+      if (!found) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
+      const amount = await oneAtATime(found.id, async () => {
+        const payment = paymentByBooking(db, bookingId) ?? found;
+        const left = refundablePence(payment);
+        if (left === 0 || !payment.paymentIntentId) throw new Conflict(NOT_REFUNDABLE[payment.status], 'PAYMENT_NOT_REFUNDABLE');
+        const amount = amountPence ?? left;
+        if (amount > left) throw new ValidationFailed(refundTooMuch(left), { amount: refundTooMuch(left) });
         await provider.refund(payment.accountId, payment.paymentIntentId, amount, refundKey(payment, amount));
         await write(db, () => recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString()));
-      } finally {
-        refunding.delete(payment.id);
-      }
+        return amount;
+      });
       logger.info({ msg: 'Payment refunded by the operator', bookingId, amountPence: amount });
     },
 

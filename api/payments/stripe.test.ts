@@ -257,6 +257,43 @@ describe('payments: the money follows the job', () => {
     expect(cancelled.paymentRows()[0].status).toBe('released');
   });
 
+  const refundCalls = (intent: string) => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds' && r.params.get('payment_intent') === intent);
+  const refundedAtStripe = (intent: string) => fake.refunds.filter((r) => r.payment_intent === intent).reduce((sum, r) => sum + r.amount, 0);
+
+  it('makes one refund call when the motorist cancels as the operator refunds, trial after trial', { timeout: 60_000 }, async () => {
+    for (let trial = 0; trial < 4; trial++) {
+      const { t, op, reference, jobToken, intent, paymentRows } = await paidBooking({ rule: 'full' });
+      const [cancel, refund] = await Promise.all([
+        t.call('POST', `/api/jobs/${jobToken}/cancel`),
+        t.call('POST', `/api/bookings/${reference}/refund`, { token: op.token, body: {} }),
+      ]);
+      expect(cancel.status).toBe(200);
+      // The operator's refund is made, or finds the cancel's refund made already and says so.
+      expect([200, 409]).toContain(refund.status);
+      if (refund.status === 409) expect(refund.json.code).toBe('PAYMENT_NOT_REFUNDABLE');
+      expect(refundCalls(intent)).toHaveLength(1);
+      expect(refundedAtStripe(intent)).toBe(18720);
+      expect(paymentRows()[0]).toMatchObject({ status: 'refunded', refundedPence: 18720 });
+    }
+  });
+
+  it('never refunds more than was taken when the operator declines and refunds part at the same moment', { timeout: 60_000 }, async () => {
+    for (let trial = 0; trial < 4; trial++) {
+      const { t, op, reference, intent, paymentRows } = await paidBooking({ rule: 'full' });
+      const [declined, refund] = await Promise.all([
+        t.call('POST', `/api/bookings/${reference}/decline`, { token: op.token, body: { reason: 'No truck free' } }),
+        t.call('POST', `/api/bookings/${reference}/refund`, { token: op.token, body: { amount: 20 } }),
+      ]);
+      expect(declined.status).toBe(200);
+      expect([200, 409]).toContain(refund.status);
+      const amounts = refundCalls(intent).map((r) => Number(r.params.get('amount')));
+      // The part first and then the rest, or the whole and the part refused: each read what the other left.
+      expect(amounts).toEqual(refund.status === 200 ? [2000, 16720] : [18720]);
+      expect(fake.refunds.filter((r) => r.payment_intent === intent).map((r) => r.amount)).toEqual(amounts);
+      expect(paymentRows()[0]).toMatchObject({ status: 'refunded', refundedPence: 18720 });
+    }
+  });
+
   it('leaves a refund Stripe could not take for reconciliation, which makes it once Stripe is back', async () => {
     const { t, op, reference, intent, paymentRows } = await paidBooking({ rule: 'full' });
     fake.down = true;

@@ -180,7 +180,14 @@ export async function startStripeFake() {
     if (method === 'POST' && path === '/v1/refunds') {
       const intent = paymentIntents.get(params.get('payment_intent') ?? '');
       if (!intent || intent.account !== req.stripeAccount) return missing(res, 'payment_intent');
-      const refund: FakeRefund = { id: newId('re'), object: 'refund', payment_intent: intent.id, amount: Number(params.get('amount') ?? intent.amount_received), status: 'succeeded', account: req.stripeAccount };
+      const refunded = refunds.filter((r) => r.payment_intent === intent.id).reduce((sum, r) => sum + r.amount, 0);
+      const amount = Number(params.get('amount') ?? intent.amount_received - refunded);
+      // As Stripe: never more back than was taken.
+      if (refunded + amount > intent.amount_received) {
+        const code = refunded >= intent.amount_received ? 'charge_already_refunded' : 'amount_too_large';
+        return send(res, 400, { error: { type: 'invalid_request_error', code, message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount_received - refunded})` } });
+      }
+      const refund: FakeRefund = { id: newId('re'), object: 'refund', payment_intent: intent.id, amount, status: 'succeeded', account: req.stripeAccount };
       refunds.push(refund);
       return send(res, 200, refund);
     }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './client';
-import { createReplication, redactReplicaUrl, replicaPosition, type Replication } from './replication';
+import { createLagTracker, createReplication, redactReplicaUrl, replicaPosition, type Replication } from './replication';
 import { loadConfig } from '../config';
 import { createTestApp } from '../../test/harness';
 
@@ -60,7 +60,7 @@ describe('replication', () => {
     db.$client.close();
   });
 
-  it('reads the lag from Litestream metrics: behind while the replica holds fewer frames', () => {
+  it('reads the positions from Litestream metrics: behind while the replica holds fewer frames', () => {
     const metrics = (replicaOffset: number) =>
       [
         'litestream_shadow_wal_index{db="/d"} 2',
@@ -68,9 +68,77 @@ describe('replication', () => {
         'litestream_replica_wal_index{db="/d",name="file"} 2',
         `litestream_replica_wal_offset{db="/d",name="file"} ${replicaOffset}`,
       ].join('\n');
-    expect(replicaPosition(metrics(4152))).toEqual({ behind: false });
-    expect(replicaPosition(metrics(32))).toEqual({ behind: true });
+    expect(replicaPosition(metrics(4152))).toEqual({ local: { index: 2, offset: 4152 }, replica: { index: 2, offset: 4152 }, behind: false });
+    expect(replicaPosition(metrics(32))).toMatchObject({ behind: true });
     expect(replicaPosition('# nothing yet')).toBeNull();
+  });
+
+  it('reports the age of the oldest commit not in the replica: bounded under steady writes, growing in an outage', () => {
+    // A fake clock: samples every 250 ms for ten minutes of steady writes, the replica always a
+    // little behind (it holds what was written up to 100 ms before each sample), never level.
+    const lag = createLagTracker();
+    expect(lag.lagMs(0)).toBeNull();
+    const at = (n: number) => ({ index: 1, offset: 32 + n * 4120 });
+    let worst = 0;
+    for (let t = 0; t <= 600_000; t += 250) {
+      lag.sample(t, at(t / 10), at((t - 100) / 10));
+      worst = Math.max(worst, lag.lagMs(t + 249) ?? Infinity);
+    }
+    // The old measure, time since the replica was last level, would say ten minutes here.
+    expect(worst).toBeLessThan(600);
+    expect(lag.lagMs(600_000)).toBe(250);
+
+    // The replica stops (an outage): the lag is the age of the first commit it misses, and grows.
+    const stalled = at(59_990);
+    lag.sample(600_250, at(60_025), stalled);
+    lag.sample(600_500, at(60_050), stalled);
+    // The first commit it misses came after the sample at 599,750 (the last one it held came before).
+    expect(lag.lagMs(630_000)).toBe(30_250);
+    expect(lag.syncedAt()).toBe(599_750);
+    // It catches up: nothing missing, no lag.
+    lag.sample(630_250, at(60_050), at(60_050));
+    expect(lag.lagMs(630_250)).toBe(0);
+  });
+
+  it('counts commits made while Litestream is down, and clears them once a restarted one has copied them', () => {
+    const lag = createLagTracker();
+    lag.sample(0, { index: 3, offset: 8000 }, { index: 3, offset: 8000 });
+    expect(lag.lagMs(0)).toBe(0);
+    // Dead: no metrics, but the WAL file changed (a commit).
+    lag.unreadable(1000, false);
+    expect(lag.lagMs(1000)).toBe(0);
+    lag.unreadable(2000, true);
+    lag.unreadable(3000, true);
+    expect(lag.lagMs(10_000)).toBe(9000);
+    // Restarted, numbering the WAL afresh: its first position holds those commits, not yet copied.
+    lag.restarted();
+    lag.sample(11_000, { index: 0, offset: 9000 }, { index: 0, offset: 0 });
+    expect(lag.lagMs(11_000)).toBe(10_000);
+    lag.sample(12_000, { index: 0, offset: 9000 }, { index: 0, offset: 9000 });
+    expect(lag.lagMs(12_000)).toBe(0);
+  });
+
+  it('stays under 2 s with real Litestream under steady writes (a 3 s run)', { timeout: 30_000 }, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'recovery-replication-lag-'));
+    const file = path.join(dir, 'recovery.db');
+    const db = openDatabase(file);
+    const { logger } = recordingLogger();
+    const replication = createReplication({ databasePath: file, replicaUrl: `file://${path.join(dir, 'replica')}`, logger, pollMs: 100 });
+    running.push(replication);
+    await replication.start();
+    await until(() => replication.status().lagMs === 0);
+    // A write every 10 ms or so for 3 s: the replica is never level with the database when it is looked at.
+    const insert = db.$client.prepare('insert into job_state (name, value) values (?, ?)');
+    const lags: number[] = [];
+    const started = Date.now();
+    for (let i = 0; Date.now() - started < 3000; i++) {
+      insert.run(`steady-${i}`, 'x'.repeat(200));
+      lags.push(replication.status().lagMs ?? 0);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(lags.length).toBeGreaterThan(20);
+    expect(Math.max(...lags)).toBeLessThan(2000);
+    db.$client.close();
   });
 
   it('keeps credentials out of what it logs and reports', () => {

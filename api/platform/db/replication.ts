@@ -11,7 +11,7 @@
 // server's own checkpoint worker is not started and SQLite's automatic checkpoint is turned off
 // on the server's connection (api/boot.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
@@ -23,9 +23,12 @@ export interface ReplicationStatus {
   running: boolean;
   /** How many times the child has been started again after dying. */
   restarts: number;
-  /** Milliseconds since the replica last held every committed frame; 0 when it does now, null before the first sync. */
+  /**
+   * The age in milliseconds of the oldest commit not yet in the replica (at most one poll too old):
+   * 0 when it held every commit at the last look, null before Litestream was first read.
+   */
   lagMs: number | null;
-  /** When the replica last held every committed frame (ISO), or null. */
+  /** Every commit made before this moment is in the replica (ISO), or null before the first look. */
   syncedAt: string | null;
 }
 
@@ -46,7 +49,7 @@ export interface ReplicationOptions {
   syncIntervalMs?: number;
   /** How often Litestream looks at the WAL for new frames (its own default is 1 s). */
   monitorIntervalMs?: number;
-  /** How often the lag is read from Litestream's metrics. */
+  /** How often the lag is read from Litestream's metrics (the lag is known to within it). */
   pollMs?: number;
   /** The first restart's delay; it doubles with each death in a row, up to `maxRestartDelayMs`. */
   restartDelayMs?: number;
@@ -55,6 +58,8 @@ export interface ReplicationOptions {
   lagWarnMs?: number;
   /** The Litestream binary (tests may point at another). */
   binary?: string;
+  /** The clock, in milliseconds (tests move it). */
+  now?: () => number;
 }
 
 /**
@@ -105,8 +110,19 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The numbers of Litestream's Prometheus text that say whether the replica has caught up. */
-export function replicaPosition(metrics: string): { behind: boolean } | null {
+/** A place in the WAL as Litestream numbers it: the shadow WAL file's index and a byte offset in it. */
+export interface WalPosition {
+  index: number;
+  offset: number;
+}
+
+const isBefore = (a: WalPosition, b: WalPosition) => a.index < b.index || (a.index === b.index && a.offset < b.offset);
+
+/**
+ * From Litestream's Prometheus text: how far its copy of the WAL has come (`local`: every commit it
+ * has seen) and how far the replica has (`replica`). Null until both are known.
+ */
+export function replicaPosition(metrics: string): { local: WalPosition; replica: WalPosition; behind: boolean } | null {
   const value = (name: string) => {
     const match = new RegExp(`^${name}\\{[^}]*\\} ([0-9.e+]+)$`, 'm').exec(metrics);
     return match ? Number(match[1]) : undefined;
@@ -116,7 +132,61 @@ export function replicaPosition(metrics: string): { behind: boolean } | null {
   const replicaIndex = value('litestream_replica_wal_index');
   const replicaOffset = value('litestream_replica_wal_offset');
   if (shadowIndex === undefined || shadowSize === undefined || replicaIndex === undefined || replicaOffset === undefined) return null;
-  return { behind: replicaIndex < shadowIndex || (replicaIndex === shadowIndex && replicaOffset < shadowSize) };
+  const local = { index: shadowIndex, offset: shadowSize };
+  const replica = { index: replicaIndex, offset: replicaOffset };
+  return { local, replica, behind: isBefore(replica, local) };
+}
+
+/**
+ * The replication lag: the age of the oldest commit not yet in the replica (decision 035). Under
+ * steady writes the replica is never level with the database at the moment it is looked at, so
+ * "time since it last was" grows without limit; what a loss would cost is how old the oldest
+ * commit still missing from it is. Each sample of Litestream's positions remembers every new local
+ * position with the time of the sample before (the commits up to it came after that: an upper
+ * bound on their age, at most one sample interval too old), and forgets those the replica holds.
+ * While Litestream cannot be read (dead, restarting), a change of the WAL file stands for a commit
+ * whose position is not known yet; a restarted Litestream numbers the WAL afresh, so every
+ * remembered commit becomes one of those, and is placed at the first position the new one reports.
+ */
+export function createLagTracker() {
+  let pending: { position: WalPosition | null; since: number }[] = [];
+  let lastSampleAt: number | null = null;
+  let lastLocal: WalPosition | null = null;
+  let sampled = false;
+  return {
+    /** A sample of Litestream's metrics taken at `at`. */
+    sample(at: number, local: WalPosition, replica: WalPosition) {
+      const since = lastSampleAt ?? at;
+      // Numbered afresh (a new generation): what was pending is placed at the new position.
+      if (lastLocal !== null && isBefore(local, lastLocal)) for (const entry of pending) entry.position = null;
+      for (const entry of pending) entry.position ??= local;
+      if (lastLocal === null || isBefore(lastLocal, local)) pending.push({ position: local, since });
+      pending = pending.filter((entry) => entry.position !== null && isBefore(replica, entry.position));
+      lastLocal = local;
+      lastSampleAt = at;
+      sampled = true;
+    },
+    /** Litestream could not be read at `at`; `walChanged`: the WAL file changed since the last look. */
+    unreadable(at: number, walChanged: boolean) {
+      if (walChanged) pending.push({ position: null, since: lastSampleAt ?? at });
+      lastSampleAt = at;
+    },
+    /** A new Litestream process: positions start again, so what was pending waits for its first sample. */
+    restarted() {
+      for (const entry of pending) entry.position = null;
+      lastLocal = null;
+    },
+    /** Milliseconds: 0 when the replica held everything at the last sample; null before the first sample. */
+    lagMs(now: number): number | null {
+      if (pending.length > 0) return Math.max(0, now - pending[0].since);
+      return sampled ? 0 : null;
+    },
+    /** Every commit made before this moment is in the replica (null before the first sample). */
+    syncedAt(): number | null {
+      if (pending.length > 0) return pending[0].since;
+      return sampled ? lastSampleAt : null;
+    },
+  };
 }
 
 export function createReplication(options: ReplicationOptions): Replication {
@@ -125,7 +195,9 @@ export function createReplication(options: ReplicationOptions): Replication {
   // which a 1 s interval met only on an idle machine. Litestream uploads only when there are new frames.
   const syncIntervalMs = options.syncIntervalMs ?? 250;
   const monitorIntervalMs = options.monitorIntervalMs ?? 100;
-  const pollMs = options.pollMs ?? 1000;
+  // The lag is known to within one poll (createLagTracker), so it is read four times a second.
+  const pollMs = options.pollMs ?? 250;
+  const clock = options.now ?? Date.now;
   const restartDelayMs = options.restartDelayMs ?? 1000;
   const maxRestartDelayMs = options.maxRestartDelayMs ?? 60_000;
   const lagWarnMs = options.lagWarnMs ?? 30_000;
@@ -140,9 +212,11 @@ export function createReplication(options: ReplicationOptions): Replication {
   let restartTimer: NodeJS.Timeout | undefined;
   let pollTimer: NodeJS.Timeout | undefined;
   let metricsPort = 0;
-  let syncedAt: number | null = null;
-  let behindSince: number | null = null;
+  const lag = createLagTracker();
   let lagWarned = false;
+  /** The WAL file as last looked at (undefined before the first look). */
+  let walSeen: string | undefined;
+  let polling = false;
   let exited: Promise<void> = Promise.resolve();
   /** Litestream's own process id, as the guarding shell reports it. */
   let childPid: number | undefined;
@@ -171,6 +245,7 @@ export function createReplication(options: ReplicationOptions): Replication {
     });
     child = proc;
     childPid = undefined;
+    lag.restarted();
     proc.stdin?.on('error', () => {});
     proc.stdout?.setEncoding('utf8').once('data', (chunk: string) => {
       const pid = Number.parseInt(chunk, 10);
@@ -205,29 +280,53 @@ export function createReplication(options: ReplicationOptions): Replication {
     proc.once('error', (error) => logger.error({ msg: 'Replication could not start', replica, error: error.message }));
   }
 
-  async function poll() {
-    if (!child) return;
+  /** The WAL file's size and time of change: while Litestream cannot be read, a change is a commit it has not copied. */
+  function walChanged(): boolean {
+    let seen = '';
     try {
-      const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(pollMs) });
-      const position = replicaPosition(await response.text());
-      if (!position) return;
-      const now = Date.now();
-      if (!position.behind) {
-        if (lagWarned) logger.info({ msg: 'Replication caught up', replica, behindForMs: behindSince === null ? 0 : now - behindSince });
-        syncedAt = now;
-        behindSince = null;
-        lagWarned = false;
-        failuresInARow = 0;
-        return;
-      }
-      behindSince ??= now;
-      const lag = now - (syncedAt ?? behindSince);
-      if (lag > lagWarnMs && !lagWarned) {
-        lagWarned = true;
-        logger.warn({ msg: 'Replication is behind', replica, lagMs: lag });
-      }
+      const stat = statSync(`${dbFile}-wal`);
+      seen = `${stat.size}:${stat.mtimeMs}`;
     } catch {
-      // Litestream not listening yet (starting, or restarting): the status says not running.
+      // No WAL file (yet): nothing written.
+    }
+    const changed = walSeen !== undefined && seen !== walSeen;
+    walSeen = seen;
+    return changed;
+  }
+
+  async function poll() {
+    // One look at a time: a slow answer must not let a later look be applied before it.
+    if (polling) return;
+    polling = true;
+    try {
+      await look();
+    } finally {
+      polling = false;
+    }
+  }
+
+  async function look() {
+    let position: ReturnType<typeof replicaPosition> = null;
+    if (child) {
+      try {
+        const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(Math.max(pollMs, 1000)) });
+        position = replicaPosition(await response.text());
+      } catch {
+        // Litestream not listening yet (starting, or restarting): the status says not running.
+      }
+    }
+    const now = clock();
+    const changed = walChanged();
+    if (position) lag.sample(now, position.local, position.replica);
+    else lag.unreadable(now, changed);
+    const lagMs = lag.lagMs(now);
+    if (lagMs === 0) {
+      if (lagWarned) logger.info({ msg: 'Replication caught up', replica });
+      lagWarned = false;
+      failuresInARow = 0;
+    } else if (lagMs !== null && lagMs > lagWarnMs && !lagWarned) {
+      lagWarned = true;
+      logger.warn({ msg: 'Replication is behind', replica, lagMs });
     }
   }
 
@@ -241,9 +340,8 @@ export function createReplication(options: ReplicationOptions): Replication {
       logger.info({ msg: 'Replication started', replica, monitorIntervalMs, syncIntervalMs });
     },
     status() {
-      const now = Date.now();
-      const lagMs = syncedAt === null ? null : behindSince === null ? 0 : now - syncedAt;
-      return { replica, running: child !== undefined, restarts, lagMs, syncedAt: syncedAt === null ? null : new Date(syncedAt).toISOString() };
+      const syncedAt = lag.syncedAt();
+      return { replica, running: child !== undefined, restarts, lagMs: lag.lagMs(clock()), syncedAt: syncedAt === null ? null : new Date(syncedAt).toISOString() };
     },
     pid: () => childPid,
     async stop(graceMs = 5000) {

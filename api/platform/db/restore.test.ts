@@ -1,7 +1,7 @@
 // Restores that are safe to serve from: a backup file and a Litestream replica, each giving a copy
 // whose next quote gets a reference never issued before and whose unsent mail is held.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +10,9 @@ import { createTestApp, quoteBody } from '../../test/harness';
 import { backupDatabase } from './backup';
 import { createReplication, type Replication } from './replication';
 import { MIN_SEQUENCE_GAP, RESTORED_UNSENT, restoreDatabase, RestoreError } from './restore';
+import { write } from './write';
+import { insertDocument } from '../../documents/store';
+import { bookingMessageKey } from '#shared/leads';
 import { insertOutboxRows } from '../../mail/store';
 import { REPO_ROOT } from '../../../scripts/bench/server-process';
 
@@ -63,6 +66,7 @@ describe('restoring from a backup file', () => {
     expect(result.sequenceGap).toBeGreaterThanOrEqual(MIN_SEQUENCE_GAP);
     expect(result.sequences.find((s) => s.table === 'quotes')).toEqual({ table: 'quotes', from: lastId, to: lastId + result.sequenceGap });
     expect(result.outboxHeld).toBe(1);
+    expect(result.outboxRequeued).toBe(0);
     read(restored, (db) => {
       expect(db.prepare("select status, last_error from mail_outbox where dedupe_key = 'quote:restore-test'").get()).toEqual({ status: 'failed', last_error: RESTORED_UNSENT });
       // The quotes the copy holds were handed to the outbox by the live server, or may have been.
@@ -78,9 +82,13 @@ describe('restoring from a backup file', () => {
     expect(references).not.toContain(next.json.quoteId);
     const nextId = read(restored, (db) => (db.prepare('select max(id) as id from quotes').get() as { id: number }).id);
     expect(nextId).toBe(lastId + result.sequenceGap + 1);
+    // A session sealed before the restore is refused: a sign-out in the lost window stays a sign-out.
+    expect((await served.call('GET', `/api/quotes/${references[0]}`, { token: op.token })).status).toBe(401);
+    const signedIn = await served.call('POST', '/api/login', { body: { email: op.email, password: op.password } });
+    expect(signedIn.status).toBe(200);
     // Every old reference still names its own quote.
     for (const reference of references) {
-      const found = await served.call('GET', `/api/quotes/${reference}`, { token: op.token });
+      const found = await served.call('GET', `/api/quotes/${reference}`, { token: signedIn.json.authToken });
       expect(found.status).toBe(200);
       expect(found.json.reference).toBe(reference);
     }
@@ -147,7 +155,116 @@ describe('restoring from a backup file', () => {
   });
 });
 
+describe('a restore and the texts it holds', () => {
+  it('sends a motorist’s text about a job still open, for the status the job is in; holds the rest as today', async () => {
+    const { t, op, references } = await appWithQuotes(6);
+    const db = t.deps.db.$client;
+    const quoteIds = db.prepare('select id from quotes where company_id = ? order by id').pluck().all(op.companyId) as number[];
+    const at = new Date().toISOString();
+    const statuses = ['requested', 'accepted', 'on_the_way', 'arrived', 'completed', 'accepted'] as const;
+    const bookingIds = statuses.map(
+      (status, i) =>
+        db
+          .prepare(
+            `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, price_pence, job_token_hash, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+             values (?, ?, ?, 'Sam', '+447700900123', 'AB12CDE', 10000, ?, ?, 'salt', ?, ?, ?) returning id`,
+          )
+          .pluck()
+          .get(quoteIds[i], op.companyId, status, `job-${i}`, `driver-${i}`, at, at, at) as number,
+    );
+    const text = (i: number, audience: 'operator' | 'motorist', step: string) => ({
+      companyId: op.companyId,
+      bookingId: bookingIds[i],
+      kind: 'booking' as const,
+      channel: 'sms' as const,
+      dedupeKey: bookingMessageKey(bookingIds[i], audience, step),
+      to: '+447700900123',
+      subject: step,
+      text: step,
+      html: '',
+      status: 'pending' as const,
+      attempts: 2,
+      nextAttemptAt: new Date(Date.now() + 600_000).toISOString(),
+      createdAt: at,
+    });
+    insertOutboxRows(t.deps.db, [
+      text(0, 'motorist', 'received'), // requested: sent
+      text(1, 'motorist', 'accepted'), // accepted: sent
+      text(2, 'motorist', 'on_the_way'), // on the way: sent
+      text(3, 'motorist', 'on_the_way'), // arrived: the driver is there, the text is stale: held
+      text(4, 'motorist', 'completed'), // finished: held
+      text(5, 'motorist', 'received'), // accepted since: the received text is stale: held
+      text(1, 'operator', 'accepted'), // the operator's alert: held, as ever
+    ]);
+    const dir = tempDir();
+    const backup = path.join(dir, 'backup.db');
+    await backupDatabase(t.dbFile, backup);
+    const now = new Date(Date.now() + 60_000);
+    const restored = path.join(dir, 'restored.db');
+    const result = await restoreDatabase({ from: backup, to: restored, now });
+    expect(result).toMatchObject({ outboxRequeued: 3, outboxHeld: 4 });
+    const rows = read(restored, (copy) => copy.prepare('select dedupe_key, status, next_attempt_at from mail_outbox order by id').all());
+    expect(rows).toEqual([
+      { dedupe_key: bookingMessageKey(bookingIds[0], 'motorist', 'received'), status: 'pending', next_attempt_at: now.toISOString() },
+      { dedupe_key: bookingMessageKey(bookingIds[1], 'motorist', 'accepted'), status: 'pending', next_attempt_at: now.toISOString() },
+      { dedupe_key: bookingMessageKey(bookingIds[2], 'motorist', 'on_the_way'), status: 'pending', next_attempt_at: now.toISOString() },
+      { dedupe_key: bookingMessageKey(bookingIds[3], 'motorist', 'on_the_way'), status: 'failed', next_attempt_at: null },
+      { dedupe_key: bookingMessageKey(bookingIds[4], 'motorist', 'completed'), status: 'failed', next_attempt_at: null },
+      { dedupe_key: bookingMessageKey(bookingIds[5], 'motorist', 'received'), status: 'failed', next_attempt_at: null },
+      { dedupe_key: bookingMessageKey(bookingIds[1], 'operator', 'accepted'), status: 'failed', next_attempt_at: null },
+    ]);
+    expect(references).toHaveLength(6);
+  });
+});
+
 describe('restoring from a Litestream replica', () => {
+  it('never gives out a receipt or VAT invoice number again, the lost window’s included', { timeout: 30_000 }, async () => {
+    const t = createTestApp();
+    const a = await t.operator();
+    const b = await t.operator();
+    const { db } = t.deps;
+    const issue = async (companyId: number) =>
+      (
+        await write(db, () =>
+          insertDocument(db, { companyId, bookingId: null, kind: 'receipt', originalId: null, issuedAt: new Date().toISOString(), totalPence: 100, lines: '[]', totals: '{}', details: '{}' }),
+        )
+      ).number;
+    const issued = { a: [await issue(a.companyId), await issue(a.companyId)], b: [] as number[] };
+    const dir = tempDir();
+    const replicaUrl = `file://${path.join(dir, 'replica')}`;
+    const replication = createReplication({ databasePath: t.dbFile, replicaUrl, logger: silent, syncIntervalMs: 100, monitorIntervalMs: 50, pollMs: 50 });
+    replications.push(replication);
+    await replication.start();
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (replication.status().lagMs === 0) resolve(clearInterval(check));
+      }, 50);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    await replication.stop(1000);
+    // The lost window: receipts issued after the replica stopped, never in it.
+    issued.a.push(await issue(a.companyId));
+    issued.b.push(await issue(b.companyId));
+    expect(issued).toEqual({ a: [1, 2, 3], b: [1] });
+
+    const restored = path.join(dir, 'restored.db');
+    await restoreDatabase({ from: replicaUrl, to: restored });
+    expect(read(restored, (copy) => copy.prepare('select count(*) from documents').pluck().get())).toBe(2);
+    const served = createTestApp({ env: { DATABASE_PATH: restored } });
+    const next = async (companyId: number) =>
+      (
+        await write(served.deps.db, () =>
+          insertDocument(served.deps.db, { companyId, bookingId: null, kind: 'receipt', originalId: null, issuedAt: new Date().toISOString(), totalPence: 100, lines: '[]', totals: '{}', details: '{}' }),
+        )
+      ).number;
+    const afterA = await next(a.companyId);
+    const afterB = await next(b.companyId);
+    expect(issued.a).not.toContain(afterA);
+    expect(afterA).toBeGreaterThan(MIN_SEQUENCE_GAP);
+    expect(issued.b).not.toContain(afterB);
+    expect(afterB).toBeGreaterThan(MIN_SEQUENCE_GAP);
+  });
+
   it('restores what was replicated, made safe the same way', { timeout: 30_000 }, async () => {
     const { t, op, references } = await appWithQuotes(2);
     const dir = tempDir();
@@ -169,6 +286,48 @@ describe('restoring from a Litestream replica', () => {
     const stored = read(restored, (db) => db.prepare('select count(*) from quotes').pluck().get());
     expect(stored).toBe(read(t.dbFile, (db) => db.prepare('select count(*) from quotes').pluck().get()));
     expect(result.sequences.find((s) => s.table === 'quotes')!.to).toBeGreaterThanOrEqual(MIN_SEQUENCE_GAP);
+  });
+
+  it('restores the nearest earlier point for an --at inside the gap of a Litestream restart, and says so', { timeout: 60_000 }, async () => {
+    const { t, op } = await appWithQuotes(1);
+    const dir = tempDir();
+    const replicaUrl = `file://${path.join(dir, 'replica')}`;
+    const replicate = async () => {
+      const replication = createReplication({ databasePath: t.dbFile, replicaUrl, logger: silent, syncIntervalMs: 100, monitorIntervalMs: 50, pollMs: 50 });
+      replications.push(replication);
+      await replication.start();
+      await new Promise<void>((resolve) => {
+        const check = setInterval(() => replication.status().lagMs === 0 && resolve(clearInterval(check)), 50);
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await replication.stop(1000);
+    };
+    const count = () => read(t.dbFile, (db) => db.prepare('select count(*) from quotes').pluck().get() as number);
+    await replicate();
+    const inFirstCopy = count();
+    const stopped = Date.now();
+    // Litestream starts afresh (its own files gone, as after a restart that cannot continue the copy): a new generation.
+    rmSync(path.join(path.dirname(t.dbFile), `.${path.basename(t.dbFile)}-litestream`), { recursive: true, force: true });
+    await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    await new Promise((r) => setTimeout(r, 1300));
+    await replicate();
+    const at = new Date(stopped + 200);
+
+    const restored = path.join(dir, 'restored.db');
+    const result = await restoreDatabase({ from: replicaUrl, to: restored, at });
+    expect(result.nearestEarlier).toEqual({ asked: at.toISOString(), restoredUpTo: expect.any(String) });
+    expect(Date.parse(result.nearestEarlier!.restoredUpTo)).toBeLessThanOrEqual(at.getTime());
+    expect(read(restored, (db) => db.prepare('select count(*) from quotes').pluck().get())).toBe(inFirstCopy);
+
+    const script = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/restore.ts', '--from', replicaUrl, '--to', path.join(dir, 'again.db'), '--at', at.toISOString()], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    expect(script.status).toBe(0);
+    expect(script.stdout).toContain(`The replica holds no copy at ${at.toISOString()} (Litestream was restarting then): restored the nearest earlier point instead`);
+    // A moment before anything was copied is refused, clearly.
+    await expect(restoreDatabase({ from: replicaUrl, to: path.join(dir, 'early.db'), at: new Date(stopped - 3_600_000) })).rejects.toThrow(/holds nothing from before/);
   });
 
   it('answers a clear error for a replica that holds nothing', async () => {

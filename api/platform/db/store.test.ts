@@ -10,6 +10,7 @@ import { insertQuote } from '../../quotes/store';
 import { createTestApp, storedQuote } from '../../test/harness';
 import { openDatabase } from './client';
 import { prepared } from './prepared';
+import { createKeyedLocks } from './store';
 import { DEFAULT_WRITE_DEADLINE_MS } from './store';
 import { databaseFaults } from './faults';
 import { writeDeadline } from './write';
@@ -72,5 +73,34 @@ describe('the store object', () => {
     expect(heardA).toEqual([1]);
     a.$client.close();
     b.$client.close();
+  });
+});
+
+describe('keyed locks', () => {
+  it('run work of one key one at a time in arrival order, other keys alongside, a failure not blocking the next', async () => {
+    const locks = createKeyedLocks();
+    const events: string[] = [];
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const first = locks.run('payment:1', async () => {
+      events.push('first starts');
+      await gate;
+      events.push('first ends');
+      throw new Error('provider down');
+    });
+    const second = locks.run('payment:1', async () => {
+      events.push('second runs');
+      return 2;
+    });
+    const other = locks.run('payment:2', async () => {
+      events.push('other key runs');
+      return 3;
+    });
+    expect(await other).toBe(3);
+    expect(events).toEqual(['first starts', 'other key runs']);
+    release();
+    await expect(first).rejects.toThrow('provider down');
+    expect(await second).toBe(2);
+    expect(events).toEqual(['first starts', 'other key runs', 'first ends', 'second runs']);
   });
 });

@@ -44,6 +44,32 @@ export function createCompanyChanges(): CompanyChanges {
   };
 }
 
+/**
+ * One at a time per key, in arrival order, within this process: for work that reads a row, calls
+ * out (a card provider) and writes back, so a second caller reads what the first wrote (a refund
+ * of a payment, decision 035). Keys whose work is done are forgotten.
+ */
+export interface KeyedLocks {
+  run<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+export function createKeyedLocks(): KeyedLocks {
+  const tails = new Map<string, Promise<unknown>>();
+  return {
+    async run(key, work) {
+      const before = tails.get(key) ?? Promise.resolve();
+      const mine = before.then(work, work);
+      const tail = mine.catch(() => {});
+      tails.set(key, tail);
+      try {
+        return await mine;
+      } finally {
+        if (tails.get(key) === tail) tails.delete(key);
+      }
+    },
+  };
+}
+
 export interface Store {
   /**
    * Prepared statements and other values built once per database on first use, by key
@@ -58,6 +84,8 @@ export interface Store {
   readonly companyChanges: CompanyChanges;
   /** The quote writer's group commit (api/quotes/store.ts), made by the first quote. */
   quoteWriter: QuoteWriter | undefined;
+  /** Work done one at a time per row across a call out (a payment's refunds). */
+  readonly locks: KeyedLocks;
 }
 
 export function createStore(options: { writeDeadlineMs?: number } = {}): Store {
@@ -67,5 +95,6 @@ export function createStore(options: { writeDeadlineMs?: number } = {}): Store {
     writeDeadlineMs: options.writeDeadlineMs ?? DEFAULT_WRITE_DEADLINE_MS,
     companyChanges: createCompanyChanges(),
     quoteWriter: undefined,
+    locks: createKeyedLocks(),
   };
 }
