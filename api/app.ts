@@ -131,7 +131,7 @@ export function createApp(options: AppOptions) {
   const quoteLimiter = createQuoteLimiter(config);
   // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
   // once the job runs); their expiry is a job of api/boot.ts's.
-  const live = createLiveHub(config.bookings.liveStreams);
+  const live = createLiveHub(config.bookings.liveStreams, { now: () => deps.now().getTime() });
   const outbox = { nudge: () => {} };
   // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in local mode.
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));

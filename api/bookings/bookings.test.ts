@@ -416,6 +416,27 @@ describe('the live status page', () => {
   });
 });
 
+describe('the live stream’s end', () => {
+  it('ends when its job finishes, after sending the finished state; a finished job’s stream sends its state and ends', async () => {
+    const { t, op, quote, book } = await setup();
+    const q = await quote();
+    const token = (await book(q.quoteId)).json.jobToken as string;
+    const res = await t.app.request(`http://localhost:3999/api/jobs/${token}/events`);
+    expect(res.status).toBe(200);
+    expect(t.bookings.live.size).toBe(1);
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"status":"requested"');
+    expect(text).toContain('"status":"declined"');
+    expect(t.bookings.live.size).toBe(0);
+
+    const again = await t.app.request(`http://localhost:3999/api/jobs/${token}/events`);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('"status":"declined"');
+    expect(t.bookings.live.size).toBe(0);
+  });
+});
+
 describe('retention', () => {
   it('deletes the motorist’s details and their messages with the quote', async () => {
     const { t, quote, book, outbox } = await setup();

@@ -107,11 +107,13 @@ export function bookingService(deps: BookingServiceDeps) {
   const operatorView = (b: BookingWithQuote) =>
     toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)));
 
-  /** Pushes the job's new state to its open pages. */
+  /** Pushes the job's new state to its open pages; a finished job's streams end after it (nothing more will change). */
   function publish(id: number) {
     if (!live.watched(id)) return;
     const b = bookingById(db, id);
-    if (b) live.publish(id, 'job', JSON.stringify(jobView(b)));
+    if (!b) return;
+    live.publish(id, 'job', JSON.stringify(jobView(b)));
+    if (isFinished(b.status)) live.closeJob(id);
   }
 
   function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', audience: 'operator' | 'motorist', step: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
