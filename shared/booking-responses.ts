@@ -104,6 +104,7 @@ export const bookingSettingsSchema = z
     offerBooking: z.boolean(),
     offerWhatsapp: z.boolean(),
     offerCall: z.boolean(),
+    bookingOrigins: z.array(z.string()).meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
   })
   .meta({ id: 'BookingSettings' });

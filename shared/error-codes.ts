@@ -54,13 +54,15 @@ export const ERROR_CODES = [
   'CHECKOUT_ALREADY_PROCESSED',
   // Bookings: the quote's price has expired (a fresh quote is needed), the quote is booked from
   // another form, the company takes no bookings online, a status change out of order, a job's
-  // page closed a day after it finished, too many live pages open
+  // page closed a day after it finished, too many live pages open, a booking posted from a website
+  // the company has not listed (decision 033)
   'QUOTE_EXPIRED',
   'ALREADY_BOOKED',
   'BOOKING_NOT_OFFERED',
   'BOOKING_OUT_OF_ORDER',
   'JOB_CLOSED',
   'STREAMS_FULL',
+  'BOOKING_ORIGIN_REFUSED',
   // Payment at booking: a connected-account event for an account we do not know or older than
   // the state applied, a refund of more than was paid or of nothing paid
   'WEBHOOK_UNKNOWN_ACCOUNT',

@@ -24,7 +24,8 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
   const r = routes.bookings;
   return new ContractHono<AppEnv>()
     .openapi(r.book, async (c) => {
-      const { created, result } = await bookings.book(c.req.valid('json'), client(c));
+      // A browser names the page's origin; a program sends none and is left to the rate limit (decision 033).
+      const { created, result } = await bookings.book(c.req.valid('json'), client(c), { origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin });
       c.header('Cache-Control', 'no-store');
       return created ? c.json(result, 201) : c.json(result, 200);
     })

@@ -3,7 +3,7 @@
 // service messages each change writes to the outbox in the same transaction. Every change moves
 // the status compare-and-set (a change out of order is 409), adds its line to the quote's lead
 // history, and is pushed to the job's open status pages.
-import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
+import { BOOKING_ORIGIN_REFUSED, BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
 import { poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
@@ -19,7 +19,7 @@ import { insertOutboxRows, alertAddresses, mayMail, type NewOutboxRow } from '..
 import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { Conflict, Gone, NotFound } from '../platform/errors';
+import { Conflict, Forbidden, Gone, NotFound } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
 import { etaFromPosition } from './eta';
@@ -81,6 +81,21 @@ function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatu
   return current;
 }
 
+/** Where a booking was posted from: the browser's Origin header (none from a program), and the origin the request reached us at. */
+export interface BookingOrigin {
+  origin?: string;
+  ownOrigin?: string;
+}
+
+function parseOrigins(stored: string): string[] {
+  try {
+    const list: unknown = JSON.parse(stored);
+    return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 export function bookingService(deps: BookingServiceDeps) {
   const { db, config, live, payments } = deps;
   const tokens = bookingTokens(config.sessionSecret);
@@ -90,12 +105,20 @@ export function bookingService(deps: BookingServiceDeps) {
   const mailReady = config.mail.smtpUrl !== undefined;
 
   const notFound = () => new NotFound(JOB_NOT_FOUND);
+  const publicOrigin = new URL(config.publicUrl).origin;
+  /**
+   * A browser may book from our own pages (the hosted company page, the status pages) and from the
+   * websites the company listed; any other origin, `null` included, is refused (decision 033).
+   */
+  const mayBookFrom = (origin: string, stored: string, ownOrigin?: string) =>
+    origin === publicOrigin || origin === ownOrigin || parseOrigins(stored).includes(origin);
   const toSettings = (company: CompanyRow): BookingSettings => ({
     responseMinutes: company.bookingResponseMinutes,
     smsNumber: company.bookingSmsNumber,
     offerBooking: company.offerBooking,
     offerWhatsapp: company.offerWhatsapp,
     offerCall: company.offerCall,
+    bookingOrigins: parseOrigins(company.bookingOrigins),
     smsConfigured: smsReady,
   });
 
@@ -238,9 +261,13 @@ export function bookingService(deps: BookingServiceDeps) {
      * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
      * the checkout to pay at: it becomes requested once paid (docs/product.md §21).
      */
-    async book(body: BookingRequestBody, client: string): Promise<{ created: boolean; result: BookingCreated }> {
+    async book(body: BookingRequestBody, client: string, from: BookingOrigin = {}): Promise<{ created: boolean; result: BookingCreated }> {
       const quote = quoteForBooking(db, body.quoteId);
       if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
+      // Before anything else, and whatever the booking's state: a foreign page learns nothing more.
+      if (from.origin !== undefined && !mayBookFrom(from.origin, quote.bookingOrigins, from.ownOrigin)) {
+        throw new Forbidden(BOOKING_ORIGIN_REFUSED, 'BOOKING_ORIGIN_REFUSED');
+      }
       const token = tokens.jobToken(quote.id, body.bookingKey);
       const hash = hashToken(token);
       const answer = (b: BookingWithQuote) => ({
@@ -509,6 +536,7 @@ export function bookingService(deps: BookingServiceDeps) {
       if (body.offerBooking !== undefined) patch.offerBooking = body.offerBooking;
       if (body.offerWhatsapp !== undefined) patch.offerWhatsapp = body.offerWhatsapp;
       if (body.offerCall !== undefined) patch.offerCall = body.offerCall;
+      if (body.bookingOrigins !== undefined) patch.bookingOrigins = JSON.stringify(body.bookingOrigins);
       if (Object.keys(patch).length === 0) return this.settings(companyId);
       return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
     },

@@ -98,6 +98,11 @@ export const companies = sqliteTable(
     bookingResponseMinutes: integer('booking_response_minutes').notNull().default(10),
     /** E.164: booking alerts by text message too. */
     bookingSmsNumber: text('booking_sms_number'),
+    /**
+     * The websites the company's form is on, as origins (JSON array of `https://host[:port]`): a
+     * booking posted from a browser on any other origin but ours is refused (decision 033).
+     */
+    bookingOrigins: text('booking_origins').notNull().default('[]'),
     /** Printed on VAT invoices (docs/product.md §22): a VAT-registered operator's invoices need it. */
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */

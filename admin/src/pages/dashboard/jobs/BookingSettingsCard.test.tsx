@@ -12,7 +12,7 @@ import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
 import { BookingSettingsCard } from './BookingSettingsCard';
 
-const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, smsConfigured: false };
+const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, bookingOrigins: [], smsConfigured: false };
 
 function renderCard(
   put: (body: unknown) => { status?: number; json?: unknown } = (body) => ({ json: { ...settings, ...(body as object) } }),

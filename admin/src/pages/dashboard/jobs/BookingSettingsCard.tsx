@@ -22,6 +22,8 @@ interface SettingsForm {
   offerCall: boolean;
   smsNumber: string;
   responseMinutes: number;
+  /** Edited in Share & Embed (WebsitesCard), never sent from here. */
+  bookingOrigins?: string[];
 }
 
 const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'smsNumber', 'responseMinutes'] as const;
