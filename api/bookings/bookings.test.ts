@@ -273,6 +273,14 @@ describe('the job, from accept to completed', () => {
     expect(eta.fromPosition).toBe(true);
     expect(eta.minutes).toBeGreaterThan(3);
     expect(eta.minutes).toBeLessThan(15);
+    // A position far from the job (another continent; or in the UK but over 150 miles from both
+    // ends) is stored for the driver's page, but the ETA stays as it was.
+    for (const far of [{ lat: -33.87, lng: 151.21 }, { lat: 40.71, lng: -74.0 }, { lat: 50.12, lng: -5.53 }]) {
+      const away = await t.call('POST', `/api/driver/${driverToken}/position`, { body: far });
+      expect(away.status).toBe(200);
+      expect(t.deps.db.$client.prepare('select driver_lat as lat, driver_lng as lng from bookings where driver_lat is not null').get()).toEqual(far);
+      expect((await t.call('GET', `/api/jobs/${jobToken}`)).json.eta).toEqual(eta);
+    }
     expect((await step('arrived')).json.status).toBe('arrived');
     expect((await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.48, lng: -2.25 } })).status).toBe(409);
     expect((await step('loaded')).json.status).toBe('loaded');

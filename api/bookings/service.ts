@@ -22,7 +22,7 @@ import type { AppDeps } from '../platform/deps';
 import { Conflict, Forbidden, Gone, NotFound } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
-import { etaFromPosition } from './eta';
+import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
 import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts } from './messages';
 import {
@@ -448,7 +448,9 @@ export function bookingService(deps: BookingServiceDeps) {
       if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       const now = deps.now();
       const pickup = b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : lookupPostcode(b.pickupPostcode.replace(/\s+/g, ''));
-      const eta = pickup ? etaFromPosition(position, pickup, now) : null;
+      const destination = lookupPostcode(b.destinationPostcode.replace(/\s+/g, ''));
+      // Stored whatever it is (the driver's page shows it), used for the ETA only in the job's area.
+      const eta = pickup && inJobArea(position, [pickup, destination ?? undefined]) ? etaFromPosition(position, pickup, now) : null;
       const stored = await write(db, () => setDriverPosition(db, b.id, position.lat, position.lng, now.toISOString(), eta));
       if (!stored) throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       publish(b.id);
