@@ -144,7 +144,7 @@ server.on('connection', (socket: Socket) => {
     socket.destroy();
     if (!refusingAddress) {
       refusingAddress = true;
-      logger.warn({ msg: 'A client address holds its share of connections: its new connections are refused until some close', limit: config.maxConnectionsPerAddress });
+      logger.warn({ msg: 'A client address holds its share of connections: its new connections are refused until some close (said at most once a minute)', limit: config.maxConnectionsPerAddress });
       setTimeout(() => (refusingAddress = false), 60_000).unref();
     }
     return;
