@@ -91,7 +91,8 @@ describe('connections under a small cap', () => {
       held.push(socket);
     }
     await until(() => closed >= 300 - 32);
-    expect(closed).toBe(300 - 32);
+    // (Fewer may stay open, never more: past half its share, its idle ones are closed after 5 s.)
+    expect(300 - closed).toBeLessThanOrEqual(32);
     expect(await status(server, '/healthz')).toBe(200);
     expect(await status(server, '/api/quotes/calculate', '127.0.0.3', quote)).toBe(200);
     // Streams from yet another address are still refused past the streams' cap, with an answer.
