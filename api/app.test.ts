@@ -113,6 +113,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_PATH: ':memory:', ...env })).toThrow(message);
   });
 
+  it('keeps live streams to half the connections at most, so requests always have the rest, and caps connections per address', () => {
+    const base = { DATABASE_PATH: ':memory:' };
+    expect(loadConfig(base)).toMatchObject({ maxConnections: 10_000, maxConnectionsPerAddress: 256, bookings: { liveStreams: { total: 5_000, perAddress: 20 } } });
+    expect(loadConfig({ ...base, MAX_CONNECTIONS: '200' })).toMatchObject({ maxConnectionsPerAddress: 32, bookings: { liveStreams: { total: 100 } } });
+    expect(loadConfig({ ...base, MAX_CONNECTIONS: '1000', LIVE_STREAMS_MAX: '500' }).bookings.liveStreams.total).toBe(500);
+    expect(() => loadConfig({ ...base, MAX_CONNECTIONS: '1000', LIVE_STREAMS_MAX: '1000' })).toThrow(/LIVE_STREAMS_MAX must be at most half of MAX_CONNECTIONS \(500\)/);
+    expect(() => loadConfig({ ...base, MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '101' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS must be at most MAX_CONNECTIONS/);
+  });
+
   it('sends alerts only with SMTP_URL, from MAIL_FROM or the public host’s own domain', () => {
     const base = { DATABASE_PATH: ':memory:' };
     expect(loadConfig(base).mail).toEqual({ smtpUrl: undefined, from: 'RecoveryQuote <alerts@localhost>' });

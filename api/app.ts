@@ -50,7 +50,7 @@ import { vehicleRoutes } from './vehicles/routes';
 import { paymentService, type PaymentService } from './payments/service';
 import { paymentRoutes } from './payments/routes';
 import { createStripePayments } from './payments/stripe';
-import { createLocalPayments, localPaymentPages } from './payments/local';
+import { absentLocalPaymentPages, createLocalPayments, localPaymentPages } from './payments/local';
 import { findCompanyById } from './company/store';
 import { bookingById } from './bookings/store';
 import { vehicleService } from './vehicles/service';
@@ -131,7 +131,7 @@ export function createApp(options: AppOptions) {
   const quoteLimiter = createQuoteLimiter(config);
   // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
   // once the job runs); their expiry is a job of api/boot.ts's.
-  const live = createLiveHub(config.bookings.liveStreams);
+  const live = createLiveHub(config.bookings.liveStreams, { now: () => deps.now().getTime() });
   const outbox = { nudge: () => {} };
   // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in local mode.
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
@@ -185,12 +185,16 @@ export function createApp(options: AppOptions) {
     .route('/', billing.pages)
     .use('/pay/*', apiBodyLimit(BILLING_FORM_LIMIT))
     .use('/payments/*', apiBodyLimit(BILLING_FORM_LIMIT))
+    // Local mode's stand-ins for Stripe's connect and card pages exist only in local mode: in
+    // Stripe mode they would mark a never-onboarded account ready (404 there, like any unknown page).
     .route(
       '/',
-      localPaymentPages(config, payments, (companyId) => {
-        const company = findCompanyById(db, companyId);
-        return company && { name: company.name, reference: (bookingId: number) => bookingById(db, bookingId)?.reference ?? '' };
-      }),
+      config.billing.mode === 'local'
+        ? localPaymentPages(config, payments, (companyId) => {
+            const company = findCompanyById(db, companyId);
+            return company && { name: company.name, reference: (bookingId: number) => bookingById(db, bookingId)?.reference ?? '' };
+          })
+        : absentLocalPaymentPages(),
     )
     .route(
       '/',

@@ -7,6 +7,7 @@ import { bootApp } from './boot';
 import { ConfigError, loadConfig, type Config } from './platform/config';
 import { createLogger } from './platform/http/observability';
 import { connectionCap, openFileLimit } from './platform/http/connection-cap';
+import { addressGroup, connectionShares, createConnectionGuard } from './platform/http/connection-guard';
 import { checkWritable, waitingApp } from './platform/db/writable';
 
 let config: Config;
@@ -24,12 +25,17 @@ try {
 const SHUTDOWN_DEADLINE_MS = 10_000;
 
 const logger = createLogger(config.logLevel);
+/** The connection cap, below the file-descriptor limit (see below where it is set on the server). */
+const maxConnections = connectionCap(config.maxConnections, openFileLimit());
 /** How often a database that cannot be written is checked again. */
 const WRITABLE_CHECK_MS = 1000;
 let booted: ReturnType<typeof bootApp> | undefined;
 /** Opens the database and builds the app: at once, or once the database can be written (api/platform/db/writable.ts). */
 function boot() {
   booted = bootApp(config, logger);
+  // Live streams never take more than half the connections the server really has (the configured
+  // cap may be lowered by the descriptor limit): the rest stay for requests and /healthz.
+  booted.bookings.live.capTotal(Math.floor(maxConnections / 2));
   // Replication starts once the database is open and migrated; a failure to start is logged and retried.
   void booted.replication?.start();
   return booted;
@@ -58,7 +64,7 @@ const server = serve({ fetch, port: config.port, hostname: config.host, serverOp
 // A cap on open connections, below the file-descriptor limit: 20,000 held sockets must not leave
 // the database, the log or Litestream without a descriptor. Past it Node drops new connections at
 // once; that is logged once per episode, and once more when there is room again.
-server.maxConnections = connectionCap(config.maxConnections, openFileLimit());
+server.maxConnections = maxConnections;
 let dropping = false;
 server.on('drop', () => {
   if (dropping) return;
@@ -105,14 +111,53 @@ interface Connection {
    */
   open: ServerResponse[];
   idleSince: number;
+  /** Its client's address group (api/platform/http/connection-guard.ts). */
+  group: string;
 }
 const connections = new Map<Socket, Connection>();
 const FRESH_GRACE_MS = 1_000;
 let acceptedCount = 0;
+
+// Connections per client address: one address (an IPv6 /64) holds at most its share, so a few
+// hosts holding sockets cannot take them all; past half its share, its idle connections are closed
+// after a few seconds instead of being kept alive. A trusted proxy's own address is exempt: every
+// client behind it arrives from there, and it is the proxy's to share out.
+const guard = createConnectionGuard(connectionShares(config.maxConnectionsPerAddress));
+const { trustProxy } = config;
+const isTrustedProxy = (address: string) =>
+  trustProxy.kind === 'hops' || (trustProxy.kind === 'addresses' && trustProxy.list.check(address.replace(/^::ffff:/i, ''), address.includes(':') && !/^::ffff:/i.test(address) ? 'ipv6' : 'ipv4'));
+let refusingAddress = false;
+let sweeping: ReturnType<typeof setInterval> | undefined;
+/** Closes idle connections of addresses over their share; runs only while some address is over it. */
+function sweepIdle() {
+  for (const socket of guard.idleToClose(connections, performance.now())) socket.destroy();
+  if (!guard.anyOverShare()) {
+    clearInterval(sweeping);
+    sweeping = undefined;
+  }
+}
 server.on('connection', (socket: Socket) => {
   acceptedCount += 1;
-  connections.set(socket, { begun: 0, open: [], idleSince: performance.now() });
-  socket.once('close', () => connections.delete(socket));
+  const address = socket.remoteAddress ?? 'unknown';
+  const group = isTrustedProxy(address) ? undefined : addressGroup(address);
+  if (group !== undefined && !guard.admit(group)) {
+    socket.destroy();
+    if (!refusingAddress) {
+      refusingAddress = true;
+      logger.warn({ msg: 'A client address holds its share of connections: its new connections are refused until some close (said at most once a minute)', limit: config.maxConnectionsPerAddress });
+      setTimeout(() => (refusingAddress = false), 60_000).unref();
+    }
+    return;
+  }
+  connections.set(socket, { begun: 0, open: [], idleSince: performance.now(), group: group ?? '' });
+  socket.once('close', () => {
+    connections.delete(socket);
+    if (group !== undefined) guard.release(group);
+  });
+  if (group !== undefined && !sweeping && guard.anyOverShare()) {
+    sweeping = setInterval(sweepIdle, 1000);
+    sweeping.unref();
+  }
 });
 
 // Before the app's own listener, so a request received while draining is marked before it is handled.

@@ -105,6 +105,8 @@ export const bookingSettingsSchema = z
     offerWhatsapp: z.boolean(),
     offerCall: z.boolean(),
     textIrishMobiles: z.boolean().meta({ description: 'Bookings may give a Republic of Ireland mobile (+353 8…) as well as a UK mobile' }),
+
+    bookingOrigins: z.array(z.string()).meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
   })
   .meta({ id: 'BookingSettings' });

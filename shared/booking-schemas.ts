@@ -5,6 +5,10 @@ import { z } from 'zod';
 import {
   BOOKING_NAME_MAX,
   BOOKING_NOTE_MAX,
+  BOOKING_ORIGIN_INVALID,
+  BOOKING_ORIGINS_MAX,
+  BOOKING_ORIGINS_TOO_MANY,
+  websiteOrigin,
   BOOKING_RESPONSE_MINUTES,
   DECLINE_REASON_MAX,
   DRIVER_NAME_MAX,
@@ -118,5 +122,16 @@ export const bookingSettingsUpdateSchema = z.object({
   offerCall: z.boolean({ error: 'Must be true or false' }).optional(),
   /** Bookings may give a Republic of Ireland mobile too (their texts cost more than UK ones). */
   textIrishMobiles: z.boolean({ error: 'Must be true or false' }).optional(),
+
+  /** The websites the form is on, as origins (decision 033); blank lines are skipped, repeats kept once. */
+  bookingOrigins: z
+    .array(z.unknown(), { error: BOOKING_ORIGIN_INVALID })
+    // Checked as a whole, so the message is the field's own (not one per entry).
+    .refine((list) => list.every((entry) => typeof entry === 'string' && entry.length <= 300), BOOKING_ORIGIN_INVALID)
+    .transform((list) => (list as string[]).filter((entry) => entry.trim() !== ''))
+    .refine((list) => list.every((entry) => websiteOrigin(entry) !== undefined), BOOKING_ORIGIN_INVALID)
+    .transform((list) => [...new Set(list.map((entry) => websiteOrigin(entry) as string))])
+    .refine((list) => list.length <= BOOKING_ORIGINS_MAX, BOOKING_ORIGINS_TOO_MANY)
+    .optional(),
 });
 export type BookingSettingsUpdate = z.input<typeof bookingSettingsUpdateSchema>;

@@ -97,3 +97,29 @@ export const QUOTE_EXPIRED_FOR_BOOKING = 'This price has expired. Please get a f
 export const BOOKING_OUT_OF_ORDER = 'This job cannot move to that status now.';
 export const JOB_NOT_FOUND = 'Job not found';
 export const JOB_PAGE_CLOSED = 'This job was completed more than a day ago, and its page has closed.';
+
+/** The websites a company's form is on (decision 033): at most this many. */
+export const BOOKING_ORIGINS_MAX = 10;
+export const BOOKING_ORIGIN_INVALID = 'Enter a website address starting with https://, e.g. https://www.example.co.uk';
+export const BOOKING_ORIGINS_TOO_MANY = `At most ${BOOKING_ORIGINS_MAX} websites`;
+/** The refusal of a booking posted from a website the company has not listed (403 BOOKING_ORIGIN_REFUSED). */
+export const BOOKING_ORIGIN_REFUSED = 'This website cannot take bookings for this company. Please finish your booking on the company’s own page.';
+
+/**
+ * A website address as the origin a browser sends (`https://host[:port]`, lower case, no path),
+ * or undefined when it is not one: https only, but for http on this machine (localhost,
+ * 127.0.0.1, [::1]) while a site is being built. A path, query or trailing slash is dropped, as
+ * an operator may paste a page's address; user names and passwords are refused.
+ */
+export function websiteOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password || !url.hostname) return undefined;
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1' || url.hostname === '[::1]';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && local)) return undefined;
+  return url.origin;
+}

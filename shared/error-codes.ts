@@ -56,7 +56,8 @@ export const ERROR_CODES = [
   'CHECKOUT_ALREADY_PROCESSED',
   // Bookings: the quote's price has expired (a fresh quote is needed), the quote is booked from
   // another form, the company takes no bookings online, a status change out of order, a job's
-  // page closed a day after it finished, too many live pages open
+  // page closed a day after it finished, too many live pages open, a booking posted from a website
+  // the company has not listed (decision 033)
   'QUOTE_EXPIRED',
   'ALREADY_BOOKED',
   'BOOKING_NOT_OFFERED',
@@ -65,6 +66,8 @@ export const ERROR_CODES = [
   'STREAMS_FULL',
   /** A booking's mobile number that the company's texts may not go to (docs/product.md, "Bookings"): nothing is stored. */
   'PHONE_NOT_TEXTABLE',
+
+  'BOOKING_ORIGIN_REFUSED',
   // Payment at booking: a connected-account event for an account we do not know or older than
   // the state applied, a refund of more than was paid or of nothing paid
   'WEBHOOK_UNKNOWN_ACCOUNT',

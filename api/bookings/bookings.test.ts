@@ -11,6 +11,7 @@ import { updateUser } from '../auth/store';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
 import { NO_SMS_PROVIDER } from './service';
+import { BOOKING_ORIGIN_INVALID, BOOKING_ORIGIN_REFUSED, BOOKING_ORIGINS_TOO_MANY } from '#shared/bookings';
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -272,6 +273,14 @@ describe('the job, from accept to completed', () => {
     expect(eta.fromPosition).toBe(true);
     expect(eta.minutes).toBeGreaterThan(3);
     expect(eta.minutes).toBeLessThan(15);
+    // A position far from the job (another continent; or in the UK but over 150 miles from both
+    // ends) is stored for the driver's page, but the ETA stays as it was.
+    for (const far of [{ lat: -33.87, lng: 151.21 }, { lat: 40.71, lng: -74.0 }, { lat: 50.12, lng: -5.53 }]) {
+      const away = await t.call('POST', `/api/driver/${driverToken}/position`, { body: far });
+      expect(away.status).toBe(200);
+      expect(t.deps.db.$client.prepare('select driver_lat as lat, driver_lng as lng from bookings where driver_lat is not null').get()).toEqual(far);
+      expect((await t.call('GET', `/api/jobs/${jobToken}`)).json.eta).toEqual(eta);
+    }
     expect((await step('arrived')).json.status).toBe('arrived');
     expect((await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.48, lng: -2.25 } })).status).toBe(409);
     expect((await step('loaded')).json.status).toBe('loaded');
@@ -383,6 +392,52 @@ describe('tokens and scope', () => {
   });
 });
 
+describe('where a booking may come from', () => {
+  it('takes a browser’s booking only from our own pages and the websites the company listed; another origin is 403 and changes nothing', async () => {
+    const { t, op, quote, book, outbox } = await setup();
+    const q = await quote();
+    const from = (origin: string, quoteId = q.quoteId) =>
+      t.call('POST', '/api/bookings', {
+        origin,
+        body: { quoteId, bookingKey: KEY, name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde' },
+      });
+    for (const origin of ['https://elsewhere.example', 'null', 'http://localhost:4174', 'https://www.tow.example.evil.example']) {
+      const refused = await from(origin);
+      expect(refused.status).toBe(403);
+      expect(refused.json).toMatchObject({ code: 'BOOKING_ORIGIN_REFUSED', message: BOOKING_ORIGIN_REFUSED });
+      // The refusal is readable by the page, so the form can send the motorist to the company's own page.
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    expect(t.deps.db.$client.prepare('select count(*) as n from bookings').get()).toEqual({ n: 0 });
+    expect(outbox()).toEqual([]);
+
+    // The company lists its website (typed as a page's address: its origin is kept).
+    const saved = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { bookingOrigins: ['https://WWW.Tow.example/quote?from=home', ' ', 'https://www.tow.example'] } });
+    expect(saved.status).toBe(200);
+    expect(saved.json.bookingOrigins).toEqual(['https://www.tow.example']);
+    expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.bookingOrigins).toEqual(['https://www.tow.example']);
+    expect((await from('https://www.tow.example')).status).toBe(201);
+    // Our own origin (the hosted page, the status page) and a program with no Origin always may.
+    expect((await from('http://localhost:3999', (await quote()).quoteId)).status).toBe(201);
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+  });
+
+  it('checks the websites: https addresses only (http only on this machine), at most 10, each kept once', async () => {
+    const { t, op } = await setup();
+    const put = (bookingOrigins: unknown) => t.call('PUT', '/api/booking-settings', { token: op.token, body: { bookingOrigins } });
+    for (const bad of [['http://www.tow.example'], ['www.tow.example'], ['https://user:pass@tow.example'], ['ftp://tow.example'], 'https://tow.example', [42]]) {
+      const res = await put(bad);
+      expect(res.status).toBe(400);
+      expect([bad, res.json.fields]).toEqual([bad, { bookingOrigins: BOOKING_ORIGIN_INVALID }]);
+    }
+    const many = Array.from({ length: 11 }, (_, i) => `https://site${i}.example`);
+    expect((await put(many)).json.fields.bookingOrigins).toBe(BOOKING_ORIGINS_TOO_MANY);
+    expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.bookingOrigins).toEqual([]);
+    expect((await put(['http://127.0.0.1:4174/', 'https://tow.example:8443'])).json.bookingOrigins).toEqual(['http://127.0.0.1:4174', 'https://tow.example:8443']);
+    expect((await put([])).json.bookingOrigins).toEqual([]);
+  });
+});
+
 describe('the live status page', () => {
   it('streams the job at once and again at each change, with its own cap per address', async () => {
     const { t, op, quote, book } = await setup({ env: { LIVE_STREAMS_PER_ADDRESS: '1' } });
@@ -412,6 +467,27 @@ describe('the live status page', () => {
     expect(t.bookings.live.size).toBe(1);
     t.bookings.live.closeAll();
     for (;;) if ((await reader.read()).done) break;
+    expect(t.bookings.live.size).toBe(0);
+  });
+});
+
+describe('the live stream’s end', () => {
+  it('ends when its job finishes, after sending the finished state; a finished job’s stream sends its state and ends', async () => {
+    const { t, op, quote, book } = await setup();
+    const q = await quote();
+    const token = (await book(q.quoteId)).json.jobToken as string;
+    const res = await t.app.request(`http://localhost:3999/api/jobs/${token}/events`);
+    expect(res.status).toBe(200);
+    expect(t.bookings.live.size).toBe(1);
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('"status":"requested"');
+    expect(text).toContain('"status":"declined"');
+    expect(t.bookings.live.size).toBe(0);
+
+    const again = await t.app.request(`http://localhost:3999/api/jobs/${token}/events`);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('"status":"declined"');
     expect(t.bookings.live.size).toBe(0);
   });
 });

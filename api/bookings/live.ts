@@ -1,15 +1,29 @@
 // Live job pages (docs/product.md, "Bookings"): every open status page holds a Server-Sent Events
 // stream, and a change to its job is sent to each of them once, as one text computed once.
-// Streams are capped per client address and in total; no cap per job below the total, since one
-// job's page may be open on many screens. In memory, per process.
+// Streams are capped per client address and in total (at most half the server's connections, so
+// requests and /healthz always have the other half); no cap per job below the total, since one
+// job's page may be open on many screens. A stream ends when its job finishes (nothing more will
+// change), after MAX_STREAM_MS (the page's EventSource reconnects), when its client goes (a
+// heartbeat that cannot be written) and on shutdown. In memory, per process.
 
 export interface LiveLimits {
-  /** Open streams in all; at least 5,000. */
+  /** Open streams in all: at most half of MAX_CONNECTIONS (api/platform/config.ts). */
   total: number;
   perAddress: number;
 }
 
-export const DEFAULT_LIVE_LIMITS: LiveLimits = { total: 10_000, perAddress: 20 };
+export const DEFAULT_LIVE_LIMITS: LiveLimits = { total: 5_000, perAddress: 20 };
+
+/** A stream is ended after this long: its page reconnects, so a stream held open for ever holds nobody's page. */
+export const MAX_STREAM_MS = 2 * 60 * 60_000;
+/** How often streams past their lifetime are looked for. */
+const SWEEP_MS = 60_000;
+
+export interface LiveOptions {
+  /** The clock (ms): tests move it. */
+  now?: () => number;
+  maxLifetimeMs?: number;
+}
 
 export interface LiveStream {
   /** Writes one event, framed and encoded already: every stream of a job is given the same bytes. */
@@ -27,20 +41,40 @@ export function sseFrame(event: string, data: string): Uint8Array {
 
 export type Admission = { ok: true; leave: () => void } | { ok: false; reason: 'total' | 'address' };
 
-export function createLiveHub(limits: LiveLimits = DEFAULT_LIVE_LIMITS) {
+export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, options: LiveOptions = {}) {
+  const limits = { ...initialLimits };
+  const now = options.now ?? Date.now;
+  const maxLifetimeMs = options.maxLifetimeMs ?? MAX_STREAM_MS;
   const byJob = new Map<number, Set<LiveStream>>();
   const perAddress = new Map<string, number>();
-  const all = new Set<LiveStream>();
+  /** Every open stream with when it opened (in opening order, so the oldest come first). */
+  const all = new Map<LiveStream, number>();
   let closed = false;
+  let sweeper: ReturnType<typeof setInterval> | undefined;
+
+  /** Ends the streams opened `maxLifetimeMs` or more before `at`; how many. */
+  function sweep(at: number = now()): number {
+    const old: LiveStream[] = [];
+    for (const [stream, openedAt] of all) {
+      if (at - openedAt < maxLifetimeMs) break;
+      old.push(stream);
+    }
+    for (const stream of old) stream.close();
+    return old.length;
+  }
 
   return {
-    /** Counts a stream of `jobId` from `address` in, if the caps allow it. */
+    /** Counts a stream of `jobId` from `address` (its group: api/platform/http/connection-guard.ts) in, if the caps allow it. */
     join(jobId: number, address: string, stream: LiveStream): Admission {
       if (closed || all.size >= limits.total) return { ok: false, reason: 'total' };
       const fromAddress = perAddress.get(address) ?? 0;
       if (fromAddress >= limits.perAddress) return { ok: false, reason: 'address' };
       perAddress.set(address, fromAddress + 1);
-      all.add(stream);
+      all.set(stream, now());
+      if (!sweeper) {
+        sweeper = setInterval(() => sweep(), SWEEP_MS);
+        sweeper.unref();
+      }
       let streams = byJob.get(jobId);
       if (!streams) byJob.set(jobId, (streams = new Set()));
       streams.add(stream);
@@ -73,13 +107,28 @@ export function createLiveHub(limits: LiveLimits = DEFAULT_LIVE_LIMITS) {
     },
     /** Whether anyone is watching the job (a change's view is built only then). */
     watched: (jobId: number) => (byJob.get(jobId)?.size ?? 0) > 0,
+    /** Ends every stream of the job: it has finished, and its page has been sent its last state. */
+    closeJob(jobId: number): number {
+      const streams = [...(byJob.get(jobId) ?? [])];
+      for (const stream of streams) stream.close();
+      return streams.length;
+    },
+    sweep,
+    /** Lowers the total cap (never raises it): the server's own connection cap may be below the configured one. */
+    capTotal(total: number) {
+      limits.total = Math.max(1, Math.min(limits.total, total));
+    },
+    get total() {
+      return limits.total;
+    },
     get size() {
       return all.size;
     },
     /** Ends every stream and refuses new ones: on SIGTERM, before the server drains. */
     closeAll() {
       closed = true;
-      for (const stream of [...all]) stream.close();
+      if (sweeper) clearInterval(sweeper);
+      for (const stream of [...all.keys()]) stream.close();
     },
   };
 }

@@ -8,6 +8,8 @@ import type { AppDeps } from '../platform/deps';
 import { TooManyRequests } from '../platform/errors';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
+import { addressGroup } from '../platform/http/connection-guard';
+import { isFinished } from '#shared/bookings';
 import { routes } from '../routes';
 import type { LiveHub } from './live';
 import type { BookingService } from './service';
@@ -22,7 +24,8 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
   const r = routes.bookings;
   return new ContractHono<AppEnv>()
     .openapi(r.book, async (c) => {
-      const { created, result } = await bookings.book(c.req.valid('json'), client(c));
+      // A browser names the page's origin; a program sends none and is left to the rate limit (decision 033).
+      const { created, result } = await bookings.book(c.req.valid('json'), client(c), { origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin });
       c.header('Cache-Control', 'no-store');
       return created ? c.json(result, 201) : c.json(result, 200);
     })
@@ -54,7 +57,7 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
       let end: () => void = () => {};
       const ended = new Promise<void>((resolve) => (end = resolve));
       let write: (frame: Uint8Array) => void = () => {};
-      const admission = live.join(id, address, { send: (frame) => write(frame), close: () => end() });
+      const admission = live.join(id, addressGroup(address), { send: (frame) => write(frame), close: () => end() });
       if (!admission.ok) throw new TooManyRequests(STREAMS_FULL, admission.reason === 'total' ? 30 : 60, 'STREAMS_FULL');
       c.header('Cache-Control', 'no-store');
       // Some proxies buffer a response they may compress; this one must flow as it is written.
@@ -65,6 +68,8 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
           stream.onAbort(() => end());
           write = (frame) => void stream.write(frame).catch(() => end());
           await stream.writeSSE({ event: 'job', data: JSON.stringify(view) });
+          // A finished job changes no more: its last state is all the page is sent.
+          if (isFinished(view.status)) end();
           const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => end()), HEARTBEAT_MS);
           try {
             await ended;

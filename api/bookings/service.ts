@@ -3,7 +3,7 @@
 // service messages each change writes to the outbox in the same transaction. Every change moves
 // the status compare-and-set (a change out of order is 409), adds its line to the quote's lead
 // history, and is pushed to the job's open status pages.
-import { BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
+import { BOOKING_ORIGIN_REFUSED, BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
 import { poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
@@ -20,10 +20,10 @@ import { isTextable } from '../mail/textable';
 import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { Conflict, Gone, NotFound, ValidationFailed } from '../platform/errors';
+import { Conflict, Forbidden, Gone, NotFound, ValidationFailed } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
-import { etaFromPosition } from './eta';
+import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
 import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts } from './messages';
 import {
@@ -86,6 +86,21 @@ function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatu
   return current;
 }
 
+/** Where a booking was posted from: the browser's Origin header (none from a program), and the origin the request reached us at. */
+export interface BookingOrigin {
+  origin?: string;
+  ownOrigin?: string;
+}
+
+function parseOrigins(stored: string): string[] {
+  try {
+    const list: unknown = JSON.parse(stored);
+    return Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 export function bookingService(deps: BookingServiceDeps) {
   const { db, config, live, payments } = deps;
   const tokens = bookingTokens(config.sessionSecret);
@@ -97,6 +112,13 @@ export function bookingService(deps: BookingServiceDeps) {
   const mailReady = config.mail.smtpUrl !== undefined;
 
   const notFound = () => new NotFound(JOB_NOT_FOUND);
+  const publicOrigin = new URL(config.publicUrl).origin;
+  /**
+   * A browser may book from our own pages (the hosted company page, the status pages) and from the
+   * websites the company listed; any other origin, `null` included, is refused (decision 033).
+   */
+  const mayBookFrom = (origin: string, stored: string, ownOrigin?: string) =>
+    origin === publicOrigin || origin === ownOrigin || parseOrigins(stored).includes(origin);
   const toSettings = (company: CompanyRow): BookingSettings => ({
     responseMinutes: company.bookingResponseMinutes,
     smsNumber: company.bookingSmsNumber,
@@ -104,6 +126,7 @@ export function bookingService(deps: BookingServiceDeps) {
     offerWhatsapp: company.offerWhatsapp,
     offerCall: company.offerCall,
     textIrishMobiles: company.textIrishMobiles,
+    bookingOrigins: parseOrigins(company.bookingOrigins),
     smsConfigured: smsReady,
   });
 
@@ -115,11 +138,13 @@ export function bookingService(deps: BookingServiceDeps) {
   const operatorView = (b: BookingWithQuote) =>
     toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)));
 
-  /** Pushes the job's new state to its open pages. */
+  /** Pushes the job's new state to its open pages; a finished job's streams end after it (nothing more will change). */
   function publish(id: number) {
     if (!live.watched(id)) return;
     const b = bookingById(db, id);
-    if (b) live.publish(id, 'job', JSON.stringify(jobView(b)));
+    if (!b) return;
+    live.publish(id, 'job', JSON.stringify(jobView(b)));
+    if (isFinished(b.status)) live.closeJob(id);
   }
 
   function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', audience: 'operator' | 'motorist', step: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
@@ -248,11 +273,15 @@ export function bookingService(deps: BookingServiceDeps) {
      * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
      * the checkout to pay at: it becomes requested once paid (docs/product.md §21).
      */
-    async book(body: BookingRequestBody, client: string): Promise<{ created: boolean; result: BookingCreated }> {
+    async book(body: BookingRequestBody, client: string, from: BookingOrigin = {}): Promise<{ created: boolean; result: BookingCreated }> {
       // The client's limit before anything else: past it, nothing is read, superseded or stored.
       bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
       const quote = quoteForBooking(db, body.quoteId);
       if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
+      // Then, whatever the booking's state: a foreign page learns nothing more.
+      if (from.origin !== undefined && !mayBookFrom(from.origin, quote.bookingOrigins, from.ownOrigin)) {
+        throw new Forbidden(BOOKING_ORIGIN_REFUSED, 'BOOKING_ORIGIN_REFUSED');
+      }
       // Texts cost money: only a number this company's texts may go to (docs/decisions/030-text-budgets.md).
       const irishMobiles = quote.textIrishMobiles === 1;
       if (!isTextable(body.phone, { irishMobiles })) {
@@ -440,7 +469,9 @@ export function bookingService(deps: BookingServiceDeps) {
       if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       const now = deps.now();
       const pickup = b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : lookupPostcode(b.pickupPostcode.replace(/\s+/g, ''));
-      const eta = pickup ? etaFromPosition(position, pickup, now) : null;
+      const destination = lookupPostcode(b.destinationPostcode.replace(/\s+/g, ''));
+      // Stored whatever it is (the driver's page shows it), used for the ETA only in the job's area.
+      const eta = pickup && inJobArea(position, [pickup, destination ?? undefined]) ? etaFromPosition(position, pickup, now) : null;
       const stored = await write(db, () => setDriverPosition(db, b.id, position.lat, position.lng, now.toISOString(), eta));
       if (!stored) throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       publish(b.id);
@@ -529,6 +560,7 @@ export function bookingService(deps: BookingServiceDeps) {
       if (body.offerWhatsapp !== undefined) patch.offerWhatsapp = body.offerWhatsapp;
       if (body.offerCall !== undefined) patch.offerCall = body.offerCall;
       if (body.textIrishMobiles !== undefined) patch.textIrishMobiles = body.textIrishMobiles;
+      if (body.bookingOrigins !== undefined) patch.bookingOrigins = JSON.stringify(body.bookingOrigins);
       if (Object.keys(patch).length === 0) return this.settings(companyId);
       return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
     },

@@ -88,6 +88,18 @@ function connectPage(input: { connected: boolean }) {
   );
 }
 
+/**
+ * Stripe mode's answer at the same paths: 404, so no one reaches local mode's stand-ins there (the
+ * connect page would mark an account ready that Stripe never onboarded).
+ */
+export function absentLocalPaymentPages() {
+  const absent = (c: Context<AppEnv>) => {
+    noStore(c);
+    return c.html(checkoutMessagePage({ heading: 'Page not found', text: 'This page does not exist.', linkText: 'Go back', linkUrl: '/' }), 404);
+  };
+  return new Hono<AppEnv>().on(['GET', 'POST'], ['/payments/connect', '/pay/:id'], absent);
+}
+
 /** Local mode's connect and card pages, served by this app in place of Stripe's. */
 export function localPaymentPages(config: Config, payments: PaymentService, company: (companyId: number) => { name: string; reference: (bookingId: number) => string } | undefined) {
   const refused = (c: Context<AppEnv>) =>

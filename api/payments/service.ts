@@ -281,6 +281,8 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
 
     /** Local mode's connect page: the stand-in account is ready at once, or disconnected. */
     async localAccount(companyId: number, action: 'connect' | 'disconnect') {
+      // Only local mode's stand-in: in Stripe mode an account is ready only when Stripe says so.
+      if (provider.mode !== 'local') throw new NotFound('Not found');
       const row = settingsOf(db, companyId);
       const accountId = row?.accountId ?? `acct_local_${randomBytes(12).toString('hex')}`;
       const state =

@@ -17,6 +17,22 @@ afterAll(async () => {
 const setup = () => stripePaymentsSetup(fake);
 
 describe('payments: connecting the operator’s own Stripe account', () => {
+  it('has no built-in connect or card page: 404, and the account stays as Stripe says it is', async () => {
+    const { t, op, settings } = await setup();
+    const page = async (method: 'GET' | 'POST', path: string) =>
+      t.app.request(`${TEST_ORIGIN}${path}`, {
+        method,
+        headers: { cookie: op.cookie, ...(method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN } : {}) },
+        body: method === 'POST' ? 'action=connect' : undefined,
+        redirect: 'manual',
+      });
+    expect((await page('GET', '/payments/connect')).status).toBe(404);
+    expect((await page('POST', '/payments/connect')).status).toBe(404);
+    expect((await page('GET', '/pay/cs_local_0123456789')).status).toBe(404);
+    expect((await page('POST', '/pay/cs_local_0123456789')).status).toBe(404);
+    expect((await settings()).account.state).toBe('not_connected');
+  });
+
   it('creates a connected account with the full Dashboard and Stripe’s fees and losses, onboards it with an Account Link, and follows account.updated', async () => {
     const { t, op, event, settings } = await setup();
     expect(await settings()).toMatchObject({ mode: 'stripe', account: { state: 'not_connected', label: 'Not connected' }, rule: 'none', active: false, offReason: null });

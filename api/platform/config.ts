@@ -6,6 +6,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, TRUST_PROXY_EVERYONE, TRUST_PROXY_FORMAT, type TrustProxy } from './http/trust-proxy';
 import { isReplicaUrl } from './db/replication';
+import { defaultPerAddress } from './http/connection-guard';
 
 /** pino's levels that make sense here; `silent` turns off every line. */
 export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
@@ -65,7 +66,9 @@ export const envSchema = z
     /** The UK hour from which the nightly retention runs (api/leads/retention.ts). */
     RETENTION_HOUR: z.coerce.number().int().min(0).max(23).default(3),
     /** Open connections at most; past it new ones are refused until some close (file descriptors are finite). */
-    MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+    MAX_CONNECTIONS: z.coerce.number().int().min(2).default(10_000),
+    /** Open connections one client address (an IPv6 /64) may hold; default a tenth of MAX_CONNECTIONS, 32 to 256. */
+    MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
     /** Continuous replication with Litestream: file:///path (a local or mounted disk) or s3://bucket/path. */
     REPLICA_URL: z
       .string()
@@ -95,8 +98,8 @@ export const envSchema = z
     BOOKING_COMPANY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     /** Status, cancel and driver requests per minute per client address. */
     JOB_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
-    /** Open live status streams in all (at least 5,000) and per client address. */
-    LIVE_STREAMS_MAX: z.coerce.number().int().min(5000, 'LIVE_STREAMS_MAX must be at least 5000').default(10_000),
+    /** Open live status streams in all (at most half of MAX_CONNECTIONS, its default) and per client address. */
+    LIVE_STREAMS_MAX: z.coerce.number().int().min(1).optional(),
     LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
   })
   .superRefine((env, ctx) => {
@@ -116,6 +119,18 @@ export const envSchema = z
     const sms = [env.SMS_ACCOUNT_SID, env.SMS_AUTH_TOKEN, env.SMS_FROM];
     if (sms.some(Boolean) && !sms.every(Boolean)) {
       ctx.addIssue({ code: 'custom', path: ['SMS_ACCOUNT_SID'], message: 'SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are needed together' });
+    }
+    // Streams never end by themselves while a page is open: capped at half the connections, the
+    // other half is always left for ordinary requests and /healthz.
+    if (env.LIVE_STREAMS_MAX !== undefined && env.LIVE_STREAMS_MAX > Math.floor(env.MAX_CONNECTIONS / 2)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LIVE_STREAMS_MAX'],
+        message: `LIVE_STREAMS_MAX must be at most half of MAX_CONNECTIONS (${Math.floor(env.MAX_CONNECTIONS / 2)}), so requests always have connections left`,
+      });
+    }
+    if (env.MAX_CONNECTIONS_PER_ADDRESS !== undefined && env.MAX_CONNECTIONS_PER_ADDRESS > env.MAX_CONNECTIONS) {
+      ctx.addIssue({ code: 'custom', path: ['MAX_CONNECTIONS_PER_ADDRESS'], message: 'MAX_CONNECTIONS_PER_ADDRESS must be at most MAX_CONNECTIONS' });
     }
     if (env.DISTANCE_PROVIDER === 'osrm' && !env.OSRM_URL) {
       ctx.addIssue({ code: 'custom', path: ['OSRM_URL'], message: 'OSRM_URL is required when DISTANCE_PROVIDER=osrm' });
@@ -151,6 +166,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Open connections at most (never more than the process's file-descriptor limit allows). */
   maxConnections: number;
+  /** Open connections one client address (an IPv6 /64) may hold at once. */
+  maxConnectionsPerAddress: number;
   /** The UK hour from which the nightly retention runs. */
   retentionHour?: number;
   /** Where Litestream replicates the database to; without it nothing is replicated. */
@@ -231,6 +248,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     replicaUrl: env.REPLICA_URL,
     maxConnections: env.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS ?? defaultPerAddress(env.MAX_CONNECTIONS),
     retentionHour: env.RETENTION_HOUR,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
     sms:
@@ -242,7 +260,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       bookingRateLimit: env.BOOKING_RATE_LIMIT,
       companyRateLimit: env.BOOKING_COMPANY_RATE_LIMIT,
       jobRateLimit: env.JOB_RATE_LIMIT,
-      liveStreams: { total: env.LIVE_STREAMS_MAX, perAddress: env.LIVE_STREAMS_PER_ADDRESS },
+      liveStreams: { total: env.LIVE_STREAMS_MAX ?? Math.floor(env.MAX_CONNECTIONS / 2), perAddress: env.LIVE_STREAMS_PER_ADDRESS },
     },
     vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
   };

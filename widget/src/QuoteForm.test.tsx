@@ -803,6 +803,20 @@ describe('booking the recovery', () => {
     await waitFor(() => expect(bookings().map((b) => b.quoteId)).toEqual(['K7Q1', 'K7Q2']));
   });
 
+  it('offers the company’s own page when this website may not book for it, rather than a dead end', async () => {
+    const user = await quoteWith({ ...booker, customSlug: 'acme-recovery' }, {
+      'POST /api/bookings': () => json({ message: 'This website cannot take bookings for this company. Please finish your booking on the company’s own page.', code: 'BOOKING_ORIGIN_REFUSED' }, 403),
+    });
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    const alert = await within(form).findByRole('alert');
+    expect(alert.textContent).toContain('Please finish your booking on the company’s own page.');
+    const link = within(alert).getByRole('link', { name: `Book on ${booker.name}’s page` });
+    expect(link.getAttribute('href')).toMatch(/\/company\/acme-recovery$/);
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
   it('follows the operator’s choice of buttons: no booking, no WhatsApp, only Call', async () => {
     await quoteWith({ ...booker, offerBooking: false, offerWhatsapp: false });
     expect(screen.queryByRole('button', { name: 'Book this recovery' })).toBeNull();

@@ -39,6 +39,8 @@ const LABELS: Record<Field, string> = { name: 'Your name', phone: 'Mobile number
 
 export const BOOKING_OFFLINE = 'No connection. Please try again, or call.';
 export const FRESH_QUOTE = 'Get a fresh quote';
+/** The link offered when this website may not book for the company (403 BOOKING_ORIGIN_REFUSED). */
+export const bookOnHostedPage = (companyName: string) => `Book on ${companyName}’s page`;
 
 /**
  * The form for one quote, as an element the widget renders below the quote. Positional, because
@@ -62,7 +64,7 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
   const [values, setValues] = useState<Record<Field, string>>({ name: '', phone: '', registration, note: '' });
   const [sendPosition, setSendPosition] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [problem, setProblem] = useState<{ message: string; expired?: boolean } | null>(null);
+  const [problem, setProblem] = useState<{ message: string; expired?: boolean; hosted?: boolean } | null>(null);
   const [pending, setPending] = useState(false);
   const [booked, setBooked] = useState<BookingCreated | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -94,7 +96,8 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
       const fields = error.fields;
       setErrors(fields ?? {});
       const code = (JSON.parse(error.body || '{}') as { code?: string }).code;
-      if (!fields) setProblem({ message: error.status >= 500 ? BOOKING_OFFLINE : error.serverMessage, expired: code === 'QUOTE_EXPIRED' });
+      // A website the company has not listed (decision 033): the booking is finished on its own page.
+      if (!fields) setProblem({ message: error.status >= 500 ? BOOKING_OFFLINE : error.serverMessage, expired: code === 'QUOTE_EXPIRED', hosted: code === 'BOOKING_ORIGIN_REFUSED' });
     } finally {
       setPending(false);
     }
@@ -178,6 +181,11 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
             <button type="button" onClick={() => quoteForm.current?.requestSubmit()} className={`${actionClass} bg-primary text-on-primary`}>
               {FRESH_QUOTE}
             </button>
+          )}
+          {problem.hosted && company.customSlug && (
+            <a href={`${apiBase}/company/${encodeURIComponent(company.customSlug)}`} target="_blank" rel="noopener" className={`${actionClass} bg-primary text-on-primary`}>
+              {bookOnHostedPage(company.name)}
+            </a>
           )}
         </div>
       )}

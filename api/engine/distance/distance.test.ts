@@ -288,6 +288,24 @@ describe('createDistanceService (osrm)', () => {
     await expect(service.distanceMiles(...pairs[23])).resolves.toBe(10);
   });
 
+  it('says OSRM is too slow once as the circuit opens, however many slow answers were in flight then', async () => {
+    answer = 'late';
+    lateMs = 1900;
+    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, breakerCooldownMs: 10_000, now });
+    // Nine slow answers: too few to judge.
+    for (const pair of pairs.slice(0, 9)) await expect(service.distanceMiles(...pair)).resolves.toBe(10);
+    expect(events('osrm_circuit_open')).toHaveLength(0);
+    // Eight at once (the cap on calls in flight): the first to answer opens the circuit; the seven
+    // answering after it are the same episode.
+    await Promise.all(pairs.slice(9, 17).map((pair) => service.distanceMiles(...pair)));
+    expect(requests).toHaveLength(17);
+    expect(events('osrm_circuit_open')).toHaveLength(1);
+    // A probe still slow is a new look, said again once.
+    clock += 10_001;
+    await service.distanceMiles(...pairs[17]);
+    expect(events('osrm_circuit_open')).toHaveLength(2);
+  });
+
   it('a mostly quick OSRM stays in use: one slow answer in twenty is not the 90th percentile', async () => {
     answer = 'late';
     const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, now });

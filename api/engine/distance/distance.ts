@@ -246,13 +246,17 @@ function createBreaker(options: { threshold: number; cooldownMs: number; slowMs:
             const tooSlow = probe ? elapsed > options.slowMs : latencies.length >= LATENCY_MIN_SAMPLES && p90(latencies) > options.slowMs;
             if (tooSlow) {
               openUntil = options.now() + options.cooldownMs;
-              // Once as it opens, and again each time a probe finds OSRM still slow.
+              // Once as it opens, and again each time a probe finds OSRM still slow: the calls that
+              // were in flight as it opened (up to maxInFlight) answer slowly too, and are the same
+              // episode, not a new one each.
+              const opening = !slow || probe;
+              slow = true;
+              failures = 0;
+              if (!opening) return;
               options.logger.warn(
                 { event: 'osrm_circuit_open', reason: 'slow', p90Ms: Math.round(p90(latencies)), slowMs: options.slowMs, cooldownMs: options.cooldownMs },
                 'OSRM answers too slowly; using the built-in estimate without asking it for a while',
               );
-              slow = true;
-              failures = 0;
               return;
             }
             if (isOpen()) options.logger.warn({ event: 'osrm_circuit_closed' }, 'OSRM answers again; routing through it');

@@ -100,6 +100,12 @@ export const companies = sqliteTable(
     bookingSmsNumber: text('booking_sms_number'),
     /** Texts to motorists may go to Republic of Ireland mobiles (+353 8…) too, not only UK mobiles (api/mail/textable.ts). */
     textIrishMobiles: bool('text_irish_mobiles').notNull().default(false),
+
+    /**
+     * The websites the company's form is on, as origins (JSON array of `https://host[:port]`): a
+     * booking posted from a browser on any other origin but ours is refused (decision 033).
+     */
+    bookingOrigins: text('booking_origins').notNull().default('[]'),
     /** Printed on VAT invoices (docs/product.md §22): a VAT-registered operator's invoices need it. */
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */

@@ -119,3 +119,33 @@ describe('Share & Embed', () => {
     expect(within(screen.getByRole('list')).getAllByRole('listitem')[0].textContent).toBe('Pricing saved(done)');
   });
 });
+
+describe('Websites your form is on', () => {
+  it('shows the stored websites, refuses a plain http address before sending, and saves each as its origin', async () => {
+    const stored = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, bookingOrigins: ['https://www.tow.example'], smsConfigured: false };
+    const api = fakeApi({
+      'GET /api/share/checklist': () => ({ json: checklist([true, true, true, true, true]) }),
+      'GET /api/share/embed': () => ({ json: { link: LINK, embedSnippet: SNIPPET } }),
+      'GET /api/booking-settings': () => ({ json: stored }),
+      'PUT /api/booking-settings': (body) => ({ json: { ...stored, ...(body as object) } }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <ShareEmbedCard savedSlug="acme-recovery" hasNumber />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+    const field = (await screen.findByLabelText('Websites your form is on')) as HTMLTextAreaElement;
+    await vi.waitFor(() => expect(field.value).toBe('https://www.tow.example'));
+    fireEvent.change(field, { target: { value: 'http://www.tow.example' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save websites' })));
+    expect(screen.getByRole('alert').textContent).toBe('Enter a website address starting with https://, e.g. https://www.example.co.uk');
+    expect(api.calls.filter((c) => c.method === 'PUT')).toEqual([]);
+    fireEvent.change(field, { target: { value: 'https://WWW.Tow.example/quote\n\nhttps://garage.example' } });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save websites' })));
+    await vi.waitFor(() => expect(api.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ bookingOrigins: ['https://www.tow.example', 'https://garage.example'] }]));
+    await vi.waitFor(() => expect(field.value).toBe('https://www.tow.example\nhttps://garage.example'));
+    expect(await screen.findByText('Websites saved')).toBeTruthy();
+  });
+});

@@ -3,7 +3,7 @@
 // card, and the setup checklist. Until a custom URL is locked there is no link: one step points
 // to the custom URL card instead. Without a phone or WhatsApp number the link is not handed out
 // (the server's NO_CONTACT_NUMBER): the card says why, with a link to the phone field.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Circle, Copy, Download, ExternalLink, Link2 } from 'lucide-react';
 import { call, pathOf, portalApi } from '#shared/api-client';
@@ -13,6 +13,10 @@ import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Spinner, Textarea } from '../../components/ui';
 import { cn } from '../../lib/cn';
 import { FieldLink } from './go-to-field';
+import { ApiRequestError } from '#shared/api-client';
+import { bookingSettingsUpdateSchema } from '#shared/booking-schemas';
+import { useBookingSettings, useSaveBookingSettings } from './jobs/api';
+import { errorText } from './api';
 
 export const CHECKLIST_KEY = [pathOf(portalApi.share.checklist)] as const;
 export const SHARE_KEY = [pathOf(portalApi.share.embed)] as const;
@@ -120,6 +124,7 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
           </Button>
         </div>
       </div>
+      <WebsitesField />
       <div className="flex flex-wrap items-center gap-4">
         <img src={QR_SVG} alt={`QR code for ${kit.link}`} width={128} height={128} className="rounded-md border border-slate-200 bg-white" />
         <div className="grid gap-2">
@@ -139,6 +144,70 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
         </div>
       </div>
     </div>
+  );
+}
+
+export const WEBSITES_HINT =
+  'One address per line, e.g. https://www.example.co.uk. Bookings from your form are taken only on these websites and on your RecoveryQuote page; anywhere else the motorist is sent to your page to book.';
+
+/**
+ * "Websites your form is on" (decision 033): a booking posted from a browser on any other website
+ * is refused, so a copy of the form on someone else's site cannot book in the company's name.
+ */
+export function WebsitesField() {
+  const settings = useBookingSettings();
+  const save = useSaveBookingSettings();
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | undefined>();
+  const stored = settings.data?.bookingOrigins.join('\n') ?? '';
+  const value = text ?? stored;
+  function submit(event: { preventDefault(): void }) {
+    event.preventDefault();
+    const parsed = bookingSettingsUpdateSchema.safeParse({ bookingOrigins: value.split('\n') });
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message);
+    setError(undefined);
+    save.mutate(
+      { bookingOrigins: parsed.data.bookingOrigins },
+      {
+        onSuccess: (saved) => {
+          setText(saved.bookingOrigins.join('\n'));
+          toast({ title: 'Websites saved' });
+        },
+        onError: (failure) => {
+          setError(failure instanceof ApiRequestError ? failure.fields?.bookingOrigins : undefined);
+          toast({ title: 'Error saving websites', description: errorText(failure), variant: 'destructive' });
+        },
+      },
+    );
+  }
+  if (settings.isLoading) return <Spinner label="Loading your websites" />;
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-1.5">
+      <Label htmlFor="booking-origins">Websites your form is on</Label>
+      <Textarea
+        id="booking-origins"
+        rows={3}
+        value={value}
+        onChange={(e) => setText(e.target.value)}
+        placeholder="https://www.example.co.uk"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'booking-origins-hint booking-origins-error' : 'booking-origins-hint'}
+        className="font-mono text-xs"
+      />
+      <p id="booking-origins-hint" className="text-xs text-slate-600">
+        {WEBSITES_HINT}
+      </p>
+      {error && (
+        <p id="booking-origins-error" role="alert" className="text-xs text-red-700">
+          {error}
+        </p>
+      )}
+      <div>
+        <Button type="submit" variant="outline" disabled={save.isPending}>
+          {save.isPending ? 'Saving...' : 'Save websites'}
+        </Button>
+      </div>
+    </form>
   );
 }
 

@@ -12,7 +12,7 @@ import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
 import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL } from './BookingSettingsCard';
 
-const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsConfigured: false };
+const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, bookingOrigins: [], smsConfigured: false };
 
 function renderCard(
   put: (body: unknown) => { status?: number; json?: unknown } = (body) => ({ json: { ...settings, ...(body as object) } }),

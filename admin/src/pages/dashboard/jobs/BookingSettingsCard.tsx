@@ -24,6 +24,8 @@ interface SettingsForm {
   textIrishMobiles: boolean;
   smsNumber: string;
   responseMinutes: number;
+  /** Edited in Share & Embed (WebsitesCard), never sent from here. */
+  bookingOrigins?: string[];
 }
 
 const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'textIrishMobiles', 'smsNumber', 'responseMinutes'] as const;

@@ -1,0 +1,1 @@
+ALTER TABLE `companies` ADD `booking_origins` text DEFAULT '[]' NOT NULL;
