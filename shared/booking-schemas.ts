@@ -12,6 +12,7 @@ import {
   ETA_MINUTES,
 } from './bookings';
 import { toE164 } from './phone-number';
+import { isPlainName, nameContactMessage } from './names';
 import { forbiddenCharacterMessage, isCleanText } from './schemas';
 
 const text = (label: string, max: number, multiline = false) =>
@@ -88,7 +89,7 @@ export const bookingAcceptSchema = z.object({
     .int('ETA must be a whole number of minutes')
     .min(ETA_MINUTES.min, `ETA must be at least ${ETA_MINUTES.min} minute`)
     .max(ETA_MINUTES.max, `ETA cannot exceed ${ETA_MINUTES.max} minutes`),
-  driverName: text('Driver name', DRIVER_NAME_MAX).optional(),
+  driverName: text('Driver name', DRIVER_NAME_MAX).refine(isPlainName, nameContactMessage('Driver name')).optional(),
 });
 export type BookingAccept = z.input<typeof bookingAcceptSchema>;
 
