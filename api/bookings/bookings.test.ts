@@ -8,6 +8,8 @@ import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
 import { COMPANY_NOT_LIVE, mailOutboxJob, PERMANENT_REFUSAL_ATTEMPTS } from '../mail/worker';
 import { updateUser } from '../auth/store';
+import { updateCompany } from '../company/store';
+import type { SubscriptionStatus } from '#shared/subscription';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
 import { NO_SMS_PROVIDER } from './service';
@@ -21,7 +23,7 @@ afterEach(async () => {
 const KEY = 'k3Y-of-one-booking-form-0001';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJob>[0]['logger'] } = {}) {
+async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJob>[0]['logger']; status?: SubscriptionStatus } = {}) {
   const clock = { now: new Date('2026-06-10T12:00:00Z') };
   const sink: SmtpSink = await startSmtpSink();
   cleanup.push(() => sink.close());
@@ -31,7 +33,7 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
   const now = () => clock.now;
   const worker = runnerFor(mailOutboxJob({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
   cleanup.push(() => worker.stop());
-  const op = await t.operator();
+  const op = await t.operator(options.status);
   const quote = async (companyId = op.companyId) => {
     const res = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId } });
     expect(res.status).toBe(200);
@@ -314,7 +316,7 @@ describe('the job, from accept to completed', () => {
   });
 
   it('expires a booking nobody answered within the response time, and the motorist is told to call', async () => {
-    const { t, op, quote, book, advance } = await setup();
+    const { t, op, quote, book, advance } = await setup({ status: 'active' });
     await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { responseMinutes: 5 } })).json.responseMinutes).toBe(5);
     const q = await quote();
@@ -467,5 +469,56 @@ describe('in the numbers and the export', () => {
     await quote();
     const numbers = await t.call('GET', '/api/quotes/numbers', { token: op.token });
     expect(numbers.json).toMatchObject({ last30Days: 1, bookings: 0, completedBookings: 0, medianAcceptanceSeconds: null });
+  });
+});
+
+describe('who the motorist’s texts are from', () => {
+  const motoristTexts = (outbox: () => Array<typeof mailOutbox.$inferSelect>) =>
+    outbox()
+      .filter((r) => r.to === '+447700900123')
+      .map((r) => r.text);
+
+  it('a trial company’s texts carry the platform’s fixed wording, with nothing the company typed', async () => {
+    const { t, op, quote, book, outbox } = await setup();
+    // A name stored before names were checked, and a driver's name with a number in it.
+    updateCompany(t.deps.db, op.companyId, { name: 'HMRC: tax refund, claim at https://refund.example', phone: '+449098790000' });
+    const q = await quote();
+    expect((await book(q.quoteId)).status).toBe(201);
+    expect(motoristTexts(outbox)).toEqual([
+      `RecoveryQuote: your recovery booking TQ-${q.quoteId} has been received. The company will answer by 13:10. Follow it here: ${outbox().find((r) => r.to === '+447700900123')?.text.split('here: ')[1]}`,
+    ]);
+    updateCompany(t.deps.db, op.companyId, { name: 'A1 Recovery' });
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    const texts = motoristTexts(outbox);
+    expect(texts[1]).toBe(`RecoveryQuote: sorry, your recovery booking TQ-${q.quoteId} cannot be taken. Please call the recovery company.`);
+    for (const text of texts) {
+      expect(text).not.toContain('HMRC');
+      expect(text).not.toContain('A1 Recovery');
+      expect(text).not.toContain('909');
+    }
+  });
+
+  it('a paying company’s texts begin with its name, unless its stored name carries a contact detail', async () => {
+    const { t, op, quote, book, outbox } = await setup({ status: 'active' });
+    updateCompany(t.deps.db, op.companyId, { name: 'Smith & Sons Towing Ltd' });
+    const first = await quote();
+    expect((await book(first.quoteId)).status).toBe(201);
+    expect((await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20, driverName: 'Dave' } })).status).toBe(200);
+    const named = motoristTexts(outbox);
+    expect(named[0]).toMatch(/^Smith & Sons Towing Ltd: we have your booking TQ-/);
+    expect(named[1]).toBe(`Smith & Sons Towing Ltd: booking TQ-${first.quoteId} accepted. Dave is expected about 13:20 (20 min).`);
+    // The driver's name is refused when it carries a number.
+    expect((await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20, driverName: 'Call 07700 900999' } })).json.fields?.driverName).toBe(
+      'Driver name must not contain a web address, email address or phone number',
+    );
+
+    // A name saved before the rule: the platform's wording instead.
+    updateCompany(t.deps.db, op.companyId, { name: 'Claim at www.refund.example' });
+    const before = outbox().length;
+    const second = await quote();
+    expect((await t.call('POST', '/api/bookings', { body: { quoteId: second.quoteId, bookingKey: 'another-booking-form-key-02', name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde' } })).status).toBe(201);
+    const text = outbox().slice(before).find((r) => r.to === '+447700900123')?.text;
+    expect(text).toMatch(new RegExp(`^RecoveryQuote: your recovery booking TQ-${second.quoteId} has been received\\.`));
+    expect(text).not.toContain('refund');
   });
 });

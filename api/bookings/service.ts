@@ -24,7 +24,8 @@ import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
 import { etaFromPosition } from './eta';
 import type { LiveHub } from './live';
-import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts } from './messages';
+import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
+import { motoristSender } from './sender';
 import {
   bookingByDriverToken,
   bookingById,
@@ -211,6 +212,10 @@ export function bookingService(deps: BookingServiceDeps) {
     pricePence: b.pricePence,
   });
 
+  /** Who the company's motorist texts are from now: its name once checked, else the platform's wording (api/bookings/sender.ts). */
+  const senderOf = (b: { companyId: number; companyName: string }): MotoristSender =>
+    motoristSender(db, { id: b.companyId, name: b.companyName }, deps.now(), config.billing.mode);
+
   /** A booking just requested, inside its transaction: the operator's alerts and the motorist's text. */
   function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, statusPage: string, at: string) {
     const rows: NewOutboxRow[] = [];
@@ -218,7 +223,7 @@ export function bookingService(deps: BookingServiceDeps) {
     const to = addresses ? alertRecipient(addresses) : null;
     if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
     if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(facts, statusPage), at));
+    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(senderOf({ companyId: ref.companyId, companyName: facts.companyName }), facts, statusPage), at));
     insertOutboxRows(db, rows);
   }
 
@@ -405,9 +410,9 @@ export function bookingService(deps: BookingServiceDeps) {
       const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
       const texts =
         step === 'on_the_way'
-          ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(b.companyName, b.reference))
+          ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(senderOf(b), b.reference))
           : step === 'completed'
-            ? motoristText(b, 'completed', motoristMessages.completed(b.companyName, b.reference))
+            ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference))
             : [];
       return toDriverView(await move(b, step, 'driver', {}, null, texts));
     },
@@ -447,7 +452,7 @@ export function bookingService(deps: BookingServiceDeps) {
         'operator',
         { etaMinutes: eta.minutes, etaAt: eta.at, etaFromPosition: false, driverName, acceptedAt: now.toISOString() },
         `ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}`,
-        motoristText(b, 'accepted', motoristMessages.accepted(b.companyName, b.reference, eta, driverName)),
+        motoristText(b, 'accepted', motoristMessages.accepted(senderOf(b), b.reference, eta, driverName)),
       );
       return operatorView(after);
     },
@@ -460,7 +465,7 @@ export function bookingService(deps: BookingServiceDeps) {
         'operator',
         { declineReason: body.reason },
         body.reason,
-        motoristText(b, 'declined', motoristMessages.declined(b.companyName, b.reference, b.companyPhone)),
+        motoristText(b, 'declined', motoristMessages.declined(senderOf(b), b.reference, b.companyPhone)),
       );
       return operatorView(after);
     },
@@ -484,7 +489,7 @@ export function bookingService(deps: BookingServiceDeps) {
         const b = bookingById(db, id);
         if (!b || b.status !== 'requested') continue;
         try {
-          await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(b.companyName, b.reference, b.companyPhone)));
+          await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(senderOf(b), b.reference, b.companyPhone)));
           expired += 1;
         } catch (error) {
           // Accepted or cancelled in the meantime: nothing to expire.
