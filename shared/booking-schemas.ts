@@ -119,3 +119,14 @@ export const bookingSettingsUpdateSchema = z.object({
   offerCall: z.boolean({ error: 'Must be true or false' }).optional(),
 });
 export type BookingSettingsUpdate = z.input<typeof bookingSettingsUpdateSchema>;
+
+export const SMS_CODE_INVALID = 'Enter the 6-digit code from the text';
+/** The code texted to the booking text number, as typed (spaces ignored). */
+export const smsCodeSchema = z.object({
+  code: z
+    .string({ error: SMS_CODE_INVALID })
+    .max(30, SMS_CODE_INVALID)
+    .transform((v) => v.replace(/\s+/g, ''))
+    .refine((v) => /^\d{6}$/.test(v), SMS_CODE_INVALID),
+});
+export type SmsCode = z.input<typeof smsCodeSchema>;

@@ -43,7 +43,9 @@ export const isMotoristMessage = (dedupeKey: string) => /^booking:\d+:motorist:/
 export const ACCOUNT_MAIL_KINDS = ['verify-email', 'reset-password', 'signup-attempt'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 export type AccountMailKind = (typeof ACCOUNT_MAIL_KINDS)[number];
-export type OutboxKind = AlertKind | AccountMailKind;
+/** The code texted to confirm the operator's booking text number (api/bookings/sms-verification.ts). */
+export const SMS_CODE_KIND = 'sms-code';
+export type OutboxKind = AlertKind | AccountMailKind | typeof SMS_CODE_KIND;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

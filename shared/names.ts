@@ -20,7 +20,8 @@ const GENERIC_TLDS = [
   'london', 'scot', 'wales', 'cymru', 'uk', 'gb', 'eu', 'asia', 'ru', 'cn', 'tk', 'ml', 'ga', 'cf', 'gq', 'zip', 'mov',
 ];
 // A host: labels joined by dots, the last one a top-level domain, not followed by more letters.
-const DOMAIN = new RegExp(`[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.(?:[a-z0-9-]+\\.)*(?:[a-z]{2}|${GENERIC_TLDS.join('|')})(?![a-z0-9-])`, 'i');
+// Anchored at the start of a word, so a long word is tried once, not from each of its letters.
+const DOMAIN = new RegExp(`(?<![a-z0-9-])[a-z0-9-]+\\.(?:[a-z0-9-]+\\.)*(?:[a-z]{2}|${GENERIC_TLDS.join('|')})(?![a-z0-9-])`, 'i');
 // A scheme ("https://", "hxxp://", "mailto:", "tel:", "sms:", "whatsapp:") or a leading "www.".
 const SCHEME = /(?:\b[a-z][a-z0-9+.-]*:\/\/|\b(?:mailto|tel|sms|whatsapp|callto):|\bwww\d?\.)/i;
 const EMAIL = /\S@\S/;
@@ -36,11 +37,16 @@ function normalised(value: string): string {
     .replace(/(\S)\s+\.\s+(?=[a-z0-9])/gi, '$1.');
 }
 
+/** How much of a value is read for contact details: well beyond any name's longest. */
+const NAME_CHECK_LENGTH = 1000;
+
 export type NameContact = 'web address' | 'email address' | 'phone number';
 
 /** What contact detail `value` carries, if any (a web address, an email address or a phone number's shape). */
 export function contactInName(value: string): NameContact | undefined {
-  const name = normalised(value);
+  // Names are short (at most 120 characters): a longer value is refused for its length anyway,
+  // and reading only its start keeps the checks linear on a body of megabytes.
+  const name = normalised(value.slice(0, NAME_CHECK_LENGTH));
   if (EMAIL.test(name)) return 'email address';
   if (SCHEME.test(name) || DOMAIN.test(name)) return 'web address';
   if (PHONE.test(name)) return 'phone number';

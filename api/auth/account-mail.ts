@@ -13,6 +13,7 @@ import { insertOutboxRows, type NewOutboxRow, type OutboxRow } from '../mail/sto
 import type { Db } from '../platform/db/client';
 import type { AppDeps } from '../platform/deps';
 import { issueToken, LINK_PATH, type TokenPurpose } from './tokens';
+import { isSmsCodeRow, withCode } from '../bookings/sms-verification';
 
 /** Stands for the link in a stored account mail until it is sent. */
 export const LINK_PLACEHOLDER = '{{link}}';
@@ -131,6 +132,8 @@ export function queueAccountMail(
  * valid from this moment); other rows are sent as stored. Run inside write().
  */
 export function withLink(db: Db, row: OutboxRow, publicUrl: string, now: Date): MailContent {
+  // The booking text number's code is made the same way, as it is sent.
+  if (isSmsCodeRow(row)) return withCode(db, row, now);
   const purpose = PURPOSE[row.kind as AccountMailKind];
   if (!purpose || row.userId == null || !row.text.includes(LINK_PLACEHOLDER)) return row;
   const token = issueToken(db, { purpose, userId: row.userId, email: row.to, now });

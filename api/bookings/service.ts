@@ -26,6 +26,7 @@ import { etaFromPosition } from './eta';
 import type { LiveHub } from './live';
 import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
 import { motoristSender } from './sender';
+import { smsVerification } from './sms-verification';
 import {
   bookingByDriverToken,
   bookingById,
@@ -89,11 +90,13 @@ export function bookingService(deps: BookingServiceDeps) {
   const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
   const smsReady = config.sms !== undefined;
   const mailReady = config.mail.smtpUrl !== undefined;
+  const smsCodes = smsVerification(deps);
 
   const notFound = () => new NotFound(JOB_NOT_FOUND);
   const toSettings = (company: CompanyRow): BookingSettings => ({
     responseMinutes: company.bookingResponseMinutes,
     smsNumber: company.bookingSmsNumber,
+    smsNumberConfirmed: company.bookingSmsNumber !== null && company.bookingSmsVerifiedAt !== null,
     offerBooking: company.offerBooking,
     offerWhatsapp: company.offerWhatsapp,
     offerCall: company.offerCall,
@@ -216,7 +219,10 @@ export function bookingService(deps: BookingServiceDeps) {
   const senderOf = (b: { companyId: number; companyName: string }): MotoristSender =>
     motoristSender(db, { id: b.companyId, name: b.companyName }, deps.now(), config.billing.mode);
 
-  /** A booking just requested, inside its transaction: the operator's alerts and the motorist's text. */
+  /**
+   * A booking just requested, inside its transaction: the operator's alerts and the motorist's
+   * text. `smsNumber` is the operator's booking text number only once confirmed (sms-verification.ts).
+   */
   function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, statusPage: string, at: string) {
     const rows: NewOutboxRow[] = [];
     const addresses = alertAddresses(db, ref.companyId);
@@ -236,6 +242,9 @@ export function bookingService(deps: BookingServiceDeps) {
   const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
 
   return {
+    /** Confirming the booking text number by a texted code (api/bookings/sms-verification.ts). */
+    smsCodes,
+
     /**
      * Books a quote; a repeat from the same form answers the booking it made. When the operator
      * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
@@ -354,7 +363,7 @@ export function bookingService(deps: BookingServiceDeps) {
         if (!apply()) return false;
         // A payment for a booking no longer awaiting it (a replay raced a return): the payment is recorded, the booking stays.
         if (!moveBooking(db, b.id, 'awaiting_payment', 'requested', at, { respondBy }, { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null })) return true;
-        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsNumber ?? null, statusPage, at);
+        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsVerifiedAt ? company.bookingSmsNumber : null, statusPage, at);
         return true;
       });
       if (!moved) return false;
@@ -508,7 +517,15 @@ export function bookingService(deps: BookingServiceDeps) {
     async updateSettings(companyId: number, body: BookingSettingsBody): Promise<BookingSettings> {
       const patch: CompanyPatch = {};
       if (body.responseMinutes !== undefined) patch.bookingResponseMinutes = body.responseMinutes;
-      if (body.smsNumber !== undefined) patch.bookingSmsNumber = body.smsNumber;
+      if (body.smsNumber !== undefined && body.smsNumber !== findCompanyById(db, companyId)?.bookingSmsNumber) {
+        // A new number is not confirmed: no alert text goes to it until its code is typed.
+        patch.bookingSmsNumber = body.smsNumber;
+        patch.bookingSmsVerifiedAt = null;
+        patch.bookingSmsCodeHash = null;
+        patch.bookingSmsCodeTo = null;
+        patch.bookingSmsCodeExpiresAt = null;
+        patch.bookingSmsCodeTries = 0;
+      }
       if (body.offerBooking !== undefined) patch.offerBooking = body.offerBooking;
       if (body.offerWhatsapp !== undefined) patch.offerWhatsapp = body.offerWhatsapp;
       if (body.offerCall !== undefined) patch.offerCall = body.offerCall;
