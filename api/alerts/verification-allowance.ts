@@ -4,10 +4,9 @@
 // capped per company per hour and per destination per day, counted in the database
 // (verification_sends) so a restart or a second process does not reset them. Past a cap the
 // change that would send one is refused with 429 and changes nothing (decision 031).
-import { and, count, eq, gte, lt, min } from 'drizzle-orm';
 import type { AlertChannel } from '#shared/leads';
 import type { Db } from '../platform/db/client';
-import { verificationSends } from '../platform/db/schema';
+import { recordSend, sendsByCompany, sendsToDestination } from './verification-store';
 import { TooManyRequests } from '../platform/errors';
 
 const HOUR = 3_600_000;
@@ -38,23 +37,14 @@ export function takeVerificationSend(db: Db, companyId: number, channel: AlertCh
   const destination = destinationKey(channel, to);
   const hourAgo = new Date(at.getTime() - HOUR).toISOString();
   const dayAgo = new Date(at.getTime() - DAY).toISOString();
-  const byCompany = db
-    .select({ n: count(), oldest: min(verificationSends.createdAt) })
-    .from(verificationSends)
-    .where(and(eq(verificationSends.companyId, companyId), eq(verificationSends.channel, channel), gte(verificationSends.createdAt, hourAgo)))
-    .get();
-  const byDestination = db
-    .select({ n: count(), oldest: min(verificationSends.createdAt) })
-    .from(verificationSends)
-    .where(and(eq(verificationSends.destination, destination), eq(verificationSends.channel, channel), gte(verificationSends.createdAt, dayAgo)))
-    .get();
-  const waitUntil = (oldest: string | null | undefined, window: number) => (oldest ? Date.parse(oldest) + window : at.getTime() + window);
+  const byCompany = sendsByCompany(db, companyId, channel, hourAgo);
+  const byDestination = sendsToDestination(db, destination, channel, dayAgo);
+  const waitUntil = (oldest: string | null, window: number) => (oldest ? Date.parse(oldest) + window : at.getTime() + window);
   const refuse = (until: number) => {
     throw new TooManyRequests(MESSAGES[channel], Math.max(1, Math.ceil((until - at.getTime()) / 1000)));
   };
-  if ((byCompany?.n ?? 0) >= limits.perCompanyPerHour) refuse(waitUntil(byCompany?.oldest, HOUR));
-  if ((byDestination?.n ?? 0) >= limits.perDestinationPerDay) refuse(waitUntil(byDestination?.oldest, DAY));
+  if (byCompany.n >= limits.perCompanyPerHour) refuse(waitUntil(byCompany.oldest, HOUR));
+  if (byDestination.n >= limits.perDestinationPerDay) refuse(waitUntil(byDestination.oldest, DAY));
   // Rows past every window are of no further use.
-  db.delete(verificationSends).where(lt(verificationSends.createdAt, new Date(at.getTime() - 2 * DAY).toISOString())).run();
-  db.insert(verificationSends).values({ companyId, channel, destination, createdAt: at.toISOString() }).run();
+  recordSend(db, { companyId, channel, destination, createdAt: at.toISOString() }, new Date(at.getTime() - 2 * DAY).toISOString());
 }

@@ -6,17 +6,15 @@
 // derived from SESSION_SECRET, the number it went to, its expiry (15 minutes) and the wrong tries
 // (5, then it is locked and a new code must be asked for). Sends are capped per company and per
 // number (api/alerts/verification-allowance.ts). Changing the number un-confirms it.
-import { createHmac, hkdfSync, randomInt, timingSafeEqual } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
+import { createHmac, hkdfSync, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { PRODUCT_NAME } from '#shared/constants';
 import { SMS_CODE_KIND } from '#shared/leads';
-import { eq } from 'drizzle-orm';
 import { takeVerificationSend } from '../alerts/verification-allowance';
 import { findCompanyById } from '../company/store';
 import type { MailContent } from '../mail/message';
 import { insertOutboxRows, type OutboxRow } from '../mail/store';
+import { countSmsCodeTry, markSmsNumberConfirmed, storeSmsCode } from './sms-code-store';
 import type { Db } from '../platform/db/client';
-import { companies } from '../platform/db/schema';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, TooManyRequests, ValidationFailed } from '../platform/errors';
@@ -58,15 +56,11 @@ const codeHash = (db: Pick<Db, '$store'>, companyId: number, to: string, code: s
  */
 export function withCode(db: Db, row: OutboxRow, now: Date): MailContent {
   const code = String(randomInt(0, 10 ** SMS_CODE_DIGITS)).padStart(SMS_CODE_DIGITS, '0');
-  db.update(companies)
-    .set({
-      bookingSmsCodeHash: codeHash(db, row.companyId, row.to, code),
-      bookingSmsCodeTo: row.to,
-      bookingSmsCodeExpiresAt: new Date(now.getTime() + SMS_CODE_MINUTES * 60_000).toISOString(),
-      bookingSmsCodeTries: 0,
-    })
-    .where(eq(companies.id, row.companyId))
-    .run();
+  storeSmsCode(db, row.companyId, {
+    hash: codeHash(db, row.companyId, row.to, code),
+    to: row.to,
+    expiresAt: new Date(now.getTime() + SMS_CODE_MINUTES * 60_000).toISOString(),
+  });
   const fill = (text: string) => text.replaceAll(CODE_PLACEHOLDER, code);
   return { subject: fill(row.subject), text: fill(row.text), html: '' };
 }
@@ -97,7 +91,7 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & {
         if (!smsReady) throw new Conflict(SMS_NOT_CONFIGURED, 'SMS_NOT_CONFIGURED');
         takeVerificationSend(db, companyId, 'sms', to, at);
         // The code sent before stops working now; the new one is made as it is sent.
-        db.update(companies).set({ bookingSmsCodeHash: null, bookingSmsCodeTo: null, bookingSmsCodeExpiresAt: null, bookingSmsCodeTries: 0 }).where(eq(companies.id, companyId)).run();
+        storeSmsCode(db, companyId, null);
         insertOutboxRows(db, [
           {
             companyId,
@@ -137,14 +131,11 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & {
         const expected = Buffer.from(company.bookingSmsCodeHash);
         const given = Buffer.from(codeHash(db, companyId, to, code));
         if (expected.length === given.length && timingSafeEqual(expected, given)) {
-          db.update(companies)
-            .set({ bookingSmsVerifiedAt: at.toISOString(), bookingSmsCodeHash: null, bookingSmsCodeTo: null, bookingSmsCodeExpiresAt: null, bookingSmsCodeTries: 0 })
-            .where(eq(companies.id, companyId))
-            .run();
+          markSmsNumberConfirmed(db, companyId, at.toISOString());
           return { ok: true as const, to };
         }
         // Counted in this transaction, and answered after it commits.
-        db.update(companies).set({ bookingSmsCodeTries: company.bookingSmsCodeTries + 1 }).where(eq(companies.id, companyId)).run();
+        countSmsCodeTry(db, companyId, company.bookingSmsCodeTries + 1);
         return { ok: false as const };
       });
       if (!outcome.ok) throw new ValidationFailed(SMS_CODE_WRONG, { code: SMS_CODE_WRONG }, 'SMS_CODE_WRONG');
