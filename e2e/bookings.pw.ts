@@ -1,6 +1,6 @@
 // Bookings end to end (docs/product.md §20), on a phone-sized screen against the real server: a
 // motorist quotes on the operator's hosted page and books it; the operator's alert arrives by
-// text (the SMS fake) and by email (the SMTP sink) with the reference; the operator accepts in the
+// text (the SMS fake, to the number confirmed with its texted code) and by email (the SMTP sink) with the reference; the operator accepts in the
 // portal with a 25-minute ETA and the motorist's open status page says so without a reload; the driver's page
 // (with an emulated position) moves the job on and the status page follows each step; a second
 // booking nobody answers expires, and its page tells the motorist to call.
@@ -58,6 +58,13 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
     // Set through the API: the portal's own card for these has its own tests.
     const settings = await page.request.put('/api/booking-settings', { data: { smsNumber: '07700 900456', responseMinutes: 2 } });
     expect(settings.ok(), await settings.text()).toBe(true);
+    // Booking alerts are texted only to a number confirmed with the code texted to it.
+    const sent = await page.request.post('/api/booking-settings/sms-code');
+    expect(sent.ok(), await sent.text()).toBe(true);
+    const codeText = await received<ReadSms>('sms', (m) => m.to === OPERATOR_MOBILE && m.body.includes('your code to confirm this number'));
+    const code = /\b(\d{6})\b/.exec(codeText.body)![1];
+    const confirmed = await page.request.post('/api/booking-settings/sms-code/confirm', { data: { code } });
+    expect(confirmed.ok(), await confirmed.text()).toBe(true);
   });
 
   const motorist = await browser.newContext({ ...PHONE, geolocation: LEEDS, permissions: ['geolocation'] });

@@ -4,7 +4,7 @@
 // which never sets a password, does not carry the common-password list.
 import { z } from 'zod';
 import { COMMON_PASSWORDS } from './common-passwords';
-import { emailField, requiredText } from './schemas';
+import { emailField, nameText } from './schemas';
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_TOO_SHORT = `Password must be at least ${PASSWORD_MIN} characters`;
@@ -28,10 +28,10 @@ export const newPasswordField = z
   .refine((v) => !isCommonPassword(v), PASSWORD_TOO_COMMON);
 
 export const signupSchema = z.object({
-  name: requiredText('Name is required', 100),
+  name: nameText('Name is required', 100),
   email: emailField,
   password: newPasswordField,
-  companyName: requiredText('Company name is required', 100),
+  companyName: nameText('Company name is required', 100),
 });
 export type SignupRequest = z.infer<typeof signupSchema>;
 

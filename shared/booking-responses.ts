@@ -100,7 +100,8 @@ export const bookingListSchema = z
 export const bookingSettingsSchema = z
   .object({
     responseMinutes: z.number().int(),
-    smsNumber: z.string().nullable().meta({ description: 'E.164: booking alerts by text message; null: email only' }),
+    smsNumber: z.string().nullable().meta({ description: 'E.164: booking alerts by text message once confirmed; null: email only' }),
+    smsNumberConfirmed: z.boolean().meta({ description: 'The owner typed the code texted to smsNumber: only then do booking alerts go to it by text' }),
     offerBooking: z.boolean(),
     offerWhatsapp: z.boolean(),
     offerCall: z.boolean(),
@@ -117,3 +118,8 @@ export type DriverView = z.infer<typeof driverViewSchema>;
 export type Booking = z.infer<typeof bookingSchema>;
 export type BookingList = z.infer<typeof bookingListSchema>;
 export type BookingSettings = z.infer<typeof bookingSettingsSchema>;
+
+export const smsCodeSentSchema = z
+  .object({ success: z.literal(true), smsNumber: z.string().meta({ description: 'E.164: where the code went, or the number confirmed' }) })
+  .meta({ id: 'SmsCodeSent' });
+export type SmsCodeSent = z.infer<typeof smsCodeSentSchema>;

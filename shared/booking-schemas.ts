@@ -16,6 +16,7 @@ import {
   ETA_MINUTES,
 } from './bookings';
 import { toE164 } from './phone-number';
+import { isPlainName, nameContactMessage } from './names';
 import { forbiddenCharacterMessage, isCleanText } from './schemas';
 
 const text = (label: string, max: number, multiline = false) =>
@@ -92,7 +93,7 @@ export const bookingAcceptSchema = z.object({
     .int('ETA must be a whole number of minutes')
     .min(ETA_MINUTES.min, `ETA must be at least ${ETA_MINUTES.min} minute`)
     .max(ETA_MINUTES.max, `ETA cannot exceed ${ETA_MINUTES.max} minutes`),
-  driverName: text('Driver name', DRIVER_NAME_MAX).optional(),
+  driverName: text('Driver name', DRIVER_NAME_MAX).refine(isPlainName, nameContactMessage('Driver name')).optional(),
 });
 export type BookingAccept = z.input<typeof bookingAcceptSchema>;
 
@@ -135,3 +136,14 @@ export const bookingSettingsUpdateSchema = z.object({
     .optional(),
 });
 export type BookingSettingsUpdate = z.input<typeof bookingSettingsUpdateSchema>;
+
+export const SMS_CODE_INVALID = 'Enter the 6-digit code from the text';
+/** The code texted to the booking text number, as typed (spaces ignored). */
+export const smsCodeSchema = z.object({
+  code: z
+    .string({ error: SMS_CODE_INVALID })
+    .max(30, SMS_CODE_INVALID)
+    .transform((v) => v.replace(/\s+/g, ''))
+    .refine((v) => /^\d{6}$/.test(v), SMS_CODE_INVALID),
+});
+export type SmsCode = z.input<typeof smsCodeSchema>;

@@ -77,6 +77,13 @@ export const ERROR_CODES = [
   // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
   'DOCUMENT_NOT_ISSUED',
   'FULL_INVOICE_UNAVAILABLE',
+  // Confirming the booking text number by a texted code: no number to confirm, no SMS provider,
+  // a wrong code, one that has expired (or was never sent), and one locked by too many wrong tries
+  'NO_SMS_NUMBER',
+  'SMS_NOT_CONFIGURED',
+  'SMS_CODE_WRONG',
+  'SMS_CODE_EXPIRED',
+  'SMS_CODE_LOCKED',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

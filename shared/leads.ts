@@ -53,7 +53,9 @@ export const NOT_TEXTABLE = 'not sent: not a number we text';
 /** What the platform tells an owner about their account's use: the daily text limit reached (api/mail/sms-budget.ts). */
 export const NOTICE_KINDS = ['sms-limit'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
-export type OutboxKind = AlertKind | AccountMailKind | NoticeKind;
+/** The code texted to confirm the operator's booking text number (api/bookings/sms-verification.ts). */
+export const SMS_CODE_KIND = 'sms-code';
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

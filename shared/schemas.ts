@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { MAX_FREE_MILES, MAX_PASSENGERS, NATIONS, PASSENGER_LIMIT_RANGE, QUOTE_VALIDITY_HOURS, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
+import { isPlainName, nameContactMessage } from './names';
 import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
 import { REGISTRATION_INVALID, plateCharacters } from './registration';
@@ -45,6 +46,16 @@ export const requiredText = (message: string, max = MAX_TEXT, multiline = false)
   textField(message.replace(/ is required$/, ''), { max, multiline }, message).min(1, message);
 
 const optionalText = (label: string, max = MAX_TEXT, multiline = false) => textField(label, { max, multiline });
+
+/**
+ * A company's or a person's name, required: `requiredText` that also refuses a web address, an
+ * email address or a phone number in it (shared/names.ts), with the field message of docs/product.md §5.
+ */
+export const nameText = (message: string, max = MAX_TEXT) =>
+  requiredText(message, max).refine(isPlainName, nameContactMessage(message.replace(/ is required$/, '')));
+
+/** The same rule for a name that may be left out. */
+export const optionalNameText = (label: string, max = MAX_TEXT) => optionalText(label, max).refine(isPlainName, nameContactMessage(label));
 
 const postcodeField = (requiredMessage: string, invalidMessage: string) =>
   requiredText(requiredMessage, 16).refine(isValidPostcode, invalidMessage);
@@ -296,7 +307,7 @@ const phoneField = (label: string, invalid: string) =>
 const featureText = (label: string, max: number, multiline = false) => optionalText(label, max, multiline).optional();
 
 export const companyUpdateSchema = z.object({
-  name: requiredText('Company name is required', 100).optional(),
+  name: nameText('Company name is required', 100).optional(),
   logo: z.string({ error: 'Logo must be an image' }).max(3_000_000, 'Logo must be at most 2MB').nullable().optional(),
   primaryColour: colour.optional(),
   secondaryColour: colour.optional(),
@@ -344,8 +355,8 @@ export type CompanyUpdateParsed = z.output<typeof companyUpdateSchema>;
 
 export const checkoutSessionSchema = z.object({
   email: emailField.optional(),
-  name: optionalText('Name', 100).optional(),
-  companyName: optionalText('Company name', 120).optional(),
+  name: optionalNameText('Name', 100).optional(),
+  companyName: optionalNameText('Company name', 120).optional(),
   prefilled_email: emailField.optional(),
 });
 

@@ -21,20 +21,26 @@ export interface StatusRules {
   paymentCanFail: boolean;
   /** A paid invoice (real money) makes it active. */
   paymentMakesActive: boolean;
+  /**
+   * The company's name may lead the texts sent to its motorists (docs/product.md §20): only a
+   * subscription paid and running. A trial, a cancelled or lapsed one (which may never have been
+   * paid) and one whose payment failed get the platform's fixed wording.
+   */
+  namesMotoristTexts: boolean;
 }
 
 export function statusRules(status: SubscriptionStatus): StatusRules {
   switch (status) {
     case 'trialing':
-      return { label: 'Trial', dashboardAccess: true, subscribed: true, cancellable: true, reactivatable: false, paymentCanFail: true, paymentMakesActive: true };
+      return { label: 'Trial', dashboardAccess: true, subscribed: true, cancellable: true, reactivatable: false, paymentCanFail: true, paymentMakesActive: true, namesMotoristTexts: false };
     case 'active':
-      return { label: 'Active', dashboardAccess: true, subscribed: true, cancellable: true, reactivatable: false, paymentCanFail: true, paymentMakesActive: true };
+      return { label: 'Active', dashboardAccess: true, subscribed: true, cancellable: true, reactivatable: false, paymentCanFail: true, paymentMakesActive: true, namesMotoristTexts: true };
     case 'past_due':
-      return { label: 'Past Due', dashboardAccess: false, subscribed: true, cancellable: false, reactivatable: false, paymentCanFail: false, paymentMakesActive: true };
+      return { label: 'Past Due', dashboardAccess: false, subscribed: true, cancellable: false, reactivatable: false, paymentCanFail: false, paymentMakesActive: true, namesMotoristTexts: false };
     case 'cancelled':
-      return { label: 'Cancelled', dashboardAccess: true, subscribed: true, cancellable: false, reactivatable: true, paymentCanFail: false, paymentMakesActive: false };
+      return { label: 'Cancelled', dashboardAccess: true, subscribed: true, cancellable: false, reactivatable: true, paymentCanFail: false, paymentMakesActive: false, namesMotoristTexts: false };
     case 'inactive':
-      return { label: 'Inactive', dashboardAccess: false, subscribed: false, cancellable: false, reactivatable: false, paymentCanFail: false, paymentMakesActive: false };
+      return { label: 'Inactive', dashboardAccess: false, subscribed: false, cancellable: false, reactivatable: false, paymentCanFail: false, paymentMakesActive: false, namesMotoristTexts: false };
     default:
       return unknownStatus(status);
   }

@@ -1,7 +1,8 @@
 // The alert settings and the alert list (decision 016): what a new operator starts with, where
 // alerts go, and bad input refused with a message per field and nothing changed.
 import { describe, expect, it } from 'vitest';
-import { findCompanyById } from '../company/store';
+import { findCompanyById, updateCompany } from '../company/store';
+import { TOO_MANY_ALERT_ADDRESS_MAILS, VERIFICATION_SENDS } from './verification-allowance';
 import { DEMO_COMPANY_ID } from '../platform/db/seed';
 import { mailOutboxJobs } from '../mail/worker';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
@@ -96,5 +97,68 @@ describe('the alert list', () => {
     const t = createTestApp();
     const op = await t.operator();
     expect((await t.call('GET', '/api/alerts', { token: op.token })).json).toEqual([]);
+  });
+});
+
+describe('verification mails to alert addresses', () => {
+  const clock = { now: new Date('2026-06-10T12:00:00Z') };
+  const t = createTestApp({ now: () => clock.now });
+  const verificationMails = (companyId?: number) =>
+    t.deps.db.$client
+      .prepare(`select "to" from mail_outbox where kind = 'verify-email' and "to" like '%@victim.example'${companyId ? ' and company_id = ?' : ''} order by id`)
+      .pluck()
+      .all(...(companyId ? [companyId] : [])) as string[];
+
+  it('an unverified, unpaid sign-up switching its alert address 40 times mails at most 3 links an hour; the rest are refused with 429 and change nothing', async () => {
+    const op = await t.operator('trialing', { verified: false });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const before = (await t.call('GET', '/api/lead-settings', { token: op.token })).json.alertEmail;
+      const res = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: i % 2 === 0 ? 'a@victim.example' : 'b@victim.example' } });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.json).toMatchObject({ code: 'RATE_LIMITED', message: TOO_MANY_ALERT_ADDRESS_MAILS });
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect((await t.call('GET', '/api/lead-settings', { token: op.token })).json.alertEmail).toBe(before);
+      }
+    }
+    expect(verificationMails(op.companyId)).toHaveLength(VERIFICATION_SENDS.email.perCompanyPerHour);
+    // The first 3 switches are saved; every later switch to the other address is refused (one back to the address kept is no change, and mails nothing).
+    expect(statuses.slice(0, 3)).toEqual([200, 200, 200]);
+    expect(statuses.filter((s, i) => i >= 3 && i % 2 === 1 && s === 429)).toHaveLength(19);
+    // "Send a verification link" again counts against the same allowance.
+    expect((await t.call('POST', '/api/lead-settings/verification', { token: op.token })).status).toBe(429);
+    expect(verificationMails(op.companyId)).toHaveLength(3);
+
+    // An hour on, the account may send again, up to the same allowance.
+    clock.now = new Date(clock.now.getTime() + 3_600_000 + 1000);
+    expect((await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: 'c@victim.example' } })).status).toBe(200);
+    expect(verificationMails(op.companyId)).toHaveLength(4);
+  });
+
+  it('one address gets at most 3 links a day, whichever accounts ask', async () => {
+    clock.now = new Date('2026-06-12T12:00:00Z');
+    const sent: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const op = await t.operator();
+      sent.push((await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: 'target@victim.example' } })).status);
+    }
+    expect(sent).toEqual([200, 200, 200, 429, 429]);
+    expect(verificationMails().filter((to) => to === 'target@victim.example')).toHaveLength(VERIFICATION_SENDS.email.perDestinationPerDay);
+    clock.now = new Date(clock.now.getTime() + 24 * 3_600_000 + 1000);
+    const later = await t.operator();
+    expect((await t.call('PUT', '/api/lead-settings', { token: later.token, body: { alertEmail: 'TARGET@victim.example' } })).status).toBe(200);
+  });
+
+  it('the link to an alert address greets nobody by name and names the company only when its name is plain', async () => {
+    clock.now = new Date('2026-06-20T12:00:00Z');
+    const op = await t.operator();
+    updateCompany(t.deps.db, op.companyId, { name: 'Claim your refund at www.refund.example' });
+    expect((await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: 'lure@victim.example' } })).status).toBe(200);
+    const text = t.deps.db.$client.prepare(`select text from mail_outbox where "to" = 'lure@victim.example'`).pluck().get() as string;
+    expect(text).toMatch(/^Hello,\n/);
+    expect(text).not.toContain('refund');
+    expect(text).not.toContain('Operator');
+    expect(text).toContain('Please confirm that quote alerts from RecoveryQuote may be sent to lure@victim.example.');
   });
 });

@@ -28,7 +28,7 @@ const toAlert = (r: OutboxRow): Alert => ({
   lastError: r.lastError,
 });
 
-export function alertService(deps: Pick<AppDeps, 'db' | 'config'>, recovery: Pick<RecoveryService, 'verifyAlertAddress' | 'isVerifiedRecipient'>) {
+export function alertService(deps: Pick<AppDeps, 'db' | 'config'>, recovery: Pick<RecoveryService, 'needsAlertVerification' | 'queueAlertVerification' | 'resendAlertVerification' | 'isVerifiedRecipient'>) {
   const { db, config } = deps;
   const mailConfigured = config.mail.smtpUrl !== undefined;
 
@@ -67,10 +67,13 @@ export function alertService(deps: Pick<AppDeps, 'db' | 'config'>, recovery: Pic
       if (body.retentionMonths !== undefined) patch.retentionMonths = body.retentionMonths;
       if (Object.keys(patch).length === 0) return toSettings(ownCompany(companyId));
       const before = ownCompany(companyId).alertEmail;
-      const company = await write(db, () => updateCompany(db, companyId, patch));
-      if (company.alertEmail && company.alertEmail.toLowerCase() !== before?.toLowerCase()) {
-        await recovery.verifyAlertAddress(user, company.alertEmail, { limited: false });
-      }
+      // One transaction: the new address and its link, or (past the allowance, 429) neither.
+      const company = await write(db, () => {
+        const updated = updateCompany(db, companyId, patch);
+        const to = updated.alertEmail;
+        if (to && to.toLowerCase() !== before?.toLowerCase() && recovery.needsAlertVerification(user, to)) recovery.queueAlertVerification(user, to);
+        return updated;
+      });
       return toSettings(company);
     },
 
@@ -78,7 +81,7 @@ export function alertService(deps: Pick<AppDeps, 'db' | 'config'>, recovery: Pic
     async verifyRecipient(user: UserRow & { companyId: number }): Promise<{ success: true; email: string }> {
       const addresses = alertAddresses(db, user.companyId);
       const recipient = addresses ? alertRecipient(addresses) : null;
-      const sentTo = await recovery.verifyAlertAddress(user, recipient, { limited: true });
+      const sentTo = await recovery.resendAlertVerification(user, recipient);
       if (!sentTo) throw new Conflict('There is no alert address waiting to be verified.', 'ALREADY_VERIFIED');
       return { success: true, email: sentTo };
     },

@@ -7,11 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountMailKind } from '#shared/leads';
 import { PRODUCT_NAME } from '#shared/constants';
+import { isPlainName } from '#shared/names';
 import { escapeHtml, type MailContent } from '../mail/message';
 import { insertOutboxRows, type NewOutboxRow, type OutboxRow } from '../mail/store';
 import type { Db } from '../platform/db/client';
 import type { AppDeps } from '../platform/deps';
 import { issueToken, LINK_PATH, type TokenPurpose } from './tokens';
+import { isSmsCodeRow, withCode } from '../bookings/sms-verification';
 
 /** What the logged link of an unsent mail does, for the line that shows it. */
 const UNSENT_LINK_DOES: Record<TokenPurpose, string> = { 'verify-email': 'verify', 'reset-password': 'reset the password of', 'sign-in': 'sign in as' };
@@ -39,11 +41,16 @@ export interface AccountMailInput {
 
 /** What each account mail says; a link is LINK_PLACEHOLDER until it is sent. */
 export function accountMailContent(input: AccountMailInput, publicUrl: string): MailContent {
-  const hello = `Hello ${input.user.name},`;
+  // A mail to an alert address goes to someone the account may not be: it greets nobody by the
+  // sign-up's own name, and names the company only when its name carries no contact detail
+  // (shared/names.ts), so a sign-up cannot write a lure into a stranger's inbox.
+  const hello = input.alertAddress ? 'Hello,' : `Hello ${input.user.name},`;
   switch (input.kind) {
     case 'verify-email': {
       const what = input.alertAddress
-        ? `Please confirm that quote alerts for ${input.companyName} may be sent to ${input.to}.`
+        ? isPlainName(input.companyName)
+          ? `Please confirm that quote alerts for ${input.companyName} may be sent to ${input.to}.`
+          : `Please confirm that quote alerts from ${PRODUCT_NAME} may be sent to ${input.to}.`
         : `Please confirm your email address for ${input.companyName} on ${PRODUCT_NAME}. Until you do, no quote alerts or summaries are sent.`;
       const expiry = 'The link works once, for 24 hours. If you did not ask for this, ignore this email.';
       return {
@@ -137,6 +144,8 @@ export function queueAccountMail(
  * valid from this moment); other rows are sent as stored. Run inside write().
  */
 export function withLink(db: Db, row: OutboxRow, publicUrl: string, now: Date): MailContent {
+  // The booking text number's code is made the same way, as it is sent.
+  if (isSmsCodeRow(row)) return withCode(db, row, now);
   const purpose = PURPOSE[row.kind as AccountMailKind];
   if (!purpose || row.userId == null || !row.text.includes(LINK_PLACEHOLDER)) return row;
   const token = issueToken(db, { purpose, userId: row.userId, email: row.to, now });

@@ -13,6 +13,7 @@ import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, ValidationFailed } from '../platform/errors';
 import { createRateLimiter, type RateLimiter } from '../platform/http/rate-limit';
+import { takeVerificationSend } from '../alerts/verification-allowance';
 import { queueAccountMail } from './account-mail';
 import { hashPassword, verifyPassword } from './password';
 import { assertStrongPassword } from './password-strength';
@@ -76,8 +77,8 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
     resendsPerHour.check(`verify:${user.id}`, TOO_MANY_VERIFICATION_MAILS);
   }
 
-  const sendVerification = (user: UserRow, to: string, alertAddress: boolean) =>
-    write(db, () => queueAccountMail(deps, { kind: 'verify-email', user, to, companyName: companyNameOf(db, user), alertAddress }, deps.now()));
+  const sendVerification = (user: UserRow, to: string) =>
+    write(db, () => queueAccountMail(deps, { kind: 'verify-email', user, to, companyName: companyNameOf(db, user) }, deps.now()));
 
   /** The token, checked and used in one transaction with `act`: a link works once even if clicked twice at once. */
   async function redeem<T>(purpose: TokenPurpose, token: string, act: (user: UserRow, email: string, at: Date) => T): Promise<T> {
@@ -123,6 +124,23 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
     });
   }
 
+  /** Would `to`, as the company's alert address, be sent a link? Not the account's own (the banner verifies it), nor one already proved. */
+  function needsAlertVerification(user: UserRow, to: string | null): to is string {
+    if (!to || user.companyId == null) return false;
+    return to.toLowerCase() !== user.email.toLowerCase() && !isVerifiedAddress(db, user.companyId, to);
+  }
+
+  /**
+   * The link to an alert address, counted against the company's and the address's allowance
+   * (api/alerts/verification-allowance.ts: 429 past it). Run inside write(), with the change
+   * that needs it, so a refusal changes nothing.
+   */
+  function queueAlertVerification(user: UserRow & { companyId: number }, to: string): void {
+    const at = deps.now();
+    takeVerificationSend(db, user.companyId, 'email', to, at);
+    queueAccountMail(deps, { kind: 'verify-email', user, to, companyName: companyNameOf(db, user), alertAddress: true }, at);
+  }
+
   return {
     /** The link of a verification mail was opened. */
     async verifyEmail(token: string): Promise<{ success: true; email: string; accountVerified: boolean }> {
@@ -136,18 +154,19 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
     async resendVerification(user: UserRow): Promise<{ success: true; email: string }> {
       if (user.emailVerifiedAt) throw new Conflict(ALREADY_VERIFIED, 'ALREADY_VERIFIED');
       limitResends(user);
-      await sendVerification(user, user.email, false);
+      await sendVerification(user, user.email);
       return { success: true, email: user.email };
     },
 
-    /** A link to the company's alert address, unless it may already be mailed. Answers where it went, if anywhere. */
-    async verifyAlertAddress(user: UserRow, to: string | null, options: { limited: boolean }): Promise<string | undefined> {
-      if (!to || user.companyId == null) return undefined;
-      const own = to.toLowerCase() === user.email.toLowerCase();
-      // The account's own address is verified by the account's link (the banner), not a second one.
-      if (own || isVerifiedAddress(db, user.companyId, to)) return undefined;
-      if (options.limited) limitResends(user);
-      await sendVerification(user, to, true);
+    needsAlertVerification,
+    queueAlertVerification,
+
+    /** "Send a verification link" again to the company's alert address, unless it may already be mailed. Answers where it went, if anywhere. */
+    async resendAlertVerification(user: UserRow, to: string | null): Promise<string | undefined> {
+      const companyId = user.companyId;
+      if (!needsAlertVerification(user, to) || companyId == null) return undefined;
+      limitResends(user);
+      await write(db, () => queueAlertVerification({ ...user, companyId }, to));
       return to;
     },
 

@@ -8,10 +8,14 @@ import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
 import { COMPANY_NOT_LIVE, mailOutboxJobs, PERMANENT_REFUSAL_ATTEMPTS } from '../mail/worker';
 import { updateUser } from '../auth/store';
+import { updateCompany } from '../company/store';
+import type { SubscriptionStatus } from '#shared/subscription';
 import { deleteLeads } from '../leads/store';
 import { loggedPath } from '../platform/http/observability';
 import { NO_SMS_PROVIDER } from './service';
 import { BOOKING_ORIGIN_INVALID, BOOKING_ORIGIN_REFUSED, BOOKING_ORIGINS_TOO_MANY } from '#shared/bookings';
+import { SMS_CODE_EXPIRED, SMS_CODE_LOCKED, SMS_CODE_WRONG } from './sms-verification';
+import { TOO_MANY_SMS_CODES } from '../alerts/verification-allowance';
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -22,7 +26,7 @@ afterEach(async () => {
 const KEY = 'k3Y-of-one-booking-form-0001';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJobs>[0]['logger'] } = {}) {
+async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJobs>[0]['logger']; status?: SubscriptionStatus } = {}) {
   const clock = { now: new Date('2026-06-10T12:00:00Z') };
   const sink: SmtpSink = await startSmtpSink();
   cleanup.push(() => sink.close());
@@ -32,7 +36,7 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
   const now = () => clock.now;
   const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
   cleanup.push(() => worker.stop());
-  const op = await t.operator();
+  const op = await t.operator(options.status);
   const quote = async (companyId = op.companyId) => {
     const res = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId } });
     expect(res.status).toBe(200);
@@ -44,14 +48,23 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
     });
   const outbox = () => t.deps.db.select().from(mailOutbox).all();
   const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
-  return { t, sink, fake: fake as SmsFake, clock, worker, op, quote, book, outbox, advance };
+  /** Sets the booking text number and confirms it with the code texted to it; the code's text is then forgotten by the fake. */
+  const confirmedSmsNumber = async (number: string) => {
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: number } })).status).toBe(200);
+    expect((await t.call('POST', '/api/booking-settings/sms-code', { token: op.token })).status).toBe(200);
+    await worker.tick();
+    const code = (fake as SmsFake).received.at(-1)?.body.match(/\b(\d{6})\b/)?.[1];
+    expect((await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: code ?? '' } })).status).toBe(200);
+    (fake as SmsFake).received.length = 0;
+  };
+  return { t, sink, fake: fake as SmsFake, clock, worker, op, quote, book, outbox, advance, confirmedSmsNumber };
 }
 
 describe('booking a quote', () => {
   it('prepares its SQL once: a booking after the first prepares no statement (drizzle building one costs more than the read; docs/budgets.md)', async () => {
-    const { t, op, quote, book } = await setup();
+    const { t, op, quote, book, confirmedSmsNumber } = await setup();
     // A text number too, so every alert of a booking is written.
-    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).status).toBe(200);
+    await confirmedSmsNumber('07700 900456');
     expect((await book((await quote()).quoteId)).status).toBe(201);
     const second = await quote();
     const prepare = vi.spyOn(t.deps.db.$client, 'prepare');
@@ -60,8 +73,9 @@ describe('booking a quote', () => {
   });
 
   it('books at the quoted price, alerts the operator by email and text at once, and texts the motorist, each once', async () => {
-    const { t, sink, fake, worker, op, quote, book, outbox } = await setup();
-    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).json.smsNumber).toBe('+447700900456');
+    const { t, sink, fake, worker, op, quote, book, outbox, confirmedSmsNumber } = await setup();
+    await confirmedSmsNumber('07700 900456');
+    expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json).toMatchObject({ smsNumber: '+447700900456', smsNumberConfirmed: true });
     // Quote alerts are off: a booking alerts whatever that setting says.
     expect((await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertMode: 'none' } })).status).toBe(200);
     const q = await quote();
@@ -77,7 +91,7 @@ describe('booking a quote', () => {
     // Nothing of the motorist's on their own page's answer but the registration.
     expect(JSON.stringify(res.json.job)).not.toContain('Jane');
 
-    expect(outbox().map((r) => [r.channel, r.to]).sort()).toEqual([
+    expect(outbox().filter((r) => r.kind === 'booking').map((r) => [r.channel, r.to]).sort()).toEqual([
       ['email', op.email],
       ['sms', '+447700900123'],
       ['sms', '+447700900456'],
@@ -323,7 +337,7 @@ describe('the job, from accept to completed', () => {
   });
 
   it('expires a booking nobody answered within the response time, and the motorist is told to call', async () => {
-    const { t, op, quote, book, advance } = await setup();
+    const { t, op, quote, book, advance } = await setup({ status: 'active' });
     await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { responseMinutes: 5 } })).json.responseMinutes).toBe(5);
     const q = await quote();
@@ -543,5 +557,164 @@ describe('in the numbers and the export', () => {
     await quote();
     const numbers = await t.call('GET', '/api/quotes/numbers', { token: op.token });
     expect(numbers.json).toMatchObject({ last30Days: 1, bookings: 0, completedBookings: 0, medianAcceptanceSeconds: null });
+  });
+});
+
+describe('who the motorist’s texts are from', () => {
+  const motoristTexts = (outbox: () => Array<typeof mailOutbox.$inferSelect>) =>
+    outbox()
+      .filter((r) => r.to === '+447700900123')
+      .map((r) => r.text);
+
+  it('a trial company’s texts carry the platform’s fixed wording, with nothing the company typed', async () => {
+    const { t, op, quote, book, outbox } = await setup();
+    // A name stored before names were checked, and a driver's name with a number in it.
+    updateCompany(t.deps.db, op.companyId, { name: 'HMRC: tax refund, claim at https://refund.example', phone: '+449098790000' });
+    const q = await quote();
+    expect((await book(q.quoteId)).status).toBe(201);
+    expect(motoristTexts(outbox)).toEqual([
+      `RecoveryQuote: your recovery booking TQ-${q.quoteId} has been received. The company will answer by 13:10. Follow it here: ${outbox().find((r) => r.to === '+447700900123')?.text.split('here: ')[1]}`,
+    ]);
+    updateCompany(t.deps.db, op.companyId, { name: 'A1 Recovery' });
+    expect((await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    const texts = motoristTexts(outbox);
+    expect(texts[1]).toBe(`RecoveryQuote: sorry, your recovery booking TQ-${q.quoteId} cannot be taken. Please call the recovery company.`);
+    for (const text of texts) {
+      expect(text).not.toContain('HMRC');
+      expect(text).not.toContain('A1 Recovery');
+      expect(text).not.toContain('909');
+    }
+  });
+
+  it('a paying company’s texts begin with its name, unless its stored name carries a contact detail', async () => {
+    const { t, op, quote, book, outbox } = await setup({ status: 'active' });
+    updateCompany(t.deps.db, op.companyId, { name: 'Smith & Sons Towing Ltd' });
+    const first = await quote();
+    expect((await book(first.quoteId)).status).toBe(201);
+    expect((await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20, driverName: 'Dave' } })).status).toBe(200);
+    const named = motoristTexts(outbox);
+    expect(named[0]).toMatch(/^Smith & Sons Towing Ltd: we have your booking TQ-/);
+    expect(named[1]).toBe(`Smith & Sons Towing Ltd: booking TQ-${first.quoteId} accepted. Dave is expected about 13:20 (20 min).`);
+    // The driver's name is refused when it carries a number.
+    expect((await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20, driverName: 'Call 07700 900999' } })).json.fields?.driverName).toBe(
+      'Driver name must not contain a web address, email address or phone number',
+    );
+
+    // A name saved before the rule: the platform's wording instead.
+    updateCompany(t.deps.db, op.companyId, { name: 'Claim at www.refund.example' });
+    const before = outbox().length;
+    const second = await quote();
+    expect((await t.call('POST', '/api/bookings', { body: { quoteId: second.quoteId, bookingKey: 'another-booking-form-key-02', name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde' } })).status).toBe(201);
+    const text = outbox().slice(before).find((r) => r.to === '+447700900123')?.text;
+    expect(text).toMatch(new RegExp(`^RecoveryQuote: your recovery booking TQ-${second.quoteId} has been received\\.`));
+    expect(text).not.toContain('refund');
+  });
+});
+
+describe('the operator’s booking text number is confirmed by a texted code before any alert goes to it', () => {
+  const operatorTexts = (fake: SmsFake) => fake.received.filter((m) => m.to === '+447700900456');
+  const codeOf = (fake: SmsFake) => operatorTexts(fake).at(-1)?.body.match(/\b(\d{6})\b/)?.[1] ?? '';
+  const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+  it('an unconfirmed number gets no alert text; after the right code it does; a new number is unconfirmed again', async () => {
+    const { t, fake, worker, op, quote, book, outbox } = await setup();
+    const saved = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } });
+    expect(saved.json).toMatchObject({ smsNumber: '+447700900456', smsNumberConfirmed: false });
+    expect((await book((await quote()).quoteId)).status).toBe(201);
+    await worker.tick();
+    expect(operatorTexts(fake)).toEqual([]);
+    expect(outbox().some((r) => r.to === '+447700900456')).toBe(false);
+
+    const sent = await t.call('POST', '/api/booking-settings/sms-code', { token: op.token });
+    expect(sent.json).toEqual({ success: true, smsNumber: '+447700900456' });
+    await worker.tick();
+    const [text] = operatorTexts(fake);
+    expect(text.body).toMatch(/^RecoveryQuote: your code to confirm this number for booking texts is \d{6}\. It works for 15 minutes\./);
+    const code = codeOf(fake);
+    // Neither the outbox nor the company row holds the code itself.
+    const stored = JSON.stringify([outbox(), t.deps.db.$client.prepare('select * from companies where id = ?').get(op.companyId)]);
+    expect(stored).not.toContain(code);
+    expect(outbox().find((r) => r.kind === 'sms-code')?.text).toContain('{{code}}');
+
+    const confirmed = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: `${code.slice(0, 3)} ${code.slice(3)}` } });
+    expect(confirmed.status).toBe(200);
+    expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.smsNumberConfirmed).toBe(true);
+    const q = await quote();
+    expect((await book(q.quoteId, { bookingKey: 'second-booking-form-key-0002' })).status).toBe(201);
+    await worker.tick();
+    expect(operatorTexts(fake).at(-1)?.body).toContain(`New booking TQ-${q.quoteId}`);
+
+    // The code works once; a new number (not the same one saved again) needs its own.
+    expect((await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code } })).json.code).toBe('ALREADY_VERIFIED');
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '+447700900456', responseMinutes: 12 } })).json.smsNumberConfirmed).toBe(true);
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900789' } })).json.smsNumberConfirmed).toBe(false);
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).json.smsNumberConfirmed).toBe(false);
+  });
+
+  it('5 wrong codes lock it, even against the right one, until a new code is sent', async () => {
+    const { t, fake, worker, op } = await setup();
+    await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } });
+    await t.call('POST', '/api/booking-settings/sms-code', { token: op.token });
+    await worker.tick();
+    const code = codeOf(fake);
+    for (let i = 0; i < 5; i++) {
+      const res = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: wrong(code) } });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ code: 'SMS_CODE_WRONG', message: SMS_CODE_WRONG, fields: { code: SMS_CODE_WRONG } });
+    }
+    const locked = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code } });
+    expect(locked.status).toBe(429);
+    expect(locked.json).toMatchObject({ code: 'SMS_CODE_LOCKED', message: SMS_CODE_LOCKED });
+    expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.smsNumberConfirmed).toBe(false);
+
+    await t.call('POST', '/api/booking-settings/sms-code', { token: op.token });
+    await worker.tick();
+    expect(codeOf(fake)).not.toBe('');
+    // The earlier code is dead once a new one is sent (unless the new one happens to be equal).
+    const fresh = codeOf(fake);
+    expect((await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: fresh } })).status).toBe(200);
+  });
+
+  it('an expired code is refused with 400 and changes nothing; a malformed one is a field message', async () => {
+    const { t, fake, worker, op, advance } = await setup();
+    await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } });
+    const never = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: '123456' } });
+    expect(never.status).toBe(400);
+    expect(never.json.code).toBe('SMS_CODE_EXPIRED');
+    await t.call('POST', '/api/booking-settings/sms-code', { token: op.token });
+    await worker.tick();
+    const code = codeOf(fake);
+    advance(15 * 60_000 + 1000);
+    const before = t.deps.db.$client.prepare('select * from companies where id = ?').get(op.companyId);
+    const expired = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code } });
+    expect(expired.status).toBe(400);
+    expect(expired.json).toMatchObject({ code: 'SMS_CODE_EXPIRED', message: SMS_CODE_EXPIRED });
+    expect(t.deps.db.$client.prepare('select * from companies where id = ?').get(op.companyId)).toEqual(before);
+    expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.smsNumberConfirmed).toBe(false);
+    const bad = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: '12ab56' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ code: 'Enter the 6-digit code from the text' });
+  });
+
+  it('sends at most 3 codes an hour per company and 3 a day per number; refuses with no number or no SMS provider', async () => {
+    const { t, fake, worker, op, advance } = await setup();
+    expect((await t.call('POST', '/api/booking-settings/sms-code', { token: op.token })).json.code).toBe('NO_SMS_NUMBER');
+    await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await t.call('POST', '/api/booking-settings/sms-code', { token: op.token })).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429, 429, 429]);
+    const refused = await t.call('POST', '/api/booking-settings/sms-code', { token: op.token });
+    expect(refused.json).toMatchObject({ code: 'RATE_LIMITED', message: TOO_MANY_SMS_CODES });
+    await worker.tick();
+    expect(operatorTexts(fake)).toHaveLength(3);
+    // An hour on, the company may ask again, but the number has had its 3 for the day.
+    advance(3_600_000 + 1000);
+    expect((await t.call('POST', '/api/booking-settings/sms-code', { token: op.token })).status).toBe(429);
+
+    const off = await setup({ sms: false });
+    await off.t.call('PUT', '/api/booking-settings', { token: off.op.token, body: { smsNumber: '07700 900111' } });
+    const none = await off.t.call('POST', '/api/booking-settings/sms-code', { token: off.op.token });
+    expect(none.status).toBe(409);
+    expect(none.json.code).toBe('SMS_NOT_CONFIGURED');
   });
 });

@@ -1,7 +1,11 @@
 // What a booking's alerts and service messages say: the operator's email and text at booking,
 // and the motorist's service texts (received, accepted with ETA, on the way, completed, and
 // "please call" when the operator declined or did not answer). Never marketing. Pure functions.
+// A motorist's text begins with the company's name only when api/bookings/sender.ts has checked
+// it; otherwise it is the platform's fixed wording (docs/product.md §20).
 import { clockTime } from '#shared/bookings';
+import { PRODUCT_NAME } from '#shared/constants';
+import { isPlainName } from '#shared/names';
 import { formatPence } from '#shared/money';
 import { formatPhoneNational } from '#shared/phone-number';
 import { escapeHtml, type MailContent } from '../mail/message';
@@ -64,15 +68,38 @@ export const operatorBookingSms = (b: BookingFacts, publicUrl: string) =>
 
 const callUs = (phone: string | null) => (phone ? ` Please call us on ${formatPhoneNational(phone)}.` : '');
 
+/**
+ * Who a motorist's text says it is from: the company by its name, once that name has been checked
+ * (api/bookings/sender.ts: a paid company whose name carries no contact detail), or `null` for the
+ * platform's fixed wording, which carries nothing the company typed (no name, driver or number).
+ */
+export type MotoristSender = string | null;
+
+/** The platform's fixed wording begins with this. */
+const PLATFORM = PRODUCT_NAME;
+
+/** A driver's name as stored, or none when it carries a contact detail (stored before the rule). */
+const driver = (name: string | null) => (name && isPlainName(name) ? name : null);
+
 export const motoristMessages = {
-  received: (b: Pick<BookingFacts, 'companyName' | 'reference' | 'respondBy'>, jobUrl: string) =>
-    `${b.companyName}: we have your booking TQ-${b.reference} and will answer by ${clockTime(b.respondBy)}. Follow it here: ${jobUrl}`,
-  accepted: (companyName: string, reference: string, eta: { minutes: number; at: string }, driverName: string | null) =>
-    `${companyName}: booking TQ-${reference} accepted. ${driverName ? `${driverName} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min).`,
-  onTheWay: (companyName: string, reference: string) => `${companyName}: your driver is on the way (TQ-${reference}).`,
-  completed: (companyName: string, reference: string) => `${companyName}: job TQ-${reference} is completed. Thank you.`,
-  declined: (companyName: string, reference: string, phone: string | null) =>
-    `${companyName}: sorry, we cannot take booking TQ-${reference}.${callUs(phone)}`,
-  expired: (companyName: string, reference: string, phone: string | null) =>
-    `${companyName}: we could not answer booking TQ-${reference} in time.${callUs(phone)}`,
+  received: (sender: MotoristSender, b: Pick<BookingFacts, 'reference' | 'respondBy'>, jobUrl: string) =>
+    sender !== null
+      ? `${sender}: we have your booking TQ-${b.reference} and will answer by ${clockTime(b.respondBy)}. Follow it here: ${jobUrl}`
+      : `${PLATFORM}: your recovery booking TQ-${b.reference} has been received. The company will answer by ${clockTime(b.respondBy)}. Follow it here: ${jobUrl}`,
+  accepted: (sender: MotoristSender, reference: string, eta: { minutes: number; at: string }, driverName: string | null) =>
+    sender !== null
+      ? `${sender}: booking TQ-${reference} accepted. ${driver(driverName) ? `${driver(driverName)} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min).`
+      : `${PLATFORM}: your recovery booking TQ-${reference} has been accepted. The driver is expected about ${clockTime(eta.at)} (${eta.minutes} min).`,
+  onTheWay: (sender: MotoristSender, reference: string) =>
+    sender !== null ? `${sender}: your driver is on the way (TQ-${reference}).` : `${PLATFORM}: the driver for your recovery booking TQ-${reference} is on the way.`,
+  completed: (sender: MotoristSender, reference: string) =>
+    sender !== null ? `${sender}: job TQ-${reference} is completed. Thank you.` : `${PLATFORM}: your recovery job TQ-${reference} is completed.`,
+  declined: (sender: MotoristSender, reference: string, phone: string | null) =>
+    sender !== null
+      ? `${sender}: sorry, we cannot take booking TQ-${reference}.${callUs(phone)}`
+      : `${PLATFORM}: sorry, your recovery booking TQ-${reference} cannot be taken. Please call the recovery company.`,
+  expired: (sender: MotoristSender, reference: string, phone: string | null) =>
+    sender !== null
+      ? `${sender}: we could not answer booking TQ-${reference} in time.${callUs(phone)}`
+      : `${PLATFORM}: your recovery booking TQ-${reference} was not answered in time. Please call the recovery company.`,
 };

@@ -44,7 +44,7 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
         q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
         q.total_price_pence as totalPricePence, q.valid_until as validUntil, q.created_at as createdAt, q.status as leadStatus,
         c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
-        c.booking_response_minutes as responseMinutes, c.booking_sms_number as smsNumber, c.text_irish_mobiles as textIrishMobiles,
+        c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
         q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime
        from quotes q join companies c on c.id = q.company_id where q.id = ? and q.public_id = ?`,
     ),

@@ -35,6 +35,8 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
     .openapi(r.refund, async (c) => c.json(await bookings.refund(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
     .openapi(r.settings, (c) => c.json(bookings.settings(currentUser(c).companyId), 200))
     .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
+    .openapi(r.sendSmsCode, async (c) => c.json(await bookings.smsCodes.sendCode(currentUser(c).companyId), 200))
+    .openapi(r.confirmSmsCode, async (c) => c.json(await bookings.smsCodes.confirmCode(currentUser(c).companyId, c.req.valid('json').code), 200))
     .openapi(r.job, async (c) => {
       c.header('Cache-Control', 'no-store');
       const address = client(c);

@@ -25,7 +25,9 @@ import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
 import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
-import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts } from './messages';
+import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
+import { motoristSender } from './sender';
+import { smsVerification } from './sms-verification';
 import {
   bookingByDriverToken,
   bookingById,
@@ -110,6 +112,7 @@ export function bookingService(deps: BookingServiceDeps) {
   const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
   const smsReady = config.sms !== undefined;
   const mailReady = config.mail.smtpUrl !== undefined;
+  const smsCodes = smsVerification(deps);
 
   const notFound = () => new NotFound(JOB_NOT_FOUND);
   const publicOrigin = new URL(config.publicUrl).origin;
@@ -122,6 +125,7 @@ export function bookingService(deps: BookingServiceDeps) {
   const toSettings = (company: CompanyRow): BookingSettings => ({
     responseMinutes: company.bookingResponseMinutes,
     smsNumber: company.bookingSmsNumber,
+    smsNumberConfirmed: company.bookingSmsNumber !== null && company.bookingSmsVerifiedAt !== null,
     offerBooking: company.offerBooking,
     offerWhatsapp: company.offerWhatsapp,
     offerCall: company.offerCall,
@@ -245,9 +249,14 @@ export function bookingService(deps: BookingServiceDeps) {
     pricePence: b.pricePence,
   });
 
+  /** Who the company's motorist texts are from now: its name once checked, else the platform's wording (api/bookings/sender.ts). */
+  const senderOf = (b: { companyId: number; companyName: string }): MotoristSender =>
+    motoristSender(db, { id: b.companyId, name: b.companyName }, deps.now(), config.billing.mode);
+
   /**
    * A booking just requested, inside its transaction: the operator's alerts and the motorist's
    * text, whose status page link the outbox puts in as it sends it (api/bookings/job-link.ts).
+   * `smsNumber` is the operator's booking text number only once confirmed (sms-verification.ts).
    */
   function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, at: string) {
     const rows: NewOutboxRow[] = [];
@@ -255,7 +264,7 @@ export function bookingService(deps: BookingServiceDeps) {
     const to = addresses ? alertRecipient(addresses) : null;
     if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
     if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(facts, JOB_LINK_PLACEHOLDER), at));
+    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(senderOf({ companyId: ref.companyId, companyName: facts.companyName }), facts, JOB_LINK_PLACEHOLDER), at));
     insertOutboxRows(db, rows);
   }
 
@@ -268,6 +277,9 @@ export function bookingService(deps: BookingServiceDeps) {
   const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
 
   return {
+    /** Confirming the booking text number by a texted code (api/bookings/sms-verification.ts). */
+    smsCodes,
+
     /**
      * Books a quote; a repeat from the same form answers the booking it made. When the operator
      * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
@@ -399,7 +411,7 @@ export function bookingService(deps: BookingServiceDeps) {
         if (!apply()) return false;
         // A payment for a booking no longer awaiting it (a replay raced a return): the payment is recorded, the booking stays.
         if (!moveBooking(db, b.id, 'awaiting_payment', 'requested', at, { respondBy }, { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null })) return true;
-        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsNumber ?? null, at);
+        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsVerifiedAt ? company.bookingSmsNumber : null, at);
         return true;
       });
       if (!moved) return false;
@@ -455,9 +467,9 @@ export function bookingService(deps: BookingServiceDeps) {
       const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
       const texts =
         step === 'on_the_way'
-          ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(b.companyName, b.reference))
+          ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(senderOf(b), b.reference))
           : step === 'completed'
-            ? motoristText(b, 'completed', motoristMessages.completed(b.companyName, b.reference))
+            ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference))
             : [];
       return toDriverView(await move(b, step, 'driver', {}, null, texts));
     },
@@ -499,7 +511,7 @@ export function bookingService(deps: BookingServiceDeps) {
         'operator',
         { etaMinutes: eta.minutes, etaAt: eta.at, etaFromPosition: false, driverName, acceptedAt: now.toISOString() },
         `ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}`,
-        motoristText(b, 'accepted', motoristMessages.accepted(b.companyName, b.reference, eta, driverName)),
+        motoristText(b, 'accepted', motoristMessages.accepted(senderOf(b), b.reference, eta, driverName)),
       );
       return operatorView(after);
     },
@@ -512,7 +524,7 @@ export function bookingService(deps: BookingServiceDeps) {
         'operator',
         { declineReason: body.reason },
         body.reason,
-        motoristText(b, 'declined', motoristMessages.declined(b.companyName, b.reference, b.companyPhone)),
+        motoristText(b, 'declined', motoristMessages.declined(senderOf(b), b.reference, b.companyPhone)),
       );
       return operatorView(after);
     },
@@ -536,7 +548,7 @@ export function bookingService(deps: BookingServiceDeps) {
         const b = bookingById(db, id);
         if (!b || b.status !== 'requested') continue;
         try {
-          await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(b.companyName, b.reference, b.companyPhone)));
+          await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(senderOf(b), b.reference, b.companyPhone)));
           expired += 1;
         } catch (error) {
           // Accepted or cancelled in the meantime: nothing to expire.
@@ -555,7 +567,15 @@ export function bookingService(deps: BookingServiceDeps) {
     async updateSettings(companyId: number, body: BookingSettingsBody): Promise<BookingSettings> {
       const patch: CompanyPatch = {};
       if (body.responseMinutes !== undefined) patch.bookingResponseMinutes = body.responseMinutes;
-      if (body.smsNumber !== undefined) patch.bookingSmsNumber = body.smsNumber;
+      if (body.smsNumber !== undefined && body.smsNumber !== findCompanyById(db, companyId)?.bookingSmsNumber) {
+        // A new number is not confirmed: no alert text goes to it until its code is typed.
+        patch.bookingSmsNumber = body.smsNumber;
+        patch.bookingSmsVerifiedAt = null;
+        patch.bookingSmsCodeHash = null;
+        patch.bookingSmsCodeTo = null;
+        patch.bookingSmsCodeExpiresAt = null;
+        patch.bookingSmsCodeTries = 0;
+      }
       if (body.offerBooking !== undefined) patch.offerBooking = body.offerBooking;
       if (body.offerWhatsapp !== undefined) patch.offerWhatsapp = body.offerWhatsapp;
       if (body.offerCall !== undefined) patch.offerCall = body.offerCall;

@@ -2,6 +2,7 @@
 // steps and the account's own mails have all gone through the outbox, no `/job/`, `/driver/`,
 // `/verify-email/` or `/reset-password/` token is in any text column of mail_outbox, while the
 // messages actually sent (the SMS fake, the SMTP sink) carry links that work.
+import { markSmsNumberConfirmed } from './sms-code-store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { bookings, mailOutbox } from '../platform/db/schema';
@@ -48,8 +49,11 @@ async function setup() {
 describe('tokens in stored messages', () => {
   it('none in mail_outbox after bookings, their texts, the driver’s steps and account mails, while the sent messages’ links work', async () => {
     const { t, sink, sms, worker, storedText } = await setup();
-    const op = await t.operator();
+    // A paying company, so its texts lead with its name ('… we have your booking'; api/bookings/sender.ts).
+    const op = await t.operator('active');
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).status).toBe(200);
+    // Confirmed as its texted code would (sms-verification.ts): only a confirmed number is texted.
+    markSmsNumberConfirmed(t.deps.db, op.companyId, new Date().toISOString());
     // An account's own mails: a second sign-up's verification (not verified) and a password reset.
     const other = await t.operator('trialing', { verified: false });
     expect((await t.call('POST', '/api/forgot-password', { body: { email: op.email } })).status).toBe(200);

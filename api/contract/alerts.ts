@@ -18,9 +18,12 @@ export const alerts = {
     path: '/api/lead-settings',
     'x-access': 'operator',
     tags: ['Leads'],
-    summary: 'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email',
+    summary: 'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email; a new alert address is mailed a link to confirm it',
     request: { body: body(leadSettingsUpdateSchema, { alertMode: 'daily' }) },
-    responses: { 200: json(leadSettingsSchema, 'The settings') },
+    responses: {
+      200: json(leadSettingsSchema, 'The settings'),
+      429: error('A new alert address past the allowance of verification links (3 an hour per company, 3 a day per address): nothing was saved (RATE_LIMITED)'),
+    },
   }),
   verifyRecipient: route({
     method: 'post',
@@ -31,7 +34,7 @@ export const alerts = {
     responses: {
       200: json(verificationSentSchema, 'Sent'),
       409: error('There is no alert address, or it is already verified (`code` ALREADY_VERIFIED)'),
-      429: error('Asked again too soon: once a minute, 5 an hour'),
+      429: error('Asked again too soon (once a minute, 5 an hour), or past the allowance of verification links (3 an hour per company, 3 a day per address)'),
     },
   }),
   recent: route({

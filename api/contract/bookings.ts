@@ -2,8 +2,8 @@
 // page named by a random token (with its live stream and cancel), the driver moves it on from a
 // page of its own token, and the operator answers (accept with an ETA, or decline) and sets how
 // bookings come in. Tokens are never logged (api/platform/http/redact.ts).
-import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema } from '#shared/booking-schemas';
-import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema } from '#shared/booking-responses';
+import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema, smsCodeSchema } from '#shared/booking-schemas';
+import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema, smsCodeSentSchema } from '#shared/booking-responses';
 import { paymentRefundSchema } from '#shared/payment-schemas';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
@@ -167,5 +167,31 @@ export const bookings = {
     summary: 'Changes the given booking settings; `smsNumber` null or blank stops booking texts',
     request: { body: body(bookingSettingsUpdateSchema, { responseMinutes: 15 }) },
     responses: { 200: json(bookingSettingsSchema, 'The settings') },
+  }),
+  sendSmsCode: route({
+    method: 'post',
+    path: '/api/booking-settings/sms-code',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Texts a 6-digit code to the booking text number, to confirm it: booking alerts are texted to it only once confirmed. The code works for 15 minutes; any earlier one stops working',
+    responses: {
+      200: json(smsCodeSentSchema, 'Sent'),
+      409: error('No number to confirm (NO_SMS_NUMBER), already confirmed (ALREADY_VERIFIED), or no SMS provider (SMS_NOT_CONFIGURED)'),
+      429: error('Past the allowance: 3 codes an hour per company, 3 a day per number (RATE_LIMITED)'),
+    },
+  }),
+  confirmSmsCode: route({
+    method: 'post',
+    path: '/api/booking-settings/sms-code/confirm',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Confirms the booking text number with the code texted to it; 5 wrong codes lock it until a new one is sent',
+    request: { body: body(smsCodeSchema, { code: '123456' }) },
+    responses: {
+      200: json(smsCodeSentSchema, 'Confirmed'),
+      400: error('Not 6 digits (VALIDATION_FAILED), a wrong code (SMS_CODE_WRONG, one try counted), or one that has expired or was never sent (SMS_CODE_EXPIRED, nothing changed)'),
+      409: error('No number to confirm (NO_SMS_NUMBER) or already confirmed (ALREADY_VERIFIED)'),
+      429: error('5 wrong codes: this code is locked; ask for a new one (SMS_CODE_LOCKED)'),
+    },
   }),
 };

@@ -4,6 +4,7 @@
 // alerts before digests and summaries. Real transports against in-process fakes: a mail server
 // that accepts the connection and never answers, the SMTP sink, the SMS fake. The clock is the
 // test's; no test waits out a provider's hang.
+import { markSmsNumberConfirmed } from '../bookings/sms-code-store';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mailOutbox } from '../platform/db/schema';
@@ -59,6 +60,8 @@ async function setup(options: { smtpUrl?: string; lanes?: Partial<Record<AlertCh
   cleanup.push(() => worker.stop());
   const op = await t.operator();
   expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).status).toBe(200);
+  // Confirmed as its texted code would (api/bookings/sms-verification.ts): only a confirmed number is texted.
+  markSmsNumberConfirmed(t.deps.db, op.companyId, clock.now.toISOString());
   const book = async () => {
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     expect(quote.status).toBe(200);

@@ -96,7 +96,7 @@ export const companies = sqliteTable(
     offerCall: bool('offer_call').notNull().default(true),
     /** A booking not answered within this many minutes expires. */
     bookingResponseMinutes: integer('booking_response_minutes').notNull().default(10),
-    /** E.164: booking alerts by text message too. */
+    /** E.164: booking alerts by text message too, once verified. */
     bookingSmsNumber: text('booking_sms_number'),
     /** Texts to motorists may go to Republic of Ireland mobiles (+353 8…) too, not only UK mobiles (api/mail/textable.ts). */
     textIrishMobiles: bool('text_irish_mobiles').notNull().default(false),
@@ -106,6 +106,17 @@ export const companies = sqliteTable(
      * booking posted from a browser on any other origin but ours is refused (decision 033).
      */
     bookingOrigins: text('booking_origins').notNull().default('[]'),
+
+    /** When the owner typed the code texted to bookingSmsNumber; null until then, and again once the number changes. */
+    bookingSmsVerifiedAt: text('booking_sms_verified_at'),
+    /**
+     * The code texted last to verify a number (api/bookings/sms-verification.ts): its keyed hash,
+     * the number it went to, until when it works and how many wrong codes were typed for it.
+     */
+    bookingSmsCodeHash: text('booking_sms_code_hash'),
+    bookingSmsCodeTo: text('booking_sms_code_to'),
+    bookingSmsCodeExpiresAt: text('booking_sms_code_expires_at'),
+    bookingSmsCodeTries: integer('booking_sms_code_tries').notNull().default(0),
     /** Printed on VAT invoices (docs/product.md §22): a VAT-registered operator's invoices need it. */
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */
@@ -414,6 +425,28 @@ export const verifiedAddresses = sqliteTable(
     verifiedAt: text('verified_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.companyId, t.email] })],
+);
+
+/**
+ * Each verification sent to an alert destination: a link to an alert email address, a code to
+ * the booking text number. Counted to cap how many one company may send in an hour and one
+ * destination (lower case, or E.164) may get in a day (api/alerts/verification-allowance.ts);
+ * rows older than two days are deleted as new ones are written.
+ */
+export const verificationSends = sqliteTable(
+  'verification_sends',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    channel: text('channel').$type<AlertChannel>().notNull(),
+    destination: text('destination').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    index('verification_sends_company').on(t.companyId, t.channel, t.createdAt),
+    index('verification_sends_destination').on(t.destination, t.createdAt),
+    index('verification_sends_created').on(t.createdAt),
+  ],
 );
 
 /**

@@ -11,8 +11,9 @@ import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
 import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL } from './BookingSettingsCard';
+import { SMS_NUMBER_CONFIRMED, SMS_NUMBER_UNCONFIRMED } from './SmsNumberConfirm';
 
-const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, bookingOrigins: [], smsConfigured: false };
+const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, smsNumberConfirmed: false, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, bookingOrigins: [], smsConfigured: false };
 
 function renderCard(
   put: (body: unknown) => { status?: number; json?: unknown } = (body) => ({ json: { ...settings, ...(body as object) } }),
@@ -102,5 +103,55 @@ describe('<BookingSettingsCard>', () => {
     await save();
     expect(await screen.findByText('Error saving booking settings')).toBeTruthy();
     expect(screen.getByText(MOBILE_INVALID)).toBeTruthy();
+  });
+
+  it('confirms an unconfirmed number with the code texted to it: a wrong code’s message under the field, then the right one', async () => {
+    let confirmed = false;
+    const stored = { ...settings, smsNumber: '+447700900456', smsConfigured: true };
+    const api = fakeApi({
+      'GET /api/booking-settings': () => ({ json: { ...stored, smsNumberConfirmed: confirmed } }),
+      'POST /api/booking-settings/sms-code': () => ({ json: { success: true, smsNumber: '+447700900456' } }),
+      'POST /api/booking-settings/sms-code/confirm': (body) => {
+        if ((body as { code: string }).code !== '123456') {
+          return { status: 400, json: { message: 'That code is not right. Please check the text and try again.', code: 'SMS_CODE_WRONG', fields: { code: 'That code is not right. Please check the text and try again.' }, requestId: 'r2' } };
+        }
+        confirmed = true;
+        return { json: { success: true, smsNumber: '+447700900456' } };
+      },
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <BookingSettingsCard />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText(SMS_NUMBER_UNCONFIRMED)).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Text me a code' }));
+    });
+    expect(await screen.findByText('Code sent to 07700 900456')).toBeTruthy();
+
+    const field = screen.getByLabelText('Code from the text');
+    fireEvent.change(field, { target: { value: '12 34' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm number' }));
+    });
+    expect(screen.getByText('Enter the 6-digit code from the text')).toBeTruthy();
+    expect(api.calls.filter((c) => c.path.endsWith('/confirm'))).toEqual([]);
+
+    fireEvent.change(field, { target: { value: '654321' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm number' }));
+    });
+    expect(await screen.findByText('That code is not right. Please check the text and try again.')).toBeTruthy();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+
+    fireEvent.change(field, { target: { value: '123 456' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Confirm number' }));
+    });
+    expect(await screen.findByText(SMS_NUMBER_CONFIRMED)).toBeTruthy();
+    expect(api.calls.filter((c) => c.path.endsWith('/confirm')).map((c) => c.body)).toEqual([{ code: '654321' }, { code: '123456' }]);
   });
 });

@@ -14,6 +14,7 @@ import { toast } from '../../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { errorText } from '../api';
 import { useBookingSettings, useSaveBookingSettings } from './api';
+import { SmsNumberConfirm } from './SmsNumberConfirm';
 
 export const SMS_NOT_SENT = 'not sent: no SMS provider configured';
 
@@ -120,7 +121,7 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
         </p>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Text bookings to (mobile)" hint="Each booking is emailed, and texted to this mobile too. Leave blank for email only." error={errors.smsNumber?.message}>
+        <Field label="Text bookings to (mobile)" hint="Each booking is emailed, and texted to this mobile too once you confirm it with the code we text to it. Leave blank for email only." error={errors.smsNumber?.message}>
           <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="07700 900123" {...register('smsNumber')} />
         </Field>
         <Field
@@ -138,6 +139,7 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
           />
         </Field>
       </div>
+      <SmsNumberConfirm settings={settings} />
       <div>
         <Button type="submit" disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save Booking Settings'}

@@ -71,7 +71,7 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/lead-settings': () => ({ json: settings }),
     'GET /api/alerts': () => ({ json: [] }),
     'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
-    'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsConfigured: true } }),
+    'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, smsNumberConfirmed: false, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsConfigured: true } }),
     'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
     'GET /api/payments': () => ({
       json: { mode: 'local', account: { state: 'not_connected', label: 'Not connected', reason: null }, rule: 'none', depositType: null, depositAmount: null, depositPercent: null, hold: false, active: false, offReason: null },
