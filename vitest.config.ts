@@ -1,12 +1,15 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 // `npm test` runs `npm run build` and, only once it has succeeded, Vitest (package.json): then
 // dist/ is this very checkout's build, and the size tests weigh it instead of building the widget
 // again. npm names the script it runs in npm_lifecycle_event; anything else (npx vitest,
 // npm run test:unit) leaves them building their own.
-const freshDist = process.env.npm_lifecycle_event === 'test' ? path.resolve('dist') : '';
+const freshDist = process.env.npm_lifecycle_event === 'test' ? path.join(ROOT, 'dist') : '';
 
 const TEST_FILE = /\.test\.tsx?$/;
 const ROOTS = ['api', 'shared', 'widget', 'admin', 'scripts'];
@@ -21,15 +24,16 @@ const SKIP = new Set(['node_modules', 'dist']);
 const CHANGES_ITS_PROCESS =
   /\bvi\.(mock|doMock|unmock|stubGlobal|stubEnv|useFakeTimers|spyOn|resetModules)\(|@vitest-environment|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]|delete process\.env|globalThis\.\w+\s*=[^=]/;
 
+/** The test files under `dir`, relative to the repository's root (as `include` takes them). */
 function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
     const file = path.join(dir, entry.name);
     if (entry.isDirectory()) return SKIP.has(entry.name) ? [] : testFiles(file);
     return TEST_FILE.test(entry.name) ? [file] : [];
   });
 }
 const files = ROOTS.flatMap((root) => testFiles(root));
-const isolated = files.filter((file) => CHANGES_ITS_PROCESS.test(readFileSync(file, 'utf8')));
+const isolated = files.filter((file) => CHANGES_ITS_PROCESS.test(readFileSync(path.join(ROOT, file), 'utf8')));
 const shared = files.filter((file) => !isolated.includes(file));
 
 const common = {
@@ -44,6 +48,7 @@ const common = {
 
 export default defineConfig({
   test: {
+    root: ROOT,
     // Both cores of the 2-core CI runner (Vitest's default leaves one idle).
     maxWorkers: 2,
     projects: [
