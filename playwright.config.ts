@@ -1,5 +1,8 @@
-// Browser journeys in Debian's Chromium against the real server (npm test builds first).
-// Two origins: the API/app on :4173 and a plain static server for examples/ on :4174, so the
+// Browser journeys in Debian's Chromium against the real server: the production bundle,
+// dist/server.mjs, that `npm test` builds first (run `npm run build` before `npx playwright test`).
+// Two workers, a test file each at a time: every journey signs up its own operator and reads
+// only its own texts and mail from the fakes. Journeys that move the server's clock
+// (*.clock.pw.ts, through TEST_CLOCK_CONTROL) run after the others, alone. Two origins: the API/app on :4173 and a plain static server for examples/ on :4174, so the
 // widget is always tested embedded on a site of another origin.
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +12,9 @@ import { FAKE_DVLA_KEY, dvlaFakeUrl } from './api/test/dvla-fake';
 import { messageFakeEnv, messageFakePorts } from './api/test/message-fakes';
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync('dist/server.mjs')) {
+  throw new Error('dist/server.mjs not found: the journeys run against the built server. Run "npm run build" first.');
+}
 if (!existsSync(chromium)) {
   throw new Error(
     `Chromium not found at ${chromium}. Install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`,
@@ -32,9 +38,14 @@ export const E2E_DATABASE_PATH = path.join(dataDir, 'e2e.db');
 
 export default defineConfig({
   testDir: './e2e',
-  testMatch: '**/*.pw.ts',
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
+  projects: [
+    { name: 'journeys', testMatch: '**/*.pw.ts', testIgnore: '**/*.clock.pw.ts' },
+    // The server's clock is the whole server's: moved on while another journey runs, it would
+    // shift that journey's times too, so these wait for the others to finish.
+    { name: 'clock', testMatch: '**/*.clock.pw.ts', dependencies: ['journeys'] },
+  ],
   // One retry in CI only: a loaded 2-core runner can starve a browser step; locally a flake should show.
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
@@ -59,7 +70,7 @@ export default defineConfig({
   },
   webServer: [
     {
-      command: 'tsx api/server.ts',
+      command: 'node --enable-source-maps dist/server.mjs',
       url: `${API_ORIGIN}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -75,6 +86,8 @@ export default defineConfig({
         // The journeys sign up a fresh operator each from one address.
         SIGNUP_RATE_LIMIT: '0',
         LOG_LEVEL: 'silent',
+        // POST /__test/clock moves the server's clock (e2e/bookings.clock.pw.ts lets a booking's response time pass).
+        TEST_CLOCK_CONTROL: '1',
         DVLA_API_KEY: FAKE_DVLA_KEY,
         DVLA_API_URL: dvlaFakeUrl(dvlaPort),
         ...messageFakeEnv(messagesPort),

@@ -88,6 +88,11 @@ export interface AppOptions {
   vehicleLookup?: VehicleLookup;
   /** The Litestream supervisor when REPLICA_URL is set: /readyz reports its lag. */
   replication?: Pick<Replication, 'status'>;
+  /**
+   * How a sign-up's password is hashed: argon2id (api/auth/password.ts) unless given. The test
+   * harness's operator factory gives one hash of its shared password, made once per run.
+   */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
 export function createApp(options: AppOptions) {
@@ -143,7 +148,7 @@ export function createApp(options: AppOptions) {
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
     .use('/api/*', apiBodyLimit(tableLookup(allRoutes, bodyLimitOf, BODY_LIMITS.none)))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery))
+    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery, options.hashPassword))
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))

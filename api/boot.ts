@@ -29,13 +29,14 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   documentSweepJob(bookings.documents),
 ];
 
-export function bootApp(config: Config, appLogger?: Logger) {
+/** `now`: the server's clock, when not the real one (the browser journeys' clock control, api/platform/test-clock.ts). */
+export function bootApp(config: Config, appLogger?: Logger, options: { now?: () => Date } = {}) {
   const logger = appLogger ?? createLogger(config.logLevel);
   const replicating = config.replicaUrl !== undefined && config.databasePath !== ':memory:';
   const replication = replicating
     ? createReplication({ databasePath: config.databasePath, replicaUrl: config.replicaUrl!, logger })
     : undefined;
-  const { app, deps, bookings } = createApp({ config, logger, replication });
+  const { app, deps, bookings } = createApp({ config, logger, replication, now: options.now });
   const geodata = loadGeodata();
   // Litestream owns checkpoints while it replicates (api/platform/db/replication.ts): neither the
   // checkpoint worker nor SQLite's automatic checkpoint may fold frames it has not copied yet.
@@ -50,5 +51,9 @@ export function bootApp(config: Config, appLogger?: Logger) {
   const lanes = Object.values(OUTBOX_LANE_JOB).map((name) => handles.get(name)!);
   bookings.outbox.nudge = () => setImmediate(() => lanes.forEach((lane) => void lane.tick()));
   jobs.start();
-  return { app, deps, geodata, checkpoints, jobs, replication, bookings };
+  /** One run of every job now (each after any run in progress): for when the clock was moved on. */
+  const runJobsNow = async () => {
+    await Promise.all([...handles.values()].map((handle) => handle.tick()));
+  };
+  return { app, deps, geodata, checkpoints, jobs, runJobsNow, replication, bookings };
 }

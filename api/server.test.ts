@@ -196,3 +196,36 @@ describe('under quote load', () => {
     expect(promoted / allocated).toBeLessThan(0.03);
   });
 });
+
+describe('TEST_CLOCK_CONTROL', () => {
+  const quote = (url: string) =>
+    fetch(`${url}/api/quotes/calculate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: demoQuoteJson('SW1A 1AA', 'EH1 1YZ') });
+  const lastQuoteAt = (databasePath: string) => {
+    const db = new Database(databasePath, { readonly: true });
+    try {
+      return Date.parse((db.prepare('select created_at as at from quotes order by id desc limit 1').get() as { at: string }).at);
+    } finally {
+      db.close();
+    }
+  };
+  const DAY = 86_400_000;
+
+  it('set to 1, POST /__test/clock moves the server’s own clock on (what it stores is stamped by it)', { timeout: 60_000 }, async () => {
+    server = await spawnServer({ env: { TEST_CLOCK_CONTROL: '1' } });
+    expect((await quote(server.url)).status).toBe(200);
+    const before = lastQuoteAt(server.databasePath);
+    expect(Math.abs(before - Date.now())).toBeLessThan(DAY / 2);
+    const moved = await fetch(`${server.url}/__test/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: DAY }) });
+    expect(moved.status).toBe(200);
+    expect((await quote(server.url)).status).toBe(200);
+    expect(lastQuoteAt(server.databasePath) - before).toBeGreaterThanOrEqual(DAY);
+  });
+
+  it('unset, the path is the app’s: no such route, and the clock is the real one', { timeout: 60_000 }, async () => {
+    server = await spawnServer();
+    const res = await fetch(`${server.url}/__test/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: DAY }) });
+    expect(res.status).toBe(404);
+    expect((await quote(server.url)).status).toBe(200);
+    expect(Math.abs(lastQuoteAt(server.databasePath) - Date.now())).toBeLessThan(DAY / 2);
+  });
+});

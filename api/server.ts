@@ -9,6 +9,7 @@ import { createLogger } from './platform/http/observability';
 import { connectionCap, openFileLimit } from './platform/http/connection-cap';
 import { addressGroup, connectionShares, createConnectionGuard } from './platform/http/connection-guard';
 import { checkWritable, waitingApp } from './platform/db/writable';
+import { createTestClock, testClockRequests } from './platform/test-clock';
 
 let config: Config;
 try {
@@ -30,9 +31,13 @@ const maxConnections = connectionCap(config.maxConnections, openFileLimit());
 /** How often a database that cannot be written is checked again. */
 const WRITABLE_CHECK_MS = 1000;
 let booted: ReturnType<typeof bootApp> | undefined;
+/** The browser journeys' clock, only with TEST_CLOCK_CONTROL=1 (never in production: api/platform/config.ts). */
+const testClock = config.testClockControl ? createTestClock() : undefined;
+const testClockControl = testClock && testClockRequests(testClock, async () => booted?.runJobsNow());
+if (testClock) logger.warn({ msg: `TEST_CLOCK_CONTROL is on: POST /__test/clock moves this server's clock (browser tests only)` });
 /** Opens the database and builds the app: at once, or once the database can be written (api/platform/db/writable.ts). */
 function boot() {
-  booted = bootApp(config, logger);
+  booted = bootApp(config, logger, { now: testClock?.now });
   // Live streams never take more than half the connections the server really has (the configured
   // cap may be lowered by the descriptor limit): the rest stay for requests and /healthz.
   booted.bookings.live.capTotal(Math.floor(maxConnections / 2));
@@ -56,7 +61,8 @@ if (!firstCheck.writable) {
     logger.info({ msg: 'Database writable again: serving', database: config.databasePath });
   }, WRITABLE_CHECK_MS);
 } else boot();
-const fetch = (request: Request, env: unknown) => (booted ? booted.app.fetch(request, env) : waiting!.fetch(request, env));
+const appFetch = (request: Request, env: unknown) => (booted ? booted.app.fetch(request, env) : waiting!.fetch(request, env));
+const fetch = testClockControl ? (request: Request, env: unknown) => testClockControl(request) ?? appFetch(request, env) : appFetch;
 const server = serve({ fetch, port: config.port, hostname: config.host, serverOptions: appServerOptions }, (info) => {
   logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: booted ? Math.round(booted.geodata.loadMs) : undefined });
 }) as Server;

@@ -123,7 +123,8 @@ export async function passwordHolder(db: AppDeps['db'], email: string, password:
   return undefined;
 }
 
-export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>) {
+/** `hash`: how a sign-up's password is hashed (argon2id unless given: AppOptions.hashPassword). */
+export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>, hash: (password: string) => Promise<string> = hashPassword) {
   const { db, config } = deps;
   const clock = () => deps.now().getTime();
   // Brute force (every attempt counts from before its password is checked; a success gives its
@@ -153,7 +154,7 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
       signups.check(`signup:${address}`, TOO_MANY_SIGN_UPS);
       const email = body.email.toLowerCase();
       await assertStrongPassword(body.password, { name: body.name, companyName: body.companyName, email }, 'password');
-      const passwordHash = await hashPassword(body.password);
+      const passwordHash = await hash(body.password);
       const at = deps.now();
       // Checked and created in one transaction: two sign-ups racing for an address cannot both pass.
       const outcome = await write(db, () => {

@@ -21,9 +21,9 @@ export interface AuthHooks {
   checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
 }
 
-export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoveryService) {
+export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoveryService, hashPassword?: (password: string) => Promise<string>) {
   const { sessions, config } = deps;
-  const accounts = accountService(deps);
+  const accounts = accountService(deps, hashPassword);
 
   return new ContractHono<AppEnv>()
     .openapi(routes.auth.signup, async (c) => {

@@ -101,6 +101,11 @@ export const envSchema = z
     /** Open live status streams in all (at most half of MAX_CONNECTIONS, its default) and per client address. */
     LIVE_STREAMS_MAX: z.coerce.number().int().min(1).optional(),
     LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
+    /**
+     * For the browser journeys only: `1` lets a request move the server's clock forward
+     * (api/platform/test-clock.ts). Refused when NODE_ENV=production.
+     */
+    TEST_CLOCK_CONTROL: z.enum(['0', '1']).default('0'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
@@ -112,6 +117,9 @@ export const envSchema = z
         path: ['BILLING_MODE'],
         message: 'BILLING_MODE must be chosen when NODE_ENV=production: stripe to take payments, or local to run with every trial and subscription free',
       });
+    }
+    if (env.NODE_ENV === 'production' && env.TEST_CLOCK_CONTROL === '1') {
+      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK_CONTROL'], message: 'TEST_CLOCK_CONTROL is for the browser tests only and is refused when NODE_ENV=production' });
     }
     if (env.BILLING_MODE === 'stripe' && !env.STRIPE_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'STRIPE_SECRET_KEY is required when BILLING_MODE=stripe' });
@@ -181,6 +189,8 @@ export interface Config {
   bookings: { bookingRateLimit: number; companyRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
   /** Number plate look-ups: no `apiKey`, no look-ups (the plate is still recorded with the quote). */
   vehicleLookup: { apiKey?: string; url: string; rateLimit: number };
+  /** The browser journeys' clock control (api/platform/test-clock.ts): never on in production. */
+  testClockControl: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -263,5 +273,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       liveStreams: { total: env.LIVE_STREAMS_MAX ?? Math.floor(env.MAX_CONNECTIONS / 2), perAddress: env.LIVE_STREAMS_PER_ADDRESS },
     },
     vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
+    testClockControl: env.TEST_CLOCK_CONTROL === '1',
   };
 }

@@ -1,11 +1,12 @@
 // API test harness: a fresh SQLite file per test app (copied from a template migrated once per
-// worker), the real app through app.request, and factories that make unique operators.
+// run), the real app through app.request, and factories that make unique operators.
 import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { inject } from 'vitest';
 import type { SubscriptionStatus } from '#shared/subscription';
 import { createApp, type AppOptions } from '../app';
-import { openDatabase, type Db } from '../platform/db/client';
+import type { Db } from '../platform/db/client';
 import type { Logger } from '../platform/http/observability';
 import { createJobRunner, type Job } from '../platform/jobs/runner';
 import { contract } from '../contract';
@@ -17,18 +18,27 @@ import { addVerifiedAddress, releaseWaitingMail } from '../mail/store';
 import { mailOutbox } from '../platform/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { loadConfig } from '../platform/config';
+import { hashPassword } from '../auth/password';
+import { FACTORY_PASSWORD, migratedTemplate } from './run-fixtures';
 
 let template: string | undefined;
+/**
+ * The migrated template: the one Vitest's global setup made for the whole run
+ * (api/test/global-setup.ts), or, when the harness runs without it, one made here once per worker.
+ */
 function templateDb(): string {
   if (template) return template;
-  const dir = mkdtempSync(path.join(tmpdir(), 'recovery-template-'));
-  template = path.join(dir, 'template.db');
-  const db = openDatabase(template);
-  db.$client.pragma('wal_checkpoint(TRUNCATE)');
-  db.$client.pragma('journal_mode = DELETE');
-  db.$client.close();
+  template = inject('templateDb') ?? migratedTemplate(mkdtempSync(path.join(tmpdir(), 'recovery-template-')));
   return template;
 }
+
+let factoryHash: Promise<string> | undefined;
+/**
+ * One argon2id hash of FACTORY_PASSWORD for all the factory's sign-ups: made once for the run by
+ * the global setup (or once per worker without it), instead of one hash (tens of milliseconds
+ * of a core) per operator.
+ */
+const factoryPasswordHash = () => (factoryHash ??= Promise.resolve(inject('factoryPasswordHash') || hashPassword(FACTORY_PASSWORD)));
 
 export const TEST_ORIGIN = 'http://localhost:3999';
 
@@ -106,7 +116,10 @@ export function createTestApp(options: TestAppOptions = {}) {
     ...options.env,
   });
   const { env: _env, ...rest } = options;
-  const built = createApp({ config, ...rest });
+  /** Sign-ups the factory has in flight: only theirs take the shared hash; every other sign-up hashes its own. */
+  let factorySignups = 0;
+  const hash = (password: string) => (factorySignups > 0 && password === FACTORY_PASSWORD ? factoryPasswordHash() : hashPassword(password));
+  const built = createApp({ config, hashPassword: hash, ...rest });
   const { app } = built;
 
   /**
@@ -173,8 +186,12 @@ export function createTestApp(options: TestAppOptions = {}) {
   async function operator(status: SubscriptionStatus = 'trialing', { verified = true, contact = true }: { verified?: boolean; contact?: boolean } = {}) {
     counter += 1;
     const email = `operator${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    // The real sign-up (its starter rows, mail, checkout and session), its hash made once.
+    factorySignups += 1;
     const res = await call('POST', '/api/signup', {
-      body: { name: `Operator ${counter}`, email, password: 'correct-horse', companyName: `Company ${counter}` },
+      body: { name: `Operator ${counter}`, email, password: FACTORY_PASSWORD, companyName: `Company ${counter}` },
+    }).finally(() => {
+      factorySignups -= 1;
     });
     if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${res.text}`);
     const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
@@ -182,7 +199,7 @@ export function createTestApp(options: TestAppOptions = {}) {
     updateUser(built.deps.db, res.json.id, { subscriptionStatus: status, trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
     if (verified) verifyAccount(res.json.id);
     if (contact) updateCompany(built.deps.db, res.json.companyId, { phone: OPERATOR_PHONE });
-    return { email, password: 'correct-horse', token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
+    return { email, password: FACTORY_PASSWORD, token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
   }
 
   return { ...built, app, config, call, raw, operator, verifyAccount, verifyAddress, dbFile: file };
