@@ -58,5 +58,3 @@ export type SignInLinkRequest = z.infer<typeof signInLinkRequestSchema>;
 
 /** The sign-in link's token, as its page sends it. */
 export const signInWithLinkSchema = z.object({ token: linkToken });
-export type SignInWithLinkRequest = z.infer<typeof signInWithLinkSchema>;
-export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;

@@ -85,7 +85,6 @@ export const bookingRequestSchema = z.object({
   note: text('Note', BOOKING_NOTE_MAX, true).optional(),
   position: positionSchema.optional(),
 });
-export type BookingRequest = z.input<typeof bookingRequestSchema>;
 
 export const bookingAcceptSchema = z.object({
   etaMinutes: z
@@ -146,4 +145,3 @@ export const smsCodeSchema = z.object({
     .transform((v) => v.replace(/\s+/g, ''))
     .refine((v) => /^\d{6}$/.test(v), SMS_CODE_INVALID),
 });
-export type SmsCode = z.input<typeof smsCodeSchema>;

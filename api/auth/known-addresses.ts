@@ -38,5 +38,3 @@ export function knownAddressStore(db: Db, secret: string) {
     },
   };
 }
-
-export type KnownAddressStore = ReturnType<typeof knownAddressStore>;

@@ -143,5 +143,3 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & {
     },
   };
 }
-
-export type SmsVerification = ReturnType<typeof smsVerification>;

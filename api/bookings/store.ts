@@ -108,11 +108,6 @@ export function overdueBookings(db: Db, nowIso: string, limit: number): { id: nu
   ) as { id: number }[];
 }
 
-/** When the next requested booking falls due, if any. */
-export function nextRespondBy(db: Db): string | undefined {
-  return statement(db, 'nextDue', `select min(respond_by) from bookings where status = 'requested'`).pluck().get() as string | undefined;
-}
-
 export type NewBooking = Pick<
   BookingRow,
   | 'quoteId'

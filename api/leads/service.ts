@@ -154,5 +154,3 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     },
   };
 }
-
-export type LeadService = ReturnType<typeof leadService>;
