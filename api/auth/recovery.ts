@@ -18,7 +18,7 @@ import { queueAccountMail } from './account-mail';
 import { hashPassword, verifyPassword } from './password';
 import { assertStrongPassword } from './password-strength';
 import { findAccountsByEmail, findUserById, markEmailVerified, setPassword, type UserRow } from './store';
-import { checkToken, retireTokens, useToken, type TokenCheck, type TokenPurpose } from './tokens';
+import { checkToken, retireTokens, spendToken, type TokenCheck, type TokenPurpose } from './tokens';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -89,7 +89,7 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       const check = checkToken(db, purpose, token, at);
       if (!check.ok) refuseLink(check);
       const user = findUserById(db, check.row.userId);
-      if (!user || isReplaced(user) || !useToken(db, check.row.id, at)) refuseLink({ ok: false, reason: 'invalid' });
+      if (!user || isReplaced(user) || !spendToken(db, check.row.id, at)) refuseLink({ ok: false, reason: 'invalid' });
       return act(user, check.row.email, at);
     });
   }

@@ -51,7 +51,7 @@ export function checkToken(db: Db, purpose: TokenPurpose, token: string, now: Da
 }
 
 /** Marks the token used; false if another request used it first (run in the write that acts on it). */
-export function useToken(db: Db, id: number, now: Date): boolean {
+export function spendToken(db: Db, id: number, now: Date): boolean {
   const { changes } = db
     .update(accountTokens)
     .set({ usedAt: now.toISOString() })

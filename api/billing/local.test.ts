@@ -117,7 +117,7 @@ describe('local billing: the whole subscription journey', () => {
     const { res: cancelled, path: portalPath } = await portalAction(token, 'cancel');
     expect(cancelled.status).toBe(303);
     expect(cancelled.headers.get('location')).toMatch(/\?done=cancelled$/);
-    const portalPage = await t.raw('GET', new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname + '?done=cancelled');
+    const portalPage = await t.raw('GET', `${new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname}?done=cancelled`);
     expect(portalPage.text).toContain('Your subscription has been cancelled');
     expect(portalPage.text).toContain('Renew subscription');
     expect(portalPath).toMatch(/^\/billing\/portal\//);

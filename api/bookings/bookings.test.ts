@@ -62,7 +62,7 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
 
 describe('booking a quote', () => {
   it('prepares its SQL once: a booking after the first prepares no statement (drizzle building one costs more than the read; docs/budgets.md)', async () => {
-    const { t, op, quote, book, confirmedSmsNumber } = await setup();
+    const { t, quote, book, confirmedSmsNumber } = await setup();
     // A text number too, so every alert of a booking is written.
     await confirmedSmsNumber('07700 900456');
     expect((await book((await quote()).quoteId)).status).toBe(201);

@@ -446,11 +446,6 @@ export function bookingService(deps: BookingServiceDeps) {
       return b && jobView(b);
     },
 
-    /** The job a stream is for, counted against the same limit as a read of the page. */
-    jobForStream(token: string, client: string) {
-      return this.job(token, client);
-    },
-
     async cancel(token: string, client: string): Promise<JobView> {
       jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
@@ -546,7 +541,7 @@ export function bookingService(deps: BookingServiceDeps) {
       let expired = 0;
       for (const { id } of overdueBookings(db, deps.now().toISOString(), 100)) {
         const b = bookingById(db, id);
-        if (!b || b.status !== 'requested') continue;
+        if (b?.status !== 'requested') continue;
         try {
           await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(senderOf(b), b.reference, b.companyPhone)));
           expired += 1;

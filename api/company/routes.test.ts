@@ -155,10 +155,10 @@ describe('company settings', () => {
   });
 
   it.each([
-    ['SVG', 'data:image/svg+xml;base64,' + Buffer.from('<svg onload="alert(1)"/>').toString('base64')],
-    ['HTML pretending to be PNG', 'data:image/png;base64,' + Buffer.from('<html><script>alert(1)</script>').toString('base64')],
+    ['SVG', `data:image/svg+xml;base64,${Buffer.from('<svg onload="alert(1)"/>').toString('base64')}`],
+    ['HTML pretending to be PNG', `data:image/png;base64,${Buffer.from('<html><script>alert(1)</script>').toString('base64')}`],
     ['not a data URL', 'javascript:alert(1)'],
-    ['too large', 'data:image/png;base64,' + Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2 * 1024 * 1024)]).toString('base64')],
+    ['too large', `data:image/png;base64,${Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2 * 1024 * 1024)]).toString('base64')}`],
   ])('refuses a %s logo', async (_what, logo) => {
     const op = await t.operator();
     const res = await t.call('PUT', '/api/company', { token: op.token, body: { logo } });

@@ -29,7 +29,7 @@ describe('the typed client against the app', () => {
     store.set(AUTH_TOKEN_KEY, login.authToken);
     const company = await call(server.company.$get);
     expect(company.id).toBe(op.companyId);
-    expect((sent.at(-1)?.init.headers as Record<string, string>)['x-auth-token']).toBe(login.authToken);
+    expect((sent.at(-1)!.init.headers as Record<string, string>)['x-auth-token']).toBe(login.authToken);
     // What the hand-written types once got wrong: the plan has its product name, sign-out answers success.
     expect(Object.keys(await call(server.billing.config.$get))).toContain('productName');
     expect(await call(server.logout.$post)).toEqual({ success: true });

@@ -71,7 +71,7 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
     const v = clean(value);
     page.drawText(v, { x: xRight - font.widthOfTextAtSize(v, size), y, size, font });
   };
-  const fit = (value: string, width: number, size: number) => {
+  const fitWidth = (value: string, width: number, size: number) => {
     let v = clean(value);
     while (v.length > 1 && regular.widthOfTextAtSize(v, size) > width) v = `${v.slice(0, -2)}…`;
     return v;
@@ -144,7 +144,7 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   rule();
   for (const line of doc.lines) {
     down(16);
-    text(fit(line.label, descriptionWidth, 10), MARGIN);
+    text(fitWidth(line.label, descriptionWidth, 10), MARGIN);
     if (vat) {
       right(formatPence(line.netPence), columns.net);
       right(`${line.vatRatePercent}%`, columns.rate);

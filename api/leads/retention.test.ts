@@ -135,7 +135,7 @@ describe('retention', () => {
   });
 
   it('stops between batches, leaving the night unmarked so the next start finishes it', async () => {
-    const { t, db, quote, has, retention } = setup();
+    const { t, db, quote, retention } = setup();
     const op = await t.operator();
     for (let i = 0; i < 6; i++) await quote(op.companyId, monthsAgo(30 + i));
     const job = retention(() => NIGHT, 1);

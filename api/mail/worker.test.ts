@@ -369,7 +369,10 @@ describe('across restarts and workers', () => {
     // The first worker's send never returns: the process "dies" with the row claimed.
     let claimed!: () => void;
     const sending = new Promise<void>((resolve) => (claimed = resolve));
-    const hung: MailTransport = { send: () => (claimed(), new Promise(() => {})), close() {} };
+    const hung: MailTransport = { send: () => {
+      claimed();
+      return new Promise(() => {});
+    }, close() {} };
     const reopened = openDatabase(t.dbFile);
     cleanup.push(() => void reopened.$client.close());
     const dying = runnerFor(mailOutboxJobs({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }), { db: reopened, now: () => clock.now });

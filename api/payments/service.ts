@@ -357,7 +357,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
      */
     async confirm(bookingId: number): Promise<void> {
       const payment = paymentByBooking(db, bookingId);
-      if (!payment || payment.status !== 'awaiting') return;
+      if (payment?.status !== 'awaiting') return;
       try {
         const state = await provider.checkout(payment.accountId, payment.checkoutSessionId);
         if (state.settled) await settle(payment, state);
@@ -369,7 +369,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     /** Local mode's card page paid: as Stripe's completed checkout would. Answers the status page to go back to. */
     async localPay(sessionId: string): Promise<{ outcome: 'paid' | 'expired' | 'unknown'; jobUrl: string | null }> {
       const payment = paymentBySession(db, sessionId);
-      if (!payment || payment.provider !== 'local') return { outcome: 'unknown', jobUrl: null };
+      if (payment?.provider !== 'local') return { outcome: 'unknown', jobUrl: null };
       const jobUrl = await unseal(payment.returnSeal);
       if (payment.status !== 'awaiting') return { outcome: 'paid', jobUrl };
       if (Date.parse(payment.checkoutExpiresAt) <= now().getTime()) return { outcome: 'expired', jobUrl };
@@ -386,7 +386,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     /** What local mode's card page shows. */
     localCheckout(sessionId: string) {
       const payment = paymentBySession(db, sessionId);
-      if (!payment || payment.provider !== 'local') return undefined;
+      if (payment?.provider !== 'local') return undefined;
       return { payment, lines: JSON.parse(payment.lines) as QuoteLine[], expired: payment.status === 'awaiting' && Date.parse(payment.checkoutExpiresAt) <= now().getTime() };
     },
 

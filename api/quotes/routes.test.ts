@@ -227,7 +227,7 @@ describe('POST /api/quotes/calculate with an OSRM that accepts and never answers
     const held = new Set<unknown>();
     let asked = 0;
     let mostHeld = 0;
-    const osrm = createServer((req, res) => {
+    const osrm = createServer((_req, res) => {
       asked++;
       held.add(res);
       mostHeld = Math.max(mostHeld, held.size);

@@ -138,7 +138,8 @@ export function createTestApp(options: TestAppOptions = {}) {
       body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
     });
     const text = await res.text();
-    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test bodies are asserted field by field
+    // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
+    let json: any;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {

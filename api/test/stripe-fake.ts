@@ -344,7 +344,7 @@ export async function startStripeFake() {
     /** What the motorist does on a connected account's Checkout: paid, or for a hold authorised (payment_status stays unpaid). */
     payCheckout(sessionId: string): FakeCheckoutSession {
       const session = sessions.get(sessionId);
-      if (!session || session.status !== 'open') throw new Error(`fake checkout session ${sessionId} cannot be paid`);
+      if (session?.status !== 'open') throw new Error(`fake checkout session ${sessionId} cannot be paid`);
       const manual = session.payment_intent_data.capture_method === 'manual';
       const intent: FakePaymentIntent = {
         id: newId('pi'),

@@ -23,7 +23,7 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    let body;
+    let body: ReturnType<typeof quoteRequestSchema.parse>;
     try {
       body = quoteRequestSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
     } catch {

@@ -69,7 +69,7 @@ export interface BookingsFigures {
   loadAtEnd: string;
 }
 
-const loadNow = () => os.loadavg().slice(0, 2).map((n) => n.toFixed(2)).join(' (1 min), ') + ' (5 min)';
+const loadNow = () => `${os.loadavg().slice(0, 2).map((n) => n.toFixed(2)).join(' (1 min), ')} (5 min)`;
 
 function timings(samples: number[]): Timings {
   const sorted = [...samples].sort((a, b) => a - b);

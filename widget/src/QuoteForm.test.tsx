@@ -694,7 +694,11 @@ describe('booking the recovery', () => {
     const user = await quoteWith(booker, {
       'GET /api/postcodes/nearest?lat=53.7965&lng=-1.5478': () => json({ postcode: 'LS1 4AP', distanceMetres: 40 }),
       // The first answer is lost on the way: the motorist taps again.
-      'POST /api/bookings': () => (fail ? ((fail = false), Promise.reject(new TypeError('Failed to fetch'))) : json(created, 201)),
+      'POST /api/bookings': () => {
+        if (!fail) return json(created, 201);
+        fail = false;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      },
     });
     expect(screen.getByRole('button', { name: 'Contact via WhatsApp' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Call Now' })).toBeTruthy();

@@ -249,6 +249,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     heading.focus({ preventScroll: true });
   }, [result]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a request settles (pending) only; focusField reads refs
   useEffect(() => {
     const target = refocusAfterFailure.current;
     if (pending || !target) return;

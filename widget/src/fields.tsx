@@ -168,6 +168,7 @@ export function PassengerStepper({ id, label, value, max, error, onChange }: Ste
       <span id={`${id}-label`} className={labelClass}>
         {label}
       </span>
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
       <div role="group" aria-labelledby={`${id}-label`} {...describedBy(id, error)} className="flex items-center gap-3">
         {/* Named by what they do: a screen reader says "Fewer passengers", never "minus". */}
         <button type="button" className={button} aria-label="Fewer passengers" aria-disabled={value <= 0} onClick={() => step(value - 1)}>

@@ -77,6 +77,7 @@ export function CompanyWrapper({ company }: { company?: PublicCompany }) {
             )}
             {own?.name ?? PRODUCT_NAME}
           </span>
+          {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
           <div role="group" aria-label="View" className="inline-flex rounded-lg bg-slate-200/70 p-1">
             {(
               [

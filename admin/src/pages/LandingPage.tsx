@@ -195,6 +195,7 @@ function CustomisationShowcase() {
             Pick a colour theme in one click, or set every colour yourself. Upload your logo, write your own description
             and choose which details customers see.
           </p>
+          {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
           <div role="group" aria-label="Colour themes" className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3">
             {COLOUR_PRESETS.map((preset, index) => (
               <button

@@ -168,7 +168,7 @@ export function startBackgroundCheckpoints(
         if (failures > 0) onRecovered?.(failures);
         failures = 0;
       }
-      else listeners.forEach((listener) => listener(message.result));
+      else for (const listener of listeners) listener(message.result);
     });
     worker.on('error', (error) => (failure = error));
     current = { worker, exited };

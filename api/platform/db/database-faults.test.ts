@@ -36,7 +36,7 @@ function holdWriteLock(file: string) {
 
 const opened: { release(): void }[] = [];
 afterEach(() => {
-  opened.splice(0).forEach((lock) => lock.release());
+  for (const lock of opened.splice(0)) lock.release();
   vi.useRealTimers();
 });
 

@@ -73,7 +73,10 @@ describe('ContractHono', () => {
     expect(asyncParse).not.toHaveBeenCalled();
 
     let checks = 0;
-    const checked = z.object({ name: z.string().refine(async (name) => (checks++, name !== 'taken'), 'Name taken') });
+    const checked = z.object({ name: z.string().refine(async (name) => {
+      checks++;
+      return name !== 'taken';
+    }, 'Name taken') });
     const app = serve(checked);
     expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
     expect(await answer(await post(app, '{"name":"taken"}'))).toEqual({ status: 400, body: { message: 'Name taken', code: 'VALIDATION_FAILED', fields: { name: 'Name taken' } } });

@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import { call, portalApi } from '#shared/api-client';
 import { Button, Spinner } from '../../components/ui';
-import { AUTH_QUERY_KEY, useAuth } from '../../lib/auth';
+import { useAuth } from '../../lib/auth';
 import { errorText } from '../dashboard/api';
 import { AccountCard } from './AccountCard';
 

@@ -156,6 +156,7 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
 
   return (
     <div className="grid gap-4">
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
       <div role="group" aria-label="Colour theme presets" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {COLOUR_PRESETS.map((preset) => {
           const applied = preset.name === appliedPreset;

@@ -26,7 +26,7 @@ const checklist = (done: boolean[]) => ({
 /** Any save in the portal, as a tab's form would make it. */
 function SomeSave() {
   const save = useMutation({ mutationFn: () => fetch('/api/pricing', { method: 'PUT' }) });
-  return <button onClick={() => save.mutate()}>Save something</button>;
+  return <button type="button" onClick={() => save.mutate()}>Save something</button>;
 }
 
 function renderCard(savedSlug: string | null, states: boolean[][], hasNumber = true) {

@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Circle, Copy, Download, ExternalLink, Link2 } from 'lucide-react';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import { NO_CONTACT_NUMBER, NO_CUSTOM_URL } from '#shared/share';
-import type { SetupChecklist, ShareKit } from '#shared/types';
+import type { ShareKit } from '#shared/types';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Spinner, Textarea } from '../../components/ui';
 import { cn } from '../../lib/cn';

@@ -52,7 +52,7 @@ export function VehicleRulesSection() {
     },
   });
 
-  const change = (index: number, patch: Partial<Draft>) => setDrafts((current) => current && current.map((d, i) => (i === index ? { ...d, ...patch } : d)));
+  const change = (index: number, patch: Partial<Draft>) => setDrafts((current) => (current === null ? null : current.map((d, i) => (i === index ? { ...d, ...patch } : d))));
   const move = (index: number, by: number) =>
     setDrafts((current) => {
       if (!current || index + by < 0 || index + by >= current.length) return current;
@@ -97,6 +97,7 @@ export function VehicleRulesSection() {
                 const n = i + 1;
                 const error = (field: string) => errors[`rules.${i}.${field}`];
                 return (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: every field of a row is controlled by drafts[i], so a row keyed by its place renders what is in that place
                   <li key={i} className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-[1fr_9rem_8rem_1fr_auto] sm:items-end">
                     <Field label={`Rule ${n}: vehicle`} error={error('category')}>
                       <Select value={draft.category} onChange={(e) => change(i, { category: e.target.value as Draft['category'] })}>

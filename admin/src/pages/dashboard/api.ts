@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError, call, pathOf, portalApi } from '#shared/api-client';
 import type { CompanyUpdate, PricingUpdate } from '#shared/schemas';
-import type { Company, PricingRates } from '#shared/types';
 import { toast } from '../../components/toast';
 
 export const COMPANY_KEY = [pathOf(portalApi.company)] as const;

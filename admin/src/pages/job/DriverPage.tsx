@@ -44,8 +44,10 @@ export default function DriverPage() {
     watch.current = null;
     setSharing(false);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stops sharing on unmount only; stopSharing touches refs and state setters, which are stable
   useEffect(() => stopSharing, []);
   // Only while on the way: arriving (or anything after) stops it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new job status only; stopSharing touches refs and state setters, which are stable
   useEffect(() => {
     if (view && view.status !== 'on_the_way') stopSharing();
   }, [view]);

@@ -47,7 +47,9 @@ class FakeEventSource {
     this.closed = true;
   }
   send(view: JobView) {
-    act(() => this.listeners.forEach((l) => l(new MessageEvent('job', { data: JSON.stringify(view) }))));
+    act(() => {
+      for (const l of this.listeners) l(new MessageEvent('job', { data: JSON.stringify(view) }));
+    });
   }
   fail() {
     act(() => this.onerror?.());
