@@ -15,10 +15,10 @@ const MAX_LONG_TEXT = 2000;
 // C0 controls, DEL, C1 controls and the bidi embeddings, overrides and isolates (U+202A–U+202E,
 // U+2066–U+2069, which can reverse how a name reads in a page title), and lone UTF-16 surrogates.
 // Multi-line text (descriptions, messages) may also hold newlines and tabs.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse (input hardening)
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse (input hardening)
 const LINE_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse (input hardening)
 const MULTILINE_FORBIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse (input hardening)
 
 export const forbiddenCharacterMessage = (label: string) => `${label} must not contain control characters or text direction overrides`;
 
