@@ -45,7 +45,10 @@ export const resetPasswordSchema = z.object({ token: linkToken, password: newPas
 export type ResetPasswordRequest = z.infer<typeof resetPasswordSchema>;
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(200, 'Password must be at most 200 characters'),
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(200, 'Password must be at most 200 characters'),
   newPassword: newPasswordField,
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;

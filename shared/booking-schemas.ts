@@ -44,7 +44,13 @@ export function mobileE164(input: string): string | undefined {
  * UK registrations, normalised to capitals with the DVLA's space: current (AB12 CDE), prefix
  * (A123 BCD), suffix (ABC 123D), dateless and Northern Ireland (ABC 123, 1234 AB, ABZ 1234).
  */
-const PLATES: RegExp[] = [/^([A-Z]{2}\d{2})([A-Z]{3})$/, /^([A-Z]\d{1,3})([A-Z]{3})$/, /^([A-Z]{3})(\d{1,3}[A-Z])$/, /^([A-Z]{1,3})(\d{1,4})$/, /^(\d{1,4})([A-Z]{1,3})$/];
+const PLATES: RegExp[] = [
+  /^([A-Z]{2}\d{2})([A-Z]{3})$/,
+  /^([A-Z]\d{1,3})([A-Z]{3})$/,
+  /^([A-Z]{3})(\d{1,3}[A-Z])$/,
+  /^([A-Z]{1,3})(\d{1,4})$/,
+  /^(\d{1,4})([A-Z]{1,3})$/,
+];
 
 export function normaliseRegistration(input: string): string | undefined {
   const compact = input.replace(/[\s-]+/g, '').toUpperCase();

@@ -8,7 +8,18 @@
  * whose operator takes payment at booking is awaiting_payment until it is paid (or the card
  * held), and only then requested; an abandoned one is deleted (docs/product.md §21).
  */
-export const BOOKING_STATUSES = ['awaiting_payment', 'requested', 'accepted', 'on_the_way', 'arrived', 'loaded', 'completed', 'declined', 'expired', 'cancelled'] as const;
+export const BOOKING_STATUSES = [
+  'awaiting_payment',
+  'requested',
+  'accepted',
+  'on_the_way',
+  'arrived',
+  'loaded',
+  'completed',
+  'declined',
+  'expired',
+  'cancelled',
+] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {

@@ -48,7 +48,11 @@ function refuseLink(check: Exclude<TokenCheck, { ok: true }>): never {
 const isReplaced = (user: UserRow) => user.email.includes('#replaced-');
 
 /** The account's own words, which a password of it must not lean on. */
-const passwordContext = (db: Db, user: UserRow) => ({ name: user.name, email: user.email, companyName: user.companyId != null ? findCompanyById(db, user.companyId)?.name : undefined });
+const passwordContext = (db: Db, user: UserRow) => ({
+  name: user.name,
+  email: user.email,
+  companyName: user.companyId != null ? findCompanyById(db, user.companyId)?.name : undefined,
+});
 
 const companyNameOf = (db: Db, user: UserRow) => (user.companyId != null && findCompanyById(db, user.companyId)?.name) || PRODUCT_NAME;
 

@@ -28,11 +28,19 @@ async function setup() {
   cleanup.push(() => sink.close());
   const logger = { info: () => {}, warn: () => {}, error: () => {} };
   const t = createTestApp({ now: () => clock.now, logger, env: { SMTP_URL: sink.url, TRUST_PROXY: '1' } });
-  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), { db: t.deps.db, logger, now: () => clock.now, busy: () => false });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), {
+    db: t.deps.db,
+    logger,
+    now: () => clock.now,
+    busy: () => false,
+  });
   cleanup.push(() => worker.stop());
   const from = (address: string) => ({ 'x-forwarded-for': address });
   const email = `owner-${Math.random().toString(36).slice(2, 8)}@tow.example`;
-  const signup = await t.call('POST', '/api/signup', { body: { name: 'Sam Owner', companyName: 'Sam Towing', email, password: PASSWORD }, headers: from('203.0.113.10') });
+  const signup = await t.call('POST', '/api/signup', {
+    body: { name: 'Sam Owner', companyName: 'Sam Towing', email, password: PASSWORD },
+    headers: from('203.0.113.10'),
+  });
   expect(signup.status).toBe(201);
   const login = (password: string, address: string) => t.call('POST', '/api/login', { body: { email, password }, headers: from(address) });
   const askForLink = (address: string, to = email) => t.call('POST', '/api/sign-in-link', { body: { email: to }, headers: from(address) });
@@ -97,7 +105,13 @@ describe('emailed sign-in link', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0].text).toContain(LINK_PLACEHOLDER);
     expect(JSON.stringify(stored)).not.toContain(token);
-    expect(t.deps.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(token))).get()?.purpose).toBe('sign-in');
+    expect(
+      t.deps.db
+        .select()
+        .from(accountTokens)
+        .where(eq(accountTokens.tokenHash, hashToken(token)))
+        .get()?.purpose,
+    ).toBe('sign-in');
 
     const signedIn = await signInWithLink(token, owner);
     expect(signedIn.status).toBe(200);
@@ -127,7 +141,13 @@ describe('emailed sign-in link', () => {
     expect(expired.json.authToken).toBeUndefined();
     expect(expired.headers.get('set-cookie')).toBeNull();
     expect(user()).toEqual(before);
-    expect(t.deps.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(token))).get()?.usedAt).toBeNull();
+    expect(
+      t.deps.db
+        .select()
+        .from(accountTokens)
+        .where(eq(accountTokens.tokenHash, hashToken(token)))
+        .get()?.usedAt,
+    ).toBeNull();
     const unknown = await signInWithLink('x'.repeat(43), '198.51.100.5');
     expect([unknown.status, unknown.json.code]).toEqual([400, 'LINK_INVALID']);
   });

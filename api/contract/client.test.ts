@@ -38,8 +38,13 @@ describe('the typed client against the app', () => {
   it('calls public routes anonymously, with path parameters encoded and the JSON body typed', async () => {
     const quote = await call(server.quotes.calculate.$post, { json: { ...quoteBody, companySlug: 'demo' } }, { anonymous: true });
     expect(quote.quoteId).toMatch(/^[2-9A-Z]{9}$/);
-    expect(sent[0]).toMatchObject({ url: `${TEST_ORIGIN}/api/quotes/calculate`, init: { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' } } });
-    expect(await call(server.quotes[':reference'].contact.$post, { param: { reference: `TQ-${quote.quoteId}` }, json: { channel: 'phone' } })).toEqual({ success: true });
+    expect(sent[0]).toMatchObject({
+      url: `${TEST_ORIGIN}/api/quotes/calculate`,
+      init: { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' } },
+    });
+    expect(await call(server.quotes[':reference'].contact.$post, { param: { reference: `TQ-${quote.quoteId}` }, json: { channel: 'phone' } })).toEqual({
+      success: true,
+    });
     expect((await call(server.company.slug[':slug'].$get, { param: { slug: 'demo' } })).customSlug).toBe('demo');
     expect((await call(server.postcodes.nearest.$get, { query: { lat: '53.4808', lng: '-2.2426' } })).postcode).toMatch(/^M/);
   });

@@ -97,7 +97,8 @@ describe('retention', () => {
       const kept = await quote(op.companyId, monthsAgo(1));
       booking(old, monthsAgo(25));
       booking(kept, monthsAgo(1));
-      const motorists = () => db.$client.prepare('select quote_id as quoteId, customer_name as name, customer_phone as phone, registration, note from bookings').all();
+      const motorists = () =>
+        db.$client.prepare('select quote_id as quoteId, customer_name as name, customer_phone as phone, registration, note from bookings').all();
       const messages = () => db.$client.prepare("select count(*) from mail_outbox where kind = 'booking'").pluck().get();
       expect(messages()).toBe(2);
 

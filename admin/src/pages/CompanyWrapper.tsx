@@ -31,13 +31,19 @@ function WrapperFooter({ company }: { company: Company | undefined }) {
         <ul className="grid gap-1 sm:text-right">
           {company?.phone && (
             <li>
-              Phone: <a className="text-white underline" href={`tel:${company.phone}`}>{company.phone}</a>
+              Phone:{' '}
+              <a className="text-white underline" href={`tel:${company.phone}`}>
+                {company.phone}
+              </a>
             </li>
           )}
           {company?.whatsapp && <li>WhatsApp: {company.whatsapp}</li>}
           {company?.email && (
             <li>
-              E-mail: <a className="text-white underline" href={`mailto:${company.email}`}>{company.email}</a>
+              E-mail:{' '}
+              <a className="text-white underline" href={`mailto:${company.email}`}>
+                {company.email}
+              </a>
             </li>
           )}
         </ul>

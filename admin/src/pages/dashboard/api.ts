@@ -73,7 +73,8 @@ export function useChargeList<Row extends { id: number }, Input>(name: ChargeLis
   });
 
   const update = useMutation({
-    mutationFn: async ({ id, body }: { id: number; body: Input }) => (await call(collection[':id'].$put, { ...row(id), json: body as never })) as unknown as Row,
+    mutationFn: async ({ id, body }: { id: number; body: Input }) =>
+      (await call(collection[':id'].$put, { ...row(id), json: body as never })) as unknown as Row,
     onSuccess: () => {
       toast({ title: `${noun.title} updated successfully` });
       return refresh();

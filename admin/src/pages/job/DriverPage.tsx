@@ -111,7 +111,10 @@ export default function DriverPage() {
         <h2 id="customer-heading" className="text-xl font-semibold">
           {view.customerName}
         </h2>
-        <a href={telUrl(view.customerPhone)} className="mt-2 flex min-h-12 items-center justify-center rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700">
+        <a
+          href={telUrl(view.customerPhone)}
+          className="mt-2 flex min-h-12 items-center justify-center rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700"
+        >
           Call {ukNational(view.customerPhone)}
         </a>
         <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-lg">

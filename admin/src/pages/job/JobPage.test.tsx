@@ -141,7 +141,9 @@ describe('<JobPage>', () => {
 
   it('lists the receipt of a completed job paid at booking as a PDF download, and nothing for an unpaid one', async () => {
     const api = fakeApi({
-      [`GET /api/jobs/${TOKEN}/documents`]: () => ({ json: [{ number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: new Date().toISOString(), total: 187.2 }] }),
+      [`GET /api/jobs/${TOKEN}/documents`]: () => ({
+        json: [{ number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: new Date().toISOString(), total: 187.2 }],
+      }),
     });
     vi.stubGlobal('fetch', api.fetchStub);
     open();
