@@ -16,9 +16,7 @@ if (!existsSync('dist/server.mjs')) {
   throw new Error('dist/server.mjs not found: the journeys run against the built server. Run "npm run build" first.');
 }
 if (!existsSync(chromium)) {
-  throw new Error(
-    `Chromium not found at ${chromium}. Install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`,
-  );
+  throw new Error(`Chromium not found at ${chromium}. Install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`);
 }
 
 // E2E_PORT moves the servers (API on it, examples on it + 1, the DVLA fake on it + 2, the SMS and

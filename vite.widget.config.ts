@@ -36,9 +36,7 @@ export function inPixels(css: string): string {
   const spacing = /--spacing:\s*(\d*\.?\d+)px/.exec(out);
   if (spacing) {
     const unit = Number(spacing[1]);
-    out = out
-      .replace(/calc\(var\(--spacing\)\s*\*\s*(-?\d*\.?\d+)\)/g, (_, n: string) => `${Number(n) * unit}px`)
-      .replace(/var\(--spacing\)/g, `${unit}px`);
+    out = out.replace(/calc\(var\(--spacing\)\s*\*\s*(-?\d*\.?\d+)\)/g, (_, n: string) => `${Number(n) * unit}px`).replace(/var\(--spacing\)/g, `${unit}px`);
   }
   return out.replace(/\blab\(([^)]*)\)/g, (_, args: string) => `lab(${args.replace(/-?\d*\.?\d+/g, oneDecimal)})`);
 }

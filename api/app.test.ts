@@ -36,7 +36,11 @@ describe('operations', () => {
   });
 
   it('answers other methods on unknown paths with the JSON error shape', async () => {
-    for (const [method, path] of [['POST', '/nowhere'], ['DELETE', '/company/demo'], ['PUT', '/dashboard']] as const) {
+    for (const [method, path] of [
+      ['POST', '/nowhere'],
+      ['DELETE', '/company/demo'],
+      ['PUT', '/dashboard'],
+    ] as const) {
       const res = await t.raw(method, path, { body: {} });
       expect(res.status).toBe(404);
       expect(res.json).toEqual({ message: 'Not found', code: 'NOT_FOUND', requestId: res.headers.get('x-request-id') });
@@ -64,7 +68,10 @@ describe('configuration', () => {
     const config = loadConfig({ DATABASE_PATH: ':memory:' });
     expect(config.smsDailyLimit).toBe(1000);
     expect(config.bookings).toMatchObject({ bookingRateLimit: 10, companyRateLimit: 30 });
-    expect(loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: '200', BOOKING_COMPANY_RATE_LIMIT: '0' })).toMatchObject({ smsDailyLimit: 200, bookings: { companyRateLimit: 0 } });
+    expect(loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: '200', BOOKING_COMPANY_RATE_LIMIT: '0' })).toMatchObject({
+      smsDailyLimit: 200,
+      bookings: { companyRateLimit: 0 },
+    });
     expect(() => loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: '0' })).toThrow(/SMS_DAILY_LIMIT must be a whole number of texts, at least 1/);
     expect(() => loadConfig({ DATABASE_PATH: ':memory:', SMS_DAILY_LIMIT: 'lots' })).toThrow(ConfigError);
   });
@@ -86,7 +93,11 @@ describe('configuration', () => {
 
   it('says so in the log and on the billing pages when production runs local billing', async () => {
     const lines: Record<string, unknown>[] = [];
-    const logger = { info: (r: Record<string, unknown>) => lines.push(r), warn: (r: Record<string, unknown>) => lines.push(r), error: (r: Record<string, unknown>) => lines.push(r) };
+    const logger = {
+      info: (r: Record<string, unknown>) => lines.push(r),
+      warn: (r: Record<string, unknown>) => lines.push(r),
+      error: (r: Record<string, unknown>) => lines.push(r),
+    };
     const prod = createTestApp({ logger, env: { NODE_ENV: 'production', BILLING_MODE: 'local' } });
     expect(lines).toContainEqual(expect.objectContaining({ msg: LOCAL_BILLING_IN_PRODUCTION }));
     const op = await prod.operator();
@@ -115,11 +126,19 @@ describe('configuration', () => {
 
   it('keeps live streams to half the connections at most, so requests always have the rest, and caps connections per address', () => {
     const base = { DATABASE_PATH: ':memory:' };
-    expect(loadConfig(base)).toMatchObject({ maxConnections: 10_000, maxConnectionsPerAddress: 256, bookings: { liveStreams: { total: 5_000, perAddress: 20 } } });
+    expect(loadConfig(base)).toMatchObject({
+      maxConnections: 10_000,
+      maxConnectionsPerAddress: 256,
+      bookings: { liveStreams: { total: 5_000, perAddress: 20 } },
+    });
     expect(loadConfig({ ...base, MAX_CONNECTIONS: '200' })).toMatchObject({ maxConnectionsPerAddress: 32, bookings: { liveStreams: { total: 100 } } });
     expect(loadConfig({ ...base, MAX_CONNECTIONS: '1000', LIVE_STREAMS_MAX: '500' }).bookings.liveStreams.total).toBe(500);
-    expect(() => loadConfig({ ...base, MAX_CONNECTIONS: '1000', LIVE_STREAMS_MAX: '1000' })).toThrow(/LIVE_STREAMS_MAX must be at most half of MAX_CONNECTIONS \(500\)/);
-    expect(() => loadConfig({ ...base, MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '101' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS must be at most MAX_CONNECTIONS/);
+    expect(() => loadConfig({ ...base, MAX_CONNECTIONS: '1000', LIVE_STREAMS_MAX: '1000' })).toThrow(
+      /LIVE_STREAMS_MAX must be at most half of MAX_CONNECTIONS \(500\)/,
+    );
+    expect(() => loadConfig({ ...base, MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_ADDRESS: '101' })).toThrow(
+      /MAX_CONNECTIONS_PER_ADDRESS must be at most MAX_CONNECTIONS/,
+    );
   });
 
   it('sends alerts only with SMTP_URL, from MAIL_FROM or the public host’s own domain', () => {

@@ -59,7 +59,6 @@ import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 
-
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
 export interface AppBookings {
   service: BookingService;
@@ -70,7 +69,23 @@ export interface AppBookings {
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
-const SPA_ROUTES = [/^\/verify-email\/[^/]+$/, /^\/reset-password\/[^/]+$/, /^\/sign-in\/[^/]+$/, /^\/$/, /^\/auth$/, /^\/auth-page$/, /^\/dashboard$/, /^\/subscription$/, /^\/subscription-test$/, /^\/contact$/, /^\/preview$/, /^\/subscription-success/, /^\/subscription\/success/, /^\/job\/[^/]+$/, /^\/driver\/[^/]+$/];
+const SPA_ROUTES = [
+  /^\/verify-email\/[^/]+$/,
+  /^\/reset-password\/[^/]+$/,
+  /^\/sign-in\/[^/]+$/,
+  /^\/$/,
+  /^\/auth$/,
+  /^\/auth-page$/,
+  /^\/dashboard$/,
+  /^\/subscription$/,
+  /^\/subscription-test$/,
+  /^\/contact$/,
+  /^\/preview$/,
+  /^\/subscription-success/,
+  /^\/subscription\/success/,
+  /^\/job\/[^/]+$/,
+  /^\/driver\/[^/]+$/,
+];
 
 /** The largest form body the local billing pages read (their forms send one short field). */
 const BILLING_FORM_LIMIT = 4 * 1024;
@@ -126,9 +141,7 @@ export function createApp(options: AppOptions) {
 
   const companies = companyService(deps);
   const { apiKey, url } = config.vehicleLookup;
-  const vehicleLookup =
-    options.vehicleLookup ??
-    createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
+  const vehicleLookup = options.vehicleLookup ?? createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   const recovery = recoveryService(deps);
   // Every route below is one of the contract's (api/contract/; its middleware is attached in
   // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
@@ -142,7 +155,14 @@ export function createApp(options: AppOptions) {
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
   // Receipts, VAT invoices and credit notes (docs/product.md §22): a completed paid job's is issued as it completes.
   const documents = documentService(deps);
-  const bookings = bookingService({ ...deps, live, payments, nudgeOutbox: () => outbox.nudge(), afterMove: (id, status) => documents.afterMove(id, status), afterRefund: (id) => documents.afterRefund(id) });
+  const bookings = bookingService({
+    ...deps,
+    live,
+    payments,
+    nudgeOutbox: () => outbox.nudge(),
+    afterMove: (id, status) => documents.afterMove(id, status),
+    afterRefund: (id) => documents.afterRefund(id),
+  });
   payments.attachBookings(bookings);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
@@ -225,8 +245,7 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
   // The SPA learns the configured support address, the public origin (sign-in moves there, where
   // checkout returns) and this response's CSP nonce from the page itself: no extra request.
   const supportMeta =
-    `<meta name="support-email" content="${escapeAttribute(supportEmail)}">` +
-    `<meta name="public-url" content="${escapeAttribute(publicUrl)}">`;
+    `<meta name="support-email" content="${escapeAttribute(supportEmail)}">` + `<meta name="public-url" content="${escapeAttribute(publicUrl)}">`;
   const spaIndex = () => {
     if (!indexHtml && existsSync(indexFile)) {
       const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);

@@ -33,9 +33,7 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
 export function bootApp(config: Config, appLogger?: Logger, options: { now?: () => Date } = {}) {
   const logger = appLogger ?? createLogger(config.logLevel);
   const replicating = config.replicaUrl !== undefined && config.databasePath !== ':memory:';
-  const replication = replicating
-    ? createReplication({ databasePath: config.databasePath, replicaUrl: config.replicaUrl!, logger })
-    : undefined;
+  const replication = replicating ? createReplication({ databasePath: config.databasePath, replicaUrl: config.replicaUrl!, logger }) : undefined;
   const { app, deps, bookings } = createApp({ config, logger, replication, now: options.now });
   const geodata = loadGeodata();
   // Litestream owns checkpoints while it replicates (api/platform/db/replication.ts): neither the

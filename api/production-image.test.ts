@@ -86,7 +86,8 @@ describe('the production bundle with production dependencies only', () => {
   }, 120_000);
 
   it('starts and answers a quote', { timeout: 90_000 }, async () => {
-    if (!existsSync(path.join(REPO_ROOT, 'dist/server.mjs'))) throw new Error('dist/server.mjs is missing: `npm run build` makes it (`npm test` runs it first)');
+    if (!existsSync(path.join(REPO_ROOT, 'dist/server.mjs')))
+      throw new Error('dist/server.mjs is missing: `npm run build` makes it (`npm test` runs it first)');
     app = mkdtempSync(path.join(tmpdir(), 'recovery-image-'));
     for (const relative of builtPaths) cpSync(path.join(REPO_ROOT, relative), path.join(app, relative), { recursive: true });
 

@@ -30,7 +30,9 @@ afterEach(async () => {
 });
 
 describe('SIGTERM', () => {
-  it('with a mail send stalled on a silent SMTP server, hands the message back, closes the database and exits 0 within the drain', { timeout: 90_000 }, async () => {
+  it('with a mail send stalled on a silent SMTP server, hands the message back, closes the database and exits 0 within the drain', {
+    timeout: 90_000,
+  }, async () => {
     // An SMTP server that accepts the connection and never says a word.
     const held: net.Socket[] = [];
     const silent = net.createServer((socket) => held.push(socket));
@@ -82,24 +84,20 @@ describe('SIGTERM', () => {
       new Promise<void>((resolve) => {
         const outcome: Outcome = { sentBeforeSignal: false, written: false };
         outcomes.push(outcome);
-        const req = http.request(
-          `${url}/api/quotes/calculate`,
-          { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
-          (res) => {
-            res.resume();
-            res.once('end', () => {
-              outcome.status = res.statusCode;
-              outcome.connection = res.headers.connection;
-              answered++;
-              onAnswered();
-              resolve();
-            });
-            res.once('error', (error: NodeJS.ErrnoException) => {
-              outcome.error = error.code ?? error.message;
-              resolve();
-            });
-          },
-        );
+        const req = http.request(`${url}/api/quotes/calculate`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          res.once('end', () => {
+            outcome.status = res.statusCode;
+            outcome.connection = res.headers.connection;
+            answered++;
+            onAnswered();
+            resolve();
+          });
+          res.once('error', (error: NodeJS.ErrnoException) => {
+            outcome.error = error.code ?? error.message;
+            resolve();
+          });
+        });
         req.once('finish', () => {
           outcome.sentBeforeSignal = !signalled;
           outcome.written = true;

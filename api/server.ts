@@ -64,7 +64,12 @@ if (!firstCheck.writable) {
 const appFetch = (request: Request, env: unknown) => (booted ? booted.app.fetch(request, env) : waiting!.fetch(request, env));
 const fetch = testClockControl ? (request: Request, env: unknown) => testClockControl(request) ?? appFetch(request, env) : appFetch;
 const server = serve({ fetch, port: config.port, hostname: config.host, serverOptions: appServerOptions }, (info) => {
-  logger.info({ msg: `Listening on ${config.publicUrl}`, port: info.port, billing: config.billing.mode, geodataLoadMs: booted ? Math.round(booted.geodata.loadMs) : undefined });
+  logger.info({
+    msg: `Listening on ${config.publicUrl}`,
+    port: info.port,
+    billing: config.billing.mode,
+    geodataLoadMs: booted ? Math.round(booted.geodata.loadMs) : undefined,
+  });
 }) as Server;
 
 // A cap on open connections, below the file-descriptor limit: 20,000 held sockets must not leave
@@ -131,7 +136,9 @@ let acceptedCount = 0;
 const guard = createConnectionGuard(connectionShares(config.maxConnectionsPerAddress));
 const { trustProxy } = config;
 const isTrustedProxy = (address: string) =>
-  trustProxy.kind === 'hops' || (trustProxy.kind === 'addresses' && trustProxy.list.check(address.replace(/^::ffff:/i, ''), address.includes(':') && !/^::ffff:/i.test(address) ? 'ipv6' : 'ipv4'));
+  trustProxy.kind === 'hops' ||
+  (trustProxy.kind === 'addresses' &&
+    trustProxy.list.check(address.replace(/^::ffff:/i, ''), address.includes(':') && !/^::ffff:/i.test(address) ? 'ipv6' : 'ipv4'));
 let refusingAddress = false;
 let sweeping: ReturnType<typeof setInterval> | undefined;
 /** Closes idle connections of addresses over their share; runs only while some address is over it. */
@@ -150,7 +157,10 @@ server.on('connection', (socket: Socket) => {
     socket.destroy();
     if (!refusingAddress) {
       refusingAddress = true;
-      logger.warn({ msg: 'A client address holds its share of connections: its new connections are refused until some close (said at most once a minute)', limit: config.maxConnectionsPerAddress });
+      logger.warn({
+        msg: 'A client address holds its share of connections: its new connections are refused until some close (said at most once a minute)',
+        limit: config.maxConnectionsPerAddress,
+      });
       setTimeout(() => (refusingAddress = false), 60_000).unref();
     }
     return;

@@ -39,7 +39,10 @@ test('portal writes that fail say so with the product’s toasts, and nothing is
   await addCustomProblemCharge(page, 'Ditch Recovery', '30');
   const problems = page.getByRole('list', { name: 'Problem Charges' });
   await failNext(page, 'DELETE', /\/api\/surcharges\/\d+$/);
-  await problems.getByRole('button', { name: /^Delete / }).first().click();
+  await problems
+    .getByRole('button', { name: /^Delete / })
+    .first()
+    .click();
   await expectToast(page, 'Error deleting custom charge');
   // The ten starter problems and the one just added.
   await expect(problems.getByRole('listitem')).toHaveCount(11);

@@ -18,11 +18,14 @@ const OPERATOR_MOBILE = '+447700900456';
 async function received<T>(what: 'sms' | 'mail', match: (message: T) => boolean): Promise<T> {
   let found: T | undefined;
   await expect
-    .poll(async () => {
-      const all = (await (await fetch(`${MESSAGES_READER}/${what}`)).json()) as T[];
-      found = all.find(match);
-      return found !== undefined;
-    }, { timeout: 30_000 })
+    .poll(
+      async () => {
+        const all = (await (await fetch(`${MESSAGES_READER}/${what}`)).json()) as T[];
+        found = all.find(match);
+        return found !== undefined;
+      },
+      { timeout: 30_000 },
+    )
     .toBe(true);
   return found!;
 }
@@ -83,7 +86,9 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
     await expect(form.getByRole('button', { name: 'Call Now' })).toBeVisible();
     await form.getByRole('button', { name: 'Book this recovery' }).click();
     await expect(
-      form.getByText(`${operator.companyName} receives your name, number, registration and note to do this job; they are kept with the quote for 24 months, then deleted.`),
+      form.getByText(
+        `${operator.companyName} receives your name, number, registration and note to do this job; they are kept with the quote for 24 months, then deleted.`,
+      ),
     ).toBeVisible();
     await expectNoSeriousA11yViolations(phone, 'the booking form');
     const jobUrl = await book(form, { name: 'Alex Driver', phone: '07700 900123', registration: 'ab12 cde' }, true);
@@ -159,9 +164,7 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
     const moved = await fetch(`${API_ORIGIN}/__test/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 2 * 60_000 }) });
     expect(moved.status, await moved.text()).toBe(200);
     await expect(unanswered.getByRole('heading', { name: 'Not answered in time' })).toBeVisible();
-    await expect(
-      unanswered.getByText(`${operator.companyName} did not answer in time. Please call ${operator.companyName} on 0161 496 0000.`),
-    ).toBeVisible();
+    await expect(unanswered.getByText(`${operator.companyName} did not answer in time. Please call ${operator.companyName} on 0161 496 0000.`)).toBeVisible();
     await expectNoSeriousA11yViolations(unanswered, 'an expired booking’s page');
   });
 });

@@ -105,7 +105,10 @@ test('from the landing page to a live page with their own number, prices and bas
     await expect(form.getByText('£72.50')).toBeVisible();
     await expect(form.getByText('£55.00')).toBeVisible();
     // The distance line is the miles at the operator's £3.10.
-    const distance = await form.getByText(/Distance \([\d.]+ miles\)/).first().textContent();
+    const distance = await form
+      .getByText(/Distance \([\d.]+ miles\)/)
+      .first()
+      .textContent();
     const miles = Number(/\(([\d.]+) miles\)/.exec(distance ?? '')?.[1]);
     expect(miles).toBeGreaterThan(0);
     const expected = `£${(Math.round(miles * 310) / 100).toLocaleString('en-GB', { minimumFractionDigits: 2 })}`;

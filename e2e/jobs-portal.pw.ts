@@ -17,7 +17,14 @@ async function book(request: APIRequestContext, slug: string, name: string) {
   expect(quote.status(), await quote.text()).toBe(200);
   const { quoteId } = (await quote.json()) as { quoteId: string };
   const booking = await request.post('/api/bookings', {
-    data: { quoteId, bookingKey: randomBytes(18).toString('base64url'), name, phone: '07700 900123', registration: 'ab12cde', note: 'Hard shoulder, northbound' },
+    data: {
+      quoteId,
+      bookingKey: randomBytes(18).toString('base64url'),
+      name,
+      phone: '07700 900123',
+      registration: 'ab12cde',
+      note: 'Hard shoulder, northbound',
+    },
   });
   expect(booking.status(), await booking.text()).toBe(201);
   const { jobToken } = (await booking.json()) as { jobToken: string };

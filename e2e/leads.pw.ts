@@ -64,12 +64,19 @@ test('a quote becomes a lead: tapped, found by reference, won, counted and expor
   });
 
   await test.step('sees it counted in the numbers and the list, chart drawn under the CSP', async () => {
-    const stat = (label: string) => page.getByRole('term').filter({ hasText: new RegExp(`^${label}$`) }).locator('xpath=following-sibling::dd');
+    const stat = (label: string) =>
+      page
+        .getByRole('term')
+        .filter({ hasText: new RegExp(`^${label}$`) })
+        .locator('xpath=following-sibling::dd');
     await expect(stat('Won')).toHaveText('100%');
     await expect(stat('Contacted')).toHaveText('100%');
     await expect(stat('Last 30 days')).toHaveText('1');
     await expect(stat('Quotes today')).toHaveText('1');
-    const row = page.getByRole('list', { name: 'Quotes' }).getByRole('listitem').filter({ hasText: `TQ-${reference}` });
+    const row = page
+      .getByRole('list', { name: 'Quotes' })
+      .getByRole('listitem')
+      .filter({ hasText: `TQ-${reference}` });
     await expect(row.getByText('Won', { exact: true })).toBeVisible();
     await expect(row.getByText(/^Customer tapped WhatsApp at/)).toBeVisible();
     await expect(page.locator('.recharts-bar-rectangle').first()).toBeAttached();

@@ -17,7 +17,10 @@ const DESKTOP = { viewport: { width: 1280, height: 900 } };
 function pdfLines(file: string): string[] {
   const run = spawnSync('/usr/bin/pdftotext', ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
   if (run.error || run.status !== 0) throw new Error(`pdftotext failed (apt-get install poppler-utils): ${run.error?.message ?? run.stderr}`);
-  return run.stdout.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  return run.stdout
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
 }
 
 test('an operator takes a 20 % deposit, the motorist pays it, the job completes, and the motorist downloads the receipt', async ({ browser }) => {
@@ -30,7 +33,9 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
     expect(company.ok(), await company.text()).toBe(true);
     // VAT registered, prices before VAT: the demo route (2.9 miles) comes to £156.00 and VAT £31.20
     // at any hour (no after-hours fee).
-    const pricing = await desk.request.put('/api/pricing', { data: { labourRate: 73.75, afterHoursEnabled: false, vatRegistered: true, pricesIncludeVat: false } });
+    const pricing = await desk.request.put('/api/pricing', {
+      data: { labourRate: 73.75, afterHoursEnabled: false, vatRegistered: true, pricesIncludeVat: false },
+    });
     expect(pricing.ok(), await pricing.text()).toBe(true);
   });
 
@@ -91,7 +96,9 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
   });
 
   const driverUrl = await test.step('the operator accepts the deposit-paid booking in the portal', async () => {
-    await expect(desk.getByRole('article', { name: new RegExp(`^TQ-${reference}`) }).getByText('Deposit paid £37.44', { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(desk.getByRole('article', { name: new RegExp(`^TQ-${reference}`) }).getByText('Deposit paid £37.44', { exact: true })).toBeVisible({
+      timeout: 15_000,
+    });
     const accept = desk.getByRole('form', { name: `Accept TQ-${reference}` });
     await accept.getByLabel('ETA (minutes)').fill('20');
     await accept.getByRole('button', { name: 'Accept' }).click();
@@ -134,6 +141,9 @@ test('an operator takes a 20 % deposit, the motorist pays it, the job completes,
   await test.step('the operator finds the same invoice on the finished job in the portal', async () => {
     await desk.getByText(/^Finished in the last 24 hours/).click();
     const job = desk.getByRole('article', { name: new RegExp(`^TQ-${reference}`) });
-    await expect(job.getByRole('link', { name: 'Simplified VAT invoice 000001 (£187.20, PDF)' })).toHaveAttribute('href', `/api/bookings/${reference}/documents/000001`);
+    await expect(job.getByRole('link', { name: 'Simplified VAT invoice 000001 (£187.20, PDF)' })).toHaveAttribute(
+      'href',
+      `/api/bookings/${reference}/documents/000001`,
+    );
   });
 });

@@ -46,9 +46,7 @@ test('rules set in the portal price the hosted page: bank holiday, travel, minim
     await page.getByLabel('Maximum Radius (miles)').fill('10');
     await page.getByRole('button', { name: 'Save Pricing' }).click();
     await expectToast(page, 'Error updating pricing');
-    await expect(page.getByLabel('Maximum Radius (miles)')).toHaveAccessibleDescription(
-      /Maximum radius cannot be less than the service radius \(25 miles\)/,
-    );
+    await expect(page.getByLabel('Maximum Radius (miles)')).toHaveAccessibleDescription(/Maximum radius cannot be less than the service radius \(25 miles\)/);
 
     await page.getByLabel('Maximum Radius (miles)').fill('100');
     await page.getByRole('button', { name: 'Save Pricing' }).click();

@@ -135,8 +135,7 @@ test.describe('nothing stored before a quote', () => {
       await form.getByRole('radio', { name: 'Now (Emergency)' }).check();
       await form.getByRole('button', { name: 'More passengers', exact: true }).click();
 
-      const stored = () =>
-        page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }));
+      const stored = () => page.evaluate(() => ({ cookie: document.cookie, local: localStorage.length, session: sessionStorage.length }));
       expect(await stored()).toEqual({ cookie: '', local: 0, session: 0 });
       expect(await context.cookies()).toEqual([]);
 

@@ -51,7 +51,10 @@ test('on a phone: the whole public link beside Copy, toasts clear of Save Brandi
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Upload Logo' }).click();
     await (await chooser).setFiles({ name: 'logo.png', mimeType: 'image/png', buffer: PNG_1PX });
-    const toast = page.getByRole('region', { name: /Notification/ }).getByText('Logo uploaded', { exact: true }).locator('xpath=../..');
+    const toast = page
+      .getByRole('region', { name: /Notification/ })
+      .getByText('Logo uploaded', { exact: true })
+      .locator('xpath=../..');
     await expect(toast).toBeVisible();
     const save = page.getByRole('button', { name: 'Save Branding' });
     await expect(save).toBeInViewport();

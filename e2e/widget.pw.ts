@@ -40,7 +40,13 @@ test.describe('embedded on another origin', () => {
     const form = widget(page);
     await expect(form.getByRole('heading', { name: 'Get Your Instant Recovery Quote' })).toBeVisible();
     // The demo company's own custom charges are the problems offered, then 'Other'.
-    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText(['Select the problem', 'Engine Failure', 'Flat Tyre', 'Accident Recovery', 'Other']);
+    await expect(form.getByLabel('Problem Description').locator('option')).toHaveText([
+      'Select the problem',
+      'Engine Failure',
+      'Flat Tyre',
+      'Accident Recovery',
+      'Other',
+    ]);
     await fillQuote(form);
     await form.getByLabel('Pickup Location').blur();
     await expect(form.getByLabel('Pickup Location')).toHaveValue('M1 1AA');
@@ -231,12 +237,33 @@ test.describe('embedded on another origin', () => {
     await expect(button).toBeVisible();
     const style = await button.evaluate((el) => {
       const s = getComputedStyle(el);
-      return { fontSize: s.fontSize, color: s.color, fontFamily: s.fontFamily, fontStyle: s.fontStyle, textTransform: s.textTransform, height: s.height, opacity: s.opacity, letterSpacing: s.letterSpacing };
+      return {
+        fontSize: s.fontSize,
+        color: s.color,
+        fontFamily: s.fontFamily,
+        fontStyle: s.fontStyle,
+        textTransform: s.textTransform,
+        height: s.height,
+        opacity: s.opacity,
+        letterSpacing: s.letterSpacing,
+      };
     });
-    expect(style).toMatchObject({ fontSize: '16px', color: 'rgb(255, 255, 255)', fontStyle: 'normal', textTransform: 'none', height: '48px', opacity: '1', letterSpacing: 'normal' });
+    expect(style).toMatchObject({
+      fontSize: '16px',
+      color: 'rgb(255, 255, 255)',
+      fontStyle: 'normal',
+      textTransform: 'none',
+      height: '48px',
+      opacity: '1',
+      letterSpacing: 'normal',
+    });
     expect(style.fontFamily).not.toContain('Comic Sans');
     const input = form.getByLabel('Pickup Location');
-    expect(await input.evaluate((el) => [getComputedStyle(el).height, getComputedStyle(el).fontSize, getComputedStyle(el).boxSizing])).toEqual(['44px', '16px', 'border-box']);
+    expect(await input.evaluate((el) => [getComputedStyle(el).height, getComputedStyle(el).fontSize, getComputedStyle(el).boxSizing])).toEqual([
+      '44px',
+      '16px',
+      'border-box',
+    ]);
     // Tailwind's shadows and rings need @property registered on the document, or they compute to none.
     const card = form.locator('section').filter({ has: page.getByRole('heading', { name: 'Get Your Instant Recovery Quote' }) });
     expect(await card.evaluate((el) => getComputedStyle(el).boxShadow)).not.toBe('none');

@@ -10,41 +10,41 @@ import { openDatabase } from '../api/platform/db/client';
 import { REPO_ROOT } from './bench/server-process';
 
 describe('npm run backup', () => {
-  it.each([['production'], ['development']])(
-    'runs with NODE_ENV=%s and no SESSION_SECRET, and writes nothing but the copy',
-    (nodeEnv) => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));
-      const source = path.join(dir, 'recovery.db');
-      const db = openDatabase(source);
-      db.$client.exec("create table notes (body text not null); insert into notes values ('kept')");
-      db.$client.close();
-      const destination = path.join(dir, 'backups', 'copy.db');
+  it.each([['production'], ['development']])('runs with NODE_ENV=%s and no SESSION_SECRET, and writes nothing but the copy', (nodeEnv) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));
+    const source = path.join(dir, 'recovery.db');
+    const db = openDatabase(source);
+    db.$client.exec("create table notes (body text not null); insert into notes values ('kept')");
+    db.$client.close();
+    const destination = path.join(dir, 'backups', 'copy.db');
 
-      const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
-        cwd: REPO_ROOT,
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH ?? '', NODE_ENV: nodeEnv, DATABASE_PATH: source },
-      });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: nodeEnv, DATABASE_PATH: source },
+    });
 
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.stdout).toContain(destination);
-      // The fast check by default: integrity_check took most of a 1 M-quote backup's time.
-      expect(run.stdout).toMatch(/quick_check ok in [\d.]+ s/);
-      // No session-secret file (the server's configuration used to write one beside the database).
-      expect(readdirSync(dir).sort()).toEqual(['backups', 'recovery.db']);
-      expect(readdirSync(path.join(dir, 'backups'))).toEqual(['copy.db']);
-      const copy = new Database(destination, { readonly: true });
-      expect(copy.prepare('select body from notes').pluck().all()).toEqual(['kept']);
-      copy.close();
-    },
-  );
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain(destination);
+    // The fast check by default: integrity_check took most of a 1 M-quote backup's time.
+    expect(run.stdout).toMatch(/quick_check ok in [\d.]+ s/);
+    // No session-secret file (the server's configuration used to write one beside the database).
+    expect(readdirSync(dir).sort()).toEqual(['backups', 'recovery.db']);
+    expect(readdirSync(path.join(dir, 'backups'))).toEqual(['copy.db']);
+    const copy = new Database(destination, { readonly: true });
+    expect(copy.prepare('select body from notes').pluck().all()).toEqual(['kept']);
+    copy.close();
+  });
 
   it('runs the full integrity_check with --full-check, whichever side of the destination it is given', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-cli-'));
     const source = path.join(dir, 'recovery.db');
     openDatabase(source).$client.close();
-    for (const [name, args] of [['before.db', ['--full-check', path.join(dir, 'before.db')]], ['after.db', [path.join(dir, 'after.db'), '--full-check']]] as const) {
+    for (const [name, args] of [
+      ['before.db', ['--full-check', path.join(dir, 'before.db')]],
+      ['after.db', [path.join(dir, 'after.db'), '--full-check']],
+    ] as const) {
       const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', ...args], {
         cwd: REPO_ROOT,
         encoding: 'utf8',

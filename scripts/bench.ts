@@ -35,7 +35,17 @@ import {
   type LargeDatabaseFigures,
 } from './bench/reliability';
 import { REPO_ROOT, spawnServer, startScriptNodeFlags, type ServerProcess } from './bench/server-process';
-import { DRAIN_CAP_SECONDS, DRAIN_RATE, DRAIN_SLICE_SECONDS, DURABILITY_QUOTES, measureRestore, measureRetentionDrain, type DrainFigures, type RestoreFigures, type RestoreRun } from './bench/durability';
+import {
+  DRAIN_CAP_SECONDS,
+  DRAIN_RATE,
+  DRAIN_SLICE_SECONDS,
+  DURABILITY_QUOTES,
+  measureRestore,
+  measureRetentionDrain,
+  type DrainFigures,
+  type RestoreFigures,
+  type RestoreRun,
+} from './bench/durability';
 import { WAL_SIZE_LIMIT_BYTES } from '../api/platform/db/checkpointer';
 import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against';
 import { measureStalledLogReader } from './bench/stalled-log-reader';
@@ -48,7 +58,20 @@ const WARM_UP: LoadSettings = { connections: 10, durationSeconds: 3 };
 const RATIO_ROUNDS = 4;
 const RATIO_SLICE: LoadSettings = { connections: 10, durationSeconds: 3 };
 const STALLED_LOG_LOAD: LoadSettings = { connections: 10, durationSeconds: 20 };
-const LOG_SECTION_POSTCODES = ['SW1A 1AA', 'EH1 1YZ', 'BT1 1AA', 'CF10 1AA', 'M1 1AA', 'AB10 1AA', 'LS1 1AA', 'B1 1AA', 'G1 1AA', 'NE1 1AA', 'BS1 1AA', 'L1 1AA'];
+const LOG_SECTION_POSTCODES = [
+  'SW1A 1AA',
+  'EH1 1YZ',
+  'BT1 1AA',
+  'CF10 1AA',
+  'M1 1AA',
+  'AB10 1AA',
+  'LS1 1AA',
+  'B1 1AA',
+  'G1 1AA',
+  'NE1 1AA',
+  'BS1 1AA',
+  'L1 1AA',
+];
 const POSTCODE_COUNT = 200;
 const PAIR_COUNT = 2000;
 
@@ -82,7 +105,9 @@ function machine() {
 /** Real postcodes in customer spelling: pairs.csv's, topped up with units spread over the country. */
 function quotePostcodes(): string[] {
   const fromPairs = pairsCsvPostcodes();
-  const extra = unitKeys(POSTCODE_COUNT * 2).map(spaced).filter(isValidPostcode);
+  const extra = unitKeys(POSTCODE_COUNT * 2)
+    .map(spaced)
+    .filter(isValidPostcode);
   return [...new Set([...fromPairs, ...extra])].slice(0, POSTCODE_COUNT);
 }
 
@@ -117,7 +142,10 @@ function postcodeProbe(): PostcodeProbeResult {
 /** `npm run bench -- nearest` runs this section alone. */
 function nearestRows(): Row[] {
   // A fresh process with the collector exposed: the load is cold and the memory figure is what stays live.
-  const probe = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/nearest-probe.ts', '1000000'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const probe = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'scripts/bench/nearest-probe.ts', '1000000'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   if (probe.status !== 0) throw new Error(`nearest-postcode probe failed:\n${probe.stderr}`);
   const result = JSON.parse(probe.stdout.trim()) as NearestProbeResult;
   return [
@@ -171,7 +199,10 @@ async function interleaved<K extends string>(routes: Record<K, [ServerProcess, L
     }
   }
   const seconds = RATIO_ROUNDS * RATIO_SLICE.durationSeconds;
-  return Object.fromEntries(names.map((name) => [name, { requestsPerSecond: totals[name].requests / seconds, failures: totals[name].failures }])) as Record<K, SliceTotals>;
+  return Object.fromEntries(names.map((name) => [name, { requestsPerSecond: totals[name].requests / seconds, failures: totals[name].failures }])) as Record<
+    K,
+    SliceTotals
+  >;
 }
 
 async function measureLoad(built: boolean): Promise<LoadFigures> {
@@ -196,7 +227,13 @@ async function measureLoad(built: boolean): Promise<LoadFigures> {
     // Warm-up and measured run use different pairs, so the measured run meets uncached pairs too.
     await runLoad(server, quoteRequests(postcodes, PAIR_COUNT, 1), WARM_UP);
     const quote = await runLoad(server, quotes, LOAD);
-    for (const [target, requests] of [[server, healthz], [trivial, root], [trivial, echoes], [bare, quotes], [bareUnstored, quotes]] as const) {
+    for (const [target, requests] of [
+      [server, healthz],
+      [trivial, root],
+      [trivial, echoes],
+      [bare, quotes],
+      [bareUnstored, quotes],
+    ] as const) {
       await runLoad(target, requests, WARM_UP);
     }
     const slices = await interleaved({
@@ -277,7 +314,9 @@ const UNANSWERED_SHARE = 0.001;
 function answeredRow(section: string, sent: number, non2xx: number, errors = 0): Row {
   const missed = non2xx + errors;
   const pass = sent > 0 && missed <= sent * UNANSWERED_SHARE;
-  console.log(`${section}: ${int(non2xx)} of ${int(sent)} quotes answered other than 2xx, ${int(errors)} not answered at all${pass ? '' : ' — SECTION FAILED: it measured refusals or errors, not quotes'}`);
+  console.log(
+    `${section}: ${int(non2xx)} of ${int(sent)} quotes answered other than 2xx, ${int(errors)} not answered at all${pass ? '' : ' — SECTION FAILED: it measured refusals or errors, not quotes'}`,
+  );
   if (!pass) process.exitCode = 1;
   return {
     what: `quotes answered other than 2xx (refused, failed) or not at all, of the ${int(sent)} measured`,
@@ -343,7 +382,9 @@ async function mainSection(host: ReturnType<typeof machine>, built: boolean): Pr
     },
     { what: 'server RSS under quote load (peak)', measured: mb(quote.peakRssBytes), budget: '≤ 200 MB', pass: quote.peakRssBytes <= 200e6 },
     {
-      what: `postcode lookup (${int(probe.lookups)} mixed keys: ${Object.entries(probe.keysByLevel).map(([level, n]) => `${n} ${level}`).join(', ')})`,
+      what: `postcode lookup (${int(probe.lookups)} mixed keys: ${Object.entries(probe.keysByLevel)
+        .map(([level, n]) => `${n} ${level}`)
+        .join(', ')})`,
       measured: `${probe.perLookupUs.toFixed(2)} µs`,
       budget: '≤ 2 µs',
       pass: probe.perLookupUs <= 2,
@@ -505,13 +546,16 @@ function restoreSection(host: ReturnType<typeof machine>, figures: RestoreFigure
     row('the Litestream file replica after the SIGKILL (recovery time)', figures.replica),
     row('an `npm run backup` copy of the restored file', figures.backup),
     {
-      what: 'the replica\'s first full copy: the server started with `REPLICA_URL` to the replica holding every frame',
+      what: "the replica's first full copy: the server started with `REPLICA_URL` to the replica holding every frame",
       measured: `${figures.replicateSeconds.toFixed(1)} s`,
       budget: 'reported',
     },
     answeredRow('restore', drill.answered + drill.notAnswered, drill.notAnswered),
   ];
-  const said = figures.replica.output.split('\n').map((line) => `    ${line}`).join('\n');
+  const said = figures.replica.output
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
   return `## Restore
 
 \`scripts/bench/durability.ts\`: the drill of \`api/reliability/restore-drill.test.ts\` at scale. A database of ${int(figures.quotes)} quotes over
@@ -598,7 +642,9 @@ function leadsSection(host: ReturnType<typeof machine>, figures: LeadsFigures): 
       pass: exported.rssGrowthBytes <= 30e6 && exported.rows === EXPORT_ROWS,
     },
   ];
-  const plans = Object.entries(figures.plans).map(([name, plan]) => `- ${name}: \`${plan.join('; ')}\``).join('\n');
+  const plans = Object.entries(figures.plans)
+    .map(([name, plan]) => `- ${name}: \`${plan.join('; ')}\``)
+    .join('\n');
   return `## Lead inbox
 
 \`scripts/bench/leads.ts\`: ${int(figures.quotes)} quotes across ${int(figures.companies)} companies (fill-database.ts), plus one company with
@@ -620,7 +666,10 @@ function alertsSection(host: ReturnType<typeof machine>, figures: AlertFigures, 
   const throughput = on.requestsPerSecond / off.requestsPerSecond;
   const latency = on.p99Ms / off.p99Ms;
   const note = (r: AlertFigures['off']) => `${int(r.requestsPerSecond)} req/s${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
-  const outbox = Object.entries(figures.outbox).map(([status, n]) => `${int(n)} ${status}`).join(', ') || 'none';
+  const outbox =
+    Object.entries(figures.outbox)
+      .map(([status, n]) => `${int(n)} ${status}`)
+      .join(', ') || 'none';
   const rows: Row[] = [
     {
       what: `quote throughput with every company alerted for each quote (${note(on)}) vs alerts off (${note(off)})`,
@@ -666,8 +715,11 @@ function bookingsSection(host: ReturnType<typeof machine>, figures: BookingsFigu
   const rssGrowth = Math.max(streams.rssOpenBytes, streams.rssPeakBytes) - streams.rssBeforeBytes;
   const share = streams.withinBudget / STREAMS;
   const throughput = quotes.withStreams.requestsPerSecond / quotes.without.requestsPerSecond;
-  const refused = Object.entries(streams.refused).map(([why, n]) => `${int(n)} refused (${why})`).join(', ');
-  const note = (r: BookingsFigures['quotes']['without']) => `${int(r.requestsPerSecond)} req/s, p99 ${r.p99Ms} ms${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
+  const refused = Object.entries(streams.refused)
+    .map(([why, n]) => `${int(n)} refused (${why})`)
+    .join(', ');
+  const note = (r: BookingsFigures['quotes']['without']) =>
+    `${int(r.requestsPerSecond)} req/s, p99 ${r.p99Ms} ms${r.failures > 0 ? `, ${int(r.failures)} failures` : ''}`;
   const reopened = quotes.reopened.length > 0 ? `; reopened for the later slices: ${quotes.reopened.map(int).join(' and ')}` : '';
   const rows: Row[] = [
     {
@@ -683,7 +735,7 @@ function bookingsSection(host: ReturnType<typeof machine>, figures: BookingsFigu
     },
     {
       what: `server RSS growth with one job's status page open ${int(STREAMS)} times from as many client addresses (${int(streams.opened)} opened in ${streams.openSeconds.toFixed(1)} s${refused ? `, ${refused}` : ''}): ${mb(streams.rssBeforeBytes)} before, ${mb(streams.rssOpenBytes)} with them open, ${mb(streams.rssPeakBytes)} at the peak while the change went out`,
-      measured: `${mb(rssGrowth)} (${((rssGrowth / Math.max(1, streams.opened)) / 1000).toFixed(1)} KB a stream)`,
+      measured: `${mb(rssGrowth)} (${(rssGrowth / Math.max(1, streams.opened) / 1000).toFixed(1)} KB a stream)`,
       budget: '≤ 100 MB',
       pass: rssGrowth <= 100e6 && streams.opened === STREAMS,
     },
@@ -771,7 +823,9 @@ async function main() {
   const asked = args.filter((arg) => !arg.startsWith('--'));
   const leadsQuotes = Number(/^--leads-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--leads-quotes=')) ?? '')?.[1] ?? LARGE_QUOTES);
   const rounds = Number(/^--rounds=(\d+)$/.exec(options.find((o) => o.startsWith('--rounds=')) ?? '')?.[1] ?? AGAINST_ROUNDS);
-  const durabilityQuotes = Number(/^--durability-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--durability-quotes=')) ?? '')?.[1] ?? DURABILITY_QUOTES);
+  const durabilityQuotes = Number(
+    /^--durability-quotes=(\d+)$/.exec(options.find((o) => o.startsWith('--durability-quotes=')) ?? '')?.[1] ?? DURABILITY_QUOTES,
+  );
   const unknownOptions = options.filter((o) => !/^--(leads-quotes|rounds|durability-quotes)=\d+$/.test(o));
   if (unknownOptions.length > 0 || leadsQuotes < 1 || durabilityQuotes < 1 || rounds < 1 || (againstAt !== -1 && !againstRef)) {
     process.stderr.write(
@@ -854,13 +908,21 @@ async function main() {
   }
   if (sections.has('retention')) {
     console.log(`Retention backlog under load: filling ${int(durabilityQuotes)} expired quotes…`);
-    const section = drainSection(host, await measureRetentionDrain(script, acrossCompanies(quoteRequests(CITY_POSTCODES, LARGE_COMPANIES, 5), LARGE_COMPANIES), durabilityQuotes), script);
+    const section = drainSection(
+      host,
+      await measureRetentionDrain(script, acrossCompanies(quoteRequests(CITY_POSTCODES, LARGE_COMPANIES, 5), LARGE_COMPANIES), durabilityQuotes),
+      script,
+    );
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }
   if (sections.has('restore')) {
     console.log(`Restore: filling ${int(durabilityQuotes)} quotes and replicating them…`);
-    const section = restoreSection(host, await measureRestore(script, acrossCompanies(quoteRequests(CITY_POSTCODES, LARGE_COMPANIES, 6), LARGE_COMPANIES), durabilityQuotes), script);
+    const section = restoreSection(
+      host,
+      await measureRestore(script, acrossCompanies(quoteRequests(CITY_POSTCODES, LARGE_COMPANIES, 6), LARGE_COMPANIES), durabilityQuotes),
+      script,
+    );
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

@@ -108,7 +108,10 @@ function buildGeodata(geodataDir: string): { payloadBytes: number; file: Buffer;
     districts.push(...parseCentroids(read(crownFile), crownFile, (k) => k.length));
   }
   sortUnique(districts, 'district');
-  const sectors = sortUnique(parseCentroids(read('uk_postcode_sectors.csv'), 'uk_postcode_sectors.csv', (k) => k.length), 'sector');
+  const sectors = sortUnique(
+    parseCentroids(read('uk_postcode_sectors.csv'), 'uk_postcode_sectors.csv', (k) => k.length),
+    'sector',
+  );
 
   const unitsCsv = gunzipSync(readFileSync(path.join(geodataDir, 'uk_postcode_units.csv.gz'))).toString('utf8');
   const units = parseCentroids(unitsCsv, 'uk_postcode_units.csv', (k) => k.length - 2);

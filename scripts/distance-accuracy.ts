@@ -54,7 +54,9 @@ function summarise(errorsPct: number[]): ErrorSummary {
  * road_miles, overall and by straight-line band. `roadFactor` defaults to the built-in fitted one.
  */
 export function evaluateDistanceAccuracy(pairsCsvPath: string, roadFactor?: RoadFactor): DistanceAccuracy {
-  const [header, ...lines] = readFileSync(pairsCsvPath, 'utf8').split('\n').filter((line) => line !== '');
+  const [header, ...lines] = readFileSync(pairsCsvPath, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
   if (!header.startsWith('from_postcode,to_postcode,road_miles')) throw new Error(`${pairsCsvPath}: unexpected header`);
   const rows = lines.map((line) => {
     const [from, to, roadMiles] = line.split(',');

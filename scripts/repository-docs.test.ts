@@ -37,9 +37,7 @@ const inDecisions = (file: string) => file.startsWith(`docs${path.sep}decisions$
 
 /** `file:line: text` for every line matching `pattern` in the files `where` accepts. */
 function findings(pattern: RegExp, where: (file: string) => boolean = () => true): string[] {
-  return files.flatMap(({ file, lines }) =>
-    where(file) ? lines.flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])) : [],
-  );
+  return files.flatMap(({ file, lines }) => (where(file) ? lines.flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])) : []));
 }
 
 // Written in pieces so that this file's own source does not spell the names it looks for.
@@ -73,7 +71,11 @@ describe('the repository stands alone', () => {
 
   it('holds every numbered section and style rule that is cited', () => {
     const sections = (doc: string, heading: RegExp) =>
-      new Set(readFileSync(path.join(ROOT, doc), 'utf8').split('\n').flatMap((line) => heading.exec(line)?.[1] ?? []));
+      new Set(
+        readFileSync(path.join(ROOT, doc), 'utf8')
+          .split('\n')
+          .flatMap((line) => heading.exec(line)?.[1] ?? []),
+      );
     const product = sections('docs/product.md', /^## (\d+)\. /);
     const architecture = sections('docs/architecture.md', /^## (\d+)\. /);
     const style = sections('docs/style.md', /^\s*(?:- )?(\d+[a-z]?)\. /);
@@ -169,9 +171,9 @@ describe('docs/architecture.md', () => {
   });
 
   it('reads placeholders, globs and file names as the page says', () => {
-    expect(citedPaths('`api/<feature>/{routes,service}.ts`, see docs/style.md. `store.ts` and `dist/server.mjs`, `#shared/<module>`, `x-auth-token`.').sort()).toEqual(
-      ['api/<feature>/{routes,service}.ts', 'docs/style.md', 'store.ts'].sort(),
-    );
+    expect(
+      citedPaths('`api/<feature>/{routes,service}.ts`, see docs/style.md. `store.ts` and `dist/server.mjs`, `#shared/<module>`, `x-auth-token`.').sort(),
+    ).toEqual(['api/<feature>/{routes,service}.ts', 'docs/style.md', 'store.ts'].sort());
     expect(pathPattern('api/<feature>/{routes,service}.ts').test('api/quotes/routes.ts')).toBe(true);
     expect(pathPattern('api/<feature>/{routes,service}.ts').test('api/quotes/store.ts')).toBe(false);
     expect(pathPattern('api/*.test.ts').test('api/app.test.ts')).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMON_PASSWORDS } from './common-passwords';
-import { changePasswordSchema, isCommonPassword, newPasswordField, PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, signupSchema } from './account-schemas';
+import { changePasswordSchema, newPasswordField, PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON, PASSWORD_TOO_SHORT, signupSchema } from './account-schemas';
 
 const message = (value: unknown) => newPasswordField.safeParse(value).error?.issues[0].message;
 

@@ -45,7 +45,10 @@ export const resetPasswordSchema = z.object({ token: linkToken, password: newPas
 export type ResetPasswordRequest = z.infer<typeof resetPasswordSchema>;
 
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(200, 'Password must be at most 200 characters'),
+  currentPassword: z
+    .string({ error: 'Current password is required' })
+    .min(1, 'Current password is required')
+    .max(200, 'Password must be at most 200 characters'),
   newPassword: newPasswordField,
 });
 export type ChangePasswordRequest = z.infer<typeof changePasswordSchema>;
@@ -58,5 +61,3 @@ export type SignInLinkRequest = z.infer<typeof signInLinkRequestSchema>;
 
 /** The sign-in link's token, as its page sends it. */
 export const signInWithLinkSchema = z.object({ token: linkToken });
-export type SignInWithLinkRequest = z.infer<typeof signInWithLinkSchema>;
-export type VerifyEmailRequest = z.infer<typeof verifyEmailSchema>;

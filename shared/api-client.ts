@@ -45,8 +45,7 @@ export class ApiRequestError extends Error {
 }
 
 /** Worth asking again: no answer at all (network), a server error, or a rate limit. A 4xx is final. */
-export const mayPass = (error: unknown): boolean =>
-  !(error instanceof ApiRequestError) || error.status >= 500 || error.status === 429;
+export const mayPass = (error: unknown): boolean => !(error instanceof ApiRequestError) || error.status >= 500 || error.status === 429;
 
 function storedToken(): string | null {
   try {
@@ -90,11 +89,11 @@ function walk(origin: string, segments: string[]): unknown {
       // Only string keys are ever asked for: no code coerces or awaits a walk.
       get: (_target, key: string) =>
         key[0] === '$'
-            ? (args: RequestArgs, options?: ClientRequestOptions) => {
-                const path = pathFrom(segments, args);
-                return options ? (options.fetch as typeof fetch)(origin + path, { method: key.slice(1).toUpperCase() }) : path;
-              }
-            : walk(origin, [...segments, key]),
+          ? (args: RequestArgs, options?: ClientRequestOptions) => {
+              const path = pathFrom(segments, args);
+              return options ? (options.fetch as typeof fetch)(origin + path, { method: key.slice(1).toUpperCase() }) : path;
+            }
+          : walk(origin, [...segments, key]),
     },
   );
 }
@@ -139,7 +138,13 @@ export async function call(endpoint: Endpoint, args?: unknown, options: ApiReque
     const token = options.anonymous ? null : storedToken();
     if (token) headers['x-auth-token'] = token;
     // The signal and keepalive ride along from the options (fetch ignores the rest of them).
-    return fetch(url, { ...options, ...init, headers, body: json === undefined ? undefined : JSON.stringify(json), credentials: options.anonymous ? 'omit' : 'include' });
+    return fetch(url, {
+      ...options,
+      ...init,
+      headers,
+      body: json === undefined ? undefined : JSON.stringify(json),
+      credentials: options.anonymous ? 'omit' : 'include',
+    });
   };
   const response = await endpoint(args as never, { fetch: send as unknown as typeof fetch });
   const text = await response.text();

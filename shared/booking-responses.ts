@@ -40,7 +40,10 @@ export const bookingCreatedSchema = z
     job: jobViewSchema,
     jobToken: z.string().meta({ description: 'The status page is /job/{jobToken}: keep it, it is shown once' }),
     jobUrl: z.string(),
-    checkoutUrl: z.string().nullable().meta({ description: 'Payment at booking: the browser goes here to pay, and the booking is requested once paid; null when nothing is due' }),
+    checkoutUrl: z
+      .string()
+      .nullable()
+      .meta({ description: 'Payment at booking: the browser goes here to pay, and the booking is requested once paid; null when nothing is due' }),
   })
   .meta({ id: 'BookingCreated' });
 
@@ -86,7 +89,9 @@ export const bookingSchema = z
     declineReason: z.string().nullable(),
     driverUrl: z.string().nullable().meta({ description: 'The driver’s page, once accepted and until finished' }),
     history: z.array(historyEntry),
-    payment: bookingPaymentSchema.nullable().meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
+    payment: bookingPaymentSchema
+      .nullable()
+      .meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
   })
   .meta({ id: 'Booking' });
 
@@ -107,7 +112,9 @@ export const bookingSettingsSchema = z
     offerCall: z.boolean(),
     textIrishMobiles: z.boolean().meta({ description: 'Bookings may give a Republic of Ireland mobile (+353 8…) as well as a UK mobile' }),
 
-    bookingOrigins: z.array(z.string()).meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
+    bookingOrigins: z
+      .array(z.string())
+      .meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
   })
   .meta({ id: 'BookingSettings' });

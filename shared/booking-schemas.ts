@@ -44,7 +44,13 @@ export function mobileE164(input: string): string | undefined {
  * UK registrations, normalised to capitals with the DVLA's space: current (AB12 CDE), prefix
  * (A123 BCD), suffix (ABC 123D), dateless and Northern Ireland (ABC 123, 1234 AB, ABZ 1234).
  */
-const PLATES: RegExp[] = [/^([A-Z]{2}\d{2})([A-Z]{3})$/, /^([A-Z]\d{1,3})([A-Z]{3})$/, /^([A-Z]{3})(\d{1,3}[A-Z])$/, /^([A-Z]{1,3})(\d{1,4})$/, /^(\d{1,4})([A-Z]{1,3})$/];
+const PLATES: RegExp[] = [
+  /^([A-Z]{2}\d{2})([A-Z]{3})$/,
+  /^([A-Z]\d{1,3})([A-Z]{3})$/,
+  /^([A-Z]{3})(\d{1,3}[A-Z])$/,
+  /^([A-Z]{1,3})(\d{1,4})$/,
+  /^(\d{1,4})([A-Z]{1,3})$/,
+];
 
 export function normaliseRegistration(input: string): string | undefined {
   const compact = input.replace(/[\s-]+/g, '').toUpperCase();
@@ -85,7 +91,6 @@ export const bookingRequestSchema = z.object({
   note: text('Note', BOOKING_NOTE_MAX, true).optional(),
   position: positionSchema.optional(),
 });
-export type BookingRequest = z.input<typeof bookingRequestSchema>;
 
 export const bookingAcceptSchema = z.object({
   etaMinutes: z
@@ -146,4 +151,3 @@ export const smsCodeSchema = z.object({
     .transform((v) => v.replace(/\s+/g, ''))
     .refine((v) => /^\d{6}$/.test(v), SMS_CODE_INVALID),
 });
-export type SmsCode = z.input<typeof smsCodeSchema>;

@@ -8,7 +8,18 @@
  * whose operator takes payment at booking is awaiting_payment until it is paid (or the card
  * held), and only then requested; an abandoned one is deleted (docs/product.md §21).
  */
-export const BOOKING_STATUSES = ['awaiting_payment', 'requested', 'accepted', 'on_the_way', 'arrived', 'loaded', 'completed', 'declined', 'expired', 'cancelled'] as const;
+export const BOOKING_STATUSES = [
+  'awaiting_payment',
+  'requested',
+  'accepted',
+  'on_the_way',
+  'arrived',
+  'loaded',
+  'completed',
+  'declined',
+  'expired',
+  'cancelled',
+] as const;
 export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 export const BOOKING_STATUS_LABELS: Record<BookingStatus, string> = {
@@ -66,8 +77,6 @@ export type DriverStep = (typeof DRIVER_STEPS)[number];
 /** Statuses after which nothing changes any more. */
 export const FINISHED_STATUSES: readonly BookingStatus[] = ['completed', 'declined', 'expired', 'cancelled'];
 export const isFinished = (status: BookingStatus) => FINISHED_STATUSES.includes(status);
-/** Jobs the operator still has to do something about, loudest first in the portal. */
-export const ACTIVE_STATUSES: readonly BookingStatus[] = ['accepted', 'on_the_way', 'arrived', 'loaded'];
 
 /** The operator's response time: a booking not answered within it expires. */
 export const BOOKING_RESPONSE_MINUTES = { min: 2, max: 60, default: 10 } as const;
@@ -83,7 +92,6 @@ export const DRIVER_NAME_MAX = 60;
 
 /** Which of the three ways on from a quote the page offers. */
 export const PAGE_BUTTONS = ['booking', 'whatsapp', 'call'] as const;
-export type PageButton = (typeof PAGE_BUTTONS)[number];
 
 /** The one line the motorist reads before sending a booking: who gets the details and for how long. */
 export const bookingPrivacyLine = (companyName: string, retentionMonths: number) =>

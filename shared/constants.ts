@@ -69,10 +69,24 @@ export interface ColourTheme {
 }
 
 export const COLOUR_PRESETS: readonly ColourTheme[] = [
-  { name: 'Professional Blue', primaryColour: '#1976D2', secondaryColour: '#FFA726', accentColour: '#FF5722', backgroundColour: '#FAFAFA', textColour: '#0F172A' },
+  {
+    name: 'Professional Blue',
+    primaryColour: '#1976D2',
+    secondaryColour: '#FFA726',
+    accentColour: '#FF5722',
+    backgroundColour: '#FAFAFA',
+    textColour: '#0F172A',
+  },
   { name: 'Emergency Red', primaryColour: '#C62828', secondaryColour: '#212121', accentColour: '#FFC107', backgroundColour: '#FFFFFF', textColour: '#1A1A1A' },
   { name: 'Recovery Green', primaryColour: '#2E7D32', secondaryColour: '#1B5E20', accentColour: '#FFB300', backgroundColour: '#F5F9F5', textColour: '#102A12' },
-  { name: 'Dark Professional', primaryColour: '#37474F', secondaryColour: '#263238', accentColour: '#FF9800', backgroundColour: '#ECEFF1', textColour: '#111827' },
+  {
+    name: 'Dark Professional',
+    primaryColour: '#37474F',
+    secondaryColour: '#263238',
+    accentColour: '#FF9800',
+    backgroundColour: '#ECEFF1',
+    textColour: '#111827',
+  },
   { name: 'Midnight Blue', primaryColour: '#1A237E', secondaryColour: '#0D1642', accentColour: '#00B8D4', backgroundColour: '#F3F4FA', textColour: '#0B1026' },
   { name: 'Rescue Orange', primaryColour: '#E65100', secondaryColour: '#3E2723', accentColour: '#FFD54F', backgroundColour: '#FFF8F1', textColour: '#1F130D' },
 ];
@@ -92,9 +106,33 @@ export const FEATURE_ICON_LABELS: Record<(typeof FEATURE_ICONS)[number], string>
 
 /** Slugs that would shadow an app route or look official; refused as a custom URL. */
 export const RESERVED_SLUGS = [
-  'api', 'admin', 'dashboard', 'auth', 'auth-page', 'company', 'preview', 'subscription', 'subscription-test',
-  'subscription-success', 'contact', 'login', 'logout', 'signup', 'assets', 'widget', 'static', 'healthz', 'docs',
-  'billing', 'checkout', 'demo', 'www', 'support', 'help', 'settings', 'root',
+  'api',
+  'admin',
+  'dashboard',
+  'auth',
+  'auth-page',
+  'company',
+  'preview',
+  'subscription',
+  'subscription-test',
+  'subscription-success',
+  'contact',
+  'login',
+  'logout',
+  'signup',
+  'assets',
+  'widget',
+  'static',
+  'healthz',
+  'docs',
+  'billing',
+  'checkout',
+  'demo',
+  'www',
+  'support',
+  'help',
+  'settings',
+  'root',
 ] as const;
 
 /** A scheduled ('later') quote's date: the widget's messages and the API's alike. */

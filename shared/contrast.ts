@@ -53,8 +53,7 @@ function nearest(colour: string, readable: (candidate: string) => boolean): stri
 }
 
 /** The nearest text colour readable on `background`. */
-export const nearestReadableText = (text: string, background: string) =>
-  nearest(text, (candidate) => contrastRatio(candidate, background) >= MIN_CONTRAST);
+export const nearestReadableText = (text: string, background: string) => nearest(text, (candidate) => contrastRatio(candidate, background) >= MIN_CONTRAST);
 
 /** The nearest primary colour whose button text is readable. */
 export const nearestReadablePrimary = (primary: string) => nearest(primary, (candidate) => buttonTextContrast(candidate) >= MIN_CONTRAST);

@@ -9,7 +9,13 @@ describe('fieldMessages', () => {
     const fields = fieldMessages(result.error?.issues ?? []);
     expect(fields.pickupPostcode).toBe('Pickup postcode is required');
     expect(fields.preferredTime).toBeUndefined();
-    expect(fieldMessages([{ path: [], message: 'Invalid input' }, { path: ['rows', 0, 'name'], message: 'Name is required' }, { path: ['rows', 0, 'name'], message: 'later' }])).toEqual({
+    expect(
+      fieldMessages([
+        { path: [], message: 'Invalid input' },
+        { path: ['rows', 0, 'name'], message: 'Name is required' },
+        { path: ['rows', 0, 'name'], message: 'later' },
+      ]),
+    ).toEqual({
       _: 'Invalid input',
       'rows.0.name': 'Name is required',
     });

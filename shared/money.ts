@@ -9,8 +9,7 @@ export const formatPence = (pence: number): string => gbp.format(pence / 100);
 
 const longDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric' });
 /** en-GB long format: `22 November 2026`. Accepts a Date or an ISO string. */
-export const formatLongDate = (value: Date | string): string =>
-  longDate.format(typeof value === 'string' ? new Date(value) : value);
+export const formatLongDate = (value: Date | string): string => longDate.format(typeof value === 'string' ? new Date(value) : value);
 
 /** Whole days left, rounded up, never below 0 (docs/product.md §4). */
 export function daysLeft(until: Date | string | null | undefined, now: Date = new Date()): number {

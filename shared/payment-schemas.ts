@@ -30,8 +30,10 @@ export const paymentRuleSchema = z
   .superRefine((v, ctx) => {
     if (v.rule === 'deposit') {
       if (!v.depositType) ctx.addIssue({ code: 'custom', path: ['depositType'], message: DEPOSIT_TYPE_REQUIRED });
-      if (v.depositType === 'fixed' && v.depositAmount === undefined) ctx.addIssue({ code: 'custom', path: ['depositAmount'], message: DEPOSIT_AMOUNT_INVALID });
-      if (v.depositType === 'percent' && v.depositPercent === undefined) ctx.addIssue({ code: 'custom', path: ['depositPercent'], message: DEPOSIT_PERCENT_INVALID });
+      if (v.depositType === 'fixed' && v.depositAmount === undefined)
+        ctx.addIssue({ code: 'custom', path: ['depositAmount'], message: DEPOSIT_AMOUNT_INVALID });
+      if (v.depositType === 'percent' && v.depositPercent === undefined)
+        ctx.addIssue({ code: 'custom', path: ['depositPercent'], message: DEPOSIT_PERCENT_INVALID });
     }
     if (v.rule === 'none' && v.hold) ctx.addIssue({ code: 'custom', path: ['hold'], message: HOLD_NEEDS_RULE });
   });

@@ -60,7 +60,15 @@ describe('shareLines', () => {
   });
 
   it('drops lines of nothing', () => {
-    expect(shareLines([{ label: 'A', amountPence: 0 }, { label: 'B', amountPence: 100 }], 50)).toEqual([{ label: 'B', amountPence: 50 }]);
+    expect(
+      shareLines(
+        [
+          { label: 'A', amountPence: 0 },
+          { label: 'B', amountPence: 100 },
+        ],
+        50,
+      ),
+    ).toEqual([{ label: 'B', amountPence: 50 }]);
   });
 });
 
@@ -69,7 +77,10 @@ describe('paymentPlan', () => {
     const r = rule({ rule: 'deposit', depositPercent: 20, hold: true });
     expect(paymentPlan(r, quote(), now)).toMatchObject({ kind: 'hold', amountPence: 18720 });
     expect(paymentPlan(r, quote({ startsAt: new Date(now.getTime() + HOLD_START_WITHIN_MS) }), now)?.kind).toBe('hold');
-    expect(paymentPlan(r, quote({ startsAt: new Date(now.getTime() + HOLD_START_WITHIN_MS + 60_000) }), now)).toMatchObject({ kind: 'deposit', amountPence: 3744 });
+    expect(paymentPlan(r, quote({ startsAt: new Date(now.getTime() + HOLD_START_WITHIN_MS + 60_000) }), now)).toMatchObject({
+      kind: 'deposit',
+      amountPence: 3744,
+    });
   });
 
   it('makes one line of a quote whose lines do not add up to its total', () => {

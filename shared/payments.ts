@@ -140,7 +140,9 @@ export function paymentPlan(
 }
 
 /** The account's state from what the provider last said of it. */
-export function accountState(account: { accountId: string | null; chargesEnabled: boolean; detailsSubmitted: boolean; disconnected: boolean } | undefined): AccountState {
+export function accountState(
+  account: { accountId: string | null; chargesEnabled: boolean; detailsSubmitted: boolean; disconnected: boolean } | undefined,
+): AccountState {
   if (!account?.accountId) return 'not_connected';
   if (account.disconnected) return 'disconnected';
   if (account.chargesEnabled && account.detailsSubmitted) return 'ready';

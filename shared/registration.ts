@@ -14,5 +14,4 @@ export const UK_REGISTRATION = /^(?:[A-Z]{2}\d{2}[A-Z]{3}|[A-Z]\d{1,3}[A-Z]{3}|[
 /** What a quote records of a typed plate: its letters and digits, in capitals. */
 export const plateCharacters = (value: string): string => value.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 
-
 export const REGISTRATION_INVALID = 'Please enter a valid UK registration';

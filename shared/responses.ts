@@ -42,11 +42,15 @@ export const emailVerifiedSchema = z
   .object({
     success: z.literal(true),
     email: z.string(),
-    accountVerified: z.boolean().meta({ description: "The account's own address is verified (false when the link verified an alert address of an account still unverified)" }),
+    accountVerified: z
+      .boolean()
+      .meta({ description: "The account's own address is verified (false when the link verified an alert address of an account still unverified)" }),
   })
   .meta({ id: 'EmailVerified' });
 
-export const verificationSentSchema = z.object({ success: z.literal(true), email: z.string().meta({ description: 'Where the link went' }) }).meta({ id: 'VerificationSent' });
+export const verificationSentSchema = z
+  .object({ success: z.literal(true), email: z.string().meta({ description: 'Where the link went' }) })
+  .meta({ id: 'VerificationSent' });
 
 export const passwordChangedSchema = z
   .object({ success: z.literal(true), authToken: z.string().meta({ description: 'This browser’s new session; every other session has ended' }) })
@@ -107,8 +111,7 @@ export const companySchema = publicCompanySchema
     createdAt: z.string(),
     updatedAt: z.string(),
     onlineQuotes: z.enum(ONLINE_QUOTES).meta({
-      description:
-        'What the company’s customers see now: open (its page quotes); paused (the subscription lapsed); not-set-up (no phone or WhatsApp number)',
+      description: 'What the company’s customers see now: open (its page quotes); paused (the subscription lapsed); not-set-up (no phone or WhatsApp number)',
     }),
   })
   .meta({ id: 'Company' });
@@ -138,9 +141,7 @@ export const pricingRatesSchema = z
   })
   .meta({ id: 'PricingRates' });
 
-export const pricedRowSchema = z
-  .object({ id, companyId: id, name: z.string(), basePrice: money, enabled: z.boolean() })
-  .meta({ id: 'PricedRow' });
+export const pricedRowSchema = z.object({ id, companyId: id, name: z.string(), basePrice: money, enabled: z.boolean() }).meta({ id: 'PricedRow' });
 
 export const surchargeRowSchema = z
   .object({ id, companyId: id, problemType: z.string(), amount: money, description: z.string().nullable(), enabled: z.boolean() })
@@ -337,7 +338,9 @@ export const leadNumbersSchema = z
     wonShare: z.number().meta({ description: '0–1: of the last 30 days’ quotes, those marked won' }),
     medianTotal: money.nullable().meta({ description: 'Of the last 30 days’ quotes; null without any' }),
     perDay: z.array(z.object({ date: z.string(), count: z.number().int() })).meta({ description: '30 UK days, oldest first, today last' }),
-    topDistricts: z.array(z.object({ district: z.string(), count: z.number().int() })).meta({ description: 'Pickup outward codes of the last 30 days, most first (at most 5)' }),
+    topDistricts: z
+      .array(z.object({ district: z.string(), count: z.number().int() }))
+      .meta({ description: 'Pickup outward codes of the last 30 days, most first (at most 5)' }),
     bookings: z.number().int().meta({ description: 'Bookings made in the last 30 days: the funnel’s middle step (quotes → bookings → completed)' }),
     completedBookings: z.number().int().meta({ description: 'Of the last 30 days’ bookings, those completed' }),
     medianAcceptanceSeconds: z

@@ -14,7 +14,11 @@ import {
 import { signupSchema } from './account-schemas';
 
 /** The first message zod gives for `field`, or undefined when the value is accepted. */
-function messageFor(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }, body: object, field: string) {
+function messageFor(
+  schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } },
+  body: object,
+  field: string,
+) {
   const result = schema.safeParse(body);
   return result.success ? undefined : result.error?.issues.find((i) => i.path.join('.') === field)?.message;
 }

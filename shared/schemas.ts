@@ -1,7 +1,17 @@
 // One zod schema per request body (docs/style.md #7): the server validates with these and the
 // browser forms use them, so every message in docs/product.md §5 is written exactly once.
 import { z } from 'zod';
-import { MAX_FREE_MILES, MAX_PASSENGERS, NATIONS, PASSENGER_LIMIT_RANGE, QUOTE_VALIDITY_HOURS, RESERVED_SLUGS, URGENCY_VALUES, FEATURE_PRIORITIES, PREFERRED_DATE_REQUIRED } from './constants';
+import {
+  MAX_FREE_MILES,
+  MAX_PASSENGERS,
+  NATIONS,
+  PASSENGER_LIMIT_RANGE,
+  QUOTE_VALIDITY_HOURS,
+  RESERVED_SLUGS,
+  URGENCY_VALUES,
+  FEATURE_PRIORITIES,
+  PREFERRED_DATE_REQUIRED,
+} from './constants';
 import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { isPlainName, nameContactMessage } from './names';
 import { toE164 } from './phone-number';
@@ -15,8 +25,11 @@ const MAX_LONG_TEXT = 2000;
 // C0 controls, DEL, C1 controls and the bidi embeddings, overrides and isolates (U+202A–U+202E,
 // U+2066–U+2069, which can reverse how a name reads in a page title), and lone UTF-16 surrogates.
 // Multi-line text (descriptions, messages) may also hold newlines and tabs.
+// biome-ignore-start lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse (input hardening)
 const LINE_FORBIDDEN = /[\u0000-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const MULTILINE_FORBIDDEN = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const MULTILINE_FORBIDDEN =
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// biome-ignore-end lint/suspicious/noControlCharactersInRegex: control characters are exactly what these refuse (input hardening)
 
 export const forbiddenCharacterMessage = (label: string) => `${label} must not contain control characters or text direction overrides`;
 
@@ -57,8 +70,7 @@ export const nameText = (message: string, max = MAX_TEXT) =>
 /** The same rule for a name that may be left out. */
 export const optionalNameText = (label: string, max = MAX_TEXT) => optionalText(label, max).refine(isPlainName, nameContactMessage(label));
 
-const postcodeField = (requiredMessage: string, invalidMessage: string) =>
-  requiredText(requiredMessage, 16).refine(isValidPostcode, invalidMessage);
+const postcodeField = (requiredMessage: string, invalidMessage: string) => requiredText(requiredMessage, 16).refine(isValidPostcode, invalidMessage);
 
 // ---------------------------------------------------------------- quotes
 
@@ -95,7 +107,12 @@ export const quoteRequestSchema = z
       .string({ error: 'Preferred time must be a time' })
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Preferred time must be HH:MM (24 hour)')
       .optional(),
-    companyId: z.number({ error: 'Company id must be a number' }).int().positive().max(2 ** 31).optional(),
+    companyId: z
+      .number({ error: 'Company id must be a number' })
+      .int()
+      .positive()
+      .max(2 ** 31)
+      .optional(),
     companySlug: optionalText('Company', 40).optional(),
     /**
      * The vehicle's number plate, optional: recorded with the quote as typed, letters and digits
@@ -120,11 +137,7 @@ export type QuoteRequest = z.input<typeof quoteRequestSchema>;
 
 // ---------------------------------------------------------------- auth
 
-export const emailField = z
-  .string({ error: 'Invalid email address' })
-  .trim()
-  .max(254, 'Invalid email address')
-  .pipe(z.email('Invalid email address'));
+export const emailField = z.string({ error: 'Invalid email address' }).trim().max(254, 'Invalid email address').pipe(z.email('Invalid email address'));
 
 // signupSchema and the password rules are shared/account-schemas.ts's (with the common-password list,
 // kept out of what the widget bundles).
@@ -181,9 +194,7 @@ const numberInput = (min: number, max: number, label: string, integer = false) =
       .optional(),
   );
 
-const clockTime = z
-  .string({ error: 'Time must be HH:MM' })
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM (24 hour)');
+const clockTime = z.string({ error: 'Time must be HH:MM' }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Time must be HH:MM (24 hour)');
 
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
 
@@ -199,10 +210,7 @@ export const pricingUpdateSchema = z.object({
   // The "More rules" (docs/product.md §10): blank or missing turns a rule off, as blank base-rate fields take
   // their defaults (PRICING_RULE_DEFAULTS). The maximum radius is checked against the service
   // radius by the route, which knows it.
-  bankHolidayNation: z.preprocess(
-    blankToUndefined,
-    z.enum(NATIONS, { error: 'Nation must be england-and-wales, scotland or northern-ireland' }).optional(),
-  ),
+  bankHolidayNation: z.preprocess(blankToUndefined, z.enum(NATIONS, { error: 'Nation must be england-and-wales, scotland or northern-ireland' }).optional()),
   bankHolidayFee: moneyInput,
   enRouteRate: moneyInput,
   freeMiles: numberInput(0, MAX_FREE_MILES, 'Free miles'),
@@ -219,7 +227,6 @@ export type PricingUpdate = z.input<typeof pricingUpdateSchema>;
  * saved; a blank one takes the saved rate.
  */
 export const pricingSampleSchema = pricingUpdateSchema.pick({ callOutFee: true, mileRate: true, labourRate: true });
-export type PricingSampleRequest = z.input<typeof pricingSampleSchema>;
 
 /** What a blank or missing "More rules" field saves: every rule off (docs/product.md §10). */
 export const PRICING_RULE_DEFAULTS = {
@@ -417,8 +424,16 @@ function blankToUndefinedOrNull(v: unknown): unknown {
  */
 export const leadFilterSchema = z
   .object({
-    from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'From must be YYYY-MM-DD').refine(isCalendarDate, 'From must be a real date').optional(),
-    to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'To must be YYYY-MM-DD').refine(isCalendarDate, 'To must be a real date').optional(),
+    from: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'From must be YYYY-MM-DD')
+      .refine(isCalendarDate, 'From must be a real date')
+      .optional(),
+    to: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'To must be YYYY-MM-DD')
+      .refine(isCalendarDate, 'To must be a real date')
+      .optional(),
     status: z.enum(LEAD_STATUSES, { error: `Status must be one of ${LEAD_STATUSES.join(', ')}` }).optional(),
     urgency: z.enum(URGENCY_VALUES, { error: 'Urgency must be immediate or later' }).optional(),
     cursor: z.string().max(100, 'Cursor is not valid').optional(),

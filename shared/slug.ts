@@ -13,8 +13,7 @@ export function slugify(name: string): string {
 const SLUG_END = -1;
 const SLUG_DASH = 45;
 
-const isAlphanumeric = (code: number): boolean =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+const isAlphanumeric = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
 /** Upper-case ASCII letters to lower case; callers only pass alphanumerics. */
 const lowerAscii = (code: number): number => (code >= 65 && code <= 90 ? code + 32 : code);

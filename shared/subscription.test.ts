@@ -32,7 +32,14 @@ describe('statuses from outside the type system', () => {
 
   it('gives dashboard access and a badge through the same rules', () => {
     expect(['active', 'trialing', 'trial', 'cancelled', 'past_due', 'inactive', 'mystery', undefined].map(hasDashboardAccess)).toEqual([
-      true, true, true, true, false, false, false, false,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
     ]);
     expect(statusBadge('trial')).toBe('Trial');
     expect(statusBadge('mystery')).toBe('Unknown');

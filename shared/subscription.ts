@@ -32,15 +32,60 @@ export interface StatusRules {
 export function statusRules(status: SubscriptionStatus): StatusRules {
   switch (status) {
     case 'trialing':
-      return { label: 'Trial', dashboardAccess: true, subscribed: true, cancellable: true, reactivatable: false, paymentCanFail: true, paymentMakesActive: true, namesMotoristTexts: false };
+      return {
+        label: 'Trial',
+        dashboardAccess: true,
+        subscribed: true,
+        cancellable: true,
+        reactivatable: false,
+        paymentCanFail: true,
+        paymentMakesActive: true,
+        namesMotoristTexts: false,
+      };
     case 'active':
-      return { label: 'Active', dashboardAccess: true, subscribed: true, cancellable: true, reactivatable: false, paymentCanFail: true, paymentMakesActive: true, namesMotoristTexts: true };
+      return {
+        label: 'Active',
+        dashboardAccess: true,
+        subscribed: true,
+        cancellable: true,
+        reactivatable: false,
+        paymentCanFail: true,
+        paymentMakesActive: true,
+        namesMotoristTexts: true,
+      };
     case 'past_due':
-      return { label: 'Past Due', dashboardAccess: false, subscribed: true, cancellable: false, reactivatable: false, paymentCanFail: false, paymentMakesActive: true, namesMotoristTexts: false };
+      return {
+        label: 'Past Due',
+        dashboardAccess: false,
+        subscribed: true,
+        cancellable: false,
+        reactivatable: false,
+        paymentCanFail: false,
+        paymentMakesActive: true,
+        namesMotoristTexts: false,
+      };
     case 'cancelled':
-      return { label: 'Cancelled', dashboardAccess: true, subscribed: true, cancellable: false, reactivatable: true, paymentCanFail: false, paymentMakesActive: false, namesMotoristTexts: false };
+      return {
+        label: 'Cancelled',
+        dashboardAccess: true,
+        subscribed: true,
+        cancellable: false,
+        reactivatable: true,
+        paymentCanFail: false,
+        paymentMakesActive: false,
+        namesMotoristTexts: false,
+      };
     case 'inactive':
-      return { label: 'Inactive', dashboardAccess: false, subscribed: false, cancellable: false, reactivatable: false, paymentCanFail: false, paymentMakesActive: false, namesMotoristTexts: false };
+      return {
+        label: 'Inactive',
+        dashboardAccess: false,
+        subscribed: false,
+        cancellable: false,
+        reactivatable: false,
+        paymentCanFail: false,
+        paymentMakesActive: false,
+        namesMotoristTexts: false,
+      };
     default:
       return unknownStatus(status);
   }

@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import type {
   alertSchema,
-  apiErrorSchema,
   leadDetailSchema,
   leadNumbersSchema,
   leadPageSchema,
@@ -24,7 +23,6 @@ import type {
   pricingSampleResponseSchema,
   publicCompanySchema,
   publicCompanyWithChargesSchema,
-  quoteBreakdownSchema,
   quoteResponseSchema,
   signupResponseSchema,
   subscriptionDetailsSchema,
@@ -56,21 +54,15 @@ export type PricingRates = z.output<typeof pricingRatesSchema>;
 export type PricingSample = z.output<typeof pricingSampleResponseSchema>;
 
 export type PricedRow = z.output<typeof pricedRowSchema>;
-export type VehicleType = PricedRow;
-export type GearboxType = PricedRow;
-export type RollingStatusType = PricedRow;
 export type Surcharge = z.output<typeof surchargeRowSchema>;
 export type PassengerCharge = z.output<typeof passengerChargeRowSchema>;
 
-export type QuoteBreakdown = z.output<typeof quoteBreakdownSchema>;
 export type QuoteResponse = z.output<typeof quoteResponseSchema>;
 
 export type SubscriptionDetails = z.output<typeof subscriptionDetailsSchema>;
 export type CheckoutSuccessResponse = z.output<typeof checkoutSuccessSchema>;
-export type ApiError = z.output<typeof apiErrorSchema>;
 
 export type SetupChecklist = z.output<typeof setupChecklistSchema>;
-export type ChecklistItem = SetupChecklist['items'][number];
 export type ShareKit = z.output<typeof shareKitSchema>;
 
 export type Lead = z.output<typeof leadSchema>;

@@ -68,7 +68,12 @@ export const vehicleLookupRequestSchema = z.object({
     .max(20, REGISTRATION_INVALID)
     .transform(normaliseRegistration)
     .refine((v) => UK_REGISTRATION.test(v), REGISTRATION_INVALID),
-  companyId: z.number({ error: 'Company id must be a number' }).int().positive().max(2 ** 31).optional(),
+  companyId: z
+    .number({ error: 'Company id must be a number' })
+    .int()
+    .positive()
+    .max(2 ** 31)
+    .optional(),
   companySlug: z.string().trim().min(1).max(40).optional(),
 });
 

@@ -9,8 +9,7 @@ import { FullPageSpinner } from './components/ui/spinner';
 
 const SubscriptionSuccessPage = lazy(() => import('./pages/subscription/SubscriptionSuccessPage'));
 
-const isPaymentSuccessPath = (pathname: string): boolean =>
-  pathname.startsWith('/subscription-success') || pathname.startsWith('/subscription/success');
+const isPaymentSuccessPath = (pathname: string): boolean => pathname.startsWith('/subscription-success') || pathname.startsWith('/subscription/success');
 
 export function RootLayout() {
   const { pathname } = useLocation();

@@ -10,9 +10,11 @@ import { RootLayout, RouteError } from './RootLayout';
 type LazyRoute = NonNullable<RouteObject['lazy']>;
 
 /** A lazy route whose module's default export is the screen. */
-const screen = (load: () => Promise<{ default: ComponentType }>): LazyRoute => async () => ({
-  Component: (await load()).default,
-});
+const screen =
+  (load: () => Promise<{ default: ComponentType }>): LazyRoute =>
+  async () => ({
+    Component: (await load()).default,
+  });
 
 export const routes: RouteObject[] = [
   {

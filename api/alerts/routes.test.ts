@@ -14,7 +14,15 @@ describe('lead settings', () => {
     const op = await t.operator();
     const res = await t.call('GET', '/api/lead-settings', { token: op.token });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ alertMode: 'each', alertEmail: null, alertRecipient: op.email, retentionMonths: 24, mailConfigured: false, accountVerified: true, alertRecipientVerified: true });
+    expect(res.json).toEqual({
+      alertMode: 'each',
+      alertEmail: null,
+      alertRecipient: op.email,
+      retentionMonths: 24,
+      mailConfigured: false,
+      accountVerified: true,
+      alertRecipientVerified: true,
+    });
   });
 
   it('companies from before alerts keep none', () => {
@@ -26,13 +34,32 @@ describe('lead settings', () => {
     await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example' } });
     expect((await t.call('GET', '/api/lead-settings', { token: op.token })).json.alertRecipient).toBe('office@tow.example');
 
-    const saved = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertMode: 'daily', alertEmail: ' leads@tow.example ', retentionMonths: 36 } });
+    const saved = await t.call('PUT', '/api/lead-settings', {
+      token: op.token,
+      body: { alertMode: 'daily', alertEmail: ' leads@tow.example ', retentionMonths: 36 },
+    });
     expect(saved.status).toBe(200);
-    expect(saved.json).toEqual({ alertMode: 'daily', alertEmail: 'leads@tow.example', alertRecipient: 'leads@tow.example', retentionMonths: 36, mailConfigured: false, accountVerified: true, alertRecipientVerified: false });
+    expect(saved.json).toEqual({
+      alertMode: 'daily',
+      alertEmail: 'leads@tow.example',
+      alertRecipient: 'leads@tow.example',
+      retentionMonths: 36,
+      mailConfigured: false,
+      accountVerified: true,
+      alertRecipientVerified: false,
+    });
 
     // Only what is sent changes; a blank address goes back to the company email.
     const cleared = await t.call('PUT', '/api/lead-settings', { token: op.token, body: { alertEmail: '' } });
-    expect(cleared.json).toEqual({ alertMode: 'daily', alertEmail: null, alertRecipient: 'office@tow.example', retentionMonths: 36, mailConfigured: false, accountVerified: true, alertRecipientVerified: false });
+    expect(cleared.json).toEqual({
+      alertMode: 'daily',
+      alertEmail: null,
+      alertRecipient: 'office@tow.example',
+      retentionMonths: 36,
+      mailConfigured: false,
+      accountVerified: true,
+      alertRecipientVerified: false,
+    });
     const nothing = await t.call('PUT', '/api/lead-settings', { token: op.token, body: {} });
     expect(nothing.json).toEqual(cleared.json);
   });
@@ -62,7 +89,10 @@ describe('the alert list', () => {
     let clock = new Date('2026-06-10T12:00:00Z');
     const t = createTestApp({ now: () => clock, env: { SMTP_URL: 'smtp://127.0.0.1:9' } });
     const [op, other] = [await t.operator(), await t.operator()];
-    const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }), t.deps);
+    const worker = runnerFor(
+      mailOutboxJobs({ db: t.deps.db, config: t.config, logger: t.deps.logger, now: t.deps.now, transport: { send: async () => {}, close() {} } }),
+      t.deps,
+    );
     // Over two clock hours, each within the hourly cap on alert mails.
     for (let i = 0; i < 22; i++) {
       if (i === 11) clock = new Date('2026-06-10T13:00:00Z');

@@ -28,7 +28,10 @@ const toAlert = (r: OutboxRow): Alert => ({
   lastError: r.lastError,
 });
 
-export function alertService(deps: Pick<AppDeps, 'db' | 'config'>, recovery: Pick<RecoveryService, 'needsAlertVerification' | 'queueAlertVerification' | 'resendAlertVerification' | 'isVerifiedRecipient'>) {
+export function alertService(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  recovery: Pick<RecoveryService, 'needsAlertVerification' | 'queueAlertVerification' | 'resendAlertVerification' | 'isVerifiedRecipient'>,
+) {
   const { db, config } = deps;
   const mailConfigured = config.mail.smtpUrl !== undefined;
 

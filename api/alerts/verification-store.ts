@@ -13,7 +13,11 @@ export interface SendCount {
 }
 
 const counted = (db: Db, where: ReturnType<typeof and>): SendCount => {
-  const row = db.select({ n: count(), oldest: min(verificationSends.createdAt) }).from(verificationSends).where(where).get();
+  const row = db
+    .select({ n: count(), oldest: min(verificationSends.createdAt) })
+    .from(verificationSends)
+    .where(where)
+    .get();
   return { n: row?.n ?? 0, oldest: row?.oldest ?? null };
 };
 

@@ -21,10 +21,13 @@ const UNSENT_LINK_DOES: Record<TokenPurpose, string> = { 'verify-email': 'verify
 /** Stands for the link in a stored account mail until it is sent. */
 export const LINK_PLACEHOLDER = '{{link}}';
 
-const PURPOSE: Partial<Record<AccountMailKind, TokenPurpose>> = { 'verify-email': 'verify-email', 'reset-password': 'reset-password', 'sign-in-link': 'sign-in' };
+const PURPOSE: Partial<Record<AccountMailKind, TokenPurpose>> = {
+  'verify-email': 'verify-email',
+  'reset-password': 'reset-password',
+  'sign-in-link': 'sign-in',
+};
 
-const page = (body: string) =>
-  `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${body}</body></html>`;
+const page = (body: string) => `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${body}</body></html>`;
 const button = (label: string) =>
   `<p><a href="${LINK_PLACEHOLDER}" style="display:inline-block;background:#1d4ed8;color:#ffffff;padding:10px 18px;border-radius:6px;text-decoration:none;font-weight:bold">${escapeHtml(label)}</a></p>`;
 const small = (text: string) => `<p style="color:#64748b;font-size:12px">${escapeHtml(text)}</p>`;
@@ -70,7 +73,8 @@ export function accountMailContent(input: AccountMailInput, publicUrl: string): 
     }
     case 'sign-in-link': {
       const what = `Someone (we hope you) asked for a link to sign in to ${input.companyName}'s account on ${PRODUCT_NAME} without a password.`;
-      const expiry = 'The link works once, for 15 minutes. If you did not ask for this, ignore this email: nobody can sign in without it, and your password stays as it is.';
+      const expiry =
+        'The link works once, for 15 minutes. If you did not ask for this, ignore this email: nobody can sign in without it, and your password stays as it is.';
       return {
         subject: `Your ${PRODUCT_NAME} sign-in link`,
         text: [hello, '', what, '', `Sign in: ${LINK_PLACEHOLDER}`, '', expiry, ''].join('\n'),
@@ -84,9 +88,7 @@ export function accountMailContent(input: AccountMailInput, publicUrl: string): 
       return {
         subject: `Someone tried to sign up with your address`,
         text: [hello, '', what, '', next, '', `Sign in: ${signIn}`, ''].join('\n'),
-        html: page(
-          `<p>${escapeHtml(hello)}</p><p>${escapeHtml(what)}</p><p>${escapeHtml(next)}</p><p><a href="${escapeHtml(signIn)}">Sign in</a></p>`,
-        ),
+        html: page(`<p>${escapeHtml(hello)}</p><p>${escapeHtml(what)}</p><p>${escapeHtml(next)}</p><p><a href="${escapeHtml(signIn)}">Sign in</a></p>`),
       };
     }
     default:
@@ -135,7 +137,11 @@ export function queueAccountMail(
   if (!mailServer && purpose) {
     // A local install without SMTP_URL: the owner reads the link from the log, once.
     const link = linkFor(config.publicUrl, purpose, issueToken(db, { purpose, userId: input.user.id, email: input.to, now: at }));
-    deps.logger.info({ msg: `mail not sent: no mail server configured; open this link to ${UNSENT_LINK_DOES[purpose]} ${input.to}`, kind: input.kind, unsentLink: link });
+    deps.logger.info({
+      msg: `mail not sent: no mail server configured; open this link to ${UNSENT_LINK_DOES[purpose]} ${input.to}`,
+      kind: input.kind,
+      unsentLink: link,
+    });
   }
 }
 
@@ -151,4 +157,3 @@ export function withLink(db: Db, row: OutboxRow, publicUrl: string, now: Date): 
   const token = issueToken(db, { purpose, userId: row.userId, email: row.to, now });
   return fill(row, linkFor(publicUrl, purpose, token));
 }
-

@@ -168,7 +168,14 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
           return { taken: true as const };
         }
         if (holders.some((u) => Date.parse(u.createdAt) > at.getTime() - UNVERIFIED_CLAIM_MS)) return { taken: true as const };
-        const user = createOperator(db, { email, passwordHash, name: body.name, companyName: body.companyName, alertMode: NEW_COMPANY_ALERT_MODE, createdAt: at.toISOString() });
+        const user = createOperator(db, {
+          email,
+          passwordHash,
+          name: body.name,
+          companyName: body.companyName,
+          alertMode: NEW_COMPANY_ALERT_MODE,
+          createdAt: at.toISOString(),
+        });
         queueAccountMail(deps, { kind: 'verify-email', user, to: user.email, companyName: body.companyName }, at);
         return { taken: false as const, user };
       });
@@ -187,7 +194,11 @@ export function accountService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'lo
         [perAddress, `addr:${address}`, TOO_MANY_SIGN_INS],
       ];
       const at = deps.now();
-      const isKnown = known.isKnown(findAccountsByEmail(db, accountKey, 3).map((u) => u.id), address, at);
+      const isKnown = known.isKnown(
+        findAccountsByEmail(db, accountKey, 3).map((u) => u.id),
+        address,
+        at,
+      );
       // Counted here, synchronously, before the password is checked: parallel guesses each take
       // a slot, so no more than the limit are ever verified.
       const taken = reserveAll(slots);

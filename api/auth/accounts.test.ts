@@ -28,14 +28,20 @@ async function setup(options: { smtp?: boolean } = {}) {
   const lines: Array<Record<string, unknown>> = [];
   const logger = { info: (r: Record<string, unknown>) => lines.push(r), warn: () => {}, error: () => {} };
   const t = createTestApp({ now: () => clock.now, logger, env: sink ? { SMTP_URL: sink.url } : {} });
-  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), { db: t.deps.db, logger, now: () => clock.now, busy: () => false });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), {
+    db: t.deps.db,
+    logger,
+    now: () => clock.now,
+    busy: () => false,
+  });
   cleanup.push(() => worker.stop());
   let n = 0;
   /** A sign-up as the portal makes it (address not verified). */
   async function signup(email = `owner${++n}-${Math.random().toString(36).slice(2, 7)}@tow.example`, password = PASSWORD) {
     const res = await t.call('POST', '/api/signup', { body: { name: 'Sam Owner', companyName: 'Sam Recovery', email, password } });
     // In a trial, so the company's page is live and takes quotes.
-    if (res.status === 201) updateUser(t.deps.db, res.json.id, { subscriptionStatus: 'trialing', trialEndsAt: new Date(clock.now.getTime() + 72 * HOUR).toISOString() });
+    if (res.status === 201)
+      updateUser(t.deps.db, res.json.id, { subscriptionStatus: 'trialing', trialEndsAt: new Date(clock.now.getTime() + 72 * HOUR).toISOString() });
     return { res, email, password, token: res.json?.authToken as string, userId: res.json?.id as number, companyId: res.json?.companyId as number };
   }
   /** The link in the newest mail to `to` whose path starts with `path`, and its token. */

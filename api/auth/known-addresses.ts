@@ -34,9 +34,9 @@ export function knownAddressStore(db: Db, secret: string) {
         .onConflictDoUpdate({ target: [knownSignInAddresses.userId, knownSignInAddresses.addressHash], set: { lastSignedInAt: at } })
         .run();
       const before = new Date(now.getTime() - KNOWN_ADDRESS_MS).toISOString();
-      db.delete(knownSignInAddresses).where(and(eq(knownSignInAddresses.userId, userId), lt(knownSignInAddresses.lastSignedInAt, before))).run();
+      db.delete(knownSignInAddresses)
+        .where(and(eq(knownSignInAddresses.userId, userId), lt(knownSignInAddresses.lastSignedInAt, before)))
+        .run();
     },
   };
 }
-
-export type KnownAddressStore = ReturnType<typeof knownAddressStore>;

@@ -33,7 +33,9 @@ describe('password strength', () => {
 
   it('accepts a strong password, and the harness’s own test password scores enough', async () => {
     expect((await signup(STRONG)).status).toBe(201);
-    expect((await estimatePassword('correct-horse', { name: 'Operator 1', companyName: 'Company 1', email: 'op@example.com' })).score).toBeGreaterThanOrEqual(MIN_PASSWORD_SCORE);
+    expect((await estimatePassword('correct-horse', { name: 'Operator 1', companyName: 'Company 1', email: 'op@example.com' })).score).toBeGreaterThanOrEqual(
+      MIN_PASSWORD_SCORE,
+    );
   });
 
   it('counts the account’s own name, company and email as guessable', async () => {

@@ -1,7 +1,12 @@
 // Passwords are hashed with argon2id at OWASP's recommended parameters (19 MiB, t=2, p=1).
 import { hash, verify } from '@node-rs/argon2';
 
-const OPTIONS = { algorithm: 2 /* Argon2id: the package's enum is a const enum, which isolatedModules cannot import */, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const OPTIONS = {
+  algorithm: 2 /* Argon2id: the package's enum is a const enum, which isolatedModules cannot import */,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+};
 
 export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS);
 

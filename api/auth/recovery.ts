@@ -18,7 +18,7 @@ import { queueAccountMail } from './account-mail';
 import { hashPassword, verifyPassword } from './password';
 import { assertStrongPassword } from './password-strength';
 import { findAccountsByEmail, findUserById, markEmailVerified, setPassword, type UserRow } from './store';
-import { checkToken, retireTokens, useToken, type TokenCheck, type TokenPurpose } from './tokens';
+import { checkToken, retireTokens, spendToken, type TokenCheck, type TokenPurpose } from './tokens';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -48,7 +48,11 @@ function refuseLink(check: Exclude<TokenCheck, { ok: true }>): never {
 const isReplaced = (user: UserRow) => user.email.includes('#replaced-');
 
 /** The account's own words, which a password of it must not lean on. */
-const passwordContext = (db: Db, user: UserRow) => ({ name: user.name, email: user.email, companyName: user.companyId != null ? findCompanyById(db, user.companyId)?.name : undefined });
+const passwordContext = (db: Db, user: UserRow) => ({
+  name: user.name,
+  email: user.email,
+  companyName: user.companyId != null ? findCompanyById(db, user.companyId)?.name : undefined,
+});
 
 const companyNameOf = (db: Db, user: UserRow) => (user.companyId != null && findCompanyById(db, user.companyId)?.name) || PRODUCT_NAME;
 
@@ -89,7 +93,7 @@ export function recoveryService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       const check = checkToken(db, purpose, token, at);
       if (!check.ok) refuseLink(check);
       const user = findUserById(db, check.row.userId);
-      if (!user || isReplaced(user) || !useToken(db, check.row.id, at)) refuseLink({ ok: false, reason: 'invalid' });
+      if (!user || isReplaced(user) || !spendToken(db, check.row.id, at)) refuseLink({ ok: false, reason: 'invalid' });
       return act(user, check.row.email, at);
     });
   }

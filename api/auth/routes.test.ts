@@ -29,7 +29,7 @@ describe('auth', () => {
     expect(vehicles.json.map((v: { basePrice: number }) => v.basePrice)).toEqual([25, 35, 20]);
   });
 
-  it('gives a new company the demo\'s vehicle prices and its ten problems as enabled £0 charges, offered on its page', async () => {
+  it("gives a new company the demo's vehicle prices and its ten problems as enabled £0 charges, offered on its page", async () => {
     const res = await signup({ name: 'New', email: 'starter@example.com', password: 'tow-truck-42', companyName: 'Starter Recovery' });
     const token = res.json.authToken as string;
     const charges = await t.call('GET', '/api/surcharges', { token });
@@ -44,7 +44,7 @@ describe('auth', () => {
     expect(priced(vehicles.json)).toEqual(priced(demoVehicles.json));
   });
 
-  it('leaves the demo company\'s own charges as they were', async () => {
+  it("leaves the demo company's own charges as they were", async () => {
     const demo = await t.call('GET', '/api/surcharges/1');
     expect(demo.json.map((s: { problemType: string; amount: number }) => [s.problemType, s.amount])).toEqual([
       ['Engine Failure', 45],
@@ -54,9 +54,18 @@ describe('auth', () => {
   });
 
   it.each([
-    [{}, { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' }],
-    [{ name: '  ', email: 'nope', password: '12345', companyName: '' }, { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' }],
-    [{ name: 1, email: ['a'], password: null, companyName: {} }, { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' }],
+    [
+      {},
+      { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' },
+    ],
+    [
+      { name: '  ', email: 'nope', password: '12345', companyName: '' },
+      { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' },
+    ],
+    [
+      { name: 1, email: ['a'], password: null, companyName: {} },
+      { name: 'Name is required', email: 'Invalid email address', password: 'Password must be at least 6 characters', companyName: 'Company name is required' },
+    ],
   ])('refuses a bad signup with the product messages %#', async (body, fields) => {
     const res = await signup(body);
     expect(res.status).toBe(400);

@@ -47,7 +47,9 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
       const { later } = recovery.requestReset(email, clientAddress(c, config.trustProxy));
       // After the answer: the same answer, in the same time, whether or not the address has an account.
       setImmediate(() => {
-        later().catch((err: unknown) => deps.logger.error({ msg: 'Could not write a password reset mail', error: err instanceof Error ? err.message : String(err) }));
+        later().catch((err: unknown) =>
+          deps.logger.error({ msg: 'Could not write a password reset mail', error: err instanceof Error ? err.message : String(err) }),
+        );
       });
       return c.json({ message: RESET_REQUESTED }, 200);
     })
@@ -63,7 +65,9 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
       const { later } = recovery.requestSignInLink(email, clientAddress(c, config.trustProxy));
       // After the answer, as for a reset: the same answer in the same time whether or not the address has an account.
       setImmediate(() => {
-        later().catch((err: unknown) => deps.logger.error({ msg: 'Could not write a sign-in link mail', error: err instanceof Error ? err.message : String(err) }));
+        later().catch((err: unknown) =>
+          deps.logger.error({ msg: 'Could not write a sign-in link mail', error: err instanceof Error ? err.message : String(err) }),
+        );
       });
       return c.json({ message: SIGN_IN_LINK_SENT }, 200);
     })

@@ -81,8 +81,7 @@ export function createSessions(db: Db, options: SessionOptions) {
     return session;
   }
 
-  const seal = (user: UserRow): Promise<string> =>
-    sealData({ uid: user.id, v: user.sessionVersion } satisfies SessionData, { password, ttl: TTL_SECONDS });
+  const seal = (user: UserRow): Promise<string> => sealData({ uid: user.id, v: user.sessionVersion } satisfies SessionData, { password, ttl: TTL_SECONDS });
 
   async function userFromSeal(sealed: string): Promise<UserRow | undefined> {
     const data = await unseal(sealed);

@@ -28,15 +28,23 @@ async function setup() {
   cleanup.push(() => sink.close());
   const logger = { info: () => {}, warn: () => {}, error: () => {} };
   const t = createTestApp({ now: () => clock.now, logger, env: { SMTP_URL: sink.url, TRUST_PROXY: '1' } });
-  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), { db: t.deps.db, logger, now: () => clock.now, busy: () => false });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger, now: () => clock.now }), {
+    db: t.deps.db,
+    logger,
+    now: () => clock.now,
+    busy: () => false,
+  });
   cleanup.push(() => worker.stop());
   const from = (address: string) => ({ 'x-forwarded-for': address });
   const email = `owner-${Math.random().toString(36).slice(2, 8)}@tow.example`;
-  const signup = await t.call('POST', '/api/signup', { body: { name: 'Sam Owner', companyName: 'Sam Towing', email, password: PASSWORD }, headers: from('203.0.113.10') });
+  const signup = await t.call('POST', '/api/signup', {
+    body: { name: 'Sam Owner', companyName: 'Sam Towing', email, password: PASSWORD },
+    headers: from('203.0.113.10'),
+  });
   expect(signup.status).toBe(201);
   const login = (password: string, address: string) => t.call('POST', '/api/login', { body: { email, password }, headers: from(address) });
   const askForLink = (address: string, to = email) => t.call('POST', '/api/sign-in-link', { body: { email: to }, headers: from(address) });
-  const useLink = (token: string, address: string) => t.call('POST', '/api/sign-in-with-link', { body: { token }, headers: from(address) });
+  const signInWithLink = (token: string, address: string) => t.call('POST', '/api/sign-in-with-link', { body: { token }, headers: from(address) });
   /** The mails are written after the answer; then the worker sends them. */
   const deliver = async () => {
     await new Promise((resolve) => setImmediate(resolve));
@@ -47,7 +55,7 @@ async function setup() {
       .filter((m) => m.to.includes(email))
       .flatMap((m) => [...m.text.matchAll(/http:\/\/localhost:3999\/sign-in\/([A-Za-z0-9_-]+)/g)].map((match) => match[1]));
   const user = () => t.deps.db.select().from(users).where(eq(users.email, email)).get();
-  return { t, clock, sink, email, userId: signup.json.id as number, login, askForLink, useLink, deliver, links, user };
+  return { t, clock, sink, email, userId: signup.json.id as number, login, askForLink, signInWithLink, deliver, links, user };
 }
 
 describe('sign-in slowing', () => {
@@ -61,7 +69,7 @@ describe('sign-in slowing', () => {
 
 describe('emailed sign-in link', () => {
   it('signs the owner in during a guessing run from many addresses, once', async () => {
-    const { t, clock, login, askForLink, useLink, deliver, links, sink, email } = await setup();
+    const { t, clock, login, askForLink, signInWithLink, deliver, links, sink, email } = await setup();
     // More than 100 wrong guesses in the hour, 10 from each of 12 addresses: the account is slowed.
     let slowed: Awaited<ReturnType<typeof login>> | undefined;
     for (let a = 0; a < 12 && !slowed; a++) {
@@ -97,9 +105,15 @@ describe('emailed sign-in link', () => {
     expect(stored).toHaveLength(1);
     expect(stored[0].text).toContain(LINK_PLACEHOLDER);
     expect(JSON.stringify(stored)).not.toContain(token);
-    expect(t.deps.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(token))).get()?.purpose).toBe('sign-in');
+    expect(
+      t.deps.db
+        .select()
+        .from(accountTokens)
+        .where(eq(accountTokens.tokenHash, hashToken(token)))
+        .get()?.purpose,
+    ).toBe('sign-in');
 
-    const signedIn = await useLink(token, owner);
+    const signedIn = await signInWithLink(token, owner);
     expect(signedIn.status).toBe(200);
     expect(signedIn.json.email).toBe(email);
     // Opening the link proved the mailbox.
@@ -107,7 +121,7 @@ describe('emailed sign-in link', () => {
     expect((await t.call('GET', '/api/auth/user', { token: signedIn.json.authToken })).status).toBe(200);
 
     // Once only.
-    const again = await useLink(token, owner);
+    const again = await signInWithLink(token, owner);
     expect([again.status, again.json.code]).toEqual([400, 'LINK_USED']);
     // The address is the owner's now: the password works there while the run goes on.
     expect((await login('guess-more', '192.0.2.250')).status).toBe(429);
@@ -115,20 +129,26 @@ describe('emailed sign-in link', () => {
   });
 
   it('refuses an expired link and changes nothing', async () => {
-    const { t, clock, askForLink, useLink, deliver, links, user } = await setup();
+    const { t, clock, askForLink, signInWithLink, deliver, links, user } = await setup();
     expect((await askForLink('198.51.100.5')).status).toBe(200);
     await deliver();
     const [token] = links();
     clock.now = new Date(clock.now.getTime() + 15 * MINUTE + 1000);
     const before = user();
-    const expired = await useLink(token, '198.51.100.5');
+    const expired = await signInWithLink(token, '198.51.100.5');
     expect(expired.status).toBe(400);
     expect(expired.json.code).toBe('LINK_EXPIRED');
     expect(expired.json.authToken).toBeUndefined();
     expect(expired.headers.get('set-cookie')).toBeNull();
     expect(user()).toEqual(before);
-    expect(t.deps.db.select().from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(token))).get()?.usedAt).toBeNull();
-    const unknown = await useLink('x'.repeat(43), '198.51.100.5');
+    expect(
+      t.deps.db
+        .select()
+        .from(accountTokens)
+        .where(eq(accountTokens.tokenHash, hashToken(token)))
+        .get()?.usedAt,
+    ).toBeNull();
+    const unknown = await signInWithLink('x'.repeat(43), '198.51.100.5');
     expect([unknown.status, unknown.json.code]).toEqual([400, 'LINK_INVALID']);
   });
 
@@ -149,13 +169,13 @@ describe('emailed sign-in link', () => {
   });
 
   it('a used link ends the account’s other sign-in links', async () => {
-    const { askForLink, useLink, deliver, links } = await setup();
+    const { askForLink, signInWithLink, deliver, links } = await setup();
     await askForLink('198.51.100.5');
     await deliver();
     await askForLink('198.51.100.5');
     await deliver();
     const [first, second] = links();
-    expect((await useLink(second, '198.51.100.5')).status).toBe(200);
-    expect((await useLink(first, '198.51.100.5')).json.code).toBe('LINK_USED');
+    expect((await signInWithLink(second, '198.51.100.5')).status).toBe(200);
+    expect((await signInWithLink(first, '198.51.100.5')).json.code).toBe('LINK_USED');
   });
 });

@@ -24,12 +24,22 @@ export function findAccountsByEmail(db: Db, email: string, limit = 5): UserRow[]
 }
 
 export function findUserById(db: Db, id: number): UserRow | undefined {
-  return prepared(db, 'userById', () => db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare()).get({ id });
+  return prepared(db, 'userById', () =>
+    db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare(),
+  ).get({ id });
 }
 
 export function findUserByCompanyId(db: Db, companyId: number): UserRow | undefined {
   return prepared(db, 'userByCompanyId', () =>
-    db.select().from(users).where(eq(users.companyId, sql.placeholder('companyId'))).prepare(),
+    db
+      .select()
+      .from(users)
+      .where(eq(users.companyId, sql.placeholder('companyId')))
+      .prepare(),
   ).get({ companyId });
 }
 
@@ -43,11 +53,21 @@ export function createOperator(
   input: { email: string; passwordHash: string; name: string; companyName: string; alertMode: AlertMode; createdAt?: string },
 ): UserRow {
   return db.transaction((tx) => {
-    const company = tx.insert(companies).values({ name: input.companyName, alertMode: input.alertMode, offerBooking: true }).returning({ id: companies.id }).get();
+    const company = tx
+      .insert(companies)
+      .values({ name: input.companyName, alertMode: input.alertMode, offerBooking: true })
+      .returning({ id: companies.id })
+      .get();
     insertStarterRows(tx, company.id);
     return tx
       .insert(users)
-      .values({ email: input.email, password: input.passwordHash, name: input.name, companyId: company.id, ...(input.createdAt ? { createdAt: input.createdAt } : {}) })
+      .values({
+        email: input.email,
+        password: input.passwordHash,
+        name: input.name,
+        companyId: company.id,
+        ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+      })
       .returning()
       .get();
   });

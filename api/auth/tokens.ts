@@ -43,7 +43,11 @@ export type TokenCheck = { ok: true; row: TokenRow } | { ok: false; reason: 'inv
 /** What a token from a link is: unknown (or of another purpose), expired, used, or good. Changes nothing. */
 export function checkToken(db: Db, purpose: TokenPurpose, token: string, now: Date): TokenCheck {
   if (!TOKEN_SHAPE.test(token)) return { ok: false, reason: 'invalid' };
-  const row = db.select().from(accountTokens).where(eq(accountTokens.tokenHash, hashToken(token))).get();
+  const row = db
+    .select()
+    .from(accountTokens)
+    .where(eq(accountTokens.tokenHash, hashToken(token)))
+    .get();
   if (!row || row.purpose !== purpose) return { ok: false, reason: 'invalid' };
   if (row.usedAt) return { ok: false, reason: 'used' };
   if (Date.parse(row.expiresAt) <= now.getTime()) return { ok: false, reason: 'expired' };
@@ -51,7 +55,7 @@ export function checkToken(db: Db, purpose: TokenPurpose, token: string, now: Da
 }
 
 /** Marks the token used; false if another request used it first (run in the write that acts on it). */
-export function useToken(db: Db, id: number, now: Date): boolean {
+export function spendToken(db: Db, id: number, now: Date): boolean {
   const { changes } = db
     .update(accountTokens)
     .set({ usedAt: now.toISOString() })

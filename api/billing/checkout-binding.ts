@@ -53,5 +53,3 @@ export function createCheckoutBinding(options: { secret: string; secureCookies: 
     },
   };
 }
-
-export type CheckoutBinding = ReturnType<typeof createCheckoutBinding>;

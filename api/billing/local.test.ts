@@ -109,7 +109,12 @@ describe('local billing: the whole subscription journey', () => {
     advance(60_000);
     const again = await t.call('POST', '/api/process-checkout-success', { body: { sessionId }, cookie: account.binding });
     expect(again.status).toBe(200);
-    expect(again.json).toMatchObject({ success: true, message: 'Subscription already processed', code: 'CHECKOUT_ALREADY_PROCESSED', user: { subscriptionStatus: 'trialing' } });
+    expect(again.json).toMatchObject({
+      success: true,
+      message: 'Subscription already processed',
+      code: 'CHECKOUT_ALREADY_PROCESSED',
+      user: { subscriptionStatus: 'trialing' },
+    });
     expect(again.json.authToken).toEqual(expect.any(String));
     expect((await t.call('GET', '/api/subscription-details', { token })).json.trialEnd).toBe(trialEnd);
 
@@ -117,7 +122,7 @@ describe('local billing: the whole subscription journey', () => {
     const { res: cancelled, path: portalPath } = await portalAction(token, 'cancel');
     expect(cancelled.status).toBe(303);
     expect(cancelled.headers.get('location')).toMatch(/\?done=cancelled$/);
-    const portalPage = await t.raw('GET', new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname + '?done=cancelled');
+    const portalPage = await t.raw('GET', `${new URL(cancelled.headers.get('location') ?? '', TEST_ORIGIN).pathname}?done=cancelled`);
     expect(portalPage.text).toContain('Your subscription has been cancelled');
     expect(portalPage.text).toContain('Renew subscription');
     expect(portalPath).toMatch(/^\/billing\/portal\//);
@@ -190,7 +195,12 @@ describe('local billing: checkout return errors', () => {
     const { t } = setup();
     const res = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: 'cs_local_nope' } });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
+    expect(res.json).toMatchObject({
+      success: false,
+      error: 'Invalid or expired session ID',
+      message: 'Invalid or expired session ID',
+      code: 'CHECKOUT_INVALID',
+    });
     expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
   });
 
@@ -205,7 +215,12 @@ describe('local billing: checkout return errors', () => {
     advance(25 * 60 * 60 * 1000);
     expect((await t.raw('GET', new URL(checkoutUrl).pathname)).status).toBe(410);
     const expired = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
-    expect(expired.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' });
+    expect(expired.json).toMatchObject({
+      success: false,
+      error: 'Invalid or expired session ID',
+      message: 'Invalid or expired session ID',
+      code: 'CHECKOUT_INVALID',
+    });
   });
 
   it('stops a processed session id signing in after an hour: it sits in browser history', async () => {
@@ -232,7 +247,12 @@ describe('local billing: starting checkout', () => {
     const { t, signup } = setup();
     const { email, checkoutUrl, token } = await signup();
     const answers = [];
-    for (const body of [{}, { email, name: 'Someone', companyName: 'Someone Recovery' }, { email: 'nobody@example.com', name: 'No One' }, { prefilled_email: email }]) {
+    for (const body of [
+      {},
+      { email, name: 'Someone', companyName: 'Someone Recovery' },
+      { email: 'nobody@example.com', name: 'No One' },
+      { prefilled_email: email },
+    ]) {
       const res = await t.call('POST', '/api/create-checkout-session', { body });
       answers.push({ status: res.status, message: res.json.message });
       expect(res.json.requestId).toBeTruthy();

@@ -8,7 +8,14 @@ import { sealData, unsealData } from 'iron-session';
 import { TRIAL_DAYS } from '#shared/constants';
 import { statusRules } from '#shared/subscription';
 import type { AppDeps } from '../platform/deps';
-import { completeCheckoutSession, expireCheckoutSession, findCheckoutSession, insertCheckoutSession, openCheckoutSessionIds, type CheckoutSessionRow } from './store';
+import {
+  completeCheckoutSession,
+  expireCheckoutSession,
+  findCheckoutSession,
+  insertCheckoutSession,
+  openCheckoutSessionIds,
+  type CheckoutSessionRow,
+} from './store';
 import { findUserById, type UserRow } from '../auth/store';
 import { isSealFormat } from '../auth/session';
 import { write } from '../platform/db/write';
@@ -88,7 +95,12 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
 
   const checkoutNotFound = (c: Context<AppEnv>) =>
     c.html(
-      checkoutMessagePage({ heading: 'Checkout not found', text: 'This checkout does not exist.', linkText: 'Go to your subscription', linkUrl: subscriptionUrl }),
+      checkoutMessagePage({
+        heading: 'Checkout not found',
+        text: 'This checkout does not exist.',
+        linkText: 'Go to your subscription',
+        linkUrl: subscriptionUrl,
+      }),
       404,
     );
 
@@ -131,7 +143,9 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
           410,
         );
       }
-      return c.html(checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl, returning: user.trialUsed, production }));
+      return c.html(
+        checkoutPage({ email: user.email, trialEnds: addDays(now(), TRIAL_DAYS), cancelUrl: subscriptionUrl, returning: user.trialUsed, production }),
+      );
     })
     .post('/billing/checkout/:id', async (c) => {
       noStore(c);
@@ -208,7 +222,13 @@ export function createLocalBilling(deps: AppDeps): BillingProvider {
       if (!row) return { kind: 'invalid' };
       if (row.status !== 'complete') return isExpired(row, now()) ? { kind: 'invalid' } : { kind: 'unpaid' };
       const owner = findUserById(db, row.userId);
-      return { kind: 'complete', userId: row.userId, signsIn: row.signsIn, processedAt: row.processedAt, trial: owner ? checkoutPatch(owner, now()) : trialPatch(now()) };
+      return {
+        kind: 'complete',
+        userId: row.userId,
+        signsIn: row.signsIn,
+        processedAt: row.processedAt,
+        trial: owner ? checkoutPatch(owner, now()) : trialPatch(now()),
+      };
     },
     async portalUrl(user) {
       const token = await sealData({ uid: user.id, v: user.sessionVersion } satisfies PortalTokenData, {

@@ -15,22 +15,27 @@ export { ALREADY_PROCESSED, CHECKOUT_ERRORS, CHECKOUT_OF_ANOTHER_ACCOUNT, PROCES
 export function billingRoutes(deps: AppDeps, billing: Billing) {
   const service = billingService(deps, billing);
 
-  return new ContractHono<AppEnv>()
-    .openapi(routes.billing.config, (c) => c.json(service.config(), 200))
-    // The body's email and name are ignored; anonymous callers get one answer whatever they send.
-    .openapi(routes.billing.checkout, async (c) => c.json({ url: await service.checkout(c, currentUser(c)) }, 200))
-    .openapi(routes.billing.checkoutReturn, async (c) => {
-      const { sessionId } = c.req.valid('json');
-      const result = await service.checkoutReturn(c, sessionId);
-      if (!result.ok) {
-        // The product's `error`, beside the `message` and `requestId` every other error body carries.
-        const { message, code } = result.error;
-        return c.json({ success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string }, 400);
-      }
-      return c.json(result.body, 200);
-    })
-    .openapi(routes.billing.details, (c) => c.json(service.details(currentUser(c)), 200))
-    .openapi(routes.billing.reactivate, async (c) => c.json(await service.reactivate(currentUser(c)), 200))
-    .openapi(routes.billing.portal, async (c) => c.json({ url: await service.portalUrl(currentUser(c)) }, 200))
-    .openapi(routes.billing.webhook, async (c) => c.json(await service.webhook(() => c.req.text(), c.req.header('stripe-signature')), 200));
+  return (
+    new ContractHono<AppEnv>()
+      .openapi(routes.billing.config, (c) => c.json(service.config(), 200))
+      // The body's email and name are ignored; anonymous callers get one answer whatever they send.
+      .openapi(routes.billing.checkout, async (c) => c.json({ url: await service.checkout(c, currentUser(c)) }, 200))
+      .openapi(routes.billing.checkoutReturn, async (c) => {
+        const { sessionId } = c.req.valid('json');
+        const result = await service.checkoutReturn(c, sessionId);
+        if (!result.ok) {
+          // The product's `error`, beside the `message` and `requestId` every other error body carries.
+          const { message, code } = result.error;
+          return c.json(
+            { success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string },
+            400,
+          );
+        }
+        return c.json(result.body, 200);
+      })
+      .openapi(routes.billing.details, (c) => c.json(service.details(currentUser(c)), 200))
+      .openapi(routes.billing.reactivate, async (c) => c.json(await service.reactivate(currentUser(c)), 200))
+      .openapi(routes.billing.portal, async (c) => c.json({ url: await service.portalUrl(currentUser(c)) }, 200))
+      .openapi(routes.billing.webhook, async (c) => c.json(await service.webhook(() => c.req.text(), c.req.header('stripe-signature')), 200))
+  );
 }

@@ -25,8 +25,7 @@ export const CHECKOUT_ERRORS = {
 } as const;
 
 export const ALREADY_PROCESSED = 'Subscription already processed';
-export const CHECKOUT_OF_ANOTHER_ACCOUNT =
-  'This checkout belongs to a different account. Sign out first if you want to continue with that account.';
+export const CHECKOUT_OF_ANOTHER_ACCOUNT = 'This checkout belongs to a different account. Sign out first if you want to continue with that account.';
 
 /**
  * A processed session id keeps signing its owner in for this long (the success page's retries,
@@ -34,7 +33,10 @@ export const CHECKOUT_OF_ANOTHER_ACCOUNT =
  */
 export const PROCESSED_SIGN_IN_WINDOW_MS = 60 * 60 * 1000;
 
-export function createBilling(deps: AppDeps, provider: BillingProvider = deps.config.billing.mode === 'stripe' ? createStripeBilling(deps) : createLocalBilling(deps)) {
+export function createBilling(
+  deps: AppDeps,
+  provider: BillingProvider = deps.config.billing.mode === 'stripe' ? createStripeBilling(deps) : createLocalBilling(deps),
+) {
   const binding = createCheckoutBinding({ secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   /** Opens a checkout for the signed-in user, bound to this browser, and answers where it goes. */
   async function startCheckout(c: Context<AppEnv>, user: UserRow): Promise<string> {
@@ -106,16 +108,17 @@ export function billingService(deps: AppDeps, billing: Billing) {
 
       const at = now();
       // The claim and the trial commit together: two racing returns apply the trial once.
-      const user = await write(db, () =>
-        claimCheckoutSession(db, sessionId, at.toISOString()) ? applyBillingPatch(deps, owner, lookup.trial) : undefined,
-      );
+      const user = await write(db, () => (claimCheckoutSession(db, sessionId, at.toISOString()) ? applyBillingPatch(deps, owner, lookup.trial) : undefined));
       if (!user && lookup.processedAt && Date.parse(lookup.processedAt) + PROCESSED_SIGN_IN_WINDOW_MS <= at.getTime()) {
         return fail(CHECKOUT_ERRORS.invalid);
       }
       const repeat = user ? undefined : ({ message: ALREADY_PROCESSED, code: 'CHECKOUT_ALREADY_PROCESSED' } as const);
       if (!maySignIn) {
         // The owner paid, so the trial starts wherever the id is returned; signing in needs the owner.
-        return { ok: true, body: { success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse };
+        return {
+          ok: true,
+          body: { success: true, ...(repeat ?? { message: 'Subscription started. Please sign in to continue.' }) } satisfies CheckoutSuccessResponse,
+        };
       }
       const current = user ?? owner;
       const authToken = await sessions.start(c, current);

@@ -69,11 +69,7 @@ export interface SubscriptionView {
 }
 
 /** What the subscription page and the portal show: status and dates as of `now`. */
-export function subscriptionView(
-  state: BillingState & { cancelAtPeriodEnd: boolean },
-  now: Date,
-  mode: 'local' | 'stripe',
-): SubscriptionView {
+export function subscriptionView(state: BillingState & { cancelAtPeriodEnd: boolean }, now: Date, mode: 'local' | 'stripe'): SubscriptionView {
   const status = effectiveStatus(state, now, mode);
   return {
     status,

@@ -6,11 +6,12 @@ import { billingEvents, checkoutSessions } from '../platform/db/schema';
 
 export type CheckoutSessionRow = typeof checkoutSessions.$inferSelect;
 
-export function insertCheckoutSession(
-  db: Db,
-  row: { id: string; userId: number; signsIn: boolean; createdAt: string },
-): CheckoutSessionRow {
-  return db.insert(checkoutSessions).values({ ...row, status: 'open' }).returning().get();
+export function insertCheckoutSession(db: Db, row: { id: string; userId: number; signsIn: boolean; createdAt: string }): CheckoutSessionRow {
+  return db
+    .insert(checkoutSessions)
+    .values({ ...row, status: 'open' })
+    .returning()
+    .get();
 }
 
 export function findCheckoutSession(db: Db, id: string): CheckoutSessionRow | undefined {

@@ -5,10 +5,7 @@ import type { SubscriptionStatus } from '#shared/subscription';
 import type { UserRow } from '../auth/store';
 
 /** The parts of a Stripe subscription this app reads (webhook payloads and API answers alike). */
-export type SubscriptionLike = Pick<
-  Stripe.Subscription,
-  'id' | 'status' | 'cancel_at_period_end' | 'cancel_at' | 'trial_end' | 'ended_at' | 'metadata'
-> & {
+export type SubscriptionLike = Pick<Stripe.Subscription, 'id' | 'status' | 'cancel_at_period_end' | 'cancel_at' | 'trial_end' | 'ended_at' | 'metadata'> & {
   customer: string | { id: string };
   items: { data: ReadonlyArray<{ current_period_end: number }> };
 };
@@ -16,25 +13,17 @@ export type SubscriptionLike = Pick<
 export type BillingPatch = Partial<
   Pick<
     UserRow,
-    | 'subscriptionStatus'
-    | 'trialEndsAt'
-    | 'currentPeriodEnd'
-    | 'cancelAtPeriodEnd'
-    | 'stripeCustomerId'
-    | 'stripeSubscriptionId'
-    | 'billingSyncedAt'
+    'subscriptionStatus' | 'trialEndsAt' | 'currentPeriodEnd' | 'cancelAtPeriodEnd' | 'stripeCustomerId' | 'stripeSubscriptionId' | 'billingSyncedAt'
   >
 >;
 
-const iso = (unixSeconds: number | null | undefined): string | null =>
-  unixSeconds == null ? null : new Date(unixSeconds * 1000).toISOString();
+const iso = (unixSeconds: number | null | undefined): string | null => (unixSeconds == null ? null : new Date(unixSeconds * 1000).toISOString());
 
 /**
  * Stripe has moved from `cancel_at_period_end` to `cancel_at` (its billing portal now sets the
  * latter), so either one means "ends at the period end": docs/product.md's 'cancelled'.
  */
-const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean =>
-  sub.cancel_at_period_end || sub.cancel_at != null;
+const isCancelling = (sub: Pick<SubscriptionLike, 'cancel_at_period_end' | 'cancel_at'>): boolean => sub.cancel_at_period_end || sub.cancel_at != null;
 
 export function statusFromStripe(status: Stripe.Subscription.Status, cancelling: boolean): SubscriptionStatus {
   switch (status) {
@@ -51,8 +40,7 @@ export function statusFromStripe(status: Stripe.Subscription.Status, cancelling:
   }
 }
 
-export const customerIdOf = (customer: SubscriptionLike['customer']): string =>
-  typeof customer === 'string' ? customer : customer.id;
+export const customerIdOf = (customer: SubscriptionLike['customer']): string => (typeof customer === 'string' ? customer : customer.id);
 
 /** The user fields a subscription snapshot sets, whatever event or call it came from. */
 export function patchFromSubscription(sub: SubscriptionLike): BillingPatch {
@@ -73,8 +61,7 @@ export function patchFromSubscription(sub: SubscriptionLike): BillingPatch {
  * applied. Equal seconds still apply: Stripe's clock has one-second steps, and the replay guard
  * (event ids) already stops the same event twice.
  */
-export const isStale = (eventCreated: number, syncedAt: number | null): boolean =>
-  syncedAt != null && eventCreated < syncedAt;
+export const isStale = (eventCreated: number, syncedAt: number | null): boolean => syncedAt != null && eventCreated < syncedAt;
 
 /**
  * A subscription event is for the user's current subscription, or for a newer one that replaces

@@ -41,9 +41,7 @@ function stripeApp(env: Record<string, string> = {}) {
       data: { object },
     });
     const signature =
-      options.signature === undefined
-        ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET })
-        : options.signature;
+      options.signature === undefined ? signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? WEBHOOK_SECRET }) : options.signature;
     const res = await t.app.request(`${TEST_ORIGIN}/api/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'stripe-signature': signature }) },
@@ -130,7 +128,9 @@ describe('stripe billing: checkout', () => {
 
   it('processes the return once: trialing with Stripe’s dates, then already processed', async () => {
     const { t, details } = stripeApp();
-    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `ret-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'R Recovery' } });
+    const signup = await t.call('POST', '/api/signup', {
+      body: { name: 'Op', email: `ret-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'R Recovery' },
+    });
     const sessionId = new URL(signup.json.checkoutUrl).pathname.split('/').pop() ?? '';
 
     const unpaid = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
@@ -152,7 +152,9 @@ describe('stripe billing: checkout', () => {
 
   it('expires the abandoned signup checkout at Stripe when a newer one starts, so it cannot open a second subscription', async () => {
     const { t } = stripeApp();
-    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `twice-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'T Recovery' } });
+    const signup = await t.call('POST', '/api/signup', {
+      body: { name: 'Op', email: `twice-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'T Recovery' },
+    });
     const abandoned = new URL(signup.json.checkoutUrl).pathname.split('/').pop() ?? '';
     const token = signup.json.authToken as string;
 
@@ -168,7 +170,10 @@ describe('stripe billing: checkout', () => {
     fake.completeCheckout(current);
     const again = await t.call('POST', '/api/create-checkout-session', { token, body: {} });
     expect(again.status).toBe(200);
-    const processed = await t.call('POST', '/api/process-checkout-success', { body: { sessionId: current }, cookie: cookieFrom(started.headers, CHECKOUT_COOKIE) });
+    const processed = await t.call('POST', '/api/process-checkout-success', {
+      body: { sessionId: current },
+      cookie: cookieFrom(started.headers, CHECKOUT_COOKIE),
+    });
     expect(processed.json).toMatchObject({ success: true, user: { subscriptionStatus: 'trialing' } });
   });
 
@@ -180,7 +185,9 @@ describe('stripe billing: checkout', () => {
     expect(unknown.json).toMatchObject({ success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID' });
     expect(fake.requests.length).toBe(before);
 
-    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `gone-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'G Recovery' } });
+    const signup = await t.call('POST', '/api/signup', {
+      body: { name: 'Op', email: `gone-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'G Recovery' },
+    });
     const sessionId = new URL(signup.json.checkoutUrl).pathname.split('/').pop() ?? '';
     fake.forgetCheckout(sessionId);
     const gone = await t.call('POST', '/api/process-checkout-success', { body: { sessionId } });
@@ -201,7 +208,9 @@ describe('stripe billing: portal and reactivation', () => {
 
   it('says there is no billing account before checkout', async () => {
     const { t } = stripeApp();
-    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `np-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'N Recovery' } });
+    const signup = await t.call('POST', '/api/signup', {
+      body: { name: 'Op', email: `np-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'N Recovery' },
+    });
     const res = await t.call('POST', '/api/customer-portal', { token: signup.json.authToken });
     expect(res.status).toBe(409);
     expect(res.json.message).toMatch(/no billing account/);
@@ -260,7 +269,9 @@ describe('stripe billing: webhooks', () => {
     const { webhook, subscribedOperator, details } = stripeApp();
     const op = await subscribedOperator();
     const t0 = nowSeconds() + 10;
-    const newer = await webhook('customer.subscription.updated', subscriptionObject(op.sub, { status: 'active', cancel_at_period_end: true }), { created: t0 + 20 });
+    const newer = await webhook('customer.subscription.updated', subscriptionObject(op.sub, { status: 'active', cancel_at_period_end: true }), {
+      created: t0 + 20,
+    });
     expect(newer.json.outcome).toBe('applied');
     const older = await webhook('customer.subscription.updated', subscriptionObject(op.sub, { status: 'trialing' }), { created: t0 });
     expect(older.json.outcome).toBe('ignored');
@@ -312,10 +323,22 @@ describe('stripe billing: webhooks', () => {
 
   it('links the Stripe ids on checkout.session.completed and ignores other event types', async () => {
     const { t, webhook } = stripeApp();
-    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `link-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'L Recovery' } });
-    const completed = { id: 'cs_test_x', object: 'checkout.session', client_reference_id: String(signup.json.id), customer: 'cus_linked', subscription: 'sub_linked' };
+    const signup = await t.call('POST', '/api/signup', {
+      body: { name: 'Op', email: `link-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'L Recovery' },
+    });
+    const completed = {
+      id: 'cs_test_x',
+      object: 'checkout.session',
+      client_reference_id: String(signup.json.id),
+      customer: 'cus_linked',
+      subscription: 'sub_linked',
+    };
     expect((await webhook('checkout.session.completed', completed)).json.outcome).toBe('applied');
-    expect(findUserById(t.deps.db, signup.json.id)).toMatchObject({ stripeCustomerId: 'cus_linked', stripeSubscriptionId: 'sub_linked', subscriptionStatus: 'inactive' });
+    expect(findUserById(t.deps.db, signup.json.id)).toMatchObject({
+      stripeCustomerId: 'cus_linked',
+      stripeSubscriptionId: 'sub_linked',
+      subscriptionStatus: 'inactive',
+    });
     expect((await webhook('customer.created', { id: 'cus_linked', object: 'customer' })).json.outcome).toBe('ignored');
   });
 });
@@ -327,7 +350,9 @@ describe('stripe billing: the provider unreachable', () => {
     await stopped.close();
     const { t } = stripeApp({ STRIPE_API_BASE: stopped.baseUrl });
     // Signup still succeeds without its checkout link (the portal offers the trial again).
-    const signup = await t.call('POST', '/api/signup', { body: { name: 'Op', email: `down-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'Down Recovery' } });
+    const signup = await t.call('POST', '/api/signup', {
+      body: { name: 'Op', email: `down-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'Down Recovery' },
+    });
     expect(signup.status).toBe(201);
     expect(signup.json.checkoutUrl).toBeUndefined();
     const token = signup.json.authToken as string;

@@ -73,11 +73,9 @@ function providerUnreachable(err: unknown): boolean {
   return typeof (err as { type?: unknown } | null)?.type === 'string' && typeof status === 'number' && status >= 500;
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id;
+const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
 
-const isoFromUnix = (seconds: number | undefined): string | undefined =>
-  seconds == null ? undefined : new Date(seconds * 1000).toISOString();
+const isoFromUnix = (seconds: number | undefined): string | undefined => (seconds == null ? undefined : new Date(seconds * 1000).toISOString());
 
 export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripeClient(deps.config.billing)): BillingProvider {
   const { db, config, now, logger } = deps;
@@ -204,17 +202,19 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
 
     async startCheckout(user, { signsIn }) {
       const line = { price: await atStripe('find the plan price', priceId), quantity: 1 };
-      const session = await atStripe('open a checkout', () => stripe.checkout.sessions.create({
-        mode: 'subscription',
-        line_items: [line],
-        // One free trial per account: a returning customer subscribes without one.
-        subscription_data: { ...(user.trialUsed ? {} : { trial_period_days: TRIAL_DAYS }), metadata: { userId: String(user.id) } },
-        client_reference_id: String(user.id),
-        ...(user.stripeCustomerId ? { customer: user.stripeCustomerId } : { customer_email: user.email }),
-        metadata: { userId: String(user.id) },
-        success_url: `${config.publicUrl}/subscription-success?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: subscriptionUrl,
-      }));
+      const session = await atStripe('open a checkout', () =>
+        stripe.checkout.sessions.create({
+          mode: 'subscription',
+          line_items: [line],
+          // One free trial per account: a returning customer subscribes without one.
+          subscription_data: { ...(user.trialUsed ? {} : { trial_period_days: TRIAL_DAYS }), metadata: { userId: String(user.id) } },
+          client_reference_id: String(user.id),
+          ...(user.stripeCustomerId ? { customer: user.stripeCustomerId } : { customer_email: user.email }),
+          metadata: { userId: String(user.id) },
+          success_url: `${config.publicUrl}/subscription-success?session_id={CHECKOUT_SESSION_ID}`,
+          cancel_url: subscriptionUrl,
+        }),
+      );
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
       const earlier = openCheckoutSessionIds(db, user.id);
       await write(db, () => insertCheckoutSession(db, { id: session.id, userId: user.id, signsIn, createdAt: now().toISOString() }));
@@ -238,7 +238,11 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       const sub = session.subscription && typeof session.subscription === 'object' ? session.subscription : undefined;
       const trial: BillingPatch = sub
         ? patchFromSubscription(sub)
-        : { ...checkoutPatch(findUserById(db, row.userId) ?? { trialUsed: false }, now()), stripeCustomerId: idOf(session.customer), stripeSubscriptionId: idOf(session.subscription) };
+        : {
+            ...checkoutPatch(findUserById(db, row.userId) ?? { trialUsed: false }, now()),
+            stripeCustomerId: idOf(session.customer),
+            stripeSubscriptionId: idOf(session.subscription),
+          };
       return {
         kind: 'complete',
         userId: row.userId,
@@ -262,7 +266,10 @@ export function createStripeBilling(deps: AppDeps, stripe: Stripe = createStripe
       // A cancellation scheduled by date (what Stripe's portal may set) is undone by clearing
       // that date; one at period end by clearing the flag.
       const updated = await atStripe('reactivate the subscription', () =>
-        stripe.subscriptions.update(current.id, current.cancel_at != null && !current.cancel_at_period_end ? { cancel_at: '' } : { cancel_at_period_end: false }),
+        stripe.subscriptions.update(
+          current.id,
+          current.cancel_at != null && !current.cancel_at_period_end ? { cancel_at: '' } : { cancel_at_period_end: false },
+        ),
       );
       return { ...patchFromSubscription(updated), billingSyncedAt: Math.max(user.billingSyncedAt ?? 0, nowSeconds()) };
     },

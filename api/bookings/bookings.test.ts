@@ -26,7 +26,9 @@ afterEach(async () => {
 const KEY = 'k3Y-of-one-booking-form-0001';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function setup(options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJobs>[0]['logger']; status?: SubscriptionStatus } = {}) {
+async function setup(
+  options: { sms?: boolean; env?: Record<string, string>; logger?: Parameters<typeof mailOutboxJobs>[0]['logger']; status?: SubscriptionStatus } = {},
+) {
   const clock = { now: new Date('2026-06-10T12:00:00Z') };
   const sink: SmtpSink = await startSmtpSink();
   cleanup.push(() => sink.close());
@@ -34,7 +36,12 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
   if (fake) cleanup.push(() => fake.close());
   const t = createTestApp({ now: () => clock.now, env: { SMTP_URL: sink.url, ...(fake ? fake.env() : {}), ...options.env } });
   const now = () => clock.now;
-  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: options.logger ?? silent, now }), {
+    db: t.deps.db,
+    logger: silent,
+    now,
+    busy: () => false,
+  });
   cleanup.push(() => worker.stop());
   const op = await t.operator(options.status);
   const quote = async (companyId = op.companyId) => {
@@ -44,7 +51,15 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
   };
   const book = (quoteId: string, extra: Record<string, unknown> = {}) =>
     t.call('POST', '/api/bookings', {
-      body: { quoteId, bookingKey: KEY, name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde', note: 'Hard shoulder, northbound, after junction 18', ...extra },
+      body: {
+        quoteId,
+        bookingKey: KEY,
+        name: 'Jane Motorist',
+        phone: '07700 900123',
+        registration: 'ab12cde',
+        note: 'Hard shoulder, northbound, after junction 18',
+        ...extra,
+      },
     });
   const outbox = () => t.deps.db.select().from(mailOutbox).all();
   const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
@@ -62,7 +77,7 @@ async function setup(options: { sms?: boolean; env?: Record<string, string>; log
 
 describe('booking a quote', () => {
   it('prepares its SQL once: a booking after the first prepares no statement (drizzle building one costs more than the read; docs/budgets.md)', async () => {
-    const { t, op, quote, book, confirmedSmsNumber } = await setup();
+    const { t, quote, book, confirmedSmsNumber } = await setup();
     // A text number too, so every alert of a booking is written.
     await confirmedSmsNumber('07700 900456');
     expect((await book((await quote()).quoteId)).status).toBe(201);
@@ -91,7 +106,12 @@ describe('booking a quote', () => {
     // Nothing of the motorist's on their own page's answer but the registration.
     expect(JSON.stringify(res.json.job)).not.toContain('Jane');
 
-    expect(outbox().filter((r) => r.kind === 'booking').map((r) => [r.channel, r.to]).sort()).toEqual([
+    expect(
+      outbox()
+        .filter((r) => r.kind === 'booking')
+        .map((r) => [r.channel, r.to])
+        .sort(),
+    ).toEqual([
       ['email', op.email],
       ['sms', '+447700900123'],
       ['sms', '+447700900456'],
@@ -198,7 +218,11 @@ describe('booking a quote', () => {
     const next = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
     cleanup.push(() => next.stop());
     await next.tick();
-    expect(outbox().filter((r) => r.channel === 'sms').map((r) => r.status)).toEqual(['sent']);
+    expect(
+      outbox()
+        .filter((r) => r.channel === 'sms')
+        .map((r) => r.status),
+    ).toEqual(['sent']);
     expect(fake.received).toHaveLength(1);
     await next.tick();
     expect(fake.received).toHaveLength(1);
@@ -259,7 +283,10 @@ describe('the job, from accept to completed', () => {
 
     const early = await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: '' } });
     expect(early.json.fields.reason).toBe('Reason is required');
-    const accepted = await t.call('POST', `/api/bookings/TQ-${q.quoteId.toLowerCase()}/accept`, { token: op.token, body: { etaMinutes: 25, driverName: 'Sam' } });
+    const accepted = await t.call('POST', `/api/bookings/TQ-${q.quoteId.toLowerCase()}/accept`, {
+      token: op.token,
+      body: { etaMinutes: 25, driverName: 'Sam' },
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({ status: 'accepted', driverName: 'Sam', eta: { minutes: 25, at: '2026-06-10T12:25:00.000Z', fromPosition: false } });
     const driverUrl = accepted.json.driverUrl as string;
@@ -272,7 +299,12 @@ describe('the job, from accept to completed', () => {
     const job = await t.call('GET', `/api/jobs/${jobToken}`);
     expect(job.json).toMatchObject({ status: 'accepted', driverName: 'Sam', eta: { minutes: 25 } });
     const driver = await t.call('GET', `/api/driver/${driverToken}`);
-    expect(driver.json).toMatchObject({ customerName: 'Jane Motorist', customerPhone: '+447700900123', registration: 'AB12 CDE', position: { lat: 53.4794, lng: -2.2453 } });
+    expect(driver.json).toMatchObject({
+      customerName: 'Jane Motorist',
+      customerPhone: '+447700900123',
+      registration: 'AB12 CDE',
+      position: { lat: 53.4794, lng: -2.2453 },
+    });
 
     const step = (status: string) => t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
     const early2 = await step('completed');
@@ -289,7 +321,11 @@ describe('the job, from accept to completed', () => {
     expect(eta.minutes).toBeLessThan(15);
     // A position far from the job (another continent; or in the UK but over 150 miles from both
     // ends) is stored for the driver's page, but the ETA stays as it was.
-    for (const far of [{ lat: -33.87, lng: 151.21 }, { lat: 40.71, lng: -74.0 }, { lat: 50.12, lng: -5.53 }]) {
+    for (const far of [
+      { lat: -33.87, lng: 151.21 },
+      { lat: 40.71, lng: -74.0 },
+      { lat: 50.12, lng: -5.53 },
+    ]) {
       const away = await t.call('POST', `/api/driver/${driverToken}/position`, { body: far });
       expect(away.status).toBe(200);
       expect(t.deps.db.$client.prepare('select driver_lat as lat, driver_lng as lng from bookings where driver_lat is not null').get()).toEqual(far);
@@ -426,7 +462,10 @@ describe('where a booking may come from', () => {
     expect(outbox()).toEqual([]);
 
     // The company lists its website (typed as a page's address: its origin is kept).
-    const saved = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { bookingOrigins: ['https://WWW.Tow.example/quote?from=home', ' ', 'https://www.tow.example'] } });
+    const saved = await t.call('PUT', '/api/booking-settings', {
+      token: op.token,
+      body: { bookingOrigins: ['https://WWW.Tow.example/quote?from=home', ' ', 'https://www.tow.example'] },
+    });
     expect(saved.status).toBe(200);
     expect(saved.json.bookingOrigins).toEqual(['https://www.tow.example']);
     expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.bookingOrigins).toEqual(['https://www.tow.example']);
@@ -439,7 +478,14 @@ describe('where a booking may come from', () => {
   it('checks the websites: https addresses only (http only on this machine), at most 10, each kept once', async () => {
     const { t, op } = await setup();
     const put = (bookingOrigins: unknown) => t.call('PUT', '/api/booking-settings', { token: op.token, body: { bookingOrigins } });
-    for (const bad of [['http://www.tow.example'], ['www.tow.example'], ['https://user:pass@tow.example'], ['ftp://tow.example'], 'https://tow.example', [42]]) {
+    for (const bad of [
+      ['http://www.tow.example'],
+      ['www.tow.example'],
+      ['https://user:pass@tow.example'],
+      ['ftp://tow.example'],
+      'https://tow.example',
+      [42],
+    ]) {
       const res = await put(bad);
       expect(res.status).toBe(400);
       expect([bad, res.json.fields]).toEqual([bad, { bookingOrigins: BOOKING_ORIGIN_INVALID }]);
@@ -447,7 +493,10 @@ describe('where a booking may come from', () => {
     const many = Array.from({ length: 11 }, (_, i) => `https://site${i}.example`);
     expect((await put(many)).json.fields.bookingOrigins).toBe(BOOKING_ORIGINS_TOO_MANY);
     expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.bookingOrigins).toEqual([]);
-    expect((await put(['http://127.0.0.1:4174/', 'https://tow.example:8443'])).json.bookingOrigins).toEqual(['http://127.0.0.1:4174', 'https://tow.example:8443']);
+    expect((await put(['http://127.0.0.1:4174/', 'https://tow.example:8443'])).json.bookingOrigins).toEqual([
+      'http://127.0.0.1:4174',
+      'https://tow.example:8443',
+    ]);
     expect((await put([])).json.bookingOrigins).toEqual([]);
   });
 });
@@ -468,7 +517,12 @@ describe('the live status page', () => {
       const end = text.indexOf('\n\n');
       const event = text.slice(0, end);
       text = text.slice(end + 2);
-      return JSON.parse(event.split('\n').find((line) => line.startsWith('data: '))!.slice(6));
+      return JSON.parse(
+        event
+          .split('\n')
+          .find((line) => line.startsWith('data: '))!
+          .slice(6),
+      );
     };
     expect((await nextEvent()).status).toBe('requested');
 
@@ -543,12 +597,16 @@ describe('in the numbers and the export', () => {
     expect(numbers.json).toMatchObject({ last30Days: 3, bookings: 2, completedBookings: 1, medianAcceptanceSeconds: 240 });
 
     const csv = (await t.call('GET', '/api/quotes/export.csv', { token: op.token })).text.split('\r\n');
-    expect(csv[0]).toMatch(/,Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA \(minutes\),Driver,Decline reason,Payment status,Amount paid \(£\),Amount refunded \(£\)$/);
+    expect(csv[0]).toMatch(
+      /,Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA \(minutes\),Driver,Decline reason,Payment status,Amount paid \(£\),Amount refunded \(£\)$/,
+    );
     const row = (reference: string) => csv.find((line) => line.startsWith(`TQ-${reference},`)) ?? '';
     expect(row(first.quoteId)).toMatch(
       /,Completed,10\/06\/2026 13:00,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:03,25,Sam,,,,$/,
     );
-    expect(row(second.quoteId)).toMatch(/,Accepted,10\/06\/2026 13:03,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:08,40,,,,,$/);
+    expect(row(second.quoteId)).toMatch(
+      /,Accepted,10\/06\/2026 13:03,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:08,40,,,,,$/,
+    );
     expect(csv.filter((line) => line.endsWith(',,,,,,,,,,,,,'))).toHaveLength(1);
   });
 
@@ -573,7 +631,11 @@ describe('who the motorist’s texts are from', () => {
     const q = await quote();
     expect((await book(q.quoteId)).status).toBe(201);
     expect(motoristTexts(outbox)).toEqual([
-      `RecoveryQuote: your recovery booking TQ-${q.quoteId} has been received. The company will answer by 13:10. Follow it here: ${outbox().find((r) => r.to === '+447700900123')?.text.split('here: ')[1]}`,
+      `RecoveryQuote: your recovery booking TQ-${q.quoteId} has been received. The company will answer by 13:10. Follow it here: ${
+        outbox()
+          .find((r) => r.to === '+447700900123')
+          ?.text.split('here: ')[1]
+      }`,
     ]);
     updateCompany(t.deps.db, op.companyId, { name: 'A1 Recovery' });
     expect((await t.call('POST', `/api/bookings/${q.quoteId}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
@@ -596,16 +658,25 @@ describe('who the motorist’s texts are from', () => {
     expect(named[0]).toMatch(/^Smith & Sons Towing Ltd: we have your booking TQ-/);
     expect(named[1]).toBe(`Smith & Sons Towing Ltd: booking TQ-${first.quoteId} accepted. Dave is expected about 13:20 (20 min).`);
     // The driver's name is refused when it carries a number.
-    expect((await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20, driverName: 'Call 07700 900999' } })).json.fields?.driverName).toBe(
-      'Driver name must not contain a web address, email address or phone number',
-    );
+    expect(
+      (await t.call('POST', `/api/bookings/${first.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20, driverName: 'Call 07700 900999' } })).json
+        .fields?.driverName,
+    ).toBe('Driver name must not contain a web address, email address or phone number');
 
     // A name saved before the rule: the platform's wording instead.
     updateCompany(t.deps.db, op.companyId, { name: 'Claim at www.refund.example' });
     const before = outbox().length;
     const second = await quote();
-    expect((await t.call('POST', '/api/bookings', { body: { quoteId: second.quoteId, bookingKey: 'another-booking-form-key-02', name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde' } })).status).toBe(201);
-    const text = outbox().slice(before).find((r) => r.to === '+447700900123')?.text;
+    expect(
+      (
+        await t.call('POST', '/api/bookings', {
+          body: { quoteId: second.quoteId, bookingKey: 'another-booking-form-key-02', name: 'Jane Motorist', phone: '07700 900123', registration: 'ab12cde' },
+        })
+      ).status,
+    ).toBe(201);
+    const text = outbox()
+      .slice(before)
+      .find((r) => r.to === '+447700900123')?.text;
     expect(text).toMatch(new RegExp(`^RecoveryQuote: your recovery booking TQ-${second.quoteId} has been received\\.`));
     expect(text).not.toContain('refund');
   });
@@ -613,7 +684,10 @@ describe('who the motorist’s texts are from', () => {
 
 describe('the operator’s booking text number is confirmed by a texted code before any alert goes to it', () => {
   const operatorTexts = (fake: SmsFake) => fake.received.filter((m) => m.to === '+447700900456');
-  const codeOf = (fake: SmsFake) => operatorTexts(fake).at(-1)?.body.match(/\b(\d{6})\b/)?.[1] ?? '';
+  const codeOf = (fake: SmsFake) =>
+    operatorTexts(fake)
+      .at(-1)
+      ?.body.match(/\b(\d{6})\b/)?.[1] ?? '';
   const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
   it('an unconfirmed number gets no alert text; after the right code it does; a new number is unconfirmed again', async () => {
@@ -636,7 +710,10 @@ describe('the operator’s booking text number is confirmed by a texted code bef
     expect(stored).not.toContain(code);
     expect(outbox().find((r) => r.kind === 'sms-code')?.text).toContain('{{code}}');
 
-    const confirmed = await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code: `${code.slice(0, 3)} ${code.slice(3)}` } });
+    const confirmed = await t.call('POST', '/api/booking-settings/sms-code/confirm', {
+      token: op.token,
+      body: { code: `${code.slice(0, 3)} ${code.slice(3)}` },
+    });
     expect(confirmed.status).toBe(200);
     expect((await t.call('GET', '/api/booking-settings', { token: op.token })).json.smsNumberConfirmed).toBe(true);
     const q = await quote();
@@ -646,7 +723,9 @@ describe('the operator’s booking text number is confirmed by a texted code bef
 
     // The code works once; a new number (not the same one saved again) needs its own.
     expect((await t.call('POST', '/api/booking-settings/sms-code/confirm', { token: op.token, body: { code } })).json.code).toBe('ALREADY_VERIFIED');
-    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '+447700900456', responseMinutes: 12 } })).json.smsNumberConfirmed).toBe(true);
+    expect(
+      (await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '+447700900456', responseMinutes: 12 } })).json.smsNumberConfirmed,
+    ).toBe(true);
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900789' } })).json.smsNumberConfirmed).toBe(false);
     expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { smsNumber: '07700 900456' } })).json.smsNumberConfirmed).toBe(false);
   });

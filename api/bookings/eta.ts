@@ -25,7 +25,12 @@ export function inJobArea(driver: LatLng, ends: (LatLng | undefined)[]): boolean
   return known.length === 0 || known.some((end) => haversineMiles(driver, end) <= JOB_AREA_MILES);
 }
 
-export function etaFromPosition(driver: LatLng, pickup: LatLng, now: Date, roadFactor: (straightMiles: number) => number = defaultRoadFactor): { minutes: number; at: string } {
+export function etaFromPosition(
+  driver: LatLng,
+  pickup: LatLng,
+  now: Date,
+  roadFactor: (straightMiles: number) => number = defaultRoadFactor,
+): { minutes: number; at: string } {
   const straight = haversineMiles(driver, pickup);
   const miles = straight * roadFactor(straight);
   const minutes = Math.max(1, Math.ceil((miles / AVERAGE_MPH) * 60));

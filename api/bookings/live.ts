@@ -36,7 +36,12 @@ const encoder = new TextEncoder();
 
 /** One Server-Sent Event as it goes on the wire, each line of `data` a `data:` field (as Hono's writeSSE frames it). */
 export function sseFrame(event: string, data: string): Uint8Array {
-  return encoder.encode(`event: ${event}\n${data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`);
+  return encoder.encode(
+    `event: ${event}\n${data
+      .split(/\r\n|\r|\n/)
+      .map((line) => `data: ${line}`)
+      .join('\n')}\n\n`,
+  );
 }
 
 export type Admission = { ok: true; leave: () => void } | { ok: false; reason: 'total' | 'address' };

@@ -10,7 +10,6 @@ import { formatPence } from '#shared/money';
 import { formatPhoneNational } from '#shared/phone-number';
 import { escapeHtml, type MailContent } from '../mail/message';
 
-
 export interface BookingFacts {
   reference: string;
   companyName: string;
@@ -59,7 +58,9 @@ export function operatorBookingEmail(b: BookingFacts, publicUrl: string): MailCo
     ].join('\n'),
     html: `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5"><h1 style="font-size:20px">New booking ${escapeHtml(ref)}</h1><table>${facts
       .map(([label, value]) => `<tr><th align="left" style="padding-right:12px">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
-      .join('')}</table><p><a href="${escapeHtml(open)}">Accept or decline it</a></p><p>Unanswered by ${escapeHtml(clockTime(b.respondBy))}, it expires and the customer is told to call you.</p></body></html>`,
+      .join(
+        '',
+      )}</table><p><a href="${escapeHtml(open)}">Accept or decline it</a></p><p>Unanswered by ${escapeHtml(clockTime(b.respondBy))}, it expires and the customer is told to call you.</p></body></html>`,
   };
 }
 
@@ -91,7 +92,9 @@ export const motoristMessages = {
       ? `${sender}: booking TQ-${reference} accepted. ${driver(driverName) ? `${driver(driverName)} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min).`
       : `${PLATFORM}: your recovery booking TQ-${reference} has been accepted. The driver is expected about ${clockTime(eta.at)} (${eta.minutes} min).`,
   onTheWay: (sender: MotoristSender, reference: string) =>
-    sender !== null ? `${sender}: your driver is on the way (TQ-${reference}).` : `${PLATFORM}: the driver for your recovery booking TQ-${reference} is on the way.`,
+    sender !== null
+      ? `${sender}: your driver is on the way (TQ-${reference}).`
+      : `${PLATFORM}: the driver for your recovery booking TQ-${reference} is on the way.`,
   completed: (sender: MotoristSender, reference: string) =>
     sender !== null ? `${sender}: job TQ-${reference} is completed. Thank you.` : `${PLATFORM}: your recovery job TQ-${reference} is completed.`,
   declined: (sender: MotoristSender, reference: string, phone: string | null) =>

@@ -3,7 +3,19 @@
 // service messages each change writes to the outbox in the same transaction. Every change moves
 // the status compare-and-set (a change out of order is 409), adds its line to the quote's lead
 // history, and is pushed to the job's open status pages.
-import { BOOKING_ORIGIN_REFUSED, BOOKING_OUT_OF_ORDER, canMove, isFinished, JOB_NOT_FOUND, JOB_PAGE_CLOSED, JOB_PAGE_CLOSES_AFTER_MS, QUOTE_EXPIRED_FOR_BOOKING, type BookingActor, type BookingStatus, type DriverStep } from '#shared/bookings';
+import {
+  BOOKING_ORIGIN_REFUSED,
+  BOOKING_OUT_OF_ORDER,
+  canMove,
+  isFinished,
+  JOB_NOT_FOUND,
+  JOB_PAGE_CLOSED,
+  JOB_PAGE_CLOSES_AFTER_MS,
+  QUOTE_EXPIRED_FOR_BOOKING,
+  type BookingActor,
+  type BookingStatus,
+  type DriverStep,
+} from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
 import { poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
@@ -151,7 +163,15 @@ export function bookingService(deps: BookingServiceDeps) {
     if (isFinished(b.status)) live.closeJob(id);
   }
 
-  function outboxRow(b: { id: number; companyId: number }, channel: 'email' | 'sms', audience: 'operator' | 'motorist', step: string, to: string, content: { subject: string; text: string; html: string }, at: string): NewOutboxRow {
+  function outboxRow(
+    b: { id: number; companyId: number },
+    channel: 'email' | 'sms',
+    audience: 'operator' | 'motorist',
+    step: string,
+    to: string,
+    content: { subject: string; text: string; html: string },
+    at: string,
+  ): NewOutboxRow {
     // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
     // until then it is held "waiting for a verified address".
     const verified = channel === 'sms' || mayMail(db, b.companyId, to);
@@ -197,7 +217,14 @@ export function bookingService(deps: BookingServiceDeps) {
    * Moves `b` to `to` if `actor` may, with the status's side effects: the history line, the
    * motorist's service text and the push to open pages. 409 when out of order or overtaken.
    */
-  async function move(b: BookingWithQuote, to: BookingStatus, actor: BookingActor, patch: StatusPatch = {}, note: string | null = null, texts: NewOutboxRow[] = []) {
+  async function move(
+    b: BookingWithQuote,
+    to: BookingStatus,
+    actor: BookingActor,
+    patch: StatusPatch = {},
+    note: string | null = null,
+    texts: NewOutboxRow[] = [],
+  ) {
     if (!canMove(b.status, to, actor)) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
     const at = deps.now().toISOString();
     const full: StatusPatch = { ...patch, ...(finishedAtOf(to) ? { finishedAt: at } : {}), ...(to === 'completed' ? { forgetPositions: true } : {}) };
@@ -264,12 +291,26 @@ export function bookingService(deps: BookingServiceDeps) {
     const to = addresses ? alertRecipient(addresses) : null;
     if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
     if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-    rows.push(sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(senderOf({ companyId: ref.companyId, companyName: facts.companyName }), facts, JOB_LINK_PLACEHOLDER), at));
+    rows.push(
+      sms(
+        ref,
+        'motorist',
+        'received',
+        facts.customerPhone,
+        motoristMessages.received(senderOf({ companyId: ref.companyId, companyName: facts.companyName }), facts, JOB_LINK_PLACEHOLDER),
+        at,
+      ),
+    );
     insertOutboxRows(db, rows);
   }
 
   /** A booking requested at once (nothing to pay): its history line and alerts. */
-  function requested(ref: { id: number; companyId: number; quoteId: number; leadStatus: LeadStatus }, facts: BookingFacts, smsNumber: string | null, at: string) {
+  function requested(
+    ref: { id: number; companyId: number; quoteId: number; leadStatus: LeadStatus },
+    facts: BookingFacts,
+    smsNumber: string | null,
+    at: string,
+  ) {
     addLeadEvent(db, ref.quoteId, leadStatusAfter('requested', ref.leadStatus), 'requested', null, at);
     requestedAlerts(ref, facts, smsNumber, at);
   }
@@ -360,7 +401,10 @@ export function bookingService(deps: BookingServiceDeps) {
           createdAt: at,
         });
         if (inserted === undefined) return undefined;
-        prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(hashToken(tokens.driverToken(inserted, salt)), inserted);
+        prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(
+          hashToken(tokens.driverToken(inserted, salt)),
+          inserted,
+        );
         if (checkout && due) {
           insertPayment(db, {
             bookingId: inserted,
@@ -410,7 +454,18 @@ export function bookingService(deps: BookingServiceDeps) {
       const moved = await write(db, () => {
         if (!apply()) return false;
         // A payment for a booking no longer awaiting it (a replay raced a return): the payment is recorded, the booking stays.
-        if (!moveBooking(db, b.id, 'awaiting_payment', 'requested', at, { respondBy }, { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null })) return true;
+        if (
+          !moveBooking(
+            db,
+            b.id,
+            'awaiting_payment',
+            'requested',
+            at,
+            { respondBy },
+            { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null },
+          )
+        )
+          return true;
         requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsVerifiedAt ? company.bookingSmsNumber : null, at);
         return true;
       });
@@ -446,11 +501,6 @@ export function bookingService(deps: BookingServiceDeps) {
       return b && jobView(b);
     },
 
-    /** The job a stream is for, counted against the same limit as a read of the page. */
-    jobForStream(token: string, client: string) {
-      return this.job(token, client);
-    },
-
     async cancel(token: string, client: string): Promise<JobView> {
       jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
@@ -480,7 +530,8 @@ export function bookingService(deps: BookingServiceDeps) {
       const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
       if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       const now = deps.now();
-      const pickup = b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : lookupPostcode(b.pickupPostcode.replace(/\s+/g, ''));
+      const pickup =
+        b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : lookupPostcode(b.pickupPostcode.replace(/\s+/g, ''));
       const destination = lookupPostcode(b.destinationPostcode.replace(/\s+/g, ''));
       // Stored whatever it is (the driver's page shows it), used for the ETA only in the job's area.
       const eta = pickup && inJobArea(position, [pickup, destination ?? undefined]) ? etaFromPosition(position, pickup, now) : null;
@@ -546,7 +597,7 @@ export function bookingService(deps: BookingServiceDeps) {
       let expired = 0;
       for (const { id } of overdueBookings(db, deps.now().toISOString(), 100)) {
         const b = bookingById(db, id);
-        if (!b || b.status !== 'requested') continue;
+        if (b?.status !== 'requested') continue;
         try {
           await move(b, 'expired', 'system', {}, null, motoristText(b, 'expired', motoristMessages.expired(senderOf(b), b.reference, b.companyPhone)));
           expired += 1;

@@ -14,7 +14,12 @@ export interface StoredSmsCode {
 /** A new code (its tries back to 0), or none: any code stored before stops working. */
 export function storeSmsCode(db: Db, companyId: number, code: StoredSmsCode | null): void {
   db.update(companies)
-    .set({ bookingSmsCodeHash: code?.hash ?? null, bookingSmsCodeTo: code?.to ?? null, bookingSmsCodeExpiresAt: code?.expiresAt ?? null, bookingSmsCodeTries: 0 })
+    .set({
+      bookingSmsCodeHash: code?.hash ?? null,
+      bookingSmsCodeTo: code?.to ?? null,
+      bookingSmsCodeExpiresAt: code?.expiresAt ?? null,
+      bookingSmsCodeTries: 0,
+    })
     .where(eq(companies.id, companyId))
     .run();
 }

@@ -125,7 +125,11 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & {
         const to = company.bookingSmsNumber;
         if (!to) throw new Conflict(NO_SMS_NUMBER, 'NO_SMS_NUMBER');
         if (company.bookingSmsVerifiedAt) throw new Conflict(SMS_ALREADY_CONFIRMED, 'ALREADY_VERIFIED');
-        const live = company.bookingSmsCodeHash && company.bookingSmsCodeTo === to && company.bookingSmsCodeExpiresAt && Date.parse(company.bookingSmsCodeExpiresAt) > at.getTime();
+        const live =
+          company.bookingSmsCodeHash &&
+          company.bookingSmsCodeTo === to &&
+          company.bookingSmsCodeExpiresAt &&
+          Date.parse(company.bookingSmsCodeExpiresAt) > at.getTime();
         if (!live || !company.bookingSmsCodeHash) throw new ValidationFailed(SMS_CODE_EXPIRED, { code: SMS_CODE_EXPIRED }, 'SMS_CODE_EXPIRED');
         if (company.bookingSmsCodeTries >= SMS_CODE_TRIES) throw new TooManyRequests(SMS_CODE_LOCKED, undefined, 'SMS_CODE_LOCKED');
         const expected = Buffer.from(company.bookingSmsCodeHash);
@@ -143,5 +147,3 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & {
     },
   };
 }
-
-export type SmsVerification = ReturnType<typeof smsVerification>;

@@ -102,15 +102,9 @@ export function companyBookings(db: Db, companyId: number, since: string): Booki
 
 /** Requested bookings whose response time has passed at `nowIso`, oldest first. */
 export function overdueBookings(db: Db, nowIso: string, limit: number): { id: number }[] {
-  return statement(db, 'overdue', `select id from bookings where status = 'requested' and respond_by <= ? order by respond_by limit ?`).all(
-    nowIso,
-    limit,
-  ) as { id: number }[];
-}
-
-/** When the next requested booking falls due, if any. */
-export function nextRespondBy(db: Db): string | undefined {
-  return statement(db, 'nextDue', `select min(respond_by) from bookings where status = 'requested'`).pluck().get() as string | undefined;
+  return statement(db, 'overdue', `select id from bookings where status = 'requested' and respond_by <= ? order by respond_by limit ?`).all(nowIso, limit) as {
+    id: number;
+  }[];
 }
 
 export type NewBooking = Pick<
@@ -129,7 +123,7 @@ export type NewBooking = Pick<
   | 'driverSalt'
   | 'respondBy'
   | 'createdAt'
-> & { status?: 'requested' | 'awaiting_payment'; /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */ jobTokenSealed: string };
+> & { status?: 'requested' | 'awaiting_payment' /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */; jobTokenSealed: string };
 
 /** Inserts a booking; answers its id, or undefined when the quote already has one. */
 export function insertBooking(db: Db, b: NewBooking): number | undefined {
@@ -175,7 +169,15 @@ export interface StatusPatch {
  * Moves a booking from `from` to `to` (compare-and-set: false when another change came first) and
  * records it in the quote's lead history with the lead status it leaves the quote in.
  */
-export function moveBooking(db: Db, id: number, from: BookingStatus, to: BookingStatus, at: string, patch: StatusPatch, lead: { quoteId: number; status: LeadStatus; note: string | null }): boolean {
+export function moveBooking(
+  db: Db,
+  id: number,
+  from: BookingStatus,
+  to: BookingStatus,
+  at: string,
+  patch: StatusPatch,
+  lead: { quoteId: number; status: LeadStatus; note: string | null },
+): boolean {
   const sets = ['status = @to', 'status_changed_at = @at'];
   const params: Record<string, unknown> = { id, from, to, at };
   const columns: [keyof StatusPatch, string][] = [
@@ -249,7 +251,9 @@ export function bookingsSince(db: Db, companyId: number, since: string): { statu
 /** The bookings of these quotes, for the CSV's columns. */
 export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): BookingRow[] {
   if (quoteIds.length === 0) return [];
-  return statement(db, 'ofQuotes', `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?)) and b.status != 'awaiting_payment'`).all(
-    JSON.stringify(quoteIds),
-  ) as BookingRow[];
+  return statement(
+    db,
+    'ofQuotes',
+    `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?)) and b.status != 'awaiting_payment'`,
+  ).all(JSON.stringify(quoteIds)) as BookingRow[];
 }

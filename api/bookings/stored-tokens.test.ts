@@ -37,10 +37,12 @@ async function setup() {
   cleanup.push(() => worker.stop());
   /** Every text column of every outbox row, as stored. */
   const storedText = () => {
-    const columns = (t.deps.db.$client.prepare('pragma table_info(mail_outbox)').all() as { name: string; type: string }[]).filter((c) => c.type.toLowerCase() === 'text').map((c) => c.name);
+    const columns = (t.deps.db.$client.prepare('pragma table_info(mail_outbox)').all() as { name: string; type: string }[])
+      .filter((c) => c.type.toLowerCase() === 'text')
+      .map((c) => c.name);
     expect(columns).toEqual(expect.arrayContaining(['subject', 'text', 'html', 'last_error', 'dedupe_key', 'to']));
-    return (t.deps.db.$client.prepare(`select ${columns.map((c) => `"${c}"`).join(', ')} from mail_outbox`).all() as Record<string, string | null>[]).flatMap((row) =>
-      Object.entries(row).map(([column, value]) => ({ column, value: value ?? '' })),
+    return (t.deps.db.$client.prepare(`select ${columns.map((c) => `"${c}"`).join(', ')} from mail_outbox`).all() as Record<string, string | null>[]).flatMap(
+      (row) => Object.entries(row).map(([column, value]) => ({ column, value: value ?? '' })),
     );
   };
   return { t, clock, sink, sms, worker, storedText };
@@ -63,7 +65,13 @@ describe('tokens in stored messages', () => {
     for (let i = 0; i < 2; i++) {
       const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
       const booked = await t.call('POST', '/api/bookings', {
-        body: { quoteId: quote.json.quoteId, bookingKey: `stored-tokens-form-key-${i}-000000`, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' },
+        body: {
+          quoteId: quote.json.quoteId,
+          bookingKey: `stored-tokens-form-key-${i}-000000`,
+          name: 'Jane Motorist',
+          phone: '07700 900123',
+          registration: 'AB12CDE',
+        },
       });
       expect(booked.status).toBe(201);
       jobUrls.push(booked.json.jobUrl);
@@ -108,7 +116,15 @@ describe('tokens in stored messages', () => {
     const { t } = await setup();
     const op = await t.operator();
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
-    const booked = await t.call('POST', '/api/bookings', { body: { quoteId: quote.json.quoteId, bookingKey: 'stored-tokens-sealed-key-000001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' } });
+    const booked = await t.call('POST', '/api/bookings', {
+      body: {
+        quoteId: quote.json.quoteId,
+        bookingKey: 'stored-tokens-sealed-key-000001',
+        name: 'Jane Motorist',
+        phone: '07700 900123',
+        registration: 'AB12CDE',
+      },
+    });
     const [row] = t.deps.db.select({ sealed: bookings.jobTokenSealed }).from(bookings).all();
     expect(row.sealed).toMatch(/^v1\./);
     expect(row.sealed).not.toContain(booked.json.jobToken);
@@ -126,8 +142,23 @@ describe('tokens in stored messages', () => {
     const { t, sms, worker } = await setup();
     const op = await t.operator();
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
-    expect((await t.call('POST', '/api/bookings', { body: { quoteId: quote.json.quoteId, bookingKey: 'stored-tokens-sealed-key-000002', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' } })).status).toBe(201);
-    t.deps.db.update(bookings).set({ jobTokenSealed: jobTokenBox('an-older-secret-an-older-secret-0123').seal('A'.repeat(32)) }).run();
+    expect(
+      (
+        await t.call('POST', '/api/bookings', {
+          body: {
+            quoteId: quote.json.quoteId,
+            bookingKey: 'stored-tokens-sealed-key-000002',
+            name: 'Jane Motorist',
+            phone: '07700 900123',
+            registration: 'AB12CDE',
+          },
+        })
+      ).status,
+    ).toBe(201);
+    t.deps.db
+      .update(bookings)
+      .set({ jobTokenSealed: jobTokenBox('an-older-secret-an-older-secret-0123').seal('A'.repeat(32)) })
+      .run();
     await worker.tick();
     expect(sms.received).toEqual([]);
     const [text] = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.channel, 'sms')).all();
@@ -139,11 +170,20 @@ describe('tokens in stored messages', () => {
     const { t, sms, worker, storedText } = await setup();
     const op = await t.operator();
     const form = async (path: string, cookie?: string, body = '') =>
-      t.app.request(`${TEST_ORIGIN}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) }, body, redirect: 'manual' });
+      t.app.request(`${TEST_ORIGIN}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN, ...(cookie ? { cookie } : {}) },
+        body,
+        redirect: 'manual',
+      });
     expect((await form('/payments/connect', op.cookie, 'action=connect')).status).toBe(303);
-    expect((await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } })).json.active).toBe(true);
+    expect(
+      (await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } })).json.active,
+    ).toBe(true);
     const reference = await insertQuote(t.deps.db, quote18720(op.companyId));
-    const booked = await t.call('POST', '/api/bookings', { body: { quoteId: reference, bookingKey: 'stored-tokens-paid-key-000001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' } });
+    const booked = await t.call('POST', '/api/bookings', {
+      body: { quoteId: reference, bookingKey: 'stored-tokens-paid-key-000001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' },
+    });
     expect(booked.json, booked.text).toHaveProperty('job.status', 'awaiting_payment');
     expect((await form(new URL(booked.json.checkoutUrl).pathname)).status).toBe(303);
     await worker.tick();

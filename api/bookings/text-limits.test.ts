@@ -103,7 +103,12 @@ describe('the booking limits', () => {
     const { t, op, book, bookingCount } = await setup({ env: { BOOKING_RATE_LIMIT: '1' } });
     // Payment at booking on the built-in provider: a booking awaits its payment with a checkout open.
     const page = (path: string, form: string) =>
-      t.app.request(`http://localhost:3999${path}`, { method: 'POST', headers: { cookie: op.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3999' }, body: form, redirect: 'manual' });
+      t.app.request(`http://localhost:3999${path}`, {
+        method: 'POST',
+        headers: { cookie: op.cookie, 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3999' },
+        body: form,
+        redirect: 'manual',
+      });
     expect((await page('/payments/connect', 'action=connect')).status).toBe(303);
     expect((await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'full' } })).status).toBe(200);
     const reference = await insertQuote(t.deps.db, quote18720(op.companyId));
@@ -179,7 +184,8 @@ describe('the text budgets', () => {
     const limit = COMPANY_DAILY_TEXTS.trial;
     // Each booking from its own address to its own mobile: only the company's budget is in the way.
     const bookMany = async (count: number, from: number) => {
-      for (let i = from; i < from + count; i++) expect((await book(await quote(), `07400 1234${String(i).padStart(2, '0')}`, `203.0.113.${i + 1}`)).status).toBe(201);
+      for (let i = from; i < from + count; i++)
+        expect((await book(await quote(), `07400 1234${String(i).padStart(2, '0')}`, `203.0.113.${i + 1}`)).status).toBe(201);
     };
     await bookMany(limit - 2, 0);
     await worker.tick();
@@ -234,6 +240,10 @@ describe('the text budgets', () => {
     await worker.tick();
     expect(fake.received).toHaveLength(2);
     expect(texts().filter((r) => r.status === 'pending')).toEqual([]);
-    expect(texts().filter((r) => r.status === 'failed').map((r) => r.lastError)).toEqual([TEXT_LIMIT_REACHED]);
+    expect(
+      texts()
+        .filter((r) => r.status === 'failed')
+        .map((r) => r.lastError),
+    ).toEqual([TEXT_LIMIT_REACHED]);
   });
 });

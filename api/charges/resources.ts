@@ -2,13 +2,7 @@
 // as columns, with the product's defaults for a new row.
 import type { z } from 'zod';
 import { penceToPounds, poundsToPence } from '#shared/money';
-import {
-  gearboxTypeSchema,
-  passengerChargeSchema,
-  rollingStatusTypeSchema,
-  surchargeSchema,
-  vehicleTypeSchema,
-} from '#shared/schemas';
+import { gearboxTypeSchema, passengerChargeSchema, rollingStatusTypeSchema, surchargeSchema, vehicleTypeSchema } from '#shared/schemas';
 import type { PassengerCharge, PricedRow, Surcharge } from '#shared/types';
 import type { ChargeInsert, ChargeKind, ChargeRow } from './store';
 

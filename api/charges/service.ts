@@ -32,8 +32,7 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
   return {
     list: (companyId: number): Json[] => listCharges(db, kind, companyId).map(resource.toJson),
     /** Public: enabled rows of a company whose page is live. */
-    listPublic: (rawCompanyId: string): Json[] =>
-      listCharges(db, kind, livePublicCompany(deps, rawCompanyId).id, true).map(resource.toJson),
+    listPublic: (rawCompanyId: string): Json[] => listCharges(db, kind, livePublicCompany(deps, rawCompanyId).id, true).map(resource.toJson),
     async create(companyId: number, body: z.output<Body>): Promise<Json> {
       const values = resource.toColumns(body, true) as ChargeInsert<K>;
       return resource.toJson(

@@ -5,13 +5,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { companyWritten } from '../company/changes';
 import { prepared } from '../platform/db/prepared';
 import type { Db } from '../platform/db/client';
-import {
-  gearboxTypes,
-  passengerCharges,
-  rollingStatusTypes,
-  surcharges,
-  vehicleTypes,
-} from '../platform/db/schema';
+import { gearboxTypes, passengerCharges, rollingStatusTypes, surcharges, vehicleTypes } from '../platform/db/schema';
 
 const chargeTables = {
   vehicleTypes,
@@ -55,13 +49,7 @@ export function createCharge<K extends ChargeKind>(db: Db, kind: K, companyId: n
   return row;
 }
 
-export function updateCharge<K extends ChargeKind>(
-  db: Db,
-  kind: K,
-  companyId: number,
-  id: number,
-  patch: Partial<ChargeInsert<K>>,
-): ChargeRow<K> | undefined {
+export function updateCharge<K extends ChargeKind>(db: Db, kind: K, companyId: number, id: number, patch: Partial<ChargeInsert<K>>): ChargeRow<K> | undefined {
   const t = common(kind);
   const row = db
     .update(t)
@@ -75,7 +63,11 @@ export function updateCharge<K extends ChargeKind>(
 
 export function deleteCharge(db: Db, kind: ChargeKind, companyId: number, id: number): boolean {
   const t = common(kind);
-  const deleted = db.delete(t).where(and(eq(t.id, id), eq(t.companyId, companyId))).run().changes > 0;
+  const deleted =
+    db
+      .delete(t)
+      .where(and(eq(t.id, id), eq(t.companyId, companyId)))
+      .run().changes > 0;
   if (deleted) companyWritten(db, companyId);
   return deleted;
 }

@@ -103,12 +103,7 @@ export function pricingRatesService(deps: AppDeps) {
         bankHolidayFeePence: 0,
         pickupMilesFromBase: null,
       };
-      const quote = priceQuote(
-        { vehicleType: vehicle.name, passengerCount: 0, problemType: 'other', urgency: 'immediate' },
-        pricing,
-        SAMPLE_MILES,
-        deps.now(),
-      );
+      const quote = priceQuote({ vehicleType: vehicle.name, passengerCount: 0, problemType: 'other', urgency: 'immediate' }, pricing, SAMPLE_MILES, deps.now());
       return {
         vehicleType: vehicle.name,
         miles: SAMPLE_MILES,

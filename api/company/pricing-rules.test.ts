@@ -187,8 +187,7 @@ describe('/api/openapi.json', () => {
   it('documents every rule setting, for the save and the read, and the quote’s new lines', async () => {
     const doc = (await t.call('GET', '/api/openapi.json')).json;
     const rules = Object.keys(RULES_OFF);
-    const schemaOf = (ref: { $ref?: string } & Record<string, unknown>) =>
-      ref.$ref ? doc.components.schemas[ref.$ref.split('/').at(-1)!] : ref;
+    const schemaOf = (ref: { $ref?: string } & Record<string, unknown>) => (ref.$ref ? doc.components.schemas[ref.$ref.split('/').at(-1)!] : ref);
     const save = schemaOf(doc.paths['/api/pricing'].put.requestBody.content['application/json'].schema);
     const read = schemaOf(doc.paths['/api/pricing'].get.responses['200'].content['application/json'].schema);
     for (const rule of rules) {

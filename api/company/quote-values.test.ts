@@ -10,7 +10,8 @@ describe('quote values', () => {
 
   async function setup() {
     const op = await t.operator();
-    const quote = (overrides: Record<string, unknown>) => t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId, ...overrides } });
+    const quote = (overrides: Record<string, unknown>) =>
+      t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId, ...overrides } });
     const stored = async () => (await t.call('GET', '/api/quotes', { token: op.token })).json.quotes.length as number;
     return { op, quote, stored };
   }

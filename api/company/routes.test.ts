@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { updateUser } from '../auth/store';
 import { createTestApp, TEST_ORIGIN } from '../test/harness';
 
-const PNG_1PX =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+const PNG_1PX = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('company settings', () => {
   const t = createTestApp();
@@ -155,10 +154,10 @@ describe('company settings', () => {
   });
 
   it.each([
-    ['SVG', 'data:image/svg+xml;base64,' + Buffer.from('<svg onload="alert(1)"/>').toString('base64')],
-    ['HTML pretending to be PNG', 'data:image/png;base64,' + Buffer.from('<html><script>alert(1)</script>').toString('base64')],
+    ['SVG', `data:image/svg+xml;base64,${Buffer.from('<svg onload="alert(1)"/>').toString('base64')}`],
+    ['HTML pretending to be PNG', `data:image/png;base64,${Buffer.from('<html><script>alert(1)</script>').toString('base64')}`],
     ['not a data URL', 'javascript:alert(1)'],
-    ['too large', 'data:image/png;base64,' + Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2 * 1024 * 1024)]).toString('base64')],
+    ['too large', `data:image/png;base64,${Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(2 * 1024 * 1024)]).toString('base64')}`],
   ])('refuses a %s logo', async (_what, logo) => {
     const op = await t.operator();
     const res = await t.call('PUT', '/api/company', { token: op.token, body: { logo } });
@@ -188,7 +187,7 @@ describe('company settings', () => {
     expect((await t.call('GET', '/api/company/slug/%2e%2e%2f')).status).toBe(404);
   });
 
-  it('the hosted page names the base postcode\'s district and radius, and only while the service area is shown', async () => {
+  it("the hosted page names the base postcode's district and radius, and only while the service area is shown", async () => {
     const op = await t.operator();
     const saved = await t.call('PUT', '/api/company', { token: op.token, body: { customSlug: 'area-test-co', basePostcode: 'm11ae', serviceRadius: 30 } });
     expect(saved.status).toBe(200);
@@ -201,7 +200,10 @@ describe('company settings', () => {
 
   it('carries only enabled custom charges in the public read', async () => {
     const op = await t.operator();
-    for (const [problemType, enabled] of [['Ditch Recovery', true], ['Wrong Fuel', false]] as const) {
+    for (const [problemType, enabled] of [
+      ['Ditch Recovery', true],
+      ['Wrong Fuel', false],
+    ] as const) {
       expect((await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType, amount: 30, enabled } })).status).toBe(201);
     }
     const read = await t.call('GET', `/api/company/${op.companyId}`);
@@ -252,14 +254,35 @@ describe('pricing', () => {
   it('starts at the product defaults and a blank save applies them with after-hours on', async () => {
     const op = await t.operator();
     const initial = await t.call('GET', '/api/pricing', { token: op.token });
-    expect(initial.json).toMatchObject({ callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: false, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' });
-    const changed = await t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: 60.5, mileRate: '3.15', labourTime: 1.5, afterHoursEnabled: false } });
+    expect(initial.json).toMatchObject({
+      callOutFee: 50,
+      labourRate: 45,
+      mileRate: 2.5,
+      labourTime: 1,
+      afterHoursEnabled: false,
+      afterHoursFee: 50,
+      afterHoursStart: '18:00',
+      afterHoursEnd: '08:00',
+    });
+    const changed = await t.call('PUT', '/api/pricing', {
+      token: op.token,
+      body: { callOutFee: 60.5, mileRate: '3.15', labourTime: 1.5, afterHoursEnabled: false },
+    });
     expect(changed.json).toMatchObject({ callOutFee: 60.5, mileRate: 3.15, labourTime: 1.5, afterHoursEnabled: false });
     const blank = await t.call('PUT', '/api/pricing', {
       token: op.token,
       body: { callOutFee: '', labourRate: '', mileRate: null, labourTime: '', afterHoursFee: '', afterHoursStart: '', afterHoursEnd: '' },
     });
-    expect(blank.json).toMatchObject({ callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: true, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' });
+    expect(blank.json).toMatchObject({
+      callOutFee: 50,
+      labourRate: 45,
+      mileRate: 2.5,
+      labourTime: 1,
+      afterHoursEnabled: true,
+      afterHoursFee: 50,
+      afterHoursStart: '18:00',
+      afterHoursEnd: '08:00',
+    });
   });
 
   it.each([
@@ -295,7 +318,10 @@ describe('charge lists', () => {
 
     const gear = await t.call('POST', '/api/gearbox-types', { token: op.token, body: { name: 'Semi-auto' } });
     expect(gear.json.basePrice).toBe(0);
-    const surcharge = await t.call('POST', '/api/surcharges', { token: op.token, body: { problemType: 'Head Gasket', amount: 45, description: 'Diagnosis', enabled: true } });
+    const surcharge = await t.call('POST', '/api/surcharges', {
+      token: op.token,
+      body: { problemType: 'Head Gasket', amount: 45, description: 'Diagnosis', enabled: true },
+    });
     expect(surcharge.json).toMatchObject({ problemType: 'Head Gasket', amount: 45, description: 'Diagnosis' });
     const passengers = await t.call('POST', '/api/passenger-charges', { token: op.token, body: {} });
     expect(passengers.json).toMatchObject({ passengerCount: 1, basePrice: 5, enabled: true });
@@ -321,16 +347,19 @@ describe('charge lists', () => {
 describe('company phone and WhatsApp numbers (E.164)', () => {
   const t = createTestApp();
 
-  it.each(['+44 (0)7700 900456', '07700 900456', '+447700900456', '0044 7700 900456', ' 07700-900-456 '])('stores %j as +447700900456 and reads it back so', async (typed) => {
-    const op = await t.operator();
-    const res = await t.call('PUT', '/api/company', { token: op.token, body: { phone: typed, whatsapp: typed } });
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ phone: '+447700900456', whatsapp: '+447700900456' });
-    const read = await t.call('GET', '/api/company', { token: op.token });
-    expect(read.json).toMatchObject({ phone: '+447700900456', whatsapp: '+447700900456' });
-    const stored = t.deps.db.$client.prepare('select phone, whatsapp from companies where id = ?').get(op.companyId);
-    expect(stored).toEqual({ phone: '+447700900456', whatsapp: '+447700900456' });
-  });
+  it.each(['+44 (0)7700 900456', '07700 900456', '+447700900456', '0044 7700 900456', ' 07700-900-456 '])(
+    'stores %j as +447700900456 and reads it back so',
+    async (typed) => {
+      const op = await t.operator();
+      const res = await t.call('PUT', '/api/company', { token: op.token, body: { phone: typed, whatsapp: typed } });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ phone: '+447700900456', whatsapp: '+447700900456' });
+      const read = await t.call('GET', '/api/company', { token: op.token });
+      expect(read.json).toMatchObject({ phone: '+447700900456', whatsapp: '+447700900456' });
+      const stored = t.deps.db.$client.prepare('select phone, whatsapp from companies where id = ?').get(op.companyId);
+      expect(stored).toEqual({ phone: '+447700900456', whatsapp: '+447700900456' });
+    },
+  );
 
   it('keeps landlines and numbers abroad, and clears a blank number', async () => {
     const op = await t.operator();

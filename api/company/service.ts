@@ -8,15 +8,7 @@ import type { CompanyUpdateParsed } from '#shared/schemas';
 import type { Company, PublicCompanyWithCharges } from '#shared/types';
 import { chargeResources } from '../charges/resources';
 import { listCharges } from '../charges/store';
-import {
-  findCompanyById,
-  findCompanyBySlug,
-  findCompanyLogo,
-  updateCompany,
-  updateCompanyWithLogo,
-  type CompanyPatch,
-  type CompanyRow,
-} from './store';
+import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from './store';
 import type { UserRow } from '../auth/store';
 import { getPricing } from './pricing-store';
 import { write } from '../platform/db/write';
@@ -101,7 +93,10 @@ export function companyService(deps: AppDeps) {
         // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
         if (!statusGivesAccess(owner, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
         // A locked URL is a live page: one whose prices nobody could act on is not made (the numbers this save sets count).
-        const contact = { phone: patch.phone !== undefined ? patch.phone : company.phone, whatsapp: patch.whatsapp !== undefined ? patch.whatsapp : company.whatsapp };
+        const contact = {
+          phone: patch.phone !== undefined ? patch.phone : company.phone,
+          whatsapp: patch.whatsapp !== undefined ? patch.whatsapp : company.whatsapp,
+        };
         if (!hasContactNumber(contact)) throw new Conflict(NO_CONTACT_NUMBER, 'NO_CONTACT_NUMBER');
         const holder = findCompanyBySlug(db, body.customSlug);
         if (holder && holder.id !== companyId) throw new Conflict(SLUG_TAKEN, 'SLUG_TAKEN');

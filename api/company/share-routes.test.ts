@@ -40,7 +40,9 @@ describe('share & embed', () => {
   });
 
   it('is documented in /api/openapi.json as operator routes', async () => {
-    const doc = (await t.call('GET', '/api/openapi.json')).json as { paths: Record<string, { get?: { 'x-access': string; responses: Record<string, unknown> } }> };
+    const doc = (await t.call('GET', '/api/openapi.json')).json as {
+      paths: Record<string, { get?: { 'x-access': string; responses: Record<string, unknown> } }>;
+    };
     for (const path of ['/api/share/checklist', '/api/share/embed', '/api/share/qr.png', '/api/share/qr.svg']) {
       expect(doc.paths[path]?.get?.['x-access'], path).toBe('operator');
     }

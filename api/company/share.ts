@@ -2,7 +2,16 @@
 // custom URL is locked, its QR code, and the setup checklist read from the company's own rows.
 import { getTableColumns } from 'drizzle-orm';
 import QRCode from 'qrcode';
-import { CHECKLIST_KEYS, CHECKLIST_LABELS, NO_CONTACT_NUMBER, NO_CUSTOM_URL, embedSnippet, hasContactNumber, publicLink, type ChecklistKey } from '#shared/share';
+import {
+  CHECKLIST_KEYS,
+  CHECKLIST_LABELS,
+  NO_CONTACT_NUMBER,
+  NO_CUSTOM_URL,
+  embedSnippet,
+  hasContactNumber,
+  publicLink,
+  type ChecklistKey,
+} from '#shared/share';
 import type { SetupChecklist, ShareKit } from '#shared/types';
 import { listCharges } from '../charges/store';
 import { findCompanyById, type CompanyRow } from './store';

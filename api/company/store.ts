@@ -10,13 +10,21 @@ export type CompanyPatch = Partial<Omit<CompanyRow, 'id' | 'createdAt' | 'update
 
 export function findCompanyById(db: Db, id: number): CompanyRow | undefined {
   return prepared(db, 'companyById', () =>
-    db.select().from(companies).where(eq(companies.id, sql.placeholder('id'))).prepare(),
+    db
+      .select()
+      .from(companies)
+      .where(eq(companies.id, sql.placeholder('id')))
+      .prepare(),
   ).get({ id });
 }
 
 export function findCompanyBySlug(db: Db, slug: string): CompanyRow | undefined {
   return prepared(db, 'companyBySlug', () =>
-    db.select().from(companies).where(eq(companies.customSlug, sql.placeholder('slug'))).prepare(),
+    db
+      .select()
+      .from(companies)
+      .where(eq(companies.customSlug, sql.placeholder('slug')))
+      .prepare(),
   ).get({ slug });
 }
 

@@ -18,7 +18,8 @@ export const alerts = {
     path: '/api/lead-settings',
     'x-access': 'operator',
     tags: ['Leads'],
-    summary: 'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email; a new alert address is mailed a link to confirm it',
+    summary:
+      'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email; a new alert address is mailed a link to confirm it',
     request: { body: body(leadSettingsUpdateSchema, { alertMode: 'daily' }) },
     responses: {
       200: json(leadSettingsSchema, 'The settings'),
@@ -42,7 +43,8 @@ export const alerts = {
     path: '/api/alerts',
     'x-access': 'operator',
     tags: ['Leads'],
-    summary: "The signed-in operator's newest 20 alerts in the mail outbox, newest first: sent, waiting to be retried, given up, or not sent for want of a mail server",
+    summary:
+      "The signed-in operator's newest 20 alerts in the mail outbox, newest first: sent, waiting to be retried, given up, or not sent for want of a mail server",
     responses: { 200: json(z.array(alertSchema), 'Newest first') },
   }),
 };

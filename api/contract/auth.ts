@@ -1,7 +1,24 @@
 // Sign up, sign in, sign out and the signed-in operator.
 import { loginSchema } from '#shared/schemas';
-import { changePasswordSchema, forgotPasswordSchema, resetPasswordSchema, signInLinkRequestSchema, signInWithLinkSchema, signupSchema, verifyEmailSchema } from '#shared/account-schemas';
-import { currentUserSchema, emailVerifiedSchema, loginResponseSchema, noticeSchema, passwordChangedSchema, signupResponseSchema, successSchema, verificationSentSchema } from '#shared/responses';
+import {
+  changePasswordSchema,
+  forgotPasswordSchema,
+  resetPasswordSchema,
+  signInLinkRequestSchema,
+  signInWithLinkSchema,
+  signupSchema,
+  verifyEmailSchema,
+} from '#shared/account-schemas';
+import {
+  currentUserSchema,
+  emailVerifiedSchema,
+  loginResponseSchema,
+  noticeSchema,
+  passwordChangedSchema,
+  signupResponseSchema,
+  successSchema,
+  verificationSentSchema,
+} from '#shared/responses';
 import { body, error, json, route } from './define';
 
 export const auth = {
@@ -56,7 +73,8 @@ export const auth = {
     'x-access': 'account',
     tags: ['Account'],
     summary: "Sets a new password with a reset link's token, ends every other session, and signs this browser in",
-    description: 'A password the rule refuses answers 400 with `fields.password`; a link that is unknown, expired or used answers 400 with `code` LINK_INVALID, LINK_EXPIRED or LINK_USED.',
+    description:
+      'A password the rule refuses answers 400 with `fields.password`; a link that is unknown, expired or used answers 400 with `code` LINK_INVALID, LINK_EXPIRED or LINK_USED.',
     request: { body: body(resetPasswordSchema, { token: 'x'.repeat(43), password: 'fresh-paint-88' }) },
     responses: { 200: json(loginResponseSchema, 'Signed in with the new password') },
   }),
@@ -88,7 +106,8 @@ export const auth = {
     'x-access': 'account',
     tags: ['Account'],
     summary: "Verifies the address a verification link was sent to (the account's, or an alert address), once",
-    description: 'Alerts held "waiting for a verified address" are sent from then on. A link that is unknown, expired or used answers 400 with `code` LINK_INVALID, LINK_EXPIRED or LINK_USED.',
+    description:
+      'Alerts held "waiting for a verified address" are sent from then on. A link that is unknown, expired or used answers 400 with `code` LINK_INVALID, LINK_EXPIRED or LINK_USED.',
     request: { body: body(verifyEmailSchema, { token: 'x'.repeat(43) }) },
     responses: { 200: json(emailVerifiedSchema, 'Verified') },
   }),
@@ -110,7 +129,8 @@ export const auth = {
     'x-access': 'operator',
     tags: ['Account'],
     summary: 'Changes the password (the current one required), ends every other session, and keeps this one signed in',
-    description: 'A password the rule refuses answers 400 with `fields.newPassword`; a wrong current password 400 with `fields.currentPassword` and `code` WRONG_PASSWORD.',
+    description:
+      'A password the rule refuses answers 400 with `fields.newPassword`; a wrong current password 400 with `fields.currentPassword` and `code` WRONG_PASSWORD.',
     request: { body: body(changePasswordSchema, { currentPassword: 'correct-horse', newPassword: 'fresh-paint-88' }) },
     responses: { 200: json(passwordChangedSchema, 'Changed; `authToken` is this browser’s new session'), 429: error('Too many wrong current passwords') },
   }),

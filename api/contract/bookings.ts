@@ -2,12 +2,30 @@
 // page named by a random token (with its live stream and cancel), the driver moves it on from a
 // page of its own token, and the operator answers (accept with an ETA, or decline) and sets how
 // bookings come in. Tokens are never logged (api/platform/http/redact.ts).
-import { bookingAcceptSchema, bookingDeclineSchema, bookingRequestSchema, bookingSettingsUpdateSchema, driverStatusSchema, positionSchema, smsCodeSchema } from '#shared/booking-schemas';
-import { bookingCreatedSchema, bookingListSchema, bookingSchema, bookingSettingsSchema, driverViewSchema, jobViewSchema, smsCodeSentSchema } from '#shared/booking-responses';
+import {
+  bookingAcceptSchema,
+  bookingDeclineSchema,
+  bookingRequestSchema,
+  bookingSettingsUpdateSchema,
+  driverStatusSchema,
+  positionSchema,
+  smsCodeSchema,
+} from '#shared/booking-schemas';
+import {
+  bookingCreatedSchema,
+  bookingListSchema,
+  bookingSchema,
+  bookingSettingsSchema,
+  driverViewSchema,
+  jobViewSchema,
+  smsCodeSentSchema,
+} from '#shared/booking-responses';
 import { paymentRefundSchema } from '#shared/payment-schemas';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
-const tokenParameter = (who: string) => [parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g')];
+const tokenParameter = (who: string) => [
+  parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g'),
+];
 const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
 /** One answer for a malformed, unknown or another page's token. */
 const jobMissing = error('No job has this token: `code` NOT_FOUND');
@@ -38,7 +56,9 @@ export const bookings = {
       201: json(bookingCreatedSchema, 'Booked: the status page is `jobUrl`'),
       200: json(bookingCreatedSchema, 'Already booked from this form: the same booking'),
       404: error('No quote has this reference'),
-      409: error('The quote’s price has expired (QUOTE_EXPIRED), it is booked already (ALREADY_BOOKED), or the company takes no bookings online (BOOKING_NOT_OFFERED)'),
+      409: error(
+        'The quote’s price has expired (QUOTE_EXPIRED), it is booked already (ALREADY_BOOKED), or the company takes no bookings online (BOOKING_NOT_OFFERED)',
+      ),
       429: rateLimited,
     },
   }),
@@ -103,7 +123,13 @@ export const bookings = {
     summary: 'The driver’s position while on the way: the motorist’s ETA is recomputed from it',
     parameters: tokenParameter('driver'),
     request: { body: body(positionSchema, { lat: 52.4862, lng: -1.8904 }) },
-    responses: { 200: json(driverViewSchema, 'Stored'), 404: jobMissing, 409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER'), 410: jobClosed, 429: rateLimited },
+    responses: {
+      200: json(driverViewSchema, 'Stored'),
+      404: jobMissing,
+      409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER'),
+      410: jobClosed,
+      429: rateLimited,
+    },
   }),
   list: route({
     method: 'get',
@@ -173,7 +199,8 @@ export const bookings = {
     path: '/api/booking-settings/sms-code',
     'x-access': 'operator',
     tags: ['Bookings'],
-    summary: 'Texts a 6-digit code to the booking text number, to confirm it: booking alerts are texted to it only once confirmed. The code works for 15 minutes; any earlier one stops working',
+    summary:
+      'Texts a 6-digit code to the booking text number, to confirm it: booking alerts are texted to it only once confirmed. The code works for 15 minutes; any earlier one stops working',
     responses: {
       200: json(smsCodeSentSchema, 'Sent'),
       409: error('No number to confirm (NO_SMS_NUMBER), already confirmed (ALREADY_VERIFIED), or no SMS provider (SMS_NOT_CONFIGURED)'),
@@ -189,7 +216,9 @@ export const bookings = {
     request: { body: body(smsCodeSchema, { code: '123456' }) },
     responses: {
       200: json(smsCodeSentSchema, 'Confirmed'),
-      400: error('Not 6 digits (VALIDATION_FAILED), a wrong code (SMS_CODE_WRONG, one try counted), or one that has expired or was never sent (SMS_CODE_EXPIRED, nothing changed)'),
+      400: error(
+        'Not 6 digits (VALIDATION_FAILED), a wrong code (SMS_CODE_WRONG, one try counted), or one that has expired or was never sent (SMS_CODE_EXPIRED, nothing changed)',
+      ),
       409: error('No number to confirm (NO_SMS_NUMBER) or already confirmed (ALREADY_VERIFIED)'),
       429: error('5 wrong codes: this code is locked; ask for a new one (SMS_CODE_LOCKED)'),
     },

@@ -28,4 +28,8 @@ type Spelled<P extends string> = P extends `${infer Head}{${string}}${infer Tail
  * and a route renamed in the contract fails the tests that call it at compile time.
  */
 export type ContractUrl<M extends string> =
-  RoutesOf<Contract> extends infer R ? (R extends { method: Lowercase<M>; path: infer P extends string } ? Spelled<P> | `${Spelled<P>}?${string}` : never) : never;
+  RoutesOf<Contract> extends infer R
+    ? R extends { method: Lowercase<M>; path: infer P extends string }
+      ? Spelled<P> | `${Spelled<P>}?${string}`
+      : never
+    : never;

@@ -29,7 +29,7 @@ describe('the typed client against the app', () => {
     store.set(AUTH_TOKEN_KEY, login.authToken);
     const company = await call(server.company.$get);
     expect(company.id).toBe(op.companyId);
-    expect((sent.at(-1)?.init.headers as Record<string, string>)['x-auth-token']).toBe(login.authToken);
+    expect((sent.at(-1)!.init.headers as Record<string, string>)['x-auth-token']).toBe(login.authToken);
     // What the hand-written types once got wrong: the plan has its product name, sign-out answers success.
     expect(Object.keys(await call(server.billing.config.$get))).toContain('productName');
     expect(await call(server.logout.$post)).toEqual({ success: true });
@@ -38,8 +38,13 @@ describe('the typed client against the app', () => {
   it('calls public routes anonymously, with path parameters encoded and the JSON body typed', async () => {
     const quote = await call(server.quotes.calculate.$post, { json: { ...quoteBody, companySlug: 'demo' } }, { anonymous: true });
     expect(quote.quoteId).toMatch(/^[2-9A-Z]{9}$/);
-    expect(sent[0]).toMatchObject({ url: `${TEST_ORIGIN}/api/quotes/calculate`, init: { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' } } });
-    expect(await call(server.quotes[':reference'].contact.$post, { param: { reference: `TQ-${quote.quoteId}` }, json: { channel: 'phone' } })).toEqual({ success: true });
+    expect(sent[0]).toMatchObject({
+      url: `${TEST_ORIGIN}/api/quotes/calculate`,
+      init: { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' } },
+    });
+    expect(await call(server.quotes[':reference'].contact.$post, { param: { reference: `TQ-${quote.quoteId}` }, json: { channel: 'phone' } })).toEqual({
+      success: true,
+    });
     expect((await call(server.company.slug[':slug'].$get, { param: { slug: 'demo' } })).customSlug).toBe('demo');
     expect((await call(server.postcodes.nearest.$get, { query: { lat: '53.4808', lng: '-2.2426' } })).postcode).toMatch(/^M/);
   });

@@ -31,7 +31,12 @@ export const AUTH_TOKEN_HEADER = 'x-auth-token';
 /** The OpenAPI security schemes an `operator` route accepts, either one. */
 export const SECURITY_SCHEMES = {
   sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE, description: 'The session cookie set by sign-up and sign-in' },
-  authToken: { type: 'apiKey', in: 'header', name: AUTH_TOKEN_HEADER, description: 'The `authToken` of the sign-up or sign-in answer, for clients that do not keep cookies' },
+  authToken: {
+    type: 'apiKey',
+    in: 'header',
+    name: AUTH_TOKEN_HEADER,
+    description: 'The `authToken` of the sign-up or sign-in answer, for clients that do not keep cookies',
+  },
 } as const;
 const OPERATOR_SECURITY = Object.keys(SECURITY_SCHEMES).map((scheme) => ({ [scheme]: [] }));
 
@@ -111,7 +116,9 @@ export function readsJson(route: Pick<RouteConfig, 'request'>): boolean {
 /** The zod schema of a route's JSON body, if it reads one. */
 export function jsonBodySchema(route: Pick<RouteConfig, 'request'>): z.ZodType | undefined {
   const media = route.request?.body?.content['application/json'];
-  return media !== undefined && 'schema' in media && typeof (media.schema as { safeParse?: unknown }).safeParse === 'function' ? (media.schema as z.ZodType) : undefined;
+  return media !== undefined && 'schema' in media && typeof (media.schema as { safeParse?: unknown }).safeParse === 'function'
+    ? (media.schema as z.ZodType)
+    : undefined;
 }
 
 /** The answers a route shares with every route of its kind. */

@@ -7,7 +7,10 @@ import { body, error, json, parameter, rateLimited, route } from './define';
 const tokenParameter = parameter('token', 'path', 'The motorist’s token (32 characters, from the link): never logged', 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
 const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
 const numberParameter = parameter('number', 'path', 'The document’s number, as printed (000012)', '000012');
-const pdf = { description: 'The document as a PDF (Content-Disposition: attachment)', content: { 'application/pdf': { schema: { type: 'string' as const, format: 'binary' } } } };
+const pdf = {
+  description: 'The document as a PDF (Content-Disposition: attachment)',
+  content: { 'application/pdf': { schema: { type: 'string' as const, format: 'binary' } } },
+};
 const jobMissing = error('No job has this token: `code` NOT_FOUND');
 const jobClosed = error('The job finished more than a day ago and its page has closed: `code` JOB_CLOSED');
 const notIssued = error('No receipt yet: the job is not completed, or nothing was paid at booking: `code` DOCUMENT_NOT_ISSUED');

@@ -67,7 +67,9 @@ describe('control and text-direction characters in request bodies', () => {
   });
 
   it('refuses NUL in the sign-up name, and keeps a description’s new lines', async () => {
-    const res = await t.call('POST', '/api/signup', { body: { name: 'Eve\u0000', email: 'nul@example.com', password: 'correct-horse', companyName: 'Eve Co' } });
+    const res = await t.call('POST', '/api/signup', {
+      body: { name: 'Eve\u0000', email: 'nul@example.com', password: 'correct-horse', companyName: 'Eve Co' },
+    });
     expect(res.status).toBe(400);
     expect(res.json.fields).toEqual({ name: forbiddenCharacterMessage('Name') });
     const op = await t.operator();

@@ -30,7 +30,10 @@ export const leads = {
     description: 'The list’s filters (`cursor` and `limit` are ignored): every matching quote, newest first.',
     request: { query: leadFilterSchema },
     responses: {
-      200: { description: 'CSV, RFC 4180; a cell beginning = + - or @ is prefixed with an apostrophe', content: { 'text/csv': { schema: { type: 'string' } } } },
+      200: {
+        description: 'CSV, RFC 4180; a cell beginning = + - or @ is prefixed with an apostrophe',
+        content: { 'text/csv': { schema: { type: 'string' } } },
+      },
       400: error('A filter is not valid (per-field messages)'),
     },
   }),

@@ -10,7 +10,8 @@ export const payments = {
     path: '/api/payments',
     'x-access': 'operator',
     tags: ['Payments'],
-    summary: 'The payment account’s state (not connected, details needed, ready, restricted, disconnected) and the payment rule; `offReason` says why a rule set takes no payment now',
+    summary:
+      'The payment account’s state (not connected, details needed, ready, restricted, disconnected) and the payment rule; `offReason` says why a rule set takes no payment now',
     responses: { 200: json(paymentSettingsSchema, 'The settings') },
   }),
   updateRule: route({
@@ -18,7 +19,8 @@ export const payments = {
     path: '/api/payments/rule',
     'x-access': 'operator',
     tags: ['Payments'],
-    summary: 'Sets what a motorist pays at booking: nothing, a deposit (fixed in pounds, or a whole percentage rounded to the penny) or the full price; `hold` holds the full price on the card for jobs within the hold window',
+    summary:
+      'Sets what a motorist pays at booking: nothing, a deposit (fixed in pounds, or a whole percentage rounded to the penny) or the full price; `hold` holds the full price on the card for jobs within the hold window',
     request: { body: body(paymentRuleSchema, { rule: 'deposit', depositType: 'percent', depositPercent: 20, hold: false }) },
     responses: { 200: json(paymentSettingsSchema, 'The settings') },
   }),
@@ -27,7 +29,8 @@ export const payments = {
     path: '/api/payments/connect',
     'x-access': 'operator',
     tags: ['Payments'],
-    summary: 'Where the operator goes to connect their own payment account: Stripe’s onboarding (an Account Link, single use, minutes long), or the local connect page',
+    summary:
+      'Where the operator goes to connect their own payment account: Stripe’s onboarding (an Account Link, single use, minutes long), or the local connect page',
     responses: {
       200: json(redirectSchema, 'Where the browser goes'),
       503: error('The payment provider could not be reached: `code` PAYMENT_PROVIDER_UNAVAILABLE'),
@@ -38,7 +41,8 @@ export const payments = {
     path: '/api/payments/sync',
     'x-access': 'operator',
     tags: ['Payments'],
-    summary: 'Reads the payment account’s state from the provider now and answers the settings: the portal asks on the return from onboarding, which may come before the account’s webhook',
+    summary:
+      'Reads the payment account’s state from the provider now and answers the settings: the portal asks on the return from onboarding, which may come before the account’s webhook',
     responses: {
       200: json(paymentSettingsSchema, 'The settings, with the account as the provider has it now'),
       503: error('The payment provider could not be reached: `code` PAYMENT_PROVIDER_UNAVAILABLE (the state last known stands)'),

@@ -38,8 +38,12 @@ export const quotes = {
     responses: {
       200: json(quoteResponseSchema, 'The quote'),
       404: companyMissing,
-      409: error('The company’s online quotes are paused (code QUOTES_PAUSED: its subscription lapsed) or not set up (code QUOTES_NOT_SET_UP: no phone or WhatsApp number); the message names the company'),
-      422: error('A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (code OUTSIDE_SERVICE_AREA, with the `phone` to call)'),
+      409: error(
+        'The company’s online quotes are paused (code QUOTES_PAUSED: its subscription lapsed) or not set up (code QUOTES_NOT_SET_UP: no phone or WhatsApp number); the message names the company',
+      ),
+      422: error(
+        'A valid postcode that our data does not know, or a pickup beyond the company’s maximum radius (code OUTSIDE_SERVICE_AREA, with the `phone` to call)',
+      ),
       429: rateLimited,
     },
   }),

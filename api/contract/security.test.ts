@@ -139,13 +139,14 @@ describe('operator routes (generated from the contract)', () => {
     }
   });
 
-  it.each(allRoutes.filter((r) => accessOf(r) === 'account').map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: r.path })))(
-    '$key (account) is never stored by a cache (no-store)',
-    async ({ method, path }) => {
-      const res = await t.raw(method, path, { body: method === 'GET' ? undefined : {} });
-      expect(res.headers.get('cache-control')).toBe('no-store');
-    },
-  );
+  it.each(
+    allRoutes
+      .filter((r) => accessOf(r) === 'account')
+      .map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: r.path })),
+  )('$key (account) is never stored by a cache (no-store)', async ({ method, path }) => {
+    const res = await t.raw(method, path, { body: method === 'GET' ? undefined : {} });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
 
   it('answers a sign-in with no-store: its body holds the session token', async () => {
     const op = await t.operator();
@@ -181,7 +182,12 @@ describe('CORS follows each route’s access (generated from the contract)', () 
   const t = createTestApp();
   // The demo company (id 1, slug demo) is always live.
   const demoPath = (path: string) => path.replaceAll('{slug}', 'demo').replaceAll(/\{\w+\}/g, '1');
-  const ROUTES = allRoutes.map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: demoPath(r.path), access: accessOf(r) }));
+  const ROUTES = allRoutes.map((r) => ({
+    key: `${r.method.toUpperCase()} ${r.path}`,
+    method: r.method.toUpperCase(),
+    path: demoPath(r.path),
+    access: accessOf(r),
+  }));
 
   it.each(ROUTES)('$key ($access)', async ({ method, path, access }) => {
     const res = await t.raw(method, path, { origin: 'https://any-site.example', body: method === 'GET' ? undefined : {} });

@@ -31,9 +31,7 @@ describe('the contract', () => {
     );
     // One entry per handler in a route's chain (sign-in check, validators, handler): one per route here.
     const served = new Set(
-      t.app.routes
-        .filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/'))
-        .map((r) => `${r.method} ${r.path.replaceAll(/:(\w+)/g, '{$1}')}`),
+      t.app.routes.filter((r) => r.method !== 'ALL' && r.path.startsWith('/api/')).map((r) => `${r.method} ${r.path.replaceAll(/:(\w+)/g, '{$1}')}`),
     );
     expect([...documented].sort()).toEqual([...served].sort());
     expect(documented).toHaveLength(allRoutes.length);

@@ -45,10 +45,15 @@ async function setup(options: { vat?: boolean } = {}) {
     return t.app.request(`${TEST_ORIGIN}${pathname}`, { method: 'POST', headers, body, redirect: 'manual' });
   };
   expect((await form('/payments/connect', 'action=connect', op.cookie)).status).toBe(303);
-  expect((await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } })).status).toBe(200);
+  expect((await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } })).status).toBe(
+    200,
+  );
   if (options.vat) {
     savePricing(t.deps.db, op.companyId, { vatRegistered: true, pricesIncludeVat: false });
-    const settings = await t.call('PUT', '/api/invoice-settings', { token: op.token, body: { vatNumber: 'gb 123 4567 89', businessAddress: 'Unit 4, Ring Road\nBirmingham B1 1AA' } });
+    const settings = await t.call('PUT', '/api/invoice-settings', {
+      token: op.token,
+      body: { vatNumber: 'gb 123 4567 89', businessAddress: 'Unit 4, Ring Road\nBirmingham B1 1AA' },
+    });
     expect(settings.json).toEqual({ vatNumber: 'GB123456789', businessAddress: 'Unit 4, Ring Road\nBirmingham B1 1AA', vatRegistered: true });
   }
   let forms = 0;
@@ -57,7 +62,13 @@ async function setup(options: { vat?: boolean } = {}) {
     const reference = await insertQuote(t.deps.db, quote);
     forms += 1;
     const booked = await t.call('POST', '/api/bookings', {
-      body: { quoteId: reference, bookingKey: `receipt-booking-form-${String(forms).padStart(4, '0')}`, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+      body: {
+        quoteId: reference,
+        bookingKey: `receipt-booking-form-${String(forms).padStart(4, '0')}`,
+        name: 'Jane Motorist',
+        phone: '07700 900123',
+        registration: 'AB12 CDE',
+      },
     });
     expect(booked.status).toBe(201);
     expect((await form(new URL(booked.json.checkoutUrl).pathname, '')).status).toBe(303);
@@ -72,7 +83,12 @@ async function setup(options: { vat?: boolean } = {}) {
   }
   const download = async (url: string, token?: string) => {
     const res = await t.app.request(`${TEST_ORIGIN}${url}`, { headers: token ? { 'x-auth-token': token } : {} });
-    return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: new Uint8Array(await res.arrayBuffer()) };
+    return {
+      status: res.status,
+      type: res.headers.get('content-type'),
+      disposition: res.headers.get('content-disposition'),
+      bytes: new Uint8Array(await res.arrayBuffer()),
+    };
   };
   return { t, op, bookAndPay, complete, download };
 }
@@ -88,7 +104,9 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
 
     await complete(driverToken);
     const listed = await t.call('GET', `/api/jobs/${jobToken}/documents`);
-    expect(listed.json).toEqual([{ number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: expect.any(String), total: 187.2 }]);
+    expect(listed.json).toEqual([
+      { number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: expect.any(String), total: 187.2 },
+    ]);
 
     const pdf = await download(`/api/jobs/${jobToken}/receipt`);
     expect(pdf.status).toBe(200);
@@ -144,7 +162,17 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
 
   it('issues a full VAT invoice with the customer’s name above £250, and on request for a smaller job', async () => {
     const { t, op, bookAndPay, complete, download } = await setup({ vat: true });
-    const big = await bookAndPay(storedQuote(op.companyId, { totalPricePence: 30000, vatPence: 5000, vatRatePercent: 20, lines: JSON.stringify([{ label: 'Vehicle Base Price', amountPence: 25000 }, { label: 'VAT (20%)', amountPence: 5000 }]) }));
+    const big = await bookAndPay(
+      storedQuote(op.companyId, {
+        totalPricePence: 30000,
+        vatPence: 5000,
+        vatRatePercent: 20,
+        lines: JSON.stringify([
+          { label: 'Vehicle Base Price', amountPence: 25000 },
+          { label: 'VAT (20%)', amountPence: 5000 },
+        ]),
+      }),
+    );
     await complete(big.driverToken);
     const full = pdfText((await download(`/api/jobs/${big.jobToken}/receipt`)).bytes);
     expect(full).toMatch(/^\s*VAT invoice/m);
@@ -175,7 +203,9 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
 
     await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'none' } });
     const reference = await insertQuote(t.deps.db, quote18720(op.companyId));
-    const booked = await t.call('POST', '/api/bookings', { body: { quoteId: reference, bookingKey: 'receipt-unpaid-form-0001', name: 'Jo', phone: '07700 900123', registration: 'AB12 CDE' } });
+    const booked = await t.call('POST', '/api/bookings', {
+      body: { quoteId: reference, bookingKey: 'receipt-unpaid-form-0001', name: 'Jo', phone: '07700 900123', registration: 'AB12 CDE' },
+    });
     const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 20 } });
     await complete(accepted.json.driverUrl.split('/driver/')[1]);
     expect((await t.call('GET', `/api/jobs/${booked.json.jobToken}/receipt`)).json.code).toBe('DOCUMENT_NOT_ISSUED');

@@ -42,7 +42,8 @@ const ukDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long',
 /** `26 November 2026` from an ISO time, or from a UK day (YYYY-MM-DD, read at noon so no zone moves it). */
 export const printedDate = (value: string) => ukDate.format(new Date(value.length === 10 ? `${value}T12:00:00Z` : value));
 
-const isVatDocument = (doc: PrintableDocument) => doc.kind === 'simplified_invoice' || doc.kind === 'vat_invoice' || (doc.kind === 'credit_note' && doc.details.seller.vatNumber !== null);
+const isVatDocument = (doc: PrintableDocument) =>
+  doc.kind === 'simplified_invoice' || doc.kind === 'vat_invoice' || (doc.kind === 'credit_note' && doc.details.seller.vatNumber !== null);
 
 export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Array> {
   // Loaded at the first download, not at every server start: most processes never draw a PDF.
@@ -71,7 +72,7 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
     const v = clean(value);
     page.drawText(v, { x: xRight - font.widthOfTextAtSize(v, size), y, size, font });
   };
-  const fit = (value: string, width: number, size: number) => {
+  const fitWidth = (value: string, width: number, size: number) => {
     let v = clean(value);
     while (v.length > 1 && regular.widthOfTextAtSize(v, size) > width) v = `${v.slice(0, -2)}…`;
     return v;
@@ -99,7 +100,11 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
     [doc.kind === 'credit_note' ? 'Job completed' : vat ? 'Time of supply' : 'Date of job', printedDate(d.supplyDate)],
     ['Reference', `TQ-${d.reference}`],
   ];
-  const sellerLines = [...(d.seller.address?.split(/\r?\n/).filter((l) => l.trim() !== '') ?? []), ...(d.seller.phone ? [d.seller.phone] : []), ...(d.seller.email ? [d.seller.email] : [])];
+  const sellerLines = [
+    ...(d.seller.address?.split(/\r?\n/).filter((l) => l.trim() !== '') ?? []),
+    ...(d.seller.phone ? [d.seller.phone] : []),
+    ...(d.seller.email ? [d.seller.email] : []),
+  ];
   if (vat && d.seller.vatNumber) sellerLines.push(`VAT number ${d.seller.vatNumber}`);
   const rows = Math.max(sellerLines.length, facts.length);
   for (let i = 0; i < rows; i += 1) {
@@ -144,7 +149,7 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   rule();
   for (const line of doc.lines) {
     down(16);
-    text(fit(line.label, descriptionWidth, 10), MARGIN);
+    text(fitWidth(line.label, descriptionWidth, 10), MARGIN);
     if (vat) {
       right(formatPence(line.netPence), columns.net);
       right(`${line.vatRatePercent}%`, columns.rate);

@@ -5,7 +5,15 @@
 // from the company's sequence in the transaction that stores it, with everything it prints
 // frozen, and is never edited; the PDF is drawn from the frozen copy at each download.
 import { eq } from 'drizzle-orm';
-import { DOCUMENT_NOT_ISSUED, DOCUMENT_TITLES, documentNumber, FULL_INVOICE_UNAVAILABLE, type DocumentKind, type DocumentSummary, type InvoiceSettings } from '#shared/documents';
+import {
+  DOCUMENT_NOT_ISSUED,
+  DOCUMENT_TITLES,
+  documentNumber,
+  FULL_INVOICE_UNAVAILABLE,
+  type DocumentKind,
+  type DocumentSummary,
+  type InvoiceSettings,
+} from '#shared/documents';
 import { penceToPounds } from '#shared/money';
 import { wasTaken } from '#shared/payments';
 import { londonDate } from '../engine/calendar/uk-calendar';
@@ -69,12 +77,23 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
     const quote = quoteOf(b);
     const company = findCompanyById(db, b.companyId);
     if (b.status !== 'completed' || !payment || !wasTaken(payment.status) || !quote || !company) return undefined;
-    const lines = documentLines({ lines: quote.lines ? parse<QuoteLine[]>(quote.lines) : null, totalPence: quote.totalPence, vatPence: quote.vatPence, vatRatePercent: quote.vatRatePercent });
+    const lines = documentLines({
+      lines: quote.lines ? parse<QuoteLine[]>(quote.lines) : null,
+      totalPence: quote.totalPence,
+      vatPence: quote.vatPence,
+      vatRatePercent: quote.vatRatePercent,
+    });
     const totals = totalsOf(lines, payment.amountPence);
     const vatInvoice = getPricing(db, b.companyId).vatRegistered && company.vatNumber !== null && totals.vatPence > 0;
     const kind = documentKindFor(vatInvoice, totals.grossPence, fullAskedFor);
     const details: DocumentDetails = {
-      seller: { name: company.name, address: company.businessAddress, phone: company.phone, email: company.email, vatNumber: vatInvoice ? company.vatNumber : null },
+      seller: {
+        name: company.name,
+        address: company.businessAddress,
+        phone: company.phone,
+        email: company.email,
+        vatNumber: vatInvoice ? company.vatNumber : null,
+      },
       customerName: kind === 'vat_invoice' ? b.customerName : null,
       reference: b.reference,
       registration: b.registration,
@@ -148,7 +167,11 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
         totalPence: refund,
         lines: JSON.stringify([line]),
         totals: JSON.stringify(totalsOf([line], 0)),
-        details: JSON.stringify({ ...originalDetails, paidAs: null, original: { title: DOCUMENT_TITLES[original.kind], number: original.number, issuedAt: original.issuedAt } } satisfies DocumentDetails),
+        details: JSON.stringify({
+          ...originalDetails,
+          paidAs: null,
+          original: { title: DOCUMENT_TITLES[original.kind], number: original.number, issuedAt: original.issuedAt },
+        } satisfies DocumentDetails),
       });
     });
   }
@@ -166,7 +189,10 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
     return row;
   }
 
-  const pdfOf = async (row: DocumentRow) => ({ bytes: await renderDocumentPdf(printable(row)), filename: `${DOCUMENT_TITLES[row.kind].toLowerCase().replaceAll(' ', '-')}-${documentNumber(row.number)}.pdf` });
+  const pdfOf = async (row: DocumentRow) => ({
+    bytes: await renderDocumentPdf(printable(row)),
+    filename: `${DOCUMENT_TITLES[row.kind].toLowerCase().replaceAll(' ', '-')}-${documentNumber(row.number)}.pdf`,
+  });
 
   return {
     issueFor,
@@ -224,11 +250,16 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
       // The same sale as the simplified invoice, with the customer's name added.
       const details = parse<DocumentDetails>(simplified.details);
       return summary(
-        await issue(b, 'vat_invoice', {
-          lines: parse<DocumentLine[]>(simplified.lines),
-          totals: parse<DocumentTotals>(simplified.totals),
-          details: { ...details, customerName: b.customerName },
-        }, (d) => d.kind === 'vat_invoice'),
+        await issue(
+          b,
+          'vat_invoice',
+          {
+            lines: parse<DocumentLine[]>(simplified.lines),
+            totals: parse<DocumentTotals>(simplified.totals),
+            details: { ...details, customerName: b.customerName },
+          },
+          (d) => d.kind === 'vat_invoice',
+        ),
       );
     },
 

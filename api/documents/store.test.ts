@@ -24,7 +24,8 @@ describe('document numbers', () => {
     const b = await t.operator();
     const { db } = t.deps;
     const numbers = [];
-    for (const companyId of [a.companyId, a.companyId, b.companyId, a.companyId, b.companyId]) numbers.push((await write(db, () => insertDocument(db, doc(companyId)))).number);
+    for (const companyId of [a.companyId, a.companyId, b.companyId, a.companyId, b.companyId])
+      numbers.push((await write(db, () => insertDocument(db, doc(companyId)))).number);
     expect(numbers).toEqual([1, 2, 1, 3, 2]);
   });
 
@@ -42,6 +43,12 @@ describe('document numbers', () => {
     const issued = await Promise.all(Array.from({ length: 20 }, () => write(db, () => insertDocument(db, doc(companyId)))));
     expect(issued.map((d) => d.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
     // The unique (company, number) index backs the sequence: a number cannot be stored twice.
-    expect(() => db.$client.prepare(`insert into documents (company_id, kind, number, issued_at, total_pence, lines, totals, details) values (?, 'credit_note', 2, '', 0, '[]', '{}', '{}')`).run(companyId)).toThrow(/UNIQUE/);
+    expect(() =>
+      db.$client
+        .prepare(
+          `insert into documents (company_id, kind, number, issued_at, total_pence, lines, totals, details) values (?, 'credit_note', 2, '', 0, '[]', '{}', '{}')`,
+        )
+        .run(companyId),
+    ).toThrow(/UNIQUE/);
   });
 });

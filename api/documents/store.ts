@@ -41,10 +41,6 @@ export function bookingDocument(db: Db, bookingId: number, number: number): Docu
     .get();
 }
 
-export function documentById(db: Db, id: number): DocumentRow | undefined {
-  return db.select().from(documents).where(eq(documents.id, id)).get();
-}
-
 /**
  * Jobs the sweep still owes a document: completed with money taken and no receipt or invoice
  * yet, or refunded past what their credit notes cover.

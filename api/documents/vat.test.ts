@@ -58,7 +58,12 @@ describe('documentLines', () => {
         vatRatePercent: 20,
       });
       addsUp(exclusive, netSum + vat, vat);
-      const inclusive = documentLines({ lines: net.map((n, i) => ({ label: `L${i}`, amountPence: n })), totalPence: netSum, vatPence: netSum - Math.round(netSum / 1.2), vatRatePercent: 20 });
+      const inclusive = documentLines({
+        lines: net.map((n, i) => ({ label: `L${i}`, amountPence: n })),
+        totalPence: netSum,
+        vatPence: netSum - Math.round(netSum / 1.2),
+        vatRatePercent: 20,
+      });
       addsUp(inclusive, netSum, netSum - Math.round(netSum / 1.2));
     }
   });

@@ -76,7 +76,10 @@ export function documentLines(price: FrozenPrice): DocumentLine[] {
     }
   }
   lines ??= [{ label: 'Vehicle recovery', amountPence: price.totalPence }];
-  const vats = shareOut(vat, lines.map((l) => l.amountPence));
+  const vats = shareOut(
+    vat,
+    lines.map((l) => l.amountPence),
+  );
   return lines.map((l, i) => {
     const net = netLines ? l.amountPence : l.amountPence - vats[i];
     return { label: l.label, netPence: net, vatRatePercent: rate, vatPence: vats[i], grossPence: net + vats[i] };
@@ -111,7 +114,13 @@ export function documentKindFor(vatInvoice: boolean, grossPence: number, fullAsk
  * everything credited after it and before it, so the credit notes of a full refund add up to the
  * penny to the original's VAT.
  */
-export function creditLine(label: string, refundPence: number, creditedPence: number, original: Pick<DocumentTotals, 'grossPence' | 'vatPence'>, vatRatePercent: number): DocumentLine {
+export function creditLine(
+  label: string,
+  refundPence: number,
+  creditedPence: number,
+  original: Pick<DocumentTotals, 'grossPence' | 'vatPence'>,
+  vatRatePercent: number,
+): DocumentLine {
   const vatShare = (amount: number) => (original.grossPence > 0 ? Math.round((amount * original.vatPence) / original.grossPence) : 0);
   const vatPence = original.vatPence > 0 ? vatShare(creditedPence + refundPence) - vatShare(creditedPence) : 0;
   return { label, netPence: refundPence - vatPence, vatRatePercent: vatPence > 0 ? vatRatePercent : 0, vatPence, grossPence: refundPence };

@@ -58,7 +58,7 @@ const app = createHostedRoutes({
   publicUrl: 'https://quotes.example/',
 });
 
-describe('the portal\'s promises on the company page', () => {
+describe("the portal's promises on the company page", () => {
   const promising = { ...company, name: 'Bob Recovery', companyDescription: null, secondaryColour: '#FFA726' };
   const pageFor = async (overrides: Partial<HostedCompany>) => {
     const routes = createHostedRoutes({ lookupBySlug: () => ({ ...promising, ...overrides }), widgetFile, publicUrl: 'https://quotes.example' });
@@ -81,7 +81,9 @@ describe('the portal\'s promises on the company page', () => {
 
   it('shows the three feature blocks (title, description, icon) when showFeatures is on, escaped', async () => {
     const page = await pageFor({ ...features, showFeatures: true });
-    const blocks = [...page.matchAll(/<div class="feat"><svg[^>]*data-icon="(\w+)"[^>]*>.*?<\/svg><h2>(.*?)<\/h2><p>(.*?)<\/p><\/div>/g)].map((m) => m.slice(1));
+    const blocks = [...page.matchAll(/<div class="feat"><svg[^>]*data-icon="(\w+)"[^>]*>.*?<\/svg><h2>(.*?)<\/h2><p>(.*?)<\/p><\/div>/g)].map((m) =>
+      m.slice(1),
+    );
     expect(blocks).toEqual([
       ['Clock', '24/7 &lt;Availability&gt;', 'Round the clock &amp; on time'],
       ['Calculator', 'Fair prices', 'No surprises'],
@@ -206,7 +208,12 @@ describe('GET /company/:slug', () => {
 
 /** script-src 'self' with no inline <script>, no plugins, no <base>, and each inline <style> allowed by its hash. */
 function expectStrictCsp(csp: string | null, page: string) {
-  const directives = new Map((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+  const directives = new Map(
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
   expect(directives.get('default-src')).toEqual(["'self'"]);
   expect(directives.get('script-src')).toEqual(["'self'"]);
   expect(directives.get('object-src')).toEqual(["'none'"]);
@@ -285,7 +292,11 @@ describe('the widget’s lazily loaded files', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
     expect(await res.text()).toContain(content);
-    const unbuilt = createHostedRoutes({ lookupBySlug: () => undefined, widgetFile: path.join(dir, 'elsewhere', 'widget.js'), publicUrl: 'https://quotes.example' });
+    const unbuilt = createHostedRoutes({
+      lookupBySlug: () => undefined,
+      widgetFile: path.join(dir, 'elsewhere', 'widget.js'),
+      publicUrl: 'https://quotes.example',
+    });
     expect((await unbuilt.request(`/${file}`)).status).toBe(503);
   });
 });
@@ -307,7 +318,11 @@ describe('hosted page phone numbers', () => {
 
 describe('a company page that does not quote', () => {
   const pageOf = async (overrides: Partial<typeof company>) => {
-    const routes = createHostedRoutes({ lookupBySlug: () => ({ ...company, name: 'Pennine Recovery', ...overrides }), widgetFile, publicUrl: 'https://quotes.example' });
+    const routes = createHostedRoutes({
+      lookupBySlug: () => ({ ...company, name: 'Pennine Recovery', ...overrides }),
+      widgetFile,
+      publicUrl: 'https://quotes.example',
+    });
     const res = await routes.request('/company/bobs-tow');
     return { res, page: await res.text() };
   };

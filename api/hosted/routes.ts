@@ -87,33 +87,34 @@ function serveScript(file: string) {
 export function createHostedRoutes(opts: HostedRoutesOptions) {
   const publicUrl = opts.publicUrl.replace(/\/+$/, '');
 
-  return new Hono()
-    .get('/widget.js', serveScript(opts.widgetFile))
-    // The number plate look-up, which widget.js loads (as a module, so with CORS) the first time a
-    // motorist types a registration.
-    .get('/widget-vehicle.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-vehicle.js')))
-    // The booking form, which widget.js loads the same way when "Book this recovery" is tapped.
-    .get('/widget-booking.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-booking.js')))
-    .get('/company/:slug', (c) => {
-      const slug = c.req.param('slug');
-      const company = opts.lookupBySlug(slug);
-      // Revalidated on every visit: branding just saved in the portal, a new slug, or a lapsed
-      // subscription shows at once. An unchanged page costs a 304.
-      c.header('Cache-Control', 'no-cache');
-      if (!company) {
-        c.header('Content-Security-Policy', NOT_FOUND_CSP);
-        return c.html(notFoundPage(), 404);
-      }
-      const css = companyCss(company);
-      c.header('Content-Security-Policy', hostedCsp([styleHash(css)]));
-      const page = String(companyPage(company, css, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
-      const etag = `"${createHash('sha1').update(page).digest('base64url')}"`;
-      c.header('ETag', etag);
-      if (matchesIfNoneMatch(c.req.header('if-none-match'), [etag])) return c.body(null, 304);
-      return c.html(page);
-    });
+  return (
+    new Hono()
+      .get('/widget.js', serveScript(opts.widgetFile))
+      // The number plate look-up, which widget.js loads (as a module, so with CORS) the first time a
+      // motorist types a registration.
+      .get('/widget-vehicle.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-vehicle.js')))
+      // The booking form, which widget.js loads the same way when "Book this recovery" is tapped.
+      .get('/widget-booking.js', serveScript(path.join(path.dirname(opts.widgetFile), 'widget-booking.js')))
+      .get('/company/:slug', (c) => {
+        const slug = c.req.param('slug');
+        const company = opts.lookupBySlug(slug);
+        // Revalidated on every visit: branding just saved in the portal, a new slug, or a lapsed
+        // subscription shows at once. An unchanged page costs a 304.
+        c.header('Cache-Control', 'no-cache');
+        if (!company) {
+          c.header('Content-Security-Policy', NOT_FOUND_CSP);
+          return c.html(notFoundPage(), 404);
+        }
+        const css = companyCss(company);
+        c.header('Content-Security-Policy', hostedCsp([styleHash(css)]));
+        const page = String(companyPage(company, css, slug, `${publicUrl}/company/${encodeURIComponent(slug)}`));
+        const etag = `"${createHash('sha1').update(page).digest('base64url')}"`;
+        c.header('ETag', etag);
+        if (matchesIfNoneMatch(c.req.header('if-none-match'), [etag])) return c.body(null, 304);
+        return c.html(page);
+      })
+  );
 }
-
 
 // Shared by the company page and the 404 page; kept small, it is part of the 110 KB budget.
 // On a phone the form's banner, just below the bar, names the company: the bar's name stays as the

@@ -85,7 +85,8 @@ const priceCells = (row: LeadExportRow, { vatRegistered }: CsvOptions) =>
     : [plainPounds(row.totalPricePence)];
 
 /** The status history's last change: "Contacted 24/11/2026 14:30". */
-const lastChange = (row: LeadExportRow) => (row.lastChangeStatus && row.lastChangeAt ? `${LEAD_STATUS_LABELS[row.lastChangeStatus]} ${dateTime(row.lastChangeAt)}` : '');
+const lastChange = (row: LeadExportRow) =>
+  row.lastChangeStatus && row.lastChangeAt ? `${LEAD_STATUS_LABELS[row.lastChangeStatus]} ${dateTime(row.lastChangeAt)}` : '';
 
 export function csvRow(row: ExportRow, options: CsvOptions = { vatRegistered: false }): string {
   const { date, time } = ukDateAndTime(row.createdAt);
@@ -150,7 +151,10 @@ function paymentCells(booking: BookingExportRow | undefined): (string | null)[] 
  * The CSV as a byte stream. `nextChunk` answers the rows after the last one it gave (keyset), an
  * empty array at the end; each pull writes one chunk, so memory holds one chunk at a time.
  */
-export function csvStream(nextChunk: (after: ExportRow | undefined) => ExportRow[], options: CsvOptions = { vatRegistered: false }): ReadableStream<Uint8Array> {
+export function csvStream(
+  nextChunk: (after: ExportRow | undefined) => ExportRow[],
+  options: CsvOptions = { vatRegistered: false },
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let last: ExportRow | undefined;
   let started = false;

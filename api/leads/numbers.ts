@@ -43,7 +43,9 @@ export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<type
   }
   const count = totals.length;
   const booked = bookings.filter((booking) => booking.createdAt < end);
-  const acceptance = booked.flatMap((booking) => (booking.acceptedAt ? [Math.round((Date.parse(booking.acceptedAt) - Date.parse(booking.createdAt)) / 1000)] : []));
+  const acceptance = booked.flatMap((booking) =>
+    booking.acceptedAt ? [Math.round((Date.parse(booking.acceptedAt) - Date.parse(booking.createdAt)) / 1000)] : [],
+  );
   return {
     today: perDay[NUMBERS_DAYS - 1],
     last7Days: perDay.slice(-WEEK_DAYS).reduce((a, b) => a + b, 0),

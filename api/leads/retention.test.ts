@@ -97,7 +97,8 @@ describe('retention', () => {
       const kept = await quote(op.companyId, monthsAgo(1));
       booking(old, monthsAgo(25));
       booking(kept, monthsAgo(1));
-      const motorists = () => db.$client.prepare('select quote_id as quoteId, customer_name as name, customer_phone as phone, registration, note from bookings').all();
+      const motorists = () =>
+        db.$client.prepare('select quote_id as quoteId, customer_name as name, customer_phone as phone, registration, note from bookings').all();
       const messages = () => db.$client.prepare("select count(*) from mail_outbox where kind = 'booking'").pluck().get();
       expect(messages()).toBe(2);
 
@@ -135,7 +136,7 @@ describe('retention', () => {
   });
 
   it('stops between batches, leaving the night unmarked so the next start finishes it', async () => {
-    const { t, db, quote, has, retention } = setup();
+    const { t, db, quote, retention } = setup();
     const op = await t.operator();
     for (let i = 0; i < 6; i++) await quote(op.companyId, monthsAgo(30 + i));
     const job = retention(() => NIGHT, 1);

@@ -47,8 +47,7 @@ export function retentionJob(deps: RetentionDeps): DailyJob {
   const { db, logger } = deps;
   const batch = deps.batch ?? RETENTION_BATCH;
 
-  const pause = (ms: number, signal: AbortSignal) =>
-    deps.pacing?.sleep ? deps.pacing.sleep(ms) : sleep(ms, undefined, { signal }).catch(() => {});
+  const pause = (ms: number, signal: AbortSignal) => (deps.pacing?.sleep ? deps.pacing.sleep(ms) : sleep(ms, undefined, { signal }).catch(() => {}));
 
   /** Deletes every company's expired quotes; answers how many went, or null when stopped part way. */
   async function purge(now: Date, stopping: () => boolean, signal: AbortSignal) {

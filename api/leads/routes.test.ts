@@ -8,7 +8,8 @@ const NOW = new Date('2026-06-10T12:00:00Z');
 
 function setup(env: Record<string, string> = {}) {
   const t = createTestApp({ now: () => NOW, env });
-  const store = (companyId: number, overrides: Partial<NewQuote> = {}) => insertQuote(t.deps.db, storedQuote(companyId, { createdAt: NOW.toISOString(), ...overrides }));
+  const store = (companyId: number, overrides: Partial<NewQuote> = {}) =>
+    insertQuote(t.deps.db, storedQuote(companyId, { createdAt: NOW.toISOString(), ...overrides }));
   /** Every column of every quote and lead event: what "nothing changed" compares. */
   const snapshot = () => ({
     quotes: t.deps.db.$client.prepare('select * from quotes order by id').all(),
@@ -85,7 +86,8 @@ describe('GET /api/quotes', () => {
     const ninth = await store(op.companyId, { createdAt: '2026-06-08T23:30:00.000Z' });
     const eighth = await store(op.companyId, { createdAt: '2026-06-08T22:30:00.000Z' });
     const later = await store(op.companyId, { createdAt: '2026-06-10T08:00:00.000Z', urgency: 'later', preferredDate: '2026-06-11' });
-    const refs = async (query: string) => (await t.call('GET', `/api/quotes?${query}`, { token: op.token })).json.quotes.map((q: { reference: string }) => q.reference);
+    const refs = async (query: string) =>
+      (await t.call('GET', `/api/quotes?${query}`, { token: op.token })).json.quotes.map((q: { reference: string }) => q.reference);
     expect(await refs('from=2026-06-09&to=2026-06-09')).toEqual([ninth]);
     expect(await refs('to=2026-06-08')).toEqual([eighth]);
     expect(await refs('from=2026-06-09')).toEqual([later, ninth]);
@@ -268,14 +270,25 @@ describe('POST /api/quotes/{reference}/contact', () => {
     const op = await t.operator();
     const reference = await store(op.companyId);
     const before = snapshot();
-    const res = await t.call('POST', `/api/quotes/TQ-${reference}/contact`, { body: { channel: 'whatsapp' }, origin: 'https://garage.example', headers: { 'x-forwarded-for': '1' } });
+    const res = await t.call('POST', `/api/quotes/TQ-${reference}/contact`, {
+      body: { channel: 'whatsapp' },
+      origin: 'https://garage.example',
+      headers: { 'x-forwarded-for': '1' },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ success: true });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const after = snapshot();
     expect(after.events).toEqual(before.events);
     const changed = after.quotes.filter((row, i) => JSON.stringify(row) !== JSON.stringify(before.quotes[i]));
-    expect(changed).toEqual([{ ...(before.quotes.find((q) => (q as { public_id: string }).public_id === reference) as object), contact_channel: 'whatsapp', contacted_at: NOW.toISOString(), whatsapp_tapped_at: NOW.toISOString() }]);
+    expect(changed).toEqual([
+      {
+        ...(before.quotes.find((q) => (q as { public_id: string }).public_id === reference) as object),
+        contact_channel: 'whatsapp',
+        contacted_at: NOW.toISOString(),
+        whatsapp_tapped_at: NOW.toISOString(),
+      },
+    ]);
     const lead = await t.call('GET', `/api/quotes/${reference}`, { token: op.token });
     expect(lead.json.customerContact).toEqual({ channel: 'whatsapp', at: NOW.toISOString() });
     expect(lead.json.status).toBe('new');
@@ -419,11 +432,19 @@ describe('GET /api/quotes/export.csv', () => {
 
   it('writes the labels the portal shows, the latest note, and net, VAT and gross for a VAT-registered operator', async () => {
     const op = await t.operator();
-    const reference = await store(op.companyId, { gearboxType: 'automatic', rollingStatus: 'not-rolling', problemType: 'flat-battery', vehicleType: 'luton van', vatPence: 4967 });
+    const reference = await store(op.companyId, {
+      gearboxType: 'automatic',
+      rollingStatus: 'not-rolling',
+      problemType: 'flat-battery',
+      vehicleType: 'luton van',
+      vatPence: 4967,
+    });
     await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'contacted', note: 'Left a voicemail' } });
     await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'won' } });
     const plainCsv = await t.call('GET', '/api/quotes/export.csv', { token: op.token });
-    expect(plainCsv.text.split('\r\n')[1]).toBe(`TQ-${reference},10/06/2026,13:00,M1 1AE,LS1 4AP,43.2,Luton Van,Automatic,Not Rolling,0,Flat Battery,Now,298.00,Won,10/06/2026 13:00,,Won 10/06/2026 13:00,Left a voicemail,,,,,,,,,,,,,`);
+    expect(plainCsv.text.split('\r\n')[1]).toBe(
+      `TQ-${reference},10/06/2026,13:00,M1 1AE,LS1 4AP,43.2,Luton Van,Automatic,Not Rolling,0,Flat Battery,Now,298.00,Won,10/06/2026 13:00,,Won 10/06/2026 13:00,Left a voicemail,,,,,,,,,,,,,`,
+    );
 
     await t.call('PUT', '/api/pricing', { token: op.token, body: { vatRegistered: true, pricesIncludeVat: true } });
     const [header, row] = (await t.call('GET', '/api/quotes/export.csv', { token: op.token })).text.slice(1).split('\r\n');
@@ -436,7 +457,10 @@ describe('GET /api/quotes/export.csv', () => {
     const references = [];
     for (let i = 0; i < 1203; i++) references.push(await store(op.companyId, { createdAt: new Date(NOW.getTime() - (i % 600) * 60_000).toISOString() }));
     const res = await t.call('GET', '/api/quotes/export.csv', { token: op.token });
-    const exported = res.text.split('\r\n').slice(1, -1).map((line) => line.slice(3, 12));
+    const exported = res.text
+      .split('\r\n')
+      .slice(1, -1)
+      .map((line) => line.slice(3, 12));
     expect(exported).toHaveLength(1203);
     expect(new Set(exported)).toEqual(new Set(references));
 

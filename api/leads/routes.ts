@@ -23,9 +23,7 @@ export function leadRoutes(deps: AppDeps) {
     })
     .openapi(routes.leads.numbers, (c) => c.json(leads.numbers(currentUser(c).companyId), 200))
     .openapi(routes.leads.detail, (c) => c.json(leads.detail(currentUser(c).companyId, c.req.param('reference')), 200))
-    .openapi(routes.leads.status, async (c) =>
-      c.json(await leads.setStatus(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
-    )
+    .openapi(routes.leads.status, async (c) => c.json(await leads.setStatus(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
     .openapi(routes.leads.contact, async (c) => {
       // CONTACT_RATE_LIMIT=0 turns the limit off without even looking up the address.
       const client = deps.config.contactRateLimit > 0 ? clientAddress(c, deps.config.trustProxy) : '';

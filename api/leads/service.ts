@@ -66,9 +66,7 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     const reference = readReference(typed);
     if (reference === null) throw notFound();
     const row =
-      reference.length === 9
-        ? findLeadById(db, companyId, referenceCipher(db).decode(reference) ?? -1, reference)
-        : findLegacyLead(db, companyId, reference);
+      reference.length === 9 ? findLeadById(db, companyId, referenceCipher(db).decode(reference) ?? -1, reference) : findLegacyLead(db, companyId, reference);
     if (!row) throw notFound();
     return row;
   }
@@ -78,7 +76,10 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   /** A chunk of the export with each booked quote's booking, in one read for the chunk. */
   function withBookings(rows: LeadExportRow[]): ExportRow[] {
     if (rows.length === 0) return rows;
-    const bookings = bookingsOfQuotes(db, rows.map((row) => row.id));
+    const bookings = bookingsOfQuotes(
+      db,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => ({ ...row, booking: bookings.get(row.id) }));
   }
 
@@ -154,5 +155,3 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     },
   };
 }
-
-export type LeadService = ReturnType<typeof leadService>;

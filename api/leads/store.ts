@@ -81,7 +81,9 @@ export function findLegacyLead(db: Db, companyId: number, publicId: string): Lea
 }
 
 export function leadHistory(db: Db, quoteId: number): LeadEventRow[] {
-  return statement(db, 'history', 'select status, note, created_at as createdAt from lead_events where quote_id = ? order by id').all(quoteId) as LeadEventRow[];
+  return statement(db, 'history', 'select status, note, created_at as createdAt from lead_events where quote_id = ? order by id').all(
+    quoteId,
+  ) as LeadEventRow[];
 }
 
 export interface LeadQuery {
@@ -282,4 +284,3 @@ export function deleteLeads(db: Db, ids: readonly number[]): number {
 }
 
 const foreignKeysOn = (db: Db) => db.$client.pragma('foreign_keys', { simple: true }) === 1;
-

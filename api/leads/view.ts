@@ -29,7 +29,9 @@ export function toLead(row: LeadRow): Lead {
 }
 
 /** Each button's first tap, oldest first; before the per-button columns, the marker stood for its own button. */
-export function contactTaps(row: Pick<LeadRow, 'contactChannel' | 'contactedAt' | 'whatsappTappedAt' | 'phoneTappedAt'>): Array<{ channel: ContactChannel; at: string }> {
+export function contactTaps(
+  row: Pick<LeadRow, 'contactChannel' | 'contactedAt' | 'whatsappTappedAt' | 'phoneTappedAt'>,
+): Array<{ channel: ContactChannel; at: string }> {
   const firstOf = (channel: ContactChannel, at: string | null) => at ?? (row.contactChannel === channel ? row.contactedAt : null);
   const taps: Array<{ channel: ContactChannel; at: string | null }> = [
     { channel: 'whatsapp', at: firstOf('whatsapp', row.whatsappTappedAt) },

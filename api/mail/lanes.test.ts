@@ -66,7 +66,13 @@ async function setup(options: { smtpUrl?: string; lanes?: Partial<Record<AlertCh
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     expect(quote.status).toBe(200);
     const res = await t.call('POST', '/api/bookings', {
-      body: { quoteId: quote.json.quoteId, bookingKey: `lanes-test-form-key-${Math.random().toString(36).slice(2)}`, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' },
+      body: {
+        quoteId: quote.json.quoteId,
+        bookingKey: `lanes-test-form-key-${Math.random().toString(36).slice(2)}`,
+        name: 'Jane Motorist',
+        phone: '07700 900123',
+        registration: 'AB12CDE',
+      },
     });
     expect(res.status).toBe(201);
     return res.json as { jobToken: string; jobUrl: string };
@@ -79,11 +85,21 @@ async function setup(options: { smtpUrl?: string; lanes?: Partial<Record<AlertCh
 /** Whether `promise` is still unsettled once everything already due has run. */
 async function pending(promise: Promise<unknown>): Promise<boolean> {
   const marker = Symbol('pending');
-  return (await Promise.race([promise.then(() => undefined, () => undefined), new Promise((resolve) => setImmediate(() => resolve(marker)))])) === marker;
+  return (
+    (await Promise.race([
+      promise.then(
+        () => undefined,
+        () => undefined,
+      ),
+      new Promise((resolve) => setImmediate(() => resolve(marker))),
+    ])) === marker
+  );
 }
 
 describe('one lane per channel', () => {
-  it('with the mail server hanging, a booking’s texts reach the SMS provider at once, while the mail lane is still stuck on its message', { timeout: 20_000 }, async () => {
+  it('with the mail server hanging, a booking’s texts reach the SMS provider at once, while the mail lane is still stuck on its message', {
+    timeout: 20_000,
+  }, async () => {
     const hanging = await startHangingSmtp();
     const { sms, book, rows, lane, clock } = await setup({ smtpUrl: hanging.url });
     const booked = await book();
@@ -124,7 +140,11 @@ describe('one lane per channel', () => {
     expect(await pending(textLane)).toBe(true);
     sms.release();
     await textLane;
-    expect(rows().filter((r) => r.channel === 'sms').map((r) => r.status)).toEqual(['sent', 'sent']);
+    expect(
+      rows()
+        .filter((r) => r.channel === 'sms')
+        .map((r) => r.status),
+    ).toEqual(['sent', 'sent']);
   });
 
   it('sends a lane’s texts several at once: two stalled requests do not hold up a third', { timeout: 20_000 }, async () => {
@@ -199,7 +219,9 @@ describe('the claim order within a lane', () => {
   it('claims through the lane’s partial index, one look-up per priority', () => {
     const t = createTestApp();
     const plan = t.deps.db.$client
-      .prepare(`explain query plan select id from mail_outbox where channel = 'sms' and priority = 0 and next_attempt_at <= '2026' and status = 'pending' order by next_attempt_at limit 1`)
+      .prepare(
+        `explain query plan select id from mail_outbox where channel = 'sms' and priority = 0 and next_attempt_at <= '2026' and status = 'pending' order by next_attempt_at limit 1`,
+      )
       .all() as { detail: string }[];
     expect(plan.map((p) => p.detail).join(' ')).toContain('mail_outbox_claim');
   });

@@ -45,7 +45,16 @@ describe('the alert for one quote', () => {
 
   it('lists what was asked, when it is needed and the link to the quote', () => {
     const lines = mail.text.split('\n').map((line) => line.replace(/: +/, ': '));
-    for (const line of ['When: Tue, 24 Nov 2026, 14:02', 'Route: LS1 4AP → M1 1AA (43.2 miles)', 'Gearbox: Manual', 'Rolling: Not rolling', 'Passengers: 2', 'Problem: Engine failure', 'Needed: Sat, 28 Nov 2026 at 09:30', 'Total: £143.75']) {
+    for (const line of [
+      'When: Tue, 24 Nov 2026, 14:02',
+      'Route: LS1 4AP → M1 1AA (43.2 miles)',
+      'Gearbox: Manual',
+      'Rolling: Not rolling',
+      'Passengers: 2',
+      'Problem: Engine failure',
+      'Needed: Sat, 28 Nov 2026 at 09:30',
+      'Total: £143.75',
+    ]) {
       expect(lines).toContain(line);
     }
     expect(mail.text).toContain('Open the quote: https://quotes.example/dashboard?tab=quotes&quote=4XD8HBZSR');

@@ -31,7 +31,6 @@ const formatDay = dayWords;
 export const quotesTabUrl = (publicUrl: string) => `${publicUrl}/dashboard?tab=quotes`;
 export const quoteUrl = (publicUrl: string, reference: string) => `${quotesTabUrl(publicUrl)}&quote=${encodeURIComponent(reference)}`;
 
-
 const route = (q: QuoteRow) => `${q.pickupPostcode} → ${q.destinationPostcode}`;
 const needed = (q: QuoteRow) => neededWords(q);
 const passengers = (n: number) => (n === 0 ? 'none' : String(n));
@@ -53,8 +52,7 @@ function quoteFacts(q: QuoteRow): Array<[string, string]> {
 }
 
 const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
-const page = (body: string) =>
-  `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${body}</body></html>`;
+const page = (body: string) => `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${body}</body></html>`;
 
 export function quoteAlert(q: QuoteRow, companyName: string, publicUrl: string): MailContent {
   const reference = `TQ-${q.publicId}`;
@@ -112,8 +110,15 @@ export const SUMMARY_LIST_LIMIT = 100;
 /** The summary of `day` (YYYY-MM-DD, UK): `quotes` are its first ones, `total` how many it had. */
 export function dailySummary(day: string, quotes: QuoteRow[], total: number, companyName: string, publicUrl: string): MailContent {
   const heading = `${total} ${total === 1 ? 'quote' : 'quotes'} on ${formatDay(day)}`;
-  const line = (q: QuoteRow) =>
-    [`TQ-${q.publicId}`, londonTime.format(new Date(q.createdAt)), `${route(q)} (${q.distance} mi)`, vehicleWords(q.vehicleType, 'sentence'), problemWords(q.problemType, 'sentence'), needed(q), moneyWords(q.totalPricePence)];
+  const line = (q: QuoteRow) => [
+    `TQ-${q.publicId}`,
+    londonTime.format(new Date(q.createdAt)),
+    `${route(q)} (${q.distance} mi)`,
+    vehicleWords(q.vehicleType, 'sentence'),
+    problemWords(q.problemType, 'sentence'),
+    needed(q),
+    moneyWords(q.totalPricePence),
+  ];
   const more = total - quotes.length;
   const tab = quotesTabUrl(publicUrl);
   const footer = `You get this summary every morning at 08:00 for ${companyName}. Change this in the Driver Portal: ${publicUrl}/dashboard`;

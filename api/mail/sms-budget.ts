@@ -162,5 +162,3 @@ export function smsBudget({ db, config, logger }: SmsBudgetOptions) {
     },
   };
 }
-
-export type SmsBudget = ReturnType<typeof smsBudget>;

@@ -27,7 +27,9 @@ it('a digest row takes the newer count while unsent, and keeps what was tried', 
 
   upsertDigestRow(t.deps.db, digest(3));
   upsertDigestRow(t.deps.db, digest(5));
-  expect(rows()).toMatchObject([{ channel: 'email', subject: 'And 5 more quotes', text: '…and 5 more quotes', html: '<p>…and 5 more quotes</p>', userId: null, bookingId: null }]);
+  expect(rows()).toMatchObject([
+    { channel: 'email', subject: 'And 5 more quotes', text: '…and 5 more quotes', html: '<p>…and 5 more quotes</p>', userId: null, bookingId: null },
+  ]);
 
   // A send was tried: the message it tried stays as it was.
   t.deps.db.update(mailOutbox).set({ attempts: 1 }).where(eq(mailOutbox.dedupeKey, key)).run();

@@ -30,7 +30,14 @@ const p = sql.placeholder;
 
 /** The newest quote's id (0 without any). */
 export function lastQuoteId(db: Db): number {
-  return prepared(db, 'lastQuoteId', () => db.select({ id: max(quotes.id) }).from(quotes).prepare()).get()?.id ?? 0;
+  return (
+    prepared(db, 'lastQuoteId', () =>
+      db
+        .select({ id: max(quotes.id) })
+        .from(quotes)
+        .prepare(),
+    ).get()?.id ?? 0
+  );
 }
 
 export interface QuoteToAlert {
@@ -72,7 +79,13 @@ export function companiesWithAlertMode(db: Db, mode: AlertMode): CompanyToAlert[
 
 /** Read by every booking for its operator's alert: prepared once. */
 export function alertAddresses(db: Db, companyId: number): AlertAddresses | undefined {
-  return prepared(db, 'alertAddresses', () => db.select(addressColumns).from(companies).where(eq(companies.id, p('companyId'))).prepare()).get({ companyId });
+  return prepared(db, 'alertAddresses', () =>
+    db
+      .select(addressColumns)
+      .from(companies)
+      .where(eq(companies.id, p('companyId')))
+      .prepare(),
+  ).get({ companyId });
 }
 
 /** A company's quotes created in [fromIso, toIso), oldest first, at most `limit`, and how many there are. */
@@ -117,7 +130,14 @@ export function priorityOf(row: Pick<NewOutboxRow, 'kind' | 'dedupeKey'>): numbe
   return OUTBOX_PRIORITY.service;
 }
 
-const outboxParams = (row: NewOutboxRow) => ({ channel: 'email', bookingId: null, lastError: null, ...row, userId: row.userId ?? null, priority: priorityOf(row) });
+const outboxParams = (row: NewOutboxRow) => ({
+  channel: 'email',
+  bookingId: null,
+  lastError: null,
+  ...row,
+  userId: row.userId ?? null,
+  priority: priorityOf(row),
+});
 
 /** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
 export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
@@ -129,13 +149,15 @@ export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
 
 /** How many of the company's quotes were stored from `fromIso` on with an id below `beforeId`: a quote's place in its hour. */
 export function quotesEarlierInHour(db: Db, companyId: number, fromIso: string, beforeId: number): number {
-  return prepared(db, 'quotesEarlierInHour', () =>
-    db
-      .select({ n: count() })
-      .from(quotes)
-      .where(and(eq(quotes.companyId, p('companyId')), gte(quotes.createdAt, p('fromIso')), lt(quotes.id, p('beforeId'))))
-      .prepare(),
-  ).get({ companyId, fromIso, beforeId })?.n ?? 0;
+  return (
+    prepared(db, 'quotesEarlierInHour', () =>
+      db
+        .select({ n: count() })
+        .from(quotes)
+        .where(and(eq(quotes.companyId, p('companyId')), gte(quotes.createdAt, p('fromIso')), lt(quotes.id, p('beforeId'))))
+        .prepare(),
+    ).get({ companyId, fromIso, beforeId })?.n ?? 0
+  );
 }
 
 /**
@@ -168,7 +190,14 @@ export function claimDueRow(db: Db, nowIso: string, leaseUntilIso: string, chann
     db
       .select({ id: mailOutbox.id })
       .from(mailOutbox)
-      .where(and(eq(mailOutbox.channel, p('channel')), eq(mailOutbox.priority, p('priority')), lte(mailOutbox.nextAttemptAt, p('nowIso')), sql`${mailOutbox.status} = 'pending'`))
+      .where(
+        and(
+          eq(mailOutbox.channel, p('channel')),
+          eq(mailOutbox.priority, p('priority')),
+          lte(mailOutbox.nextAttemptAt, p('nowIso')),
+          sql`${mailOutbox.status} = 'pending'`,
+        ),
+      )
       .orderBy(asc(mailOutbox.nextAttemptAt))
       .limit(1)
       .prepare(),
@@ -265,7 +294,9 @@ export function releaseWaitingMail(db: Db, companyId: number, atIso: string, mai
 
 /** Texts counted by the budgets since `fromIso` (a UK midnight), all companies together. */
 export function textsCountedSince(db: Db, fromIso: string): number {
-  return prepared(db, 'textsCountedSince', () => db.$client.prepare('select count(*) from mail_outbox where budget_at is not null and budget_at >= ?').pluck()).get(fromIso) as number;
+  return prepared(db, 'textsCountedSince', () =>
+    db.$client.prepare('select count(*) from mail_outbox where budget_at is not null and budget_at >= ?').pluck(),
+  ).get(fromIso) as number;
 }
 
 /** The company's texts counted by the budgets since `fromIso`. */

@@ -13,7 +13,17 @@ describe('isTextable', () => {
 
   it('refuses personal, pager, premium, shared-cost, landline and non-geographic UK numbers', () => {
     // 070 personal, 076 pager, 09 premium, 0845 shared cost, 0871, 020 London, 0300, 055 corporate, 056 VoIP
-    for (const n of ['+447012345678', '+447600123456', '+449098765432', '+448451234567', '+448712345678', '+442079460000', '+443001234567', '+445512345678', '+445612345678']) {
+    for (const n of [
+      '+447012345678',
+      '+447600123456',
+      '+449098765432',
+      '+448451234567',
+      '+448712345678',
+      '+442079460000',
+      '+443001234567',
+      '+445512345678',
+      '+445612345678',
+    ]) {
       expect(isTextable(n, WITH_IRELAND), n).toBe(false);
     }
   });

@@ -22,6 +22,6 @@ export interface TextableOptions {
 export function isTextable(e164: string, options: TextableOptions): boolean {
   if (UK_DRAMA_MOBILES.test(e164)) return true;
   const number = parsePhoneNumberFromString(e164);
-  if (!number || number.getType() !== 'MOBILE') return false;
+  if (number?.getType() !== 'MOBILE') return false;
   return number.country === 'GB' || (options.irishMobiles && number.country === 'IE');
 }

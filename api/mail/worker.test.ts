@@ -8,7 +8,16 @@ import { mailOutbox } from '../platform/db/schema';
 import type { MailTransport } from './transport';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { ALERT_MAILS_PER_HOUR, COMPANY_NOT_LIVE, GIVE_UP_AFTER_MS, mailOutboxJobs, NO_MAIL_SERVER, PERMANENT_REFUSAL_ATTEMPTS, LANES, STOP_GRACE_MS } from './worker';
+import {
+  ALERT_MAILS_PER_HOUR,
+  COMPANY_NOT_LIVE,
+  GIVE_UP_AFTER_MS,
+  mailOutboxJobs,
+  NO_MAIL_SERVER,
+  PERMANENT_REFUSAL_ATTEMPTS,
+  LANES,
+  STOP_GRACE_MS,
+} from './worker';
 import { smtpTransport } from './transport';
 
 const MAIL_FROM = 'Alerts <alerts@recovery.example>';
@@ -36,7 +45,12 @@ async function setup(options: { smtp?: boolean; at?: string; busy?: boolean } = 
   };
   const workerOn = (db = t.deps.db, transport?: MailTransport) => {
     const now = () => clock.now;
-    const worker = runnerFor(mailOutboxJobs({ db, config: t.config, logger, now, ...(transport ? { transport } : {}) }), { db, logger, now, busy: () => options.busy ?? false });
+    const worker = runnerFor(mailOutboxJobs({ db, config: t.config, logger, now, ...(transport ? { transport } : {}) }), {
+      db,
+      logger,
+      now,
+      busy: () => options.busy ?? false,
+    });
     cleanup.push(() => worker.stop());
     return worker;
   };
@@ -127,23 +141,26 @@ describe('an email for every quote', () => {
   it.each([
     ['idle', false, LANES.email.perTick.idle],
     ['busy with requests', true, LANES.email.perTick.busy],
-  ])('turns a burst into alerts over several transactions, passing over companies without alerts, and sends them a tick’s worth at a time while %s', async (_, busy, perTick) => {
-    const { t, sink, worker, quote, outbox, setMode, clock } = await setup({ busy });
-    const [alerted, quiet] = [await t.operator(), await t.operator()];
-    await setMode(quiet, 'none');
-    for (let i = 0; i < 30; i++) {
-      // Over two clock hours, each within the hourly cap.
-      if (i === 15) advance(clock, 60 * 60_000);
-      await quote(alerted.companyId);
-      await quote(quiet.companyId);
-    }
-    await worker.tick();
-    expect(outbox()).toHaveLength(30);
-    expect(outbox().every((r) => r.companyId === alerted.companyId)).toBe(true);
-    expect(sink.received).toHaveLength(Math.min(30, perTick));
-    while (sink.received.length < 30) await worker.tick();
-    expect(outbox().filter((r) => r.status === 'sent')).toHaveLength(30);
-  });
+  ])(
+    'turns a burst into alerts over several transactions, passing over companies without alerts, and sends them a tick’s worth at a time while %s',
+    async (_, busy, perTick) => {
+      const { t, sink, worker, quote, outbox, setMode, clock } = await setup({ busy });
+      const [alerted, quiet] = [await t.operator(), await t.operator()];
+      await setMode(quiet, 'none');
+      for (let i = 0; i < 30; i++) {
+        // Over two clock hours, each within the hourly cap.
+        if (i === 15) advance(clock, 60 * 60_000);
+        await quote(alerted.companyId);
+        await quote(quiet.companyId);
+      }
+      await worker.tick();
+      expect(outbox()).toHaveLength(30);
+      expect(outbox().every((r) => r.companyId === alerted.companyId)).toBe(true);
+      expect(sink.received).toHaveLength(Math.min(30, perTick));
+      while (sink.received.length < 30) await worker.tick();
+      expect(outbox().filter((r) => r.status === 'sent')).toHaveLength(30);
+    },
+  );
 
   it('does not alert for quotes stored before the worker first ran', async () => {
     const { t, sink, worker, workerOn, quote } = await setup();
@@ -202,10 +219,12 @@ describe('limits on alert mail', () => {
     // A password reset is the account's own mail: it goes whatever the subscription.
     expect((await t.call('POST', '/api/forgot-password', { body: { email: op.email } })).status).toBe(200);
     await new Promise((resolve) => setImmediate(resolve));
-    await expect.poll(async () => {
-      await worker.tick();
-      return sink.received.filter((m) => m.to.includes(op.email) && /^Reset your/.test(m.subject)).length;
-    }).toBe(1);
+    await expect
+      .poll(async () => {
+        await worker.tick();
+        return sink.received.filter((m) => m.to.includes(op.email) && /^Reset your/.test(m.subject)).length;
+      })
+      .toBe(1);
   });
 });
 
@@ -298,7 +317,7 @@ describe('refusals and failures', () => {
     expect(sink.received).toEqual([]);
   });
 
-  it('logs a delivery failure once per episode, with the server\'s answer, and once when mail goes again', async () => {
+  it("logs a delivery failure once per episode, with the server's answer, and once when mail goes again", async () => {
     const { t, sink, clock, worker, quote, lines } = await setup();
     const op = await t.operator();
     await quote(op.companyId);
@@ -369,10 +388,19 @@ describe('across restarts and workers', () => {
     // The first worker's send never returns: the process "dies" with the row claimed.
     let claimed!: () => void;
     const sending = new Promise<void>((resolve) => (claimed = resolve));
-    const hung: MailTransport = { send: () => (claimed(), new Promise(() => {})), close() {} };
+    const hung: MailTransport = {
+      send: () => {
+        claimed();
+        return new Promise(() => {});
+      },
+      close() {},
+    };
     const reopened = openDatabase(t.dbFile);
     cleanup.push(() => void reopened.$client.close());
-    const dying = runnerFor(mailOutboxJobs({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }), { db: reopened, now: () => clock.now });
+    const dying = runnerFor(
+      mailOutboxJobs({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }),
+      { db: reopened, now: () => clock.now },
+    );
     void dying.tick();
     await sending;
     expect(outbox()[0]).toMatchObject({ status: 'pending', attempts: 0, nextAttemptAt: '2026-06-10T12:05:00.000Z' });

@@ -264,7 +264,14 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
         if (place <= ALERT_MAILS_PER_HOUR) {
           rows.push(row(quote.companyId, 'quote', `quote:${quote.id}`, to, quoteAlert(quote, companyName, config.publicUrl), at));
         } else {
-          const digest = row(quote.companyId, 'quote', `quote-digest:${key}`, to, quoteDigest(place - ALERT_MAILS_PER_HOUR, hourStart, companyName, config.publicUrl), at);
+          const digest = row(
+            quote.companyId,
+            'quote',
+            `quote-digest:${key}`,
+            to,
+            quoteDigest(place - ALERT_MAILS_PER_HOUR, hourStart, companyName, config.publicUrl),
+            at,
+          );
           // Sent once the hour is over, with the hour's final count.
           const hourEnd = new Date(Math.max(hourStart.getTime() + HOUR, Date.parse(at))).toISOString();
           digests.push(digest.status === 'pending' ? { ...digest, nextAttemptAt: hourEnd } : digest);
@@ -299,7 +306,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
     await store(rows, DAILY_MARKER, today, marker);
   }
 
-    /** What happens to a row after a failed try: tried again later, or given up 24 hours after it was written. */
+  /** What happens to a row after a failed try: tried again later, or given up 24 hours after it was written. */
   function afterFailure(r: OutboxRow, error: unknown, at: Date): OutboxOutcome {
     const attempts = r.attempts + 1;
     const lastError = (error instanceof Error ? error.message : String(error)).slice(0, 500);
@@ -383,23 +390,38 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
       sending.catch(() => {});
       let outcome: OutboxOutcome;
       try {
-        if ((await unlessStopped(sending.then(() => 'sent' as const), signal, STOP_GRACE_MS)) === 'stopped') {
+        if (
+          (await unlessStopped(
+            sending.then(() => 'sent' as const),
+            signal,
+            STOP_GRACE_MS,
+          )) === 'stopped'
+        ) {
           // The server is stopping and the send has not finished: give it up (the connection
           // closed, the request aborted) and hand the row back, due at once and with no try
           // counted (the server may or may not have taken it). Not left to its own timeout: an
           // answer arriving after the row was handed back would count for nothing, and it go twice.
           abort.abort();
-          await write(db, () => recordOutcome(db, r.id, { status: 'pending', attempts: r.attempts, nextAttemptAt: now().toISOString(), lastError: `stopped before ${provider} answered` }));
+          await write(db, () =>
+            recordOutcome(db, r.id, {
+              status: 'pending',
+              attempts: r.attempts,
+              nextAttemptAt: now().toISOString(),
+              lastError: `stopped before ${provider} answered`,
+            }),
+          );
           logger.warn({
-            msg: channel === 'sms'
-              ? 'Text send still going at shutdown: request aborted, text kept to send at the next start'
-              : 'Mail send still going at shutdown: connection closed, message kept to send at the next start',
+            msg:
+              channel === 'sms'
+                ? 'Text send still going at shutdown: request aborted, text kept to send at the next start'
+                : 'Mail send still going at shutdown: connection closed, message kept to send at the next start',
             outboxId: r.id,
           });
           return 'stopped';
         }
         outcome = { status: 'sent', sentAt: now().toISOString() };
-        if (failuresInARow > 0) logger.info({ msg: channel === 'sms' ? 'Text delivery works again' : 'Mail delivery works again', failedBefore: failuresInARow });
+        if (failuresInARow > 0)
+          logger.info({ msg: channel === 'sms' ? 'Text delivery works again' : 'Mail delivery works again', failedBefore: failuresInARow });
         failuresInARow = 0;
       } catch (error) {
         outcome = afterFailure(r, error, now());
@@ -409,7 +431,13 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
           const answer = outcome.status === 'sent' ? undefined : outcome.lastError;
           logger.warn(
             channel === 'sms'
-              ? { msg: 'Text delivery failing; retrying', outboxId: r.id, status: error instanceof SmsRefused ? error.status : undefined, answer, willRetry: outcome.status === 'pending' }
+              ? {
+                  msg: 'Text delivery failing; retrying',
+                  outboxId: r.id,
+                  status: error instanceof SmsRefused ? error.status : undefined,
+                  answer,
+                  willRetry: outcome.status === 'pending',
+                }
               : { msg: 'Mail delivery failing; retrying', outboxId: r.id, replyCode: replyCode(error), answer, willRetry: outcome.status === 'pending' },
           );
         }

@@ -5,7 +5,6 @@ import { insertQuote } from '../quotes/store';
 import { createTestApp, TEST_ORIGIN } from '../test/harness';
 import { quote18720 } from '../test/payment-fixtures';
 
-
 async function setup() {
   const t = createTestApp();
   const op = await t.operator();
@@ -21,7 +20,9 @@ async function setup() {
   };
   const quote = () => insertQuote(t.deps.db, quote18720(op.companyId));
   const book = (quoteId: string) =>
-    t.call('POST', '/api/bookings', { body: { quoteId, bookingKey: 'local-pay-booking-form-0001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' } });
+    t.call('POST', '/api/bookings', {
+      body: { quoteId, bookingKey: 'local-pay-booking-form-0001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+    });
   return { t, op, page, quote, book };
 }
 

@@ -101,11 +101,31 @@ export function absentLocalPaymentPages() {
 }
 
 /** Local mode's connect and card pages, served by this app in place of Stripe's. */
-export function localPaymentPages(config: Config, payments: PaymentService, company: (companyId: number) => { name: string; reference: (bookingId: number) => string } | undefined) {
+export function localPaymentPages(
+  config: Config,
+  payments: PaymentService,
+  company: (companyId: number) => { name: string; reference: (bookingId: number) => string } | undefined,
+) {
   const refused = (c: Context<AppEnv>) =>
-    c.html(checkoutMessagePage({ heading: 'Request refused', text: 'This form can only be sent from its own page on this site.', linkText: 'Go back', linkUrl: '/' }), 403);
+    c.html(
+      checkoutMessagePage({
+        heading: 'Request refused',
+        text: 'This form can only be sent from its own page on this site.',
+        linkText: 'Go back',
+        linkUrl: '/',
+      }),
+      403,
+    );
   const signIn = (c: Context<AppEnv>) =>
-    c.html(checkoutMessagePage({ heading: 'Sign in to continue', text: 'Sign in to the portal, then connect from its Payments section.', linkText: 'Sign in', linkUrl: '/auth' }), 403);
+    c.html(
+      checkoutMessagePage({
+        heading: 'Sign in to continue',
+        text: 'Sign in to the portal, then connect from its Payments section.',
+        linkText: 'Sign in',
+        linkUrl: '/auth',
+      }),
+      403,
+    );
   const unknown = (c: Context<AppEnv>) =>
     c.html(checkoutMessagePage({ heading: 'Payment not found', text: 'This payment page does not exist.', linkText: 'Go back', linkUrl: '/' }), 404);
 
@@ -135,7 +155,15 @@ export function localPaymentPages(config: Config, payments: PaymentService, comp
         return c.html(checkoutMessagePage({ heading: 'Payment complete', text: 'This payment is already made.', linkText: 'See your booking', linkUrl: back }));
       }
       if (found.expired) {
-        return c.html(checkoutMessagePage({ heading: 'Payment expired', text: 'This payment page has expired. Book again from the quote.', linkText: 'Go back', linkUrl: back }), 410);
+        return c.html(
+          checkoutMessagePage({
+            heading: 'Payment expired',
+            text: 'This payment page has expired. Book again from the quote.',
+            linkText: 'Go back',
+            linkUrl: back,
+          }),
+          410,
+        );
       }
       return c.html(
         cardPage({

@@ -91,18 +91,39 @@ describe('payments: the operator refunds from the job (Stripe)', () => {
 describe('payments: refund and hold events of the connected account', () => {
   it('follows a refund made in the operator’s own Stripe Dashboard, once, and never goes back', async () => {
     const s = await paidStripeBooking(fake, { rule: 'full' });
-    const charge = (amountRefunded: number) => ({ id: 'ch_1', object: 'charge', payment_intent: s.intent, amount: 18720, amount_refunded: amountRefunded, refunded: amountRefunded === 18720 });
-    expect(await s.event('charge.refunded', charge(10000), { account: s.accountId, id: 'evt_refund_1' })).toMatchObject({ status: 200, json: { outcome: 'applied' } });
+    const charge = (amountRefunded: number) => ({
+      id: 'ch_1',
+      object: 'charge',
+      payment_intent: s.intent,
+      amount: 18720,
+      amount_refunded: amountRefunded,
+      refunded: amountRefunded === 18720,
+    });
+    expect(await s.event('charge.refunded', charge(10000), { account: s.accountId, id: 'evt_refund_1' })).toMatchObject({
+      status: 200,
+      json: { outcome: 'applied' },
+    });
     expect(s.paymentRows()[0]).toMatchObject({ status: 'partially_refunded', refundedPence: 10000 });
 
-    expect(await s.event('charge.refunded', charge(10000), { account: s.accountId, id: 'evt_refund_1' })).toMatchObject({ status: 200, json: { outcome: 'replayed' } });
+    expect(await s.event('charge.refunded', charge(10000), { account: s.accountId, id: 'evt_refund_1' })).toMatchObject({
+      status: 200,
+      json: { outcome: 'replayed' },
+    });
     // An earlier refund's event arriving late changes nothing.
     expect(await s.event('charge.refunded', charge(4000), { account: s.accountId })).toMatchObject({ status: 200, json: { outcome: 'ignored' } });
     expect(s.paymentRows()[0]).toMatchObject({ status: 'partially_refunded', refundedPence: 10000 });
     // A wrong signature, another account or an unknown one: refused or not ours, nothing changes.
-    expect(await s.event('charge.refunded', charge(18720), { account: s.accountId, secret: 'whsec_wrong' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_SIGNATURE_INVALID' } });
-    expect(await s.event('charge.refunded', charge(18720), { account: 'acct_unknown000' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' } });
-    expect(await s.event('charge.refunded', { ...charge(18720), payment_intent: 'pi_someone_else' }, { account: s.accountId })).toMatchObject({ json: { outcome: 'ignored' } });
+    expect(await s.event('charge.refunded', charge(18720), { account: s.accountId, secret: 'whsec_wrong' })).toMatchObject({
+      status: 400,
+      json: { code: 'WEBHOOK_SIGNATURE_INVALID' },
+    });
+    expect(await s.event('charge.refunded', charge(18720), { account: 'acct_unknown000' })).toMatchObject({
+      status: 400,
+      json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' },
+    });
+    expect(await s.event('charge.refunded', { ...charge(18720), payment_intent: 'pi_someone_else' }, { account: s.accountId })).toMatchObject({
+      json: { outcome: 'ignored' },
+    });
     expect(s.paymentRows()[0]).toMatchObject({ status: 'partially_refunded', refundedPence: 10000 });
 
     // The operator can refund only what is left after it.
@@ -138,7 +159,9 @@ describe('payments: the operator refunds from the job (local mode)', () => {
     expect((await form('/payments/connect', 'action=connect', op.cookie)).status).toBe(303);
     await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } });
     const reference = await insertQuote(t.deps.db, quote18720(op.companyId));
-    const booked = await t.call('POST', '/api/bookings', { body: { quoteId: reference, bookingKey: 'local-refund-booking-form-01', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' } });
+    const booked = await t.call('POST', '/api/bookings', {
+      body: { quoteId: reference, bookingKey: 'local-refund-booking-form-01', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+    });
     expect((await form(new URL(booked.json.checkoutUrl).pathname, '')).status).toBe(303);
 
     const refunded = await t.call('POST', `/api/bookings/${reference}/refund`, { token: op.token, body: { amount: 7.44 } });
@@ -151,7 +174,9 @@ describe('payments: the operator refunds from the job (local mode)', () => {
     const t = createTestApp();
     const op = await t.operator();
     const reference = await insertQuote(t.deps.db, quote18720(op.companyId));
-    await t.call('POST', '/api/bookings', { body: { quoteId: reference, bookingKey: 'local-refund-booking-form-02', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' } });
+    await t.call('POST', '/api/bookings', {
+      body: { quoteId: reference, bookingKey: 'local-refund-booking-form-02', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+    });
     const res = await t.call('POST', `/api/bookings/${reference}/refund`, { token: op.token, body: {} });
     expect(res).toMatchObject({ status: 409, json: { code: 'PAYMENT_NOT_REFUNDABLE', message: NOT_REFUNDABLE.none } });
   });
@@ -201,7 +226,10 @@ describe('payments: the return from onboarding', () => {
     fake.enableAccount(accountId);
     fake.down = true;
     try {
-      expect(await s.t.call('POST', '/api/payments/sync', { token: s.op.token })).toMatchObject({ status: 503, json: { code: 'PAYMENT_PROVIDER_UNAVAILABLE' } });
+      expect(await s.t.call('POST', '/api/payments/sync', { token: s.op.token })).toMatchObject({
+        status: 503,
+        json: { code: 'PAYMENT_PROVIDER_UNAVAILABLE' },
+      });
     } finally {
       fake.down = false;
     }

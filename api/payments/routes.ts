@@ -17,5 +17,7 @@ export function paymentRoutes(payments: PaymentService) {
       c.header('Cache-Control', 'no-store');
       return c.json({ url: await payments.connect(user.companyId, user.id) }, 200);
     })
-    .openapi(r.webhook, async (c) => c.json({ received: true as const, ...(await payments.webhook(await c.req.text(), c.req.header('stripe-signature'))) }, 200));
+    .openapi(r.webhook, async (c) =>
+      c.json({ received: true as const, ...(await payments.webhook(await c.req.text(), c.req.header('stripe-signature'))) }, 200),
+    );
 }

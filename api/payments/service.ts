@@ -51,7 +51,11 @@ export const STALE_EVENT = 'A newer state of this account has been applied alrea
 const refundKey = (payment: Pick<PaymentRow, 'id' | 'refundedPence'>, amountPence: number) => `refund-${payment.id}-${payment.refundedPence}-${amountPence}`;
 
 const idOf = (value: unknown): string | null =>
-  typeof value === 'string' ? value : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string' ? (value as { id: string }).id : null;
+  typeof value === 'string'
+    ? value
+    : value && typeof value === 'object' && typeof (value as { id?: unknown }).id === 'string'
+      ? (value as { id: string }).id
+      : null;
 
 /** What the payments need of bookings: their side of a payment received or abandoned. */
 export interface BookingPort {
@@ -108,7 +112,8 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
   // The status page's URL holds the job's token: kept sealed with the payment, never in the clear.
   const sealPassword = Buffer.from(hkdfSync('sha256', config.sessionSecret, 'recovery-quote', 'payment return', 32)).toString('hex');
   const seal = (jobUrl: string) => sealData({ jobUrl }, { password: sealPassword, ttl: 0 });
-  const unseal = async (sealed: string | null) => (sealed ? (await unsealData<{ jobUrl?: string }>(sealed, { password: sealPassword, ttl: 0 })).jobUrl ?? '' : '');
+  const unseal = async (sealed: string | null) =>
+    sealed ? ((await unsealData<{ jobUrl?: string }>(sealed, { password: sealPassword, ttl: 0 })).jobUrl ?? '') : '';
 
   function view(companyId: number): PaymentSettings {
     const row = settingsOf(db, companyId);
@@ -152,8 +157,17 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         const requirements = o.requirements as { disabled_reason?: string | null } | undefined;
         const state =
           event.type === 'account.updated'
-            ? { chargesEnabled: o.charges_enabled === true, detailsSubmitted: o.details_submitted === true, disabledReason: requirements?.disabled_reason ?? null }
-            : { chargesEnabled: settings.chargesEnabled, detailsSubmitted: settings.detailsSubmitted, disabledReason: settings.disabledReason, disconnected: true };
+            ? {
+                chargesEnabled: o.charges_enabled === true,
+                detailsSubmitted: o.details_submitted === true,
+                disabledReason: requirements?.disabled_reason ?? null,
+              }
+            : {
+                chargesEnabled: settings.chargesEnabled,
+                detailsSubmitted: settings.detailsSubmitted,
+                disabledReason: settings.disabledReason,
+                disconnected: true,
+              };
         return write(db, () => {
           if (!record()) return 'replayed' as const;
           // Older than what was applied: refused, and the rollback forgets the event's id too.
@@ -256,7 +270,15 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
           saveSettings(
             db,
             companyId,
-            { provider: provider.mode, accountId: created, chargesEnabled: false, detailsSubmitted: false, disabledReason: null, disconnected: false, accountSyncedAt: null },
+            {
+              provider: provider.mode,
+              accountId: created,
+              chargesEnabled: false,
+              detailsSubmitted: false,
+              disabledReason: null,
+              disconnected: false,
+              accountSyncedAt: null,
+            },
             now().toISOString(),
           ),
         );
@@ -297,7 +319,11 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
       const row = settingsOf(db, quote.companyId);
       if (!row || accountState(row) !== 'ready' || !row.accountId || row.provider !== provider.mode) return null;
       const at = now();
-      const plan = paymentPlan(ruleOf(row), { reference: quote.publicId, totalPence: quote.totalPricePence, lines: quoteLines(quote.lines), startsAt: jobStartsAt(quote, at) }, at);
+      const plan = paymentPlan(
+        ruleOf(row),
+        { reference: quote.publicId, totalPence: quote.totalPricePence, lines: quoteLines(quote.lines), startsAt: jobStartsAt(quote, at) },
+        at,
+      );
       return plan ? { plan, accountId: row.accountId } : null;
     },
 
@@ -357,7 +383,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
      */
     async confirm(bookingId: number): Promise<void> {
       const payment = paymentByBooking(db, bookingId);
-      if (!payment || payment.status !== 'awaiting') return;
+      if (payment?.status !== 'awaiting') return;
       try {
         const state = await provider.checkout(payment.accountId, payment.checkoutSessionId);
         if (state.settled) await settle(payment, state);
@@ -369,7 +395,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     /** Local mode's card page paid: as Stripe's completed checkout would. Answers the status page to go back to. */
     async localPay(sessionId: string): Promise<{ outcome: 'paid' | 'expired' | 'unknown'; jobUrl: string | null }> {
       const payment = paymentBySession(db, sessionId);
-      if (!payment || payment.provider !== 'local') return { outcome: 'unknown', jobUrl: null };
+      if (payment?.provider !== 'local') return { outcome: 'unknown', jobUrl: null };
       const jobUrl = await unseal(payment.returnSeal);
       if (payment.status !== 'awaiting') return { outcome: 'paid', jobUrl };
       if (Date.parse(payment.checkoutExpiresAt) <= now().getTime()) return { outcome: 'expired', jobUrl };
@@ -386,8 +412,12 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     /** What local mode's card page shows. */
     localCheckout(sessionId: string) {
       const payment = paymentBySession(db, sessionId);
-      if (!payment || payment.provider !== 'local') return undefined;
-      return { payment, lines: JSON.parse(payment.lines) as QuoteLine[], expired: payment.status === 'awaiting' && Date.parse(payment.checkoutExpiresAt) <= now().getTime() };
+      if (payment?.provider !== 'local') return undefined;
+      return {
+        payment,
+        lines: JSON.parse(payment.lines) as QuoteLine[],
+        expired: payment.status === 'awaiting' && Date.parse(payment.checkoutExpiresAt) <= now().getTime(),
+      };
     },
 
     async webhook(rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {

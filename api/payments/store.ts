@@ -28,7 +28,11 @@ export type NewPayment = typeof payments.$inferInsert;
 /** Read by every booking (is payment due?): prepared once, as drizzle's builder costs more than the read (api/platform/db/prepared.ts). */
 export function settingsOf(db: Db, companyId: number): PaymentSettingsRow | undefined {
   return prepared(db, 'payments:settingsOf', () =>
-    db.select().from(paymentSettings).where(eq(paymentSettings.companyId, sql.placeholder('companyId'))).prepare(),
+    db
+      .select()
+      .from(paymentSettings)
+      .where(eq(paymentSettings.companyId, sql.placeholder('companyId')))
+      .prepare(),
   ).get({ companyId });
 }
 
@@ -105,7 +109,13 @@ export function recordRefund(db: Db, id: number, totalRefundedPence: number, at:
 }
 
 /** Moves a payment from one of `from` to the patch's status; false when it was not in one of them. */
-export function movePayment(db: Db, id: number, from: readonly PaymentStatus[], patch: Partial<Pick<PaymentRow, 'status' | 'refundedPence' | 'paymentIntentId' | 'paidAt'>>, at: string): boolean {
+export function movePayment(
+  db: Db,
+  id: number,
+  from: readonly PaymentStatus[],
+  patch: Partial<Pick<PaymentRow, 'status' | 'refundedPence' | 'paymentIntentId' | 'paidAt'>>,
+  at: string,
+): boolean {
   return (
     db
       .update(payments)

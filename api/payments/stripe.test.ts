@@ -35,7 +35,13 @@ describe('payments: connecting the operator’s own Stripe account', () => {
 
   it('creates a connected account with the full Dashboard and Stripe’s fees and losses, onboards it with an Account Link, and follows account.updated', async () => {
     const { t, op, event, settings } = await setup();
-    expect(await settings()).toMatchObject({ mode: 'stripe', account: { state: 'not_connected', label: 'Not connected' }, rule: 'none', active: false, offReason: null });
+    expect(await settings()).toMatchObject({
+      mode: 'stripe',
+      account: { state: 'not_connected', label: 'Not connected' },
+      rule: 'none',
+      active: false,
+      offReason: null,
+    });
 
     const connect = await t.call('POST', '/api/payments/connect', { token: op.token });
     expect(connect.status).toBe(200);
@@ -59,7 +65,10 @@ describe('payments: connecting the operator’s own Stripe account', () => {
     expect(fake.accounts.size).toBe(before);
 
     const at = Math.floor(Date.now() / 1000);
-    expect(await event('account.updated', fake.enableAccount(accountId), { account: accountId, created: at })).toMatchObject({ status: 200, json: { outcome: 'applied' } });
+    expect(await event('account.updated', fake.enableAccount(accountId), { account: accountId, created: at })).toMatchObject({
+      status: 200,
+      json: { outcome: 'applied' },
+    });
     expect((await settings()).account).toMatchObject({ state: 'ready', label: 'Ready' });
 
     // An older event arriving late is refused and changes nothing.
@@ -71,18 +80,35 @@ describe('payments: connecting the operator’s own Stripe account', () => {
   it('refuses a wrong signature, an event without an account and an account it does not know, changing nothing', async () => {
     const { event, connectReady, settings } = await setup();
     const { accountId } = await connectReady();
-    const restricted = { id: accountId, object: 'account', charges_enabled: false, details_submitted: true, requirements: { disabled_reason: 'rejected.fraud' } };
-    expect(await event('account.updated', restricted, { account: accountId, secret: 'whsec_wrong' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_SIGNATURE_INVALID' } });
-    expect(await event('account.updated', restricted, { account: accountId, signature: 't=1,v1=deadbeef' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_SIGNATURE_INVALID' } });
+    const restricted = {
+      id: accountId,
+      object: 'account',
+      charges_enabled: false,
+      details_submitted: true,
+      requirements: { disabled_reason: 'rejected.fraud' },
+    };
+    expect(await event('account.updated', restricted, { account: accountId, secret: 'whsec_wrong' })).toMatchObject({
+      status: 400,
+      json: { code: 'WEBHOOK_SIGNATURE_INVALID' },
+    });
+    expect(await event('account.updated', restricted, { account: accountId, signature: 't=1,v1=deadbeef' })).toMatchObject({
+      status: 400,
+      json: { code: 'WEBHOOK_SIGNATURE_INVALID' },
+    });
     expect(await event('account.updated', restricted, { account: null })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' } });
-    expect(await event('account.updated', restricted, { account: 'acct_unknown000' })).toMatchObject({ status: 400, json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' } });
+    expect(await event('account.updated', restricted, { account: 'acct_unknown000' })).toMatchObject({
+      status: 400,
+      json: { code: 'WEBHOOK_UNKNOWN_ACCOUNT' },
+    });
     expect((await settings()).account.state).toBe('ready');
   });
 
   it('validates the rule and keeps it off until the account is ready, saying why', async () => {
     const { setRule, settings } = await setup();
     expect((await setRule({ rule: 'deposit' })).json.fields.depositType).toBe('Choose a fixed deposit or a percentage');
-    expect((await setRule({ rule: 'deposit', depositType: 'percent', depositPercent: 20.5 })).json.fields.depositPercent).toBe('Deposit percentage must be a whole number from 1 to 99');
+    expect((await setRule({ rule: 'deposit', depositType: 'percent', depositPercent: 20.5 })).json.fields.depositPercent).toBe(
+      'Deposit percentage must be a whole number from 1 to 99',
+    );
     expect((await setRule({ rule: 'deposit', depositType: 'fixed', depositAmount: 0.1 })).status).toBe(400);
     expect((await setRule({ rule: 'deposit', depositType: 'fixed', depositAmount: 10.005 })).status).toBe(400);
     expect((await setRule({ rule: 'none', hold: true })).json.fields.hold).toBe('A hold needs a deposit or the full price to fall back on');
@@ -105,7 +131,10 @@ describe('payments: paying at booking', () => {
     const res = await book(reference);
     expect(res.status).toBe(201);
     expect(res.json.checkoutUrl).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
-    expect(res.json.job).toMatchObject({ status: 'awaiting_payment', payment: { kind: 'deposit', status: 'awaiting', amount: 37.44, refunded: 0, checkoutUrl: res.json.checkoutUrl } });
+    expect(res.json.job).toMatchObject({
+      status: 'awaiting_payment',
+      payment: { kind: 'deposit', status: 'awaiting', amount: 37.44, refunded: 0, checkoutUrl: res.json.checkoutUrl },
+    });
 
     const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1);
     if (!created) throw new Error('no checkout created');
@@ -142,8 +171,16 @@ describe('payments: paying at booking', () => {
     expect(completed).toMatchObject({ status: 200, json: { outcome: 'applied' } });
     const list = (await t.call('GET', '/api/bookings', { token: op.token })).json;
     expect(list.open).toHaveLength(1);
-    expect(list.open[0]).toMatchObject({ reference, status: 'requested', payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } });
-    expect(bookingAlerts().map((r) => r.channel).sort()).toEqual(['email', 'sms']);
+    expect(list.open[0]).toMatchObject({
+      reference,
+      status: 'requested',
+      payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null },
+    });
+    expect(
+      bookingAlerts()
+        .map((r) => r.channel)
+        .sort(),
+    ).toEqual(['email', 'sms']);
     expect(paymentRows()[0]).toMatchObject({ status: 'paid', paymentIntentId: paid.payment_intent });
 
     // Replaying it changes nothing: no second alert, the same row.
@@ -228,7 +265,9 @@ describe('payments: paying at booking', () => {
     const { t, op, event, connectReady, setRule, quote, book, settings } = await setup();
     const { accountId } = await connectReady();
     await setRule({ rule: 'full' });
-    expect(await event('account.application.deauthorized', { id: 'ca_123', object: 'application' }, { account: accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    expect(await event('account.application.deauthorized', { id: 'ca_123', object: 'application' }, { account: accountId })).toMatchObject({
+      json: { outcome: 'applied' },
+    });
     expect(await settings()).toMatchObject({
       account: { state: 'disconnected' },
       active: false,
@@ -273,7 +312,8 @@ describe('payments: the money follows the job', () => {
     expect(cancelled.paymentRows()[0].status).toBe('released');
   });
 
-  const refundCalls = (intent: string) => fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds' && r.params.get('payment_intent') === intent);
+  const refundCalls = (intent: string) =>
+    fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/refunds' && r.params.get('payment_intent') === intent);
   const refundedAtStripe = (intent: string) => fake.refunds.filter((r) => r.payment_intent === intent).reduce((sum, r) => sum + r.amount, 0);
 
   it('makes one refund call when the motorist cancels as the operator refunds, trial after trial', { timeout: 60_000 }, async () => {

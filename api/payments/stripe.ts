@@ -139,7 +139,13 @@ export function createStripePayments(
       }),
 
     verifyEvent(rawBody, signature) {
-      const event = verifyStripeEvent(stripe, { rawBody, signature, secret: config.billing.stripeConnectWebhookSecret, secretName: 'STRIPE_CONNECT_WEBHOOK_SECRET', logger });
+      const event = verifyStripeEvent(stripe, {
+        rawBody,
+        signature,
+        secret: config.billing.stripeConnectWebhookSecret,
+        secretName: 'STRIPE_CONNECT_WEBHOOK_SECRET',
+        logger,
+      });
       return {
         id: event.id,
         type: event.type,

@@ -27,7 +27,10 @@ export const envSchema = z
     PUBLIC_URL: z.url().optional(),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     /** Required in production (local would make every trial free there); local by default elsewhere. */
-    BILLING_MODE: z.enum(['local', 'stripe']).optional().or(z.literal('').transform(() => undefined)),
+    BILLING_MODE: z
+      .enum(['local', 'stripe'])
+      .optional()
+      .or(z.literal('').transform(() => undefined)),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
     /** The signing secret of the Connect webhook endpoint (/api/payments/webhook): the operators' own accounts' events. */
@@ -81,15 +84,24 @@ export const envSchema = z
       .optional()
       .or(z.literal('').transform(() => undefined)),
     /** The alerts' From: `Name <address>` or a bare address. */
-    MAIL_FROM: z
-      .string()
-      .refine(isMailbox, 'MAIL_FROM must be an address, or a name and an address: RecoveryQuote <alerts@example.com>')
-      .optional(),
+    MAIL_FROM: z.string().refine(isMailbox, 'MAIL_FROM must be an address, or a name and an address: RecoveryQuote <alerts@example.com>').optional(),
     /** A Twilio-compatible Messages API for booking texts (api/mail/sms-transport.ts). */
     SMS_API_URL: z.url({ protocol: /^https?$/, error: 'SMS_API_URL must be an http(s) URL' }).default('https://api.twilio.com'),
-    SMS_ACCOUNT_SID: z.string().trim().optional().transform((v) => v || undefined),
-    SMS_AUTH_TOKEN: z.string().trim().optional().transform((v) => v || undefined),
-    SMS_FROM: z.string().trim().optional().transform((v) => v || undefined),
+    SMS_ACCOUNT_SID: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
+    SMS_AUTH_TOKEN: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
+    SMS_FROM: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
     /** Texts handed to the SMS provider per UK day, all companies together (api/mail/sms-budget.ts). */
     SMS_DAILY_LIMIT: z.coerce.number().int().min(1, 'SMS_DAILY_LIMIT must be a whole number of texts, at least 1').default(1000),
     /** Bookings per hour per client address (IPv6 by /64). */
@@ -119,7 +131,11 @@ export const envSchema = z
       });
     }
     if (env.NODE_ENV === 'production' && env.TEST_CLOCK_CONTROL === '1') {
-      ctx.addIssue({ code: 'custom', path: ['TEST_CLOCK_CONTROL'], message: 'TEST_CLOCK_CONTROL is for the browser tests only and is refused when NODE_ENV=production' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_CLOCK_CONTROL'],
+        message: 'TEST_CLOCK_CONTROL is for the browser tests only and is refused when NODE_ENV=production',
+      });
     }
     if (env.BILLING_MODE === 'stripe' && !env.STRIPE_SECRET_KEY) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'STRIPE_SECRET_KEY is required when BILLING_MODE=stripe' });

@@ -79,6 +79,8 @@ describe('TEST_CLOCK_CONTROL', () => {
 
   it('stops start-up when NODE_ENV=production', () => {
     expect(loadConfig(production).testClockControl).toBe(false);
-    expect(() => loadConfig({ ...production, TEST_CLOCK_CONTROL: '1' })).toThrow(/TEST_CLOCK_CONTROL is for the browser tests only and is refused when NODE_ENV=production/);
+    expect(() => loadConfig({ ...production, TEST_CLOCK_CONTROL: '1' })).toThrow(
+      /TEST_CLOCK_CONTROL is for the browser tests only and is refused when NODE_ENV=production/,
+    );
   });
 });

@@ -59,7 +59,12 @@ describe('GET /api/postcodes/nearest', () => {
   ])('refuses %s with 400 in the error shape', async (_what, url, field) => {
     const res = await t.raw('GET', url);
     expect(res.status).toBe(400);
-    expect(res.json).toEqual({ message: expect.any(String), code: 'VALIDATION_FAILED', fields: expect.objectContaining({ [field]: expect.any(String) }), requestId: expect.any(String) });
+    expect(res.json).toEqual({
+      message: expect.any(String),
+      code: 'VALIDATION_FAILED',
+      fields: expect.objectContaining({ [field]: expect.any(String) }),
+      requestId: expect.any(String),
+    });
   });
 
   it('never writes the position to the log', async () => {

@@ -16,7 +16,13 @@ type Quote = { breakdown: Record<string, number>; extras: { label: string; amoun
 const rowId = (db: Db, kind: 'vehicleTypes' | 'gearboxTypes' | 'rollingStatusTypes', companyId: number, name: string) =>
   listCharges(db, kind, companyId).find((r) => r.name === name)!.id;
 
-const CHANGES: { what: string; problemType?: string; refusedBefore?: boolean; write: (db: Db, companyId: number, userId: number) => void; check: (quote: Quote, status: number) => void }[] = [
+const CHANGES: {
+  what: string;
+  problemType?: string;
+  refusedBefore?: boolean;
+  write: (db: Db, companyId: number, userId: number) => void;
+  check: (quote: Quote, status: number) => void;
+}[] = [
   {
     what: 'pricing rates',
     write: (db, companyId) => savePricing(db, companyId, { callOutFeePence: 9900 }),

@@ -76,16 +76,21 @@ export function onlineQuotes(config: CompanyQuoteConfig, now: Date, mode: 'local
 
 function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
   const rates = getPricing(db, company.id);
-  const priced = (rows: { name: string; basePricePence: number }[]) =>
-    rows.map((r) => ({ name: r.name, pricePence: r.basePricePence }));
+  const priced = (rows: { name: string; basePricePence: number }[]) => rows.map((r) => ({ name: r.name, pricePence: r.basePricePence }));
   const owner = findUserByCompanyId(db, company.id);
   const gearboxRows = listCharges(db, 'gearboxTypes', company.id);
   const rollingRows = listCharges(db, 'rollingStatusTypes', company.id);
   const problemRows = listCharges(db, 'surcharges', company.id).map((r) => ({ name: r.problemType, enabled: r.enabled }));
   return {
     offered: {
-      gearboxType: offeredValues(gearboxRows, GEARBOX_OPTIONS.map((o) => o.value)),
-      rollingStatus: offeredValues(rollingRows, ROLLING_OPTIONS.map((o) => o.value)),
+      gearboxType: offeredValues(
+        gearboxRows,
+        GEARBOX_OPTIONS.map((o) => o.value),
+      ),
+      rollingStatus: offeredValues(
+        rollingRows,
+        ROLLING_OPTIONS.map((o) => o.value),
+      ),
       problemType: offeredProblems(problemRows),
     },
     companyId: company.id,
@@ -93,9 +98,7 @@ function build(db: Db, company: CompanyRow): CompanyQuoteConfig {
     // Blank is no number: the quote path refuses a company nobody could call (onlineQuotes).
     phone: company.phone?.trim() || company.whatsapp?.trim() || null,
     basePostcode: company.basePostcode,
-    owner: owner
-      ? { subscriptionStatus: owner.subscriptionStatus, trialEndsAt: owner.trialEndsAt, currentPeriodEnd: owner.currentPeriodEnd }
-      : null,
+    owner: owner ? { subscriptionStatus: owner.subscriptionStatus, trialEndsAt: owner.trialEndsAt, currentPeriodEnd: owner.currentPeriodEnd } : null,
     pricing: {
       callOutFeePence: rates.callOutFeePence,
       labourRatePence: rates.labourRatePence,

@@ -81,7 +81,12 @@ describe('POST /api/quotes/calculate with an Idempotency-Key', () => {
       body: JSON.stringify(demoQuote),
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ message: IDEMPOTENCY_KEY_INVALID, code: 'VALIDATION_FAILED', fields: { 'Idempotency-Key': IDEMPOTENCY_KEY_INVALID }, requestId: expect.any(String) });
+    expect(await res.json()).toEqual({
+      message: IDEMPOTENCY_KEY_INVALID,
+      code: 'VALIDATION_FAILED',
+      fields: { 'Idempotency-Key': IDEMPOTENCY_KEY_INVALID },
+      requestId: expect.any(String),
+    });
     expect(countQuotes(t.deps.db, 1)).toBe(before);
   });
 

@@ -17,7 +17,12 @@ describe('linesJson', () => {
       ],
     ],
     [[{ label: 'Winch "Out" \\ 4×4 — £\u0000\n\u2028 surcharge', amountPence: 1500 }]],
-    [[{ label: '\ud800 lone surrogate', amountPence: Number.NaN }, { label: '', amountPence: Number.POSITIVE_INFINITY }]],
+    [
+      [
+        { label: '\ud800 lone surrogate', amountPence: Number.NaN },
+        { label: '', amountPence: Number.POSITIVE_INFINITY },
+      ],
+    ],
   ])('writes what JSON.stringify writes for %j', (lines) => {
     expect(linesJson(lines)).toBe(JSON.stringify(lines));
     // Twice: the second time the labels come from the cache.
@@ -47,22 +52,26 @@ describe('quoteResponseJson', () => {
     ['with VAT added to prices', { ...answer, vat: { rate: 5, amount: 0.01, includedInPrices: false } }],
     ['without the optional fields', { ...answer, lines: undefined, vat: undefined, validUntil: undefined }],
     ['with no lines at all', { ...answer, extras: [], lines: [] }],
-    ['with labels to escape and numbers JSON cannot hold', {
-      ...answer,
-      totalPrice: Number.NaN,
-      distance: -0,
-      breakdown: { ...answer.breakdown, labourFee: Number.POSITIVE_INFINITY, passengerFee: 1e21 },
-      extras: [{ label: 'Winch "Out" \\ 4×4 — £\u0000\n\u2028 \ud800', amount: 1.5e-7 }],
-    }],
+    [
+      'with labels to escape and numbers JSON cannot hold',
+      {
+        ...answer,
+        totalPrice: Number.NaN,
+        distance: -0,
+        breakdown: { ...answer.breakdown, labourFee: Number.POSITIVE_INFINITY, passengerFee: 1e21 },
+        extras: [{ label: 'Winch "Out" \\ 4×4 — £\u0000\n\u2028 \ud800', amount: 1.5e-7 }],
+      },
+    ],
   ])('writes what JSON.stringify writes: %s', (_what, value) => {
     expect(quoteResponseJson(value)).toBe(JSON.stringify(value));
   });
 
   it('writes what JSON.stringify writes for 2,000 random answers', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
     const pounds = () => Math.round(random() * 100_000) / 100;
-    const label = () => ['Vehicle Base Price', 'Call-out Fee', 'Out-of-area fee', 'VAT (20%)', 'Price rounding', 'Bank holiday surcharge'][Math.floor(random() * 6)];
+    const label = () =>
+      ['Vehicle Base Price', 'Call-out Fee', 'Out-of-area fee', 'VAT (20%)', 'Price rounding', 'Bank holiday surcharge'][Math.floor(random() * 6)];
     const line = () => ({ label: label(), amount: pounds() });
     for (let i = 0; i < 2000; i++) {
       const value: QuoteResponse = {

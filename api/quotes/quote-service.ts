@@ -167,9 +167,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
       },
       extras: result.extras.map((e) => ({ label: e.label, amount: penceToPounds(e.amountPence) })),
       lines: result.lines.map((line) => ({ label: line.label, amount: penceToPounds(line.amountPence) })),
-      vat: result.vat
-        ? { rate: result.vat.ratePercent, amount: penceToPounds(result.vat.amountPence), includedInPrices: result.vat.includedInPrices }
-        : null,
+      vat: result.vat ? { rate: result.vat.ratePercent, amount: penceToPounds(result.vat.amountPence), includedInPrices: result.vat.includedInPrices } : null,
       validUntil,
       currency: 'GBP',
     };

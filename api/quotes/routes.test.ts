@@ -33,7 +33,15 @@ describe('POST /api/quotes/calculate', () => {
     expect(q.quoteId).toMatch(/^[2-9A-HJ-NP-Z]{9}$/);
     expect(q.distance).toBeGreaterThan(0.5);
     expect(q.distance).toBeLessThan(5);
-    expect(q.breakdown).toMatchObject({ vehicleBasePrice: 25, callOutFee: 50, labourFee: 45, extraFees: 45, gearboxFee: 0, rollingStatusFee: 0, passengerFee: 0 });
+    expect(q.breakdown).toMatchObject({
+      vehicleBasePrice: 25,
+      callOutFee: 50,
+      labourFee: 45,
+      extraFees: 45,
+      gearboxFee: 0,
+      rollingStatusFee: 0,
+      passengerFee: 0,
+    });
     expect(q.breakdown.distanceFee).toBeCloseTo(Math.round(q.distance * 250) / 100, 2);
     const sum = Object.values(q.breakdown as Record<string, number>).reduce((a, b) => a + Math.round(b * 100), 0);
     expect(Math.round(q.totalPrice * 100)).toBe(sum);
@@ -110,7 +118,11 @@ describe('POST /api/quotes/calculate', () => {
     await t.call('PUT', '/api/company', { token: op.token, body: { name: 'Silent Towing' } });
     const res = await t.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId } });
     expect(res.status).toBe(409);
-    expect(res.json).toMatchObject({ code: 'QUOTES_NOT_SET_UP', message: 'Online quotes from Silent Towing are not set up yet', requestId: expect.any(String) });
+    expect(res.json).toMatchObject({
+      code: 'QUOTES_NOT_SET_UP',
+      message: 'Online quotes from Silent Towing are not set up yet',
+      requestId: expect.any(String),
+    });
     expect(countQuotes(t.deps.db, op.companyId)).toBe(0);
     // A blank number is no number; a WhatsApp number alone is enough.
     await t.call('PUT', '/api/company', { token: op.token, body: { phone: '', whatsapp: '07700 900111' } });
@@ -163,7 +175,12 @@ describe('POST /api/quotes/calculate', () => {
       const op = await app.operator();
       const quote = (body: Record<string, unknown>) => app.call('POST', '/api/quotes/calculate', { body: { ...demoQuote, companyId: op.companyId, ...body } });
       const seen = [];
-      for (const body of [{}, { pickupPostcode: 'ZZ99 9ZZ' }, { destinationPostcode: 'ZZ99 9ZZ' }, { pickupPostcode: 'EH1 1YZ', destinationPostcode: 'G1 1XQ' }]) {
+      for (const body of [
+        {},
+        { pickupPostcode: 'ZZ99 9ZZ' },
+        { destinationPostcode: 'ZZ99 9ZZ' },
+        { pickupPostcode: 'EH1 1YZ', destinationPostcode: 'G1 1XQ' },
+      ]) {
         const res = await quote(body);
         seen.push([res.status, { ...res.json, quoteId: undefined, requestId: undefined }]);
       }
@@ -227,7 +244,7 @@ describe('POST /api/quotes/calculate with an OSRM that accepts and never answers
     const held = new Set<unknown>();
     let asked = 0;
     let mostHeld = 0;
-    const osrm = createServer((req, res) => {
+    const osrm = createServer((_req, res) => {
       asked++;
       held.add(res);
       mostHeld = Math.max(mostHeld, held.size);

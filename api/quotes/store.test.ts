@@ -19,7 +19,14 @@ const keyOf = (db: ReturnType<typeof freshDb>) => db.$client.prepare('select key
 describe('insertQuote', () => {
   it('stores every column as the route gave it, and the snapshot defaults for a quote priced without them', async () => {
     const db = freshDb();
-    const priced = { ...quote, vatPence: 4967, vatRatePercent: 20, validUntil: '2026-06-11T12:00:00.000Z', preferredDate: '2026-06-12', preferredTime: '09:30' };
+    const priced = {
+      ...quote,
+      vatPence: 4967,
+      vatRatePercent: 20,
+      validUntil: '2026-06-11T12:00:00.000Z',
+      preferredDate: '2026-06-12',
+      preferredTime: '09:30',
+    };
     const { lines: _lines, ...unpriced } = quote;
     await Promise.all([insertQuote(db, priced), insertQuote(db, { ...unpriced, totalPricePence: 100 })]);
     const rows = db.$client

@@ -28,7 +28,15 @@ function get(server: ServerProcess, path: string, localAddress: string): Promise
 async function status(server: ServerProcess, path: string, localAddress = '127.0.0.1', body?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: server.port, path, localAddress, agent: false, method: body ? 'POST' : 'GET', headers: body ? { 'content-type': 'application/json' } : {} },
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        localAddress,
+        agent: false,
+        method: body ? 'POST' : 'GET',
+        headers: body ? { 'content-type': 'application/json' } : {},
+      },
       (res) => {
         res.resume();
         res.once('end', () => resolve(res.statusCode ?? 0));

@@ -45,7 +45,11 @@ describe('a database file that cannot be written at start', () => {
     started.push(server);
     server.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const quote = () =>
-      fetch(`${server.url}/api/quotes/calculate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: demoQuoteJson('CB2 1TN', 'OX1 2JD') });
+      fetch(`${server.url}/api/quotes/calculate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: demoQuoteJson('CB2 1TN', 'OX1 2JD'),
+      });
 
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);

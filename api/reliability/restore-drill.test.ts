@@ -52,12 +52,23 @@ async function book(server: ServerProcess, answer: Answer, i: number): Promise<B
   const res = await fetch(`${server.url}/api/bookings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ quoteId: answer.reference, bookingKey: `drill-booking-key-${String(i).padStart(8, '0')}`, name: 'Drill Motorist', phone: '07700 900123', registration: 'AB12 CDE' }),
+    body: JSON.stringify({
+      quoteId: answer.reference,
+      bookingKey: `drill-booking-key-${String(i).padStart(8, '0')}`,
+      name: 'Drill Motorist',
+      phone: '07700 900123',
+      registration: 'AB12 CDE',
+    }),
   });
   if (res.status !== 201) return undefined;
   const json = (await res.json()) as { jobToken: string; checkoutUrl: string | null; job: { status: string } };
   if (!json.checkoutUrl) return undefined;
-  const paid = await fetch(json.checkoutUrl, { method: 'POST', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+  const paid = await fetch(json.checkoutUrl, {
+    method: 'POST',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+    redirect: 'manual',
+  });
   if (paid.status !== 303) return undefined;
   const job = (await (await fetch(`${server.url}/api/jobs/${json.jobToken}`)).json()) as { status: string; payment: { status: string; amount: number } | null };
   if (job.payment?.status !== 'paid') return undefined;
@@ -168,6 +179,8 @@ describe('the restore drill', () => {
     expect(stored.has(fresh!.reference)).toBe(false);
 
     const lost = answers.length - answers.filter((a) => stored.get(a.reference) === a.totalPence).length;
-    console.info(`drill: ${answers.length} answered and ${bookings.length} booked and paid, ${lost} quotes in the last second lost, restore took ${Math.round(restoreMs)} ms`);
+    console.info(
+      `drill: ${answers.length} answered and ${bookings.length} booked and paid, ${lost} quotes in the last second lost, restore took ${Math.round(restoreMs)} ms`,
+    );
   });
 });

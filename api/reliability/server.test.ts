@@ -166,7 +166,12 @@ describe('graceful shutdown', () => {
       { length: 6 },
       (_, i) =>
         new Promise<number>((resolve, reject) => {
-          const body = JSON.stringify({ name: 'Graceful', email: `graceful-${i}-${Date.now()}@example.com`, password: 'correct-horse', companyName: `Graceful ${i}` });
+          const body = JSON.stringify({
+            name: 'Graceful',
+            email: `graceful-${i}-${Date.now()}@example.com`,
+            password: 'correct-horse',
+            companyName: `Graceful ${i}`,
+          });
           const req = request(`${server.url}/api/signup`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
             res.resume();
             res.once('end', () => resolve(res.statusCode ?? 0));
@@ -205,7 +210,13 @@ describe('graceful shutdown', () => {
     const booked = await post(
       server,
       '/api/bookings',
-      JSON.stringify({ quoteId: (quote.json as { quoteId: string }).quoteId, bookingKey: 'sigterm-stream-booking-key-0001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' }),
+      JSON.stringify({
+        quoteId: (quote.json as { quoteId: string }).quoteId,
+        bookingKey: 'sigterm-stream-booking-key-0001',
+        name: 'Jane Motorist',
+        phone: '07700 900123',
+        registration: 'AB12 CDE',
+      }),
     );
     expect(booked.status, JSON.stringify(booked.json)).toBe(201);
     const jobToken = (booked.json as { jobToken: string }).jobToken;
@@ -283,7 +294,10 @@ describe('connection cap', () => {
     const again = Date.now() + 5000;
     let status = 0;
     while (status !== 200 && Date.now() < again) {
-      status = await fetch(`${server.url}/healthz`).then((r) => r.status, () => 0);
+      status = await fetch(`${server.url}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
     }
     expect(status).toBe(200);
     expect(await server.stop()).toBe(0);

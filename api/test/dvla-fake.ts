@@ -100,7 +100,15 @@ const ANSWERS: Record<string, Answer> = {
   ER19ERR: { status: 500, body: dvlaError(500, 'Internal Server Error', 'System Error occurred') },
   ER19MNT: {
     status: 503,
-    body: { errors: [{ status: 503, title: 'System currently down for maintenance', detail: 'The service is currently down for maintenance, please contact support for more information' }] },
+    body: {
+      errors: [
+        {
+          status: 503,
+          title: 'System currently down for maintenance',
+          detail: 'The service is currently down for maintenance, please contact support for more information',
+        },
+      ],
+    },
   },
   VN19AAA: {
     status: 200,

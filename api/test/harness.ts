@@ -138,7 +138,8 @@ export function createTestApp(options: TestAppOptions = {}) {
       body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
     });
     const text = await res.text();
-    let json: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- test bodies are asserted field by field
+    // biome-ignore lint/suspicious/noExplicitAny: test bodies are asserted field by field
+    let json: any;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
@@ -161,7 +162,9 @@ export function createTestApp(options: TestAppOptions = {}) {
     db.$client.transaction(() => {
       const verified = markEmailVerified(db, user, new Date().toISOString());
       if (verified.companyId != null) addVerifiedAddress(db, verified.companyId, verified.email, new Date().toISOString());
-      db.delete(mailOutbox).where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, 'verify-email'))).run();
+      db.delete(mailOutbox)
+        .where(and(eq(mailOutbox.userId, userId), eq(mailOutbox.kind, 'verify-email')))
+        .run();
     })();
   }
 
@@ -171,7 +174,9 @@ export function createTestApp(options: TestAppOptions = {}) {
     db.$client.transaction(() => {
       addVerifiedAddress(db, companyId, email, new Date().toISOString());
       releaseWaitingMail(db, companyId, new Date().toISOString(), config.mail.smtpUrl !== undefined);
-      db.delete(mailOutbox).where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.kind, 'verify-email'), eq(mailOutbox.to, email))).run();
+      db.delete(mailOutbox)
+        .where(and(eq(mailOutbox.companyId, companyId), eq(mailOutbox.kind, 'verify-email'), eq(mailOutbox.to, email)))
+        .run();
     })();
   }
 
@@ -204,7 +209,6 @@ export function createTestApp(options: TestAppOptions = {}) {
 
   return { ...built, app, config, call, raw, operator, verifyAccount, verifyAddress, dbFile: file };
 }
-
 
 /**
  * A job (or the jobs of one feature, such as the mail outbox's writer and lanes) on a runner of its

@@ -85,9 +85,11 @@ export async function startSmsFake(options: { accountSid?: string; authToken?: s
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${accountSid}/Messages.json`) return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
+    if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${accountSid}/Messages.json`)
+      return answer(404, { code: 20404, message: 'The requested resource was not found', status: 404 });
     if (req.headers.authorization !== expectedAuth) return answer(401, { code: 20003, message: 'Authenticate', status: 401 });
-    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return answer(400, { code: 20001, message: 'Bad content type', status: 400 });
+    if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+      return answer(400, { code: 20001, message: 'Bad content type', status: 400 });
     if (refusal.left > 0) {
       refusal.left -= 1;
       return answer(refusal.status, { code: 20500, message: 'Internal Server Error', status: refusal.status });

@@ -112,8 +112,7 @@ export async function startStripeFake() {
     send(res, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
   const list = (url: string, data: unknown[]) => ({ object: 'list', url, has_more: false, data });
   /** Values of a form array parameter whatever its spelling: key[0]=a, key[]=a, key=a. */
-  const arrayParam = (params: URLSearchParams, key: string) =>
-    [...params.entries()].filter(([k]) => k === key || k.startsWith(`${key}[`)).map(([, v]) => v);
+  const arrayParam = (params: URLSearchParams, key: string) => [...params.entries()].filter(([k]) => k === key || k.startsWith(`${key}[`)).map(([, v]) => v);
 
   /** `key[…]` form parameters as one flat record: payment_intent_data[metadata][kind] → `metadata][kind`. */
   const nested = (params: URLSearchParams, key: string) =>
@@ -185,7 +184,13 @@ export async function startStripeFake() {
       // As Stripe: never more back than was taken.
       if (refunded + amount > intent.amount_received) {
         const code = refunded >= intent.amount_received ? 'charge_already_refunded' : 'amount_too_large';
-        return send(res, 400, { error: { type: 'invalid_request_error', code, message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount_received - refunded})` } });
+        return send(res, 400, {
+          error: {
+            type: 'invalid_request_error',
+            code,
+            message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount_received - refunded})`,
+          },
+        });
       }
       const refund: FakeRefund = { id: newId('re'), object: 'refund', payment_intent: intent.id, amount, status: 'succeeded', account: req.stripeAccount };
       refunds.push(refund);
@@ -194,14 +199,24 @@ export async function startStripeFake() {
     if (method === 'POST' && (match = path.match(/^\/v1\/payment_intents\/([^/]+)\/(capture|cancel)$/))) {
       const intent = paymentIntents.get(decodeURIComponent(match[1]));
       if (!intent || intent.account !== req.stripeAccount) return missing(res, 'payment_intent');
-      if (intent.status !== 'requires_capture') return send(res, 400, { error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent's status is ${intent.status}` } });
+      if (intent.status !== 'requires_capture')
+        return send(res, 400, {
+          error: { type: 'invalid_request_error', code: 'payment_intent_unexpected_state', message: `This PaymentIntent's status is ${intent.status}` },
+        });
       if (match[2] === 'capture') Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
       else intent.status = 'canceled';
       return send(res, 200, intent);
     }
     if (method === 'GET' && path === '/v1/prices') {
       const keys = arrayParam(params, 'lookup_keys');
-      return send(res, 200, list('/v1/prices', [...prices.values()].filter((p) => p.active && p.lookup_key && keys.includes(p.lookup_key))));
+      return send(
+        res,
+        200,
+        list(
+          '/v1/prices',
+          [...prices.values()].filter((p) => p.active && p.lookup_key && keys.includes(p.lookup_key)),
+        ),
+      );
     }
     if (method === 'POST' && path === '/v1/products') {
       const product = { id: newId('prod'), object: 'product', name: params.get('name') ?? '' };
@@ -252,7 +267,10 @@ export async function startStripeFake() {
       if (!session) return missing(res, 'checkout.session');
       if (session.status !== 'open') {
         return send(res, 400, {
-          error: { type: 'invalid_request_error', message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".` },
+          error: {
+            type: 'invalid_request_error',
+            message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          },
         });
       }
       Object.assign(session, { status: 'expired', url: null });
@@ -267,7 +285,13 @@ export async function startStripeFake() {
     }
     if (method === 'POST' && path === '/v1/billing_portal/sessions') {
       const id = newId('bps');
-      return send(res, 200, { id, object: 'billing_portal.session', customer: params.get('customer'), return_url: params.get('return_url'), url: `https://billing.stripe.test/p/session/${id}` });
+      return send(res, 200, {
+        id,
+        object: 'billing_portal.session',
+        customer: params.get('customer'),
+        return_url: params.get('return_url'),
+        url: `https://billing.stripe.test/p/session/${id}`,
+      });
     }
     if ((match = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) {
       const sub = subscriptions.get(decodeURIComponent(match[1]));
@@ -344,7 +368,7 @@ export async function startStripeFake() {
     /** What the motorist does on a connected account's Checkout: paid, or for a hold authorised (payment_status stays unpaid). */
     payCheckout(sessionId: string): FakeCheckoutSession {
       const session = sessions.get(sessionId);
-      if (!session || session.status !== 'open') throw new Error(`fake checkout session ${sessionId} cannot be paid`);
+      if (session?.status !== 'open') throw new Error(`fake checkout session ${sessionId} cannot be paid`);
       const manual = session.payment_intent_data.capture_method === 'manual';
       const intent: FakePaymentIntent = {
         id: newId('pi'),

@@ -23,7 +23,11 @@ export async function stripePaymentsSetup(fake: StripeFake) {
   const op = await t.operator();
   const { db } = t.deps;
 
-  async function event(type: string, object: unknown, options: { account?: string | null; created?: number; id?: string; secret?: string; signature?: string } = {}) {
+  async function event(
+    type: string,
+    object: unknown,
+    options: { account?: string | null; created?: number; id?: string; secret?: string; signature?: string } = {},
+  ) {
     const payload = JSON.stringify({
       id: options.id ?? `evt_connect_${++eventCounter}`,
       object: 'event',
@@ -61,7 +65,13 @@ export async function stripePaymentsSetup(fake: StripeFake) {
     t.call('POST', '/api/bookings', { body: { quoteId, bookingKey, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' } });
   const bookingRows = () => db.select().from(bookingsTable).where(eq(bookingsTable.companyId, op.companyId)).all();
   const paymentRows = () => db.select().from(paymentsTable).where(eq(paymentsTable.companyId, op.companyId)).all();
-  const bookingAlerts = () => db.select().from(mailOutbox).where(eq(mailOutbox.companyId, op.companyId)).all().filter((r) => r.kind === 'booking');
+  const bookingAlerts = () =>
+    db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.companyId, op.companyId))
+      .all()
+      .filter((r) => r.kind === 'booking');
   const settings = async () => (await t.call('GET', '/api/payments', { token: op.token })).json;
   return { t, op, event, connectReady, setRule, quote, book, bookingRows, paymentRows, bookingAlerts, settings };
 }

@@ -40,8 +40,7 @@ export function createVehicleLookup(options: VehicleLookupOptions): VehicleLooku
   const inFlight = new Map<string, Promise<LookupAnswer>>();
   let restingUntil = 0;
 
-  const toAnswer = (answer: ProviderAnswer): LookupAnswer =>
-    answer.found ? { status: 'found', vehicle: answer.vehicle } : { status: 'not-found' };
+  const toAnswer = (answer: ProviderAnswer): LookupAnswer => (answer.found ? { status: 'found', vehicle: answer.vehicle } : { status: 'not-found' });
 
   function remember(registration: string, answer: ProviderAnswer) {
     cache.delete(registration);

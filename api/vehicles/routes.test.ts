@@ -127,10 +127,16 @@ describe('POST /api/vehicles/lookup with the DVLA', () => {
     const op = await t.operator();
     const other = await t.operator();
     const theirs = ((await t.call('GET', '/api/vehicle-types', { token: other.token })).json as { id: number }[])[0].id;
-    const res = await t.call('PUT', '/api/vehicle-rules', { token: op.token, body: { rules: [{ category: 'M1', fuel: 'any', overKg: null, vehicleTypeId: theirs }] } });
+    const res = await t.call('PUT', '/api/vehicle-rules', {
+      token: op.token,
+      body: { rules: [{ category: 'M1', fuel: 'any', overKg: null, vehicleTypeId: theirs }] },
+    });
     expect(res.status).toBe(400);
     expect(res.json.fields).toEqual({ 'rules.0.vehicleTypeId': UNKNOWN_VEHICLE_TYPE });
-    const bad = await t.call('PUT', '/api/vehicle-rules', { token: op.token, body: { rules: [{ category: 'X9', fuel: 'any', overKg: -1, vehicleTypeId: theirs }] } });
+    const bad = await t.call('PUT', '/api/vehicle-rules', {
+      token: op.token,
+      body: { rules: [{ category: 'X9', fuel: 'any', overKg: -1, vehicleTypeId: theirs }] },
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.fields['rules.0.category']).toBeDefined();
     expect(bad.json.fields['rules.0.overKg']).toBe('Weight must not be negative');

@@ -116,7 +116,10 @@ export function article(phrase: string): 'a' | 'an' {
 
 /** A vehicle type's name as it reads mid-sentence: "Large Van" → "large van", "EV" stays "EV". */
 export function typePhrase(name: string): string {
-  const words = name.trim().split(/\s+/).map((w) => (ACRONYM.test(w) ? w : w.toLowerCase()));
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .map((w) => (ACRONYM.test(w) ? w : w.toLowerCase()));
   const phrase = words.join(' ');
   return `${article(phrase)} ${phrase}`;
 }

@@ -46,8 +46,7 @@ export function vehicleService(deps: Pick<AppDeps, 'db' | 'companyCache' | 'conf
 
     /** A live company's motorist's plate (normalised): what it is, and which of the company's vehicle types it suggests. */
     async lookup(body: { registration: string; companyId?: number; companySlug?: string }): Promise<VehicleLookupResponse> {
-      const company =
-        body.companyId !== undefined ? companyCache.byId(body.companyId) : body.companySlug ? companyCache.bySlug(body.companySlug) : undefined;
+      const company = body.companyId !== undefined ? companyCache.byId(body.companyId) : body.companySlug ? companyCache.bySlug(body.companySlug) : undefined;
       if (!company) {
         if (body.companyId === undefined && !body.companySlug) throw new ValidationFailed('Company is required', { companyId: 'Company is required' });
         throw new NotFound('Company not found');

@@ -137,7 +137,12 @@ export interface AgainstFigures {
   rounds: number;
 }
 
-const loadNow = () => os.loadavg().slice(0, 2).map((n) => n.toFixed(2)).join(' (1 min), ') + ' (5 min)';
+const loadNow = () =>
+  `${os
+    .loadavg()
+    .slice(0, 2)
+    .map((n) => n.toFixed(2))
+    .join(' (1 min), ')} (5 min)`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**

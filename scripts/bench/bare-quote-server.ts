@@ -12,8 +12,7 @@ import { quoteRequestSchema } from '#shared/schemas';
 const { deps } = bootApp(loadConfig());
 // STORE=0: everything but the insert, to show what storing each quote costs.
 const quote = createQuoteService(process.env.STORE === '0' ? { ...deps, storeQuote: async () => 'UNSTORED' } : deps);
-const answer = (res: ServerResponse, status: number, body: unknown) =>
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const answer = (res: ServerResponse, status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 const server = createServer((req, res) => {
   if (req.method !== 'POST') {
@@ -23,7 +22,7 @@ const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    let body;
+    let body: ReturnType<typeof quoteRequestSchema.parse>;
     try {
       body = quoteRequestSchema.parse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
     } catch {

@@ -69,7 +69,12 @@ export interface BookingsFigures {
   loadAtEnd: string;
 }
 
-const loadNow = () => os.loadavg().slice(0, 2).map((n) => n.toFixed(2)).join(' (1 min), ') + ' (5 min)';
+const loadNow = () =>
+  `${os
+    .loadavg()
+    .slice(0, 2)
+    .map((n) => n.toFixed(2))
+    .join(' (1 min), ')} (5 min)`;
 
 function timings(samples: number[]): Timings {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -83,7 +88,13 @@ function timings(samples: number[]): Timings {
   };
 }
 
-async function call<T>(server: ServerProcess, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: T }> {
+async function call<T>(
+  server: ServerProcess,
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: T }> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -123,7 +134,11 @@ interface Operator {
  */
 async function signUp(server: ServerProcess): Promise<Operator> {
   const origin = { origin: server.url };
-  const signedUp = await expectStatus('sign-up', call<{ authToken: string; companyId: number; checkoutUrl?: string }>(server, 'POST', '/api/signup', OPERATOR, origin), 201);
+  const signedUp = await expectStatus(
+    'sign-up',
+    call<{ authToken: string; companyId: number; checkoutUrl?: string }>(server, 'POST', '/api/signup', OPERATOR, origin),
+    201,
+  );
   const headers = { 'x-auth-token': signedUp.authToken, ...origin };
   if (!signedUp.checkoutUrl) throw new Error('sign-up answered no checkout to start the trial at');
   const checkout = await fetch(new URL(signedUp.checkoutUrl, server.url), { method: 'POST', headers, redirect: 'manual' });
@@ -257,7 +272,10 @@ async function settledRss(server: ServerProcess): Promise<number> {
     samples.push(server.rssBytes() ?? 0);
     await pause(100);
   }
-  return percentile(samples.sort((a, b) => a - b), 0.5);
+  return percentile(
+    samples.sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 /** Quote load in slices with the streams open and closed, in ABBA order so a trend falls on both alike. */
@@ -279,7 +297,11 @@ async function measureQuotesBesideStreams(server: ServerProcess, quotes: LoadReq
   }
   if (!open) await reopen();
   const combined = (slices: LoadResult[], cpu: number): LoadResult & { cpuMsPerRequest: number } => {
-    const p = (key: 'p50Ms' | 'p99Ms') => percentile(slices.map((s) => s[key]).sort((a, b) => a - b), 0.5);
+    const p = (key: 'p50Ms' | 'p99Ms') =>
+      percentile(
+        slices.map((s) => s[key]).sort((a, b) => a - b),
+        0.5,
+      );
     const total = slices.reduce((sum, s) => sum + s.total, 0);
     return {
       requestsPerSecond: total / (slices.length * QUOTE_SLICE.durationSeconds),
@@ -322,7 +344,11 @@ export async function measureBookings(script: string, quotes: LoadRequest[], nod
 
     // The job whose page is open on every stream: booked, accepted by the operator, moved on by the driver.
     const quoteId = await quoteFor(server, operator, quotes[quotes.length - 1]);
-    const booked = await expectStatus('booking', call<{ jobToken: string; job: { reference: string } }>(server, 'POST', '/api/bookings', bookingBody(quoteId, BOOKING_WARM_UP + BOOKINGS)), 201);
+    const booked = await expectStatus(
+      'booking',
+      call<{ jobToken: string; job: { reference: string } }>(server, 'POST', '/api/bookings', bookingBody(quoteId, BOOKING_WARM_UP + BOOKINGS)),
+      201,
+    );
     const accepted = await expectStatus(
       'accept',
       call<{ driverUrl: string }>(server, 'POST', `/api/bookings/TQ-${booked.job.reference}/accept`, { etaMinutes: 25, driverName: 'Sam' }, operator.headers),

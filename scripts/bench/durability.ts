@@ -345,7 +345,10 @@ export async function measureRestore(script: string, requests: LoadRequest[], qu
     // the reference column, so one look-up by it is a scan of the million rows.
     const stored = new Map<string, number>();
     const db = new Database(databasePath, { readonly: true });
-    for (const row of db.prepare('select public_id as reference, total_price_pence as total from quotes where id > ?').all(quotes) as { reference: string; total: number }[]) {
+    for (const row of db.prepare('select public_id as reference, total_price_pence as total from quotes where id > ?').all(quotes) as {
+      reference: string;
+      total: number;
+    }[]) {
       stored.set(row.reference, row.total);
     }
     db.close();
@@ -380,4 +383,3 @@ export async function measureRestore(script: string, requests: LoadRequest[], qu
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

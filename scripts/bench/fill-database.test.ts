@@ -24,7 +24,10 @@ describe('fillDatabase', () => {
     fillDatabase(file, { companies: 4, quotes: 40 });
 
     const { call, operator, deps } = createTestApp({ env: { DATABASE_PATH: file } });
-    const bodies = acrossCompanies([0, 1, 2, 3].map(() => ({ method: 'POST' as const, path: '/api/quotes/calculate', body: demoQuoteJson('M1 1AE', 'LS1 4AP') })), 4);
+    const bodies = acrossCompanies(
+      [0, 1, 2, 3].map(() => ({ method: 'POST' as const, path: '/api/quotes/calculate', body: demoQuoteJson('M1 1AE', 'LS1 4AP') })),
+      4,
+    );
     for (const { body } of bodies) {
       const res = await call('POST', '/api/quotes/calculate', { body: body! });
       expect(res.status, res.text).toBe(200);

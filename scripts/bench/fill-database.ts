@@ -77,7 +77,7 @@ export function fillDatabase(file: string, { companies, quotes, endingAt }: Fill
       for (let i = 0; i < count; i++) {
         const id = ids[i];
         // Spread over every company, in no order (Knuth's multiplicative hash).
-        const company = 1 + ((id * 2_654_435_761) % 4_294_967_296) % companies;
+        const company = 1 + (((id * 2_654_435_761) % 4_294_967_296) % companies);
         insertQuote.run(id, references[i], company, new Date(start + id * 1000).toISOString());
       }
     });

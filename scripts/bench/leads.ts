@@ -46,7 +46,9 @@ function addExportCompany(file: string, companies: number): number {
     );
     const spanMs = 30 * 86_400_000;
     db.transaction(() => {
-      ids.forEach((id, i) => insert.run(id, references[i], companyId, new Date(newest - spanMs + Math.floor((i * spanMs) / EXPORT_ROWS)).toISOString()));
+      ids.forEach((id, i) => {
+        insert.run(id, references[i], companyId, new Date(newest - spanMs + Math.floor((i * spanMs) / EXPORT_ROWS)).toISOString());
+      });
     })();
     return companyId;
   } finally {

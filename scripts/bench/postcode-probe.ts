@@ -19,7 +19,7 @@ for (const { level } of keys) keysByLevel[level] = (keysByLevel[level] ?? 0) + 1
 
 // Shuffled once (fixed seed) so the branch predictor and caches do not see one level at a time.
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32);
+const random = () => (seed = (seed * 1_103_515_245 + 12_345) >>> 0) / 2 ** 32;
 const order = keys.map((k) => k.key);
 for (let i = order.length - 1; i > 0; i--) {
   const j = Math.floor(random() * (i + 1));

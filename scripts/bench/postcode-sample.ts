@@ -32,7 +32,10 @@ export const spaced = (key: string) => `${key.slice(0, -3)} ${key.slice(-3)}`;
 
 /** The distinct postcodes of pairs.csv (routed, real addresses), spaced. */
 export function pairsCsvPostcodes(): string[] {
-  const rows = readFileSync(PAIRS_CSV, 'utf8').split('\n').slice(1).filter((line) => line !== '');
+  const rows = readFileSync(PAIRS_CSV, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((line) => line !== '');
   return [...new Set(rows.flatMap((row) => row.split(',').slice(0, 2)))].sort();
 }
 
@@ -47,8 +50,7 @@ export function unitKeys(count: number): string[] {
  * to the district). Candidates that resolve at another level are dropped.
  */
 export function mixedLookupKeys(perLevel: number): { key: string; level: PostcodeLevel }[] {
-  const keep = (candidates: string[], level: PostcodeLevel) =>
-    candidates.filter((key) => lookupPostcode(key)?.level === level).map((key) => ({ key, level }));
+  const keep = (candidates: string[], level: PostcodeLevel) => candidates.filter((key) => lookupPostcode(key)?.level === level).map((key) => ({ key, level }));
   const sectors = strideKeys('sectors', perLevel * 2);
   const districts = strideKeys('districts', perLevel * 2);
   return [

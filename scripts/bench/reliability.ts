@@ -20,8 +20,31 @@ export const LARGE_COMPANIES = 5_000;
  * nothing from outside the repository.
  */
 export const CITY_POSTCODES = [
-  'M1 1AE', 'LS1 4AP', 'SW1A 1AA', 'EC1A 1BB', 'B1 1BB', 'G1 1XQ', 'CF10 1EP', 'BS1 4DJ', 'L1 8JQ', 'NE1 7RU', 'S1 2HE', 'NG1 5FS',
-  'EH1 1YZ', 'BT1 5GS', 'OX1 2JD', 'CB2 1TN', 'PL1 2AA', 'NR2 1TF', 'EX1 1HS', 'AB10 1AB', 'IV1 1AA', 'LE1 5WW', 'CV1 5FB', 'SO14 7DY', 'BN1 1AA',
+  'M1 1AE',
+  'LS1 4AP',
+  'SW1A 1AA',
+  'EC1A 1BB',
+  'B1 1BB',
+  'G1 1XQ',
+  'CF10 1EP',
+  'BS1 4DJ',
+  'L1 8JQ',
+  'NE1 7RU',
+  'S1 2HE',
+  'NG1 5FS',
+  'EH1 1YZ',
+  'BT1 5GS',
+  'OX1 2JD',
+  'CB2 1TN',
+  'PL1 2AA',
+  'NR2 1TF',
+  'EX1 1HS',
+  'AB10 1AB',
+  'IV1 1AA',
+  'LE1 5WW',
+  'CV1 5FB',
+  'SO14 7DY',
+  'BN1 1AA',
 ];
 /** Rounds of one slice per database, alternating, for the large-database comparison. */
 const LARGE_ROUNDS = 3;

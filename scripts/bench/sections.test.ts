@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { withMainSection, withSection } from './sections';
 
-const DOC = '# Benchmarks\n\nold header\n\n## Machine\n\nold machine\n\n## Results\n\nold results\n\n## Backup under load\n\nbackup\n\n## Side by side with e4789ff\n\nagainst\n';
+const DOC =
+  '# Benchmarks\n\nold header\n\n## Machine\n\nold machine\n\n## Results\n\nold results\n\n## Backup under load\n\nbackup\n\n## Side by side with e4789ff\n\nagainst\n';
 
 describe('docs/benchmarks.md sections', () => {
   it('a main run replaces the header, Machine and Results, and keeps every other section', () => {

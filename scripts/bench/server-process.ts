@@ -90,7 +90,9 @@ export async function spawnServer(options: SpawnOptions = {}): Promise<ServerPro
   // A built bundle (dist/server.mjs, what `npm start` runs) needs no TypeScript loader, and gets
   // npm start's node flags.
   const root = options.root ?? REPO_ROOT;
-  const args = script.endsWith('.mjs') ? [...startScriptNodeFlags(undefined, root), ...(options.nodeFlags ?? []), script] : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
+  const args = script.endsWith('.mjs')
+    ? [...startScriptNodeFlags(undefined, root), ...(options.nodeFlags ?? []), script]
+    : [...(options.nodeFlags ?? []), '--import', 'tsx', script];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: {

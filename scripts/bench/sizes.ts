@@ -44,10 +44,7 @@ export async function hostedPageWeight(pageUrl: string, dataUrls: string[] = [])
   };
   const page = await fetchBytes(pageUrl);
   const html = new TextDecoder().decode(page);
-  const assets = [
-    ...attributeValues(html, 'script', 'src'),
-    ...attributeValues(html, 'link', 'href', /rel=["']?(stylesheet|modulepreload)/i),
-  ]
+  const assets = [...attributeValues(html, 'script', 'src'), ...attributeValues(html, 'link', 'href', /rel=["']?(stylesheet|modulepreload)/i)]
     .map((ref) => new URL(ref, pageUrl))
     .filter((url) => url.origin === origin)
     .map((url) => url.href);
@@ -61,10 +58,7 @@ export async function hostedPageWeight(pageUrl: string, dataUrls: string[] = [])
 /** The scripts index.html loads and preloads: what every route pays before its own chunk. */
 export function adminFirstLoadJs(indexFile = ADMIN_INDEX): PageWeight {
   const html = readFileSync(indexFile, 'utf8');
-  const refs = [
-    ...attributeValues(html, 'script', 'src'),
-    ...attributeValues(html, 'link', 'href', /rel=["']?modulepreload/i),
-  ];
+  const refs = [...attributeValues(html, 'script', 'src'), ...attributeValues(html, 'link', 'href', /rel=["']?modulepreload/i)];
   const root = path.dirname(indexFile);
   const total = refs.reduce((sum, ref) => sum + gzipBytes(readFileSync(path.join(root, new URL(ref, 'http://x/').pathname))), 0);
   return { gzipBytes: total, requests: refs.length, urls: refs };

@@ -13,7 +13,6 @@ vi.mock('./vehicle-chunk', () => ({
   loadVehicleLookup: () => new Promise((resolve) => loads.push(resolve)),
 }));
 
-
 const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
 
 afterEach(() => {

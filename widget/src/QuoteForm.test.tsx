@@ -77,11 +77,17 @@ describe('demo mode', () => {
     expect(screen.getByRole('heading', { name: 'RecoveryQuote' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Get Your Instant Recovery Quote' })).toBeTruthy();
     expect(screen.getByLabelText('Pickup Location').getAttribute('placeholder')).toBe('e.g. M1 1AA');
-    const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
+    const vehicles = within(screen.getByLabelText('Vehicle Type'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Van', 'Motorcycle']);
-    const gearboxes = within(screen.getByLabelText('Gearbox')).getAllByRole('option').map((o) => o.textContent);
+    const gearboxes = within(screen.getByLabelText('Gearbox'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(gearboxes).toEqual(['Select gearbox', 'Automatic', 'Manual', 'Other']);
-    const rolling = within(screen.getByLabelText('Rolling Status')).getAllByRole('option').map((o) => o.textContent);
+    const rolling = within(screen.getByLabelText('Rolling Status'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(rolling).toEqual(['Select rolling status', 'Rolling', 'Not Rolling', 'N/A']);
     expect(within(screen.getByLabelText('Problem Description')).getAllByRole('option')).toHaveLength(11);
     expect(screen.getByRole('radio', { name: 'Now (Emergency)' })).toHaveProperty('checked', true);
@@ -207,7 +213,13 @@ describe('urgency choices', () => {
   it('show keyboard focus unlike the selected state, so a focused choice is not mistaken for the chosen one', () => {
     render(<QuoteForm demo />);
     const choice = screen.getByRole('radio', { name: 'Later (Schedule)' }).closest('label')!;
-    const styles = (variant: string) => new Set(choice.className.split(/\s+/).filter((c) => c.startsWith(variant)).map((c) => c.slice(variant.length)));
+    const styles = (variant: string) =>
+      new Set(
+        choice.className
+          .split(/\s+/)
+          .filter((c) => c.startsWith(variant))
+          .map((c) => c.slice(variant.length)),
+      );
     const selected = styles('has-checked:');
     const focused = styles('has-focus-visible:');
     expect(focused.size).toBeGreaterThan(0);
@@ -228,12 +240,16 @@ describe('scheduling', () => {
     const date = screen.getByLabelText('Preferred Date');
     expect(date.getAttribute('min')).toBe(iso);
     expect(screen.getByText('Selected Time:').textContent).toBe('Selected Time: 12:00 PM');
-    expect(within(screen.getByLabelText('Hour')).getAllByRole('option').map((o) => o.textContent)).toEqual(
-      ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12'],
-    );
-    expect(within(screen.getByLabelText('Min')).getAllByRole('option').map((o) => o.textContent)).toEqual(
-      ['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55'],
-    );
+    expect(
+      within(screen.getByLabelText('Hour'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12']);
+    expect(
+      within(screen.getByLabelText('Min'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['00', '05', '10', '15', '20', '25', '30', '35', '40', '45', '50', '55']);
     await user.selectOptions(screen.getByLabelText('Min'), '35');
     await user.selectOptions(screen.getByLabelText('Period'), 'AM');
     expect(screen.getByText('Selected Time:').textContent).toBe('Selected Time: 12:35 AM');
@@ -252,7 +268,8 @@ describe('a real company', () => {
   it('loads by slug, follows its display options and toasts the result', async () => {
     mockApi({
       // The public read carries the enabled rows the form offers: no further reads.
-      'GET https://api.example/api/company/slug/acme': () => json({ ...company, vehicleTypes: vehicleRows.filter((r) => r.enabled), surcharges: surchargeRows }),
+      'GET https://api.example/api/company/slug/acme': () =>
+        json({ ...company, vehicleTypes: vehicleRows.filter((r) => r.enabled), surcharges: surchargeRows }),
       'POST https://api.example/api/quotes/calculate': () => json({ ...quote, breakdown: { ...quote.breakdown, extraFees: 45, gearboxFee: 10 } }),
       // The contact marker's failure is the operator's loss, never the customer's: nothing shows it.
       'POST https://api.example/api/quotes/K7Q2/contact': () => Promise.reject(new TypeError('Failed to fetch')),
@@ -263,7 +280,9 @@ describe('a real company', () => {
     expect(screen.getByText('Loading quote form...')).toBeTruthy();
     expect(await screen.findByRole('heading', { name: 'Acme Recovery' })).toBeTruthy();
     expect(screen.getByText('24/7 recovery across Greater Manchester')).toBeTruthy();
-    const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
+    const vehicles = within(screen.getByLabelText('Vehicle Type'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Luton Van']);
     const problems = within(screen.getByLabelText('Problem Description')).getAllByRole('option');
     expect(problems.map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
@@ -336,7 +355,16 @@ describe('a real company', () => {
       'Gearbox Charge',
       'Rolling Status Charge',
     ]);
-    expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual(['£25.00', '£50.00', '£108.00', '£45.00', '£25.10', '£20.20', '£10.00', '£20.00']);
+    expect(screen.getAllByRole('definition').map((d) => d.textContent)).toEqual([
+      '£25.00',
+      '£50.00',
+      '£108.00',
+      '£45.00',
+      '£25.10',
+      '£20.20',
+      '£10.00',
+      '£20.00',
+    ]);
     expect(screen.getByText(/The quoted price is an estimate and may vary/)).toBeTruthy();
   });
 
@@ -418,7 +446,15 @@ describe('a real company', () => {
   });
 
   it('says a company without a number has not set up online quotes yet, with no form', async () => {
-    const silent = { ...company, phone: null, whatsapp: null, vehicleTypes: [], surcharges: [], onlineQuotes: 'not-set-up', closedMessage: 'Online quotes from Acme Recovery are not set up yet' };
+    const silent = {
+      ...company,
+      phone: null,
+      whatsapp: null,
+      vehicleTypes: [],
+      surcharges: [],
+      onlineQuotes: 'not-set-up',
+      closedMessage: 'Online quotes from Acme Recovery are not set up yet',
+    };
     mockApi({ 'GET /api/company/slug/acme': () => json(silent) });
     render(<QuoteForm companySlug="acme" />);
     expect(await screen.findByRole('heading', { name: 'Online quotes from Acme Recovery are not set up yet' })).toBeTruthy();
@@ -462,7 +498,9 @@ describe('preview mode', () => {
     ]);
     expect(requests[0].init.credentials).toBe('include');
     // The vehicle list leaves the disabled row out, as the public one would.
-    const vehicles = within(screen.getByLabelText('Vehicle Type')).getAllByRole('option').map((o) => o.textContent);
+    const vehicles = within(screen.getByLabelText('Vehicle Type'))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(vehicles).toEqual(['Select vehicle type', 'Car', 'Luton Van']);
   });
 
@@ -687,14 +725,20 @@ describe('booking the recovery', () => {
     return user;
   }
 
-  it('offers it beside WhatsApp and Call; the form says who gets the details and for how long, sends them with the quote, and a retry books once', { timeout: 40_000 }, async () => {
+  it('offers it beside WhatsApp and Call; the form says who gets the details and for how long, sends them with the quote, and a retry books once', {
+    timeout: 40_000,
+  }, async () => {
     const leeds = { coords: { latitude: 53.7965, longitude: -1.5478 } } as GeolocationPosition;
     vi.stubGlobal('navigator', { ...navigator, geolocation: { getCurrentPosition: (ok: PositionCallback) => ok(leeds) } });
     let fail = true;
     const user = await quoteWith(booker, {
       'GET /api/postcodes/nearest?lat=53.7965&lng=-1.5478': () => json({ postcode: 'LS1 4AP', distanceMetres: 40 }),
       // The first answer is lost on the way: the motorist taps again.
-      'POST /api/bookings': () => (fail ? ((fail = false), Promise.reject(new TypeError('Failed to fetch'))) : json(created, 201)),
+      'POST /api/bookings': () => {
+        if (!fail) return json(created, 201);
+        fail = false;
+        return Promise.reject(new TypeError('Failed to fetch'));
+      },
     });
     expect(screen.getByRole('button', { name: 'Contact via WhatsApp' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Call Now' })).toBeTruthy();
@@ -767,7 +811,14 @@ describe('booking the recovery', () => {
   it('offers no position without “Use my location”, and shows the server’s message under each field', async () => {
     const user = await quoteWith(booker, {
       'POST /api/bookings': () =>
-        json({ message: 'Invalid booking', code: 'VALIDATION_FAILED', fields: { phone: 'Enter a valid mobile number, such as 07700 900123', registration: 'Registration is required' } }, 400),
+        json(
+          {
+            message: 'Invalid booking',
+            code: 'VALIDATION_FAILED',
+            fields: { phone: 'Enter a valid mobile number, such as 07700 900123', registration: 'Registration is required' },
+          },
+          400,
+        ),
     });
     await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
     const form = await screen.findByRole('form', { name: 'Book this recovery' });
@@ -804,9 +855,19 @@ describe('booking the recovery', () => {
   });
 
   it('offers the company’s own page when this website may not book for it, rather than a dead end', async () => {
-    const user = await quoteWith({ ...booker, customSlug: 'acme-recovery' }, {
-      'POST /api/bookings': () => json({ message: 'This website cannot take bookings for this company. Please finish your booking on the company’s own page.', code: 'BOOKING_ORIGIN_REFUSED' }, 403),
-    });
+    const user = await quoteWith(
+      { ...booker, customSlug: 'acme-recovery' },
+      {
+        'POST /api/bookings': () =>
+          json(
+            {
+              message: 'This website cannot take bookings for this company. Please finish your booking on the company’s own page.',
+              code: 'BOOKING_ORIGIN_REFUSED',
+            },
+            403,
+          ),
+      },
+    );
     await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
     const form = await screen.findByRole('form', { name: 'Book this recovery' });
     await user.click(within(form).getByRole('button', { name: 'Send booking' }));

@@ -114,9 +114,7 @@ export function QuoteForm({
             </div>
           )}
           {setup.status === 'not-found' && (
-            <Notice title="Company not found">
-              We couldn't find a recovery company at this address. Please check the link you were given.
-            </Notice>
+            <Notice title="Company not found">We couldn't find a recovery company at this address. Please check the link you were given.</Notice>
           )}
           {setup.status === 'closed' && (
             <Notice title={setup.message}>
@@ -249,6 +247,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
     heading.focus({ preventScroll: true });
   }, [result]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a request settles (pending) only; focusField reads refs
   useEffect(() => {
     const target = refocusAfterFailure.current;
     if (pending || !target) return;
@@ -580,9 +579,7 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
             company?.offerBooking && !demo
               ? () =>
                   loadBookingForm(apiBase).then((m) =>
-                    setBooking(
-                      m.bookingForm([useState, useEffect, useRef], apiBase, result.quote.quoteId, company, position, values.registration, formRef),
-                    ),
+                    setBooking(m.bookingForm([useState, useEffect, useRef], apiBase, result.quote.quoteId, company, position, values.registration, formRef)),
                   )
               : undefined
           }
@@ -645,10 +642,7 @@ function summarise(values: QuoteFormValues, quote: QuoteResponse, vehicleTypes: 
     rollingStatus: values.rollingStatus ? labelOf(ROLLING_OPTIONS, values.rollingStatus) : undefined,
     passengerCount: values.passengerCount,
     problem: labelOf(problemTypes, values.problemType),
-    scheduled:
-      values.urgency === 'later'
-        ? { date: values.preferredDate, time: selectedTimeLabel(values.hour, values.minute, values.period) }
-        : undefined,
+    scheduled: values.urgency === 'later' ? { date: values.preferredDate, time: selectedTimeLabel(values.hour, values.minute, values.period) } : undefined,
     totalPrice: quote.totalPrice,
     quoteId: quote.quoteId,
   };

@@ -97,7 +97,12 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
       setErrors(fields ?? {});
       const code = (JSON.parse(error.body || '{}') as { code?: string }).code;
       // A website the company has not listed (decision 033): the booking is finished on its own page.
-      if (!fields) setProblem({ message: error.status >= 500 ? BOOKING_OFFLINE : error.serverMessage, expired: code === 'QUOTE_EXPIRED', hosted: code === 'BOOKING_ORIGIN_REFUSED' });
+      if (!fields)
+        setProblem({
+          message: error.status >= 500 ? BOOKING_OFFLINE : error.serverMessage,
+          expired: code === 'QUOTE_EXPIRED',
+          hosted: code === 'BOOKING_ORIGIN_REFUSED',
+        });
     } finally {
       setPending(false);
     }
@@ -119,8 +124,10 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
       <section aria-labelledby={`${id}-title`} className={card}>
         {title(JOB_HEADLINES[job.status])}
         <p className="mt-1 text-slate-700">
-          {checkoutUrl ? `${company.name} gets your booking TQ-${job.reference} once it is paid.` : `${company.name} has your booking TQ-${job.reference} and will answer soon.`} Follow it on
-          your page; keep its link, it is shown once.
+          {checkoutUrl
+            ? `${company.name} gets your booking TQ-${job.reference} once it is paid.`
+            : `${company.name} has your booking TQ-${job.reference} and will answer soon.`}{' '}
+          Follow it on your page; keep its link, it is shown once.
         </p>
         {checkoutUrl && (
           <a href={checkoutUrl} className={`${actionClass} mt-4 bg-primary text-on-primary`}>
@@ -183,7 +190,12 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
             </button>
           )}
           {problem.hosted && company.customSlug && (
-            <a href={`${apiBase}/company/${encodeURIComponent(company.customSlug)}`} target="_blank" rel="noopener" className={`${actionClass} bg-primary text-on-primary`}>
+            <a
+              href={`${apiBase}/company/${encodeURIComponent(company.customSlug)}`}
+              target="_blank"
+              rel="noopener"
+              className={`${actionClass} bg-primary text-on-primary`}
+            >
               {bookOnHostedPage(company.name)}
             </a>
           )}

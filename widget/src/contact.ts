@@ -27,9 +27,7 @@ function localDay(isoDate: string): Date {
 }
 
 export function whatsappMessage(summary: QuoteSummary): string {
-  const when = summary.scheduled
-    ? `${formatLongDate(localDay(summary.scheduled.date))} at ${summary.scheduled.time}`
-    : 'Now (Emergency)';
+  const when = summary.scheduled ? `${formatLongDate(localDay(summary.scheduled.date))} at ${summary.scheduled.time}` : 'Now (Emergency)';
   return [
     'Hello, I would like to book a vehicle recovery.',
     '',
@@ -60,4 +58,6 @@ export { telUrl };
  * keepalive lets it outlive a page the tap leaves, and its failure is no concern of the customer's.
  */
 export const markContact = (apiBase: string, { channel, quoteId }: ContactDetail) =>
-  void call(api(apiBase).quotes[':reference'].contact.$post, { param: { reference: quoteId }, json: { channel } }, { anonymous: true, keepalive: true }).catch(() => {});
+  void call(api(apiBase).quotes[':reference'].contact.$post, { param: { reference: quoteId }, json: { channel } }, { anonymous: true, keepalive: true }).catch(
+    () => {},
+  );

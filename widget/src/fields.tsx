@@ -65,7 +65,19 @@ interface PostcodeFieldProps {
 }
 
 /** A short code in capitals: a postcode, or the vehicle's registration. */
-export function PostcodeField({ id, name, label, placeholder, value, error, onChange, onBlur, action, note, autoComplete = 'postal-code' }: PostcodeFieldProps) {
+export function PostcodeField({
+  id,
+  name,
+  label,
+  placeholder,
+  value,
+  error,
+  onChange,
+  onBlur,
+  action,
+  note,
+  autoComplete = 'postal-code',
+}: PostcodeFieldProps) {
   return (
     <Field id={id} label={label} error={error}>
       <div className="flex gap-2">
@@ -133,11 +145,7 @@ interface NativeSelectProps {
 export function NativeSelect({ onChange, children, ...props }: NativeSelectProps) {
   return (
     <div className="relative">
-      <select
-        {...props}
-        onChange={(event) => onChange(event.target.value)}
-        className={`${controlClass} cursor-pointer appearance-none pr-9`}
-      >
+      <select {...props} onChange={(event) => onChange(event.target.value)} className={`${controlClass} cursor-pointer appearance-none pr-9`}>
         {children}
       </select>
       <Icon name="chevronDown" className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-slate-600" />
@@ -168,6 +176,7 @@ export function PassengerStepper({ id, label, value, max, error, onChange }: Ste
       <span id={`${id}-label`} className={labelClass}>
         {label}
       </span>
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
       <div role="group" aria-labelledby={`${id}-label`} {...describedBy(id, error)} className="flex items-center gap-3">
         {/* Named by what they do: a screen reader says "Fewer passengers", never "minus". */}
         <button type="button" className={button} aria-label="Fewer passengers" aria-disabled={value <= 0} onClick={() => step(value - 1)}>

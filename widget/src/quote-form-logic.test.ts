@@ -24,7 +24,16 @@ const valid: QuoteFormValues = {
 /** The shared schema's first message per field, for the same values as the form sends them. */
 function schemaMessages(values: QuoteFormValues): Record<string, string> {
   const { pickupPostcode, destinationPostcode, vehicleType, gearboxType, rollingStatus, passengerCount, problemType } = values;
-  const body = { pickupPostcode, destinationPostcode, vehicleType, gearboxType, rollingStatus, passengerCount, problemType, urgency: values.urgency || undefined };
+  const body = {
+    pickupPostcode,
+    destinationPostcode,
+    vehicleType,
+    gearboxType,
+    rollingStatus,
+    passengerCount,
+    problemType,
+    urgency: values.urgency || undefined,
+  };
   const result = quoteRequestSchema.safeParse(body);
   const messages: Record<string, string> = {};
   for (const issue of result.success ? [] : result.error.issues) {

@@ -75,8 +75,7 @@ export function to24Hour(hour: string, minute: string, period: Period): string {
   return `${String(h).padStart(2, '0')}:${minute}`;
 }
 
-export const selectedTimeLabel = (hour: string, minute: string, period: Period): string =>
-  `${hour}:${minute} ${period}`;
+export const selectedTimeLabel = (hour: string, minute: string, period: Period): string => `${hour}:${minute} ${period}`;
 
 /** Today in the visitor's own calendar, as a date input's `YYYY-MM-DD`. */
 export function todayIso(now: Date = new Date()): string {

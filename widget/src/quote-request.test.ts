@@ -99,8 +99,7 @@ describe('sendQuote', () => {
   it('gives up after 15 s without retrying', async () => {
     vi.useFakeTimers();
     stubFetch(
-      (_url, init) =>
-        new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+      (_url, init) => new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
     );
     const sent = sendQuote(A_REQUEST, '');
     const outcome = sent.then(

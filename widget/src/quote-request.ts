@@ -37,7 +37,11 @@ export async function locatePostcode(
     return { message: code === 1 ? LOCATE_MESSAGES.denied : code === 3 ? LOCATE_MESSAGES.timeout : LOCATE_MESSAGES.unavailable };
   }
   try {
-    const found = await call(api(apiBase).postcodes.nearest.$get, { query: { lat: String(coords.latitude), lng: String(coords.longitude) } }, { anonymous: true });
+    const found = await call(
+      api(apiBase).postcodes.nearest.$get,
+      { query: { lat: String(coords.latitude), lng: String(coords.longitude) } },
+      { anonymous: true },
+    );
     // The position is kept in the page only to be offered with a booking (booking-form.tsx).
     return { postcode: found.postcode, position: { lat: coords.latitude, lng: coords.longitude } };
   } catch (error) {

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { api, ApiRequestError, call, mayPass } from '#shared/api-client';
 import { DEFAULT_PROBLEM_TYPES } from '#shared/constants';
 import { slugify } from '#shared/slug';
-import type { PricedRow, PublicCompany, PublicCompanyWithCharges, Surcharge } from '#shared/types';
+import type { PublicCompany, PublicCompanyWithCharges, Surcharge } from '#shared/types';
 
 export interface Option {
   value: string;
@@ -134,6 +134,7 @@ export function useQuoteSetup(source: SetupSource): { setup: Setup; retry: () =>
   // company must not reload, and branding edits show through `company` directly (QuoteForm).
   const suppliedId = source.company?.id;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed on the source's fields and the company's id, not the source object (see above); attempt retries
   useEffect(() => {
     if (demo) return;
     const controller = new AbortController();

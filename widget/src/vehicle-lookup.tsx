@@ -30,7 +30,11 @@ const answers = new Map<string, Promise<FoundVehicle | null>>();
 
 async function ask(apiBase: string, companyId: number, registration: string): Promise<FoundVehicle | null> {
   try {
-    const answer = await call(api(apiBase).vehicles.lookup.$post, { json: { registration, companyId } }, { anonymous: true, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
+    const answer = await call(
+      api(apiBase).vehicles.lookup.$post,
+      { json: { registration, companyId } },
+      { anonymous: true, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) },
+    );
     return answer.status === 'found' ? answer : null;
   } catch {
     return null;

@@ -8,9 +8,7 @@ export function BrandMark({ inverted = false, compact = false }: { inverted?: bo
     <span className="inline-flex items-center gap-2 font-bold tracking-tight">
       <span
         className={
-          inverted
-            ? 'grid size-8 place-items-center rounded-lg bg-white text-brand-700'
-            : 'grid size-8 place-items-center rounded-lg bg-brand-600 text-white'
+          inverted ? 'grid size-8 place-items-center rounded-lg bg-white text-brand-700' : 'grid size-8 place-items-center rounded-lg bg-brand-600 text-white'
         }
       >
         <Truck className="size-5" aria-hidden="true" />

@@ -30,7 +30,12 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
       const fields = error instanceof ApiRequestError ? error.fields : undefined;
       if (fields?.currentPassword) setError('currentPassword', { message: fields.currentPassword });
       if (fields?.newPassword) setError('newPassword', { message: fields.newPassword });
-      if (!fields) toast({ title: 'Error changing password', description: error instanceof ApiRequestError ? error.serverMessage : error.message, variant: 'destructive' });
+      if (!fields)
+        toast({
+          title: 'Error changing password',
+          description: error instanceof ApiRequestError ? error.serverMessage : error.message,
+          variant: 'destructive',
+        });
     },
   });
   return (

@@ -24,7 +24,14 @@ function renderShell(onlineQuotes?: 'open' | 'paused' | 'not-set-up') {
   vi.stubGlobal('fetch', api.fetchStub);
   const router = renderRoutes(
     [
-      { path: '/dashboard', element: <PortalShell><Editor /></PortalShell> },
+      {
+        path: '/dashboard',
+        element: (
+          <PortalShell>
+            <Editor />
+          </PortalShell>
+        ),
+      },
       { path: '/subscription', element: <p>subscription page</p> },
       { path: '/auth-page', element: <p>auth page</p> },
     ],

@@ -36,7 +36,11 @@ function Greeting({ userId, email }: { userId: number; email: string }) {
       // Storage may be off (private mode): the greeting is all that depends on it.
     }
   }, [userId]);
-  return <span className="block truncate text-sm text-slate-600">{returning ? 'Welcome back' : 'Welcome'}, {email}</span>;
+  return (
+    <span className="block truncate text-sm text-slate-600">
+      {returning ? 'Welcome back' : 'Welcome'}, {email}
+    </span>
+  );
 }
 
 function readSeen(userId: number): boolean {

@@ -16,13 +16,19 @@ export function VerifyEmailBanner() {
         <p className="flex items-start gap-2">
           <MailWarning className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <span>
-            Please verify your email address, <strong className="break-all">{user.email}</strong>, with the link we sent you. Until you do, no
-            quote alerts or summaries are sent.
+            Please verify your email address, <strong className="break-all">{user.email}</strong>, with the link we sent you. Until you do, no quote alerts or
+            summaries are sent.
           </span>
         </p>
         <div className="flex items-center gap-3">
           <span role="status" className="text-amber-950">
-            {resend.isSuccess ? `A new link is on its way to ${resend.data.email}.` : resend.isError ? (resend.error instanceof ApiRequestError ? resend.error.serverMessage : resend.error.message) : ''}
+            {resend.isSuccess
+              ? `A new link is on its way to ${resend.data.email}.`
+              : resend.isError
+                ? resend.error instanceof ApiRequestError
+                  ? resend.error.serverMessage
+                  : resend.error.message
+                : ''}
           </span>
           <Button variant="outline" size="sm" disabled={resend.isPending} onClick={() => resend.mutate()}>
             {resend.isPending ? 'Sending...' : 'Resend'}

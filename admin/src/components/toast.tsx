@@ -83,7 +83,6 @@ function ToastCard({ toast: shown }: { toast: ShownToast }) {
     return () => clearTimeout(timer);
   }, [hovered]);
 
-
   return (
     <div
       className={cn(

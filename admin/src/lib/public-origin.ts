@@ -18,5 +18,4 @@ export function onPublicOrigin(publicUrl: string | null | undefined, href: strin
   return `${target.origin}${here.pathname}${here.search}${here.hash}`;
 }
 
-export const PUBLIC_URL =
-  (typeof document !== 'undefined' && document.querySelector('meta[name="public-url"]')?.getAttribute('content')) || null;
+export const PUBLIC_URL = (typeof document !== 'undefined' && document.querySelector('meta[name="public-url"]')?.getAttribute('content')) || null;

@@ -4,5 +4,4 @@
 import { DEFAULT_SUPPORT_EMAIL } from '#shared/constants';
 
 export const SUPPORT_EMAIL =
-  (typeof document !== 'undefined' && document.querySelector('meta[name="support-email"]')?.getAttribute('content')) ||
-  DEFAULT_SUPPORT_EMAIL;
+  (typeof document !== 'undefined' && document.querySelector('meta[name="support-email"]')?.getAttribute('content')) || DEFAULT_SUPPORT_EMAIL;

@@ -35,10 +35,7 @@ export function UnsavedChangesProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('beforeunload', ask);
   }, [anyDirty]);
 
-  const value = useMemo<UnsavedChanges>(
-    () => ({ report, confirmLeave: () => dirty.current.size === 0 || window.confirm(LEAVE_WITH_UNSAVED) }),
-    [report],
-  );
+  const value = useMemo<UnsavedChanges>(() => ({ report, confirmLeave: () => dirty.current.size === 0 || window.confirm(LEAVE_WITH_UNSAVED) }), [report]);
   return <Context.Provider value={value}>{children}</Context.Provider>;
 }
 

@@ -5,7 +5,15 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
-import { forgotPasswordSchema, PASSWORD_HINT, signInLinkRequestSchema, signupSchema, type ForgotPasswordRequest, type SignInLinkRequest, type SignupRequest } from '#shared/account-schemas';
+import {
+  forgotPasswordSchema,
+  PASSWORD_HINT,
+  signInLinkRequestSchema,
+  signupSchema,
+  type ForgotPasswordRequest,
+  type SignInLinkRequest,
+  type SignupRequest,
+} from '#shared/account-schemas';
 import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { useMutation } from '@tanstack/react-query';
 import { loginSchema, type LoginRequest } from '#shared/schemas';
@@ -231,8 +239,7 @@ export default function AuthPage() {
           <Truck className="size-8" aria-hidden="true" /> Professional Towing Business Platform
         </h2>
         <p className="mt-4 max-w-md text-blue-100">
-          Give customers an instant, accurate recovery price under your own brand, and take the job on WhatsApp or by
-          phone.
+          Give customers an instant, accurate recovery price under your own brand, and take the job on WhatsApp or by phone.
         </p>
         <ul className="mt-10 grid gap-6">
           {SELLING_POINTS.map(({ icon: Icon, title: pointTitle, text }) => (

@@ -47,7 +47,10 @@ describe('<CompanyPage>', () => {
   });
 
   it('asks again 1 second after a server error', async () => {
-    const calls = renderSlug([{ status: 503, json: { message: 'Busy' } }, { status: 404, json: { message: 'Company not found' } }]);
+    const calls = renderSlug([
+      { status: 503, json: { message: 'Busy' } },
+      { status: 404, json: { message: 'Company not found' } },
+    ]);
     await advanceUntil(() => calls.length === 1);
     await act(() => vi.advanceTimersByTimeAsync(990));
     expect(calls).toHaveLength(1);

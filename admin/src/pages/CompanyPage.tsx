@@ -3,7 +3,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { call, mayPass, pathOf, portalApi } from '#shared/api-client';
-import type { PublicCompany } from '#shared/types';
 import { FullPageSpinner } from '../components/ui';
 import { CompanyWrapper } from './CompanyWrapper';
 import NotFoundPage from './NotFoundPage';

@@ -31,13 +31,19 @@ function WrapperFooter({ company }: { company: Company | undefined }) {
         <ul className="grid gap-1 sm:text-right">
           {company?.phone && (
             <li>
-              Phone: <a className="text-white underline" href={`tel:${company.phone}`}>{company.phone}</a>
+              Phone:{' '}
+              <a className="text-white underline" href={`tel:${company.phone}`}>
+                {company.phone}
+              </a>
             </li>
           )}
           {company?.whatsapp && <li>WhatsApp: {company.whatsapp}</li>}
           {company?.email && (
             <li>
-              E-mail: <a className="text-white underline" href={`mailto:${company.email}`}>{company.email}</a>
+              E-mail:{' '}
+              <a className="text-white underline" href={`mailto:${company.email}`}>
+                {company.email}
+              </a>
             </li>
           )}
         </ul>
@@ -77,6 +83,7 @@ export function CompanyWrapper({ company }: { company?: PublicCompany }) {
             )}
             {own?.name ?? PRODUCT_NAME}
           </span>
+          {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
           <div role="group" aria-label="View" className="inline-flex rounded-lg bg-slate-200/70 p-1">
             {(
               [

@@ -9,7 +9,9 @@ import ContactPage from './ContactPage';
 
 describe('<ContactPage>', () => {
   it('keeps what was typed in one tab while the other is open', async () => {
-    const api = fakeApi({ 'GET /api/auth/user': () => ({ json: { id: 1, email: 'op@example.com', name: 'Sam', companyId: 1, subscriptionStatus: 'active' } }) });
+    const api = fakeApi({
+      'GET /api/auth/user': () => ({ json: { id: 1, email: 'op@example.com', name: 'Sam', companyId: 1, subscriptionStatus: 'active' } }),
+    });
     vi.stubGlobal('fetch', api.fetchStub);
     renderRoutes([{ path: '/contact', element: <ContactPage /> }], '/contact');
     const user = userEvent.setup();

@@ -10,7 +10,22 @@ import { SUPPORT_EMAIL } from '../lib/support-email';
 import { contactFormSchema, featureRequestSchema, type ContactForm, type FeatureRequest } from '#shared/schemas';
 import { PortalShell } from '../components/PortalShell';
 import { toast } from '../components/toast';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select, Tabs, TabsContent, TabsList, TabsTrigger, Textarea } from '../components/ui';
+import {
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  Field,
+  Input,
+  Select,
+  Tabs,
+  TabsContent,
+  TabsList,
+  TabsTrigger,
+  Textarea,
+} from '../components/ui';
 import { useAuth } from '../lib/auth';
 
 function mailtoUrl(subject: string, body: string, to = SUPPORT_EMAIL): string {
@@ -40,7 +55,15 @@ function mailSupport(subject: string, sender: Sender, headerLines: string[], ...
 }
 
 /** The Name and Email fields both forms open with, prefilled from the signed-in operator. */
-function SenderFields({ name, email, errors }: { name: UseFormRegisterReturn; email: UseFormRegisterReturn; errors: { name?: FieldError; email?: FieldError } }) {
+function SenderFields({
+  name,
+  email,
+  errors,
+}: {
+  name: UseFormRegisterReturn;
+  email: UseFormRegisterReturn;
+  errors: { name?: FieldError; email?: FieldError };
+}) {
   return (
     <>
       <Field label="Name" error={errors.name?.message}>

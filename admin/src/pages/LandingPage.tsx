@@ -1,27 +1,8 @@
 // The marketing page that sells the service to recovery operators (docs/product.md §1, §2 Landing page).
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import {
-  ArrowRight,
-  Calculator,
-  Check,
-  Clock,
-  Link2,
-  Mail,
-  MessageCircle,
-  Palette,
-  ShieldCheck,
-  SlidersHorizontal,
-  Smartphone,
-  Zap,
-} from 'lucide-react';
-import {
-  COLOUR_PRESETS,
-  PLAN_PRICE_PENCE,
-  PRODUCT_NAME,
-  SUPPORT_REPLY_HOURS,
-  TRIAL_DAYS,
-} from '#shared/constants';
+import { ArrowRight, Calculator, Check, Clock, Link2, Mail, MessageCircle, Palette, ShieldCheck, SlidersHorizontal, Smartphone, Zap } from 'lucide-react';
+import { COLOUR_PRESETS, PLAN_PRICE_PENCE, PRODUCT_NAME, SUPPORT_REPLY_HOURS, TRIAL_DAYS } from '#shared/constants';
 import { SUPPORT_EMAIL } from '../lib/support-email';
 import { formatPence } from '#shared/money';
 import { readableTextOn } from '#shared/contrast';
@@ -109,12 +90,10 @@ function Hero() {
             <ShieldCheck className="size-4" aria-hidden="true" />
             Built for UK vehicle recovery operators
           </p>
-          <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">
-            Instant recovery quotes, under your own brand
-          </h1>
+          <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">Instant recovery quotes, under your own brand</h1>
           <p className="mt-5 max-w-xl text-lg text-blue-100">
-            Give every stranded driver a clear price in seconds. {PRODUCT_NAME} turns your rates into a branded quote
-            page that sends customers straight to your WhatsApp or phone.
+            Give every stranded driver a clear price in seconds. {PRODUCT_NAME} turns your rates into a branded quote page that sends customers straight to your
+            WhatsApp or phone.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Button size="lg" variant="light" asChild>
@@ -161,8 +140,7 @@ function LiveDemo() {
             See It In Action
           </h2>
           <p className="mt-3 text-slate-700">
-            This is the quote screen your customers use. Try it: enter two UK postcodes and get a real price from sample
-            rates.
+            This is the quote screen your customers use. Try it: enter two UK postcodes and get a real price from sample rates.
           </p>
         </div>
         <div className="mx-auto mt-10 max-w-3xl overflow-hidden rounded-2xl shadow-xl ring-1 ring-slate-200">
@@ -192,9 +170,9 @@ function CustomisationShowcase() {
             Make it unmistakably yours
           </h2>
           <p className="mt-3 text-slate-700">
-            Pick a colour theme in one click, or set every colour yourself. Upload your logo, write your own description
-            and choose which details customers see.
+            Pick a colour theme in one click, or set every colour yourself. Upload your logo, write your own description and choose which details customers see.
           </p>
+          {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
           <div role="group" aria-label="Colour themes" className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-3">
             {COLOUR_PRESETS.map((preset, index) => (
               <button
@@ -354,9 +332,8 @@ function Footer() {
             © {year} {PRODUCT_NAME}. All rights reserved.
           </p>
           <p className="mt-2 text-slate-400">
-            Contains OS data © Crown copyright and database right 2025. Contains Royal Mail data © Royal Mail copyright
-            and database right 2025. Source: Office for National Statistics licensed under the Open Government Licence
-            v3.0.
+            Contains OS data © Crown copyright and database right 2025. Contains Royal Mail data © Royal Mail copyright and database right 2025. Source: Office
+            for National Statistics licensed under the Open Government Licence v3.0.
           </p>
         </div>
       </div>

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addDays, londonMidnight, londonMinuteOfDay, parseClock, ukDate, ukDateAndTime } from './uk-calendar';
 
-const clock = (minute: number): string =>
-  `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+const clock = (minute: number): string => `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
 
 describe('londonMinuteOfDay', () => {
   it.each([

@@ -51,8 +51,7 @@ export const londonDate = (now: Date): string => londonDateFormat.format(now);
 const MS_PER_DAY = 86_400_000;
 
 /** The calendar day `days` after `day` (YYYY-MM-DD; negative goes back). */
-export const addDays = (day: string, days: number): string =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * MS_PER_DAY).toISOString().slice(0, 10);
+export const addDays = (day: string, days: number): string => new Date(Date.parse(`${day}T00:00:00Z`) + days * MS_PER_DAY).toISOString().slice(0, 10);
 
 /**
  * The instant London's day `day` (YYYY-MM-DD) begins. The clocks change at 01:00 UTC, so the

@@ -2,14 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Unprocessable } from '../../platform/errors';
-import {
-  createDistanceService,
-  defaultRoadFactor,
-  estimateMiles,
-  haversineMiles,
-  PostcodeNotFound,
-  type DistanceLogger,
-} from './distance';
+import { createDistanceService, defaultRoadFactor, estimateMiles, haversineMiles, PostcodeNotFound, type DistanceLogger } from './distance';
 import { lookupPostcode } from './postcodes';
 import { openDatabase } from '../../platform/db/client';
 import { routeStore } from './route-store';
@@ -103,9 +96,7 @@ describe('createDistanceService (builtin)', () => {
   });
 
   it('takes a scalar road factor', () => {
-    expect(createDistanceService({ roadFactor: 1 }).estimateMiles('SW1A 1AA', 'EH1 1YZ')).toBe(
-      Math.round(straightPalaceToEdinburgh * 10) / 10,
-    );
+    expect(createDistanceService({ roadFactor: 1 }).estimateMiles('SW1A 1AA', 'EH1 1YZ')).toBe(Math.round(straightPalaceToEdinburgh * 10) / 10);
     expect(() => createDistanceService({ roadFactor: 0 })).toThrow(/roadFactor/);
   });
 
@@ -232,7 +223,15 @@ describe('createDistanceService (osrm)', () => {
       const timeoutMs = 400;
       answer = kind === 'refused' ? 'ok' : kind;
       const url = kind === 'refused' ? await closedPortUrl() : osrmUrl;
-      const service = createDistanceService({ provider: 'osrm', osrmUrl: url, logger, osrmTimeoutMs: timeoutMs, breakerThreshold: 3, breakerCooldownMs: 10_000, now });
+      const service = createDistanceService({
+        provider: 'osrm',
+        osrmUrl: url,
+        logger,
+        osrmTimeoutMs: timeoutMs,
+        breakerThreshold: 3,
+        breakerCooldownMs: 10_000,
+        now,
+      });
       const estimate = ([from, to]: readonly [string, string]) => service.estimateMiles(from, to);
       for (const pair of pairs.slice(0, 3)) await expect(service.distanceMiles(...pair)).resolves.toBe(estimate(pair));
       expect(events('osrm_circuit_open')).toHaveLength(1);
@@ -318,7 +317,16 @@ describe('createDistanceService (osrm)', () => {
 
   it('prices a pair the same way whatever the load: an estimate given while OSRM was busy holds for the window', async () => {
     answer = 'slow';
-    const service = createDistanceService({ provider: 'osrm', osrmUrl, logger, osrmTimeoutMs: 300, breakerThreshold: 100, maxConcurrentOsrm: 1, breakerCooldownMs: 10_000, now });
+    const service = createDistanceService({
+      provider: 'osrm',
+      osrmUrl,
+      logger,
+      osrmTimeoutMs: 300,
+      breakerThreshold: 100,
+      maxConcurrentOsrm: 1,
+      breakerCooldownMs: 10_000,
+      now,
+    });
     const busy = service.distanceMiles(...pairs[0]);
     const [from, to] = pairs[1];
     // OSRM busy with another pair: this one gets the estimate…

@@ -25,9 +25,7 @@ const RADIANS_PER_DEGREE = Math.PI / 180;
 export function haversineMiles(a: LatLng, b: LatLng): number {
   const dLat = (b.lat - a.lat) * RADIANS_PER_DEGREE;
   const dLng = (b.lng - a.lng) * RADIANS_PER_DEGREE;
-  const h =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.lat * RADIANS_PER_DEGREE) * Math.cos(b.lat * RADIANS_PER_DEGREE) * Math.sin(dLng / 2) ** 2;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * RADIANS_PER_DEGREE) * Math.cos(b.lat * RADIANS_PER_DEGREE) * Math.sin(dLng / 2) ** 2;
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -357,6 +355,7 @@ export function createDistanceService(options: DistanceServiceOptions = {}): Dis
     }
   }
 
-  if (provider === 'osrm' && osrmUrl) return { estimateMiles: estimate, distanceMiles: (fromPostcode, toPostcode) => routed(fromPostcode, toPostcode, osrmUrl) };
+  if (provider === 'osrm' && osrmUrl)
+    return { estimateMiles: estimate, distanceMiles: (fromPostcode, toPostcode) => routed(fromPostcode, toPostcode, osrmUrl) };
   return { estimateMiles: estimate, distanceMiles: async (fromPostcode, toPostcode) => estimate(fromPostcode, toPostcode), milesNow: estimate };
 }

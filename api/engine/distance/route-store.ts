@@ -17,9 +17,9 @@ export function routeStore(db: Db, provider = 'osrm'): RouteStore {
     set(fromKey, toKey, miles) {
       // Not awaited: the quote has its distance already. Should the row not be stored (the lock
       // held past the deadline, a full disk), the pair is only routed again next time.
-      write(db, () =>
-        db.insert(distanceCache).values({ fromPostcode: fromKey, toPostcode: toKey, miles, provider }).onConflictDoNothing().run(),
-      ).catch(() => {});
+      write(db, () => db.insert(distanceCache).values({ fromPostcode: fromKey, toPostcode: toKey, miles, provider }).onConflictDoNothing().run()).catch(
+        () => {},
+      );
     },
   };
 }

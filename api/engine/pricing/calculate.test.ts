@@ -101,8 +101,20 @@ describe('calculateQuote', () => {
     ['distanceFee is miles × mile rate', { mileRatePence: 300 }, {}, 12.5, { distanceFee: 3750 }],
     ['distanceFee is 0 for 0 miles', {}, {}, 0, { distanceFee: 0 }],
     ['labourFee is rate × hours', { labourRatePence: 4000, labourTimeHours: 1.5 }, {}, 10, { labourFee: 6000 }],
-    ['gearboxFee from the matched gearbox', { gearboxTypes: [{ name: 'Automatic', pricePence: 1500 }] }, { gearboxType: 'automatic' }, 10, { gearboxFee: 1500 }],
-    ['rollingStatusFee from the matched status', { rollingStatusTypes: [{ name: 'Not Rolling', pricePence: 2000 }] }, { rollingStatus: 'not-rolling' }, 10, { rollingStatusFee: 2000 }],
+    [
+      'gearboxFee from the matched gearbox',
+      { gearboxTypes: [{ name: 'Automatic', pricePence: 1500 }] },
+      { gearboxType: 'automatic' },
+      10,
+      { gearboxFee: 1500 },
+    ],
+    [
+      'rollingStatusFee from the matched status',
+      { rollingStatusTypes: [{ name: 'Not Rolling', pricePence: 2000 }] },
+      { rollingStatus: 'not-rolling' },
+      10,
+      { rollingStatusFee: 2000 },
+    ],
     ['passengerFee per passenger', {}, { passengerCount: 2 }, 10, { passengerFee: 1000 }],
     ['extraFees from the problem surcharge', {}, { problemType: 'accident-recovery' }, 10, { extraFees: 5500 }],
   ])('%s', (_, configOverrides, requestOverrides, miles, expected) => {
@@ -114,9 +126,15 @@ describe('calculateQuote', () => {
 
   describe('matching request values to row names by slug', () => {
     const rows = config({
-      vehicleTypes: [{ name: '4x4 / SUV', pricePence: 6000 }, { name: 'Car', pricePence: 2500 }],
+      vehicleTypes: [
+        { name: '4x4 / SUV', pricePence: 6000 },
+        { name: 'Car', pricePence: 2500 },
+      ],
       gearboxTypes: [{ name: 'Semi-Automatic', pricePence: 700 }],
-      rollingStatusTypes: [{ name: 'N/A', pricePence: 300 }, { name: 'Not Rolling', pricePence: 2000 }],
+      rollingStatusTypes: [
+        { name: 'N/A', pricePence: 300 },
+        { name: 'Not Rolling', pricePence: 2000 },
+      ],
       surcharges: [{ name: 'Engine Failure', pricePence: 4500 }],
     });
 
@@ -164,14 +182,11 @@ describe('calculateQuote', () => {
   });
 
   // 'van' stands for a disabled row: only enabled rows are passed in.
-  it.each(['truck', 'cars', '', 'van'])(
-    'an unknown vehicle type %j is a validation error on vehicleType',
-    (vehicleType) => {
-      const onlyCar = config({ vehicleTypes: [{ name: 'Car', pricePence: 2500 }] });
-      const fields = validationFields(() => calculateQuote(request({ vehicleType }), onlyCar, 10, NOON));
-      expect(Object.keys(fields ?? {})).toEqual(['vehicleType']);
-    },
-  );
+  it.each(['truck', 'cars', '', 'van'])('an unknown vehicle type %j is a validation error on vehicleType', (vehicleType) => {
+    const onlyCar = config({ vehicleTypes: [{ name: 'Car', pricePence: 2500 }] });
+    const fields = validationFields(() => calculateQuote(request({ vehicleType }), onlyCar, 10, NOON));
+    expect(Object.keys(fields ?? {})).toEqual(['vehicleType']);
+  });
 
   describe('passengers', () => {
     const charges = config({
@@ -214,21 +229,15 @@ describe('calculateQuote', () => {
       [1.5, 5, 'Passenger count must be a whole number'],
       [Number.NaN, 5, 'Passenger count must be a whole number'],
     ])('%d passengers with a limit of %i: %j', (passengerCount, passengerLimit, message) => {
-      const fields = validationFields(() =>
-        calculateQuote(request({ passengerCount }), config({ passengerLimit }), 10, NOON),
-      );
+      const fields = validationFields(() => calculateQuote(request({ passengerCount }), config({ passengerLimit }), 10, NOON));
       expect(fields).toEqual({ passengerCount: message });
     });
   });
 
   describe('after-hours fee', () => {
     const afterHoursFee = (now: string, overrides: Partial<PricingConfig> = {}, job: Partial<QuoteInput> = {}) =>
-      calculateQuote(
-        request({ problemType: 'other', ...job }),
-        config({ afterHoursEnabled: true, afterHoursFeePence: 5000, ...overrides }),
-        10,
-        new Date(now),
-      ).breakdown.extraFees;
+      calculateQuote(request({ problemType: 'other', ...job }), config({ afterHoursEnabled: true, afterHoursFeePence: 5000, ...overrides }), 10, new Date(now))
+        .breakdown.extraFees;
 
     it.each([
       // 18:00–08:00 wraps midnight; winter, so London = UTC
@@ -286,9 +295,7 @@ describe('calculateQuote', () => {
     });
 
     it('a malformed preferred time is a validation error on preferredTime', () => {
-      const fields = validationFields(() =>
-        afterHoursFee(NOON.toISOString(), {}, { urgency: 'later', preferredDate: '2026-07-01', preferredTime: '7pm' }),
-      );
+      const fields = validationFields(() => afterHoursFee(NOON.toISOString(), {}, { urgency: 'later', preferredDate: '2026-07-01', preferredTime: '7pm' }));
       expect(Object.keys(fields ?? {})).toEqual(['preferredTime']);
     });
 
@@ -298,12 +305,7 @@ describe('calculateQuote', () => {
 
     it('is itemised, and left out of the items when it is £0', () => {
       const at = (afterHoursFeePence: number) =>
-        calculateQuote(
-          request({ problemType: 'other' }),
-          config({ afterHoursEnabled: true, afterHoursFeePence }),
-          10,
-          new Date('2026-01-15T22:00:00Z'),
-        ).extras;
+        calculateQuote(request({ problemType: 'other' }), config({ afterHoursEnabled: true, afterHoursFeePence }), 10, new Date('2026-01-15T22:00:00Z')).extras;
       expect(at(5000)).toEqual([{ label: 'After-hours fee', amountPence: 5000 }]);
       expect(at(0)).toEqual([]);
     });
@@ -318,12 +320,7 @@ describe('calculateQuote', () => {
       ['far past the radius, still once', 200, 25, 1500],
       ['a zero radius and any distance', 0.1, 0, 1500],
     ])('%s', (_, pickupMilesFromBase, serviceRadiusMiles, fee) => {
-      const quote = calculateQuote(
-        request({ problemType: 'other' }),
-        config({ pickupMilesFromBase, serviceRadiusMiles }),
-        10,
-        NOON,
-      );
+      const quote = calculateQuote(request({ problemType: 'other' }), config({ pickupMilesFromBase, serviceRadiusMiles }), 10, NOON);
       expect(quote.breakdown.extraFees).toBe(fee);
       expect(quote.extras).toEqual(fee ? [{ label: 'Out-of-area fee', amountPence: fee }] : []);
     });
@@ -402,9 +399,7 @@ describe('calculateQuote', () => {
       [1.25, 4599, 5749],
       [0, 4500, 0],
     ])('%d h × %ip = %ip', (labourTimeHours, labourRatePence, pence) => {
-      expect(
-        calculateQuote(request(), config({ labourTimeHours, labourRatePence }), 10, NOON).breakdown.labourFee,
-      ).toBe(pence);
+      expect(calculateQuote(request(), config({ labourTimeHours, labourRatePence }), 10, NOON).breakdown.labourFee).toBe(pence);
     });
 
     it('totals awkward values to the penny', () => {

@@ -177,8 +177,7 @@ export function priceCompanyQuote(
 
   const distanceFee = multiplyToPence(distanceMiles, config.mileRatePence);
   const labourFee = multiplyToPence(config.labourTimeHours, config.labourRatePence);
-  const priced =
-    vehicle.pricePence + config.callOutFeePence + distanceFee + labourFee + gearboxFee + rollingStatusFee + passengerFee;
+  const priced = vehicle.pricePence + config.callOutFeePence + distanceFee + labourFee + gearboxFee + rollingStatusFee + passengerFee;
   let sum = priced;
   for (const extra of extras) sum += extra.amountPence;
 
@@ -249,9 +248,7 @@ export function priceCompanyQuote(
     breakdown,
     extras,
     lines,
-    vat: config.vatRegistered
-      ? { ratePercent: VAT_RATE_PERCENT, amountPence: vatPence, includedInPrices: !addsVat }
-      : null,
+    vat: config.vatRegistered ? { ratePercent: VAT_RATE_PERCENT, amountPence: vatPence, includedInPrices: !addsVat } : null,
     validUntil: new Date(now.getTime() + validityHours * 3_600_000),
   };
 }
@@ -260,8 +257,7 @@ export function priceCompanyQuote(
 const percentOf = (pence: number, percent: number): number => Math.floor((pence * percent + 50) / 100);
 
 /** The net part of a VAT-inclusive amount at the standard rate, half up. */
-const netOf = (grossPence: number): number =>
-  Math.floor((grossPence * 100 * 2 + (100 + VAT_RATE_PERCENT)) / ((100 + VAT_RATE_PERCENT) * 2));
+const netOf = (grossPence: number): number => Math.floor((grossPence * 100 * 2 + (100 + VAT_RATE_PERCENT)) / ((100 + VAT_RATE_PERCENT) * 2));
 
 function findRow(rows: PricedRow[], value: string | undefined): PricedRow | undefined {
   if (value === undefined) return undefined;
@@ -290,8 +286,7 @@ function passengerFeeFor(count: number, config: CompanyPricing): number {
   return count * config.pricePerPassengerPence;
 }
 
-const passengerCountError = (message: string): ValidationFailed =>
-  new ValidationFailed(message, { passengerCount: message });
+const passengerCountError = (message: string): ValidationFailed => new ValidationFailed(message, { passengerCount: message });
 
 /**
  * `quantity × ratePence` rounded half up to the penny, as on paper. Quantities are decimals

@@ -64,8 +64,7 @@ describe('with no rule set', () => {
 
 describe('bank-holiday fee', () => {
   const fee = (now: string, overrides: Partial<PricingConfig> = {}, request: Partial<QuoteInput> = {}) =>
-    quote({ bankHolidayFeePence: 3000, ...overrides }, request, new Date(now)).extras.find((e) => e.label === 'Bank holiday fee')
-      ?.amountPence ?? 0;
+    quote({ bankHolidayFeePence: 3000, ...overrides }, request, new Date(now)).extras.find((e) => e.label === 'Bank holiday fee')?.amountPence ?? 0;
 
   it.each<[string, string, PricingConfig['bankHolidayNation'], number]>([
     ['Christmas Day, England & Wales', '2026-12-25T12:00:00Z', 'england-and-wales', 3000],
@@ -110,11 +109,7 @@ describe('bank-holiday fee', () => {
   });
 
   it('after-hours and bank-holiday fees both apply, as separate lines', () => {
-    const priced = quote(
-      { bankHolidayFeePence: 3000, afterHoursEnabled: true },
-      {},
-      new Date('2026-12-25T20:00:00Z'),
-    );
+    const priced = quote({ bankHolidayFeePence: 3000, afterHoursEnabled: true }, {}, new Date('2026-12-25T20:00:00Z'));
     expect(priced.extras).toEqual([
       { label: 'After-hours fee', amountPence: 5000 },
       { label: 'Bank holiday fee', amountPence: 3000 },
@@ -149,9 +144,7 @@ describe('UK time across both clock changes (after-hours window)', () => {
 
 describe('dead mileage', () => {
   const travel = (pickupMilesFromBase: number | null, overrides: Partial<PricingConfig> = {}) =>
-    quote({ pickupMilesFromBase, enRouteRatePence: 150, freeMiles: 5, ...overrides }).extras.filter((e) =>
-      e.label.startsWith('Travel to you'),
-    );
+    quote({ pickupMilesFromBase, enRouteRatePence: 150, freeMiles: 5, ...overrides }).extras.filter((e) => e.label.startsWith('Travel to you'));
 
   // The line names the miles it charges, so it reads true against its amount.
   it.each<[number, string | null, number | null]>([

@@ -76,7 +76,7 @@ describe('backupDatabase', () => {
     const source = path.join(dir, 'live.db');
     const db = openDatabase(source);
     db.$client.exec('create table load (id integer primary key, body text not null)');
-    const fill = db.$client.prepare("insert into load (body) values (?)");
+    const fill = db.$client.prepare('insert into load (body) values (?)');
     db.$client.transaction(() => {
       for (let i = 0; i < 200_000; i++) fill.run('x'.repeat(100));
     })();

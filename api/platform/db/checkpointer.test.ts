@@ -114,11 +114,20 @@ describe('startBackgroundCheckpoints', () => {
     const lines: [string, Record<string, unknown>][] = [];
     const log = checkpointFailureLog({ error: (record) => lines.push(['error', record]), info: (record) => lines.push(['info', record]) });
     // A full disk: every restart fails the same way.
-    for (const [delay, inARow] of [[100, 1], [200, 2], [400, 3], [800, 4]]) log.onError?.(new Error('SQLITE_FULL: database or disk is full'), delay, inARow);
+    for (const [delay, inARow] of [
+      [100, 1],
+      [200, 2],
+      [400, 3],
+      [800, 4],
+    ])
+      log.onError?.(new Error('SQLITE_FULL: database or disk is full'), delay, inARow);
     log.onRecovered?.(4);
     log.onError?.(new Error('SQLITE_IOERR: disk I/O error'), 100, 1);
     expect(lines).toEqual([
-      ['error', { msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: 'SQLITE_FULL: database or disk is full', restartInMs: 100 }],
+      [
+        'error',
+        { msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: 'SQLITE_FULL: database or disk is full', restartInMs: 100 },
+      ],
       ['info', { msg: 'Checkpoint worker recovered', failures: 4 }],
       ['error', { msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: 'SQLITE_IOERR: disk I/O error', restartInMs: 100 }],
     ]);

@@ -167,8 +167,7 @@ export function startBackgroundCheckpoints(
       if (message.kind === 'healthy') {
         if (failures > 0) onRecovered?.(failures);
         failures = 0;
-      }
-      else listeners.forEach((listener) => listener(message.result));
+      } else for (const listener of listeners) listener(message.result);
     });
     worker.on('error', (error) => (failure = error));
     current = { worker, exited };
@@ -194,10 +193,14 @@ export function startBackgroundCheckpoints(
  * it checkpoints again (one info line with the count). A full disk fails every restart, and its
  * cause is logged once per episode, not every backoff step (the 503s log theirs the same way).
  */
-export function checkpointFailureLog(logger: { error(record: Record<string, unknown>): void; info(record: Record<string, unknown>): void }): Pick<CheckpointOptions, 'onError' | 'onRecovered'> {
+export function checkpointFailureLog(logger: {
+  error(record: Record<string, unknown>): void;
+  info(record: Record<string, unknown>): void;
+}): Pick<CheckpointOptions, 'onError' | 'onRecovered'> {
   return {
     onError(error, restartInMs, failuresInARow) {
-      if (failuresInARow === 1) logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: error.message, restartInMs });
+      if (failuresInARow === 1)
+        logger.error({ msg: 'Checkpoint worker failed; the server checkpoints in-line until it restarts', error: error.message, restartInMs });
     },
     onRecovered(failures) {
       logger.info({ msg: 'Checkpoint worker recovered', failures });

@@ -36,7 +36,7 @@ function holdWriteLock(file: string) {
 
 const opened: { release(): void }[] = [];
 afterEach(() => {
-  opened.splice(0).forEach((lock) => lock.release());
+  for (const lock of opened.splice(0)) lock.release();
   vi.useRealTimers();
 });
 
@@ -108,14 +108,13 @@ describe("another process's write lock", () => {
     const after = await postQuote(t);
     expect(after.status).toBe(200);
     expect(quoteCount(t)).toBe(before + 1);
-    expect(episodes().slice(1)).toEqual([
-      { level: 'info', record: expect.objectContaining({ msg: 'Database recovered', code: 'SQLITE_BUSY', failures: 3 }) },
-    ]);
+    expect(episodes().slice(1)).toEqual([{ level: 'info', record: expect.objectContaining({ msg: 'Database recovered', code: 'SQLITE_BUSY', failures: 3 }) }]);
   });
   it('lets a settings save wait for the lock off the event loop, and answers 503 changing nothing past the deadline', async () => {
     const t = createTestApp();
     const op = await t.operator();
-    const callOutFee = () => (t.deps.db.$client.prepare('select call_out_fee_pence as fee from pricing_rates where company_id = ?').get(op.companyId) as { fee: number }).fee;
+    const callOutFee = () =>
+      (t.deps.db.$client.prepare('select call_out_fee_pence as fee from pricing_rates where company_id = ?').get(op.companyId) as { fee: number }).fee;
     const save = (fee: number) => t.call('PUT', '/api/pricing', { token: op.token, body: { callOutFee: fee } });
 
     const lock = holdWriteLock(t.dbFile);

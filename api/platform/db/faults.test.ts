@@ -13,7 +13,15 @@ function sqliteError(code: string): Error {
 
 describe('databaseUnavailableCode', () => {
   it('recognises the database being unavailable, extended codes and Drizzle-wrapped errors included', () => {
-    for (const code of ['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_FULL', 'SQLITE_READONLY', 'SQLITE_READONLY_DBMOVED', 'SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN']) {
+    for (const code of [
+      'SQLITE_BUSY',
+      'SQLITE_BUSY_SNAPSHOT',
+      'SQLITE_FULL',
+      'SQLITE_READONLY',
+      'SQLITE_READONLY_DBMOVED',
+      'SQLITE_IOERR_WRITE',
+      'SQLITE_CANTOPEN',
+    ]) {
       expect(databaseUnavailableCode(sqliteError(code))).toBe(code);
     }
     const wrapped = new DrizzleQueryError('insert into quotes ...', [], sqliteError('SQLITE_FULL'));
@@ -59,9 +67,7 @@ describe('database fault episodes', () => {
 
     faults.succeeded();
     faults.succeeded();
-    expect(lines.slice(2)).toEqual([
-      { level: 'info', record: { msg: 'Database recovered', code: 'SQLITE_FULL', failures: 6, unavailableMs: 8_000 } },
-    ]);
+    expect(lines.slice(2)).toEqual([{ level: 'info', record: { msg: 'Database recovered', code: 'SQLITE_FULL', failures: 6, unavailableMs: 8_000 } }]);
   });
 });
 

@@ -13,7 +13,11 @@ describe('migration 0016_flat_tyre', () => {
     const db = openDatabase(file);
     const sqlite = db.$client;
     const company = (name: string) =>
-      (sqlite.prepare("insert into companies (name, created_at, updated_at) values (?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') returning id").get(name) as { id: number }).id;
+      (
+        sqlite
+          .prepare("insert into companies (name, created_at, updated_at) values (?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') returning id")
+          .get(name) as { id: number }
+      ).id;
     const charge = sqlite.prepare('insert into surcharges (company_id, problem_type, amount_pence) values (?, ?, ?) returning id');
     const older = company('Made before');
     const both = company('Has both');

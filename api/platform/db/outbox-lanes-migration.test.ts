@@ -24,7 +24,10 @@ describe('migration 0025 (outbox lanes)', () => {
 
     const sqlite = new Database(':memory:');
     migrate(drizzle(sqlite), { migrationsFolder: folder });
-    const company = sqlite.prepare("insert into companies (name, created_at, updated_at) values ('Before', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') returning id").pluck().get();
+    const company = sqlite
+      .prepare("insert into companies (name, created_at, updated_at) values ('Before', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') returning id")
+      .pluck()
+      .get();
     const statement = sqlite.prepare(
       `insert into mail_outbox (company_id, kind, channel, dedupe_key, "to", subject, text, html, status, attempts, created_at)
        values (?, ?, ?, ?, '+447700900123', ?, ?, ?, 'sent', 0, '2026-06-10T12:00:00.000Z')`,
@@ -40,7 +43,10 @@ describe('migration 0025 (outbox lanes)', () => {
 
     writeFileSync(journalFile, JSON.stringify(journal));
     migrate(drizzle(sqlite), { migrationsFolder: folder });
-    const rows = sqlite.prepare('select kind, dedupe_key as key, priority, subject, text, html from mail_outbox order by id').all() as Record<string, string | number>[];
+    const rows = sqlite.prepare('select kind, dedupe_key as key, priority, subject, text, html from mail_outbox order by id').all() as Record<
+      string,
+      string | number
+    >[];
     expect(rows.map((r) => [r.key, r.priority])).toEqual([
       ['booking:1:motorist:received', 0],
       ['booking:1:operator:email', 0],

@@ -7,7 +7,9 @@ import { normalisePhoneNumbers } from './phone-numbers';
 
 function legacyCompanies(file: string) {
   const db = openDatabase(file);
-  const insert = db.$client.prepare("insert into companies (name, phone, whatsapp, created_at, updated_at) values (?, ?, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') returning id");
+  const insert = db.$client.prepare(
+    "insert into companies (name, phone, whatsapp, created_at, updated_at) values (?, ?, ?, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z') returning id",
+  );
   const ids = [
     insert.get('Bracketed', '+44 (0)7700 900456', '07700 900456') as { id: number },
     insert.get('Already E.164', '+447700900456', null) as { id: number },

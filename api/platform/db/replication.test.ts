@@ -35,7 +35,14 @@ describe('replication', () => {
     const db = openDatabase(file);
     const replicaDir = path.join(dir, 'replica');
     const { lines, logger } = recordingLogger();
-    const replication = createReplication({ databasePath: file, replicaUrl: `file://${replicaDir}`, logger, syncIntervalMs: 100, pollMs: 100, restartDelayMs: 200 });
+    const replication = createReplication({
+      databasePath: file,
+      replicaUrl: `file://${replicaDir}`,
+      logger,
+      syncIntervalMs: 100,
+      pollMs: 100,
+      restartDelayMs: 200,
+    });
     running.push(replication);
     expect(replication.status()).toMatchObject({ running: false, lagMs: null });
     await replication.start();

@@ -341,7 +341,13 @@ export function createReplication(options: ReplicationOptions): Replication {
     },
     status() {
       const syncedAt = lag.syncedAt();
-      return { replica, running: child !== undefined, restarts, lagMs: lag.lagMs(clock()), syncedAt: syncedAt === null ? null : new Date(syncedAt).toISOString() };
+      return {
+        replica,
+        running: child !== undefined,
+        restarts,
+        lagMs: lag.lagMs(clock()),
+        syncedAt: syncedAt === null ? null : new Date(syncedAt).toISOString(),
+      };
     },
     pid: () => childPid,
     async stop(graceMs = 5000) {

@@ -33,9 +33,18 @@ function migratedSchema() {
   const t = createTestApp();
   const db = new Database(t.dbFile, { readonly: true, fileMustExist: true });
   try {
-    const tables = db.prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'").all() as { name: string; sql: string }[];
-    const columns = tables.flatMap(({ name }) => (db.prepare('select name, type, pk from pragma_table_info(?)').all(name) as Omit<Column, 'table'>[]).map((c) => ({ ...c, table: name })));
-    const foreignKeys = new Set(tables.flatMap(({ name }) => (db.prepare('select "from" from pragma_foreign_key_list(?)').pluck().all(name) as string[]).map((from) => `${name}.${from}`)));
+    const tables = db.prepare("select name, sql from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%'").all() as {
+      name: string;
+      sql: string;
+    }[];
+    const columns = tables.flatMap(({ name }) =>
+      (db.prepare('select name, type, pk from pragma_table_info(?)').all(name) as Omit<Column, 'table'>[]).map((c) => ({ ...c, table: name })),
+    );
+    const foreignKeys = new Set(
+      tables.flatMap(({ name }) =>
+        (db.prepare('select "from" from pragma_foreign_key_list(?)').pluck().all(name) as string[]).map((from) => `${name}.${from}`),
+      ),
+    );
     return { file: t.dbFile, tables, columns, foreignKeys };
   } finally {
     db.close();

@@ -50,7 +50,19 @@ describe('restoring from a backup file', () => {
   it('moves every sequence past the lost window, holds unsent mail, and passes integrity_check', async () => {
     const { t, op, references } = await appWithQuotes(3);
     insertOutboxRows(t.deps.db, [
-      { companyId: op.companyId, kind: 'quote', dedupeKey: 'quote:restore-test', to: 'owner@example.com', subject: 'New quote', text: 'x', html: '<p>x</p>', status: 'pending', attempts: 0, nextAttemptAt: null, createdAt: new Date().toISOString() },
+      {
+        companyId: op.companyId,
+        kind: 'quote',
+        dedupeKey: 'quote:restore-test',
+        to: 'owner@example.com',
+        subject: 'New quote',
+        text: 'x',
+        html: '<p>x</p>',
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: null,
+        createdAt: new Date().toISOString(),
+      },
     ]);
     const dir = tempDir();
     const backup = path.join(dir, 'backup.db');
@@ -68,7 +80,10 @@ describe('restoring from a backup file', () => {
     expect(result.outboxHeld).toBe(1);
     expect(result.outboxRequeued).toBe(0);
     read(restored, (db) => {
-      expect(db.prepare("select status, last_error from mail_outbox where dedupe_key = 'quote:restore-test'").get()).toEqual({ status: 'failed', last_error: RESTORED_UNSENT });
+      expect(db.prepare("select status, last_error from mail_outbox where dedupe_key = 'quote:restore-test'").get()).toEqual({
+        status: 'failed',
+        last_error: RESTORED_UNSENT,
+      });
       // The quotes the copy holds were handed to the outbox by the live server, or may have been.
       expect(db.prepare("select value from job_state where name = 'mail.lastQuoteId'").pluck().get()).toBe(String(lastId));
       // Kept as SQLite keeps them: whole numbers, as the next insert would write them.
@@ -226,7 +241,17 @@ describe('restoring from a Litestream replica', () => {
     const issue = async (companyId: number) =>
       (
         await write(db, () =>
-          insertDocument(db, { companyId, bookingId: null, kind: 'receipt', originalId: null, issuedAt: new Date().toISOString(), totalPence: 100, lines: '[]', totals: '{}', details: '{}' }),
+          insertDocument(db, {
+            companyId,
+            bookingId: null,
+            kind: 'receipt',
+            originalId: null,
+            issuedAt: new Date().toISOString(),
+            totalPence: 100,
+            lines: '[]',
+            totals: '{}',
+            details: '{}',
+          }),
         )
       ).number;
     const issued = { a: [await issue(a.companyId), await issue(a.companyId)], b: [] as number[] };
@@ -254,7 +279,17 @@ describe('restoring from a Litestream replica', () => {
     const next = async (companyId: number) =>
       (
         await write(served.deps.db, () =>
-          insertDocument(served.deps.db, { companyId, bookingId: null, kind: 'receipt', originalId: null, issuedAt: new Date().toISOString(), totalPence: 100, lines: '[]', totals: '{}', details: '{}' }),
+          insertDocument(served.deps.db, {
+            companyId,
+            bookingId: null,
+            kind: 'receipt',
+            originalId: null,
+            issuedAt: new Date().toISOString(),
+            totalPence: 100,
+            lines: '[]',
+            totals: '{}',
+            details: '{}',
+          }),
         )
       ).number;
     const afterA = await next(a.companyId);
@@ -319,15 +354,23 @@ describe('restoring from a Litestream replica', () => {
     expect(Date.parse(result.nearestEarlier!.restoredUpTo)).toBeLessThanOrEqual(at.getTime());
     expect(read(restored, (db) => db.prepare('select count(*) from quotes').pluck().get())).toBe(inFirstCopy);
 
-    const script = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/restore.ts', '--from', replicaUrl, '--to', path.join(dir, 'again.db'), '--at', at.toISOString()], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '' },
-    });
+    const script = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/restore.ts', '--from', replicaUrl, '--to', path.join(dir, 'again.db'), '--at', at.toISOString()],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
     expect(script.status).toBe(0);
-    expect(script.stdout).toContain(`The replica holds no copy at ${at.toISOString()} (Litestream was restarting then): restored the nearest earlier point instead`);
+    expect(script.stdout).toContain(
+      `The replica holds no copy at ${at.toISOString()} (Litestream was restarting then): restored the nearest earlier point instead`,
+    );
     // A moment before anything was copied is refused, clearly.
-    await expect(restoreDatabase({ from: replicaUrl, to: path.join(dir, 'early.db'), at: new Date(stopped - 3_600_000) })).rejects.toThrow(/holds nothing from before/);
+    await expect(restoreDatabase({ from: replicaUrl, to: path.join(dir, 'early.db'), at: new Date(stopped - 3_600_000) })).rejects.toThrow(
+      /holds nothing from before/,
+    );
   });
 
   it('answers a clear error for a replica that holds nothing', async () => {
@@ -343,7 +386,11 @@ describe('npm run restore', () => {
     const backup = path.join(dir, 'backup.db');
     await backupDatabase(t.dbFile, backup);
     const run = (args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/restore.ts', ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/restore.ts', ...args], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '' },
+      });
     const ok = run(['--from', backup, '--to', path.join(dir, 'restored.db')]);
     expect(ok.stderr).toBe('');
     expect(ok.status).toBe(0);

@@ -124,7 +124,9 @@ export async function restoreDatabase(options: RestoreOptions): Promise<RestoreR
         nearestEarlier = { asked: options.at.toISOString(), restoredUpTo: earlier.end.toISOString() };
       }
       if (run.status !== 0 || !existsSync(partial)) {
-        throw new RestoreError(`Litestream could not restore from ${options.from}: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`);
+        throw new RestoreError(
+          `Litestream could not restore from ${options.from}: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' ')}`,
+        );
       }
     } else {
       if (options.at) throw new RestoreError('--at needs a replica URL: a backup file holds one moment only');
@@ -185,7 +187,9 @@ export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 's
   try {
     // The scans for the newest row and the integrity_check below read the whole file.
     cacheWholeFile(db);
-    const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]).map((t) => t.name);
+    const tables = (db.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%'").all() as { name: string }[]).map(
+      (t) => t.name,
+    );
     const columnsOf = (table: string) => new Set((db.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map((c) => c.name));
     const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -225,7 +229,9 @@ export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 's
         const moved = db.prepare(`update ${table} set ${column} = ${column} + ?`).run(BigInt(sequenceGap)).changes;
         const added = counter.owner
           ? db
-              .prepare(`insert into ${table} (${quoted(counter.owner.key)}, ${column}) select id, ? from ${quoted(counter.owner.table)} where id not in (select ${quoted(counter.owner.key)} from ${table})`)
+              .prepare(
+                `insert into ${table} (${quoted(counter.owner.key)}, ${column}) select id, ? from ${quoted(counter.owner.table)} where id not in (select ${quoted(counter.owner.key)} from ${table})`,
+              )
               .run(BigInt(sequenceGap)).changes
           : 0;
         counters.push({ table: counter.table, column: counter.column, moved, added });
@@ -242,7 +248,9 @@ export function makeSafeToServe(file: string, now: Date): Omit<RestoreResult, 's
           .run({ held: RESTORED_UNSENT, ...(keep ? { open: OPEN_JOB_STEPS } : {}) }).changes;
       }
       if (motoristTexts) {
-        outboxRequeued = db.prepare(`update mail_outbox set next_attempt_at = @now where status = 'pending' and ${OPEN_JOB_TEXT}`).run({ now: now.toISOString(), open: OPEN_JOB_STEPS }).changes;
+        outboxRequeued = db
+          .prepare(`update mail_outbox set next_attempt_at = @now where status = 'pending' and ${OPEN_JOB_TEXT}`)
+          .run({ now: now.toISOString(), open: OPEN_JOB_STEPS }).changes;
       }
       if (tables.includes('job_state')) {
         for (const { marker, table } of ID_MARKERS) {

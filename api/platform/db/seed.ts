@@ -3,14 +3,7 @@
 import { eq } from 'drizzle-orm';
 import { DEFAULT_PROBLEM_TYPES } from '#shared/constants';
 import type { Db } from './client';
-import {
-  companies,
-  gearboxTypes,
-  pricingRates,
-  rollingStatusTypes,
-  surcharges,
-  vehicleTypes,
-} from './schema';
+import { companies, gearboxTypes, pricingRates, rollingStatusTypes, surcharges, vehicleTypes } from './schema';
 
 export const DEMO_COMPANY_ID = 1;
 const DEMO_SLUG = 'demo';

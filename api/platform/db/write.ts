@@ -15,8 +15,7 @@ const LONGEST_PAUSE_MS = 100;
 export const writeDeadline = (db: Pick<Db, '$store'>) => db.$store.writeDeadlineMs;
 
 /** The pause before try `attempt` (1, 2, ...): 5, 10, 20, 40 ... ms, capped, each ±50 % so waiters spread out. */
-export const pauseBefore = (attempt: number) =>
-  Math.min(FIRST_PAUSE_MS * 2 ** (attempt - 1), LONGEST_PAUSE_MS) * (0.5 + Math.random());
+export const pauseBefore = (attempt: number) => Math.min(FIRST_PAUSE_MS * 2 ** (attempt - 1), LONGEST_PAUSE_MS) * (0.5 + Math.random());
 
 /**
  * Runs the synchronous `attempt` until it does not fail with SQLITE_BUSY, pausing off the event

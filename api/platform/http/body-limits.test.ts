@@ -14,7 +14,13 @@ const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
 const jsonOfSize = (size: number) => JSON.stringify({ name: 'x'.repeat(size - 11) });
 const BODY_ROUTES = allRoutes
   .filter((r) => r.method !== 'get')
-  .map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, method: r.method.toUpperCase(), path: anyId(r.path), limit: bodyLimitOf(r), access: accessOf(r) }));
+  .map((r) => ({
+    key: `${r.method.toUpperCase()} ${r.path}`,
+    method: r.method.toUpperCase(),
+    path: anyId(r.path),
+    limit: bodyLimitOf(r),
+    access: accessOf(r),
+  }));
 
 describe('body limits', () => {
   const t = createTestApp();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { connectionCap, openFileLimit } from './connection-cap';
 
-const limits = (soft: string) => `Limit                     Soft Limit           Hard Limit           Units\nMax open files            ${soft}                20000                files\n`;
+const limits = (soft: string) =>
+  `Limit                     Soft Limit           Hard Limit           Units\nMax open files            ${soft}                20000                files\n`;
 
 describe('connectionCap', () => {
   it('keeps descriptors for the database and the log below the process limit', () => {

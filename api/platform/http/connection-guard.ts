@@ -82,5 +82,3 @@ export function createConnectionGuard(shares: ConnectionShares) {
     },
   };
 }
-
-export type ConnectionGuard = ReturnType<typeof createConnectionGuard>;

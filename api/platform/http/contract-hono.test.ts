@@ -35,7 +35,16 @@ const post = (app: OpenAPIHono<AppEnv>, body: string, contentType: string | null
 
 const answer = async (res: Response) => ({ status: res.status, body: (await res.json()) as unknown });
 
-const valid = { companyId: 1, pickupPostcode: 'M1 1AE', destinationPostcode: 'SW1A 1AA', vehicleType: 'car', gearboxType: 'manual', rollingStatus: 'rolling', problemType: 'engine-failure', urgency: 'immediate' };
+const valid = {
+  companyId: 1,
+  pickupPostcode: 'M1 1AE',
+  destinationPostcode: 'SW1A 1AA',
+  vehicleType: 'car',
+  gearboxType: 'manual',
+  rollingStatus: 'rolling',
+  problemType: 'engine-failure',
+  urgency: 'immediate',
+};
 
 describe('ContractHono', () => {
   it('gives the handler the parsed body (defaults filled in) and refuses an invalid one with the first message of each field', async () => {
@@ -49,8 +58,14 @@ describe('ContractHono', () => {
 
   it('refuses what is not a JSON body as before: the media type, blank text, malformed JSON', async () => {
     const app = serve(quoteRequestSchema);
-    expect(await answer(await post(app, JSON.stringify(valid), 'text/plain'))).toEqual({ status: 415, body: { message: JSON_CONTENT_TYPE_REQUIRED, code: 'UNSUPPORTED_MEDIA_TYPE' } });
-    expect(await answer(await post(app, JSON.stringify(valid), null))).toEqual({ status: 415, body: { message: JSON_CONTENT_TYPE_REQUIRED, code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    expect(await answer(await post(app, JSON.stringify(valid), 'text/plain'))).toEqual({
+      status: 415,
+      body: { message: JSON_CONTENT_TYPE_REQUIRED, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    });
+    expect(await answer(await post(app, JSON.stringify(valid), null))).toEqual({
+      status: 415,
+      body: { message: JSON_CONTENT_TYPE_REQUIRED, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    });
     expect(await answer(await post(app, '  '))).toEqual({ status: 400, body: { message: EMPTY_JSON_BODY, code: 'VALIDATION_FAILED' } });
     expect(await answer(await post(app, '{"companyId":'))).toEqual({ status: 400, body: { message: MALFORMED_JSON, code: 'BAD_REQUEST' } });
     // A +json type with parameters is JSON.
@@ -73,10 +88,18 @@ describe('ContractHono', () => {
     expect(asyncParse).not.toHaveBeenCalled();
 
     let checks = 0;
-    const checked = z.object({ name: z.string().refine(async (name) => (checks++, name !== 'taken'), 'Name taken') });
+    const checked = z.object({
+      name: z.string().refine(async (name) => {
+        checks++;
+        return name !== 'taken';
+      }, 'Name taken'),
+    });
     const app = serve(checked);
     expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
-    expect(await answer(await post(app, '{"name":"taken"}'))).toEqual({ status: 400, body: { message: 'Name taken', code: 'VALIDATION_FAILED', fields: { name: 'Name taken' } } });
+    expect(await answer(await post(app, '{"name":"taken"}'))).toEqual({
+      status: 400,
+      body: { message: 'Name taken', code: 'VALIDATION_FAILED', fields: { name: 'Name taken' } },
+    });
     expect(await answer(await post(app, '{"name":"free"}'))).toEqual({ status: 200, body: { name: 'free' } });
     // Only the first parse tries synchronously (meeting the check) before parsing asynchronously.
     expect(checks).toBe(4);

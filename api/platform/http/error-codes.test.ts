@@ -10,7 +10,11 @@ describe('error codes', () => {
   it('names bad input, a missing session, a failed sign-in and a refused origin', async () => {
     const invalid = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, pickupPostcode: '' } });
     expect(invalid.status).toBe(400);
-    expect(invalid.json).toMatchObject({ message: 'Pickup postcode is required', code: 'VALIDATION_FAILED', fields: { pickupPostcode: 'Pickup postcode is required' } });
+    expect(invalid.json).toMatchObject({
+      message: 'Pickup postcode is required',
+      code: 'VALIDATION_FAILED',
+      fields: { pickupPostcode: 'Pickup postcode is required' },
+    });
 
     const malformed = await t.call('POST', '/api/quotes/calculate', { body: '{"pickup' });
     expect(malformed.status).toBe(400);
@@ -41,7 +45,15 @@ describe('error codes', () => {
     expect(errorCodeOf('{"message":"x","code":"SOMETHING_ELSE"}')).toBeUndefined();
     expect(errorCodeOf('Bad Gateway')).toBeUndefined();
     expect([400, 401, 403, 404, 413, 415, 429, 418, 502].map(codeForStatus)).toEqual([
-      'BAD_REQUEST', 'UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'REQUEST_FAILED', 'INTERNAL',
+      'BAD_REQUEST',
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'PAYLOAD_TOO_LARGE',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'RATE_LIMITED',
+      'REQUEST_FAILED',
+      'INTERNAL',
     ]);
   });
 });

@@ -27,8 +27,7 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    const message =
-      status === 413 ? 'Request body too large' : err.message || (status === 400 ? 'Bad request' : 'Request failed');
+    const message = status === 413 ? 'Request body too large' : err.message || (status === 400 ? 'Bad request' : 'Request failed');
     return c.json({ message, code: codeForStatus(status), requestId }, status);
   }
   if (clientClosedRequest(c.env)) return c.body(null, 499 as ContentfulStatusCode);
@@ -36,5 +35,4 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
   return c.json({ message: 'Internal error', code: 'INTERNAL', requestId }, 500);
 };
 
-export const notFoundJson = (c: Context<AppEnv>) =>
-  c.json({ message: 'Not found', code: 'NOT_FOUND', requestId: c.get('requestId') }, 404);
+export const notFoundJson = (c: Context<AppEnv>) => c.json({ message: 'Not found', code: 'NOT_FOUND', requestId: c.get('requestId') }, 404);

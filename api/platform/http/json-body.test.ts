@@ -21,7 +21,16 @@ const BAD_TYPES: { label: string; type?: string }[] = [
   { label: 'text/json', type: 'text/json' },
 ];
 
-const RATES = { callOutFee: 61, labourRate: 52.5, mileRate: 3.1, labourTime: 1.5, afterHoursFee: 70, afterHoursStart: '19:00', afterHoursEnd: '07:00', afterHoursEnabled: false };
+const RATES = {
+  callOutFee: 61,
+  labourRate: 52.5,
+  mileRate: 3.1,
+  labourTime: 1.5,
+  afterHoursFee: 70,
+  afterHoursStart: '19:00',
+  afterHoursEnd: '07:00',
+  afterHoursEnabled: false,
+};
 
 /** Stands for `{reference}` in paths. */
 const A_REFERENCE = 'KJAECF76R';
@@ -35,7 +44,9 @@ const JSON_ROUTES = allRoutes
   .map((r) => ({ method: r.method.toUpperCase(), path: filled(r.path), body: exampleBody(r), auth: r['x-access'] !== 'public' }));
 
 /** Writes that read no JSON body: the webhook verifies its raw body, the others take none. */
-const NO_JSON_BODY = allRoutes.filter((r) => ['post', 'put', 'patch'].includes(r.method) && !readsJson(r)).map((r) => `${r.method.toUpperCase()} ${filled(r.path)}`);
+const NO_JSON_BODY = allRoutes
+  .filter((r) => ['post', 'put', 'patch'].includes(r.method) && !readsJson(r))
+  .map((r) => `${r.method.toUpperCase()} ${filled(r.path)}`);
 
 describe('JSON request bodies', () => {
   const t = createTestApp();
@@ -128,7 +139,11 @@ describe('JSON request bodies', () => {
     expect(res.json).toMatchObject({ message: INVALID_UTF8, fields: { feature1Title: INVALID_UTF8_FIELD, companyDescription: INVALID_UTF8_FIELD } });
     expect(Object.keys(res.json.fields ?? {}).sort()).toEqual(['companyDescription', 'feature1Title']);
     // Not JSON besides: still the one message, naming no field.
-    const broken = await send('PUT', '/api/company', { type: 'application/json', body: Buffer.concat([Buffer.from('{"name": '), Buffer.from([0xff]), Buffer.from('}')]), token: op.token });
+    const broken = await send('PUT', '/api/company', {
+      type: 'application/json',
+      body: Buffer.concat([Buffer.from('{"name": '), Buffer.from([0xff]), Buffer.from('}')]),
+      token: op.token,
+    });
     expect(broken.status).toBe(400);
     expect(broken.json.message).toBe(INVALID_UTF8);
     expect(broken.json.fields).toBeUndefined();

@@ -136,7 +136,10 @@ describe('createLogger', () => {
       await logger.close(5000);
     `;
     const out = await runScript(script);
-    const lines = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const written = lines.filter((l) => typeof l.line === 'number');
     const notices = lines.filter((l) => l.dropped !== undefined);
     expect(written.length).toBeGreaterThan(0);

@@ -6,7 +6,14 @@ import { addressGroup, createRateLimiter } from './rate-limit';
 describe('addressGroup', () => {
   it('counts IPv6 addresses of one /64 as one client, however they are written', () => {
     const group = '2001:db8:1:2::/64';
-    for (const a of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0db8:0001:0002:0:0:0:9', '2001:DB8:1:2:a:b:c:d', '2001:db8:1:2::192.0.2.1', '2001:db8:1:2::1%eth0']) {
+    for (const a of [
+      '2001:db8:1:2::1',
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0db8:0001:0002:0:0:0:9',
+      '2001:DB8:1:2:a:b:c:d',
+      '2001:db8:1:2::192.0.2.1',
+      '2001:db8:1:2::1%eth0',
+    ]) {
       expect(addressGroup(a), a).toBe(group);
     }
     expect(addressGroup('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');

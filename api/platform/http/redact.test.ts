@@ -47,7 +47,9 @@ describe('log lines', () => {
     expect((await t.app.request(`${TEST_ORIGIN}${portalPath}`)).status).toBe(200);
     const checkout = await t.call('POST', '/api/create-checkout-session', { token: op.token, body: {} });
     expect(checkout.status).toBe(409);
-    const fresh = await t.call('POST', '/api/signup', { body: { name: 'Fresh', email: `fresh-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'Fresh Ltd' } });
+    const fresh = await t.call('POST', '/api/signup', {
+      body: { name: 'Fresh', email: `fresh-${Date.now()}@example.com`, password: 'correct-horse', companyName: 'Fresh Ltd' },
+    });
     const checkoutPath = new URL(fresh.json.checkoutUrl).pathname;
     const checkoutId = checkoutPath.split('/').pop() ?? '';
     expect(checkoutId).toMatch(/^cs_local_/);

@@ -22,11 +22,7 @@ const MAYBE = /\/(?:billing\/(?:portal|checkout)|verify-email|reset-password|sig
 
 export function redact(text: string): string {
   if (!MAYBE.test(text)) return text;
-  return text
-    .replace(PATH_TOKEN, `$1${REDACTED}`)
-    .replace(QUERY_TOKEN, `$1${REDACTED}`)
-    .replace(CHECKOUT_ID, REDACTED)
-    .replace(SEAL, REDACTED);
+  return text.replace(PATH_TOKEN, `$1${REDACTED}`).replace(QUERY_TOKEN, `$1${REDACTED}`).replace(CHECKOUT_ID, REDACTED).replace(SEAL, REDACTED);
 }
 
 function redactValue(value: unknown, depth: number): unknown {

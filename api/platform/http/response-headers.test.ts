@@ -41,7 +41,11 @@ describe.each([
     ['a quote', '/api/quotes/calculate', { method: 'POST', headers: json, body: demoQuoteJson('SW1A 1AA', 'M1 1AE') }],
     ['a refused quote', '/api/quotes/calculate', { method: 'POST', headers: json, body: '{"companyId":1}' }],
     ['a quote that is not JSON', '/api/quotes/calculate', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' }],
-    ['a public preflight', '/api/quotes/calculate', { method: 'OPTIONS', headers: { origin: 'https://operator.example', 'access-control-request-method': 'POST' } }],
+    [
+      'a public preflight',
+      '/api/quotes/calculate',
+      { method: 'OPTIONS', headers: { origin: 'https://operator.example', 'access-control-request-method': 'POST' } },
+    ],
     ['the liveness probe', '/healthz', {}],
     ['an operator route signed out', '/api/company', {}],
     ['an API path no route serves', '/api/nothing-here', {}],

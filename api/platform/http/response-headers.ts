@@ -25,7 +25,11 @@ export class AppServerResponse<Request extends IncomingMessage = IncomingMessage
     else this.#added.push(headers);
   }
 
-  override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
+  override writeHead(
+    statusCode: number,
+    reason?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    headers?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this {
     const added = this.#added;
     if (added === undefined) return super.writeHead(statusCode, reason as string, headers);
     if (typeof reason !== 'string') {

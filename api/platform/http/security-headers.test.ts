@@ -9,7 +9,13 @@ import { DIST } from '../paths';
 import { createTestApp } from '../../test/harness';
 import { HSTS } from './security';
 
-const directives = (csp: string | null) => new Map((csp ?? '').split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+const directives = (csp: string | null) =>
+  new Map(
+    (csp ?? '')
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values]),
+  );
 const nonceIn = (page: string) => page.match(/<meta name="csp-nonce" content="([^"]+)">/)?.[1];
 
 describe('the admin SPA’s Content-Security-Policy', () => {
@@ -73,7 +79,8 @@ describe('Strict-Transport-Security', () => {
 describe('one strict Content-Security-Policy for every HTML page the server renders', () => {
   const t = createTestApp();
   /** The inline stylesheets of a page, each allowed by its hash: nothing else inline. */
-  const inlineStyles = (page: string) => [...page.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
+  const inlineStyles = (page: string) =>
+    [...page.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`);
 
   it.each(['/api/docs', '/company/demo', '/company/no-such-company', '/dashboard', '/billing/checkout/cs_local_missing', '/billing/portal/expired'])(
     '%s',

@@ -126,15 +126,14 @@ export function isOwnOriginPost(c: { req: { header(name: string): string | undef
  * plain http a browser ignores it, and a local `http://localhost` install must not pin itself to
  * https.
  */
-export const securityHeaders =
-  (publicUrl: string): MiddlewareHandler<AppEnv> => {
-    const headers: (readonly [string, string])[] = [
-      ['x-content-type-options', 'nosniff'],
-      ['referrer-policy', 'strict-origin-when-cross-origin'],
-    ];
-    if (new URL(publicUrl).protocol === 'https:') headers.push(['strict-transport-security', HSTS]);
-    return (c, next) => withResponseHeaders(c, next, headers);
-  };
+export const securityHeaders = (publicUrl: string): MiddlewareHandler<AppEnv> => {
+  const headers: (readonly [string, string])[] = [
+    ['x-content-type-options', 'nosniff'],
+    ['referrer-policy', 'strict-origin-when-cross-origin'],
+  ];
+  if (new URL(publicUrl).protocol === 'https:') headers.push(['strict-transport-security', HSTS]);
+  return (c, next) => withResponseHeaders(c, next, headers);
+};
 
 export const HSTS = 'max-age=31536000; includeSubDomains';
 

@@ -9,7 +9,11 @@ const p = sql.placeholder;
 
 export function readJobMarker(db: Db, name: string): string | undefined {
   return prepared(db, 'jobMarker', () =>
-    db.select({ value: jobState.value }).from(jobState).where(eq(jobState.name, p('name'))).prepare(),
+    db
+      .select({ value: jobState.value })
+      .from(jobState)
+      .where(eq(jobState.name, p('name')))
+      .prepare(),
   ).get({ name })?.value;
 }
 

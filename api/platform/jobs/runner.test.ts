@@ -12,7 +12,7 @@ const freshDb = () => openDatabase(path.join(mkdtempSync(path.join(tmpdir(), 're
 let opened: Db[] = [];
 afterEach(() => {
   vi.useRealTimers();
-  opened.splice(0).forEach((db) => db.$client.close());
+  for (const db of opened.splice(0)) db.$client.close();
   opened = [];
 });
 

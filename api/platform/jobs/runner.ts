@@ -154,7 +154,8 @@ export function createJobRunner(options: JobRunnerOptions): JobRunner {
         failing = false;
       } catch (error) {
         // Logged once per episode (a full disk fails every run); the next run tries again.
-        if (!failing) logger.error({ msg: 'Job failed; it tries again at its next run', job: job.name, error: error instanceof Error ? error.message : String(error) });
+        if (!failing)
+          logger.error({ msg: 'Job failed; it tries again at its next run', job: job.name, error: error instanceof Error ? error.message : String(error) });
         failing = true;
       } finally {
         inFlight = false;

@@ -15,12 +15,7 @@ export interface BadgeProps extends HTMLAttributes<HTMLSpanElement> {
 }
 
 export function Badge({ tone = 'neutral', className, ...props }: BadgeProps) {
-  return (
-    <span
-      className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', TONES[tone], className)}
-      {...props}
-    />
-  );
+  return <span className={cn('inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold', TONES[tone], className)} {...props} />;
 }
 
 /** Badge tone for a subscription status (docs/product.md §4 table); an unknown one is neutral. */

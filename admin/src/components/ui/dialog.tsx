@@ -28,9 +28,7 @@ export function Dialog({ open, onOpenChange, title, description, children, trigg
         <DialogPrimitive.Content className={PANEL} {...(description ? {} : { 'aria-describedby': undefined })}>
           <div className="grid gap-1.5 pr-8">
             <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
-            {description && (
-              <DialogPrimitive.Description className="text-sm text-slate-600">{description}</DialogPrimitive.Description>
-            )}
+            {description && <DialogPrimitive.Description className="text-sm text-slate-600">{description}</DialogPrimitive.Description>}
           </div>
           {children}
           <DialogPrimitive.Close asChild>

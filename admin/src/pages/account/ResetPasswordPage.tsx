@@ -7,7 +7,6 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { newPasswordField, PASSWORD_HINT } from '#shared/account-schemas';
-import type { CurrentUser } from '#shared/types';
 import { errorCodeOf } from '#shared/error-codes';
 import { toast } from '../../components/toast';
 import { Button, Field, Input } from '../../components/ui';

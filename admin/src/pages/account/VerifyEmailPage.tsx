@@ -6,7 +6,7 @@ import { Link, useParams } from 'react-router';
 import { CheckCircle2, TriangleAlert } from 'lucide-react';
 import { call, portalApi } from '#shared/api-client';
 import { Button, Spinner } from '../../components/ui';
-import { AUTH_QUERY_KEY, useAuth } from '../../lib/auth';
+import { useAuth } from '../../lib/auth';
 import { errorText } from '../dashboard/api';
 import { AccountCard } from './AccountCard';
 
@@ -38,7 +38,9 @@ export default function VerifyEmailPage() {
           <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-green-700" aria-hidden="true" />
           <span>
             Thank you: <strong className="break-all">{email}</strong> is verified.{' '}
-            {accountVerified ? 'Quote alerts and summaries can now be sent to your verified addresses.' : 'Alerts start once your account’s own address is verified too.'}
+            {accountVerified
+              ? 'Quote alerts and summaries can now be sent to your verified addresses.'
+              : 'Alerts start once your account’s own address is verified too.'}
           </span>
         </p>
         <Button asChild>

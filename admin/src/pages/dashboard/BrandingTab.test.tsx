@@ -207,7 +207,7 @@ describe('custom URL', () => {
     expect(screen.queryByRole('button', { name: 'Lock Custom URL' })).toBeNull();
   });
 
-  it('without a subscription shows the server\'s reason and sends the operator to start the trial', async () => {
+  it("without a subscription shows the server's reason and sends the operator to start the trial", async () => {
     const { router } = renderCard(null, () => ({ status: 402, json: { message: 'Start your free trial to claim a custom URL.', requestId: 'r1' } }));
     fireEvent.change(screen.getByLabelText('Custom URL (your quote page address)'), { target: { value: 'acme-recovery' } });
     fireEvent.click(lockButton());
@@ -419,7 +419,12 @@ describe('saving the Branding form (react-hook-form with the shared company sche
       'GET /api/share/checklist': () => ({ json: { items: [], done: 0, total: 5 } }),
       'PUT /api/company': (body) => {
         const { logo, basePostcode } = body as { logo?: string; basePostcode?: string };
-        stored = { ...stored, ...(body as object), basePostcode: basePostcode?.toUpperCase() ?? null, logo: logo ? 'https://quotes.example/api/company/7/logo?v=new' : stored.logo };
+        stored = {
+          ...stored,
+          ...(body as object),
+          basePostcode: basePostcode?.toUpperCase() ?? null,
+          logo: logo ? 'https://quotes.example/api/company/7/logo?v=new' : stored.logo,
+        };
         return { json: stored };
       },
     });
@@ -429,7 +434,19 @@ describe('saving the Branding form (react-hook-form with the shared company sche
       const editor = useBrandingEditor(data);
       return data ? <BrandingTab editor={editor} company={data} /> : null;
     }
-    renderRoutes([{ path: '/dashboard', element: <UnsavedChangesProvider><PortalEditor /></UnsavedChangesProvider> }], '/dashboard');
+    renderRoutes(
+      [
+        {
+          path: '/dashboard',
+          element: (
+            <UnsavedChangesProvider>
+              <PortalEditor />
+            </UnsavedChangesProvider>
+          ),
+        },
+      ],
+      '/dashboard',
+    );
     const unloadPrevented = () => {
       const event = new Event('beforeunload', { cancelable: true });
       window.dispatchEvent(event);

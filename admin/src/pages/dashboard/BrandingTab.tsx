@@ -67,15 +67,7 @@ function LogoUpload({ form }: { form: BrandingFormApi }) {
           )}
         </div>
         <div className="flex flex-wrap gap-2">
-          <input
-            ref={inputRef}
-            id="logo-file"
-            type="file"
-            accept={LOGO_TYPES.join(',')}
-            className="sr-only"
-            aria-describedby={hintId}
-            onChange={onFile}
-          />
+          <input ref={inputRef} id="logo-file" type="file" accept={LOGO_TYPES.join(',')} className="sr-only" aria-describedby={hintId} onChange={onFile} />
           <Button variant="outline" onClick={() => inputRef.current?.click()}>
             <ImagePlus aria-hidden="true" /> {logo ? 'Change Logo' : 'Upload Logo'}
           </Button>
@@ -156,6 +148,7 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
 
   return (
     <div className="grid gap-4">
+      {/* biome-ignore lint/a11y/useSemanticElements: a fieldset's default min-inline-size (min-content) breaks this flex/grid layout on a phone; role=group is the same to assistive technology */}
       <div role="group" aria-label="Colour theme presets" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         {COLOUR_PRESETS.map((preset) => {
           const applied = preset.name === appliedPreset;
@@ -173,7 +166,11 @@ export function ColourTheme({ editor }: { editor: Pick<BrandingEditor, 'form' | 
               <span className="flex items-center gap-2">
                 <span className="flex" aria-hidden="true">
                   {COLOUR_KEYS.slice(0, 3).map((key, i) => (
-                    <span key={key} className={cn('size-5 rounded-full border border-white shadow-sm', i > 0 && '-ml-1.5')} style={{ background: preset[key] }} />
+                    <span
+                      key={key}
+                      className={cn('size-5 rounded-full border border-white shadow-sm', i > 0 && '-ml-1.5')}
+                      style={{ background: preset[key] }}
+                    />
                   ))}
                 </span>
                 {preset.name}
@@ -251,7 +248,12 @@ export function DisplayOptions({ form }: { form: BrandingFormApi }) {
     <fieldset className="grid gap-4">
       <legend className="mb-2 text-sm font-semibold">Display Options</legend>
       <div className="flex items-start gap-3">
-        <Checkbox id="showPriceBreakdown" checked={showPriceBreakdown} onCheckedChange={(c) => change('showPriceBreakdown', c === true)} aria-describedby="showPriceBreakdown-hint" />
+        <Checkbox
+          id="showPriceBreakdown"
+          checked={showPriceBreakdown}
+          onCheckedChange={(c) => change('showPriceBreakdown', c === true)}
+          aria-describedby="showPriceBreakdown-hint"
+        />
         <div className="grid gap-0.5">
           <Label htmlFor="showPriceBreakdown">Show price breakdown</Label>
           <p id="showPriceBreakdown-hint" className="text-xs text-slate-600">
@@ -283,7 +285,10 @@ export function DisplayOptions({ form }: { form: BrandingFormApi }) {
           render={({ field }) => (
             <div role="radiogroup" aria-label="Round up to the nearest" className="ml-8 flex gap-3">
               {(['5', '10'] as const).map((multiple) => (
-                <label key={multiple} className="flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50">
+                <label
+                  key={multiple}
+                  className="flex items-center gap-2 rounded-md border border-slate-300 px-3 py-2 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50"
+                >
                   <input type="radio" name={field.name} value={multiple} checked={field.value === multiple} onChange={() => field.onChange(multiple)} />
                   Nearest £{multiple}
                 </label>
@@ -371,7 +376,14 @@ export function BrandingTab({ editor, company }: { editor: BrandingEditor; compa
             <DisplayOptions form={form} />
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Passenger limit" hint={`${PASSENGER_LIMIT_RANGE.min} to ${PASSENGER_LIMIT_RANGE.max}`} error={errors.passengerLimit?.message}>
-                <Input type="number" inputMode="numeric" min={PASSENGER_LIMIT_RANGE.min} max={PASSENGER_LIMIT_RANGE.max} step={1} {...register('passengerLimit')} />
+                <Input
+                  type="number"
+                  inputMode="numeric"
+                  min={PASSENGER_LIMIT_RANGE.min}
+                  max={PASSENGER_LIMIT_RANGE.max}
+                  step={1}
+                  {...register('passengerLimit')}
+                />
               </Field>
               <Field label="Price per passenger (£)" error={errors.pricePerPassenger?.message}>
                 <Input type="number" inputMode="decimal" min={0} step={0.01} {...register('pricePerPassenger')} />

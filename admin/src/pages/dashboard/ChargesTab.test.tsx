@@ -150,11 +150,17 @@ describe('Custom Charges', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add Custom Charge' });
     const select = within(dialog).getByLabelText('Problem type') as HTMLSelectElement;
     const toAdd = within(select).getByRole('group', { name: 'Add a problem' });
-    const labels = within(toAdd).getAllByRole('option').map((option) => option.textContent);
+    const labels = within(toAdd)
+      .getAllByRole('option')
+      .map((option) => option.textContent);
     // "Flat tyre" is already a charge: offered for editing, not to be added a second time.
     expect(labels).toEqual(['Engine Failure', 'Accident Recovery', 'Fuel Delivery', 'No Keys', 'Flat Battery', 'Puncture', 'Out of Fuel', 'Locked Out']);
     const added = within(select).getByRole('group', { name: 'Already added (edit)' });
-    expect(within(added).getAllByRole('option').map((option) => option.textContent)).toEqual(['Flat tyre']);
+    expect(
+      within(added)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Flat tyre']);
     await act(async () => {
       fireEvent.change(select, { target: { value: within(added).getByRole('option').getAttribute('value') } });
     });

@@ -406,10 +406,7 @@ function SurchargeSection() {
 
       <AddDialog label="Add Custom Charge" editor={editor}>
         <Field label="Problem type" error={customProblem ? undefined : addErrors.problemType?.message}>
-          <Select
-            value={customProblem ? CUSTOM_PROBLEM : addForm.watch('problemType')}
-            onChange={(e) => chooseProblem(e.target.value)}
-          >
+          <Select value={customProblem ? CUSTOM_PROBLEM : addForm.watch('problemType')} onChange={(e) => chooseProblem(e.target.value)}>
             <option value="">Select a problem</option>
             {missingProblems.length > 0 && (
               <optgroup label="Add a problem">

@@ -162,8 +162,7 @@ export function CustomUrlCard({ savedSlug, hasNumber, suggestion = '' }: { saved
         title="Lock this custom URL?"
         description={
           <>
-            Your quote page will be at <strong className="break-all">{prefix + slug}</strong>. Once saved, the custom URL
-            cannot be changed.
+            Your quote page will be at <strong className="break-all">{prefix + slug}</strong>. Once saved, the custom URL cannot be changed.
           </>
         }
         confirmLabel="Save and Lock"

@@ -21,11 +21,14 @@ function renderReturn(userResponse: { status?: number; json?: unknown }, failure
     'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, message: failure.error, ...failure } }),
   });
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = renderRoutes([
+  const router = renderRoutes(
+    [
       { path: '/auth-page', element: <p>auth page</p> },
       { path: '/subscription', element: <p>subscription page</p> },
       { element: <ProtectedRoute />, children: [{ path: '/dashboard', element: <DashboardPage /> }] },
-    ], url);
+    ],
+    url,
+  );
   return { api, router };
 }
 
@@ -47,9 +50,12 @@ describe('<DashboardPage> payment return', () => {
     expect(screen.getByText('Payment Session Error')).toBeTruthy();
   });
 
-  it.each(['/dashboard?payment_success=true', '/dashboard?session_id=cs_1'])('drops %s, which has nothing to exchange, so an inactive operator gets no portal', async (url) => {
-    const { api, router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, CHECKOUT_UNPAID, url);
-    await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
-    expect(api.calls.some((c) => c.path === '/api/process-checkout-success')).toBe(false);
-  });
+  it.each(['/dashboard?payment_success=true', '/dashboard?session_id=cs_1'])(
+    'drops %s, which has nothing to exchange, so an inactive operator gets no portal',
+    async (url) => {
+      const { api, router } = renderReturn({ json: { id: 1, email: 'a@b.co', name: 'A', companyId: 1, subscriptionStatus: 'inactive' } }, CHECKOUT_UNPAID, url);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/subscription'));
+      expect(api.calls.some((c) => c.path === '/api/process-checkout-success')).toBe(false);
+    },
+  );
 });

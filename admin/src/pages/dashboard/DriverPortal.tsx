@@ -18,8 +18,7 @@ import { OpenTabProvider, type PortalTab } from './go-to-field';
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
 
-export const previewPath = (customSlug: string | null | undefined): string =>
-  customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview';
+export const previewPath = (customSlug: string | null | undefined): string => (customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview');
 
 /**
  * Saves the Branding form, then shows the customer page in a new tab. The tab is opened before

@@ -12,7 +12,16 @@ import { fakeApi } from '../../test/dom';
 import { PricingTab } from './PricingTab';
 import { LINKED_FIELDS } from './go-to-field';
 
-const RATES = { callOutFee: 50, labourRate: 45, mileRate: 2.5, labourTime: 1, afterHoursEnabled: true, afterHoursFee: 50, afterHoursStart: '18:00', afterHoursEnd: '08:00' };
+const RATES = {
+  callOutFee: 50,
+  labourRate: 45,
+  mileRate: 2.5,
+  labourTime: 1,
+  afterHoursEnabled: true,
+  afterHoursFee: 50,
+  afterHoursStart: '18:00',
+  afterHoursEnd: '08:00',
+};
 
 function renderTab(company?: { basePostcode: string | null }) {
   const api = fakeApi({
@@ -124,7 +133,11 @@ describe('<PricingTab>', () => {
       'GET /api/pricing': () => ({ json: RATES }),
       'PUT /api/pricing': () => ({
         status: 400,
-        json: { message: 'Maximum radius cannot be less than the service radius (25 miles)', code: 'VALIDATION_FAILED', fields: { maximumRadius: 'Maximum radius cannot be less than the service radius (25 miles)' } },
+        json: {
+          message: 'Maximum radius cannot be less than the service radius (25 miles)',
+          code: 'VALIDATION_FAILED',
+          fields: { maximumRadius: 'Maximum radius cannot be less than the service radius (25 miles)' },
+        },
       }),
     });
     vi.stubGlobal('fetch', api.fetchStub);
@@ -144,7 +157,14 @@ describe('<PricingTab>', () => {
     await save();
     expect(await screen.findByText('Maximum radius cannot be less than the service radius (25 miles)', { selector: 'form p' })).toBeTruthy();
     expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([
-      expect.objectContaining({ bankHolidayNation: 'northern-ireland', bankHolidayFee: 30, minimumCharge: 120, maximumRadius: 10, vatRegistered: true, pricesIncludeVat: false }),
+      expect.objectContaining({
+        bankHolidayNation: 'northern-ireland',
+        bankHolidayFee: 30,
+        minimumCharge: 120,
+        maximumRadius: 10,
+        vatRegistered: true,
+        pricesIncludeVat: false,
+      }),
     ]);
   });
 });

@@ -57,7 +57,14 @@ export function PricingTab() {
   const pricing = usePricing();
   const company = useCompany();
   const needsBase = company.data !== undefined && !company.data.basePostcode;
-  const withBaseNote = (hint: string) => (needsBase ? <>{hint}.{NEEDS_BASE_POSTCODE}</> : hint);
+  const withBaseNote = (hint: string) =>
+    needsBase ? (
+      <>
+        {hint}.{NEEDS_BASE_POSTCODE}
+      </>
+    ) : (
+      hint
+    );
   const save = useSavePricing();
   const {
     register,
@@ -93,9 +100,7 @@ export function PricingTab() {
     <Card>
       <CardHeader>
         <CardTitle>Pricing & Rates</CardTitle>
-        <CardDescription>
-          Your standard rates. Leave a field blank to use the default shown in it.
-        </CardDescription>
+        <CardDescription>Your standard rates. Leave a field blank to use the default shown in it.</CardDescription>
       </CardHeader>
       <CardContent>
         {pricing.isError && (
@@ -111,14 +116,7 @@ export function PricingTab() {
               </Field>
             ))}
             <Field label="Labour Time (hours)" hint="Typical time on a job" error={errors.labourTime?.message}>
-              <Input
-                type="number"
-                inputMode="decimal"
-                min={0}
-                step={0.1}
-                placeholder={PRICING_DEFAULTS.labourTime.toFixed(1)}
-                {...register('labourTime')}
-              />
+              <Input type="number" inputMode="decimal" min={0} step={0.1} placeholder={PRICING_DEFAULTS.labourTime.toFixed(1)} {...register('labourTime')} />
             </Field>
           </div>
 
@@ -151,16 +149,15 @@ export function PricingTab() {
               </Field>
             </div>
             <p className="text-xs text-slate-600">
-              UK time. The window can run past midnight, for example {PRICING_DEFAULTS.afterHoursStart} to{' '}
-              {PRICING_DEFAULTS.afterHoursEnd}.
+              UK time. The window can run past midnight, for example {PRICING_DEFAULTS.afterHoursStart} to {PRICING_DEFAULTS.afterHoursEnd}.
             </p>
           </fieldset>
 
           <fieldset className="grid gap-4 rounded-lg border border-slate-200 p-4">
             <legend className="px-1 text-sm font-semibold">More rules</legend>
             <p className="text-xs text-slate-600">
-              Optional. Leave a rule blank or at 0 to turn it off. They apply in this order: bank holiday fee, travel to you,
-              minimum charge, price rounding, VAT.
+              Optional. Leave a rule blank or at 0 to turn it off. They apply in this order: bank holiday fee, travel to you, minimum charge, price rounding,
+              VAT.
             </p>
             <div className="grid gap-4 sm:grid-cols-2">
               <Field label="Bank Holidays Of" hint="Whose bank holidays count for the bank holiday fee" error={errors.bankHolidayNation?.message}>
@@ -182,7 +179,11 @@ export function PricingTab() {
                   <Input type="number" inputMode="decimal" min={0} step={0.01} placeholder="0.00" {...register(field.name)} />
                 </Field>
               ))}
-              <Field label="Free Miles" hint={`Miles to the pickup before the en-route rate starts (up to ${MAX_FREE_MILES})`} error={errors.freeMiles?.message}>
+              <Field
+                label="Free Miles"
+                hint={`Miles to the pickup before the en-route rate starts (up to ${MAX_FREE_MILES})`}
+                error={errors.freeMiles?.message}
+              >
                 <Input type="number" inputMode="decimal" min={0} max={MAX_FREE_MILES} step={0.1} placeholder="0" {...register('freeMiles')} />
               </Field>
               <Field

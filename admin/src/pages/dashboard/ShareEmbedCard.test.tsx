@@ -26,7 +26,11 @@ const checklist = (done: boolean[]) => ({
 /** Any save in the portal, as a tab's form would make it. */
 function SomeSave() {
   const save = useMutation({ mutationFn: () => fetch('/api/pricing', { method: 'PUT' }) });
-  return <button onClick={() => save.mutate()}>Save something</button>;
+  return (
+    <button type="button" onClick={() => save.mutate()}>
+      Save something
+    </button>
+  );
 }
 
 function renderCard(savedSlug: string | null, states: boolean[][], hasNumber = true) {
@@ -104,7 +108,11 @@ describe('Share & Embed', () => {
       [true, false, false, true, false],
     ]);
     const list = await screen.findByRole('list');
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
       'Pricing saved(to do)',
       'At least one problem charge(to do)',
       'Contact number(to do)',
@@ -122,7 +130,15 @@ describe('Share & Embed', () => {
 
 describe('Websites your form is on', () => {
   it('shows the stored websites, refuses a plain http address before sending, and saves each as its origin', async () => {
-    const stored = { responseMinutes: 10, smsNumber: null, offerBooking: true, offerWhatsapp: true, offerCall: true, bookingOrigins: ['https://www.tow.example'], smsConfigured: false };
+    const stored = {
+      responseMinutes: 10,
+      smsNumber: null,
+      offerBooking: true,
+      offerWhatsapp: true,
+      offerCall: true,
+      bookingOrigins: ['https://www.tow.example'],
+      smsConfigured: false,
+    };
     const api = fakeApi({
       'GET /api/share/checklist': () => ({ json: checklist([true, true, true, true, true]) }),
       'GET /api/share/embed': () => ({ json: { link: LINK, embedSnippet: SNIPPET } }),
@@ -144,7 +160,11 @@ describe('Websites your form is on', () => {
     expect(api.calls.filter((c) => c.method === 'PUT')).toEqual([]);
     fireEvent.change(field, { target: { value: 'https://WWW.Tow.example/quote\n\nhttps://garage.example' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save websites' })));
-    await vi.waitFor(() => expect(api.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ bookingOrigins: ['https://www.tow.example', 'https://garage.example'] }]));
+    await vi.waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+        { bookingOrigins: ['https://www.tow.example', 'https://garage.example'] },
+      ]),
+    );
     await vi.waitFor(() => expect(field.value).toBe('https://www.tow.example\nhttps://garage.example'));
     expect(await screen.findByText('Websites saved')).toBeTruthy();
   });

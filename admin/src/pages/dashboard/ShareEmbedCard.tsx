@@ -8,7 +8,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Circle, Copy, Download, ExternalLink, Link2 } from 'lucide-react';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import { NO_CONTACT_NUMBER, NO_CUSTOM_URL } from '#shared/share';
-import type { SetupChecklist, ShareKit } from '#shared/types';
+import type { ShareKit } from '#shared/types';
 import { toast } from '../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Label, Spinner, Textarea } from '../../components/ui';
 import { cn } from '../../lib/cn';
@@ -76,7 +76,11 @@ export function Checklist() {
       <ul className="flex flex-wrap gap-x-5 gap-y-1.5">
         {items.map((item) => (
           <li key={item.key} className={cn('flex items-center gap-2 text-sm', item.done ? 'text-green-800' : 'text-slate-700')}>
-            {item.done ? <CircleCheck className="size-4 shrink-0" aria-hidden="true" /> : <Circle className="size-4 shrink-0 text-slate-400" aria-hidden="true" />}
+            {item.done ? (
+              <CircleCheck className="size-4 shrink-0" aria-hidden="true" />
+            ) : (
+              <Circle className="size-4 shrink-0 text-slate-400" aria-hidden="true" />
+            )}
             {item.label}
             <span className="sr-only">{item.done ? '(done)' : '(to do)'}</span>
           </li>
@@ -114,7 +118,15 @@ function ShareLinks({ kit }: { kit: ShareKit }) {
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="embed-snippet">Embed on your website</Label>
-        <Textarea id="embed-snippet" readOnly rows={2} value={kit.embedSnippet} onFocus={(e) => e.target.select()} className="font-mono text-xs" aria-describedby="embed-snippet-hint" />
+        <Textarea
+          id="embed-snippet"
+          readOnly
+          rows={2}
+          value={kit.embedSnippet}
+          onFocus={(e) => e.target.select()}
+          className="font-mono text-xs"
+          aria-describedby="embed-snippet-hint"
+        />
         <p id="embed-snippet-hint" className="text-xs text-slate-600">
           Paste this into any page of your website where the quote form should appear.
         </p>

@@ -6,14 +6,7 @@ import { useEffect, useState } from 'react';
 import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError, call, pathOf, portalApi } from '#shared/api-client';
-import {
-  CATEGORY_LABELS,
-  FUEL_LABELS,
-  VEHICLE_CATEGORIES,
-  VEHICLE_FUELS,
-  type VehicleRule,
-  type VehicleRulesUpdate,
-} from '#shared/vehicle-rules';
+import { CATEGORY_LABELS, FUEL_LABELS, VEHICLE_CATEGORIES, VEHICLE_FUELS, type VehicleRule, type VehicleRulesUpdate } from '#shared/vehicle-rules';
 import { Button, Card, CardContent, CardDescription, CardTitle, Field, Input, Select, Spinner } from '../../components/ui';
 import { toast } from '../../components/toast';
 import { errorText } from './api';
@@ -52,7 +45,8 @@ export function VehicleRulesSection() {
     },
   });
 
-  const change = (index: number, patch: Partial<Draft>) => setDrafts((current) => current && current.map((d, i) => (i === index ? { ...d, ...patch } : d)));
+  const change = (index: number, patch: Partial<Draft>) =>
+    setDrafts((current) => (current === null ? null : current.map((d, i) => (i === index ? { ...d, ...patch } : d))));
   const move = (index: number, by: number) =>
     setDrafts((current) => {
       if (!current || index + by < 0 || index + by >= current.length) return current;
@@ -67,8 +61,8 @@ export function VehicleRulesSection() {
       <div className="grid max-w-2xl gap-1.5 p-6 pb-4">
         <CardTitle>Number Plate Look-up</CardTitle>
         <CardDescription>
-          When a customer types their registration, we look the vehicle up and choose one of your vehicle types for them: the first rule that
-          matches wins. They can always change it.
+          When a customer types their registration, we look the vehicle up and choose one of your vehicle types for them: the first rule that matches wins. They
+          can always change it.
         </CardDescription>
         {rules.data && !rules.data.lookupAvailable && (
           <p className="text-sm text-amber-800">Look-ups are switched off on this server, so the quote form only records the registration.</p>
@@ -97,6 +91,7 @@ export function VehicleRulesSection() {
                 const n = i + 1;
                 const error = (field: string) => errors[`rules.${i}.${field}`];
                 return (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: every field of a row is controlled by drafts[i], so a row keyed by its place renders what is in that place
                   <li key={i} className="grid gap-3 rounded-lg border border-slate-200 p-3 sm:grid-cols-[1fr_9rem_8rem_1fr_auto] sm:items-end">
                     <Field label={`Rule ${n}: vehicle`} error={error('category')}>
                       <Select value={draft.category} onChange={(e) => change(i, { category: e.target.value as Draft['category'] })}>
@@ -134,7 +129,14 @@ export function VehicleRulesSection() {
                       <Button type="button" variant="ghost" size="icon" aria-label={`Move rule ${n} up`} disabled={i === 0} onClick={() => move(i, -1)}>
                         <ArrowUp aria-hidden="true" />
                       </Button>
-                      <Button type="button" variant="ghost" size="icon" aria-label={`Move rule ${n} down`} disabled={i === drafts.length - 1} onClick={() => move(i, 1)}>
+                      <Button
+                        type="button"
+                        variant="ghost"
+                        size="icon"
+                        aria-label={`Move rule ${n} down`}
+                        disabled={i === drafts.length - 1}
+                        onClick={() => move(i, 1)}
+                      >
                         <ArrowDown aria-hidden="true" />
                       </Button>
                       <Button

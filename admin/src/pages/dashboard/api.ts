@@ -3,7 +3,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError, call, pathOf, portalApi } from '#shared/api-client';
 import type { CompanyUpdate, PricingUpdate } from '#shared/schemas';
-import type { Company, PricingRates } from '#shared/types';
 import { toast } from '../../components/toast';
 
 export const COMPANY_KEY = [pathOf(portalApi.company)] as const;
@@ -74,7 +73,8 @@ export function useChargeList<Row extends { id: number }, Input>(name: ChargeLis
   });
 
   const update = useMutation({
-    mutationFn: async ({ id, body }: { id: number; body: Input }) => (await call(collection[':id'].$put, { ...row(id), json: body as never })) as unknown as Row,
+    mutationFn: async ({ id, body }: { id: number; body: Input }) =>
+      (await call(collection[':id'].$put, { ...row(id), json: body as never })) as unknown as Row,
     onSuccess: () => {
       toast({ title: `${noun.title} updated successfully` });
       return refresh();

@@ -48,9 +48,7 @@ export interface DisplayOptions {
 export function setDisplayOption(current: DisplayOptions, option: keyof DisplayOptions, on: boolean): DisplayOptions {
   if (option === 'enablePriceRounding' && on && current.showPriceBreakdown) return current;
   if (!on) return { ...current, [option]: false };
-  return option === 'showPriceBreakdown'
-    ? { showPriceBreakdown: true, enablePriceRounding: false }
-    : { showPriceBreakdown: false, enablePriceRounding: true };
+  return option === 'showPriceBreakdown' ? { showPriceBreakdown: true, enablePriceRounding: false } : { showPriceBreakdown: false, enablePriceRounding: true };
 }
 
 export const roundingLocked = (options: DisplayOptions): boolean => options.showPriceBreakdown;

@@ -89,10 +89,7 @@ export function useRowEditor<Row extends { id: number }, Draft extends FieldValu
     savePending: update.isPending,
     submitEdit: editForm.handleSubmit((data) => {
       if (editingId === null) return;
-      update.mutate(
-        { id: editingId, body: withCompany(data) },
-        { onSuccess: () => setEditingId(null), onError: showNameConflict(editForm, nameField) },
-      );
+      update.mutate({ id: editingId, body: withCompany(data) }, { onSuccess: () => setEditingId(null), onError: showNameConflict(editForm, nameField) });
     }),
 
     pendingDelete,

@@ -98,7 +98,10 @@ describe('<DriverPage>', () => {
       'fetch',
       fakeApi({
         [`GET /api/driver/${TOKEN}`]: () => ({ json: view() }),
-        [`POST /api/driver/${TOKEN}/status`]: () => ({ status: 409, json: { message: 'This job cannot move to that status now.', code: 'BOOKING_OUT_OF_ORDER' } }),
+        [`POST /api/driver/${TOKEN}/status`]: () => ({
+          status: 409,
+          json: { message: 'This job cannot move to that status now.', code: 'BOOKING_OUT_OF_ORDER' },
+        }),
       }).fetchStub,
     );
     renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);

@@ -44,8 +44,10 @@ export default function DriverPage() {
     watch.current = null;
     setSharing(false);
   };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stops sharing on unmount only; stopSharing touches refs and state setters, which are stable
   useEffect(() => stopSharing, []);
   // Only while on the way: arriving (or anything after) stops it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new job status only; stopSharing touches refs and state setters, which are stable
   useEffect(() => {
     if (view && view.status !== 'on_the_way') stopSharing();
   }, [view]);
@@ -109,7 +111,10 @@ export default function DriverPage() {
         <h2 id="customer-heading" className="text-xl font-semibold">
           {view.customerName}
         </h2>
-        <a href={telUrl(view.customerPhone)} className="mt-2 flex min-h-12 items-center justify-center rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700">
+        <a
+          href={telUrl(view.customerPhone)}
+          className="mt-2 flex min-h-12 items-center justify-center rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700"
+        >
           Call {ukNational(view.customerPhone)}
         </a>
         <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-lg">

@@ -47,7 +47,9 @@ class FakeEventSource {
     this.closed = true;
   }
   send(view: JobView) {
-    act(() => this.listeners.forEach((l) => l(new MessageEvent('job', { data: JSON.stringify(view) }))));
+    act(() => {
+      for (const l of this.listeners) l(new MessageEvent('job', { data: JSON.stringify(view) }));
+    });
   }
   fail() {
     act(() => this.onerror?.());
@@ -139,7 +141,9 @@ describe('<JobPage>', () => {
 
   it('lists the receipt of a completed job paid at booking as a PDF download, and nothing for an unpaid one', async () => {
     const api = fakeApi({
-      [`GET /api/jobs/${TOKEN}/documents`]: () => ({ json: [{ number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: new Date().toISOString(), total: 187.2 }] }),
+      [`GET /api/jobs/${TOKEN}/documents`]: () => ({
+        json: [{ number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: new Date().toISOString(), total: 187.2 }],
+      }),
     });
     vi.stubGlobal('fetch', api.fetchStub);
     open();

@@ -14,7 +14,6 @@ import { useMinutesLeft } from './format';
 import { JobDocuments } from './JobDocuments';
 import { useLiveJob } from './live';
 
-
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 
 export default function JobPage() {
@@ -104,7 +103,9 @@ export default function JobPage() {
         )}
         {job.status === 'cancelled' && <p className="mt-2 text-lg">This booking was cancelled.</p>}
         {!isFinished(job.status) && (
-          <p className="mt-3 text-sm text-slate-700">{live.live ? 'This page updates by itself.' : 'Reconnecting: this page checks for news every few seconds.'}</p>
+          <p className="mt-3 text-sm text-slate-700">
+            {live.live ? 'This page updates by itself.' : 'Reconnecting: this page checks for news every few seconds.'}
+          </p>
         )}
       </section>
       <section aria-labelledby="details-heading" className={card}>
@@ -160,7 +161,10 @@ export default function JobPage() {
       <JobDocuments token={token} job={job} />
       {company.phone && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
-          <a href={telUrl(company.phone)} className="mx-auto flex min-h-14 max-w-md items-center justify-center rounded-xl bg-brand-700 text-lg font-semibold text-white">
+          <a
+            href={telUrl(company.phone)}
+            className="mx-auto flex min-h-14 max-w-md items-center justify-center rounded-xl bg-brand-700 text-lg font-semibold text-white"
+          >
             Call {company.name} on {ukNational(company.phone)}
           </a>
         </div>

@@ -21,7 +21,8 @@ const savedValues = (company: Company): Values => ({
   phone: company.phone ? formatPhoneNational(company.phone) : '',
   whatsapp: company.whatsapp ? formatPhoneNational(company.whatsapp) : '',
   // Blank until the operator chooses: then the number they gave is the one to use first.
-  preferredContact: company.phone && company.whatsapp && (company.preferredContact === 'phone' || company.preferredContact === 'whatsapp') ? company.preferredContact : '',
+  preferredContact:
+    company.phone && company.whatsapp && (company.preferredContact === 'phone' || company.preferredContact === 'whatsapp') ? company.preferredContact : '',
 });
 
 /** The preferred channel: the operator's choice among the numbers given, else the one number given. */

@@ -37,6 +37,7 @@ export function pricingBody(rates: PricingRates, values: Values): PricingUpdate 
 function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
   const key = JSON.stringify(value);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the value's content (key), so a new but equal object is not a change
   useEffect(() => {
     const timer = setTimeout(() => setSettled(value), ms);
     return () => clearTimeout(timer);

@@ -41,7 +41,11 @@ describe('the portal home and the set-up', () => {
     writeSetup(USER.id, { status: 'left', step: 'area', drafts: {} });
     renderHome();
     const checklist = await screen.findByRole('region', { name: /^Setup checklist/ });
-    expect(within(checklist).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Contact number(done)', 'Base postcode(to do)']);
+    expect(
+      within(checklist)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Contact number(done)', 'Base postcode(to do)']);
     expect(screen.getAllByRole('tab').length).toBeGreaterThan(0);
     expect(screen.getByText('You were on step 3 of 4: Where you work.')).toBeTruthy();
     await act(async () => {

@@ -101,7 +101,10 @@ describe('the guided set-up', () => {
   it('shows the server’s refusal under the field it names', async () => {
     startSetup(USER);
     renderGuide({
-      'PUT /api/company': () => ({ status: 400, json: { message: 'Bad', code: 'VALIDATION_FAILED', fields: { whatsapp: 'That number cannot take WhatsApp' }, requestId: 'r' } }),
+      'PUT /api/company': () => ({
+        status: 400,
+        json: { message: 'Bad', code: 'VALIDATION_FAILED', fields: { whatsapp: 'That number cannot take WhatsApp' }, requestId: 'r' },
+      }),
     });
     await stepHeading('How customers reach you');
     type('WhatsApp', '07700 900123');

@@ -65,12 +65,17 @@ export function SetupGuide({ userId }: { userId: number }) {
                 >
                   <span
                     aria-hidden="true"
-                    className={cn('grid size-6 shrink-0 place-items-center rounded-full text-xs', i < index ? 'bg-green-700 text-white' : current ? 'bg-brand-600 text-white' : 'bg-slate-200 text-slate-800')}
+                    className={cn(
+                      'grid size-6 shrink-0 place-items-center rounded-full text-xs',
+                      i < index ? 'bg-green-700 text-white' : current ? 'bg-brand-600 text-white' : 'bg-slate-200 text-slate-800',
+                    )}
                   >
                     {i < index ? <Check className="size-3.5" /> : i + 1}
                   </span>
                   <span>
-                    <span className="sr-only">Step {i + 1} of {SETUP_STEPS.length}: </span>
+                    <span className="sr-only">
+                      Step {i + 1} of {SETUP_STEPS.length}:{' '}
+                    </span>
                     {STEP_TITLES[each]}
                   </span>
                 </button>
@@ -94,7 +99,15 @@ export function SetupGuide({ userId }: { userId: number }) {
         ) : (
           // A reason on the cards links to the field that fixes it: here, on the step that has it.
           <OpenTabProvider value={(tab) => (tab === 'contact' ? go('contact') : tab === 'branding' ? go('area') : undefined)}>
-            <GoLiveStep userId={userId} company={company.data} next={next} back={back} moved={moved} finish={() => leave('done')} toContact={() => go('contact')} />
+            <GoLiveStep
+              userId={userId}
+              company={company.data}
+              next={next}
+              back={back}
+              moved={moved}
+              finish={() => leave('done')}
+              toContact={() => go('contact')}
+            />
           </OpenTabProvider>
         )}
       </div>

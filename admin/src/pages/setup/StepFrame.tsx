@@ -23,6 +23,7 @@ interface StepFrameProps {
 
 export function StepFrame({ step, description, formError, saving, onSave, onSkip, onBack, children, aside, moved }: StepFrameProps) {
   const heading = useRef<HTMLHeadingElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the heading takes the focus again on every new step, so step is a deliberate trigger
   useEffect(() => {
     if (moved) heading.current?.focus();
   }, [step, moved]);

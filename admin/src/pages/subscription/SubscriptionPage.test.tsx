@@ -10,16 +10,35 @@ import { ProtectedRoute } from '../../components/ProtectedRoute';
 import SubscriptionPage from './SubscriptionPage';
 
 const DAY = 86_400_000;
-const user = (subscriptionStatus: string, trialAvailable = true) => ({ id: 1, email: 'op@example.com', name: 'Sam Smith', companyId: 2, subscriptionStatus, trialEndsAt: null, emailVerified: true, trialAvailable });
+const user = (subscriptionStatus: string, trialAvailable = true) => ({
+  id: 1,
+  email: 'op@example.com',
+  name: 'Sam Smith',
+  companyId: 2,
+  subscriptionStatus,
+  trialEndsAt: null,
+  emailVerified: true,
+  trialAvailable,
+});
 
 function renderPage(routes: Parameters<typeof fakeApi>[0] | ((input: RequestInfo | URL, init?: RequestInit) => Promise<Response>)) {
   const api = typeof routes === 'function' ? { calls: [], fetchStub: routes } : fakeApi(routes);
   vi.stubGlobal('fetch', api.fetchStub);
-  renderRoutes([
+  renderRoutes(
+    [
       { path: '/subscription', element: <SubscriptionPage /> },
-      { path: '/dashboard', element: <ProtectedRoute><p>portal</p></ProtectedRoute> },
+      {
+        path: '/dashboard',
+        element: (
+          <ProtectedRoute>
+            <p>portal</p>
+          </ProtectedRoute>
+        ),
+      },
       { path: '/', element: <p>landing</p> },
-    ], '/subscription');
+    ],
+    '/subscription',
+  );
   return api;
 }
 
@@ -30,7 +49,9 @@ describe('<SubscriptionPage>', () => {
     vi.stubGlobal('open', open);
     const api = renderPage({
       'GET /api/auth/user': () => ({ json: user('trialing') }),
-      'GET /api/subscription-details': () => ({ json: { status: 'trialing', email: 'op@example.com', trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'trialing', email: 'op@example.com', trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: false },
+      }),
       'POST /api/customer-portal': () => ({ json: { url: 'http://localhost/billing/portal/abc' } }),
     });
 
@@ -60,7 +81,9 @@ describe('<SubscriptionPage>', () => {
     let status = 'trialing';
     renderPage({
       'GET /api/auth/user': () => ({ json: user('trialing') }),
-      'GET /api/subscription-details': () => ({ json: { status, email: 'op@example.com', trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: status === 'cancelled' } }),
+      'GET /api/subscription-details': () => ({
+        json: { status, email: 'op@example.com', trialEnd, currentPeriodEnd: trialEnd, cancelAtPeriodEnd: status === 'cancelled' },
+      }),
     });
     expect(await screen.findByText('Trial')).toBeTruthy();
     // Cancelled in the portal's tab or window; the operator comes back to this one.
@@ -74,7 +97,9 @@ describe('<SubscriptionPage>', () => {
     const periodEnd = new Date(Date.now() + 20 * DAY).toISOString();
     renderPage({
       'GET /api/auth/user': () => ({ json: user('active') }),
-      'GET /api/subscription-details': () => ({ json: { status: 'active', email: 'op@example.com', trialEnd: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'active', email: 'op@example.com', trialEnd: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false },
+      }),
     });
     expect(await screen.findByText('Next Payment Due')).toBeTruthy();
     expect(screen.getByText(`${formatLongDate(periodEnd)} (20 days from now)`)).toBeTruthy();
@@ -87,7 +112,9 @@ describe('<SubscriptionPage>', () => {
     let status = 'cancelled';
     const api = renderPage({
       'GET /api/auth/user': () => ({ json: user('cancelled') }),
-      'GET /api/subscription-details': () => ({ json: { status, email: 'op@example.com', trialEnd: end, currentPeriodEnd: end, cancelAtPeriodEnd: status === 'cancelled' } }),
+      'GET /api/subscription-details': () => ({
+        json: { status, email: 'op@example.com', trialEnd: end, currentPeriodEnd: end, cancelAtPeriodEnd: status === 'cancelled' },
+      }),
       'POST /api/reactivate-subscription': () => {
         status = 'trialing';
         return { json: { success: true } };
@@ -106,7 +133,9 @@ describe('<SubscriptionPage>', () => {
     const end = new Date(Date.now() + DAY).toISOString();
     renderPage({
       'GET /api/auth/user': () => ({ json: user('cancelled') }),
-      'GET /api/subscription-details': () => ({ json: { status: 'cancelled', email: 'op@example.com', trialEnd: end, currentPeriodEnd: end, cancelAtPeriodEnd: true } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'cancelled', email: 'op@example.com', trialEnd: end, currentPeriodEnd: end, cancelAtPeriodEnd: true },
+      }),
       'POST /api/reactivate-subscription': () => ({ status: 409, json: { message: 'No' } }),
     });
     await userEvent.click(await screen.findByRole('button', { name: /Reactivate Subscription/ }));
@@ -117,11 +146,19 @@ describe('<SubscriptionPage>', () => {
   it('offers the free trial without a subscription, and toasts when checkout cannot start', async () => {
     const api = renderPage({
       'GET /api/auth/user': () => ({ json: user('inactive') }),
-      'GET /api/subscription-details': () => ({ json: { status: 'inactive', email: 'op@example.com', trialEnd: null, currentPeriodEnd: null, cancelAtPeriodEnd: false } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'inactive', email: 'op@example.com', trialEnd: null, currentPeriodEnd: null, cancelAtPeriodEnd: false },
+      }),
       'POST /api/create-checkout-session': () => ({ status: 500, json: { message: 'Internal error' } }),
     });
     expect(await screen.findByRole('heading', { name: 'Start Your Free Trial' })).toBeTruthy();
-    for (const feature of ['Professional quote generation', 'Custom branding & white-label', 'Service area mapping', 'Pricing configuration', 'Customer communication']) {
+    for (const feature of [
+      'Professional quote generation',
+      'Custom branding & white-label',
+      'Service area mapping',
+      'Pricing configuration',
+      'Customer communication',
+    ]) {
       expect(screen.getByText(feature)).toBeTruthy();
     }
     expect(screen.getByText('3-day free trial • £20/month after trial • Cancel anytime')).toBeTruthy();
@@ -138,7 +175,9 @@ describe('<SubscriptionPage>', () => {
   it('offers a returning customer, whose trial is used, Subscribe with no new trial', async () => {
     renderPage({
       'GET /api/auth/user': () => ({ json: user('inactive', false) }),
-      'GET /api/subscription-details': () => ({ json: { status: 'inactive', email: 'op@example.com', trialEnd: '2026-01-04T00:00:00.000Z', currentPeriodEnd: null, cancelAtPeriodEnd: false } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'inactive', email: 'op@example.com', trialEnd: '2026-01-04T00:00:00.000Z', currentPeriodEnd: null, cancelAtPeriodEnd: false },
+      }),
     });
     expect(await screen.findByRole('heading', { name: 'Welcome Back' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Subscribe' })).toBeTruthy();
@@ -149,7 +188,9 @@ describe('<SubscriptionPage>', () => {
   it('tells a lapsed owner what their customers see, beside Subscribe', async () => {
     renderPage({
       'GET /api/auth/user': () => ({ json: user('inactive', false) }),
-      'GET /api/subscription-details': () => ({ json: { status: 'inactive', email: 'op@example.com', trialEnd: '2026-01-04T00:00:00.000Z', currentPeriodEnd: null, cancelAtPeriodEnd: false } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'inactive', email: 'op@example.com', trialEnd: '2026-01-04T00:00:00.000Z', currentPeriodEnd: null, cancelAtPeriodEnd: false },
+      }),
       'GET /api/company': () => ({ json: { id: 2, name: 'Sam Smith Recovery', onlineQuotes: 'paused' } }),
     });
     const notice = await screen.findByRole('region', { name: 'Online quotes paused' });
@@ -182,7 +223,9 @@ describe('<SubscriptionPage>', () => {
     const periodEnd = new Date(Date.now() + 20 * DAY).toISOString();
     renderPage({
       'GET /api/auth/user': () => ({ json: user('past_due') }),
-      'GET /api/subscription-details': () => ({ json: { status: 'active', email: 'op@example.com', trialEnd: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false } }),
+      'GET /api/subscription-details': () => ({
+        json: { status: 'active', email: 'op@example.com', trialEnd: null, currentPeriodEnd: periodEnd, cancelAtPeriodEnd: false },
+      }),
     });
     await userEvent.click(await screen.findByRole('button', { name: 'Back to Driver Portal' }));
     expect(await screen.findByText('portal')).toBeTruthy();

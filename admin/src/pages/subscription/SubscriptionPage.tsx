@@ -14,7 +14,19 @@ import { PortalShell } from '../../components/PortalShell';
 import { PausedPageNotice } from '../../components/PausedPageNotice';
 import { COMPANY_KEY } from '../dashboard/api';
 import { toast } from '../../components/toast';
-import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, ConfirmDialog, FullPageSpinner, Spinner, statusTone } from '../../components/ui';
+import {
+  Badge,
+  Button,
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+  ConfirmDialog,
+  FullPageSpinner,
+  Spinner,
+  statusTone,
+} from '../../components/ui';
 import { AUTH_QUERY_KEY, useAuth } from '../../lib/auth';
 import { fetchSubscriptionDetails, openBillingPortal, reactivateSubscription, startCheckout, SUBSCRIPTION_DETAILS_KEY } from './billing-actions';
 import { accessEndDate, checkoutRequest, dayCount, daysLeft, showsManagement, trialProgressPercent } from './subscription-view';
@@ -286,7 +298,9 @@ function CancelCard({ details, portal }: { details: SubscriptionDetails; portal:
     <Card>
       <CardHeader>
         <CardTitle>Cancel Subscription</CardTitle>
-        <CardDescription>You can cancel any time. You keep access until the end of your current {details.status === 'active' ? 'billing period' : 'trial'}.</CardDescription>
+        <CardDescription>
+          You can cancel any time. You keep access until the end of your current {details.status === 'active' ? 'billing period' : 'trial'}.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         <Button variant="outline" className="border-red-300 text-red-800 hover:bg-red-50" onClick={() => setConfirming(true)}>
@@ -299,8 +313,7 @@ function CancelCard({ details, portal }: { details: SubscriptionDetails; portal:
           description={
             <div className="grid gap-2">
               <p>
-                You will keep access to all features until <strong>{endsOn}</strong>. After that, your Driver Portal and your customer quote
-                page stop working.
+                You will keep access to all features until <strong>{endsOn}</strong>. After that, your Driver Portal and your customer quote page stop working.
               </p>
               <p>The cancellation is completed in the secure billing portal, which opens in a new tab.</p>
             </div>
@@ -325,10 +338,7 @@ function ReactivateCard({ details }: { details: SubscriptionDetails }) {
     mutationFn: reactivateSubscription,
     onSuccess: async () => {
       toast({ title: 'Subscription reactivated', description: 'Your subscription has been reactivated and will continue as normal.' });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_DETAILS_KEY }),
-        queryClient.invalidateQueries({ queryKey: AUTH_QUERY_KEY }),
-      ]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: SUBSCRIPTION_DETAILS_KEY }), queryClient.invalidateQueries({ queryKey: AUTH_QUERY_KEY })]);
     },
     onError: () => toast({ title: 'Reactivation failed', description: 'Unable to reactivate subscription. Please try again.', variant: 'destructive' }),
   });

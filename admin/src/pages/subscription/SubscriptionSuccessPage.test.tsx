@@ -12,10 +12,13 @@ const user = { id: 1, email: 'op@example.com', name: 'Op', companyId: 2, subscri
 function renderAt(url: string, routes: Parameters<typeof fakeApi>[0]) {
   const api = fakeApi(routes);
   vi.stubGlobal('fetch', api.fetchStub);
-  const router = renderRoutes([
+  const router = renderRoutes(
+    [
       { path: '/subscription-success', element: <SubscriptionSuccessPage /> },
       { path: '/dashboard', element: <p>dashboard</p> },
-    ], url);
+    ],
+    url,
+  );
   return { api, router };
 }
 
@@ -40,7 +43,10 @@ describe('<SubscriptionSuccessPage>', () => {
 
   it('shows the expired message with the way back when the session is invalid and nobody is signed in', async () => {
     renderAt('/subscription-success?session_id=cs_old', {
-      'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' } }),
+      'POST /api/process-checkout-success': () => ({
+        status: 400,
+        json: { success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' },
+      }),
       'GET /api/auth/user': () => ({ status: 401, json: { message: 'Not signed in' } }),
     });
     expect(await screen.findByRole('heading', { name: 'Payment Session Error' })).toBeTruthy();
@@ -51,7 +57,10 @@ describe('<SubscriptionSuccessPage>', () => {
 
   it('finds the signed-in account when the session is invalid but the user is still signed in', async () => {
     renderAt('/subscription-success?session_id=cs_old', {
-      'POST /api/process-checkout-success': () => ({ status: 400, json: { success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' } }),
+      'POST /api/process-checkout-success': () => ({
+        status: 400,
+        json: { success: false, error: 'Invalid or expired session ID', message: 'Invalid or expired session ID', code: 'CHECKOUT_INVALID' },
+      }),
       'GET /api/auth/user': () => ({ json: user }),
     });
     expect(await screen.findByRole('heading', { name: 'Account found' })).toBeTruthy();

@@ -74,7 +74,11 @@ export default function SubscriptionTestPage() {
         </CardHeader>
         <CardContent>
           {config.isPending && <Spinner label="Loading billing configuration" />}
-          {config.isError && <p role="alert" className="text-red-800">Unable to load the billing configuration.</p>}
+          {config.isError && (
+            <p role="alert" className="text-red-800">
+              Unable to load the billing configuration.
+            </p>
+          )}
           {config.data && (
             <p>
               <span className="mr-2 rounded bg-slate-100 px-2 py-0.5 font-mono text-sm">{config.data.mode}</span>
@@ -123,8 +127,8 @@ export default function SubscriptionTestPage() {
         <CardHeader>
           <CardTitle>Try It</CardTitle>
           <CardDescription>
-            Starts a checkout for the account you are signed in as (sign in first: the server ignores the email for anyone else).
-            Returning from it in this browser starts the trial and signs you in.
+            Starts a checkout for the account you are signed in as (sign in first: the server ignores the email for anyone else). Returning from it in this
+            browser starts the trial and signs you in.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

@@ -11,7 +11,16 @@ import {
   type PaymentReturnDeps,
 } from './processCheckout';
 
-const user: CurrentUser = { id: 1, email: 'op@example.com', name: 'Op', companyId: 2, subscriptionStatus: 'trialing', trialEndsAt: null, emailVerified: true, trialAvailable: false };
+const user: CurrentUser = {
+  id: 1,
+  email: 'op@example.com',
+  name: 'Op',
+  companyId: 2,
+  subscriptionStatus: 'trialing',
+  trialEndsAt: null,
+  emailVerified: true,
+  trialAvailable: false,
+};
 const failure = (status: number, body: unknown) => new ApiRequestError(status, typeof body === 'string' ? body : JSON.stringify(body), 'Status');
 
 describe('messageForStatus (docs/product.md §8)', () => {

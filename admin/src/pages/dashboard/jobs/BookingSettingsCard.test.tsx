@@ -13,7 +13,17 @@ import { fakeApi } from '../../../test/dom';
 import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL } from './BookingSettingsCard';
 import { SMS_NUMBER_CONFIRMED, SMS_NUMBER_UNCONFIRMED } from './SmsNumberConfirm';
 
-const settings: BookingSettings = { responseMinutes: 10, smsNumber: null, smsNumberConfirmed: false, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, bookingOrigins: [], smsConfigured: false };
+const settings: BookingSettings = {
+  responseMinutes: 10,
+  smsNumber: null,
+  smsNumberConfirmed: false,
+  offerBooking: true,
+  offerWhatsapp: true,
+  offerCall: true,
+  textIrishMobiles: false,
+  bookingOrigins: [],
+  smsConfigured: false,
+};
 
 function renderCard(
   put: (body: unknown) => { status?: number; json?: unknown } = (body) => ({ json: { ...settings, ...(body as object) } }),
@@ -65,7 +75,9 @@ describe('<BookingSettingsCard>', () => {
     fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '15' } });
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
-    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: false, offerCall: true, textIrishMobiles: false, smsNumber: '+447700900456', responseMinutes: 15 }]);
+    expect(puts(api)).toEqual([
+      { offerBooking: true, offerWhatsapp: false, offerCall: true, textIrishMobiles: false, smsNumber: '+447700900456', responseMinutes: 15 },
+    ]);
   });
 
   it('refuses a landline or a response time out of range before sending, and a blank number means email only', async () => {
@@ -113,7 +125,15 @@ describe('<BookingSettingsCard>', () => {
       'POST /api/booking-settings/sms-code': () => ({ json: { success: true, smsNumber: '+447700900456' } }),
       'POST /api/booking-settings/sms-code/confirm': (body) => {
         if ((body as { code: string }).code !== '123456') {
-          return { status: 400, json: { message: 'That code is not right. Please check the text and try again.', code: 'SMS_CODE_WRONG', fields: { code: 'That code is not right. Please check the text and try again.' }, requestId: 'r2' } };
+          return {
+            status: 400,
+            json: {
+              message: 'That code is not right. Please check the text and try again.',
+              code: 'SMS_CODE_WRONG',
+              fields: { code: 'That code is not right. Please check the text and try again.' },
+              requestId: 'r2',
+            },
+          };
         }
         confirmed = true;
         return { json: { success: true, smsNumber: '+447700900456' } };

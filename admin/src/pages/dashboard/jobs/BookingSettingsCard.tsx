@@ -121,7 +121,11 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
         </p>
       )}
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Text bookings to (mobile)" hint="Each booking is emailed, and texted to this mobile too once you confirm it with the code we text to it. Leave blank for email only." error={errors.smsNumber?.message}>
+        <Field
+          label="Text bookings to (mobile)"
+          hint="Each booking is emailed, and texted to this mobile too once you confirm it with the code we text to it. Leave blank for email only."
+          error={errors.smsNumber?.message}
+        >
           <Input type="tel" inputMode="tel" autoComplete="tel" placeholder="07700 900123" {...register('smsNumber')} />
         </Field>
         <Field

@@ -18,7 +18,9 @@ export function InvoiceSettingsCard() {
     <Card>
       <CardHeader>
         <CardTitle>Receipts and invoices</CardTitle>
-        <CardDescription>A job paid at booking gets a receipt when it is completed, or a VAT invoice when you are VAT registered and your VAT number is set.</CardDescription>
+        <CardDescription>
+          A job paid at booking gets a receipt when it is completed, or a VAT invoice when you are VAT registered and your VAT number is set.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {settings.isLoading ? (
@@ -42,7 +44,10 @@ function InvoiceForm({ settings }: { settings: InvoiceSettings }) {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm({ resolver: zodResolver(invoiceSettingsUpdateSchema), values: { vatNumber: settings.vatNumber ?? '', businessAddress: settings.businessAddress ?? '' } });
+  } = useForm({
+    resolver: zodResolver(invoiceSettingsUpdateSchema),
+    values: { vatNumber: settings.vatNumber ?? '', businessAddress: settings.businessAddress ?? '' },
+  });
 
   const onSubmit = handleSubmit((update) =>
     save.mutate(update, {
@@ -62,7 +67,11 @@ function InvoiceForm({ settings }: { settings: InvoiceSettings }) {
       <div className="grid gap-4 sm:grid-cols-2">
         <Field
           label="VAT number"
-          hint={settings.vatRegistered ? 'Printed on your VAT invoices. Without it your jobs get receipts.' : 'You are not VAT registered (Pricing & Rates): your jobs get receipts.'}
+          hint={
+            settings.vatRegistered
+              ? 'Printed on your VAT invoices. Without it your jobs get receipts.'
+              : 'You are not VAT registered (Pricing & Rates): your jobs get receipts.'
+          }
           error={errors.vatNumber?.message}
         >
           <Input autoComplete="off" placeholder="GB123456789" {...register('vatNumber')} />

@@ -80,10 +80,7 @@ describe('<JobsCard>', () => {
     renderCard({ 'GET /api/bookings': () => list([requested, underWay], [declined]) });
     await screen.findByText(waitingText(1));
     const open = within(screen.getByRole('list', { name: 'Open jobs' })).getAllByRole('article');
-    expect(open.map((item) => within(item).getByRole('heading').textContent)).toEqual([
-      'TQ-KJAECF76R · Jane Motorist',
-      'TQ-M3N4P5Q6R · Omar Stranded',
-    ]);
+    expect(open.map((item) => within(item).getByRole('heading').textContent)).toEqual(['TQ-KJAECF76R · Jane Motorist', 'TQ-M3N4P5Q6R · Omar Stranded']);
     const first = job('KJAECF76R');
     expect(within(first).getByRole('timer').textContent).toMatch(/^Answer within [67]:\d\d$/);
     expect(within(first).getByRole('link', { name: '07700 900123' }).getAttribute('href')).toBe('tel:+447700900123');
@@ -162,7 +159,12 @@ describe('<JobsCard>', () => {
 
   it('declines with a reason, and the job moves to the finished ones', async () => {
     let answered = false;
-    const gone = { ...requested, status: 'declined' as const, declineReason: 'No truck free', history: [...requested.history, { status: 'declined' as const, at: minutesFromNow(0) }] };
+    const gone = {
+      ...requested,
+      status: 'declined' as const,
+      declineReason: 'No truck free',
+      history: [...requested.history, { status: 'declined' as const, at: minutesFromNow(0) }],
+    };
     const api = renderCard({
       'GET /api/bookings': () => (answered ? list([], [gone]) : list([requested])),
       'POST /api/bookings/KJAECF76R/decline': () => {
@@ -177,13 +179,20 @@ describe('<JobsCard>', () => {
     expect(screen.queryByRole('list', { name: 'Open jobs' })).toBeNull();
     expect(posts(api)).toEqual([{ method: 'POST', path: '/api/bookings/KJAECF76R/decline', body: { reason: 'No truck free' } }]);
     const history = within(job('KJAECF76R')).getByRole('list', { name: 'History of TQ-KJAECF76R' });
-    expect(within(history).getAllByRole('listitem').map((item) => item.textContent?.replace(/^.*\d\d:\d\d/, ''))).toEqual(['Requested', 'Declined']);
+    expect(
+      within(history)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent?.replace(/^.*\d\d:\d\d/, '')),
+    ).toEqual(['Requested', 'Declined']);
   });
 
   it('shows the server’s refusal, such as a booking that expired meanwhile, and its per-field messages', async () => {
     renderCard({
       'GET /api/bookings': () => list([requested]),
-      'POST /api/bookings/KJAECF76R/accept': () => ({ status: 409, json: { message: 'This job cannot move to that status now.', code: 'BOOKING_OUT_OF_ORDER', requestId: 'r1' } }),
+      'POST /api/bookings/KJAECF76R/accept': () => ({
+        status: 409,
+        json: { message: 'This job cannot move to that status now.', code: 'BOOKING_OUT_OF_ORDER', requestId: 'r1' },
+      }),
       'POST /api/bookings/KJAECF76R/decline': () => ({
         status: 400,
         json: { message: 'Invalid request', code: 'VALIDATION_ERROR', fields: { reason: 'Reason contains characters that are not allowed' }, requestId: 'r2' },
@@ -222,7 +231,10 @@ describe('<JobsCard>', () => {
       'GET /api/bookings': () => list([done ? refunded : paid, held]),
       'POST /api/bookings/KJAECF76R/refund': (body) => {
         if ((body as { amount?: number }).amount === 40) {
-          return { status: 400, json: { message: 'Too much', code: 'VALIDATION_FAILED', fields: { amount: 'Refund can be at most £37.44, what is left of the payment' } } };
+          return {
+            status: 400,
+            json: { message: 'Too much', code: 'VALIDATION_FAILED', fields: { amount: 'Refund can be at most £37.44, what is left of the payment' } },
+          };
         }
         done = true;
         return { json: refunded };
@@ -252,7 +264,12 @@ describe('<JobsCard>', () => {
 
 describe('a finished job’s documents', () => {
   it('links a completed paid job’s simplified VAT invoice as a PDF and issues a full one on request', async () => {
-    const completed: Booking = { ...accepted, status: 'completed', driverUrl: null, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } };
+    const completed: Booking = {
+      ...accepted,
+      status: 'completed',
+      driverUrl: null,
+      payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null },
+    };
     const simplified = { number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: minutesFromNow(0), total: 143.75 };
     const full = { number: '000002', kind: 'vat_invoice', title: 'VAT invoice', issuedAt: minutesFromNow(0), total: 143.75 };
     let documents = [simplified];

@@ -49,7 +49,9 @@ export function JobsCard() {
     <Card>
       <CardHeader>
         <CardTitle>Jobs</CardTitle>
-        <CardDescription>Bookings from your quote page. Answer each before its time runs out, or it expires and the motorist is told to call you.</CardDescription>
+        <CardDescription>
+          Bookings from your quote page. Answer each before its time runs out, or it expires and the motorist is told to call you.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {jobs.isLoading ? (
@@ -163,7 +165,15 @@ interface FormField {
   input?: InputHTMLAttributes<HTMLInputElement>;
 }
 
-function JobForm({ label, fields, errors, button, variant, pending, onSubmit }: {
+function JobForm({
+  label,
+  fields,
+  errors,
+  button,
+  variant,
+  pending,
+  onSubmit,
+}: {
   label: string;
   fields: FormField[];
   errors: Record<string, string>;
@@ -229,7 +239,13 @@ function AnswerForms({ job }: { job: Booking }) {
               onChange: setEta,
               input: { type: 'number', inputMode: 'numeric', min: ETA_MINUTES.min, max: ETA_MINUTES.max, step: 1 },
             },
-            { name: 'driverName', label: 'Driver’s name (optional)', value: driver, onChange: setDriver, input: { maxLength: DRIVER_NAME_MAX, autoComplete: 'off' } },
+            {
+              name: 'driverName',
+              label: 'Driver’s name (optional)',
+              value: driver,
+              onChange: setDriver,
+              input: { maxLength: DRIVER_NAME_MAX, autoComplete: 'off' },
+            },
           ]}
           errors={errors}
           button="Accept"
@@ -241,7 +257,15 @@ function AnswerForms({ job }: { job: Booking }) {
         />
         <JobForm
           label={`Decline TQ-${job.reference}`}
-          fields={[{ name: 'reason', label: 'Reason for declining', value: reason, onChange: setReason, input: { maxLength: DECLINE_REASON_MAX, placeholder: 'No truck free' } }]}
+          fields={[
+            {
+              name: 'reason',
+              label: 'Reason for declining',
+              value: reason,
+              onChange: setReason,
+              input: { maxLength: DECLINE_REASON_MAX, placeholder: 'No truck free' },
+            },
+          ]}
           errors={errors}
           button="Decline"
           variant="outline"
@@ -317,7 +341,13 @@ function DriverLink({ job, url }: { job: Booking; url: string }) {
     <div className="grid gap-2 rounded-md bg-slate-50 p-3">
       <p className="text-sm font-medium">The driver’s page</p>
       <div className="flex flex-wrap items-center gap-2">
-        <Input readOnly value={url} aria-label={`Driver’s link for TQ-${job.reference}`} className="max-w-md font-mono text-xs" onFocus={(e) => e.currentTarget.select()} />
+        <Input
+          readOnly
+          value={url}
+          aria-label={`Driver’s link for TQ-${job.reference}`}
+          className="max-w-md font-mono text-xs"
+          onFocus={(e) => e.currentTarget.select()}
+        />
         <Button variant="outline" size="sm" onClick={() => void copy()}>
           <Copy aria-hidden="true" /> Copy driver link
         </Button>

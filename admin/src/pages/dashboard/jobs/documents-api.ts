@@ -7,7 +7,8 @@ import type { InvoiceSettingsUpdate } from '#shared/documents';
 const INVOICE_SETTINGS_KEY = [pathOf(portalApi['invoice-settings'])] as const;
 const documentsKey = (reference: string) => [pathOf(portalApi.bookings[':reference'].documents, { param: { reference } })] as const;
 
-export const documentHref = (reference: string, number: string) => pathOf(portalApi.bookings[':reference'].documents[':number'], { param: { reference, number } });
+export const documentHref = (reference: string, number: string) =>
+  pathOf(portalApi.bookings[':reference'].documents[':number'], { param: { reference, number } });
 
 /** A completed job's documents; read again when a refund changes what was paid. */
 export const useJobDocuments = (reference: string, refunded: number) =>

@@ -41,7 +41,10 @@ const calls = (api: ReturnType<typeof fakeApi>, method: string, path: string) =>
 
 describe('<PaymentsCard>', () => {
   it('shows a new operator’s account as not connected with no rule, and connects by going where the server says', async () => {
-    const { api, go } = renderCard({ 'GET /api/payments': () => ({ json: notConnected }), 'POST /api/payments/connect': () => ({ json: { url: CONNECT_URL } }) });
+    const { api, go } = renderCard({
+      'GET /api/payments': () => ({ json: notConnected }),
+      'POST /api/payments/connect': () => ({ json: { url: CONNECT_URL } }),
+    });
     expect(await screen.findByText('Not connected')).toBeTruthy();
     expect(screen.getByText(ACCOUNT_TEXT.not_connected)).toBeTruthy();
     expect(screen.getByText('Motorists book without paying.')).toBeTruthy();
@@ -56,7 +59,12 @@ describe('<PaymentsCard>', () => {
   it('says why payment at booking is off when the account is restricted, with what Stripe says', async () => {
     renderCard({
       'GET /api/payments': () => ({
-        json: { ...ready, account: { state: 'restricted', label: 'Restricted', reason: 'requirements.past_due' }, rule: 'full', offReason: PAYMENT_OFF_REASONS.restricted },
+        json: {
+          ...ready,
+          account: { state: 'restricted', label: 'Restricted', reason: 'requirements.past_due' },
+          rule: 'full',
+          offReason: PAYMENT_OFF_REASONS.restricted,
+        },
       }),
     });
     expect(await screen.findByText('Restricted')).toBeTruthy();
@@ -93,7 +101,10 @@ describe('<PaymentsCard>', () => {
   it('sends a fixed deposit with a hold, and shows the server’s refusal under its field', async () => {
     const { api } = renderCard({
       'GET /api/payments': () => ({ json: ready }),
-      'PUT /api/payments/rule': () => ({ status: 400, json: { message: 'Validation failed', code: 'VALIDATION_FAILED', fields: { depositAmount: 'Refused by the server' } } }),
+      'PUT /api/payments/rule': () => ({
+        status: 400,
+        json: { message: 'Validation failed', code: 'VALIDATION_FAILED', fields: { depositAmount: 'Refused by the server' } },
+      }),
     });
     fireEvent.click(await screen.findByRole('radio', { name: 'A deposit' }));
     fireEvent.click(screen.getByRole('radio', { name: 'A fixed amount' }));
@@ -161,7 +172,9 @@ describe('<PaymentsCard>', () => {
 
 describe('ruleText', () => {
   it('words each rule', () => {
-    expect(ruleText({ rule: 'full', depositType: null, depositAmount: null, depositPercent: null, hold: false })).toBe('Motorists pay the full price when they book.');
+    expect(ruleText({ rule: 'full', depositType: null, depositAmount: null, depositPercent: null, hold: false })).toBe(
+      'Motorists pay the full price when they book.',
+    );
     expect(ruleText({ rule: 'deposit', depositType: 'fixed', depositAmount: 25, depositPercent: null, hold: true })).toBe(
       'Motorists pay a deposit of £25.00 when they book, or have the full price held on their card for a job within 6 days, taken when it is done.',
     );

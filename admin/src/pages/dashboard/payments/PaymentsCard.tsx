@@ -39,7 +39,8 @@ export const CONNECT_LABELS: Record<AccountState, string> = {
 
 /** What the account's state means for the operator. */
 export const ACCOUNT_TEXT: Record<AccountState, string> = {
-  not_connected: 'Connect your own payment account to take a deposit or the full price when a motorist books. The money goes straight to you: no fee is taken on it.',
+  not_connected:
+    'Connect your own payment account to take a deposit or the full price when a motorist books. The money goes straight to you: no fee is taken on it.',
   details_needed: 'Stripe needs a few more details before your account can take payments.',
   ready: 'Your payment account is ready to take payments.',
   restricted: 'Stripe has restricted your payment account: it cannot take payments until you update it.',
@@ -233,7 +234,14 @@ function RuleForm({ settings }: { settings: PaymentSettings }) {
         <legend className="mb-1 text-sm font-semibold">When a motorist books, they pay</legend>
         {RULES.map((option) => (
           <label key={option.value} className="flex items-center gap-2 text-sm">
-            <input type="radio" name="rule" value={option.value} checked={draft.rule === option.value} onChange={() => set('rule', option.value)} className="size-4 accent-brand-600" />
+            <input
+              type="radio"
+              name="rule"
+              value={option.value}
+              checked={draft.rule === option.value}
+              onChange={() => set('rule', option.value)}
+              className="size-4 accent-brand-600"
+            />
             {option.label}
           </label>
         ))}

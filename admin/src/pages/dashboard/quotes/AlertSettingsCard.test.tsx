@@ -12,7 +12,15 @@ import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
 import { AlertSettingsCard } from './AlertSettingsCard';
 
-const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: false, accountVerified: true, alertRecipientVerified: true };
+const settings: LeadSettings = {
+  alertMode: 'each',
+  alertEmail: null,
+  alertRecipient: 'jobs@rapid.example',
+  retentionMonths: 24,
+  mailConfigured: false,
+  accountVerified: true,
+  alertRecipientVerified: true,
+};
 const alert = (fields: Partial<Alert>): Alert => ({
   id: 1,
   kind: 'quote',
@@ -96,7 +104,10 @@ describe('<AlertSettingsCard>', () => {
   });
 
   it('shows the server’s refusal, keeping what was typed', async () => {
-    renderCard(() => ({ status: 400, json: { message: 'Alert email is not valid', code: 'VALIDATION_FAILED', fields: { alertEmail: 'Alert email is not valid' } } }));
+    renderCard(() => ({
+      status: 400,
+      json: { message: 'Alert email is not valid', code: 'VALIDATION_FAILED', fields: { alertEmail: 'Alert email is not valid' } },
+    }));
     fireEvent.change(await screen.findByLabelText('Send alerts to'), { target: { value: 'office@rapid.example' } });
     await save();
     expect(await screen.findByText('Error saving alert settings')).toBeTruthy();

@@ -112,7 +112,14 @@ function SettingsForm({ settings }: { settings: LeadSettings }) {
           hint={`${RETENTION_MONTHS.min} to ${RETENTION_MONTHS.max}. Older quotes and their notes are deleted each night.`}
           error={errors.retentionMonths?.message}
         >
-          <Input type="number" inputMode="numeric" min={RETENTION_MONTHS.min} max={RETENTION_MONTHS.max} step={1} {...register('retentionMonths', { valueAsNumber: true })} />
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={RETENTION_MONTHS.min}
+            max={RETENTION_MONTHS.max}
+            step={1}
+            {...register('retentionMonths', { valueAsNumber: true })}
+          />
         </Field>
       </div>
       <div>
@@ -145,7 +152,13 @@ function VerificationNote({ settings }: { settings: LeadSettings }) {
             {send.isPending ? 'Sending...' : 'Send verification link'}
           </Button>
           <span role="status">
-            {send.isSuccess ? `Sent to ${send.data.email}.` : send.isError ? (send.error instanceof ApiRequestError ? send.error.serverMessage : send.error.message) : ''}
+            {send.isSuccess
+              ? `Sent to ${send.data.email}.`
+              : send.isError
+                ? send.error instanceof ApiRequestError
+                  ? send.error.serverMessage
+                  : send.error.message
+                : ''}
           </span>
         </div>
       )}

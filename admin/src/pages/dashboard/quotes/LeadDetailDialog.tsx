@@ -70,6 +70,7 @@ function LeadBody({ lead }: { lead: LeadDetail }) {
         </h3>
         <dl className="divide-y divide-slate-200">
           {lead.lines.map((line, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only list that never reorders; lines may repeat a label
             <div key={index} className="flex justify-between gap-4 py-1.5">
               <dt className="text-slate-700">{line.label}</dt>
               <dd className="tabular-nums">{formatPounds(line.amount)}</dd>
@@ -111,6 +112,7 @@ function LeadBody({ lead }: { lead: LeadDetail }) {
             Quoted <time dateTime={lead.createdAt}>{formatDateTime(lead.createdAt)}</time>
           </li>
           {lead.history.map((change, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a read-only history that never reorders; entries may repeat
             <li key={index} className="grid gap-1">
               <span className="flex flex-wrap items-center gap-2">
                 <StatusBadge status={change.status} />

@@ -41,7 +41,17 @@ const lead: LeadDetail = {
   history: [],
 };
 const { lines: _lines, vat: _vat, validUntil: _validUntil, history: _history, ...listed } = lead;
-const older = { ...listed, reference: 'K7Q2M3N4P', createdAt: '2026-11-20T09:00:00Z', urgency: 'later' as const, preferredDate: '2026-12-05', preferredTime: '14:30', customerContact: null, customerContacts: [], status: 'won' as const };
+const older = {
+  ...listed,
+  reference: 'K7Q2M3N4P',
+  createdAt: '2026-11-20T09:00:00Z',
+  urgency: 'later' as const,
+  preferredDate: '2026-12-05',
+  preferredTime: '14:30',
+  customerContact: null,
+  customerContacts: [],
+  status: 'won' as const,
+};
 const oldest = { ...listed, reference: 'ABCDEFGH', createdAt: '2026-11-01T09:00:00Z', customerContact: null, customerContacts: [] };
 
 const numbers: LeadNumbers = {
@@ -61,7 +71,15 @@ const numbers: LeadNumbers = {
   medianAcceptanceSeconds: 245,
   moneyTaken: 37.44,
 };
-const settings: LeadSettings = { alertMode: 'each', alertEmail: null, alertRecipient: 'jobs@rapid.example', retentionMonths: 24, mailConfigured: true, accountVerified: true, alertRecipientVerified: true };
+const settings: LeadSettings = {
+  alertMode: 'each',
+  alertEmail: null,
+  alertRecipient: 'jobs@rapid.example',
+  retentionMonths: 24,
+  mailConfigured: true,
+  accountVerified: true,
+  alertRecipientVerified: true,
+};
 
 type Route = (body: unknown) => { status?: number; json?: unknown };
 
@@ -71,10 +89,31 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     'GET /api/lead-settings': () => ({ json: settings }),
     'GET /api/alerts': () => ({ json: [] }),
     'GET /api/bookings': () => ({ json: { open: [], recent: [] } }),
-    'GET /api/booking-settings': () => ({ json: { responseMinutes: 10, smsNumber: null, smsNumberConfirmed: false, offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsConfigured: true } }),
+    'GET /api/booking-settings': () => ({
+      json: {
+        responseMinutes: 10,
+        smsNumber: null,
+        smsNumberConfirmed: false,
+        offerBooking: true,
+        offerWhatsapp: true,
+        offerCall: true,
+        textIrishMobiles: false,
+        smsConfigured: true,
+      },
+    }),
     'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
     'GET /api/payments': () => ({
-      json: { mode: 'local', account: { state: 'not_connected', label: 'Not connected', reason: null }, rule: 'none', depositType: null, depositAmount: null, depositPercent: null, hold: false, active: false, offReason: null },
+      json: {
+        mode: 'local',
+        account: { state: 'not_connected', label: 'Not connected', reason: null },
+        rule: 'none',
+        depositType: null,
+        depositAmount: null,
+        depositPercent: null,
+        hold: false,
+        active: false,
+        offReason: null,
+      },
     }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
@@ -119,7 +158,9 @@ describe('<QuotesTab>', () => {
     fireEvent.change(await screen.findByLabelText('Find by reference'), { target: { value: 'tq-4xd8 hbzsr' } });
     const dialog = await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR' });
     expect(router.state.location.search).toBe('?tab=quotes&quote=4XD8HBZSR');
-    const terms = within(dialog).getAllByRole('term').map((term) => term.textContent);
+    const terms = within(dialog)
+      .getAllByRole('term')
+      .map((term) => term.textContent);
     expect(terms).toEqual(['Vehicle Base Price', 'Call-out Fee', 'Total']);
     expect(dialog.textContent).toContain('Includes VAT (20%): £205.75');
     expect(dialog.textContent).toContain('Valid until 25 Nov 2026, 13:58');
@@ -155,7 +196,12 @@ describe('<QuotesTab>', () => {
   });
 
   it('saves a status with a note, shows it in the history and refreshes the list and numbers', async () => {
-    const won = { ...lead, status: 'won' as const, statusChangedAt: '2026-11-24T15:00:00Z', history: [{ status: 'won' as const, note: 'Booked for 3pm', at: '2026-11-24T15:00:00Z' }] };
+    const won = {
+      ...lead,
+      status: 'won' as const,
+      statusChangedAt: '2026-11-24T15:00:00Z',
+      history: [{ status: 'won' as const, note: 'Booked for 3pm', at: '2026-11-24T15:00:00Z' }],
+    };
     const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR', { 'PUT /api/quotes/4XD8HBZSR/status': () => ({ json: won }) });
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(await within(dialog).findByLabelText('Status'), { target: { value: 'won' } });
@@ -177,7 +223,10 @@ describe('<QuotesTab>', () => {
 
   it('keeps what was typed when the save fails, with the server’s message under the field', async () => {
     const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR', {
-      'PUT /api/quotes/4XD8HBZSR/status': () => ({ status: 400, json: { message: 'Note must not contain control characters', code: 'VALIDATION_FAILED', fields: { note: 'Note must not contain control characters' } } }),
+      'PUT /api/quotes/4XD8HBZSR/status': () => ({
+        status: 400,
+        json: { message: 'Note must not contain control characters', code: 'VALIDATION_FAILED', fields: { note: 'Note must not contain control characters' } },
+      }),
     });
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(await within(dialog).findByLabelText('Status'), { target: { value: 'contacted' } });
@@ -230,12 +279,30 @@ describe('<QuotesTab>', () => {
     renderTab();
     await screen.findByText('Quotes today');
     const figures = screen.getAllByRole('term').map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
-    expect(figures).toEqual(['Quotes today: 1', 'Last 7 days: 2', 'Last 30 days: 3', 'Contacted: 33%', 'Won: 33%', 'Median quote: £1,234.50', 'Bookings: 2', 'Median time to accept: 4 min', 'Money taken: £37.44']);
+    expect(figures).toEqual([
+      'Quotes today: 1',
+      'Last 7 days: 2',
+      'Last 30 days: 3',
+      'Contacted: 33%',
+      'Won: 33%',
+      'Median quote: £1,234.50',
+      'Bookings: 2',
+      'Median time to accept: 4 min',
+      'Money taken: £37.44',
+    ]);
     const funnel = screen.getByRole('region', { name: 'From quote to job, last 30 days' });
-    expect(within(funnel).getAllByRole('listitem').map((step) => step.textContent)).toEqual(['3 quotes', '→2 booked (67%)', '→1 completed (50%)']);
+    expect(
+      within(funnel)
+        .getAllByRole('listitem')
+        .map((step) => step.textContent),
+    ).toEqual(['3 quotes', '→2 booked (67%)', '→1 completed (50%)']);
     const chart = screen.getByRole('figure', { name: 'Quotes per day, last 30 days' });
     expect(chart.textContent).toContain('1 quote in the last 2 days; the busiest day was 24 Nov with 1.');
-    expect(within(chart).getAllByRole('row').map((row) => row.textContent)).toEqual(['DayQuotes', '23 Nov0', '24 Nov1']);
+    expect(
+      within(chart)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['DayQuotes', '23 Nov0', '24 Nov1']);
     expect(screen.getByRole('region', { name: 'Top pickup districts' }).textContent).toContain('SW1A3 quotes');
   });
 

@@ -222,6 +222,7 @@ function FindByReference({ onFound }: { onFound: (reference: string) => void }) 
   const hintId = `${inputId}-hint`;
   const messageId = `${inputId}-message`;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with role=search is the long-supported landmark; the <search> element is too new for every browser we serve
     <form role="search" aria-label="Find a quote" noValidate onSubmit={onSubmit} className="grid gap-1.5">
       <Label htmlFor={inputId}>Find by reference</Label>
       <div className="flex gap-2">

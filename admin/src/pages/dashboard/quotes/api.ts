@@ -4,7 +4,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import type { LeadStatusUpdate, LeadSettingsUpdate } from '#shared/schemas';
-import type { Alert, LeadDetail, LeadNumbers, LeadPage, LeadSettings } from '#shared/types';
 
 export interface LeadFilters {
   from: string;

@@ -22,7 +22,9 @@ describe('the Quotes tab’s wording', () => {
   it('words the vehicle and the problem as the motorist chose them', () => {
     const lead = { vehicleType: 'luton van', gearboxType: 'automatic', rollingStatus: 'not-rolling', passengerCount: 1, problemType: 'ditch-recovery' };
     expect(vehicleText(lead)).toBe('Luton Van · Automatic · Not Rolling · 1 passenger · Ditch Recovery');
-    expect(vehicleText({ ...lead, gearboxType: null, rollingStatus: 'n-a', passengerCount: 0, problemType: 'flat-tire' })).toBe('Luton Van · N/A · 0 passengers · Flat Tyre');
+    expect(vehicleText({ ...lead, gearboxType: null, rollingStatus: 'n-a', passengerCount: 0, problemType: 'flat-tire' })).toBe(
+      'Luton Van · N/A · 0 passengers · Flat Tyre',
+    );
     expect(routeText({ pickupPostcode: 'SW1A 1AA', destinationPostcode: 'EC1A 1BB', distance: 3.2 })).toBe('SW1A 1AA → EC1A 1BB, 3.2 miles');
   });
 

@@ -56,7 +56,9 @@ export function durationText(seconds: number): string {
 }
 
 /** The funnel's steps in words: each after the first with its share of the step before. */
-export function funnelSteps(numbers: Pick<LeadNumbers, 'last30Days' | 'bookings' | 'completedBookings'>): { label: string; count: number; share: string | null }[] {
+export function funnelSteps(
+  numbers: Pick<LeadNumbers, 'last30Days' | 'bookings' | 'completedBookings'>,
+): { label: string; count: number; share: string | null }[] {
   const share = (part: number, whole: number) => (whole === 0 ? null : percent(part / whole));
   return [
     { label: numbers.last30Days === 1 ? 'quote' : 'quotes', count: numbers.last30Days, share: null },
