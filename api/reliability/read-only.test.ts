@@ -67,7 +67,8 @@ describe('a database file that cannot be written at start', () => {
     const served = await quote();
     expect(served.status).toBe(200);
     expect((await served.json()).quoteId).toEqual(expect.any(String));
-    expect(output).toContain('Database writable again');
+    // The log is written asynchronously (pino's destination): the line may reach the pipe just after the answer.
+    await vi.waitFor(() => expect(output).toContain('Database writable again'), { timeout: 10_000, interval: 50 });
     // The same process throughout.
     expect(server.child.exitCode).toBeNull();
   });
