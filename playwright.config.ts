@@ -2,8 +2,9 @@
 // dist/server.mjs, that `npm test` builds first (run `npm run build` before `npx playwright test`).
 // Two workers, a test file each at a time: every journey signs up its own operator and reads
 // only its own texts and mail from the fakes. Journeys that move the server's clock
-// (*.clock.pw.ts, through TEST_CLOCK_CONTROL) run after the others, alone. Two origins: the API/app on :4173 and a plain static server for examples/ on :4174, so the
-// widget is always tested embedded on a site of another origin.
+// (*.clock.pw.ts, through TEST_CLOCK_CONTROL) have a server and database of their own, so they run
+// beside the others. Two origins: the API/app on :4173 and a plain static server for examples/ on
+// :4174, so the widget is always tested embedded on a site of another origin.
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,14 @@ export const MESSAGES_READER = `http://127.0.0.1:${messageFakePorts(messagesPort
 // environment, so a journey can open the server's database (e2e/golive.pw.ts lets a period run out).
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'recovery-e2e-')));
 export const E2E_DATABASE_PATH = path.join(dataDir, 'e2e.db');
+/**
+ * The clock journeys' own server (its own database): they move its clock (TEST_CLOCK_CONTROL,
+ * api/platform/test-clock.ts), which would move every other journey's time on a shared server, so
+ * they get one of their own and run beside the others instead of alone after them.
+ */
+const clockPort = apiPort + 6;
+export const CLOCK_ORIGIN = `http://127.0.0.1:${clockPort}`;
+
 
 export default defineConfig({
   testDir: './e2e',
@@ -41,8 +50,8 @@ export default defineConfig({
   projects: [
     { name: 'journeys', testMatch: '**/*.pw.ts', testIgnore: '**/*.clock.pw.ts' },
     // The server's clock is the whole server's: moved on while another journey runs, it would
-    // shift that journey's times too, so these wait for the others to finish.
-    { name: 'clock', testMatch: '**/*.clock.pw.ts', dependencies: ['journeys'] },
+    // shift that journey's times too, so these run against a server of their own.
+    { name: 'clock', testMatch: '**/*.clock.pw.ts', use: { baseURL: CLOCK_ORIGIN } },
   ],
   // One retry in CI only: a loaded 2-core runner can starve a browser step; locally a flake should show.
   retries: process.env.CI ? 1 : 0,
@@ -77,6 +86,29 @@ export default defineConfig({
         HOST: '127.0.0.1',
         PUBLIC_URL: API_ORIGIN,
         DATABASE_PATH: E2E_DATABASE_PATH,
+        BILLING_MODE: 'local',
+        QUOTE_RATE_LIMIT: '0',
+        // The journeys book from one address too.
+        BOOKING_RATE_LIMIT: '0',
+        // The journeys sign up a fresh operator each from one address.
+        SIGNUP_RATE_LIMIT: '0',
+        LOG_LEVEL: 'silent',
+        DVLA_API_KEY: FAKE_DVLA_KEY,
+        DVLA_API_URL: dvlaFakeUrl(dvlaPort),
+        ...messageFakeEnv(messagesPort),
+        MAIL_FROM: 'RecoveryQuote <alerts@example.com>',
+      },
+    },
+    {
+      command: 'node --enable-source-maps dist/server.mjs',
+      url: `${CLOCK_ORIGIN}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(clockPort),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: CLOCK_ORIGIN,
+        DATABASE_PATH: path.join(dataDir, 'e2e-clock.db'),
         BILLING_MODE: 'local',
         QUOTE_RATE_LIMIT: '0',
         // The journeys book from one address too.

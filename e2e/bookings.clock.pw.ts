@@ -4,11 +4,11 @@
 // portal with a 25-minute ETA and the motorist's open status page says so without a reload; the driver's page
 // (with an emulated position) moves the job on and the status page follows each step; a second
 // booking nobody answers expires once the server's clock is moved past its response time (the
-// clock control, api/platform/test-clock.ts: this file runs alone, after the other journeys), and
+// clock control, api/platform/test-clock.ts: this file has a server of its own, playwright.config.ts), and
 // its page tells the motorist to call.
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import type { ReadMail, ReadSms } from '../api/test/message-fakes';
-import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
+import { CLOCK_ORIGIN, MESSAGES_READER } from '../playwright.config';
 import { expectNoSeriousA11yViolations, quoteWithFirstChoices, signUpWithTrial } from './admin-helpers';
 
 const PHONE = { viewport: { width: 390, height: 844 } };
@@ -161,7 +161,7 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
   await test.step('the unanswered booking expires, and its page tells the motorist to call', async () => {
     // The shortest response time there is (2 minutes) passes on the server's clock, not in real time.
     await expect(unanswered.getByRole('heading', { name: 'Booking sent' })).toBeVisible();
-    const moved = await fetch(`${API_ORIGIN}/__test/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 2 * 60_000 }) });
+    const moved = await fetch(`${CLOCK_ORIGIN}/__test/clock`, { method: 'POST', body: JSON.stringify({ advanceMs: 2 * 60_000 }) });
     expect(moved.status, await moved.text()).toBe(200);
     await expect(unanswered.getByRole('heading', { name: 'Not answered in time' })).toBeVisible();
     await expect(unanswered.getByText(`${operator.companyName} did not answer in time. Please call ${operator.companyName} on 0161 496 0000.`)).toBeVisible();
