@@ -42,7 +42,6 @@ export const E2E_DATABASE_PATH = path.join(dataDir, 'e2e.db');
 const clockPort = apiPort + 6;
 export const CLOCK_ORIGIN = `http://127.0.0.1:${clockPort}`;
 
-
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: false,
