@@ -8,7 +8,6 @@ import { ArrowLeft, Calculator, Palette, Truck } from 'lucide-react';
 import {
   forgotPasswordSchema,
   PASSWORD_HINT,
-  signInLinkRequestSchema,
   signupSchema,
   type ForgotPasswordRequest,
   type SignInLinkRequest,
@@ -22,15 +21,18 @@ import { Button, Card, CardContent, CardDescription, CardHeader, Field, FullPage
 import { useAuth, type Auth } from '../lib/auth';
 import { onPublicOrigin, PUBLIC_URL } from '../lib/public-origin';
 
-function ForgotPasswordForm() {
+/**
+ * One email field that asks the server to mail the account a link (a password reset, or a
+ * sign-in link that works whatever the sign-in slowing says), then shows what the server answered:
+ * the same words whether or not the account exists.
+ */
+function EmailLinkForm({ send, submitLabel }: { send: (body: ForgotPasswordRequest) => Promise<{ message: string }>; submitLabel: string }) {
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm<ForgotPasswordRequest>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: '' } });
-  const request = useMutation({
-    mutationFn: (body: ForgotPasswordRequest) => call(portalApi['forgot-password'].$post, { json: body }),
-  });
+  const request = useMutation({ mutationFn: send });
   if (request.isSuccess) {
     return (
       <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
@@ -49,45 +51,18 @@ function ForgotPasswordForm() {
         </p>
       )}
       <Button type="submit" size="lg" disabled={request.isPending}>
-        {request.isPending ? 'Sending...' : 'Send Reset Link'}
+        {request.isPending ? 'Sending...' : submitLabel}
       </Button>
     </form>
   );
 }
 
-/** "Email me a sign-in link": signs in without the password, whatever the sign-in slowing says. */
-function SignInLinkForm() {
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<SignInLinkRequest>({ resolver: zodResolver(signInLinkRequestSchema), defaultValues: { email: '' } });
-  const request = useMutation({
-    mutationFn: (body: SignInLinkRequest) => call(portalApi['sign-in-link'].$post, { json: body }),
-  });
-  if (request.isSuccess) {
-    return (
-      <p role="status" className="rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
-        {request.data.message}
-      </p>
-    );
-  }
-  return (
-    <form noValidate onSubmit={handleSubmit((values) => request.mutate(values))} className="grid gap-4">
-      <Field label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="email" {...register('email')} />
-      </Field>
-      {request.isError && (
-        <p role="alert" className="text-sm text-red-700">
-          {request.error instanceof ApiRequestError ? request.error.serverMessage : request.error.message}
-        </p>
-      )}
-      <Button type="submit" size="lg" disabled={request.isPending}>
-        {request.isPending ? 'Sending...' : 'Email Me a Sign-in Link'}
-      </Button>
-    </form>
-  );
-}
+const ForgotPasswordForm = () => <EmailLinkForm send={(body) => call(portalApi['forgot-password'].$post, { json: body })} submitLabel="Send Reset Link" />;
+
+/** "Email me a sign-in link": signs in without the password, whatever the sign-in slowing says (the same email rule as the reset's). */
+const SignInLinkForm = () => (
+  <EmailLinkForm send={(body: SignInLinkRequest) => call(portalApi['sign-in-link'].$post, { json: body })} submitLabel="Email Me a Sign-in Link" />
+);
 
 function SignInForm({ login }: { login: Auth['login'] }) {
   const {
