@@ -98,6 +98,7 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
         offerWhatsapp: true,
         offerCall: true,
         textIrishMobiles: false,
+        bookingOrigins: [],
         smsConfigured: true,
       },
     }),
