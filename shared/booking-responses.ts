@@ -47,6 +47,16 @@ export const bookingCreatedSchema = z
   })
   .meta({ id: 'BookingCreated' });
 
+/** What a booking of this quote pays now and leaves for later: the booking form says it before sending. */
+export const paymentDueSchema = z
+  .object({
+    kind: z.enum(['deposit', 'full', 'hold', 'none']).meta({ description: 'none: nothing is paid at booking' }),
+    now: money.meta({ description: 'Paid (or held on the card) at booking' }),
+    later: money.meta({ description: 'Left to pay: to the driver, or by the link sent' }),
+    percent: z.number().int().nullable().meta({ description: 'The deposit as a percentage of the price, when the rule is one' }),
+  })
+  .meta({ id: 'PaymentDue' });
+
 /** The driver's page: what they need to find the motorist and do the job. */
 export const driverViewSchema = z
   .object({
@@ -121,6 +131,7 @@ export const bookingSettingsSchema = z
 
 export type JobView = z.infer<typeof jobViewSchema>;
 export type BookingCreated = z.infer<typeof bookingCreatedSchema>;
+export type PaymentDueView = z.infer<typeof paymentDueSchema>;
 export type DriverView = z.infer<typeof driverViewSchema>;
 export type Booking = z.infer<typeof bookingSchema>;
 export type BookingList = z.infer<typeof bookingListSchema>;

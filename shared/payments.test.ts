@@ -9,7 +9,6 @@ import {
   paymentSummary,
   percentOf,
   refundablePence,
-  shareLines,
   takenPence,
   type PaymentAmounts,
   type PaymentRule,
@@ -48,30 +47,6 @@ describe('amountDue', () => {
   });
 });
 
-describe('shareLines', () => {
-  it('shares the lines out to the amount, adding up to the penny and never past a line', () => {
-    for (const amount of [1, 30, 3744, 9999, 18719, 18720]) {
-      const shared = shareLines(LINES, amount);
-      expect(shared.reduce((sum, l) => sum + l.amountPence, 0)).toBe(amount);
-      for (const l of shared) expect(l.amountPence).toBeLessThanOrEqual(LINES.find((x) => x.label === l.label)?.amountPence ?? 0);
-    }
-    expect(shareLines(LINES, 3744).map((l) => l.amountPence)).toEqual([1000, 1000, 1120, 624]);
-    expect(shareLines(LINES, 18720)).toEqual(LINES);
-  });
-
-  it('drops lines of nothing', () => {
-    expect(
-      shareLines(
-        [
-          { label: 'A', amountPence: 0 },
-          { label: 'B', amountPence: 100 },
-        ],
-        50,
-      ),
-    ).toEqual([{ label: 'B', amountPence: 50 }]);
-  });
-});
-
 describe('paymentPlan', () => {
   it('holds the full price for a job starting within the hold window, else charges the deposit', () => {
     const r = rule({ rule: 'deposit', depositPercent: 20, hold: true });
@@ -81,6 +56,13 @@ describe('paymentPlan', () => {
       kind: 'deposit',
       amountPence: 3744,
     });
+  });
+
+  it('names one deposit line for a deposit, never the quote’s lines shared out (they would read as the real prices), and the quote’s lines for the full price', () => {
+    const deposit = paymentPlan(rule({ rule: 'deposit', depositPercent: 20 }), quote(), now);
+    expect(deposit).toEqual({ kind: 'deposit', amountPence: 3744, lines: [{ label: 'Deposit for recovery TQ-KJAECF76R', amountPence: 3744 }] });
+    expect(paymentPlan(rule({ rule: 'full' }), quote(), now)?.lines).toEqual(LINES);
+    expect(paymentPlan(rule({ rule: 'deposit', depositPercent: 20, hold: true }), quote(), now)?.lines).toEqual(LINES);
   });
 
   it('makes one line of a quote whose lines do not add up to its total', () => {

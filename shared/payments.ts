@@ -2,7 +2,7 @@
 // account, and the one pure computation of what a motorist pays at booking, in pence, from the
 // quote as it was frozen; and how a booking's payment is worded and counted (what was taken, what
 // is left to refund). Written once for the server, the portal, the pages and the export.
-import { formatPence } from './money';
+import { formatPence, formatPounds as pounds } from './money';
 
 /** No payment at booking (the default), a deposit, or the full price. */
 export const PAYMENT_RULES = ['none', 'deposit', 'full'] as const;
@@ -79,7 +79,7 @@ export interface QuoteLine {
 export interface PaymentPlan {
   kind: PaymentKind;
   amountPence: number;
-  /** The quote's own lines, shared out so they add up to `amountPence` to the penny. */
+  /** What the checkout names: the quote's own lines when the full price is paid or held, one deposit line for a deposit. */
   lines: QuoteLine[];
 }
 
@@ -96,31 +96,14 @@ export function amountDue(rule: PaymentRule, totalPence: number): { kind: 'depos
   return { kind: 'deposit', amountPence: deposit };
 }
 
-/**
- * The quote's lines shared out to `amountPence` (largest remainder, so they add up to the penny,
- * each never more than its own line). The full price keeps the lines as they are.
- */
-export function shareLines(lines: readonly QuoteLine[], amountPence: number): QuoteLine[] {
-  const kept = lines.filter((l) => l.amountPence > 0);
-  const total = kept.reduce((sum, l) => sum + l.amountPence, 0);
-  if (amountPence === total) return kept.map((l) => ({ ...l }));
-  const shares = kept.map((l, i) => {
-    const exact = l.amountPence * amountPence;
-    return { i, label: l.label, amountPence: Math.floor(exact / total), remainder: exact % total };
-  });
-  let left = amountPence - shares.reduce((sum, s) => sum + s.amountPence, 0);
-  for (const s of [...shares].sort((a, b) => b.remainder - a.remainder || a.i - b.i)) {
-    if (left === 0) break;
-    s.amountPence += 1;
-    left -= 1;
-  }
-  return shares.filter((s) => s.amountPence > 0).map(({ label, amountPence: pence }) => ({ label, amountPence: pence }));
-}
+/** The one line a deposit's checkout names: never the quote's own lines, which would read as their real prices. */
+export const depositLine = (reference: string) => `Deposit for recovery TQ-${reference}`;
 
 /**
  * What a booking pays, from the rule and the frozen quote: the full price held when the rule
  * holds and the job starts within the hold window, otherwise the rule's deposit or full price.
- * Lines that do not add up to the total (quotes from before lines were kept) become one line.
+ * The full price names the quote's lines (lines that do not add up to the total, from quotes
+ * before lines were kept, become one line); a deposit names one line, "Deposit for recovery TQ-…".
  */
 export function paymentPlan(
   rule: PaymentRule,
@@ -131,12 +114,14 @@ export function paymentPlan(
     quote.lines && quote.lines.reduce((sum, l) => sum + l.amountPence, 0) === quote.totalPence && quote.lines.every((l) => l.amountPence >= 0)
       ? quote.lines
       : [{ label: `Vehicle recovery TQ-${quote.reference}`, amountPence: quote.totalPence }];
+  const kept = lines.filter((l) => l.amountPence > 0).map((l) => ({ ...l }));
   if (rule.rule !== 'none' && rule.hold && quote.totalPence >= MIN_CHARGE_PENCE && quote.startsAt.getTime() - now.getTime() <= HOLD_START_WITHIN_MS) {
-    return { kind: 'hold', amountPence: quote.totalPence, lines: shareLines(lines, quote.totalPence) };
+    return { kind: 'hold', amountPence: quote.totalPence, lines: kept };
   }
   const due = amountDue(rule, quote.totalPence);
   if (!due) return null;
-  return { kind: due.kind, amountPence: due.amountPence, lines: shareLines(lines, due.amountPence) };
+  if (due.kind === 'deposit') return { kind: 'deposit', amountPence: due.amountPence, lines: [{ label: depositLine(quote.reference), amountPence: due.amountPence }] };
+  return { kind: 'full', amountPence: due.amountPence, lines: kept };
 }
 
 /** The account's state from what the provider last said of it. */
@@ -212,3 +197,41 @@ export const NOT_REFUNDABLE: Record<PaymentStatus | 'none', string> = {
 
 /** A refund of more than is left (400, on the amount). */
 export const refundTooMuch = (leftPence: number): string => `Refund can be at most ${formatPence(leftPence)}, what is left of the payment`;
+
+/**
+ * Whether money is still to follow a job in this status: the refund or the released hold of a
+ * job that will not happen, or the hold captured at completion. A job's status page keeps
+ * listening while it is, so the refund shows without a reload (docs/product.md §21).
+ */
+export function moneyToFollow(jobStatus: string, payment: { status: PaymentStatus } | null): boolean {
+  if (!payment) return false;
+  if (jobStatus === 'completed') return payment.status === 'held';
+  if (jobStatus === 'declined' || jobStatus === 'expired' || jobStatus === 'cancelled') {
+    return payment.status === 'paid' || payment.status === 'held' || payment.status === 'partially_refunded';
+  }
+  return false;
+}
+
+/** What a booking asks now and leaves for later, as the booking form says it before sending (pounds). */
+export interface PaymentDue {
+  kind: PaymentKind | 'none';
+  /** Paid (or held) at booking. */
+  now: number;
+  /** Left to pay the driver or by the link sent. */
+  later: number;
+  /** The deposit as a percentage of the price, when the rule is one. */
+  percent: number | null;
+}
+
+/**
+ * The booking form's line on the money, before sending: "Deposit now: £30.59 (20 %). Balance
+ * £122.37 to the driver or by the link we send." (docs/product.md §21).
+ */
+export function dueWords(due: PaymentDue): string {
+  if (due.kind === 'deposit') {
+    return `Deposit now: ${pounds(due.now)}${due.percent !== null ? ` (${due.percent} %)` : ''}. Balance ${pounds(due.later)} to the driver or by the link we send.`;
+  }
+  if (due.kind === 'full') return `Pay now: ${pounds(due.now)}, the full price. Nothing more to pay.`;
+  if (due.kind === 'hold') return `${pounds(due.now)} held on your card now, taken only when the job is done.`;
+  return `Nothing to pay now. ${pounds(due.later)} to the driver or by the link we send.`;
+}

@@ -10,6 +10,7 @@ import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { addressGroup } from '../platform/http/connection-guard';
 import { isFinished } from '#shared/bookings';
+import { moneyToFollow } from '#shared/payments';
 import { routes } from '../routes';
 import type { LiveHub } from './live';
 import type { BookingService } from './service';
@@ -37,6 +38,10 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
     .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
     .openapi(r.sendSmsCode, async (c) => c.json(await bookings.smsCodes.sendCode(currentUser(c).companyId), 200))
     .openapi(r.confirmSmsCode, async (c) => c.json(await bookings.smsCodes.confirmCode(currentUser(c).companyId, c.req.valid('json').code), 200))
+    .openapi(r.due, (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(bookings.due(c.req.param('quoteId'), client(c)), 200);
+    })
     .openapi(r.job, async (c) => {
       c.header('Cache-Control', 'no-store');
       const address = client(c);
@@ -70,8 +75,8 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
           stream.onAbort(() => end());
           write = (frame) => void stream.write(frame).catch(() => end());
           await stream.writeSSE({ event: 'job', data: JSON.stringify(view) });
-          // A finished job changes no more: its last state is all the page is sent.
-          if (isFinished(view.status)) end();
+          // A finished job changes no more once its money has followed: its last state is all the page is sent.
+          if (isFinished(view.status) && !moneyToFollow(view.status, view.payment)) end();
           const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => end()), HEARTBEAT_MS);
           try {
             await ended;

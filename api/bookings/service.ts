@@ -17,9 +17,9 @@ import {
   type DriverStep,
 } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
-import { poundsToPence } from '#shared/money';
+import { penceToPounds, poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
-import { NOT_REFUNDABLE } from '#shared/payments';
+import { moneyToFollow, NOT_REFUNDABLE, type PaymentDue } from '#shared/payments';
 import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
 import { bookingMessageKey, readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
@@ -58,7 +58,7 @@ import {
 } from './store';
 import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from './tokens';
 import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, jobUrl } from './job-link';
-import { toBooking, toDriverView, toJobView } from './views';
+import { paymentOf, toBooking, toDriverView, toJobView } from './views';
 import { quoteForBooking, type QuoteToBook } from './quote-lookup';
 import type { PaymentService } from '../payments/service';
 import { insertPayment } from '../payments/store';
@@ -154,13 +154,17 @@ export function bookingService(deps: BookingServiceDeps) {
   const operatorView = (b: BookingWithQuote) =>
     toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)));
 
-  /** Pushes the job's new state to its open pages; a finished job's streams end after it (nothing more will change). */
+  /**
+   * Pushes the job's new state to its open pages; a finished job's streams end after it once
+   * nothing more will change, so not while its money is still to follow (the refund of a declined
+   * job shows on the open page, docs/product.md §21).
+   */
   function publish(id: number) {
     if (!live.watched(id)) return;
     const b = bookingById(db, id);
     if (!b) return;
     live.publish(id, 'job', JSON.stringify(jobView(b)));
-    if (isFinished(b.status)) live.closeJob(id);
+    if (isFinished(b.status) && !moneyToFollow(b.status, paymentOf(b))) live.closeJob(id);
   }
 
   function outboxRow(
@@ -239,6 +243,8 @@ export function bookingService(deps: BookingServiceDeps) {
     // The money follows: a refund or a released hold when the job will not happen, a hold taken when it is done.
     if (payments && (isFinished(to) || to === 'completed')) await payments.followJob(b.id, to);
     await deps.afterMove?.(b.id, to);
+    // The open pages were told of the move at once; now of the money that followed it.
+    if (payments && isFinished(to)) publish(b.id);
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;
@@ -441,6 +447,24 @@ export function bookingService(deps: BookingServiceDeps) {
       }
       if (!checkout) deps.nudgeOutbox?.();
       return { created: true, result: answer(b) };
+    },
+
+    /** A payment changed by itself (a refund or release made late, or in the operator's own Stripe Dashboard): its job's open pages show it. */
+    paymentChanged(bookingId: number) {
+      publish(bookingId);
+    },
+
+    /** What a booking of this quote would pay now and leave for later: the booking form says it before sending. */
+    due(quoteId: string, client: string): PaymentDue {
+      jobLimiter.check(`due:${client}`, JOB_RATE_LIMITED);
+      const quote = quoteForBooking(db, quoteId);
+      if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
+      const total = quote.totalPricePence;
+      const due = payments?.planFor(quote);
+      if (!due) return { kind: 'none', now: 0, later: penceToPounds(total), percent: null };
+      const { kind, amountPence } = due.plan;
+      const percent = kind === 'deposit' ? payments?.settings(quote.companyId).depositPercent ?? null : null;
+      return { kind, now: penceToPounds(amountPence), later: penceToPounds(kind === 'hold' ? 0 : total - amountPence), percent };
     },
 
     /** Payment received (or the card held): the booking becomes requested, and the operator is alerted. */

@@ -17,6 +17,7 @@ import {
   bookingSchema,
   bookingSettingsSchema,
   driverViewSchema,
+  paymentDueSchema,
   jobViewSchema,
   smsCodeSentSchema,
 } from '#shared/booking-responses';
@@ -61,6 +62,15 @@ export const bookings = {
       ),
       429: rateLimited,
     },
+  }),
+  due: route({
+    method: 'get',
+    path: '/api/bookings/due/{quoteId}',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'What a booking of this quote pays now (a deposit, the full price, a hold, or nothing) and leaves for later: the booking form says it before sending',
+    parameters: [parameter('quoteId', 'path', 'The quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R')],
+    responses: { 200: json(paymentDueSchema, 'What is paid now and later'), 404: error('No quote has this reference'), 429: rateLimited },
   }),
   job: route({
     method: 'get',

@@ -66,6 +66,8 @@ export interface BookingPort {
   paymentSettled(bookingId: number, apply: () => boolean): Promise<boolean>;
   /** Deletes a booking still awaiting payment, with its payment (`also` runs in the same transaction). */
   paymentAbandoned(bookingId: number, also?: () => void): Promise<boolean>;
+  /** A payment of a booking changed after its job moved (a late refund, a release, a refund made in the provider's dashboard): its pages are told. */
+  paymentChanged?(bookingId: number): void;
 }
 
 export type WebhookOutcome = { outcome: 'applied' | 'replayed' | 'ignored'; type: string };
@@ -206,7 +208,7 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         // A refund (ours, or made in the operator's own Stripe Dashboard) or a hold let go or lapsed.
         const intentId = idOf(event.type === 'charge.refunded' ? o.payment_intent : o.id);
         const payment = intentId && event.account ? paymentByIntent(db, event.account, intentId) : undefined;
-        return write(db, () => {
+        const outcome = await write(db, () => {
           if (!record()) return 'replayed' as const;
           if (!payment) return 'ignored' as const;
           const changed =
@@ -215,6 +217,8 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
               : movePayment(db, payment.id, ['held'], { status: 'released' }, at);
           return changed ? ('applied' as const) : ('ignored' as const);
         });
+        if (outcome === 'applied' && payment) port().paymentChanged?.(payment.bookingId);
+        return outcome;
       }
       default:
         return write(db, () => (record() ? 'ignored' : 'replayed'));
@@ -502,6 +506,8 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
       }
       for (const pending of paymentsAfterJob(db, limit)) {
         await this.followJob(pending.bookingId, pending.bookingStatus);
+        // Money that follows its job late (the provider was down when it moved) shows on the job's open pages.
+        port().paymentChanged?.(pending.bookingId);
         done += 1;
       }
       return done;

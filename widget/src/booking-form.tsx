@@ -13,6 +13,7 @@ import type { BookingCreated } from '#shared/booking-responses';
 import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine, JOB_HEADLINES } from '#shared/bookings';
 import { RETENTION_MONTHS } from '#shared/leads';
 import { formatPounds } from '#shared/money';
+import { dueWords, type PaymentDue } from '#shared/payments';
 import type { PublicCompany } from '#shared/types';
 import { controlClass, describedBy, FieldError } from './fields';
 import { idempotencyKey } from './quote-request';
@@ -68,6 +69,11 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
   const [pending, setPending] = useState(false);
   const [booked, setBooked] = useState<BookingCreated | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  // What is paid now and what later, said before sending (docs/product.md §21); without an answer the form still books.
+  const [due, setDue] = useState<PaymentDue | null>(null);
+  useEffect(() => {
+    call(api(apiBase).bookings.due[':quoteId'].$get, { param: { quoteId } }, { anonymous: true }).then(setDue, () => undefined);
+  }, [apiBase, quoteId]);
 
   // The form, then its answer, into view and focus: on a phone they open below the fold.
   useEffect(() => {
@@ -180,6 +186,7 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
           Send my location with the booking
         </label>
       )}
+      {due && <p className="font-semibold text-ink">{dueWords(due)}</p>}
       <p className="text-sm text-slate-700">{bookingPrivacyLine(company.name, company.retentionMonths ?? RETENTION_MONTHS.default)}</p>
       {problem && (
         <div role="alert" className="grid gap-3 text-sm text-red-700">

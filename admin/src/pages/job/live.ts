@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { ApiRequestError, api, call, pathOf } from '#shared/api-client';
 import type { JobView } from '#shared/booking-responses';
 import { isFinished } from '#shared/bookings';
+import { moneyToFollow } from '#shared/payments';
 
 export const POLL_MS = 10_000;
 export const RETRY_STREAM_MS = 60_000;
@@ -33,8 +34,8 @@ export function useLiveJob(token: string): [LiveJob, (job: JobView) => void] {
     };
     const show = (job: JobView, streaming: boolean) => {
       setLive({ state: 'ready', job, live: streaming });
-      // A finished job changes no more: nothing to listen for.
-      if (isFinished(job.status)) close();
+      // A finished job changes no more once its money has followed (a refund after a decline): nothing to listen for.
+      if (isFinished(job.status) && !moneyToFollow(job.status, job.payment)) close();
     };
     const read = async () => {
       try {
