@@ -162,6 +162,7 @@ export function createApp(options: AppOptions) {
     nudgeOutbox: () => outbox.nudge(),
     afterMove: (id, status) => documents.afterMove(id, status),
     afterRefund: (id) => documents.afterRefund(id),
+    afterBalance: (id) => documents.afterBalance(id),
   });
   payments.attachBookings(bookings);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

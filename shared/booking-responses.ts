@@ -1,8 +1,9 @@
 // What the bookings' routes answer (docs/product.md, "Bookings"), as zod schemas: the route
 // contract documents and checks them, and the pages take their types from them.
 import { z } from 'zod';
-import { BOOKING_STATUSES } from './bookings';
+import { BOOKING_STATUSES, MOTORIST_TEXT_STEPS } from './bookings';
 import { bookingPaymentSchema } from './payment-schemas';
+import { BALANCE_METHODS } from './payments';
 
 const status = z.enum(BOOKING_STATUSES);
 const money = z.number().meta({ description: 'Pounds' });
@@ -14,6 +15,11 @@ const eta = z
     fromPosition: z.boolean().meta({ description: 'Recomputed from the driver’s shared position' }),
   })
   .nullable();
+
+const balanceRecorded = z
+  .enum(BALANCE_METHODS)
+  .nullable()
+  .meta({ description: 'How the balance was recorded at completion (card, cash, bank_transfer, on_account: still due); null until then' });
 
 /** The motorist's page: no name or number of the motorist, so a forwarded link tells little. */
 export const jobViewSchema = z
@@ -32,6 +38,8 @@ export const jobViewSchema = z
     declineReason: z.string().nullable(),
     history: z.array(historyEntry).meta({ description: 'Oldest first' }),
     payment: bookingPaymentSchema.nullable().meta({ description: 'Paid at booking (docs/product.md §21); null when nothing was due' }),
+    balance: money.meta({ description: 'Left to pay: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
+    balanceRecorded: balanceRecorded,
   })
   .meta({ id: 'JobView' });
 
@@ -69,8 +77,13 @@ export const driverViewSchema = z
     note: z.string().nullable(),
     pickupPostcode: z.string(),
     destinationPostcode: z.string(),
-    vehicleType: z.string(),
-    problemType: z.string(),
+    vehicleType: z.string().meta({ description: 'In words (the quote’s words): "Luton van"' }),
+    problemType: z.string().meta({ description: 'In words: "Engine failure"' }),
+    gearbox: z.string().nullable().meta({ description: 'In words ("Automatic"); null when the form did not ask' }),
+    rolling: z.string().nullable().meta({ description: 'In words ("Not rolling"); null when the form did not ask' }),
+    passengers: z.number().int().meta({ description: 'Passengers to carry' }),
+    balance: money.meta({ description: 'Left to collect: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
+    balanceRecorded,
     position: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'The motorist’s shared position, until the job completes' }),
     eta,
     sharingPosition: z.boolean().meta({ description: 'The driver’s position was received while on the way' }),
@@ -102,6 +115,8 @@ export const bookingSchema = z
     payment: bookingPaymentSchema
       .nullable()
       .meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
+    balance: money.meta({ description: 'Left to pay: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
+    balanceRecorded: balanceRecorded,
   })
   .meta({ id: 'Booking' });
 
@@ -126,6 +141,9 @@ export const bookingSettingsSchema = z
       .array(z.string())
       .meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
+    motoristTextsOff: z
+      .array(z.enum(MOTORIST_TEXT_STEPS))
+      .meta({ description: 'The motorist’s service texts turned off: accepted, on_the_way, arrived, completed, declined, expired, cancelled' }),
   })
   .meta({ id: 'BookingSettings' });
 

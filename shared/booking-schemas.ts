@@ -14,7 +14,9 @@ import {
   DRIVER_NAME_MAX,
   DRIVER_STEPS,
   ETA_MINUTES,
+  MOTORIST_TEXT_STEPS,
 } from './bookings';
+import { BALANCE_METHODS } from './payments';
 import { toE164 } from './phone-number';
 import { isPlainName, nameContactMessage } from './names';
 import { forbiddenCharacterMessage, isCleanText } from './schemas';
@@ -105,9 +107,19 @@ export type BookingAccept = z.input<typeof bookingAcceptSchema>;
 export const bookingDeclineSchema = z.object({ reason: required('Reason', DECLINE_REASON_MAX) });
 export type BookingDecline = z.input<typeof bookingDeclineSchema>;
 
-export const driverStatusSchema = z.object({
-  status: z.enum(DRIVER_STEPS, { error: `Status must be one of ${DRIVER_STEPS.join(', ')}` }),
-});
+const balanceMethod = z.enum(BALANCE_METHODS, { error: `How the balance was paid must be one of ${BALANCE_METHODS.join(', ')}` });
+
+export const BALANCE_ONLY_AT_COMPLETED = 'How the balance was paid is recorded only with Completed';
+export const driverStatusSchema = z
+  .object({
+    status: z.enum(DRIVER_STEPS, { error: `Status must be one of ${DRIVER_STEPS.join(', ')}` }),
+    /** With `completed`: how the balance was paid, when anything was left to pay. */
+    balanceMethod: balanceMethod.optional(),
+  })
+  .refine((v) => v.balanceMethod === undefined || v.status === 'completed', { path: ['balanceMethod'], message: BALANCE_ONLY_AT_COMPLETED });
+
+/** How the balance of a completed job was paid, recorded after completion. */
+export const balanceSchema = z.object({ method: balanceMethod });
 
 export const bookingSettingsUpdateSchema = z.object({
   responseMinutes: z
@@ -129,6 +141,12 @@ export const bookingSettingsUpdateSchema = z.object({
   /** Bookings may give a Republic of Ireland mobile too (their texts cost more than UK ones). */
   textIrishMobiles: z.boolean({ error: 'Must be true or false' }).optional(),
 
+  /** The motorist's texts turned off (the others go). */
+  motoristTextsOff: z
+    .array(z.enum(MOTORIST_TEXT_STEPS, { error: 'Not a text the customer is sent' }), { error: 'Must be a list of texts' })
+    .max(MOTORIST_TEXT_STEPS.length, 'Not a text the customer is sent')
+    .transform((list) => [...new Set(list)])
+    .optional(),
   /** The websites the form is on, as origins (decision 033); blank lines are skipped, repeats kept once. */
   bookingOrigins: z
     .array(z.unknown(), { error: BOOKING_ORIGIN_INVALID })

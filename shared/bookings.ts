@@ -78,6 +78,22 @@ export type DriverStep = (typeof DRIVER_STEPS)[number];
 export const FINISHED_STATUSES: readonly BookingStatus[] = ['completed', 'declined', 'expired', 'cancelled'];
 export const isFinished = (status: BookingStatus) => FINISHED_STATUSES.includes(status);
 
+/**
+ * The motorist's service texts an operator may turn off one by one (docs/product.md §20); the
+ * first text, with the status page's link, always goes.
+ */
+export const MOTORIST_TEXT_STEPS = ['accepted', 'on_the_way', 'arrived', 'completed', 'declined', 'expired', 'cancelled'] as const;
+export type MotoristTextStep = (typeof MOTORIST_TEXT_STEPS)[number];
+export const MOTORIST_TEXT_LABELS: Record<MotoristTextStep, string> = {
+  accepted: 'Accepted, with the ETA and the driver’s first name',
+  on_the_way: 'On the way',
+  arrived: 'Arrived',
+  completed: 'Completed, with the receipt link',
+  declined: 'Declined, with your number',
+  expired: 'Not answered in time, with your number',
+  cancelled: 'Cancelled by the customer',
+};
+
 /** The operator's response time: a booking not answered within it expires. */
 export const BOOKING_RESPONSE_MINUTES = { min: 2, max: 60, default: 10 } as const;
 /** What an operator may promise, in minutes. */

@@ -73,6 +73,9 @@ export const ERROR_CODES = [
   'WEBHOOK_UNKNOWN_ACCOUNT',
   'WEBHOOK_STALE',
   'PAYMENT_NOT_REFUNDABLE',
+  /** Recording a completed job's balance: nothing is left to pay, or it is recorded as paid already. */
+  'NOTHING_DUE',
+  'BALANCE_RECORDED',
   // Receipts and invoices: none issued yet for the job (it is not completed and paid), or a full
   // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
   'DOCUMENT_NOT_ISSUED',

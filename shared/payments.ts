@@ -120,7 +120,8 @@ export function paymentPlan(
   }
   const due = amountDue(rule, quote.totalPence);
   if (!due) return null;
-  if (due.kind === 'deposit') return { kind: 'deposit', amountPence: due.amountPence, lines: [{ label: depositLine(quote.reference), amountPence: due.amountPence }] };
+  if (due.kind === 'deposit')
+    return { kind: 'deposit', amountPence: due.amountPence, lines: [{ label: depositLine(quote.reference), amountPence: due.amountPence }] };
   return { kind: 'full', amountPence: due.amountPence, lines: kept };
 }
 
@@ -155,6 +156,32 @@ export const takenPence = (p: Pick<PaymentAmounts, 'status' | 'amountPence'>): n
 
 /** What was taken and kept: the money taken, less refunds. */
 export const keptPence = (p: Pick<PaymentAmounts, 'status' | 'amountPence' | 'refundedPence'>): number => Math.max(0, takenPence(p) - p.refundedPence);
+
+/**
+ * What is left to pay of a job's price once what was paid at booking is counted: a hold counts in
+ * full (it is taken at completion), a refund is owed again. Never below nothing.
+ */
+export const balancePence = (pricePence: number, p: Pick<PaymentAmounts, 'status' | 'amountPence' | 'refundedPence'> | null): number =>
+  Math.max(0, pricePence - (p === null ? 0 : p.status === 'held' ? p.amountPence : keptPence(p)));
+
+/**
+ * How the balance left after payment at booking was paid, as the driver or the operator records
+ * it at completion (docs/product.md §21): card on the driver's own reader, cash, bank transfer, or
+ * billed to the customer's account (still due, on account).
+ */
+export const BALANCE_METHODS = ['card', 'cash', 'bank_transfer', 'on_account'] as const;
+export type BalanceMethod = (typeof BALANCE_METHODS)[number];
+export const BALANCE_METHOD_LABELS: Record<BalanceMethod, string> = { card: 'Card', cash: 'Cash', bank_transfer: 'Bank transfer', on_account: 'On account' };
+/** Recorded as paid: everything but on account. */
+export const balancePaidBy = (method: string | null): method is Exclude<BalanceMethod, 'on_account'> =>
+  method === 'card' || method === 'cash' || method === 'bank_transfer';
+/** The balance as recorded, in words: 'Balance paid by card', 'Balance on account'. */
+export const BALANCE_RECORDED: Record<BalanceMethod, string> = {
+  card: 'Balance paid by card',
+  cash: 'Balance paid in cash',
+  bank_transfer: 'Balance paid by bank transfer',
+  on_account: 'Balance on account',
+};
 
 /** What the operator may still refund: taken less refunded, or nothing. */
 export const refundablePence = (p: Pick<PaymentAmounts, 'status' | 'amountPence' | 'refundedPence'>): number =>
@@ -210,6 +237,17 @@ export function moneyToFollow(jobStatus: string, payment: { status: PaymentStatu
     return payment.status === 'paid' || payment.status === 'held' || payment.status === 'partially_refunded';
   }
   return false;
+}
+
+/**
+ * Whether a job's status page has seen its last change: the job finished, its money followed, and
+ * a completed job's balance recorded (or nothing left to pay). Until then the page keeps
+ * listening, so a refund or the balance paid shows without a reload.
+ */
+export function jobPageDone(job: { status: string; payment: { status: PaymentStatus } | null; balance: number; balanceRecorded: string | null }): boolean {
+  const finished = job.status === 'completed' || job.status === 'declined' || job.status === 'expired' || job.status === 'cancelled';
+  if (!finished || moneyToFollow(job.status, job.payment)) return false;
+  return !(job.status === 'completed' && job.balance > 0 && job.balanceRecorded === null);
 }
 
 /** What a booking asks now and leaves for later, as the booking form says it before sending (pounds). */

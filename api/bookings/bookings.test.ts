@@ -363,8 +363,9 @@ describe('the job, from accept to completed', () => {
     const texts = fake.received.map((m) => m.body);
     expect(texts.some((b) => b.includes('accepted') && b.includes('25 min'))).toBe(true);
     expect(texts.some((b) => b.includes('on the way'))).toBe(true);
+    expect(texts.some((b) => b.includes('arrived'))).toBe(true);
     expect(texts.some((b) => b.includes('completed'))).toBe(true);
-    expect(texts).toHaveLength(4);
+    expect(texts).toHaveLength(5);
 
     advance(24 * 3_600_000 + 1000);
     const closed = await t.call('GET', `/api/jobs/${jobToken}`);

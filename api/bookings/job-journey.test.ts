@@ -2,11 +2,16 @@
 // sending and shown live after a decline, the driver's own live page, the texts of each step and
 // the operator told of a cancellation. Local payments mode (the built-in card page) and the fake
 // SMS provider and SMTP server on loopback.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../platform/db/schema';
 import { mailOutboxJobs } from '../mail/worker';
 import { insertQuote } from '../quotes/store';
-import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
+import { createTestApp, quoteBody, runnerFor, storedQuote, TEST_ORIGIN } from '../test/harness';
+import { gsm7Length } from '../test/gsm7';
 import { quote18720 } from '../test/payment-fixtures';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink } from '../test/smtp-sink';
@@ -131,11 +136,254 @@ describe('the money said plainly', () => {
     expect((await t.call('POST', `/api/bookings/${reference}/decline`, { token: op.token, body: { reason: 'No truck free' } })).status).toBe(200);
     const sent: Record<string, unknown>[] = [];
     const rest = await stream.rest();
-    for (const block of rest.split('\n\n').filter(Boolean)) sent.push(JSON.parse(block.split('\n').find((l) => l.startsWith('data: '))!.slice(6)));
+    for (const block of rest.split('\n\n').filter(Boolean))
+      sent.push(
+        JSON.parse(
+          block
+            .split('\n')
+            .find((l) => l.startsWith('data: '))!
+            .slice(6),
+        ),
+      );
     expect(sent.at(-1)).toMatchObject({ status: 'declined', payment: { status: 'refunded', refunded: 37.44 } });
     expect(t.bookings.live.size).toBe(0);
     // A page opened now is sent the refunded state and ends: nothing more will change.
     const again = await t.app.request(`${TEST_ORIGIN}/api/jobs/${token}/events`);
     expect(await again.text()).toContain('"status":"refunded"');
+  });
+});
+
+describe('the driver knows', () => {
+  it('shows the motorist’s cancel on the driver’s open page at once, in words, and tells the operator by email and text', async () => {
+    const { t, op, sink, fake, worker, clock, book } = await setup();
+    // The operator's booking text number, confirmed as its code would.
+    t.deps.db.$client
+      .prepare('update companies set booking_sms_number = ?, booking_sms_verified_at = ? where id = ?')
+      .run('+447700900456', '2026-06-10T11:00:00.000Z', op.companyId);
+    // Stored as the form stores its choices: codes, which the driver reads in words.
+    const reference = await insertQuote(
+      t.deps.db,
+      storedQuote(op.companyId, {
+        vehicleType: 'luton-van',
+        gearboxType: 'automatic',
+        rollingStatus: 'not-rolling',
+        problemType: 'engine-failure',
+        passengerCount: 2,
+        createdAt: clock.now.toISOString(),
+      }),
+    );
+    const booked = await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25, driverName: 'Sam Smith' } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    const page = await t.call('GET', `/api/driver/${driverToken}`);
+    expect(page.json).toMatchObject({
+      vehicleType: 'Luton van',
+      gearbox: 'Automatic',
+      rolling: 'Not rolling',
+      problemType: 'Engine failure',
+      passengers: 2,
+      balance: 298,
+      customerPhone: '+447700900123',
+    });
+    expect(page.json.balance).toBeGreaterThan(0);
+
+    const res = await t.app.request(`${TEST_ORIGIN}/api/driver/${driverToken}/events`);
+    expect(res.status).toBe(200);
+    const stream = events(res);
+    expect((await stream.next()).data).toMatchObject({ status: 'accepted', customerName: 'Jane Motorist' });
+    expect((await t.call('POST', `/api/jobs/${booked.json.jobToken}/cancel`)).status).toBe(200);
+    expect((await stream.next()).data).toMatchObject({ status: 'cancelled' });
+    await stream.rest();
+    expect(t.bookings.live.size).toBe(0);
+
+    await worker.tick();
+    const cancelledMail = sink.received.filter((m) => m.subject === `Booking TQ-${reference} cancelled by the customer`);
+    expect(cancelledMail).toHaveLength(1);
+    expect(cancelledMail[0].text).toContain('Tell Sam Smith not to go');
+    const operatorTexts = fake.received.filter((m) => m.to === '+447700900456' && m.body.includes('cancelled by the customer'));
+    expect(operatorTexts).toHaveLength(1);
+    expect(operatorTexts[0].body).toBe(`Booking TQ-${reference} cancelled by the customer (Jane Motorist, M1 1AE). Tell your driver not to go.`);
+  });
+
+  it('answers a driver’s stream of an unknown token with 404, and of a finished job with its last state, then ends', async () => {
+    const { t, op, quote, book } = await setup();
+    expect((await t.app.request(`${TEST_ORIGIN}/api/driver/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g/events`)).status).toBe(404);
+    const reference = await quote();
+    const booked = await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    await t.call('POST', `/api/jobs/${booked.json.jobToken}/cancel`);
+    const res = await t.app.request(`${TEST_ORIGIN}/api/driver/${driverToken}/events`);
+    expect(await res.text()).toContain('"status":"cancelled"');
+    expect(t.bookings.live.size).toBe(0);
+  });
+});
+
+describe('a text at each step', () => {
+  const steps = ['on_the_way', 'arrived', 'loaded', 'completed'] as const;
+
+  it('texts the motorist once at each step, each one GSM-7 segment, the completed one with the receipt link', async () => {
+    const { t, op, fake, worker, quote, book } = await setup();
+    const reference = await quote();
+    const booked = await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25, driverName: 'Sam Smith' } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    for (const status of steps) expect((await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+    await worker.tick();
+    await worker.tick();
+    const texts = fake.received.filter((m) => m.to === '+447700900123').map((m) => m.body);
+    const company = t.deps.db.$client.prepare('select name from companies where id = ?').pluck().get(op.companyId) as string;
+    expect(texts).toEqual([
+      `${company}: we have your booking TQ-${reference} and will answer by 13:10. Follow it here: ${booked.json.jobUrl}`,
+      `${company}: booking TQ-${reference} accepted. Sam is expected about 13:25 (25 min).`,
+      `${company}: your driver is on the way (TQ-${reference}).`,
+      `${company}: your driver has arrived (TQ-${reference}).`,
+      `${company}: job TQ-${reference} is completed. Thank you. Receipt: ${booked.json.jobUrl}`,
+    ]);
+    for (const text of texts) {
+      const length = gsm7Length(text);
+      expect(length, text).not.toBeNull();
+      expect(length, text).toBeLessThanOrEqual(160);
+    }
+    // Never twice: more ticks send nothing more.
+    await worker.tick();
+    expect(fake.received.filter((m) => m.to === '+447700900123')).toHaveLength(5);
+  });
+
+  it('texts the motorist when they cancel, and sends none of the texts the operator turned off', async () => {
+    const { t, op, fake, worker, quote, book } = await setup();
+    const off = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { motoristTextsOff: ['arrived', 'on_the_way', 'arrived'] } });
+    expect(off.status).toBe(200);
+    expect(off.json.motoristTextsOff).toEqual(['on_the_way', 'arrived']);
+    expect((await t.call('PUT', '/api/booking-settings', { token: op.token, body: { motoristTextsOff: ['marketing'] } })).status).toBe(400);
+
+    const first = await quote();
+    await book(first);
+    const accepted = await t.call('POST', `/api/bookings/${first}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    for (const status of steps) await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+
+    const second = await quote();
+    const booked = (
+      await t.call('POST', '/api/bookings', {
+        body: { quoteId: second, bookingKey: 'journey-second-booking-form', name: 'Jane Motorist', phone: '07700 900124', registration: 'AB12 CDE' },
+      })
+    ).json;
+    await t.call('POST', `/api/jobs/${booked.jobToken}/cancel`);
+    await worker.tick();
+    await worker.tick();
+    const firstTexts = fake.received.filter((m) => m.to === '+447700900123').map((m) => m.body);
+    expect(firstTexts.some((b) => b.includes('on the way') || b.includes('arrived'))).toBe(false);
+    expect(firstTexts.some((b) => b.includes('is completed'))).toBe(true);
+    const cancelled = fake.received.filter((m) => m.to === '+447700900124').map((m) => m.body);
+    expect(cancelled.at(-1)).toMatch(new RegExp(`: booking TQ-${second} is cancelled, as you asked\\. To book again, call us on 07700 900321\\.$`));
+  });
+});
+
+describe('the balance', () => {
+  const PDFTOTEXT = '/usr/bin/pdftotext';
+  const pdfText = (bytes: Uint8Array) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'balance-')), 'doc.pdf');
+    writeFileSync(file, bytes);
+    const run = spawnSync(PDFTOTEXT, ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`pdftotext failed: ${run.stderr}`);
+    return run.stdout.replace(/[ \t]+/g, ' ');
+  };
+  async function completedWithDeposit(balanceMethod?: string) {
+    const s = await setup();
+    await s.takePayments({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const { reference, token } = await s.paidBooking();
+    const accepted = await s.t.call('POST', `/api/bookings/${reference}/accept`, { token: s.op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1) as string;
+    let last: Awaited<ReturnType<typeof s.t.call>> | undefined;
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      last = await s.t.call('POST', `/api/driver/${driverToken}/status`, {
+        body: status === 'completed' && balanceMethod ? { status, balanceMethod } : { status },
+      });
+      expect(last.status).toBe(200);
+    }
+    const receipt = async () => {
+      const res = await s.t.app.request(`${TEST_ORIGIN}/api/jobs/${token}/receipt`);
+      expect(res.status).toBe(200);
+      return pdfText(new Uint8Array(await res.arrayBuffer()));
+    };
+    return { ...s, reference, token, driverToken, completed: last!, receipt };
+  }
+
+  it('records the balance with completion, and the receipt issued then says it was paid, with the method', async () => {
+    const { t, completed, token, receipt } = await completedWithDeposit('card');
+    expect(completed.json).toMatchObject({ status: 'completed', balance: 0, balanceRecorded: 'card' });
+    expect((await t.call('GET', `/api/jobs/${token}`)).json).toMatchObject({ balance: 0, balanceRecorded: 'card' });
+    const text = await receipt();
+    // The label wraps in its column, clear of the amount.
+    expect(text).toMatch(/Paid: deposit by card,[^\n]*£187\.20\n[^\n]*by card\n/);
+    expect(text).not.toContain('Balance due');
+  });
+
+  it('says "Balance due" when not yet paid; a later record issues an updated receipt, the first left as it was; the open status page hears of it', async () => {
+    const { t, op, reference, token, driverToken, completed, receipt } = await completedWithDeposit();
+    expect(completed.json).toMatchObject({ status: 'completed', balance: 149.76, balanceRecorded: null });
+    expect(await receipt()).toContain('Balance due £149.76');
+    const stream = events(await t.app.request(`${TEST_ORIGIN}/api/jobs/${token}/events`));
+    expect((await stream.next()).data).toMatchObject({ status: 'completed', balance: 149.76 });
+
+    // Refused: an unknown method (400), changing nothing.
+    const bad = await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'cheque' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields.method).toBe('How the balance was paid must be one of card, cash, bank_transfer, on_account');
+
+    const onAccount = await t.call('POST', `/api/bookings/${reference}/balance`, { token: op.token, body: { method: 'on_account' } });
+    expect(onAccount.json).toMatchObject({ balance: 149.76, balanceRecorded: 'on_account' });
+    // On account, nothing more is expected soon: the page has its last state, and its stream ends.
+    expect((await stream.next()).data).toMatchObject({ balanceRecorded: 'on_account' });
+    expect(await stream.rest()).toBe('');
+    expect(t.bookings.live.size).toBe(0);
+    expect(await receipt()).toContain('Balance due on account £149.76');
+    const paid = await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'cash' } });
+    expect(paid.json).toMatchObject({ balance: 0, balanceRecorded: 'cash' });
+    expect((await t.call('GET', `/api/jobs/${token}`)).json).toMatchObject({ balance: 0, balanceRecorded: 'cash' });
+    expect(await receipt()).toMatch(/Paid: deposit by card,[^\n]*£187\.20\n[^\n]*in cash\n/);
+
+    const listed = (await t.call('GET', `/api/jobs/${token}/documents`)).json as { number: string }[];
+    expect(listed.map((d) => d.number)).toEqual(['000001', '000002', '000003']);
+    // Recorded as paid: again with the same method answers as it is; another method is refused.
+    expect((await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'cash' } })).status).toBe(200);
+    const twice = await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'card' } });
+    expect(twice).toMatchObject({ status: 409, json: { code: 'BALANCE_RECORDED' } });
+    expect((await t.call('GET', `/api/jobs/${token}/documents`)).json).toHaveLength(3);
+  });
+
+  it('refuses a balance before completion, with a step other than completed, and when nothing is left to pay', async () => {
+    const { t, op, quote, book } = await setup();
+    const reference = await quote();
+    await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    expect(await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'cash' } })).toMatchObject({
+      status: 409,
+      json: { code: 'BOOKING_OUT_OF_ORDER', message: 'The balance is recorded once the job is completed.' },
+    });
+    const early = await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'on_the_way', balanceMethod: 'cash' } });
+    expect(early.status).toBe(400);
+    expect(early.json.fields.balanceMethod).toBe('How the balance was paid is recorded only with Completed');
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+    // No payment at booking: the whole price was the balance; recorded, the receipt says so.
+    const recorded = await t.call('POST', `/api/bookings/${reference}/balance`, { token: op.token, body: { method: 'bank_transfer' } });
+    expect(recorded.json).toMatchObject({ balance: 0, balanceRecorded: 'bank_transfer' });
+    expect(await t.call('POST', `/api/bookings/${reference}/balance`, { token: op.token, body: { method: 'card' } })).toMatchObject({
+      status: 409,
+      json: { code: 'BALANCE_RECORDED' },
+    });
+
+    const other = await setup();
+    await other.takePayments({ rule: 'full' });
+    const full = await other.paidBooking();
+    const acceptedFull = await other.t.call('POST', `/api/bookings/${full.reference}/accept`, { token: other.op.token, body: { etaMinutes: 20 } });
+    const fullDriver = new URL(acceptedFull.json.driverUrl).pathname.split('/').at(-1);
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await other.t.call('POST', `/api/driver/${fullDriver}/status`, { body: { status } });
+    expect(await other.t.call('POST', `/api/driver/${fullDriver}/balance`, { body: { method: 'cash' } })).toMatchObject({
+      status: 409,
+      json: { code: 'NOTHING_DUE', message: 'Nothing is left to pay on this job.' },
+    });
   });
 });

@@ -44,6 +44,14 @@ export function sseFrame(event: string, data: string): Uint8Array {
   );
 }
 
+/**
+ * Whose page a stream feeds: the motorist's status page (the default) or the driver's page, each
+ * sent its own view of the job. Both share the caps.
+ */
+export type Audience = 'motorist' | 'driver';
+/** A driver's streams are kept under the job's id negated (ids are positive): one map, no key built per change. */
+const keyOf = (jobId: number, audience: Audience) => (audience === 'driver' ? -jobId : jobId);
+
 export type Admission = { ok: true; leave: () => void } | { ok: false; reason: 'total' | 'address' };
 
 export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, options: LiveOptions = {}) {
@@ -70,7 +78,8 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
 
   return {
     /** Counts a stream of `jobId` from `address` (its group: api/platform/http/connection-guard.ts) in, if the caps allow it. */
-    join(jobId: number, address: string, stream: LiveStream): Admission {
+    join(jobId: number, address: string, stream: LiveStream, audience: Audience = 'motorist'): Admission {
+      const key = keyOf(jobId, audience);
       if (closed || all.size >= limits.total) return { ok: false, reason: 'total' };
       const fromAddress = perAddress.get(address) ?? 0;
       if (fromAddress >= limits.perAddress) return { ok: false, reason: 'address' };
@@ -80,8 +89,8 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
         sweeper = setInterval(() => sweep(), SWEEP_MS);
         sweeper.unref();
       }
-      let streams = byJob.get(jobId);
-      if (!streams) byJob.set(jobId, (streams = new Set()));
+      let streams = byJob.get(key);
+      if (!streams) byJob.set(key, (streams = new Set()));
       streams.add(stream);
       let left = false;
       return {
@@ -91,7 +100,7 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
           left = true;
           all.delete(stream);
           streams.delete(stream);
-          if (streams.size === 0 && byJob.get(jobId) === streams) byJob.delete(jobId);
+          if (streams.size === 0 && byJob.get(key) === streams) byJob.delete(key);
           const n = (perAddress.get(address) ?? 1) - 1;
           if (n <= 0) perAddress.delete(address);
           else perAddress.set(address, n);
@@ -103,18 +112,18 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
      * 2,000 times, a copy of the bytes per stream, each alive until its socket took it, filled the
      * young generation and made its collections most of the change's cost (docs/budgets.md).
      */
-    publish(jobId: number, event: string, data: string): number {
-      const streams = byJob.get(jobId);
+    publish(jobId: number, event: string, data: string, audience: Audience = 'motorist'): number {
+      const streams = byJob.get(keyOf(jobId, audience));
       if (!streams) return 0;
       const frame = sseFrame(event, data);
       for (const stream of streams) stream.send(frame);
       return streams.size;
     },
     /** Whether anyone is watching the job (a change's view is built only then). */
-    watched: (jobId: number) => (byJob.get(jobId)?.size ?? 0) > 0,
-    /** Ends every stream of the job: it has finished, and its page has been sent its last state. */
-    closeJob(jobId: number): number {
-      const streams = [...(byJob.get(jobId) ?? [])];
+    watched: (jobId: number, audience: Audience = 'motorist') => (byJob.get(keyOf(jobId, audience))?.size ?? 0) > 0,
+    /** Ends every stream of the job's pages of one audience: it has finished, and those pages have been sent their last state. */
+    closeJob(jobId: number, audience: Audience = 'motorist'): number {
+      const streams = [...(byJob.get(keyOf(jobId, audience)) ?? [])];
       for (const stream of streams) stream.close();
       return streams.length;
     },

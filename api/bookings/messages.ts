@@ -1,6 +1,8 @@
-// What a booking's alerts and service messages say: the operator's email and text at booking,
-// and the motorist's service texts (received, accepted with ETA, on the way, completed, and
-// "please call" when the operator declined or did not answer). Never marketing. Pure functions.
+// What a booking's alerts and service messages say: the operator's email and text at booking and
+// at a motorist's cancellation, and the motorist's service texts (received, accepted with ETA, on
+// the way, arrived, completed with the receipt link, "please call" when the operator declined or
+// did not answer, and cancelled). Never marketing. Pure functions. Texts are plain GSM-7 (no
+// arrows or curly quotes, which would make them Unicode texts of 70 characters a segment).
 // A motorist's text begins with the company's name only when api/bookings/sender.ts has checked
 // it; otherwise it is the platform's fixed wording (docs/product.md §20).
 import { clockTime } from '#shared/bookings';
@@ -8,6 +10,7 @@ import { PRODUCT_NAME } from '#shared/constants';
 import { isPlainName } from '#shared/names';
 import { formatPence } from '#shared/money';
 import { formatPhoneNational } from '#shared/phone-number';
+import { problemWords, vehicleWords } from '#shared/quote-words';
 import { escapeHtml, type MailContent } from '../mail/message';
 
 export interface BookingFacts {
@@ -36,9 +39,9 @@ export function operatorBookingEmail(b: BookingFacts, publicUrl: string): MailCo
     ['Name', b.customerName],
     ['Mobile', formatPhoneNational(b.customerPhone)],
     ['Registration', b.registration],
-    ['Route', `${b.pickupPostcode} → ${b.destinationPostcode}`],
-    ['Vehicle', b.vehicleType],
-    ['Problem', b.problemType],
+    ['Route', `${b.pickupPostcode} to ${b.destinationPostcode}`],
+    ['Vehicle', vehicleWords(b.vehicleType, 'sentence')],
+    ['Problem', problemWords(b.problemType, 'sentence')],
     ['Price', formatPence(b.pricePence)],
     ['Note', b.note ?? '–'],
     ['Position', b.position ? `${b.position.lat.toFixed(5)}, ${b.position.lng.toFixed(5)}` : 'not shared'],
@@ -65,7 +68,44 @@ export function operatorBookingEmail(b: BookingFacts, publicUrl: string): MailCo
 }
 
 export const operatorBookingSms = (b: BookingFacts, publicUrl: string) =>
-  `New booking TQ-${b.reference}: ${b.customerName} ${formatPhoneNational(b.customerPhone)}, ${b.registration}, ${b.pickupPostcode} → ${b.destinationPostcode}, ${formatPence(b.pricePence)}. Answer by ${clockTime(b.respondBy)}: ${jobsUrl(publicUrl, b.reference)}`;
+  `New booking TQ-${b.reference}: ${b.customerName} ${formatPhoneNational(b.customerPhone)}, ${b.registration}, ${b.pickupPostcode} to ${b.destinationPostcode}, ${formatPence(b.pricePence)}. Answer by ${clockTime(b.respondBy)}: ${jobsUrl(publicUrl, b.reference)}`;
+
+/** The facts of a cancelled booking the operator is told. */
+export type CancelledFacts = Pick<BookingFacts, 'reference' | 'customerName' | 'customerPhone' | 'registration' | 'pickupPostcode' | 'destinationPostcode'> & {
+  driverName: string | null;
+  /** Accepted before the cancel: a driver may have set off. */
+  wasAccepted: boolean;
+};
+
+/** The operator's email when the motorist cancels: a driver who set off should be called back. */
+export function operatorCancelledEmail(b: CancelledFacts, publicUrl: string): MailContent {
+  const ref = `TQ-${b.reference}`;
+  const driverLine = b.wasAccepted
+    ? `Tell ${b.driverName ?? 'your driver'} not to go: the driver's page already says "Cancelled".`
+    : 'It had not been accepted yet.';
+  const lines = [
+    `The customer cancelled booking ${ref}.`,
+    '',
+    `Name: ${b.customerName}`,
+    `Mobile: ${formatPhoneNational(b.customerPhone)}`,
+    `Registration: ${b.registration}`,
+    `Route: ${b.pickupPostcode} to ${b.destinationPostcode}`,
+    '',
+    driverLine,
+    `Your jobs: ${jobsUrl(publicUrl, b.reference)}`,
+  ];
+  return {
+    subject: `Booking ${ref} cancelled by the customer`,
+    text: lines.join('\n'),
+    html: `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5">${lines
+      .filter(Boolean)
+      .map((line) => `<p>${escapeHtml(line)}</p>`)
+      .join('')}</body></html>`,
+  };
+}
+
+export const operatorCancelledSms = (b: CancelledFacts) =>
+  `Booking TQ-${b.reference} cancelled by the customer (${b.customerName}, ${b.pickupPostcode}).${b.wasAccepted ? ' Tell your driver not to go.' : ''}`;
 
 const callUs = (phone: string | null) => (phone ? ` Please call us on ${formatPhoneNational(phone)}.` : '');
 
@@ -79,8 +119,8 @@ export type MotoristSender = string | null;
 /** The platform's fixed wording begins with this. */
 const PLATFORM = PRODUCT_NAME;
 
-/** A driver's name as stored, or none when it carries a contact detail (stored before the rule). */
-const driver = (name: string | null) => (name && isPlainName(name) ? name : null);
+/** A driver's first name as stored, or none when the name carries a contact detail (stored before the rule). */
+const driver = (name: string | null) => (name && isPlainName(name) ? name.trim().split(/\s+/)[0] : null);
 
 export const motoristMessages = {
   received: (sender: MotoristSender, b: Pick<BookingFacts, 'reference' | 'respondBy'>, jobUrl: string) =>
@@ -95,12 +135,23 @@ export const motoristMessages = {
     sender !== null
       ? `${sender}: your driver is on the way (TQ-${reference}).`
       : `${PLATFORM}: the driver for your recovery booking TQ-${reference} is on the way.`,
-  completed: (sender: MotoristSender, reference: string) =>
-    sender !== null ? `${sender}: job TQ-${reference} is completed. Thank you.` : `${PLATFORM}: your recovery job TQ-${reference} is completed.`,
+  arrived: (sender: MotoristSender, reference: string) =>
+    sender !== null
+      ? `${sender}: your driver has arrived (TQ-${reference}).`
+      : `${PLATFORM}: the driver for your recovery booking TQ-${reference} has arrived.`,
+  /** `jobUrl` is the status page, where the receipt is (the outbox puts the link in as it sends). */
+  completed: (sender: MotoristSender, reference: string, jobUrl: string) =>
+    sender !== null
+      ? `${sender}: job TQ-${reference} is completed. Thank you. Receipt: ${jobUrl}`
+      : `${PLATFORM}: your recovery job TQ-${reference} is completed. Receipt: ${jobUrl}`,
   declined: (sender: MotoristSender, reference: string, phone: string | null) =>
     sender !== null
       ? `${sender}: sorry, we cannot take booking TQ-${reference}.${callUs(phone)}`
       : `${PLATFORM}: sorry, your recovery booking TQ-${reference} cannot be taken. Please call the recovery company.`,
+  cancelled: (sender: MotoristSender, reference: string, phone: string | null) =>
+    sender !== null
+      ? `${sender}: booking TQ-${reference} is cancelled, as you asked.${phone ? ` To book again, call us on ${formatPhoneNational(phone)}.` : ''}`
+      : `${PLATFORM}: your recovery booking TQ-${reference} is cancelled, as you asked.`,
   expired: (sender: MotoristSender, reference: string, phone: string | null) =>
     sender !== null
       ? `${sender}: we could not answer booking TQ-${reference} in time.${callUs(phone)}`

@@ -10,9 +10,10 @@ import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { addressGroup } from '../platform/http/connection-guard';
 import { isFinished } from '#shared/bookings';
-import { moneyToFollow } from '#shared/payments';
+import { jobPageDone } from '#shared/payments';
 import { routes } from '../routes';
-import type { LiveHub } from './live';
+import type { Audience, LiveHub } from './live';
+import type { Context } from 'hono';
 import type { BookingService } from './service';
 import type { PaymentService } from '../payments/service';
 
@@ -56,38 +57,55 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
       c.header('Cache-Control', 'no-store');
       return c.json(bookings.driver(c.req.param('token'), client(c)), 200);
     })
-    .openapi(r.driverStatus, async (c) => c.json(await bookings.driverStep(c.req.param('token'), c.req.valid('json').status, client(c)), 200))
+    .openapi(r.driverStatus, async (c) => {
+      const body = c.req.valid('json');
+      return c.json(await bookings.driverStep(c.req.param('token'), body.status, client(c), body.balanceMethod), 200);
+    })
+    .openapi(r.driverBalance, async (c) => c.json(await bookings.driverBalance(c.req.param('token'), c.req.valid('json').method, client(c)), 200))
+    .openapi(r.balance, async (c) =>
+      c.json(await bookings.operatorBalance(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json').method), 200),
+    )
     .openapi(r.driverPosition, async (c) => c.json(await bookings.driverPosition(c.req.param('token'), c.req.valid('json'), client(c)), 200))
     .openapi(r.jobEvents, (c) => {
       const address = client(c);
       const { id, view } = bookings.job(c.req.param('token'), address);
-      let end: () => void = () => {};
-      const ended = new Promise<void>((resolve) => (end = resolve));
-      let write: (frame: Uint8Array) => void = () => {};
-      const admission = live.join(id, addressGroup(address), { send: (frame) => write(frame), close: () => end() });
-      if (!admission.ok) throw new TooManyRequests(STREAMS_FULL, admission.reason === 'total' ? 30 : 60, 'STREAMS_FULL');
-      c.header('Cache-Control', 'no-store');
-      // Some proxies buffer a response they may compress; this one must flow as it is written.
-      c.header('X-Accel-Buffering', 'no');
-      return streamSSE(
-        c,
-        async (stream) => {
-          stream.onAbort(() => end());
-          write = (frame) => void stream.write(frame).catch(() => end());
-          await stream.writeSSE({ event: 'job', data: JSON.stringify(view) });
-          // A finished job changes no more once its money has followed: its last state is all the page is sent.
-          if (isFinished(view.status) && !moneyToFollow(view.status, view.payment)) end();
-          const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => end()), HEARTBEAT_MS);
-          try {
-            await ended;
-          } finally {
-            clearInterval(heartbeat);
-            admission.leave();
-          }
-        },
-        async () => {
-          admission.leave();
-        },
-      );
+      // A job that will change no more (finished, its money followed, its balance recorded): its last state is all the page is sent.
+      return liveStream(c, id, address, view, 'motorist', jobPageDone(view));
+    })
+    .openapi(r.driverEvents, (c) => {
+      const address = client(c);
+      const { id, view } = bookings.driverJob(c.req.param('token'), address);
+      return liveStream(c, id, address, view, 'driver', isFinished(view.status));
     });
+
+  /** A page's stream of its job: its view now, then each change the service publishes to its audience, until the job is done with. */
+  function liveStream(c: Context<AppEnv>, id: number, address: string, view: unknown, audience: Audience, done: boolean) {
+    let end: () => void = () => {};
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    let write: (frame: Uint8Array) => void = () => {};
+    const admission = live.join(id, addressGroup(address), { send: (frame) => write(frame), close: () => end() }, audience);
+    if (!admission.ok) throw new TooManyRequests(STREAMS_FULL, admission.reason === 'total' ? 30 : 60, 'STREAMS_FULL');
+    c.header('Cache-Control', 'no-store');
+    // Some proxies buffer a response they may compress; this one must flow as it is written.
+    c.header('X-Accel-Buffering', 'no');
+    return streamSSE(
+      c,
+      async (stream) => {
+        stream.onAbort(() => end());
+        write = (frame) => void stream.write(frame).catch(() => end());
+        await stream.writeSSE({ event: 'job', data: JSON.stringify(view) });
+        if (done) end();
+        const heartbeat = setInterval(() => void stream.write(': heartbeat\n\n').catch(() => end()), HEARTBEAT_MS);
+        try {
+          await ended;
+        } finally {
+          clearInterval(heartbeat);
+          admission.leave();
+        }
+      },
+      async () => {
+        admission.leave();
+      },
+    );
+  }
 }

@@ -13,13 +13,15 @@ import {
   JOB_PAGE_CLOSES_AFTER_MS,
   QUOTE_EXPIRED_FOR_BOOKING,
   type BookingActor,
+  MOTORIST_TEXT_STEPS,
   type BookingStatus,
   type DriverStep,
+  type MotoristTextStep,
 } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
 import { penceToPounds, poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
-import { moneyToFollow, NOT_REFUNDABLE, type PaymentDue } from '#shared/payments';
+import { balancePaidBy, jobPageDone, NOT_REFUNDABLE, type BalanceMethod, type PaymentDue } from '#shared/payments';
 import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
 import { bookingMessageKey, readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
@@ -37,7 +39,15 @@ import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
 import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
-import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
+import {
+  motoristMessages,
+  operatorBookingEmail,
+  operatorBookingSms,
+  operatorCancelledEmail,
+  operatorCancelledSms,
+  type BookingFacts,
+  type MotoristSender,
+} from './messages';
 import { motoristSender } from './sender';
 import { smsVerification } from './sms-verification';
 import {
@@ -51,6 +61,7 @@ import {
   insertBooking,
   moveBooking,
   overdueBookings,
+  recordBalance,
   setDriverPosition,
   addLeadEvent,
   type BookingWithQuote,
@@ -58,7 +69,7 @@ import {
 } from './store';
 import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from './tokens';
 import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, jobUrl } from './job-link';
-import { paymentOf, toBooking, toDriverView, toJobView } from './views';
+import { balanceBeforePence, toBooking, toDriverView, toJobView } from './views';
 import { quoteForBooking, type QuoteToBook } from './quote-lookup';
 import type { PaymentService } from '../payments/service';
 import { insertPayment } from '../payments/store';
@@ -74,6 +85,9 @@ export const PHONE_NOT_TEXTABLE_UK_IE = 'We can only text UK and Irish mobile nu
 export const JOB_RATE_LIMITED = 'Too many requests. Please wait a minute and try again.';
 export const POSITION_NOT_NOW = 'Your position is shared only while you are on the way.';
 export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
+export const BALANCE_NOT_NOW = 'The balance is recorded once the job is completed.';
+export const NOTHING_DUE = 'Nothing is left to pay on this job.';
+export const BALANCE_ALREADY_RECORDED = 'The balance of this job is recorded as paid already.';
 
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
@@ -88,6 +102,8 @@ export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now
   afterMove?: (bookingId: number, status: BookingStatus) => Promise<void>;
   /** After the operator refunded part or all of a job (its credit note, api/documents/service.ts); never throws. */
   afterRefund?: (bookingId: number) => Promise<void>;
+  /** After a completed job's balance was recorded as paid (its updated receipt, api/documents/service.ts); never throws. */
+  afterBalance?: (bookingId: number) => Promise<void>;
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
@@ -104,6 +120,16 @@ function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatu
 export interface BookingOrigin {
   origin?: string;
   ownOrigin?: string;
+}
+
+/** The motorist's texts a company turned off, from their stored JSON (unknown entries dropped). */
+function textsOff(stored: string): MotoristTextStep[] {
+  try {
+    const list: unknown = JSON.parse(stored);
+    return Array.isArray(list) ? MOTORIST_TEXT_STEPS.filter((step) => list.includes(step)) : [];
+  } catch {
+    return [];
+  }
 }
 
 function parseOrigins(stored: string): string[] {
@@ -144,6 +170,7 @@ export function bookingService(deps: BookingServiceDeps) {
     textIrishMobiles: company.textIrishMobiles,
     bookingOrigins: parseOrigins(company.bookingOrigins),
     smsConfigured: smsReady,
+    motoristTextsOff: textsOff(company.motoristTextsOff),
   });
 
   function historyOf(b: BookingWithQuote) {
@@ -160,11 +187,21 @@ export function bookingService(deps: BookingServiceDeps) {
    * job shows on the open page, docs/product.md §21).
    */
   function publish(id: number) {
-    if (!live.watched(id)) return;
+    const motorist = live.watched(id);
+    const driver = live.watched(id, 'driver');
+    if (!motorist && !driver) return;
     const b = bookingById(db, id);
     if (!b) return;
-    live.publish(id, 'job', JSON.stringify(jobView(b)));
-    if (isFinished(b.status) && !moneyToFollow(b.status, paymentOf(b))) live.closeJob(id);
+    if (motorist) {
+      const view = jobView(b);
+      live.publish(id, 'job', JSON.stringify(view));
+      if (jobPageDone(view)) live.closeJob(id);
+    }
+    // The driver's open page hears of a cancellation as the motorist's does (docs/product.md §20).
+    if (driver) {
+      live.publish(id, 'job', JSON.stringify(toDriverView(b)), 'driver');
+      if (isFinished(b.status)) live.closeJob(id, 'driver');
+    }
   }
 
   function outboxRow(
@@ -250,6 +287,25 @@ export function bookingService(deps: BookingServiceDeps) {
     return after;
   }
 
+  /**
+   * Records how a completed job's balance was paid: 409 before completion, when nothing is left
+   * to pay, or when it is recorded as paid already (the same method again answers the job as it
+   * is). A balance on account may later be recorded as paid. The updated receipt follows.
+   */
+  async function recordBalanceOf(b: BookingWithQuote, method: BalanceMethod): Promise<BookingWithQuote> {
+    if (b.status !== 'completed') throw new Conflict(BALANCE_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+    if (balanceBeforePence(b) === 0) throw new Conflict(NOTHING_DUE, 'NOTHING_DUE');
+    if (b.balanceMethod === method) return b;
+    if (balancePaidBy(b.balanceMethod)) throw new Conflict(BALANCE_ALREADY_RECORDED, 'BALANCE_RECORDED');
+    const written = await write(db, () => recordBalance(db, b.id, method, deps.now().toISOString()));
+    if (!written) throw new Conflict(BALANCE_ALREADY_RECORDED, 'BALANCE_RECORDED');
+    await deps.afterBalance?.(b.id);
+    publish(b.id);
+    const after = bookingById(db, b.id);
+    if (!after) throw notFound();
+    return after;
+  }
+
   /** The facts a booking's alerts and texts are made of. */
   const factsOf = (quote: QuoteToBook, body: BookingRequestBody): Omit<BookingFacts, 'respondBy'> => ({
     reference: quote.publicId,
@@ -321,7 +377,30 @@ export function bookingService(deps: BookingServiceDeps) {
     requestedAlerts(ref, facts, smsNumber, at);
   }
 
-  const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
+  /** The motorist's text of a step, unless the operator turned that text off: written once (its key), sent by the outbox. */
+  const motoristText = (b: BookingWithQuote, key: MotoristTextStep, body: string) =>
+    textsOff(b.motoristTextsOff).includes(key) ? [] : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
+
+  /** The operator's email and text (to the confirmed number) when the motorist cancels: a driver may have set off. */
+  function cancelledAlerts(b: BookingWithQuote): NewOutboxRow[] {
+    const at = deps.now().toISOString();
+    const facts = {
+      reference: b.reference,
+      customerName: b.customerName,
+      customerPhone: b.customerPhone,
+      registration: b.registration,
+      pickupPostcode: b.pickupPostcode,
+      destinationPostcode: b.destinationPostcode,
+      driverName: b.driverName,
+      wasAccepted: b.status !== 'requested',
+    };
+    const rows: NewOutboxRow[] = [];
+    const addresses = alertAddresses(db, b.companyId);
+    const to = addresses ? alertRecipient(addresses) : null;
+    if (to) rows.push(outboxRow(b, 'email', 'operator', 'cancelled-email', to, operatorCancelledEmail(facts, config.publicUrl), at));
+    if (b.companySmsNumber) rows.push(sms(b, 'operator', 'cancelled-sms', b.companySmsNumber, operatorCancelledSms(facts), at));
+    return rows;
+  }
 
   return {
     /** Confirming the booking text number by a texted code (api/bookings/sms-verification.ts). */
@@ -463,7 +542,7 @@ export function bookingService(deps: BookingServiceDeps) {
       const due = payments?.planFor(quote);
       if (!due) return { kind: 'none', now: 0, later: penceToPounds(total), percent: null };
       const { kind, amountPence } = due.plan;
-      const percent = kind === 'deposit' ? payments?.settings(quote.companyId).depositPercent ?? null : null;
+      const percent = kind === 'deposit' ? (payments?.settings(quote.companyId).depositPercent ?? null) : null;
       return { kind, now: penceToPounds(amountPence), later: penceToPounds(kind === 'hold' ? 0 : total - amountPence), percent };
     },
 
@@ -528,7 +607,8 @@ export function bookingService(deps: BookingServiceDeps) {
     async cancel(token: string, client: string): Promise<JobView> {
       jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
-      return jobView(await move(b, 'cancelled', 'motorist'));
+      const messages = [...motoristText(b, 'cancelled', motoristMessages.cancelled(senderOf(b), b.reference, b.companyPhone)), ...cancelledAlerts(b)];
+      return jobView(await move(b, 'cancelled', 'motorist', {}, null, messages));
     },
 
     driver(token: string, client: string): DriverView {
@@ -536,16 +616,43 @@ export function bookingService(deps: BookingServiceDeps) {
       return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));
     },
 
-    async driverStep(token: string, step: DriverStep, client: string): Promise<DriverView> {
+    /** The driver's page with its job's id, for its live stream. */
+    driverJob(token: string, client: string): { id: number; view: DriverView } {
       jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
       const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      return { id: b.id, view: toDriverView(b) };
+    },
+
+    async driverStep(token: string, step: DriverStep, client: string, balanceMethod?: BalanceMethod): Promise<DriverView> {
+      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+      const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      // How the balance was paid goes with completion, in the same write, so the receipt issued then says it; with nothing left to pay there is nothing to record.
+      const balance = step === 'completed' && balanceMethod && balanceBeforePence(b) > 0 ? { balanceMethod, balancePaidAt: deps.now().toISOString() } : {};
       const texts =
         step === 'on_the_way'
           ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(senderOf(b), b.reference))
-          : step === 'completed'
-            ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference))
-            : [];
-      return toDriverView(await move(b, step, 'driver', {}, null, texts));
+          : step === 'arrived'
+            ? motoristText(b, 'arrived', motoristMessages.arrived(senderOf(b), b.reference))
+            : step === 'completed'
+              ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference, JOB_LINK_PLACEHOLDER))
+              : [];
+      return toDriverView(await move(b, step, 'driver', balance, null, texts));
+    },
+
+    /** The driver records how the balance of a completed job was paid. */
+    async driverBalance(token: string, method: BalanceMethod, client: string): Promise<DriverView> {
+      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+      return toDriverView(
+        await recordBalanceOf(
+          byToken(token, (hash) => bookingByDriverToken(db, hash)),
+          method,
+        ),
+      );
+    },
+
+    /** The operator records how the balance of a completed job was paid. */
+    async operatorBalance(companyId: number, reference: string, method: BalanceMethod) {
+      return operatorView(await recordBalanceOf(ownBooking(companyId, reference), method));
     },
 
     /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
@@ -656,6 +763,7 @@ export function bookingService(deps: BookingServiceDeps) {
       if (body.offerCall !== undefined) patch.offerCall = body.offerCall;
       if (body.textIrishMobiles !== undefined) patch.textIrishMobiles = body.textIrishMobiles;
       if (body.bookingOrigins !== undefined) patch.bookingOrigins = JSON.stringify(body.bookingOrigins);
+      if (body.motoristTextsOff !== undefined) patch.motoristTextsOff = JSON.stringify(body.motoristTextsOff);
       if (Object.keys(patch).length === 0) return this.settings(companyId);
       return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
     },

@@ -34,6 +34,8 @@ export interface BookingRow {
   driverPositionAt: string | null;
   acceptedAt: string | null;
   finishedAt: string | null;
+  balanceMethod: string | null;
+  balancePaidAt: string | null;
   statusChangedAt: string;
   createdAt: string;
 }
@@ -45,8 +47,16 @@ export interface BookingWithQuote extends BookingRow {
   destinationPostcode: string;
   vehicleType: string;
   problemType: string;
+  /** The quote's gearbox and rolling status as the form stored them (null when not asked), and its passengers. */
+  gearboxType: string | null;
+  rollingStatus: string | null;
+  passengerCount: number;
   companyName: string;
   companyPhone: string | null;
+  /** JSON array of the motorist's texts the company turned off. */
+  motoristTextsOff: string;
+  /** The company's confirmed booking text number, or null (api/bookings/sms-verification.ts). */
+  companySmsNumber: string | null;
   /** The quote's lead status (new, contacted, won, lost). */
   leadStatus: LeadStatus;
   /** The payment at booking, if one was due (docs/product.md §21). */
@@ -63,11 +73,13 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
   b.driver_salt as driverSalt, b.respond_by as respondBy, b.eta_minutes as etaMinutes, b.eta_at as etaAt,
   b.eta_from_position as etaFromPosition, b.driver_name as driverName, b.decline_reason as declineReason,
   b.driver_lat as driverLat, b.driver_lng as driverLng, b.driver_position_at as driverPositionAt,
-  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt`;
+  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.balance_method as balanceMethod, b.balance_paid_at as balancePaidAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt`;
 
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
   q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
-  q.status as leadStatus, c.name as companyName, c.phone as companyPhone,
+  q.gearbox_type as gearboxType, q.rolling_status as rollingStatus, q.passenger_count as passengerCount,
+  q.status as leadStatus, c.name as companyName, c.phone as companyPhone, c.motorist_texts_off as motoristTextsOff,
+  case when c.booking_sms_verified_at is not null then c.booking_sms_number end as companySmsNumber,
   p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence,
   p.refunded_pence as paymentRefundedPence, p.checkout_url as paymentCheckoutUrl
   from bookings b join quotes q on q.id = b.quote_id join companies c on c.id = b.company_id
@@ -163,6 +175,9 @@ export interface StatusPatch {
   respondBy?: string;
   /** Completed: the driver's and the motorist's positions are deleted. */
   forgetPositions?: boolean;
+  /** How the balance was paid, recorded with completion. */
+  balanceMethod?: string;
+  balancePaidAt?: string;
 }
 
 /**
@@ -188,6 +203,8 @@ export function moveBooking(
     ['acceptedAt', 'accepted_at'],
     ['finishedAt', 'finished_at'],
     ['respondBy', 'respond_by'],
+    ['balanceMethod', 'balance_method'],
+    ['balancePaidAt', 'balance_paid_at'],
   ];
   for (const [field, column] of columns) {
     if (patch[field] === undefined) continue;
@@ -256,4 +273,15 @@ export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): BookingRo
     'ofQuotes',
     `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?)) and b.status != 'awaiting_payment'`,
   ).all(JSON.stringify(quoteIds)) as BookingRow[];
+}
+
+/** Records how a completed job's balance was paid, unless one paid is recorded already; answers whether it wrote. */
+export function recordBalance(db: Db, id: number, method: string, at: string): boolean {
+  return (
+    statement(
+      db,
+      'recordBalance',
+      `update bookings set balance_method = ?, balance_paid_at = ? where id = ? and status = 'completed' and (balance_method is null or balance_method = 'on_account')`,
+    ).run(method, at, id).changes === 1
+  );
 }

@@ -3,6 +3,8 @@
 import type { Booking, DriverView, JobView } from '#shared/booking-responses';
 import type { BookingStatus } from '#shared/bookings';
 import { penceToPounds } from '#shared/money';
+import { BALANCE_METHODS, balancePaidBy, balancePence, type BalanceMethod } from '#shared/payments';
+import { gearboxWords, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
 import type { BookingPayment } from '#shared/payment-schemas';
 import type { BookingWithQuote } from './store';
 
@@ -21,6 +23,16 @@ export const paymentOf = (b: BookingWithQuote): BookingPayment | null =>
         refunded: penceToPounds(b.paymentRefundedPence ?? 0),
         checkoutUrl: b.paymentStatus === 'awaiting' ? b.paymentCheckoutUrl : null,
       };
+const amountsOf = (b: BookingWithQuote) =>
+  b.paymentStatus === null ? null : { status: b.paymentStatus, amountPence: b.paymentAmountPence ?? 0, refundedPence: b.paymentRefundedPence ?? 0 };
+/** What is left to pay of the price after payment at booking, before any balance recorded. */
+export const balanceBeforePence = (b: BookingWithQuote) => balancePence(b.pricePence, amountsOf(b));
+/** What is still to pay: nothing once the balance is recorded as paid. */
+export const balanceDuePence = (b: BookingWithQuote) => (balancePaidBy(b.balanceMethod) ? 0 : balanceBeforePence(b));
+const balanceOf = (b: BookingWithQuote) => ({
+  balance: penceToPounds(balanceDuePence(b)),
+  balanceRecorded: (BALANCE_METHODS as readonly string[]).includes(b.balanceMethod ?? '') ? (b.balanceMethod as BalanceMethod) : null,
+});
 const positionOf = (b: BookingWithQuote) => (b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null);
 
 export function toJobView(b: BookingWithQuote, history: History): JobView {
@@ -39,6 +51,7 @@ export function toJobView(b: BookingWithQuote, history: History): JobView {
     declineReason: b.declineReason,
     history,
     payment: paymentOf(b),
+    ...balanceOf(b),
   };
 }
 
@@ -53,8 +66,12 @@ export function toDriverView(b: BookingWithQuote): DriverView {
     note: b.note,
     pickupPostcode: b.pickupPostcode,
     destinationPostcode: b.destinationPostcode,
-    vehicleType: b.vehicleType,
-    problemType: b.problemType,
+    vehicleType: vehicleWords(b.vehicleType, 'sentence'),
+    problemType: problemWords(b.problemType, 'sentence'),
+    gearbox: b.gearboxType ? gearboxWords(b.gearboxType, 'sentence') : null,
+    rolling: b.rollingStatus ? rollingWords(b.rollingStatus, 'sentence') : null,
+    passengers: b.passengerCount,
+    ...balanceOf(b),
     position: positionOf(b),
     eta: etaOf(b),
     sharingPosition: b.status === 'on_the_way' && b.driverPositionAt !== null,
@@ -83,5 +100,6 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     driverUrl,
     history,
     payment: paymentOf(b),
+    ...balanceOf(b),
   };
 }

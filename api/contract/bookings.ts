@@ -3,6 +3,7 @@
 // page of its own token, and the operator answers (accept with an ETA, or decline) and sets how
 // bookings come in. Tokens are never logged (api/platform/http/redact.ts).
 import {
+  balanceSchema,
   bookingAcceptSchema,
   bookingDeclineSchema,
   bookingRequestSchema,
@@ -68,7 +69,8 @@ export const bookings = {
     path: '/api/bookings/due/{quoteId}',
     'x-access': 'public',
     tags: ['Public'],
-    summary: 'What a booking of this quote pays now (a deposit, the full price, a hold, or nothing) and leaves for later: the booking form says it before sending',
+    summary:
+      'What a booking of this quote pays now (a deposit, the full price, a hold, or nothing) and leaves for later: the booking form says it before sending',
     parameters: [parameter('quoteId', 'path', 'The quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R')],
     responses: { 200: json(paymentDueSchema, 'What is paid now and later'), 404: error('No quote has this reference'), 429: rateLimited },
   }),
@@ -115,6 +117,22 @@ export const bookings = {
     parameters: tokenParameter('driver'),
     responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
   }),
+  driverEvents: route({
+    method: 'get',
+    path: '/api/driver/{token}/events',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver’s page as Server-Sent Events: a `job` event now and at every change (a cancellation shows at once), a comment every 20 s',
+    description:
+      'Capped with the status pages’ streams, per client address (LIVE_STREAMS_PER_ADDRESS) and in total (LIVE_STREAMS_MAX): over either, 429 STREAMS_FULL, and the page polls instead. Ends once the job has finished.',
+    parameters: tokenParameter('driver'),
+    responses: {
+      200: { description: 'text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+      404: jobMissing,
+      410: jobClosed,
+      429: error('Rate limited, or too many open streams (STREAMS_FULL)'),
+    },
+  }),
   driverStatus: route({
     method: 'post',
     path: '/api/driver/{token}/status',
@@ -124,6 +142,22 @@ export const bookings = {
     parameters: tokenParameter('driver'),
     request: { body: body(driverStatusSchema, { status: 'on_the_way' }) },
     responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+  }),
+  driverBalance: route({
+    method: 'post',
+    path: '/api/driver/{token}/balance',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The driver records how the balance of a completed job was paid (card, cash, bank_transfer, on_account); the receipt is issued again to say so',
+    parameters: tokenParameter('driver'),
+    request: { body: body(balanceSchema, { method: 'cash' }) },
+    responses: {
+      200: json(driverViewSchema, 'Recorded'),
+      404: jobMissing,
+      409: error('Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), or recorded as paid already (BALANCE_RECORDED)'),
+      410: jobClosed,
+      429: rateLimited,
+    },
   }),
   driverPosition: route({
     method: 'post',
@@ -158,6 +192,20 @@ export const bookings = {
     parameters: [referenceParameter],
     request: { body: body(bookingAcceptSchema, { etaMinutes: 20, driverName: 'Sam' }) },
     responses: { 200: json(bookingSchema, 'Accepted: `driverUrl` is the driver’s page'), 404: bookingMissing, 409: outOfOrder },
+  }),
+  balance: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/balance',
+    'x-access': 'operator',
+    tags: ['Bookings'],
+    summary: 'Records how the balance of a completed job was paid (card, cash, bank_transfer, on_account); the receipt is issued again to say so',
+    parameters: [referenceParameter],
+    request: { body: body(balanceSchema, { method: 'bank_transfer' }) },
+    responses: {
+      200: json(bookingSchema, 'Recorded'),
+      404: bookingMissing,
+      409: error('Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), or recorded as paid already (BALANCE_RECORDED)'),
+    },
   }),
   decline: route({
     method: 'post',

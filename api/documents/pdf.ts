@@ -5,6 +5,7 @@
 import type { PDFFont, PDFPage } from 'pdf-lib';
 import { DOCUMENT_TITLES, documentNumber, type DocumentKind } from '#shared/documents';
 import { formatPence } from '#shared/money';
+import { formatPhoneNational } from '#shared/phone-number';
 import type { DocumentLine, DocumentTotals } from './vat';
 
 /** Everything a document prints besides its lines and totals, frozen with it. */
@@ -12,6 +13,8 @@ export interface DocumentDetails {
   seller: { name: string; address: string | null; phone: string | null; email: string | null; vatNumber: string | null };
   /** Only on a full VAT invoice: the name the motorist gave at booking. */
   customerName: string | null;
+  /** Only on a full VAT invoice: the address the customer gave when asking for it; absent on documents issued before it was asked. */
+  customerAddress?: string | null;
   /** The quote's reference, without TQ-. */
   reference: string;
   registration: string;
@@ -20,8 +23,10 @@ export interface DocumentDetails {
   vehicleType: string;
   /** The UK date the job was completed (the time of supply), YYYY-MM-DD. */
   supplyDate: string;
-  /** How it was paid at booking, as printed beside the amount ('Deposit paid by card'). */
+  /** How it was paid, as printed beside the amount ('Deposit paid by card', 'Paid: deposit by card, balance in cash'). */
   paidAs: string | null;
+  /** The balance line's words when not the plain 'Balance due' ('Balance due on account'); absent on documents issued before it. */
+  balanceAs?: string | null;
   /** A credit note's original: its title and number. */
   original: { title: string; number: number; issuedAt: string } | null;
 }
@@ -37,6 +42,8 @@ export interface PrintableDocument {
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = 50;
+/** Where the right-hand column (the dates, the totals' labels) starts. */
+const FACTS_X = 340;
 
 const ukDate = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'Europe/London' });
 /** `26 November 2026` from an ISO time, or from a UK day (YYYY-MM-DD, read at noon so no zone moves it). */
@@ -72,10 +79,34 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
     const v = clean(value);
     page.drawText(v, { x: xRight - font.widthOfTextAtSize(v, size), y, size, font });
   };
-  const fitWidth = (value: string, width: number, size: number) => {
-    let v = clean(value);
-    while (v.length > 1 && regular.widthOfTextAtSize(v, size) > width) v = `${v.slice(0, -2)}…`;
-    return v;
+  /**
+   * `value` in lines no wider than `width`: broken between words, and a word wider than the whole
+   * width broken where it must. Every field is printed this way, so none runs into another
+   * whatever its length (an address of 300 characters, a long name, a long line of charges).
+   */
+  const wrap = (value: string, width: number, size = 10, font: PDFFont = regular): string[] => {
+    const fits = (v: string) => font.widthOfTextAtSize(v, size) <= width;
+    const lines: string[] = [];
+    let line = '';
+    for (const word of clean(value).split(/\s+/).filter(Boolean)) {
+      const joined = line ? `${line} ${word}` : word;
+      if (fits(joined)) {
+        line = joined;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = '';
+      let rest = word;
+      while (!fits(rest)) {
+        let cut = rest.length - 1;
+        while (cut > 1 && !fits(rest.slice(0, cut))) cut -= 1;
+        lines.push(rest.slice(0, cut));
+        rest = rest.slice(cut);
+      }
+      line = rest;
+    }
+    if (line) lines.push(line);
+    return lines.length > 0 ? lines : [''];
   };
   const down = (by: number) => {
     y -= by;
@@ -90,11 +121,14 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   const vat = isVatDocument(doc);
   const rightEdge = A4.width - MARGIN;
 
-  // The heading: title and number, then the seller.
+  // The heading: title and number, then the seller in the left column beside the dates.
   text(title, MARGIN, 20, bold);
   right(`No. ${documentNumber(doc.number)}`, rightEdge, 12, bold);
-  down(28);
-  text(d.seller.name, MARGIN, 12, bold);
+  const sellerWidth = FACTS_X - MARGIN - 12;
+  for (const [i, line] of wrap(d.seller.name, sellerWidth, 12, bold).entries()) {
+    down(i === 0 ? 28 : 15);
+    text(line, MARGIN, 12, bold);
+  }
   const facts: [string, string][] = [
     ['Date of issue', printedDate(doc.issuedAt)],
     [doc.kind === 'credit_note' ? 'Job completed' : vat ? 'Time of supply' : 'Date of job', printedDate(d.supplyDate)],
@@ -102,35 +136,38 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   ];
   const sellerLines = [
     ...(d.seller.address?.split(/\r?\n/).filter((l) => l.trim() !== '') ?? []),
-    ...(d.seller.phone ? [d.seller.phone] : []),
+    // Stored in E.164; printed as a UK reader dials it ("0161 496 0321").
+    ...(d.seller.phone ? [formatPhoneNational(d.seller.phone)] : []),
     ...(d.seller.email ? [d.seller.email] : []),
-  ];
-  if (vat && d.seller.vatNumber) sellerLines.push(`VAT number ${d.seller.vatNumber}`);
+    ...(vat && d.seller.vatNumber ? [`VAT number ${d.seller.vatNumber}`] : []),
+  ].flatMap((line) => wrap(line, sellerWidth));
   const rows = Math.max(sellerLines.length, facts.length);
   for (let i = 0; i < rows; i += 1) {
     down(15);
     if (sellerLines[i]) text(sellerLines[i], MARGIN, 10, regular, GREY);
     if (facts[i]) {
-      text(facts[i][0], 340, 10, regular, GREY);
+      text(facts[i][0], FACTS_X, 10, regular, GREY);
       right(facts[i][1], rightEdge);
     }
   }
 
-  down(28);
-  if (d.customerName) {
-    text('Customer', MARGIN, 10, bold);
-    text(d.customerName, 140);
-    down(15);
-  }
-  text('Vehicle', MARGIN, 10, bold);
-  text(`${d.registration} (${d.vehicleType})`, 140);
-  down(15);
-  text('Recovery', MARGIN, 10, bold);
-  text(`${d.pickupPostcode} to ${d.destinationPostcode}`, 140);
-  if (d.original) {
-    down(15);
-    text('Credits', MARGIN, 10, bold);
-    text(`${d.original.title} No. ${documentNumber(d.original.number)} of ${printedDate(d.original.issuedAt)}`, 140);
+  // The job: each fact wrapped beside its label.
+  const jobFacts: [string, string][] = [
+    ...(d.customerName ? [['Customer', d.customerName] as [string, string]] : []),
+    ...(d.customerAddress ? [['Address', d.customerAddress] as [string, string]] : []),
+    ['Vehicle', `${d.registration} (${d.vehicleType})`],
+    ['Recovery', `${d.pickupPostcode} to ${d.destinationPostcode}`],
+    ...(d.original
+      ? [['Credits', `${d.original.title} No. ${documentNumber(d.original.number)} of ${printedDate(d.original.issuedAt)}`] as [string, string]]
+      : []),
+  ];
+  for (const [i, [label, value]] of jobFacts.entries()) {
+    const lines = value.split(/\r?\n/).flatMap((part) => wrap(part, rightEdge - 140));
+    for (const [j, line] of lines.entries()) {
+      down(i === 0 && j === 0 ? 28 : 15);
+      if (j === 0) text(label, MARGIN, 10, bold);
+      text(line, 140);
+    }
   }
 
   // The lines: description, then net, rate and VAT on a VAT document, and the amount.
@@ -148,14 +185,19 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   down(8);
   rule();
   for (const line of doc.lines) {
+    const label = wrap(line.label, descriptionWidth);
     down(16);
-    text(fitWidth(line.label, descriptionWidth, 10), MARGIN);
+    text(label[0], MARGIN);
     if (vat) {
       right(formatPence(line.netPence), columns.net);
       right(`${line.vatRatePercent}%`, columns.rate);
       right(formatPence(line.vatPence), columns.vat);
     }
     right(formatPence(line.grossPence), columns.amount);
+    for (const more of label.slice(1)) {
+      down(13);
+      text(more, MARGIN);
+    }
   }
   down(10);
   rule();
@@ -169,12 +211,19 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   } else {
     if (vat) totals.push(['Total net', formatPence(t.netPence), false], ['Total VAT', formatPence(t.vatPence), false]);
     totals.push([vat ? 'Total (VAT included)' : 'Total', formatPence(t.grossPence), true]);
-    if (t.paidPence > 0) totals.push([d.paidAs ?? 'Paid by card', formatPence(t.paidPence), false], ['Balance due', formatPence(t.balancePence), true]);
+    if (t.paidPence > 0) totals.push([d.paidAs ?? 'Paid by card', formatPence(t.paidPence), false]);
+    // Paid in full, the paid line says how: no line of nothing due.
+    if (t.balancePence > 0 && (t.paidPence > 0 || d.balanceAs)) totals.push([d.balanceAs ?? 'Balance due', formatPence(t.balancePence), true]);
   }
+  // Each label wrapped in its own column, clear of the amounts (the widest, £10,000.00 bold, is under 60 points).
+  const amountWidth = 70;
   for (const [label, amount, strong] of totals) {
-    down(16);
-    text(label, 340, 10, strong ? bold : regular);
-    right(amount, rightEdge, 10, strong ? bold : regular);
+    const font = strong ? bold : regular;
+    for (const [i, line] of wrap(label, rightEdge - amountWidth - FACTS_X, 10, font).entries()) {
+      down(i === 0 ? 16 : 13);
+      text(line, FACTS_X, 10, font);
+      if (i === 0) right(amount, rightEdge, 10, font);
+    }
   }
 
   down(36);

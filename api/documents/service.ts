@@ -15,7 +15,7 @@ import {
   type InvoiceSettings,
 } from '#shared/documents';
 import { penceToPounds } from '#shared/money';
-import { wasTaken } from '#shared/payments';
+import { BALANCE_METHODS, balancePaidBy, wasTaken, type BalanceMethod } from '#shared/payments';
 import { londonDate } from '../engine/calendar/uk-calendar';
 import { bookingById, type BookingWithQuote } from '../bookings/store';
 import { findCompanyById, updateCompany, type CompanyPatch } from '../company/store';
@@ -30,6 +30,20 @@ import { bookingDocument, bookingDocuments, bookingsOwedDocuments, creditedPence
 import { creditLine, documentKindFor, documentLines, totalsOf, type DocumentLine, type DocumentTotals, type QuoteLine } from './vat';
 
 const PAID_AS = { deposit: 'Deposit paid by card', full: 'Paid by card', hold: 'Paid by card' } as const;
+/** How a balance was paid, after 'Paid' or 'balance'. */
+const PAID_BY: Record<BalanceMethod, string> = { card: 'by card', cash: 'in cash', bank_transfer: 'by bank transfer', on_account: 'on account' };
+
+/**
+ * What the document prints beside what was paid: at booking only ('Deposit paid by card'), the
+ * balance only ('Paid in cash'), or both ('Paid: deposit by card, balance in cash'); null when
+ * nothing was paid.
+ */
+function paidWords(atBooking: keyof typeof PAID_AS | null, balance: BalanceMethod | null): string | null {
+  const balancePaid = balance !== null && balancePaidBy(balance);
+  if (atBooking && balancePaid) return `Paid: deposit by card, balance ${PAID_BY[balance]}`;
+  if (atBooking) return PAID_AS[atBooking];
+  return balancePaid ? `Paid ${PAID_BY[balance]}` : null;
+}
 
 export const DOCUMENT_NOT_FOUND = 'No document of this job has this number';
 
@@ -57,11 +71,15 @@ const numberOf = (typed: string): number | null => (/^\d{1,9}$/.test(typed) ? Nu
 export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
   const { db, logger, now } = deps;
 
+  /**
+   * The job's receipt or invoice as it stands: the newest (a balance paid later issues an updated
+   * one, never an edit), a full invoice asked for standing in for a simplified one.
+   */
   const primaryOf = (docs: DocumentRow[]) => {
-    const issued = docs.filter((d) => d.kind !== 'credit_note');
-    // A full invoice asked for after a simplified one stands in for it.
+    const issued = docs.filter((d) => d.kind !== 'credit_note').reverse();
     return issued.find((d) => d.kind === 'vat_invoice') ?? issued[0];
   };
+  const balanceOf = (b: BookingWithQuote): BalanceMethod | null => BALANCE_METHODS.find((m) => m === b.balanceMethod) ?? null;
 
   function quoteOf(b: BookingWithQuote) {
     return db
@@ -71,19 +89,26 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
       .get();
   }
 
-  /** The receipt or invoice of a completed, paid job, frozen now: its kind, lines, totals and what else it prints. */
+  /**
+   * The receipt or invoice of a completed job paid at booking or with its balance recorded, frozen
+   * now: its kind, lines, totals and what else it prints.
+   */
   function compose(b: BookingWithQuote, fullAskedFor: boolean) {
-    const payment = paymentByBooking(db, b.id);
+    const found = paymentByBooking(db, b.id);
+    const payment = found && wasTaken(found.status) ? found : undefined;
+    const balance = balanceOf(b);
     const quote = quoteOf(b);
     const company = findCompanyById(db, b.companyId);
-    if (b.status !== 'completed' || !payment || !wasTaken(payment.status) || !quote || !company) return undefined;
+    if (b.status !== 'completed' || (!payment && !balance) || !quote || !company) return undefined;
     const lines = documentLines({
       lines: quote.lines ? parse<QuoteLine[]>(quote.lines) : null,
       totalPence: quote.totalPence,
       vatPence: quote.vatPence,
       vatRatePercent: quote.vatRatePercent,
     });
-    const totals = totalsOf(lines, payment.amountPence);
+    const gross = totalsOf(lines, 0).grossPence;
+    // A balance recorded as paid pays the rest: the whole price is paid.
+    const totals = totalsOf(lines, balancePaidBy(balance) ? gross : (payment?.amountPence ?? 0));
     const vatInvoice = getPricing(db, b.companyId).vatRegistered && company.vatNumber !== null && totals.vatPence > 0;
     const kind = documentKindFor(vatInvoice, totals.grossPence, fullAskedFor);
     const details: DocumentDetails = {
@@ -101,7 +126,8 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
       destinationPostcode: b.destinationPostcode,
       vehicleType: b.vehicleType,
       supplyDate: londonDate(b.finishedAt ? new Date(b.finishedAt) : now()),
-      paidAs: PAID_AS[payment.kind],
+      paidAs: paidWords(payment?.kind ?? null, balance),
+      balanceAs: balance === 'on_account' ? 'Balance due on account' : null,
       original: null,
     };
     return { kind, lines, totals, details };
@@ -134,14 +160,23 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
     });
   }
 
-  /** The job's receipt or invoice, issued if it is owed and not issued yet. */
+  /**
+   * The job's receipt or invoice, issued if it is owed and not issued yet, or issued again when
+   * what was paid has changed since (the balance recorded after completion): a new document with
+   * its own number, the earlier one left as it was.
+   */
   async function issueFor(bookingId: number): Promise<DocumentRow | undefined> {
     const b = bookingById(db, bookingId);
     if (!b) return undefined;
     const issued = primaryOf(bookingDocuments(db, b.id));
-    if (issued) return issued;
-    const composed = compose(b, false);
-    return composed && issue(b, composed.kind, composed, (d) => d.kind !== 'credit_note');
+    const composed = compose(b, issued?.kind === 'vat_invoice');
+    if (!composed) return issued;
+    const current = (d: DocumentRow) =>
+      d.kind !== 'credit_note' &&
+      parse<DocumentTotals>(d.totals).paidPence === composed.totals.paidPence &&
+      (parse<DocumentDetails>(d.details).balanceAs ?? null) === (composed.details.balanceAs ?? null);
+    if (issued && current(issued)) return issued;
+    return issue(b, composed.kind, composed, current);
   }
 
   /** A credit note for what was refunded past what the job's credit notes cover already. */
@@ -205,6 +240,15 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
         await settle(bookingId);
       } catch (err) {
         logger.warn({ msg: 'Could not issue a job’s receipt; the sweep will', bookingId, error: err instanceof Error ? err.message : String(err) });
+      }
+    },
+
+    /** After a completed job's balance was recorded: its updated receipt at once. Never fails the record: the sweep tries again. */
+    async afterBalance(bookingId: number): Promise<void> {
+      try {
+        await settle(bookingId);
+      } catch (err) {
+        logger.warn({ msg: 'Could not issue a job’s updated receipt; the sweep will', bookingId, error: err instanceof Error ? err.message : String(err) });
       }
     },
 

@@ -20,10 +20,20 @@ export function takeDocumentNumber(db: Db, companyId: number): number {
 }
 
 /** Numbers the document and stores it. */
+/** Stores a document with the company's next number; a receipt or invoice of a kind the booking has already is its next version. */
 export function insertDocument(db: Db, row: NewDocument): DocumentRow {
+  const bookingId = row.bookingId;
+  const version =
+    row.kind === 'credit_note' || bookingId === null || bookingId === undefined
+      ? 1
+      : (db
+          .select({ version: sql<number>`coalesce(max(${documents.version}), 0) + 1` })
+          .from(documents)
+          .where(and(eq(documents.bookingId, bookingId), eq(documents.kind, row.kind)))
+          .get()?.version ?? 1);
   return db
     .insert(documents)
-    .values({ ...row, number: takeDocumentNumber(db, row.companyId) })
+    .values({ ...row, version, number: takeDocumentNumber(db, row.companyId) })
     .returning()
     .get();
 }
@@ -48,10 +58,14 @@ export function bookingDocument(db: Db, bookingId: number, number: number): Docu
 export function bookingsOwedDocuments(db: Db, limit: number): number[] {
   return db.$client
     .prepare(
-      `select b.id from bookings b join payments p on p.booking_id = b.id
-       where b.status = 'completed' and p.status in ('paid', 'captured', 'partially_refunded', 'refunded')
-         and (not exists (select 1 from documents d where d.booking_id = b.id and d.kind != 'credit_note')
-           or p.refunded_pence > (select coalesce(sum(d.total_pence), 0) from documents d where d.booking_id = b.id and d.kind = 'credit_note'))
+      `select b.id from bookings b left join payments p on p.booking_id = b.id
+       where b.status = 'completed' and (
+         (p.status in ('paid', 'captured', 'partially_refunded', 'refunded')
+           and (not exists (select 1 from documents d where d.booking_id = b.id and d.kind != 'credit_note')
+             or p.refunded_pence > (select coalesce(sum(d.total_pence), 0) from documents d where d.booking_id = b.id and d.kind = 'credit_note')))
+         -- The balance recorded after the document: its updated one is owed.
+         or (b.balance_method is not null
+           and not exists (select 1 from documents d where d.booking_id = b.id and d.kind != 'credit_note' and d.issued_at >= b.balance_paid_at)))
        limit ?`,
     )
     .pluck()

@@ -106,6 +106,8 @@ export const companies = sqliteTable(
      * booking posted from a browser on any other origin but ours is refused (decision 033).
      */
     bookingOrigins: text('booking_origins').notNull().default('[]'),
+    /** The motorist's service texts the operator turned off (JSON array of steps, shared/bookings.ts MOTORIST_TEXT_STEPS). */
+    motoristTextsOff: text('motorist_texts_off').notNull().default('[]'),
 
     /** When the owner typed the code texted to bookingSmsNumber; null until then, and again once the number changes. */
     bookingSmsVerifiedAt: text('booking_sms_verified_at'),
@@ -515,6 +517,9 @@ export const bookings = sqliteTable(
     driverPositionAt: text('driver_position_at'),
     acceptedAt: text('accepted_at'),
     finishedAt: text('finished_at'),
+    /** How the balance left after payment at booking was paid (shared/payments.ts BALANCE_METHODS), and when it was recorded; null while due. */
+    balanceMethod: text('balance_method'),
+    balancePaidAt: text('balance_paid_at'),
     statusChangedAt: text('status_changed_at').notNull(),
     createdAt: createdAt(),
   },
@@ -636,10 +641,12 @@ export const documents = sqliteTable(
     totals: text('totals').notNull(),
     /** JSON: seller, customer, reference, supply date, route: everything else the document prints. */
     details: text('details').notNull(),
+    /** 1, then 2, 3… for the receipt or invoice of a kind issued again when what was paid changed (the balance recorded later). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [
     uniqueIndex('documents_company_number').on(t.companyId, t.number),
-    uniqueIndex('documents_booking_kind').on(t.bookingId, t.kind).where(sql`${t.kind} != 'credit_note'`),
+    uniqueIndex('documents_booking_kind').on(t.bookingId, t.kind, t.version).where(sql`${t.kind} != 'credit_note'`),
     index('documents_booking').on(t.bookingId),
   ],
 );

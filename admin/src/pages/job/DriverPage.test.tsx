@@ -2,12 +2,14 @@
 import '../../test/dom';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DriverView } from '#shared/booking-responses';
 import type { DriverStep } from '#shared/bookings';
 import { fakeApi } from '../../test/dom';
+import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
-import DriverPage, { SHARING_NOTE } from './DriverPage';
+import type { BalanceMethod } from '#shared/payments';
+import DriverPage, { balanceQuestion, DRIVER_FINISHED, NOT_PAID_YET, SHARING_NOTE } from './DriverPage';
 
 const TOKEN = 'Dr1v3rT0k3nDr1v3rT0k3nDr1v3rT0k3';
 
@@ -22,7 +24,12 @@ const view = (over: Partial<DriverView> = {}): DriverView => ({
   pickupPostcode: 'M1 1AE',
   destinationPostcode: 'LS1 4AP',
   vehicleType: 'Car',
-  problemType: 'Flat Tire',
+  problemType: 'Engine failure',
+  gearbox: 'Automatic',
+  rolling: 'Not rolling',
+  passengers: 2,
+  balance: 149.76,
+  balanceRecorded: null,
   position: null,
   eta: { minutes: 25, at: new Date(Date.now() + 25 * 60_000).toISOString(), fromPosition: false },
   sharingPosition: false,
@@ -48,17 +55,62 @@ function geolocation() {
   return geo;
 }
 
+beforeEach(() => {
+  FakeEventSource.opened = [];
+  vi.stubGlobal('EventSource', FakeEventSource);
+});
+
 describe('<DriverPage>', () => {
+  it('shows the job in words with the balance to collect, the motorist’s number and Navigate buttons for the pickup and the destination', async () => {
+    geolocation();
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    latestEventSource().send(view({ position: { lat: 53.4808, lng: -2.2426 } }));
+    expect(await screen.findByRole('heading', { name: 'Alex Driver' })).toBeTruthy();
+    for (const words of ['Automatic', 'Not rolling', 'Engine failure', 'To collect: £149.76', 'Hard shoulder, northbound, after junction 18']) {
+      expect(screen.getByText(words)).toBeTruthy();
+    }
+    expect(screen.getByRole('link', { name: 'Call 07700 900123' }).getAttribute('href')).toBe('tel:+447700900123');
+    expect(screen.getByRole('link', { name: 'To the customer’s position in Google Maps' }).getAttribute('href')).toBe(
+      'https://www.google.com/maps/dir/?api=1&destination=53.480800%2C-2.242600',
+    );
+    expect(screen.getByRole('link', { name: 'To the destination, LS1 4AP in Waze' }).getAttribute('href')).toBe(
+      'https://waze.com/ul?q=LS1%204AP%2C%20UK&navigate=yes',
+    );
+    expect(screen.getByRole('link', { name: 'To the destination, LS1 4AP in Apple Maps' }).getAttribute('href')).toBe(
+      'https://maps.apple.com/?daddr=LS1%204AP%2C%20UK',
+    );
+  });
+
+  it('shows a cancellation on the open page as it comes down the stream: no more steps, and the words to turn back', async () => {
+    geolocation();
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    const stream = latestEventSource();
+    expect(stream.url).toBe(`/api/driver/${TOKEN}/events`);
+    stream.send(view());
+    expect(await screen.findByRole('button', { name: 'On the way' })).toBeTruthy();
+    stream.send(view({ status: 'cancelled' }));
+    expect(await screen.findByRole('heading', { name: 'Cancelled' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe(DRIVER_FINISHED.cancelled);
+    expect(screen.queryByRole('button', { name: 'On the way' })).toBeNull();
+    expect(stream.closed).toBe(true);
+  });
+
   it('moves the job on one big button at a time, and shares the position only after a tap and only until arrived', async () => {
     const geo = geolocation();
     let current = view();
     const api = fakeApi({
       [`GET /api/driver/${TOKEN}`]: () => ({ json: current }),
-      [`POST /api/driver/${TOKEN}/status`]: (body) => ({ json: (current = view({ status: (body as { status: DriverStep }).status })) }),
+      [`POST /api/driver/${TOKEN}/status`]: (body) => {
+        const { status, balanceMethod } = body as { status: DriverStep; balanceMethod?: BalanceMethod };
+        return { json: (current = view({ status, ...(balanceMethod ? { balance: 0, balanceRecorded: balanceMethod } : {}) })) };
+      },
       [`POST /api/driver/${TOKEN}/position`]: () => ({ json: (current = { ...current, sharingPosition: true }) }),
     });
     vi.stubGlobal('fetch', api.fetchStub);
     renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    latestEventSource().send(current);
     const user = userEvent.setup();
 
     expect(await screen.findByRole('heading', { name: 'Alex Driver' })).toBeTruthy();
@@ -84,12 +136,17 @@ describe('<DriverPage>', () => {
     expect(screen.queryByRole('button', { name: 'Share my position' })).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Loaded' }));
+    // A balance to collect: completing asks first how it was paid.
     await user.click(await screen.findByRole('button', { name: 'Completed' }));
+    expect(screen.getByText(balanceQuestion(149.76))).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Card' }));
     expect(await screen.findByRole('heading', { name: 'Completed' })).toBeTruthy();
+    expect(screen.getByText('Balance paid by card')).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
-    expect(api.calls.filter((c) => c.path.endsWith('/status')).map((c) => c.body)).toEqual(
-      ['on_the_way', 'arrived', 'loaded', 'completed'].map((status) => ({ status })),
-    );
+    expect(api.calls.filter((c) => c.path.endsWith('/status')).map((c) => c.body)).toEqual([
+      ...['on_the_way', 'arrived', 'loaded'].map((status) => ({ status })),
+      { status: 'completed', balanceMethod: 'card' },
+    ]);
   });
 
   it('shows the server’s word when a step is out of order', async () => {
@@ -105,6 +162,7 @@ describe('<DriverPage>', () => {
       }).fetchStub,
     );
     renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    latestEventSource().send(view());
     await userEvent.setup().click(await screen.findByRole('button', { name: 'On the way' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This job cannot move to that status now.');
   });
@@ -113,6 +171,30 @@ describe('<DriverPage>', () => {
     geolocation();
     vi.stubGlobal('fetch', fakeApi({}).fetchStub);
     renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    // The stream refused (an unknown token), the page reads the job and is told 404.
+    latestEventSource().fail();
     expect(await screen.findByRole('heading', { name: 'Job not found. Check the link the operator sent.' })).toBeTruthy();
+  });
+});
+
+describe('<DriverPage> the balance after completion', () => {
+  it('records the balance when the job was completed without it, and then says how it was paid', async () => {
+    geolocation();
+    const api = fakeApi({
+      [`POST /api/driver/${TOKEN}/status`]: () => ({ json: view({ status: 'completed' }) }),
+      [`POST /api/driver/${TOKEN}/balance`]: (body) => ({
+        json: view({ status: 'completed', balance: 0, balanceRecorded: (body as { method: BalanceMethod }).method }),
+      }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    latestEventSource().send(view({ status: 'loaded' }));
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Completed' }));
+    await user.click(screen.getByRole('button', { name: NOT_PAID_YET }));
+    expect(await screen.findByRole('heading', { name: balanceQuestion(149.76) })).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Bank transfer' }));
+    expect(await screen.findByText('Balance paid by bank transfer')).toBeTruthy();
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ status: 'completed' }, { method: 'bank_transfer' }]);
   });
 });

@@ -1,13 +1,18 @@
-// The driver's page, /driver/{token} (docs/product.md §20): who and where, and one big button for
-// the next step (on the way → arrived → loaded → completed). While on the way the driver may share
-// their position, only after a tap and only until arrived: the motorist's ETA is recomputed from
-// it. One-handed: the button sits at the bottom of the screen.
+// The driver's page, /driver/{token} (docs/product.md §20): who and where, in words, with the
+// balance to collect and Navigate buttons, and one big button for the next step (on the way →
+// arrived → loaded → completed). Kept live (live.ts), so a cancellation shows while the page is
+// open. While on the way the driver may share their position, only after a tap and only until
+// arrived: the motorist's ETA is recomputed from it. One-handed: the button sits at the bottom.
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import type { DriverView } from '#shared/booking-responses';
 import { BOOKING_STATUS_LABELS, clockTime, type DriverStep } from '#shared/bookings';
+import { formatPounds } from '#shared/money';
+import { BALANCE_METHOD_LABELS, BALANCE_METHODS, BALANCE_RECORDED, type BalanceMethod } from '#shared/payments';
 import { telUrl, ukNational } from '#shared/phone';
+import { useLiveDriverJob } from './live';
+import { navigationLinks, type Place } from './navigate';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },
@@ -19,25 +24,31 @@ const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: stri
 export const POSITION_EVERY_MS = 15_000;
 export const SHARING_NOTE = 'Your position is shared only while you are on the way.';
 
+/** What a finished job tells the driver, under its status. */
+export const DRIVER_FINISHED: Partial<Record<DriverView['status'], string>> = {
+  cancelled: 'The customer cancelled this job. Do not go; if you set off, turn back.',
+  declined: 'This job was declined. Do not go.',
+  expired: 'This job was not answered in time. Do not go.',
+  completed: 'This job is completed. Thank you.',
+};
+export const balanceQuestion = (balance: number) => `How was the balance of ${formatPounds(balance)} paid?`;
+export const NOT_PAID_YET = 'Completed, not paid yet';
+export const balanceWords = (balance: number) => (balance > 0 ? `To collect: ${formatPounds(balance)}` : 'Nothing to collect: paid at booking');
+
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 
 export default function DriverPage() {
   const { token = '' } = useParams();
   const endpoint = api().driver[':token'];
-  const [view, setView] = useState<DriverView | null>(null);
+  const [live, setView] = useLiveDriverJob(token);
+  const view = live.state === 'ready' ? live.job : null;
   const [problem, setProblem] = useState('');
+  // Completing a job with a balance to collect asks first how it was paid.
+  const [askBalance, setAskBalance] = useState(false);
   const [busy, setBusy] = useState(false);
   const [sharing, setSharing] = useState(false);
   const watch = useRef<number | null>(null);
   const lastSent = useRef(0);
-
-  useEffect(() => {
-    call(api().driver[':token'].$get, { param: { token } }, { anonymous: true })
-      .then(setView)
-      .catch((error: unknown) =>
-        setProblem(error instanceof ApiRequestError && error.status === 410 ? error.serverMessage : 'Job not found. Check the link the operator sent.'),
-      );
-  }, [token]);
 
   const stopSharing = () => {
     if (watch.current !== null) navigator.geolocation.clearWatch(watch.current);
@@ -52,17 +63,25 @@ export default function DriverPage() {
     if (view && view.status !== 'on_the_way') stopSharing();
   }, [view]);
 
-  async function move(step: DriverStep) {
+  /** Sends a change, showing the answer (or the server's word). */
+  async function send(request: () => Promise<DriverView>) {
     setBusy(true);
     setProblem('');
     try {
-      setView(await call(endpoint.status.$post, { param: { token }, json: { status: step } }, { anonymous: true }));
+      setView(await request());
     } catch (error) {
       setProblem(error instanceof ApiRequestError ? error.serverMessage : 'No connection. Try again.');
     } finally {
       setBusy(false);
     }
   }
+  const move = (step: DriverStep, balanceMethod?: BalanceMethod) => {
+    setAskBalance(false);
+    return send(() =>
+      call(endpoint.status.$post, { param: { token }, json: { status: step, ...(balanceMethod ? { balanceMethod } : {}) } }, { anonymous: true }),
+    );
+  };
+  const recordBalance = (method: BalanceMethod) => send(() => call(endpoint.balance.$post, { param: { token }, json: { method } }, { anonymous: true }));
 
   function share() {
     if (!('geolocation' in navigator)) return setProblem('This phone cannot share its position.');
@@ -85,14 +104,17 @@ export default function DriverPage() {
   }
 
   if (!view) {
+    const gone = live.state === 'gone' ? (live.status === 410 ? live.message : 'Job not found. Check the link the operator sent.') : null;
     return (
       <main className="mx-auto max-w-md p-6">
         <title>Job</title>
-        {problem ? <h1 className="text-2xl font-bold">{problem}</h1> : <p role="status">Loading the job…</p>}
+        {gone ? <h1 className="text-2xl font-bold">{gone}</h1> : <p role="status">Loading the job…</p>}
       </main>
     );
   }
   const next = NEXT[view.status];
+  const finished = DRIVER_FINISHED[view.status];
+  const pickup: Place = view.position ?? { postcode: view.pickupPostcode };
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4 pb-40">
       <title>{`${BOOKING_STATUS_LABELS[view.status]}: TQ-${view.reference}`}</title>
@@ -105,6 +127,11 @@ export default function DriverPage() {
         </h1>
         {view.eta && (view.status === 'accepted' || view.status === 'on_the_way') && (
           <p className="text-lg">The customer expects you at {clockTime(view.eta.at)}</p>
+        )}
+        {finished && (
+          <p role="alert" className={`mt-2 text-lg font-semibold ${view.status === 'completed' ? '' : 'text-red-800'}`}>
+            {finished}
+          </p>
         )}
       </header>
       <section aria-labelledby="customer-heading" className={card}>
@@ -126,11 +153,25 @@ export default function DriverPage() {
           <dd>{view.destinationPostcode}</dd>
           <dt className="text-slate-700">Vehicle</dt>
           <dd>{view.vehicleType}</dd>
+          {view.gearbox && (
+            <>
+              <dt className="text-slate-700">Gearbox</dt>
+              <dd>{view.gearbox}</dd>
+            </>
+          )}
+          {view.rolling && (
+            <>
+              <dt className="text-slate-700">Rolling</dt>
+              <dd>{view.rolling}</dd>
+            </>
+          )}
           <dt className="text-slate-700">Problem</dt>
           <dd>{view.problemType}</dd>
+          <dt className="text-slate-700">Passengers</dt>
+          <dd>{view.passengers === 0 ? 'None' : view.passengers}</dd>
           {view.position && (
             <>
-              <dt className="text-slate-700">Position</dt>
+              <dt className="text-slate-700">Position sent</dt>
               <dd>
                 {view.position.lat.toFixed(5)}, {view.position.lng.toFixed(5)}
               </dd>
@@ -138,7 +179,28 @@ export default function DriverPage() {
           )}
         </dl>
         {view.note && <p className="mt-3 rounded-lg bg-amber-50 p-3">{view.note}</p>}
+        <p className="mt-3 text-xl font-bold">
+          {view.balanceRecorded && view.balance === 0 ? BALANCE_RECORDED[view.balanceRecorded] : balanceWords(view.balance)}
+        </p>
+        {view.balanceRecorded === 'on_account' && <p className="mt-1">{BALANCE_RECORDED.on_account}</p>}
       </section>
+      {view.status === 'completed' && view.balance > 0 && (
+        <section aria-labelledby="balance-heading" className={card}>
+          <h2 id="balance-heading" className="text-lg font-semibold">
+            {balanceQuestion(view.balance)}
+          </h2>
+          <BalanceButtons busy={busy} onPick={(method) => void recordBalance(method)} skip={view.balanceRecorded === 'on_account' ? 'on_account' : null} />
+        </section>
+      )}
+      {!finished && (
+        <section aria-labelledby="navigate-heading" className={card}>
+          <h2 id="navigate-heading" className="text-lg font-semibold">
+            Navigate
+          </h2>
+          <Navigate label={view.position ? 'To the customer’s position' : `To the pickup, ${view.pickupPostcode}`} place={pickup} />
+          <Navigate label={`To the destination, ${view.destinationPostcode}`} place={{ postcode: view.destinationPostcode }} />
+        </section>
+      )}
       {view.status === 'on_the_way' && (
         <section className={card} aria-label="Your position">
           {sharing ? (
@@ -156,12 +218,30 @@ export default function DriverPage() {
           {problem}
         </p>
       )}
-      {next && (
+      {next && askBalance && (
+        <fieldset className="fixed inset-x-0 bottom-0 grid gap-2 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]" aria-labelledby="complete-balance">
+          <p id="complete-balance" className="mx-auto w-full max-w-md text-lg font-semibold">
+            {balanceQuestion(view.balance)}
+          </p>
+          <div className="mx-auto w-full max-w-md">
+            <BalanceButtons busy={busy} onPick={(method) => void move('completed', method)} skip={null} />
+          </div>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void move('completed')}
+            className="mx-auto min-h-12 w-full max-w-md rounded-lg border-2 border-slate-700 text-lg font-semibold"
+          >
+            {NOT_PAID_YET}
+          </button>
+        </fieldset>
+      )}
+      {next && !askBalance && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
           <button
             type="button"
             disabled={busy}
-            onClick={() => void move(next.step)}
+            onClick={() => (next.step === 'completed' && view.balance > 0 ? setAskBalance(true) : void move(next.step))}
             className="mx-auto flex min-h-16 w-full max-w-md items-center justify-center rounded-xl bg-brand-700 text-xl font-bold text-white disabled:opacity-60"
           >
             {next.label}
@@ -169,5 +249,46 @@ export default function DriverPage() {
         </div>
       )}
     </main>
+  );
+}
+
+function Navigate({ label, place }: { label: string; place: Place }) {
+  return (
+    <div className="mt-3">
+      <p className="font-medium">{label}</p>
+      <div className="mt-1 grid grid-cols-3 gap-2">
+        {navigationLinks(place).map((link) => (
+          <a
+            key={link.app}
+            href={link.href}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-label={`${label} in ${link.app}`}
+            className="flex min-h-12 items-center justify-center rounded-lg border-2 border-slate-700 px-1 text-center text-sm font-semibold"
+          >
+            {link.app}
+          </a>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** One button per way the balance may have been paid (one left out: the one recorded already). */
+function BalanceButtons({ busy, onPick, skip }: { busy: boolean; onPick: (method: BalanceMethod) => void; skip: BalanceMethod | null }) {
+  return (
+    <div className="mt-2 grid grid-cols-2 gap-2">
+      {BALANCE_METHODS.filter((method) => method !== skip).map((method) => (
+        <button
+          key={method}
+          type="button"
+          disabled={busy}
+          onClick={() => onPick(method)}
+          className="min-h-12 rounded-lg bg-brand-700 text-lg font-semibold text-white disabled:opacity-60"
+        >
+          {BALANCE_METHOD_LABELS[method]}
+        </button>
+      ))}
+    </div>
   );
 }

@@ -10,10 +10,11 @@ import { formatPounds } from '#shared/money';
 const linkName = (d: DocumentSummary) => `Download ${d.title.toLowerCase().replace(/^vat/, 'VAT').replace(/ vat /, ' VAT ')} ${d.number} (PDF)`;
 
 export function JobDocuments({ token, job }: { token: string; job: JobView }) {
-  const owed = job.status === 'completed' && job.payment !== null && job.payment.status !== 'awaiting';
+  // Paid at booking, or the balance recorded at completion: a receipt is owed, issued again when the balance is recorded later.
+  const owed = job.status === 'completed' && ((job.payment !== null && job.payment.status !== 'awaiting') || job.balanceRecorded !== null);
   const client = api();
   const documents = useQuery({
-    queryKey: ['job-documents', token, job.payment?.refunded ?? 0],
+    queryKey: ['job-documents', token, job.payment?.refunded ?? 0, job.balanceRecorded],
     queryFn: () => call(client.jobs[':token'].documents.$get, { param: { token } }, { anonymous: true }),
     enabled: owed,
     // Issued as the job completes: a moment's wait at most.

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobView } from '#shared/booking-responses';
 import { JOB_PAGE_CLOSED } from '#shared/bookings';
 import { fakeApi } from '../../test/dom';
+import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
 import JobPage from './JobPage';
 import { POLL_MS } from './live';
@@ -28,34 +29,12 @@ const job = (over: Partial<JobView> = {}): JobView => ({
   declineReason: null,
   history: [{ status: 'requested', at: new Date().toISOString() }],
   payment: null,
+  balance: 142.5,
+  balanceRecorded: null,
   ...over,
 });
 
-/** EventSource as the page uses it: one `job` listener, onerror, close. Tests push events through it. */
-class FakeEventSource {
-  static opened: FakeEventSource[] = [];
-  listeners: ((event: MessageEvent<string>) => void)[] = [];
-  onerror: (() => void) | null = null;
-  closed = false;
-  constructor(readonly url: string) {
-    FakeEventSource.opened.push(this);
-  }
-  addEventListener(_type: 'job', listener: (event: MessageEvent<string>) => void) {
-    this.listeners.push(listener);
-  }
-  close() {
-    this.closed = true;
-  }
-  send(view: JobView) {
-    act(() => {
-      for (const l of this.listeners) l(new MessageEvent('job', { data: JSON.stringify(view) }));
-    });
-  }
-  fail() {
-    act(() => this.onerror?.());
-  }
-}
-const latest = () => FakeEventSource.opened.at(-1)!;
+const latest = latestEventSource;
 
 beforeEach(() => {
   FakeEventSource.opened = [];
@@ -95,10 +74,13 @@ describe('<JobPage>', () => {
     latest().send(job({ status: 'completed', driverName: 'Sam' }));
     expect(await screen.findByRole('heading', { name: 'Completed' })).toBeTruthy();
     expect(screen.getByText('Your recovery is completed. Thank you.')).toBeTruthy();
+    // Its balance still to be recorded: the page keeps listening.
+    expect(latest().closed).toBe(false);
+    latest().send(job({ status: 'completed', driverName: 'Sam', balance: 0, balanceRecorded: 'cash' }));
     // Nothing more will change: the stream is closed.
     expect(latest().closed).toBe(true);
-    // No read was needed while the stream worked.
-    expect(api.calls).toEqual([]);
+    // No read of the job was needed while the stream worked; the receipt the recorded balance owes is asked for.
+    expect(api.calls.map((c) => c.path)).toEqual([`/api/jobs/${TOKEN}/documents`]);
   });
 
   it('reads the job every 10 s while the stream is broken, and goes back to the stream when it returns', async () => {

@@ -1,46 +1,54 @@
-// The status page's live copy of its job (docs/product.md §20): a Server-Sent Events stream,
-// and while that is broken (or refused when too many are open), a read every 10 s, with the stream
-// tried again after a minute. Same origin, no cookie sent with the reads.
+// The job pages' live copy of their job (docs/product.md §20): a Server-Sent Events stream, and
+// while that is broken (or refused when too many are open), a read every 10 s, with the stream
+// tried again after a minute. Same origin, no cookie sent with the reads. The motorist's status
+// page and the driver's page each follow their own view of the job this way.
 import { useEffect, useState } from 'react';
 import { ApiRequestError, api, call, pathOf } from '#shared/api-client';
-import type { JobView } from '#shared/booking-responses';
+import type { DriverView, JobView } from '#shared/booking-responses';
 import { isFinished } from '#shared/bookings';
-import { moneyToFollow } from '#shared/payments';
+import { jobPageDone } from '#shared/payments';
 
 export const POLL_MS = 10_000;
 export const RETRY_STREAM_MS = 60_000;
 
-export type LiveJob =
+export type Live<V> =
   | { state: 'loading' }
-  | { state: 'ready'; job: JobView; live: boolean }
+  | { state: 'ready'; job: V; live: boolean }
   /** 404 (no such job) or 410 (its page has closed): nothing more to ask. */
   | { state: 'gone'; status: number; message: string };
+export type LiveJob = Live<JobView>;
 
-export function useLiveJob(token: string): [LiveJob, (job: JobView) => void] {
-  const [live, setLive] = useState<LiveJob>({ state: 'loading' });
+interface LiveSource<V> {
+  read: () => Promise<V>;
+  events: string;
+  /** Nothing more will change: the page stops listening. */
+  done: (view: V) => boolean;
+}
+
+function useLive<V>(token: string, source: (token: string) => LiveSource<V>): [Live<V>, (view: V) => void] {
+  const [live, setLive] = useState<Live<V>>({ state: 'loading' });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `source` is a module-level function; the stream follows the token only
   useEffect(() => {
     let stopped = false;
-    let source: EventSource | undefined;
+    let stream: EventSource | undefined;
     let poll: ReturnType<typeof setInterval> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const endpoint = api().jobs[':token'];
-    const param = { token };
+    const { read: get, events, done } = source(token);
 
     const close = () => {
       stopped = true;
-      source?.close();
+      stream?.close();
       clearInterval(poll);
       clearTimeout(retry);
     };
-    const show = (job: JobView, streaming: boolean) => {
-      setLive({ state: 'ready', job, live: streaming });
-      // A finished job changes no more once its money has followed (a refund after a decline): nothing to listen for.
-      if (isFinished(job.status) && !moneyToFollow(job.status, job.payment)) close();
+    const show = (view: V, streaming: boolean) => {
+      setLive({ state: 'ready', job: view, live: streaming });
+      if (done(view)) close();
     };
     const read = async () => {
       try {
-        const job = await call(endpoint.$get, { param }, { anonymous: true });
-        if (!stopped) show(job, false);
+        const view = await get();
+        if (!stopped) show(view, false);
       } catch (error) {
         if (stopped || !(error instanceof ApiRequestError) || (error.status !== 404 && error.status !== 410)) return;
         setLive({ state: 'gone', status: error.status, message: error.serverMessage });
@@ -49,16 +57,16 @@ export function useLiveJob(token: string): [LiveJob, (job: JobView) => void] {
     };
     const connect = () => {
       if (stopped) return;
-      source = new EventSource(pathOf(endpoint.events, { param }));
-      source.addEventListener('job', (event) => {
+      stream = new EventSource(events);
+      stream.addEventListener('job', (event) => {
         clearInterval(poll);
         poll = undefined;
-        show(JSON.parse((event as MessageEvent<string>).data) as JobView, true);
+        show(JSON.parse((event as MessageEvent<string>).data) as V, true);
       });
-      source.onerror = () => {
+      stream.onerror = () => {
         // EventSource would retry by itself, but a 404, 410 or 429 it would not: read instead,
         // which tells a missing job from a broken stream, and keep reading until the stream is back.
-        source?.close();
+        stream?.close();
         if (stopped) return;
         setLive((current) => (current.state === 'ready' ? { ...current, live: false } : current));
         void read();
@@ -70,5 +78,29 @@ export function useLiveJob(token: string): [LiveJob, (job: JobView) => void] {
     connect();
     return close;
   }, [token]);
-  return [live, (job) => setLive((current) => ({ state: 'ready', job, live: current.state === 'ready' && current.live }))];
+  return [live, (view) => setLive((current) => ({ state: 'ready', job: view, live: current.state === 'ready' && current.live }))];
 }
+
+const motoristSource = (token: string): LiveSource<JobView> => {
+  const endpoint = api().jobs[':token'];
+  return {
+    read: () => call(endpoint.$get, { param: { token } }, { anonymous: true }),
+    events: pathOf(endpoint.events, { param: { token } }),
+    // Not while its money is to follow (a refund after a decline) or its balance is to be recorded.
+    done: jobPageDone,
+  };
+};
+
+const driverSource = (token: string): LiveSource<DriverView> => {
+  const endpoint = api().driver[':token'];
+  return {
+    read: () => call(endpoint.$get, { param: { token } }, { anonymous: true }),
+    events: pathOf(endpoint.events, { param: { token } }),
+    done: (job) => isFinished(job.status),
+  };
+};
+
+/** The motorist's status page's job. */
+export const useLiveJob = (token: string) => useLive(token, motoristSource);
+/** The driver's page's job: a cancellation shows as it happens. */
+export const useLiveDriverJob = (token: string) => useLive(token, driverSource);

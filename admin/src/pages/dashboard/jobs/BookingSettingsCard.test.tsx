@@ -10,7 +10,8 @@ import { MOBILE_INVALID } from '#shared/booking-schemas';
 import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
-import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL } from './BookingSettingsCard';
+import { MOTORIST_TEXT_LABELS } from '#shared/bookings';
+import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL, MOTORIST_TEXTS_HINT } from './BookingSettingsCard';
 import { SMS_NUMBER_CONFIRMED, SMS_NUMBER_UNCONFIRMED } from './SmsNumberConfirm';
 
 const settings: BookingSettings = {
@@ -23,6 +24,7 @@ const settings: BookingSettings = {
   textIrishMobiles: false,
   bookingOrigins: [],
   smsConfigured: false,
+  motoristTextsOff: [],
 };
 
 function renderCard(
@@ -76,7 +78,15 @@ describe('<BookingSettingsCard>', () => {
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
     expect(puts(api)).toEqual([
-      { offerBooking: true, offerWhatsapp: false, offerCall: true, textIrishMobiles: false, smsNumber: '+447700900456', responseMinutes: 15 },
+      {
+        offerBooking: true,
+        offerWhatsapp: false,
+        offerCall: true,
+        textIrishMobiles: false,
+        smsNumber: '+447700900456',
+        responseMinutes: 15,
+        motoristTextsOff: [],
+      },
     ]);
   });
 
@@ -95,7 +105,9 @@ describe('<BookingSettingsCard>', () => {
     fireEvent.change(screen.getByLabelText('Response time (minutes)'), { target: { value: '2' } });
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
-    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 2 }]);
+    expect(puts(api)).toEqual([
+      { offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 2, motoristTextsOff: [] },
+    ]);
   });
 
   it('shows and sends whether Irish mobiles are taken for bookings', async () => {
@@ -106,7 +118,9 @@ describe('<BookingSettingsCard>', () => {
     fireEvent.click(irish);
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
-    expect(puts(api)).toEqual([{ offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 10 }]);
+    expect(puts(api)).toEqual([
+      { offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 10, motoristTextsOff: [] },
+    ]);
   });
 
   it('puts the server’s per-field message under its field', async () => {
@@ -173,5 +187,21 @@ describe('<BookingSettingsCard>', () => {
     });
     expect(await screen.findByText(SMS_NUMBER_CONFIRMED)).toBeTruthy();
     expect(api.calls.filter((c) => c.path.endsWith('/confirm')).map((c) => c.body)).toEqual([{ code: '654321' }, { code: '123456' }]);
+  });
+});
+
+describe('<BookingSettingsCard> texts to the customer', () => {
+  it('ticks each text that goes, and sends the ones unticked as turned off', async () => {
+    const api = renderCard(undefined, { ...settings, motoristTextsOff: ['arrived'] });
+    const arrived = (await screen.findByRole('checkbox', { name: MOTORIST_TEXT_LABELS.arrived })) as HTMLInputElement;
+    expect(arrived.checked).toBe(false);
+    expect(screen.getByText(MOTORIST_TEXTS_HINT)).toBeTruthy();
+    const onTheWay = screen.getByRole('checkbox', { name: MOTORIST_TEXT_LABELS.on_the_way }) as HTMLInputElement;
+    expect(onTheWay.checked).toBe(true);
+    fireEvent.click(onTheWay);
+    fireEvent.click(arrived);
+    await save();
+    expect(await screen.findByText('Booking settings saved')).toBeTruthy();
+    expect(puts(api).map((body) => (body as { motoristTextsOff: string[] }).motoristTextsOff)).toEqual([['on_the_way']]);
   });
 });

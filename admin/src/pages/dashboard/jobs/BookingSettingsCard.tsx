@@ -3,12 +3,12 @@
 // message, the response time after which an unanswered booking expires, and whether motorists
 // may give an Irish mobile as well as a UK one (texts go to nothing else).
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { TriangleAlert } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
 import type { BookingSettings } from '#shared/booking-responses';
 import { bookingSettingsUpdateSchema } from '#shared/booking-schemas';
-import { BOOKING_RESPONSE_MINUTES } from '#shared/bookings';
+import { BOOKING_RESPONSE_MINUTES, MOTORIST_TEXT_LABELS, MOTORIST_TEXT_STEPS, type MotoristTextStep } from '#shared/bookings';
 import { formatPhoneNational } from '#shared/phone-number';
 import { toast } from '../../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
@@ -25,6 +25,8 @@ interface SettingsForm {
   textIrishMobiles: boolean;
   smsNumber: string;
   responseMinutes: number;
+  /** The customer's texts turned off: each checkbox below is ticked while its text goes. */
+  motoristTextsOff: MotoristTextStep[];
   /** Edited in Share & Embed (WebsitesCard), never sent from here. */
   bookingOrigins?: string[];
 }
@@ -46,7 +48,11 @@ const toForm = (settings: BookingSettings): SettingsForm => ({
   textIrishMobiles: settings.textIrishMobiles,
   smsNumber: settings.smsNumber ? formatPhoneNational(settings.smsNumber) : '',
   responseMinutes: settings.responseMinutes,
+  motoristTextsOff: settings.motoristTextsOff,
 });
+
+export const MOTORIST_TEXTS_LEGEND = 'Texts to the customer';
+export const MOTORIST_TEXTS_HINT = 'Each goes once, when the job reaches that step. The first text, with the link to their page, always goes.';
 
 export function BookingSettingsCard() {
   const settings = useBookingSettings();
@@ -77,6 +83,7 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
     register,
     handleSubmit,
     setError,
+    control,
     formState: { errors },
     // The shared schema reads the form: a blank number becomes null (email only), a typed one E.164.
   } = useForm({ resolver: zodResolver(bookingSettingsUpdateSchema), values: toForm(settings) });
@@ -143,6 +150,32 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
           />
         </Field>
       </div>
+      <Controller
+        control={control}
+        name="motoristTextsOff"
+        render={({ field }) => (
+          <fieldset className="grid gap-2" aria-describedby="motorist-texts-hint">
+            <legend className="mb-1 text-sm font-medium">{MOTORIST_TEXTS_LEGEND}</legend>
+            <p id="motorist-texts-hint" className="text-xs text-slate-600">
+              {MOTORIST_TEXTS_HINT}
+            </p>
+            {MOTORIST_TEXT_STEPS.map((step) => (
+              <label key={step} className="flex items-start gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  className="mt-0.5 size-4 accent-brand-600"
+                  checked={!(field.value ?? []).includes(step)}
+                  onChange={(event) => {
+                    const off = (field.value ?? []).filter((s) => s !== step);
+                    field.onChange(event.currentTarget.checked ? off : [...off, step]);
+                  }}
+                />
+                {MOTORIST_TEXT_LABELS[step]}
+              </label>
+            ))}
+          </fieldset>
+        )}
+      />
       <SmsNumberConfirm settings={settings} />
       <div>
         <Button type="submit" disabled={save.isPending}>
