@@ -26,7 +26,11 @@ export const jobViewSchema = z
   .object({
     reference: z.string().meta({ description: 'Shown as TQ-{reference}' }),
     status,
-    company: z.object({ name: z.string(), phone: z.string().nullable().meta({ description: 'E.164: the number to call' }) }),
+    company: z.object({
+      name: z.string(),
+      phone: z.string().nullable().meta({ description: 'E.164: the number to call' }),
+      quotePath: z.string().nullable().meta({ description: 'The company’s own page (/company/{slug}), for a new quote; null when it has none' }),
+    }),
     pickupPostcode: z.string(),
     destinationPostcode: z.string(),
     registration: z.string(),

@@ -53,6 +53,8 @@ export interface BookingWithQuote extends BookingRow {
   passengerCount: number;
   companyName: string;
   companyPhone: string | null;
+  /** The company's own page's address part (/company/{slug}), once it has one. */
+  companySlug: string | null;
   /** JSON array of the motorist's texts the company turned off. */
   motoristTextsOff: string;
   /** The company's confirmed booking text number, or null (api/bookings/sms-verification.ts). */
@@ -78,7 +80,7 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
   q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
   q.gearbox_type as gearboxType, q.rolling_status as rollingStatus, q.passenger_count as passengerCount,
-  q.status as leadStatus, c.name as companyName, c.phone as companyPhone, c.motorist_texts_off as motoristTextsOff,
+  q.status as leadStatus, c.name as companyName, c.phone as companyPhone, c.custom_slug as companySlug, c.motorist_texts_off as motoristTextsOff,
   case when c.booking_sms_verified_at is not null then c.booking_sms_number end as companySmsNumber,
   p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence,
   p.refunded_pence as paymentRefundedPence, p.checkout_url as paymentCheckoutUrl

@@ -39,7 +39,7 @@ export function toJobView(b: BookingWithQuote, history: History): JobView {
   return {
     reference: b.reference,
     status: b.status,
-    company: { name: b.companyName, phone: b.companyPhone },
+    company: { name: b.companyName, phone: b.companyPhone, quotePath: b.companySlug ? `/company/${encodeURIComponent(b.companySlug)}` : null },
     pickupPostcode: b.pickupPostcode,
     destinationPostcode: b.destinationPostcode,
     registration: b.registration,

@@ -174,7 +174,10 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   down(30);
   // Right edges of the figures' columns; a receipt has only the amount.
   const columns = { net: 330, rate: 395, vat: 460, amount: rightEdge };
-  const descriptionWidth = (vat ? 270 : 400) - 10;
+  // The description wraps short of the first figure's column, as wide as its widest figure.
+  const firstFigures = doc.lines.map((l) => formatPence(vat ? l.netPence : l.grossPence));
+  const firstWidth = Math.max(regular.widthOfTextAtSize(vat ? 'Net' : 'Amount', 10), ...firstFigures.map((f) => regular.widthOfTextAtSize(f, 10)));
+  const descriptionWidth = (vat ? columns.net : columns.amount) - firstWidth - 12 - MARGIN;
   text('Description', MARGIN, 10, bold);
   if (vat) {
     right('Net', columns.net, 10, bold);

@@ -8,7 +8,7 @@ import { JOB_PAGE_CLOSED } from '#shared/bookings';
 import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
-import JobPage from './JobPage';
+import JobPage, { NEW_QUOTE } from './JobPage';
 import { POLL_MS } from './live';
 
 const TOKEN = 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
@@ -17,7 +17,7 @@ const minutesFromNow = (m: number) => new Date(Date.now() + m * 60_000).toISOStr
 const job = (over: Partial<JobView> = {}): JobView => ({
   reference: 'KJAECF76R',
   status: 'requested',
-  company: { name: 'Demo Recovery Co.', phone: '+441614960000' },
+  company: { name: 'Demo Recovery Co.', phone: '+441614960000', quotePath: '/company/demo' },
   pickupPostcode: 'M1 1AE',
   destinationPostcode: 'LS1 4AP',
   registration: 'AB12 CDE',
@@ -155,5 +155,23 @@ describe('<JobPage>', () => {
     await user.click(screen.getByRole('button', { name: 'Yes, cancel the booking' }));
     expect(await screen.findByRole('heading', { name: 'Cancelled' })).toBeTruthy();
     expect(api.calls).toEqual([{ method: 'POST', path: `/api/jobs/${TOKEN}/cancel`, body: undefined }]);
+  });
+});
+
+describe('<JobPage> no dead ends', () => {
+  it.each(['cancelled', 'declined', 'expired'] as const)('offers a new quote from the company’s page and the call button when %s', async (status) => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    open();
+    latest().send(job({ status }));
+    expect((await screen.findByRole('link', { name: NEW_QUOTE })).getAttribute('href')).toBe('/company/demo');
+    expect(screen.getByRole('link', { name: 'Call Demo Recovery Co. on 0161 496 0000' })).toBeTruthy();
+  });
+
+  it('offers no new quote while the job goes ahead', async () => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    open();
+    latest().send(job({ status: 'accepted' }));
+    expect(await screen.findByRole('heading', { name: 'Accepted' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: NEW_QUOTE })).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ import { JobDocuments } from './JobDocuments';
 import { useLiveJob } from './live';
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
+export const NEW_QUOTE = 'Get a new quote';
 
 export default function JobPage() {
   const { token = '' } = useParams();
@@ -59,7 +60,8 @@ export default function JobPage() {
   }
 
   return (
-    <main className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4 pb-28">
+    // Room below the last card for the call bar, so it never covers the receipt's links.
+    <main className="mx-auto flex min-h-screen max-w-md flex-col gap-4 p-4 pb-40">
       <title>{`${JOB_HEADLINES[job.status]}: TQ-${job.reference}`}</title>
       <header>
         <p className="font-semibold">{company.name}</p>
@@ -102,6 +104,15 @@ export default function JobPage() {
           </p>
         )}
         {job.status === 'cancelled' && <p className="mt-2 text-lg">This booking was cancelled.</p>}
+        {(mustCall || job.status === 'cancelled') && company.quotePath && (
+          // No dead end: a new quote from the company's own page, beside the call button below.
+          <a
+            href={company.quotePath}
+            className="mt-4 flex min-h-12 items-center justify-center rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700"
+          >
+            {NEW_QUOTE}
+          </a>
+        )}
         {!isFinished(job.status) && (
           <p className="mt-3 text-sm text-slate-700">
             {live.live ? 'This page updates by itself.' : 'Reconnecting: this page checks for news every few seconds.'}
@@ -160,7 +171,7 @@ export default function JobPage() {
       </section>
       <JobDocuments token={token} job={job} />
       {company.phone && (
-        <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
+        <div className="fixed inset-x-0 bottom-0 bg-white/95 px-4 pt-4 pb-[max(1rem,env(safe-area-inset-bottom))] shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
           <a
             href={telUrl(company.phone)}
             className="mx-auto flex min-h-14 max-w-md items-center justify-center rounded-xl bg-brand-700 text-lg font-semibold text-white"
