@@ -152,7 +152,10 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
     await expect(driver.getByRole('button', { name: 'Share my position' })).toHaveCount(0);
     await driver.getByRole('button', { name: 'Loaded' }).click();
     await expect(status.getByRole('heading', { name: 'Loaded' })).toBeVisible();
-    await driver.getByRole('button', { name: 'Completed' }).click();
+    await driver.getByRole('button', { name: 'Completed', exact: true }).click();
+    // Nothing was paid at booking: completing asks how the price was paid.
+    await driver.getByRole('button', { name: 'Cash' }).click();
+    await expect(driver.getByText('Balance paid in cash')).toBeVisible();
     await expect(status.getByRole('heading', { name: 'Completed' })).toBeVisible();
     await expect(status.getByText('Your recovery is completed. Thank you.')).toBeVisible();
     await driverContext.close();

@@ -632,10 +632,10 @@ describe('who the motorist’s texts are from', () => {
     const q = await quote();
     expect((await book(q.quoteId)).status).toBe(201);
     expect(motoristTexts(outbox)).toEqual([
-      `RecoveryQuote: your recovery booking TQ-${q.quoteId} has been received. The company will answer by 13:10. Follow it here: ${
+      `RecoveryQuote: booking TQ-${q.quoteId} has been received. Answer by 13:10. Follow it: ${
         outbox()
           .find((r) => r.to === '+447700900123')
-          ?.text.split('here: ')[1]
+          ?.text.split('Follow it: ')[1]
       }`,
     ]);
     updateCompany(t.deps.db, op.companyId, { name: 'A1 Recovery' });
@@ -678,7 +678,7 @@ describe('who the motorist’s texts are from', () => {
     const text = outbox()
       .slice(before)
       .find((r) => r.to === '+447700900123')?.text;
-    expect(text).toMatch(new RegExp(`^RecoveryQuote: your recovery booking TQ-${second.quoteId} has been received\\.`));
+    expect(text).toMatch(new RegExp(`^RecoveryQuote: booking TQ-${second.quoteId} has been received\\.`));
     expect(text).not.toContain('refund');
   });
 });

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
-async function setup(env: Record<string, string> = {}) {
+async function setup(env: Record<string, string> = {}, status: 'active' | 'trialing' = 'active') {
   const clock = { now: new Date('2026-06-10T12:00:00Z') };
   const sink = await startSmtpSink();
   cleanup.push(() => sink.close());
@@ -34,7 +34,7 @@ async function setup(env: Record<string, string> = {}) {
   const t = createTestApp({ now, env: { SMTP_URL: sink.url, ...fake.env(), ...env } });
   const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
   cleanup.push(() => worker.stop());
-  const op = await t.operator('active');
+  const op = await t.operator(status);
   let keys = 0;
   const book = (quoteId: string) =>
     t.call('POST', '/api/bookings', {
@@ -248,6 +248,23 @@ describe('a text at each step', () => {
     // Never twice: more ticks send nothing more.
     await worker.tick();
     expect(fake.received.filter((m) => m.to === '+447700900123')).toHaveLength(5);
+  });
+
+  it('keeps the platform’s own wording (a trial company) to one segment too, links and all, at every step', async () => {
+    const { t, op, fake, worker, quote, book } = await setup({}, 'trialing');
+    const reference = await quote();
+    await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    for (const status of steps) await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+    await worker.tick();
+    await worker.tick();
+    const texts = fake.received.filter((m) => m.to === '+447700900123').map((m) => m.body);
+    expect(texts).toHaveLength(5);
+    for (const text of texts) {
+      expect(text.startsWith('RecoveryQuote: '), text).toBe(true);
+      expect(gsm7Length(text) ?? 999, text).toBeLessThanOrEqual(160);
+    }
   });
 
   it('texts the motorist when they cancel, and sends none of the texts the operator turned off', async () => {

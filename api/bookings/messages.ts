@@ -126,7 +126,8 @@ export const motoristMessages = {
   received: (sender: MotoristSender, b: Pick<BookingFacts, 'reference' | 'respondBy'>, jobUrl: string) =>
     sender !== null
       ? `${sender}: we have your booking TQ-${b.reference} and will answer by ${clockTime(b.respondBy)}. Follow it here: ${jobUrl}`
-      : `${PLATFORM}: your recovery booking TQ-${b.reference} has been received. The company will answer by ${clockTime(b.respondBy)}. Follow it here: ${jobUrl}`,
+      : // One segment with its link: 83 characters before it.
+        `${PLATFORM}: booking TQ-${b.reference} has been received. Answer by ${clockTime(b.respondBy)}. Follow it: ${jobUrl}`,
   accepted: (sender: MotoristSender, reference: string, eta: { minutes: number; at: string }, driverName: string | null) =>
     sender !== null
       ? `${sender}: booking TQ-${reference} accepted. ${driver(driverName) ? `${driver(driverName)} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min).`
