@@ -48,6 +48,17 @@ export const invoiceSettingsUpdateSchema = z.object({
 });
 export type InvoiceSettingsUpdate = z.input<typeof invoiceSettingsUpdateSchema>;
 
+/** A full VAT invoice names the customer's address (HMRC): asked for when the invoice is. */
+export const CUSTOMER_ADDRESS_REQUIRED = 'Enter the customer’s address: a full VAT invoice shows it';
+export const fullInvoiceSchema = z.object({
+  customerAddress: z
+    .string({ error: CUSTOMER_ADDRESS_REQUIRED })
+    .max(300, ADDRESS_TOO_LONG)
+    .transform((v) => v.trim())
+    .refine((v) => v !== '', CUSTOMER_ADDRESS_REQUIRED),
+});
+export type FullInvoiceRequest = z.input<typeof fullInvoiceSchema>;
+
 export const invoiceSettingsSchema = z
   .object({
     vatNumber: z.string().nullable().meta({ description: 'Printed on VAT invoices; without it a VAT-registered operator’s jobs get receipts' }),

@@ -1,7 +1,7 @@
 // Receipts, VAT invoices and credit notes (docs/product.md §22): the motorist downloads theirs from
 // the status page (the job's token is the credential, never logged), the operator from the job in
 // the portal, and sets what its invoices print (VAT number, business address).
-import { documentListSchema, documentSummarySchema, invoiceSettingsSchema, invoiceSettingsUpdateSchema } from '#shared/documents';
+import { documentListSchema, documentSummarySchema, fullInvoiceSchema, invoiceSettingsSchema, invoiceSettingsUpdateSchema } from '#shared/documents';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
 const tokenParameter = parameter('token', 'path', 'The motorist’s token (32 characters, from the link): never logged', 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
@@ -76,8 +76,9 @@ export const documents = {
     path: '/api/bookings/{reference}/full-invoice',
     'x-access': 'operator',
     tags: ['Bookings'],
-    summary: 'Issues a full VAT invoice (with the customer’s name) for a job that got a simplified one; asked again, the same invoice',
+    summary: 'Issues a full VAT invoice (with the customer’s name and the address given) for a job that got a simplified one; asked again, the same invoice',
     parameters: [referenceParameter],
+    request: { body: body(fullInvoiceSchema, { customerAddress: '1 High Street\nLeeds LS1 1AA' }) },
     responses: {
       201: json(documentSummarySchema, 'The full VAT invoice'),
       404: error('No booking of this company has this reference'),

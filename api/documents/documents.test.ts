@@ -182,13 +182,21 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
     const small = await bookAndPay();
     await complete(small.driverToken);
     expect((await t.call('GET', `/api/jobs/${small.jobToken}/documents`)).json.map((d: { kind: string }) => d.kind)).toEqual(['simplified_invoice']);
-    const asked = await t.call('POST', `/api/bookings/${small.reference}/full-invoice`, { token: op.token });
+    // HMRC's full invoice shows the customer's address: asked for with it, refused without.
+    const address = { customerAddress: '1 High Street\nLeeds LS1 1AA' };
+    for (const body of [{}, { customerAddress: '  ' }]) {
+      const refused = await t.call('POST', `/api/bookings/${small.reference}/full-invoice`, { token: op.token, body });
+      expect(refused).toMatchObject({ status: 400, json: { fields: { customerAddress: 'Enter the customer’s address: a full VAT invoice shows it' } } });
+    }
+    const asked = await t.call('POST', `/api/bookings/${small.reference}/full-invoice`, { token: op.token, body: address });
     expect(asked).toMatchObject({ status: 201, json: { number: '000003', kind: 'vat_invoice', title: 'VAT invoice', total: 187.2 } });
-    expect((await t.call('POST', `/api/bookings/${small.reference}/full-invoice`, { token: op.token })).json.number).toBe('000003');
+    expect((await t.call('POST', `/api/bookings/${small.reference}/full-invoice`, { token: op.token, body: address })).json.number).toBe('000003');
     const now = pdfText((await download(`/api/jobs/${small.jobToken}/receipt`)).bytes);
     expect(row(now, 'Customer')).toBe('Customer Jane Motorist');
+    expect(row(now, 'Address')).toBe('Address 1 High Street');
+    expect(row(now, 'Leeds LS1 1AA')).toBe('Leeds LS1 1AA');
     expect(row(now, 'Total (VAT included)')).toBe('Total (VAT included) £187.20');
-    expect((await t.call('POST', `/api/bookings/${big.reference}/full-invoice`, { token: op.token })).json.number).toBe('000001');
+    expect((await t.call('POST', `/api/bookings/${big.reference}/full-invoice`, { token: op.token, body: address })).json.number).toBe('000001');
   });
 
   it('gives an operator not registered for VAT a receipt, and a job paid nothing at booking none', async () => {

@@ -33,7 +33,7 @@ export function documentRoutes(deps: Pick<AppDeps, 'config'>, bookings: Pick<Boo
     .openapi(r.bookingList, (c) => c.json(documents.list(ownId(c)), 200))
     .openapi(r.bookingReceipt, async (c) => pdfAnswer(c, await documents.receiptPdf(ownId(c))))
     .openapi(r.bookingDocument, async (c) => pdfAnswer(c, await documents.documentPdf(ownId(c), c.req.param('number'))))
-    .openapi(r.fullInvoice, async (c) => c.json(await documents.fullInvoice(ownId(c)), 201))
+    .openapi(r.fullInvoice, async (c) => c.json(await documents.fullInvoice(ownId(c), c.req.valid('json').customerAddress), 201))
     .openapi(r.settings, (c) => c.json(documents.settings(currentUser(c).companyId), 200))
     .openapi(r.updateSettings, async (c) => c.json(await documents.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200));
 }

@@ -283,15 +283,15 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
       return pdfOf(documentOf(bookingId, typed));
     },
 
-    /** A full VAT invoice for a job that got a simplified one (the customer asked for it). */
-    async fullInvoice(bookingId: number): Promise<DocumentSummary> {
+    /** A full VAT invoice for a job that got a simplified one (the customer asked for it, giving the address it shows). */
+    async fullInvoice(bookingId: number, customerAddress: string): Promise<DocumentSummary> {
       const b = bookingById(db, bookingId);
       const docs = b ? bookingDocuments(db, b.id) : [];
       const full = docs.find((d) => d.kind === 'vat_invoice');
       if (full) return summary(full);
       const simplified = docs.find((d) => d.kind === 'simplified_invoice');
       if (!b || !simplified) throw new Conflict(FULL_INVOICE_UNAVAILABLE, 'FULL_INVOICE_UNAVAILABLE');
-      // The same sale as the simplified invoice, with the customer's name added.
+      // The same sale as the simplified invoice, with the customer's name and address added.
       const details = parse<DocumentDetails>(simplified.details);
       return summary(
         await issue(
@@ -300,7 +300,7 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
           {
             lines: parse<DocumentLine[]>(simplified.lines),
             totals: parse<DocumentTotals>(simplified.totals),
-            details: { ...details, customerName: b.customerName },
+            details: { ...details, customerName: b.customerName, customerAddress },
           },
           (d) => d.kind === 'vat_invoice',
         ),

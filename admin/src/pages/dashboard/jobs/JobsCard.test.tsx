@@ -286,11 +286,21 @@ describe('a finished job’s documents', () => {
     fireEvent.click(await screen.findByText('Finished in the last 24 hours (1)'));
     const link = await within(job(completed.reference)).findByRole('link', { name: 'Simplified VAT invoice 000001 (£143.75, PDF)' });
     expect(link.getAttribute('href')).toBe(`/api/bookings/${completed.reference}/documents/000001`);
+    fireEvent.click(within(job(completed.reference)).getByRole('button', { name: 'Issue full VAT invoice' }));
+    // The customer's address first: a full VAT invoice shows it.
+    const form = within(job(completed.reference)).getByRole('form', { name: `Full VAT invoice for TQ-${completed.reference}` });
     await act(async () => {
-      fireEvent.click(within(job(completed.reference)).getByRole('button', { name: 'Issue full VAT invoice' }));
+      fireEvent.click(within(form).getByRole('button', { name: 'Issue VAT invoice' }));
+    });
+    expect(within(form).getByText('Enter the customer’s address: a full VAT invoice shows it')).toBeTruthy();
+    fireEvent.change(within(form).getByLabelText('Customer’s address'), { target: { value: '1 High Street\nLeeds LS1 1AA' } });
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Issue VAT invoice' }));
     });
     expect(await within(job(completed.reference)).findByRole('link', { name: 'VAT invoice 000002 (£143.75, PDF)' })).toBeTruthy();
     expect(within(job(completed.reference)).queryByRole('button', { name: 'Issue full VAT invoice' })).toBeNull();
-    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/bookings/${completed.reference}/full-invoice`]);
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => [c.path, c.body])).toEqual([
+      [`/api/bookings/${completed.reference}/full-invoice`, { customerAddress: '1 High Street\nLeeds LS1 1AA' }],
+    ]);
   });
 });

@@ -21,7 +21,7 @@ export const useJobDocuments = (reference: string, refunded: number) =>
 export function useFullInvoice(reference: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => call(portalApi.bookings[':reference']['full-invoice'].$post, { param: { reference } }),
+    mutationFn: (customerAddress: string) => call(portalApi.bookings[':reference']['full-invoice'].$post, { param: { reference }, json: { customerAddress } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: documentsKey(reference) }),
   });
 }
