@@ -8,6 +8,7 @@ import type { DocumentKind } from '#shared/documents';
 import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '#shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '#shared/subscription';
+import type { Role } from '#shared/roles';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
 export const users = sqliteTable(
@@ -32,6 +33,8 @@ export const users = sqliteTable(
     emailVerifiedAt: text('email_verified_at'),
     /** The account has had its one free trial: a later checkout subscribes without one. */
     trialUsed: bool('trial_used').notNull().default(false),
+    /** What this person may do in the company (shared/roles.ts): the one who signed up is its owner. */
+    role: text('role').$type<Role>().notNull().default('owner'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
