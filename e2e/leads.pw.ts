@@ -21,7 +21,7 @@ test('a quote becomes a lead: tapped, found by reference, won, counted and expor
     const form = phone.locator('recovery-quote');
     await quoteWithFirstChoices(form);
     const quoteId = (await form.getByText(/^Quote ID: TQ-/).textContent())?.replace('Quote ID: TQ-', '') ?? '';
-    expect(quoteId).toMatch(/^[0-9A-Z]{8,9}$/);
+    expect(quoteId).toMatch(/^[0-9A-Z]{10}$/);
 
     const marker = phone.waitForResponse((response) => response.url().endsWith(`/api/quotes/${quoteId}/contact`) && response.request().method() === 'POST');
     const chat = phone.waitForEvent('popup');
