@@ -148,7 +148,9 @@ describe('payments: paying at booking', () => {
     expect(created.params.get('success_url')).toBe(res.json.jobUrl);
     const session = [...fake.sessions.values()].find((s) => s.account === accountId && s.metadata.reference === `TQ-${reference}`);
     if (!session) throw new Error('no fake session');
-    expect(session.line_items_sent.map((l) => [l.name, l.unitAmount, l.quantity, l.currency])).toEqual([[`Deposit for recovery TQ-${reference}`, 3744, 1, 'gbp']]);
+    expect(session.line_items_sent.map((l) => [l.name, l.unitAmount, l.quantity, l.currency])).toEqual([
+      [`Deposit for recovery TQ-${reference}`, 3744, 1, 'gbp'],
+    ]);
     expect(session.amount_total).toBe(3744);
 
     // Until paid: no booking for the operator, no alert.
