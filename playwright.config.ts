@@ -96,6 +96,9 @@ export default defineConfig({
         DVLA_API_URL: dvlaFakeUrl(dvlaPort),
         ...messageFakeEnv(messagesPort),
         MAIL_FROM: 'RecoveryQuote <alerts@example.com>',
+        // The status page's map draws on the fake tile server beside the message fakes (api/test/message-fakes.ts).
+        MAP_TILES_URL: `${MESSAGES_READER}/tiles/{z}/{x}/{y}.png`,
+        MAP_ATTRIBUTION: '© Test tiles',
       },
     },
     {

@@ -231,7 +231,7 @@ export function createApp(options: AppOptions) {
       }),
     );
 
-  mountAdminSpa(app, config.supportEmail, config.publicUrl);
+  mountAdminSpa(app, config.supportEmail, config.publicUrl, config.map?.tilesUrl);
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
@@ -239,7 +239,7 @@ export function createApp(options: AppOptions) {
   return { app, deps, billing, bookings: appBookings };
 }
 
-function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: string) {
+function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: string, mapTilesUrl?: string) {
   const adminDir = path.join(DIST, 'admin');
   const indexFile = path.join(adminDir, 'index.html');
   let indexHtml: { head: string; tail: string } | undefined;
@@ -274,7 +274,7 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
     // its token in localStorage: no script but our own files may run (api/platform/http/security.ts).
     const nonce = cspNonce();
     c.header('X-Frame-Options', 'DENY');
-    c.header('Content-Security-Policy', adminCsp(nonce));
+    c.header('Content-Security-Policy', adminCsp(nonce, mapTilesUrl));
     return c.html(`${html.head}${nonce}${html.tail}`, known ? 200 : 404);
   });
 }

@@ -101,13 +101,26 @@ test('two phones live a job: the money said plainly, a refund and a cancel seen 
   await test.step('the driver completes with "Balance paid by card", and the receipt says it was paid', async () => {
     const phone = await phonePage(browser);
     const reference = await bookAndPay(phone, operator.slug, MOBILES.completed);
-    const driver = await phonePage(browser);
+    const driverContext = await browser.newContext({ ...PHONE, geolocation: { latitude: 53.48, longitude: -2.24 }, permissions: ['geolocation'] });
+    const driver = await driverContext.newPage();
     await driver.goto(await accept(reference));
     await expect(driver.getByText(/^To collect: £\d+\.\d\d$/)).toBeVisible();
-    for (const step of ['On the way', 'Arrived', 'Loaded']) {
+    await driver.getByRole('button', { name: 'On the way' }).click();
+    await expect(phone.getByRole('heading', { name: 'On the way' })).toBeVisible();
+    // No position yet: no map, and none of its code fetched.
+    await expect(phone.getByRole('region', { name: 'Map of your driver’s position' })).toHaveCount(0);
+    await driver.getByRole('button', { name: 'Share my position' }).click();
+    const map = phone.getByRole('region', { name: 'Map of your driver’s position' });
+    await expect(map).toBeVisible();
+    await expect(map.locator('path.leaflet-interactive')).toHaveCount(1);
+    await expect(map.getByText('© Test tiles')).toBeVisible();
+    await expect.poll(async () => ((await (await fetch(`${MESSAGES_READER}/tiles-served`)).json()) as { count: number }).count).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(phone, 'the status page with the driver on the map');
+    for (const step of ['Arrived', 'Loaded']) {
       await driver.getByRole('button', { name: step }).click();
       await expect(phone.getByRole('heading', { name: step })).toBeVisible();
     }
+    await expect(map).toHaveCount(0);
     await driver.getByRole('button', { name: 'Completed' }).click();
     await expect(driver.getByText(/^How was the balance of £\d+\.\d\d paid\?$/)).toBeVisible();
     await expectNoSeriousA11yViolations(driver, 'the driver’s balance question');

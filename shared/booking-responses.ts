@@ -44,6 +44,14 @@ export const jobViewSchema = z
     payment: bookingPaymentSchema.nullable().meta({ description: 'Paid at booking (docs/product.md §21); null when nothing was due' }),
     balance: money.meta({ description: 'Left to pay: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
     balanceRecorded: balanceRecorded,
+    driverPosition: z
+      .object({ lat: z.number(), lng: z.number() })
+      .nullable()
+      .meta({ description: 'The driver’s last shared position, only while on the way and sharing it' }),
+    map: z
+      .object({ tilesUrl: z.string(), attribution: z.string() })
+      .nullable()
+      .meta({ description: 'The tiles to draw driverPosition on (MAP_TILES_URL); null without a position or without tiles configured' }),
   })
   .meta({ id: 'JobView' });
 

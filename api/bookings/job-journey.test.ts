@@ -404,3 +404,39 @@ describe('the balance', () => {
     });
   });
 });
+
+describe('the driver on the motorist’s map', () => {
+  async function onTheWay(env: Record<string, string>) {
+    const s = await setup(env);
+    const reference = await s.quote();
+    const booked = await s.book(reference);
+    const accepted = await s.t.call('POST', `/api/bookings/${reference}/accept`, { token: s.op.token, body: { etaMinutes: 25 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    return { ...s, jobToken: booked.json.jobToken as string, driverToken };
+  }
+
+  it('gives the status page the driver’s shared position and the tiles to draw it on, only while on the way, and lets the page load those tiles', async () => {
+    const tiles = 'http://127.0.0.1:4999/tiles/{z}/{x}/{y}.png';
+    const { t, jobToken, driverToken } = await onTheWay({ MAP_TILES_URL: tiles, MAP_ATTRIBUTION: '© Test Tiles' });
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ driverPosition: null, map: null });
+    await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'on_the_way' } });
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ driverPosition: null, map: null });
+    await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.5, lng: -2.3 } });
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({
+      driverPosition: { lat: 53.5, lng: -2.3 },
+      map: { tilesUrl: tiles, attribution: '© Test Tiles' },
+    });
+    await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'arrived' } });
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ driverPosition: null, map: null });
+    const page = await t.raw('GET', `/job/${jobToken}`);
+    expect(page.headers.get('content-security-policy')).toContain("img-src 'self' data: blob: http://127.0.0.1:4999;");
+  });
+
+  it('without MAP_TILES_URL sends the position but no map, and the pages load images from nowhere else', async () => {
+    const { t, jobToken, driverToken } = await onTheWay({});
+    await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'on_the_way' } });
+    await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.5, lng: -2.3 } });
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ driverPosition: { lat: 53.5, lng: -2.3 }, map: null });
+    expect((await t.raw('GET', `/job/${jobToken}`)).headers.get('content-security-policy')).toContain("img-src 'self' data: blob:;");
+  });
+});

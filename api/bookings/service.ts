@@ -176,7 +176,7 @@ export function bookingService(deps: BookingServiceDeps) {
   function historyOf(b: BookingWithQuote) {
     return bookingHistory(db, b.quoteId);
   }
-  const jobView = (b: BookingWithQuote): JobView => toJobView(b, historyOf(b));
+  const jobView = (b: BookingWithQuote): JobView => toJobView(b, historyOf(b), config.map);
   /** The operator's view: the driver's page while the job is accepted and under way. */
   const operatorView = (b: BookingWithQuote) =>
     toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)));

@@ -35,7 +35,12 @@ const balanceOf = (b: BookingWithQuote) => ({
 });
 const positionOf = (b: BookingWithQuote) => (b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null);
 
-export function toJobView(b: BookingWithQuote, history: History): JobView {
+/** The driver's position, shown to the motorist only while on the way and shared. */
+const driverPositionOf = (b: BookingWithQuote) =>
+  b.status === 'on_the_way' && b.driverLat !== null && b.driverLng !== null && b.driverPositionAt !== null ? { lat: b.driverLat, lng: b.driverLng } : null;
+
+export function toJobView(b: BookingWithQuote, history: History, map?: { tilesUrl: string; attribution: string }): JobView {
+  const driverPosition = driverPositionOf(b);
   return {
     reference: b.reference,
     status: b.status,
@@ -52,6 +57,8 @@ export function toJobView(b: BookingWithQuote, history: History): JobView {
     history,
     payment: paymentOf(b),
     ...balanceOf(b),
+    driverPosition,
+    map: driverPosition && map ? map : null,
   };
 }
 

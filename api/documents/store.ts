@@ -20,20 +20,20 @@ export function takeDocumentNumber(db: Db, companyId: number): number {
 }
 
 /** Numbers the document and stores it. */
-/** Stores a document with the company's next number; a receipt or invoice of a kind the booking has already is its next version. */
+/** Stores a document with the company's next number; a receipt or invoice of a kind the booking has already is its next edition. */
 export function insertDocument(db: Db, row: NewDocument): DocumentRow {
   const bookingId = row.bookingId;
-  const version =
+  const edition =
     row.kind === 'credit_note' || bookingId === null || bookingId === undefined
       ? 1
       : (db
-          .select({ version: sql<number>`coalesce(max(${documents.version}), 0) + 1` })
+          .select({ edition: sql<number>`coalesce(max(${documents.edition}), 0) + 1` })
           .from(documents)
           .where(and(eq(documents.bookingId, bookingId), eq(documents.kind, row.kind)))
-          .get()?.version ?? 1);
+          .get()?.edition ?? 1);
   return db
     .insert(documents)
-    .values({ ...row, version, number: takeDocumentNumber(db, row.companyId) })
+    .values({ ...row, edition, number: takeDocumentNumber(db, row.companyId) })
     .returning()
     .get();
 }

@@ -53,6 +53,20 @@ export const envSchema = z
       .transform((v) => v?.trim() || undefined),
     DVLA_API_URL: z.url({ protocol: /^https?$/, error: 'DVLA_API_URL must be an http(s) URL' }).default(DVLA_PRODUCTION_URL),
     VEHICLE_LOOKUP_RATE_LIMIT: z.coerce.number().int().min(0).default(10),
+    /**
+     * The map tiles the status page draws the driver's position on, as a URL template with {z},
+     * {x} and {y} (an OpenStreetMap-based provider's); without it the page shows distance and ETA only.
+     */
+    MAP_TILES_URL: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined)
+      .refine(
+        (v) => v === undefined || (/^https?:\/\/[^/]+\//.test(v) && ['{z}', '{x}', '{y}'].every((part) => v.includes(part))),
+        'MAP_TILES_URL must be an http(s) URL with {z}, {x} and {y}',
+      ),
+    /** The tiles' attribution, as their provider asks it to be shown. */
+    MAP_ATTRIBUTION: z.string().trim().default('© OpenStreetMap contributors'),
     /** The proxies whose X-Forwarded-For is believed: a hop count, or addresses and CIDR ranges (api/platform/http/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()
@@ -205,6 +219,8 @@ export interface Config {
   bookings: { bookingRateLimit: number; companyRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
   /** Number plate look-ups: no `apiKey`, no look-ups (the plate is still recorded with the quote). */
   vehicleLookup: { apiKey?: string; url: string; rateLimit: number };
+  /** The status page's map tiles (MAP_TILES_URL), or none: no map, distance and ETA only. */
+  map?: { tilesUrl: string; attribution: string };
   /** The browser journeys' clock control (api/platform/test-clock.ts): never on in production. */
   testClockControl: boolean;
 }
@@ -289,6 +305,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       liveStreams: { total: env.LIVE_STREAMS_MAX ?? Math.floor(env.MAX_CONNECTIONS / 2), perAddress: env.LIVE_STREAMS_PER_ADDRESS },
     },
     vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
+    map: env.MAP_TILES_URL ? { tilesUrl: env.MAP_TILES_URL, attribution: env.MAP_ATTRIBUTION } : undefined,
     testClockControl: env.TEST_CLOCK_CONTROL === '1',
   };
 }

@@ -1,7 +1,9 @@
 // The SMS fake (sms-fake.ts) and the SMTP sink (smtp-sink.ts) as one process beside the browser
 // journeys' server (playwright.config.ts), with a small reader the journeys ask what arrived:
 // `tsx api/test/message-fakes.ts <port>` puts the SMS provider on <port>, the SMTP server on
-// <port> + 1 and the reader on <port> + 2 (GET /healthz, GET /sms, GET /mail).
+// <port> + 1 and the reader on <port> + 2 (GET /healthz, GET /sms, GET /mail). The reader is also
+// the journeys' fake map tile server: GET /tiles/{z}/{x}/{y}.png answers a plain tile, and
+// GET /tiles-served how many it served.
 import { createServer } from 'node:http';
 import { startSmsFake, type FakeSms, type SmsFake } from './sms-fake';
 import { startSmtpSink, type ReceivedMail } from './smtp-sink';
@@ -27,7 +29,11 @@ export function messageFakeEnv(port: number, sms: Pick<SmsFake, 'accountSid' | '
 
 const DEFAULT_ACCOUNT = { accountSid: 'ACe2e00000000000000000000000000000', authToken: 'e2e-auth-token' };
 
+/** A plain grey tile: one pixel, drawn at the tile's size. */
+const TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==', 'base64');
+
 export async function startMessageFakes(port: number) {
+  let tilesServed = 0;
   const ports = messageFakePorts(port);
   const sms = await startSmsFake({ ...DEFAULT_ACCOUNT, port: ports.sms });
   const mail = await startSmtpSink({ port: ports.smtp });
@@ -39,6 +45,12 @@ export async function startMessageFakes(port: number) {
     if (req.url === '/sms') return answer(sms.received);
     if (req.url === '/mail') return answer(mail.received.map(({ to, subject, text }) => ({ to, subject, text })));
     if (req.url === '/healthz') return answer({ ok: true });
+    if (req.url === '/tiles-served') return answer({ count: tilesServed });
+    if (req.url?.startsWith('/tiles/')) {
+      tilesServed += 1;
+      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+      return res.end(TILE);
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => reader.listen(ports.reader, '127.0.0.1', resolve));

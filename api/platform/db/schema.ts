@@ -651,11 +651,11 @@ export const documents = sqliteTable(
     /** JSON: seller, customer, reference, supply date, route: everything else the document prints. */
     details: text('details').notNull(),
     /** 1, then 2, 3… for the receipt or invoice of a kind issued again when what was paid changed (the balance recorded later). */
-    version: integer('version').notNull().default(1),
+    edition: integer('edition').notNull().default(1),
   },
   (t) => [
     uniqueIndex('documents_company_number').on(t.companyId, t.number),
-    uniqueIndex('documents_booking_kind').on(t.bookingId, t.kind, t.version).where(sql`${t.kind} != 'credit_note'`),
+    uniqueIndex('documents_booking_kind').on(t.bookingId, t.kind, t.edition).where(sql`${t.kind} != 'credit_note'`),
     index('documents_booking').on(t.bookingId),
   ],
 );

@@ -143,17 +143,26 @@ export const HSTS = 'max-age=31536000; includeSubDomains';
 // us; styles only as each page needs them: its own inline stylesheet by hash, the SPA's files and nonce.
 // React style props go through the CSSOM, which CSP does not restrict, so style attributes need
 // no 'unsafe-inline'. Only the hosted company page may be framed (operators embed it).
-const CSP_COMMON = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "img-src 'self' data: blob:", "form-action 'self'"];
+const CSP_COMMON = ["default-src 'self'", "script-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'"];
 
-/** The policy with these style sources (at least one); framed by anyone only when `framable`. */
-export const pageCsp = (styleSources: string[], options: { framable?: boolean } = {}) =>
-  [...CSP_COMMON, `style-src ${styleSources.join(' ')}`, `frame-ancestors ${options.framable ? '*' : "'none'"}`].join('; ');
+/** The policy with these style sources (at least one); framed by anyone only when `framable`; images also from `images` (origins). */
+export const pageCsp = (styleSources: string[], options: { framable?: boolean; images?: string[] } = {}) =>
+  [
+    ...CSP_COMMON,
+    ["img-src 'self' data: blob:", ...(options.images ?? [])].join(' '),
+    `style-src ${styleSources.join(' ')}`,
+    `frame-ancestors ${options.framable ? '*' : "'none'"}`,
+  ].join('; ');
 
 /** A fresh nonce per admin page, for the <style> elements a library injects at run time. */
 export const cspNonce = () => randomBytes(16).toString('base64');
 
-/** The admin SPA: the one <style> Radix's dialogs inject to lock scrolling carries the page's nonce (admin/src/lib/csp.ts). */
-export const adminCsp = (nonce: string) => pageCsp(["'self'", `'nonce-${nonce}'`]);
+/**
+ * The admin SPA: the one <style> Radix's dialogs inject to lock scrolling carries the page's nonce
+ * (admin/src/lib/csp.ts); the status page's map tiles come from MAP_TILES_URL's origin, when set.
+ */
+export const adminCsp = (nonce: string, mapTilesUrl?: string) =>
+  pageCsp(["'self'", `'nonce-${nonce}'`], { images: mapTilesUrl ? [new URL(mapTilesUrl.replace(/\{[a-z]\}/g, '0')).origin] : [] });
 
 /** CSP source for an inline <style> element with exactly this text. */
 export const styleHash = (css: string) => `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;

@@ -8,6 +8,7 @@ import { JOB_PAGE_CLOSED } from '#shared/bookings';
 import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
+import { MAP_LABEL } from './JobMap';
 import JobPage, { NEW_QUOTE } from './JobPage';
 import { POLL_MS } from './live';
 
@@ -31,6 +32,8 @@ const job = (over: Partial<JobView> = {}): JobView => ({
   payment: null,
   balance: 142.5,
   balanceRecorded: null,
+  driverPosition: null,
+  map: null,
   ...over,
 });
 
@@ -173,5 +176,26 @@ describe('<JobPage> no dead ends', () => {
     latest().send(job({ status: 'accepted' }));
     expect(await screen.findByRole('heading', { name: 'Accepted' })).toBeTruthy();
     expect(screen.queryByRole('link', { name: NEW_QUOTE })).toBeNull();
+  });
+});
+
+describe('<JobPage> the driver on a map', () => {
+  it('draws the map only while the driver’s position is shared and tiles are named, with their attribution', async () => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    open();
+    latest().send(job({ status: 'on_the_way' }));
+    expect(await screen.findByRole('heading', { name: 'On the way' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: MAP_LABEL })).toBeNull();
+    latest().send(
+      job({
+        status: 'on_the_way',
+        driverPosition: { lat: 53.48, lng: -2.24 },
+        map: { tilesUrl: 'http://127.0.0.1:1/tiles/{z}/{x}/{y}.png', attribution: '© OpenStreetMap <contributors>' },
+      }),
+    );
+    expect(await screen.findByRole('region', { name: MAP_LABEL })).toBeTruthy();
+    await vi.waitFor(() => expect(document.querySelector('.leaflet-control-attribution')?.textContent).toContain('© OpenStreetMap <contributors>'));
+    latest().send(job({ status: 'arrived' }));
+    await vi.waitFor(() => expect(screen.queryByRole('region', { name: MAP_LABEL })).toBeNull());
   });
 });

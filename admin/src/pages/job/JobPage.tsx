@@ -2,7 +2,7 @@
 // time and a countdown, the driver's name and the operator's number to call, kept live without a
 // reload (live.ts). Phone-first: one column, big targets, the call button within thumb's reach.
 // No cookie, and no request to anyone but this server.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import { BOOKING_STATUS_LABELS, clockTime, isFinished, JOB_HEADLINES } from '#shared/bookings';
@@ -15,6 +15,8 @@ import { JobDocuments } from './JobDocuments';
 import { useLiveJob } from './live';
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
+/** Leaflet in a chunk of its own, fetched only when there is a driver's position to draw. */
+const JobMap = lazy(() => import('./JobMap'));
 export const NEW_QUOTE = 'Get a new quote';
 
 export default function JobPage() {
@@ -119,6 +121,11 @@ export default function JobPage() {
           </p>
         )}
       </section>
+      {job.map && job.driverPosition && (
+        <Suspense fallback={null}>
+          <JobMap position={job.driverPosition} tiles={job.map} />
+        </Suspense>
+      )}
       <section aria-labelledby="details-heading" className={card}>
         <h2 id="details-heading" className="font-semibold">
           Your booking
