@@ -1,7 +1,7 @@
 // What the bookings' routes answer (docs/product.md, "Bookings"), as zod schemas: the route
 // contract documents and checks them, and the pages take their types from them.
 import { z } from 'zod';
-import { BOOKING_STATUSES, MOTORIST_TEXT_STEPS } from './bookings';
+import { BOOKING_STATUSES, MOTORIST_TEXT_STEPS, REVIEW_MODES } from './bookings';
 import { bookingPaymentSchema } from './payment-schemas';
 import { BALANCE_METHODS } from './payments';
 
@@ -153,6 +153,8 @@ export const bookingSettingsSchema = z
       .array(z.string())
       .meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
+    reviewMode: z.enum(REVIEW_MODES).meta({ description: 'The review request an hour after completion: off, or a text' }),
+    reviewUrl: z.string().nullable().meta({ description: 'The operator’s own review page the request links to, the same for every customer' }),
     motoristTextsOff: z
       .array(z.enum(MOTORIST_TEXT_STEPS))
       .meta({ description: 'The motorist’s service texts turned off: accepted, on_the_way, arrived, completed, declined, expired, cancelled' }),

@@ -15,6 +15,8 @@ import {
   DRIVER_STEPS,
   ETA_MINUTES,
   MOTORIST_TEXT_STEPS,
+  REVIEW_MODES,
+  REVIEW_URL_INVALID,
 } from './bookings';
 import { BALANCE_METHODS } from './payments';
 import { toE164 } from './phone-number';
@@ -141,6 +143,13 @@ export const bookingSettingsUpdateSchema = z.object({
   /** Bookings may give a Republic of Ireland mobile too (their texts cost more than UK ones). */
   textIrishMobiles: z.boolean({ error: 'Must be true or false' }).optional(),
 
+  reviewMode: z.enum(REVIEW_MODES, { error: 'Review requests must be off or sms' }).optional(),
+  /** The operator's own review page (a Google Business profile's review link, or any https page). */
+  reviewUrl: z
+    .union([z.null(), z.string({ error: REVIEW_URL_INVALID }).max(300, REVIEW_URL_INVALID)], { error: REVIEW_URL_INVALID })
+    .transform((v) => (v === null || v.trim() === '' ? null : v.trim()))
+    .refine((v) => v === null || /^https:\/\/[^\s/]+\.[^\s]+$/.test(v), REVIEW_URL_INVALID)
+    .optional(),
   /** The motorist's texts turned off (the others go). */
   motoristTextsOff: z
     .array(z.enum(MOTORIST_TEXT_STEPS, { error: 'Not a text the customer is sent' }), { error: 'Must be a list of texts' })

@@ -94,6 +94,13 @@ export const MOTORIST_TEXT_LABELS: Record<MotoristTextStep, string> = {
   cancelled: 'Cancelled by the customer',
 };
 
+/** The review request an hour after completion (docs/product.md §20): off, or a text (the booking asks for no email address). */
+export const REVIEW_MODES = ['off', 'sms'] as const;
+export type ReviewMode = (typeof REVIEW_MODES)[number];
+/** It goes this long after the job completed. */
+export const REVIEW_AFTER_MS = 60 * 60_000;
+export const REVIEW_URL_INVALID = 'Enter your review page’s address, starting with https://';
+
 /** The operator's response time: a booking not answered within it expires. */
 export const BOOKING_RESPONSE_MINUTES = { min: 2, max: 60, default: 10 } as const;
 /** What an operator may promise, in minutes. */

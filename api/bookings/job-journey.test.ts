@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../platform/db/schema';
 import { mailOutboxJobs } from '../mail/worker';
+import { reviewRequestJob } from './reviews';
 import { insertQuote } from '../quotes/store';
 import { createTestApp, quoteBody, runnerFor, storedQuote, TEST_ORIGIN } from '../test/harness';
 import { gsm7Length } from '../test/gsm7';
@@ -438,5 +439,48 @@ describe('the driver on the motorist’s map', () => {
     await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.5, lng: -2.3 } });
     expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ driverPosition: { lat: 53.5, lng: -2.3 }, map: null });
     expect((await t.raw('GET', `/job/${jobToken}`)).headers.get('content-security-policy')).toContain("img-src 'self' data: blob:;");
+  });
+});
+
+describe('the review request', () => {
+  it('texts the operator’s review link once, an hour after completion, with a one-tap opt-out that stops the next job’s', async () => {
+    const { t, op, fake, worker, clock, quote, book } = await setup();
+    const badUrl = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'sms', reviewUrl: 'http://g.page/r/x' } });
+    expect(badUrl).toMatchObject({ status: 400, json: { fields: { reviewUrl: 'Enter your review page’s address, starting with https://' } } });
+    const set = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'sms', reviewUrl: 'https://g.page/r/abc123/review' } });
+    expect(set.json).toMatchObject({ reviewMode: 'sms', reviewUrl: 'https://g.page/r/abc123/review' });
+    const reviews = runnerFor(reviewRequestJob(t.bookings.service), { db: t.deps.db, logger: silent, now: () => clock.now, busy: () => false });
+
+    const complete = async () => {
+      const reference = await quote();
+      const booked = await book(reference);
+      const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+      const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+      for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+      return booked.json.jobUrl as string;
+    };
+    const reviewTexts = () => fake.received.filter((m) => m.body.includes('Please review us'));
+    const jobUrl = await complete();
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewTexts()).toEqual([]);
+    clock.now = new Date(clock.now.getTime() + 60 * 60_000);
+    await reviews.tick();
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewTexts()).toHaveLength(1);
+    const company = t.deps.db.$client.prepare('select name from companies where id = ?').pluck().get(op.companyId) as string;
+    expect(reviewTexts()[0].body).toBe(`${company}: thank you! Please review us: https://g.page/r/abc123/review Stop these: ${jobUrl}?reviews=off`);
+    expect(gsm7Length(reviewTexts()[0].body) ?? 999).toBeLessThanOrEqual(160);
+
+    // One tap on the status page: this number gets no more from this company.
+    const token = new URL(jobUrl).pathname.split('/').at(-1);
+    expect((await t.call('POST', `/api/jobs/${token}/review-opt-out`)).status).toBe(200);
+    await complete();
+    clock.now = new Date(clock.now.getTime() + 2 * 60 * 60_000);
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewTexts()).toHaveLength(1);
+    await reviews.stop();
   });
 });

@@ -153,6 +153,8 @@ export const motoristMessages = {
     sender !== null
       ? `${sender}: booking TQ-${reference} is cancelled, as you asked.${phone ? ` To book again, call us on ${formatPhoneNational(phone)}.` : ''}`
       : `${PLATFORM}: your recovery booking TQ-${reference} is cancelled, as you asked.`,
+  /** Only from a checked company (its own link): never in the platform's wording. `jobUrl` is the status page, where one tap stops them. */
+  review: (sender: string, reviewUrl: string, jobUrl: string) => `${sender}: thank you! Please review us: ${reviewUrl} Stop these: ${jobUrl}`,
   expired: (sender: MotoristSender, reference: string, phone: string | null) =>
     sender !== null
       ? `${sender}: we could not answer booking TQ-${reference} in time.${callUs(phone)}`

@@ -53,6 +53,7 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
       return c.json(bookings.jobById(id) ?? view, 200);
     })
     .openapi(r.cancel, async (c) => c.json(await bookings.cancel(c.req.param('token'), client(c)), 200))
+    .openapi(r.reviewOptOut, async (c) => c.json(await bookings.reviewOptOut(c.req.param('token'), client(c)), 200))
     .openapi(r.driver, (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json(bookings.driver(c.req.param('token'), client(c)), 200);

@@ -12,6 +12,7 @@ import {
   JOB_PAGE_CLOSED,
   JOB_PAGE_CLOSES_AFTER_MS,
   QUOTE_EXPIRED_FOR_BOOKING,
+  REVIEW_AFTER_MS,
   type BookingActor,
   MOTORIST_TEXT_STEPS,
   type BookingStatus,
@@ -62,6 +63,9 @@ import {
   moveBooking,
   overdueBookings,
   recordBalance,
+  dueReviewRequests,
+  markReviewRequested,
+  addReviewOptOut,
   setDriverPosition,
   addLeadEvent,
   type BookingWithQuote,
@@ -171,6 +175,8 @@ export function bookingService(deps: BookingServiceDeps) {
     bookingOrigins: parseOrigins(company.bookingOrigins),
     smsConfigured: smsReady,
     motoristTextsOff: textsOff(company.motoristTextsOff),
+    reviewMode: company.reviewMode === 'sms' ? 'sms' : 'off',
+    reviewUrl: company.reviewUrl,
   });
 
   function historyOf(b: BookingWithQuote) {
@@ -722,6 +728,49 @@ export function bookingService(deps: BookingServiceDeps) {
       return operatorView(after);
     },
 
+    /**
+     * Writes the review request of each job completed an hour ago or more (and less than the
+     * status page's day, so its one-tap opt-out still opens), once: only from a checked company
+     * (the link is the company's own), never to a number that opted out. Answers how many were written.
+     */
+    async requestReviews(limit = 50): Promise<number> {
+      const now = deps.now();
+      const at = now.toISOString();
+      let written = 0;
+      const due = dueReviewRequests(
+        db,
+        new Date(now.getTime() - JOB_PAGE_CLOSES_AFTER_MS + REVIEW_AFTER_MS).toISOString(),
+        new Date(now.getTime() - REVIEW_AFTER_MS).toISOString(),
+        limit,
+      );
+      for (const { id } of due) {
+        const b = bookingById(db, id);
+        const url = b && findCompanyById(db, b.companyId)?.reviewUrl;
+        if (!b || !url) continue;
+        const sender = senderOf(b);
+        const wrote = await write(db, () => {
+          if (!markReviewRequested(db, b.id, at)) return false;
+          // A company whose name is not checked gets none: the platform never sends a company's own link.
+          if (sender === null) return false;
+          insertOutboxRows(db, [
+            sms(b, 'motorist', 'review', b.customerPhone, motoristMessages.review(sender, url, `${JOB_LINK_PLACEHOLDER}?reviews=off`), at),
+          ]);
+          return true;
+        });
+        if (wrote) written += 1;
+      }
+      if (written > 0) deps.nudgeOutbox?.();
+      return written;
+    },
+
+    /** The motorist's one tap: no more review requests from this company to this number. */
+    async reviewOptOut(token: string, client: string): Promise<JobView> {
+      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+      const b = byToken(token, (hash) => bookingByJobToken(db, hash));
+      await write(db, () => addReviewOptOut(db, b.companyId, b.customerPhone, deps.now().toISOString()));
+      return jobView(b);
+    },
+
     /** Expires every requested booking whose response time has passed; answers how many. */
     async expireDue(): Promise<number> {
       let expired = 0;
@@ -763,6 +812,8 @@ export function bookingService(deps: BookingServiceDeps) {
       if (body.textIrishMobiles !== undefined) patch.textIrishMobiles = body.textIrishMobiles;
       if (body.bookingOrigins !== undefined) patch.bookingOrigins = JSON.stringify(body.bookingOrigins);
       if (body.motoristTextsOff !== undefined) patch.motoristTextsOff = JSON.stringify(body.motoristTextsOff);
+      if (body.reviewMode !== undefined) patch.reviewMode = body.reviewMode;
+      if (body.reviewUrl !== undefined) patch.reviewUrl = body.reviewUrl;
       if (Object.keys(patch).length === 0) return this.settings(companyId);
       return toSettings(await write(db, () => updateCompany(db, companyId, patch)));
     },

@@ -292,3 +292,26 @@ export function recordBalance(db: Db, id: number, method: string, at: string): b
     ).run(method, at, id).changes === 1
   );
 }
+
+/** Completed jobs due their review request: finished between `from` and `to`, not asked yet, their company asking by text, their number not opted out. */
+export function dueReviewRequests(db: Db, from: string, to: string, limit: number): { id: number }[] {
+  return statement(
+    db,
+    'dueReviews',
+    `select b.id from bookings b join companies c on c.id = b.company_id
+     where b.status = 'completed' and b.review_requested_at is null and b.finished_at > ? and b.finished_at <= ?
+       and c.review_mode = 'sms' and c.review_url is not null
+       and not exists (select 1 from review_opt_outs o where o.company_id = b.company_id and o.phone = b.customer_phone)
+     order by b.finished_at limit ?`,
+  ).all(from, to, limit) as { id: number }[];
+}
+
+/** Marks a job's review request written; false when it was already (never twice). */
+export function markReviewRequested(db: Db, id: number, at: string): boolean {
+  return statement(db, 'markReview', 'update bookings set review_requested_at = ? where id = ? and review_requested_at is null').run(at, id).changes === 1;
+}
+
+/** The motorist's number asks the company for no more review requests. */
+export function addReviewOptOut(db: Db, companyId: number, phone: string, at: string): void {
+  statement(db, 'reviewOptOut', 'insert or ignore into review_opt_outs (company_id, phone, created_at) values (?, ?, ?)').run(companyId, phone, at);
+}

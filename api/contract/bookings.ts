@@ -109,6 +109,15 @@ export const bookings = {
     parameters: tokenParameter('motorist'),
     responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
   }),
+  reviewOptOut: route({
+    method: 'post',
+    path: '/api/jobs/{token}/review-opt-out',
+    'x-access': 'public',
+    tags: ['Public'],
+    summary: 'The motorist’s one tap: no more review requests from this company to their number',
+    parameters: tokenParameter('motorist'),
+    responses: { 200: json(jobViewSchema, 'Opted out'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+  }),
   driver: route({
     method: 'get',
     path: '/api/driver/{token}',

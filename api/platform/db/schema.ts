@@ -111,6 +111,9 @@ export const companies = sqliteTable(
     bookingOrigins: text('booking_origins').notNull().default('[]'),
     /** The motorist's service texts the operator turned off (JSON array of steps, shared/bookings.ts MOTORIST_TEXT_STEPS). */
     motoristTextsOff: text('motorist_texts_off').notNull().default('[]'),
+    /** The review request an hour after a completed job: 'off' or 'sms', to the operator's own review page `reviewUrl`. */
+    reviewMode: text('review_mode').notNull().default('off'),
+    reviewUrl: text('review_url'),
 
     /** When the owner typed the code texted to bookingSmsNumber; null until then, and again once the number changes. */
     bookingSmsVerifiedAt: text('booking_sms_verified_at'),
@@ -477,6 +480,17 @@ export const knownSignInAddresses = sqliteTable(
 );
 
 /** Small named markers the background jobs keep between restarts (the last quote alerted, the last retention run). */
+/** Motorists' numbers that asked a company for no more review requests (the one tap on their status page). */
+export const reviewOptOuts = sqliteTable(
+  'review_opt_outs',
+  {
+    companyId: companyRef(),
+    phone: text('phone').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.phone] })],
+);
+
 export const jobState = sqliteTable('job_state', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
@@ -529,6 +543,8 @@ export const bookings = sqliteTable(
     /** How the balance left after payment at booking was paid (shared/payments.ts BALANCE_METHODS), and when it was recorded; null while due. */
     balanceMethod: text('balance_method'),
     balancePaidAt: text('balance_paid_at'),
+    /** When the review request was written (once per job), or null. */
+    reviewRequestedAt: text('review_requested_at'),
     statusChangedAt: text('status_changed_at').notNull(),
     createdAt: createdAt(),
   },

@@ -9,7 +9,7 @@ import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
 import { MAP_LABEL } from './JobMap';
-import JobPage, { NEW_QUOTE } from './JobPage';
+import JobPage, { NEW_QUOTE, reviewsStopped, STOP_REVIEWS } from './JobPage';
 import { POLL_MS } from './live';
 
 const TOKEN = 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
@@ -197,5 +197,17 @@ describe('<JobPage> the driver on a map', () => {
     await vi.waitFor(() => expect(document.querySelector('.leaflet-control-attribution')?.textContent).toContain('© OpenStreetMap <contributors>'));
     latest().send(job({ status: 'arrived' }));
     await vi.waitFor(() => expect(screen.queryByRole('region', { name: MAP_LABEL })).toBeNull());
+  });
+});
+
+describe('<JobPage> review requests', () => {
+  it('stops them in one tap from the review text’s link', async () => {
+    const api = fakeApi({ [`POST /api/jobs/${TOKEN}/review-opt-out`]: () => ({ json: job({ status: 'completed' }) }) });
+    vi.stubGlobal('fetch', api.fetchStub);
+    renderRoutes([{ path: '/job/:token', element: <JobPage /> }], `/job/${TOKEN}?reviews=off`);
+    latest().send(job({ status: 'completed', balance: 0, balanceRecorded: 'cash' }));
+    await userEvent.setup().click(await screen.findByRole('button', { name: STOP_REVIEWS }));
+    expect(await screen.findByText(reviewsStopped('Demo Recovery Co.'))).toBeTruthy();
+    expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([`/api/jobs/${TOKEN}/review-opt-out`]);
   });
 });

@@ -3,7 +3,7 @@
 // reload (live.ts). Phone-first: one column, big targets, the call button within thumb's reach.
 // No cookie, and no request to anyone but this server.
 import { lazy, Suspense, useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import { BOOKING_STATUS_LABELS, clockTime, isFinished, JOB_HEADLINES } from '#shared/bookings';
 import { formatPounds } from '#shared/money';
@@ -18,6 +18,8 @@ const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 /** Leaflet in a chunk of its own, fetched only when there is a driver's position to draw. */
 const JobMap = lazy(() => import('./JobMap'));
 export const NEW_QUOTE = 'Get a new quote';
+export const STOP_REVIEWS = 'Stop review requests';
+export const reviewsStopped = (company: string) => `You will get no more review requests from ${company}.`;
 
 export default function JobPage() {
   const { token = '' } = useParams();
@@ -27,6 +29,9 @@ export default function JobPage() {
   const answerLeft = useMinutesLeft(job?.status === 'requested' ? job.respondBy : null);
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState('');
+  // The review request's link (?reviews=off): one tap stops them.
+  const [search] = useSearchParams();
+  const [reviews, setReviews] = useState<'ask' | 'stopped'>('ask');
 
   if (live.state === 'loading') {
     return (
@@ -176,6 +181,26 @@ export default function JobPage() {
           </p>
         )}
       </section>
+      {search.get('reviews') === 'off' && (
+        <section aria-label="Review requests" className={card}>
+          {reviews === 'stopped' ? (
+            <p role="status">{reviewsStopped(company.name)}</p>
+          ) : (
+            <button
+              type="button"
+              onClick={() =>
+                void call(api().jobs[':token']['review-opt-out'].$post, { param: { token } }, { anonymous: true }).then(
+                  () => setReviews('stopped'),
+                  () => setProblem('No connection. Please try again.'),
+                )
+              }
+              className="min-h-12 w-full rounded-lg border border-slate-300 font-semibold"
+            >
+              {STOP_REVIEWS}
+            </button>
+          )}
+        </section>
+      )}
       <JobDocuments token={token} job={job} />
       {company.phone && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 px-4 pt-4 pb-[max(1rem,env(safe-area-inset-bottom))] shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">

@@ -25,6 +25,8 @@ const settings: BookingSettings = {
   bookingOrigins: [],
   smsConfigured: false,
   motoristTextsOff: [],
+  reviewMode: 'off',
+  reviewUrl: null,
 };
 
 function renderCard(
@@ -86,6 +88,8 @@ describe('<BookingSettingsCard>', () => {
         smsNumber: '+447700900456',
         responseMinutes: 15,
         motoristTextsOff: [],
+        reviewMode: 'off',
+        reviewUrl: null,
       },
     ]);
   });
@@ -106,7 +110,17 @@ describe('<BookingSettingsCard>', () => {
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
     expect(puts(api)).toEqual([
-      { offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 2, motoristTextsOff: [] },
+      {
+        offerBooking: true,
+        offerWhatsapp: true,
+        offerCall: true,
+        textIrishMobiles: false,
+        smsNumber: null,
+        responseMinutes: 2,
+        motoristTextsOff: [],
+        reviewMode: 'off',
+        reviewUrl: null,
+      },
     ]);
   });
 
@@ -119,7 +133,17 @@ describe('<BookingSettingsCard>', () => {
     await save();
     expect(await screen.findByText('Booking settings saved')).toBeTruthy();
     expect(puts(api)).toEqual([
-      { offerBooking: true, offerWhatsapp: true, offerCall: true, textIrishMobiles: false, smsNumber: null, responseMinutes: 10, motoristTextsOff: [] },
+      {
+        offerBooking: true,
+        offerWhatsapp: true,
+        offerCall: true,
+        textIrishMobiles: false,
+        smsNumber: null,
+        responseMinutes: 10,
+        motoristTextsOff: [],
+        reviewMode: 'off',
+        reviewUrl: null,
+      },
     ]);
   });
 

@@ -8,7 +8,7 @@ import { TriangleAlert } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
 import type { BookingSettings } from '#shared/booking-responses';
 import { bookingSettingsUpdateSchema } from '#shared/booking-schemas';
-import { BOOKING_RESPONSE_MINUTES, MOTORIST_TEXT_LABELS, MOTORIST_TEXT_STEPS, type MotoristTextStep } from '#shared/bookings';
+import { BOOKING_RESPONSE_MINUTES, MOTORIST_TEXT_LABELS, MOTORIST_TEXT_STEPS, type MotoristTextStep, type ReviewMode } from '#shared/bookings';
 import { formatPhoneNational } from '#shared/phone-number';
 import { toast } from '../../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
@@ -27,11 +27,13 @@ interface SettingsForm {
   responseMinutes: number;
   /** The customer's texts turned off: each checkbox below is ticked while its text goes. */
   motoristTextsOff: MotoristTextStep[];
+  reviewMode: ReviewMode;
+  reviewUrl: string;
   /** Edited in Share & Embed (WebsitesCard), never sent from here. */
   bookingOrigins?: string[];
 }
 
-const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'textIrishMobiles', 'smsNumber', 'responseMinutes'] as const;
+const FIELDS = ['offerBooking', 'offerWhatsapp', 'offerCall', 'textIrishMobiles', 'smsNumber', 'responseMinutes', 'reviewMode', 'reviewUrl'] as const;
 export const IRISH_MOBILES_LABEL = 'Also take Republic of Ireland mobiles (+353 8…) for bookings';
 export const IRISH_MOBILES_HINT = 'Booking texts go to UK mobiles only unless this is ticked; texts to Irish mobiles cost more.';
 
@@ -49,7 +51,13 @@ const toForm = (settings: BookingSettings): SettingsForm => ({
   smsNumber: settings.smsNumber ? formatPhoneNational(settings.smsNumber) : '',
   responseMinutes: settings.responseMinutes,
   motoristTextsOff: settings.motoristTextsOff,
+  reviewMode: settings.reviewMode,
+  reviewUrl: settings.reviewUrl ?? '',
 });
+
+export const REVIEW_LABEL = 'Ask for a review';
+export const REVIEW_HINT =
+  'One text an hour after each completed job, with your review page, the same for every customer; one tap stops them. Sent once your subscription is active.';
 
 export const MOTORIST_TEXTS_LEGEND = 'Texts to the customer';
 export const MOTORIST_TEXTS_HINT = 'Each goes once, when the job reaches that step. The first text, with the link to their page, always goes.';
@@ -176,6 +184,17 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
           </fieldset>
         )}
       />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <Field label={REVIEW_LABEL} hint={REVIEW_HINT} error={errors.reviewMode?.message}>
+          <select className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm" {...register('reviewMode')}>
+            <option value="off">Off</option>
+            <option value="sms">By text</option>
+          </select>
+        </Field>
+        <Field label="Your review page" hint="Your Google Business profile’s review link, or any https page." error={errors.reviewUrl?.message}>
+          <Input type="url" inputMode="url" placeholder="https://g.page/r/…/review" {...register('reviewUrl')} />
+        </Field>
+      </div>
       <SmsNumberConfirm settings={settings} />
       <div>
         <Button type="submit" disabled={save.isPending}>
