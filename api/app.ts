@@ -24,7 +24,6 @@ import { RememberingRouter } from './platform/http/remembering-router';
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
-import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
 import { alertRoutes } from './alerts/routes';
@@ -38,10 +37,11 @@ import { pricingRoutes } from './company/pricing-routes';
 import { postcodeRoutes } from './postcodes/routes';
 import { quoteRoutes } from './quotes/routes';
 import { shareRoutes } from './company/share-routes';
-import { allRoutes } from './contract';
+import { allRoutes, type ContractRoute } from './contract';
 import { recoveryService } from './auth/recovery';
 import { BODY_LIMITS, bodyLimitOf } from './contract/define';
-import { createQuoteLimiter } from './quotes/rate-limit';
+import { createRateLimits } from './rate-limits';
+import type { AppParts, Feature } from './routes';
 import { billingRoutes, createBilling } from './billing/routes';
 import { bookingRoutes } from './bookings/routes';
 import { bookingService, type BookingService } from './bookings/service';
@@ -87,6 +87,29 @@ const SPA_ROUTES = [
   /^\/driver\/[^/]+$/,
 ];
 
+/**
+ * Every feature's routes, mounted in this order (the contract's). Each serves its groups of the
+ * contract through `serve` (api/routes.ts); a new route is its contract entry and its handler, and
+ * only a new feature adds a line here.
+ */
+const FEATURES: Feature[] = [
+  authRoutes,
+  companyRoutes,
+  pricingRoutes,
+  chargeRoutes,
+  quoteRoutes,
+  leadRoutes,
+  postcodeRoutes,
+  vehicleRoutes,
+  shareRoutes,
+  billingRoutes,
+  alertRoutes,
+  bookingRoutes,
+  documentRoutes,
+  paymentRoutes,
+  docsRoutes,
+];
+
 /** The largest form body the local billing pages read (their forms send one short field). */
 const BILLING_FORM_LIMIT = 4 * 1024;
 
@@ -108,6 +131,11 @@ export interface AppOptions {
    * harness's operator factory gives one hash of its shared password, made once per run.
    */
   hashPassword?: (password: string) => Promise<string>;
+  /**
+   * Routes served beside the contract's, with their features: what a new contract entry and its
+   * handler would be, for the test that shows they need nothing else (api/two-file-route.test.ts).
+   */
+  extraRoutes?: { routes: ContractRoute[]; features: Feature[] };
 }
 
 export function createApp(options: AppOptions) {
@@ -143,10 +171,8 @@ export function createApp(options: AppOptions) {
   const { apiKey, url } = config.vehicleLookup;
   const vehicleLookup = options.vehicleLookup ?? createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   const recovery = recoveryService(deps);
-  // Every route below is one of the contract's (api/contract/; its middleware is attached in
-  // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
-  // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
-  const quoteLimiter = createQuoteLimiter(config);
+  // The contract's named rate limits, counted per app (api/rate-limits.ts).
+  const limits = createRateLimits(deps);
   // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
   // once the job runs); their expiry is a job of api/boot.ts's.
   const live = createLiveHub(config.bookings.liveStreams, { now: () => deps.now().getTime() });
@@ -164,27 +190,30 @@ export function createApp(options: AppOptions) {
     afterRefund: (id) => documents.afterRefund(id),
   });
   payments.attachBookings(bookings);
+  // Every route is one of the contract's (api/contract/), served with its middleware by its
+  // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.
+  const table = options.extraRoutes ? [...allRoutes, ...options.extraRoutes.routes] : allRoutes;
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  api
-    // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
-    .use('/api/*', apiBodyLimit(tableLookup(allRoutes, bodyLimitOf, BODY_LIMITS.none)))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery, options.hashPassword))
-    .route('/', companyRoutes(companies))
-    .route('/', pricingRoutes(deps))
-    .route('/', chargeRoutes(deps))
-    .route('/', quoteRoutes(deps, quoteLimiter))
-    .route('/', leadRoutes(deps))
-    .route('/', postcodeRoutes(deps, quoteLimiter))
-    .route('/', vehicleRoutes(deps, vehicleService(deps, vehicleLookup)))
-    .route('/', shareRoutes(shareService(deps)))
-    .route('/', billingRoutes(deps, billing))
-    .route('/', alertRoutes(alertService(deps, recovery)))
-    .route('/', bookingRoutes(deps, bookings, live, payments))
-    .route('/', documentRoutes(deps, bookings, documents))
-    .route('/', paymentRoutes(payments))
-    .route('/', docsRoutes(api, config.publicUrl))
-    .all('/api/*', notFoundJson);
-  const accessOf = accessLookup(allRoutes);
+  const parts: AppParts = {
+    deps,
+    limits,
+    billing,
+    recovery,
+    companies,
+    alerts: alertService(deps, recovery),
+    vehicles: vehicleService(deps, vehicleLookup),
+    bookings,
+    payments,
+    documents,
+    live,
+    api,
+    hashPassword: options.hashPassword,
+  };
+  // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
+  api.use('/api/*', apiBodyLimit(tableLookup(table, bodyLimitOf, BODY_LIMITS.none)));
+  for (const feature of [...FEATURES, ...(options.extraRoutes?.features ?? [])]) api.route('/', feature(parts));
+  api.all('/api/*', notFoundJson);
+  const accessOf = accessLookup(table);
 
   const app = new Hono<AppEnv>({ router: new RememberingRouter() })
     .use(requestLogging(logger))

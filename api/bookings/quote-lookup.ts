@@ -50,3 +50,15 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
     ),
   ).get(id, reference) as QuoteToBook | undefined;
 }
+
+/** The company of the quote this reference names, or undefined: what the per-company booking limit counts by (api/rate-limits.ts). */
+export function companyOfQuote(db: Db, typed: string): number | undefined {
+  const reference = readReference(typed);
+  const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
+  if (id === null || id === undefined) return undefined;
+  const row = prepared(db, 'bookings:quoteCompany', () => db.$client.prepare('select company_id as companyId from quotes where id = ? and public_id = ?')).get(
+    id,
+    reference,
+  ) as { companyId: number } | undefined;
+  return row?.companyId;
+}

@@ -33,7 +33,6 @@ import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Forbidden, Gone, NotFound, ValidationFailed } from '../platform/errors';
-import { createRateLimiter } from '../platform/http/rate-limit';
 import { referenceCipher } from '../quotes/store';
 import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
@@ -119,9 +118,6 @@ export function bookingService(deps: BookingServiceDeps) {
   const { db, config, live, payments } = deps;
   const tokens = bookingTokens(config.sessionSecret);
   const box = jobTokenBox(config.sessionSecret);
-  const bookingLimiter = createRateLimiter({ limit: config.bookings.bookingRateLimit, windowMs: 60 * 60_000 });
-  const companyBookingLimiter = createRateLimiter({ limit: config.bookings.companyRateLimit, windowMs: 60 * 60_000 });
-  const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
   const smsReady = config.sms !== undefined;
   const mailReady = config.mail.smtpUrl !== undefined;
   const smsCodes = smsVerification(deps);
@@ -326,9 +322,9 @@ export function bookingService(deps: BookingServiceDeps) {
      * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
      * the checkout to pay at: it becomes requested once paid (docs/product.md §21).
      */
-    async book(body: BookingRequestBody, client: string, from: BookingOrigin = {}): Promise<{ created: boolean; result: BookingCreated }> {
-      // The client's limit before anything else: past it, nothing is read, superseded or stored.
-      bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
+    async book(body: BookingRequestBody, from: BookingOrigin = {}): Promise<{ created: boolean; result: BookingCreated }> {
+      // The client's and the company's rate limits were met before this runs (the contract's
+      // `x-rate-limit`, api/rate-limits.ts): a refused booking reads, supersedes and stores nothing.
       const quote = quoteForBooking(db, body.quoteId);
       if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
       // Then, whatever the booking's state: a foreign page learns nothing more.
@@ -341,8 +337,6 @@ export function bookingService(deps: BookingServiceDeps) {
         const message = irishMobiles ? PHONE_NOT_TEXTABLE_UK_IE : PHONE_NOT_TEXTABLE;
         throw new ValidationFailed(message, { phone: message }, 'PHONE_NOT_TEXTABLE');
       }
-      // The company's own hourly limit, counted from every address, before an open checkout is superseded.
-      companyBookingLimiter.check(`booking-company:${quote.companyId}`, COMPANY_BOOKINGS_RATE_LIMITED);
       const token = tokens.jobToken(quote.id, body.bookingKey);
       const hash = hashToken(token);
       const answer = (b: BookingWithQuote) => ({
@@ -484,8 +478,7 @@ export function bookingService(deps: BookingServiceDeps) {
     },
 
     /** The motorist's page. */
-    job(token: string, client: string): { id: number; view: JobView } {
-      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+    job(token: string): { id: number; view: JobView } {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return { id: b.id, view: jobView(b) };
     },
@@ -501,19 +494,16 @@ export function bookingService(deps: BookingServiceDeps) {
       return b && jobView(b);
     },
 
-    async cancel(token: string, client: string): Promise<JobView> {
-      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+    async cancel(token: string): Promise<JobView> {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return jobView(await move(b, 'cancelled', 'motorist'));
     },
 
-    driver(token: string, client: string): DriverView {
-      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+    driver(token: string): DriverView {
       return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));
     },
 
-    async driverStep(token: string, step: DriverStep, client: string): Promise<DriverView> {
-      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+    async driverStep(token: string, step: DriverStep): Promise<DriverView> {
       const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
       const texts =
         step === 'on_the_way'
@@ -525,8 +515,7 @@ export function bookingService(deps: BookingServiceDeps) {
     },
 
     /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
-    async driverPosition(token: string, position: { lat: number; lng: number }, client: string): Promise<DriverView> {
-      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+    async driverPosition(token: string, position: { lat: number; lng: number }): Promise<DriverView> {
       const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
       if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       const now = deps.now();

@@ -2,13 +2,14 @@
 // and the operator's number plate rules in Custom Charges. The plate travels in the body, never
 // the URL, so no request log line holds it (docs/architecture.md).
 import { vehicleLookupRequestSchema, vehicleLookupResponseSchema, vehicleRulesSchema, vehicleRulesUpdateSchema } from '#shared/vehicle-rules';
-import { body, companyMissing, error, json, route } from './define';
+import { body, companyMissing, json, route } from './define';
 
 export const vehicles = {
   lookup: route({
     method: 'post',
     path: '/api/vehicles/lookup',
     'x-access': 'public',
+    'x-rate-limit': ['vehicleLookup'],
     tags: ['Public'],
     summary: 'What the DVLA says a number plate is, and which of the company’s vehicle types that makes it (the quote form’s Registration field)',
     description:
@@ -17,7 +18,6 @@ export const vehicles = {
     responses: {
       200: json(vehicleLookupResponseSchema, 'Found, not found or unavailable'),
       404: companyMissing,
-      429: error('Rate limited: `Retry-After` says when to try again (its own limit, VEHICLE_LOOKUP_RATE_LIMIT a minute)'),
     },
   }),
   rules: route({

@@ -27,7 +27,6 @@ import { referenceCipher } from '../quotes/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, ValidationFailed } from '../platform/errors';
-import { createRateLimiter } from '../platform/http/rate-limit';
 import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
 import { csvStream, type ExportRow } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
@@ -57,8 +56,7 @@ export function decodeCursor(cursor: string): { createdAt: string; id: number } 
 }
 
 export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
-  const { db, config } = deps;
-  const contactLimiter = createRateLimiter({ limit: config.contactRateLimit, windowMs: 60_000 });
+  const { db } = deps;
   const notFound = () => new NotFound(QUOTE_NOT_FOUND);
 
   /** The quote a typed reference names, of this company only. */
@@ -144,8 +142,7 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
      * else, and only for the 9-character references the quote form is given (the older ones
      * cannot be found without a company to look in).
      */
-    async contact(reference: string, channel: ContactChannel, client: string): Promise<void> {
-      contactLimiter.check(`contact:${client}`, CONTACT_RATE_LIMITED);
+    async contact(reference: string, channel: ContactChannel): Promise<void> {
       const stored = readReference(reference);
       const id = stored?.length === 9 ? referenceCipher(db).decode(stored) : null;
       if (stored === null || id === null) throw notFound();
