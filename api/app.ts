@@ -46,6 +46,8 @@ import { billingRoutes, createBilling } from './billing/routes';
 import { bookingRoutes } from './bookings/routes';
 import { bookingService, type BookingService } from './bookings/service';
 import { createLiveHub, type LiveHub } from './bookings/live';
+import { bookingPaymentSide } from './bookings/payment-side';
+import { createAppEvents } from './platform/events';
 import { vehicleRoutes } from './vehicles/routes';
 import { paymentService, type PaymentService } from './payments/service';
 import { paymentRoutes } from './payments/routes';
@@ -59,13 +61,12 @@ import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 
-/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
+/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
   service: BookingService;
   payments: PaymentService;
   documents: DocumentService;
   live: LiveHub;
-  outbox: { nudge: () => void };
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -160,6 +161,8 @@ export function createApp(options: AppOptions) {
       }),
     companyCache: createCompanyConfigCache(db),
     now: options.now ?? (() => new Date()),
+    // One per app: what the features tell each other (a job changed, messages written).
+    events: createAppEvents(logger),
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
@@ -173,23 +176,16 @@ export function createApp(options: AppOptions) {
   const recovery = recoveryService(deps);
   // The contract's named rate limits, counted per app (api/rate-limits.ts).
   const limits = createRateLimits(deps);
-  // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
-  // once the job runs); their expiry is a job of api/boot.ts's.
+  // Bookings: the live status pages' streams; their expiry is a job of api/boot.ts's, which also
+  // has the outbox's lanes hear of the messages a change wrote (deps.events).
   const live = createLiveHub(config.bookings.liveStreams, { now: () => deps.now().getTime() });
-  const outbox = { nudge: () => {} };
-  // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in local mode.
-  const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
-  // Receipts, VAT invoices and credit notes (docs/product.md §22): a completed paid job's is issued as it completes.
+  // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in
+  // local mode, with the bookings' side of a settled or abandoned checkout. Made before receipts
+  // (docs/product.md §22) and the bookings' live pages, so each job change reaches the money first,
+  // then the documents, then the pages (api/platform/events.ts).
+  const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps), bookingPaymentSide(deps));
   const documents = documentService(deps);
-  const bookings = bookingService({
-    ...deps,
-    live,
-    payments,
-    nudgeOutbox: () => outbox.nudge(),
-    afterMove: (id, status) => documents.afterMove(id, status),
-    afterRefund: (id) => documents.afterRefund(id),
-  });
-  payments.attachBookings(bookings);
+  const bookings = bookingService({ ...deps, live, payments });
   // Every route is one of the contract's (api/contract/), served with its middleware by its
   // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.
   const table = options.extraRoutes ? [...allRoutes, ...options.extraRoutes.routes] : allRoutes;
@@ -263,7 +259,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox };
+  const appBookings: AppBookings = { service: bookings, payments, documents, live };
   return { app, deps, billing, bookings: appBookings };
 }
 
