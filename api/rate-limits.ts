@@ -5,7 +5,7 @@
 // route's sign-in check and body validation and before its handler: a request over a limit
 // answers 429 with Retry-After and does no work at all (docs/decisions/039-routes-limits-and-job-events.md).
 import type { Context, MiddlewareHandler } from 'hono';
-import { companyOfQuote } from './bookings/quote-lookup';
+import { companyOfQuote } from './bookings/store';
 import { BOOKING_RATE_LIMITED, COMPANY_BOOKINGS_RATE_LIMITED, JOB_RATE_LIMITED } from './bookings/service';
 import type { RateLimitName } from './contract/define';
 import { CONTACT_RATE_LIMITED } from './leads/service';

@@ -28,7 +28,6 @@ import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } fr
 import { lookupPostcode } from '../engine/distance/postcodes';
 import { insertOutboxRows, type NewOutboxRow } from '../mail/store';
 import { isTextable } from '../mail/textable';
-import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import type { JobChangeKind } from '../platform/events';
@@ -49,15 +48,17 @@ import {
   insertBooking,
   moveBooking,
   overdueBookings,
+  quoteForBooking,
+  setDriverTokenHash,
   setDriverPosition,
   addLeadEvent,
   type BookingWithQuote,
+  type QuoteToBook,
   type StatusPatch,
 } from './store';
 import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from './tokens';
 import { jobUrl } from './job-link';
 import { toBooking, toDriverView, toJobView } from './views';
-import { quoteForBooking, type QuoteToBook } from './quote-lookup';
 import type { PaymentService } from '../payments/service';
 import { insertPayment } from '../payments/store';
 
@@ -310,10 +311,7 @@ export function bookingService(deps: BookingServiceDeps) {
           createdAt: at,
         });
         if (inserted === undefined) return undefined;
-        prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(
-          hashToken(tokens.driverToken(inserted, salt)),
-          inserted,
-        );
+        setDriverTokenHash(db, inserted, hashToken(tokens.driverToken(inserted, salt)));
         if (checkout && due) {
           insertPayment(db, {
             bookingId: inserted,

@@ -24,7 +24,7 @@ import {
 import type { PaymentRuleUpdate, PaymentSettings } from '#shared/payment-schemas';
 import { findCompanyById } from '../company/store';
 import { findUserById } from '../auth/store';
-import type { QuoteToBook } from '../bookings/quote-lookup';
+import type { QuoteToBook } from '../bookings/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
