@@ -3,7 +3,8 @@
 // routes module hands `serve` a group of the contract and one handler per route of it, keyed by
 // the route's name (a route without its handler does not compile); `serve` registers each route in
 // the contract's order with:
-// - the sign-in check first for an `operator` route (with its own 401 message when it has one);
+// - the sign-in check first for an `operator` route (with its own 401 message when it has one),
+//   then the role check when its `x-roles` leave some role out (403 for the others);
 // - the one JSON-body validation step for a route that reads a JSON body (ContractHono,
 //   api/platform/http/contract-hono.ts);
 // - then each limit its `x-rate-limit` names (api/rate-limits.ts), so a request over one answers
@@ -13,7 +14,7 @@
 // its contract entry and its handler, nothing more (docs/style.md #1, decision 039).
 import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import type { Hono, MiddlewareHandler } from 'hono';
-import { requireSignIn, requireUser } from './auth/session';
+import { requireRole, requireSignIn, requireUser } from './auth/session';
 import type { AlertService } from './alerts/service';
 import type { RecoveryService } from './auth/recovery';
 import type { Billing } from './billing/service';
@@ -21,6 +22,7 @@ import type { LiveHub } from './bookings/live';
 import type { BookingService } from './bookings/service';
 import type { CompanyService } from './company/service';
 import type { ContractRoute } from './contract';
+import { refusesSomeRole } from './contract/define';
 import type { DocumentService } from './documents/service';
 import type { PaymentService } from './payments/service';
 import type { AppDeps } from './platform/deps';
@@ -58,6 +60,8 @@ export type Handlers<G extends Record<string, ContractRoute>> = { [K in keyof G]
 function served(r: ContractRoute, limits: RateLimits): ContractRoute {
   const { signInMessage, ...config } = r;
   const access: MiddlewareHandler[] = config['x-access'] === 'operator' ? [signInMessage ? requireSignIn(signInMessage) : requireUser] : [];
+  const roles = config['x-roles'];
+  if (roles && refusesSomeRole({ 'x-access': config['x-access'], 'x-roles': roles })) access.push(requireRole(roles));
   const limited = (config['x-rate-limit'] ?? []).filter((name) => limits[name].enabled).map((name) => limitMiddleware(name, limits[name]));
   return {
     ...config,

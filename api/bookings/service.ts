@@ -32,7 +32,6 @@ import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import type { JobChangeKind } from '../platform/events';
 import { Conflict, Forbidden, Gone, NotFound, ValidationFailed } from '../platform/errors';
-import { referenceCipher } from '../quotes/store';
 import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
 import { bookingAlerts, leadStatusAfter } from './alerts';
@@ -43,6 +42,7 @@ import {
   bookingById,
   bookingByJobToken,
   bookingByQuote,
+  bookingByReference,
   bookingHistory,
   companyBookings,
   insertBooking,
@@ -164,9 +164,8 @@ export function bookingService(deps: BookingServiceDeps) {
   /** The operator's booking by its quote's reference, of their company only. */
   function ownBooking(companyId: number, typed: string): BookingWithQuote {
     const reference = readReference(typed);
-    const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
-    const b = id === null || id === undefined ? undefined : bookingByQuote(db, id);
-    if (!b || b.companyId !== companyId || b.reference !== reference) throw new NotFound('Booking not found');
+    const b = reference === null ? undefined : bookingByReference(db, reference);
+    if (!b || b.companyId !== companyId) throw new NotFound('Booking not found');
     return b;
   }
 

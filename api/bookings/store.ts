@@ -7,7 +7,6 @@ import { readReference, type LeadStatus } from '#shared/leads';
 import type { PaymentKind, PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
-import { referenceCipher } from '../quotes/store';
 
 export interface BookingRow {
   id: number;
@@ -78,6 +77,11 @@ const statement = (db: Db, key: string, sql: string): Statement => prepared(db, 
 
 export function bookingByQuote(db: Db, quoteId: number): BookingWithQuote | undefined {
   return statement(db, 'byQuote', `${WITH_QUOTE} where b.quote_id = ?`).get(quoteId) as BookingWithQuote | undefined;
+}
+
+/** The booking of the quote with this stored reference (one probe of the unique index on public_id). */
+export function bookingByReference(db: Db, reference: string): BookingWithQuote | undefined {
+  return statement(db, 'byReference', `${WITH_QUOTE} where q.public_id = ?`).get(reference) as BookingWithQuote | undefined;
 }
 
 export function bookingById(db: Db, id: number): BookingWithQuote | undefined {
@@ -259,8 +263,8 @@ export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): BookingRo
   ).all(JSON.stringify(quoteIds)) as BookingRow[];
 }
 
-// The quote a booking names, with what booking it needs of its company: found by inverting the
-// reference to its row id (docs/decisions/016-lead-inbox.md), as the contact marker does.
+// The quote a booking names, with what booking it needs of its company: found by its reference
+// through the unique index on public_id (docs/decisions/038-quote-references-measured-alternatives.md).
 export interface QuoteToBook {
   id: number;
   publicId: string;
@@ -289,11 +293,10 @@ export interface QuoteToBook {
   preferredTime: string | null;
 }
 
-/** The quote of this 9-character reference (as typed: any case, with or without TQ-), or undefined. */
+/** The quote of this reference (as typed: any case, with or without TQ-), or undefined; a malformed one has none. */
 export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined {
   const reference = readReference(typed);
-  const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
-  if (id === null || id === undefined) return undefined;
+  if (reference === null) return undefined;
   return prepared(db, 'bookings:quote', () =>
     db.$client.prepare(
       `select q.id, q.public_id as publicId, q.company_id as companyId, q.pickup_postcode as pickupPostcode,
@@ -302,18 +305,16 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
         c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
         c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
         q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime
-       from quotes q join companies c on c.id = q.company_id where q.id = ? and q.public_id = ?`,
+       from quotes q join companies c on c.id = q.company_id where q.public_id = ?`,
     ),
-  ).get(id, reference) as QuoteToBook | undefined;
+  ).get(reference) as QuoteToBook | undefined;
 }
 
 /** The company of the quote this reference names, or undefined: what the per-company booking limit counts by (api/rate-limits.ts). */
 export function companyOfQuote(db: Db, typed: string): number | undefined {
   const reference = readReference(typed);
-  const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
-  if (id === null || id === undefined) return undefined;
-  const row = prepared(db, 'bookings:quoteCompany', () => db.$client.prepare('select company_id as companyId from quotes where id = ? and public_id = ?')).get(
-    id,
+  if (reference === null) return undefined;
+  const row = prepared(db, 'bookings:quoteCompany', () => db.$client.prepare('select company_id as companyId from quotes where public_id = ?')).get(
     reference,
   ) as { companyId: number } | undefined;
   return row?.companyId;

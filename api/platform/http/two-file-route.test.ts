@@ -1,10 +1,11 @@
 // A route is two pieces: its contract entry and its handler (docs/style.md, decision 039). This
 // fixture writes exactly those two for a route the product does not have, hands them to the app as
 // the contract's table and the FEATURES list would, and shows that everything else the contract
-// promises follows from the entry alone: the sign-in check and the company scope, CSRF, the body's
+// promises follows from the entry alone: the sign-in and role checks and the company scope, CSRF, the body's
 // media type, size and schema, the rate limit it names, CORS, and its OpenAPI document.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { OFFICE } from '#shared/roles';
 import { currentUser } from '../../auth/session';
 import { body, json, route } from '../../contract/define';
 import { serve, type Feature } from '../../routes';
@@ -21,6 +22,7 @@ const notes = {
       method: 'post',
       path: '/api/fixture-notes',
       'x-access': 'operator',
+      'x-roles': OFFICE,
       'x-rate-limit': ['contact'],
       tags: ['Fixture'],
       summary: 'Saves a note for the signed-in operator’s company (a test fixture)',
@@ -54,10 +56,12 @@ describe('a route written as its contract entry and its handler only', () => {
     expect(handled).toBe(before + 1);
   });
 
-  it('refuses without a session (401), a cookie from another origin (403), a body that is not JSON (415), too large (413) or invalid (400), before the handler', async () => {
+  it('refuses without a session (401), a role it does not name (403), a cookie from another origin (403), a body that is not JSON (415), too large (413) or invalid (400), before the handler', async () => {
     const op = await t.operator();
+    const driver = await t.teammate(op, 'driver');
     const before = handled;
     expect((await post({ body: { name: 'x' } })).status).toBe(401);
+    expect((await post({ token: driver.token, body: { name: 'x' } })).status).toBe(403);
     expect((await post({ cookie: op.cookie, origin: 'https://evil.example', body: { name: 'x' } })).status).toBe(403);
     const notJson = await t.app.request(`${TEST_ORIGIN}/api/fixture-notes`, {
       method: 'POST',
@@ -98,6 +102,7 @@ describe('a route written as its contract entry and its handler only', () => {
     expect(operation.operationId).toBe('fixtureNotesCreate');
     expect(operation['x-access']).toBe('operator');
     expect(operation['x-rate-limit']).toEqual(['contact']);
+    expect(operation['x-roles']).toEqual(['owner', 'dispatcher']);
     expect(operation.security).toEqual([{ sessionCookie: [] }, { authToken: [] }]);
     expect(Object.keys(operation.responses).sort()).toEqual(['201', '400', '401', '403', '413', '415', '429', '503']);
   });
