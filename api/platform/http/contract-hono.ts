@@ -12,9 +12,10 @@ import { validJsonBody } from './validate';
 type Register = OpenAPIHono['openapi'];
 
 /**
- * A route's middleware that must run after its validation (its rate limits, api/routes.ts, some of
- * which count by what the body names): put after the JSON-body step, or after the route's own
- * middleware when it reads no body. Never documented.
+ * A route's middleware that must run after its JSON body is validated (its rate limits,
+ * api/routes.ts, one of which counts by what the body names): put after the JSON-body step. A
+ * route that reads no body runs it right after its own middleware, before zod-openapi validates
+ * its query or path, so a limit there counts even a request with a malformed query. Never documented.
  */
 export const AFTER_VALIDATION = 'x-after-validation-middleware';
 
