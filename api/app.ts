@@ -58,6 +58,8 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { teamRoutes } from './team/routes';
+import { teamService } from './team/service';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
 export interface AppBookings {
@@ -73,10 +75,12 @@ const SPA_ROUTES = [
   /^\/verify-email\/[^/]+$/,
   /^\/reset-password\/[^/]+$/,
   /^\/sign-in\/[^/]+$/,
+  /^\/join\/[^/]+$/,
   /^\/$/,
   /^\/auth$/,
   /^\/auth-page$/,
   /^\/dashboard$/,
+  /^\/dashboard\/my-jobs$/,
   /^\/subscription$/,
   /^\/subscription-test$/,
   /^\/contact$/,
@@ -143,6 +147,8 @@ export function createApp(options: AppOptions) {
   const { apiKey, url } = config.vehicleLookup;
   const vehicleLookup = options.vehicleLookup ?? createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   const recovery = recoveryService(deps);
+  // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
+  const team = teamService(deps);
   // Every route below is one of the contract's (api/contract/; its middleware is attached in
   // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
   // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
@@ -168,7 +174,15 @@ export function createApp(options: AppOptions) {
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
     .use('/api/*', apiBodyLimit(tableLookup(allRoutes, bodyLimitOf, BODY_LIMITS.none)))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery, options.hashPassword))
+    .route(
+      '/',
+      authRoutes(
+        deps,
+        { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user), signedIn: (c, user) => team.signedIn(user, c.get('requestId') ?? null) },
+        recovery,
+        options.hashPassword,
+      ),
+    )
     .route('/', companyRoutes(companies))
     .route('/', pricingRoutes(deps))
     .route('/', chargeRoutes(deps))
@@ -182,6 +196,7 @@ export function createApp(options: AppOptions) {
     .route('/', bookingRoutes(deps, bookings, live, payments))
     .route('/', documentRoutes(deps, bookings, documents))
     .route('/', paymentRoutes(payments))
+    .route('/', teamRoutes(deps, team))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);

@@ -19,6 +19,8 @@ export interface AuthHooks {
    * request so the checkout can be bound to this browser (api/billing/checkout-binding.ts).
    */
   checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
+  /** Someone signed in (password, emailed link, reset): the Team page's "last signed in" and the audit log (api/team/service.ts). */
+  signedIn(c: Context<AppEnv>, user: UserRow): Promise<void>;
 }
 
 export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoveryService, hashPassword?: (password: string) => Promise<string>) {
@@ -34,6 +36,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
     })
     .openapi(routes.auth.login, async (c) => {
       const user = await accounts.login(c.req.valid('json'), clientAddress(c, config.trustProxy));
+      await hooks.signedIn(c, user);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })
@@ -57,6 +60,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
       const user = await recovery.resetPassword(c.req.valid('json'));
       // Whoever could reset the password holds the mailbox: this address is the owner's from now on.
       await accounts.remember(user, clientAddress(c, config.trustProxy));
+      await hooks.signedIn(c, user);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })
@@ -74,6 +78,7 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
     .openapi(routes.auth.signInWithLink, async (c) => {
       const user = await recovery.signInWithLink(c.req.valid('json').token);
       await accounts.signedInByLink(user, clientAddress(c, config.trustProxy));
+      await hooks.signedIn(c, user);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     })

@@ -2,7 +2,9 @@
 // (api/billing/service.ts, where the rules live) and answers.
 import { ContractHono } from '../platform/http/contract-hono';
 import type { CheckoutSuccessResponse } from '#shared/types';
+import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
+import { findUserByCompanyId } from '../auth/store';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { routes } from '../routes';
@@ -14,6 +16,12 @@ export { ALREADY_PROCESSED, CHECKOUT_ERRORS, CHECKOUT_OF_ANOTHER_ACCOUNT, PROCES
 
 export function billingRoutes(deps: AppDeps, billing: Billing) {
   const service = billingService(deps, billing);
+  // The company's subscription is held by its first owner (decision 041): another owner reads and
+  // manages that one, not an empty one of their own.
+  const payer = (c: Context<AppEnv>) => {
+    const user = currentUser(c);
+    return findUserByCompanyId(deps.db, user.companyId) ?? user;
+  };
 
   return (
     new ContractHono<AppEnv>()
@@ -33,9 +41,9 @@ export function billingRoutes(deps: AppDeps, billing: Billing) {
         }
         return c.json(result.body, 200);
       })
-      .openapi(routes.billing.details, (c) => c.json(service.details(currentUser(c)), 200))
-      .openapi(routes.billing.reactivate, async (c) => c.json(await service.reactivate(currentUser(c)), 200))
-      .openapi(routes.billing.portal, async (c) => c.json({ url: await service.portalUrl(currentUser(c)) }, 200))
+      .openapi(routes.billing.details, (c) => c.json(service.details(payer(c)), 200))
+      .openapi(routes.billing.reactivate, async (c) => c.json(await service.reactivate(payer(c)), 200))
+      .openapi(routes.billing.portal, async (c) => c.json({ url: await service.portalUrl(payer(c)) }, 200))
       .openapi(routes.billing.webhook, async (c) => c.json(await service.webhook(() => c.req.text(), c.req.header('stripe-signature')), 200))
   );
 }
