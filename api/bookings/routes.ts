@@ -11,6 +11,7 @@ import { clientAddress } from '../platform/http/rate-limit';
 import { addressGroup } from '../platform/http/connection-guard';
 import { isFinished } from '#shared/bookings';
 import { routes } from '../routes';
+import { actorOf } from '../team/audit';
 import type { LiveHub } from './live';
 import type { BookingService } from './service';
 import type { PaymentService } from '../payments/service';
@@ -30,9 +31,12 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
       return created ? c.json(result, 201) : c.json(result, 200);
     })
     .openapi(r.list, (c) => c.json(bookings.list(currentUser(c).companyId), 200))
-    .openapi(r.accept, async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
-    .openapi(r.decline, async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
-    .openapi(r.refund, async (c) => c.json(await bookings.refund(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
+    .openapi(r.accept, async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200))
+    .openapi(r.decline, async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200))
+    .openapi(r.refund, async (c) => {
+      const user = currentUser(c);
+      return c.json(await bookings.refund(user.companyId, c.req.param('reference'), c.req.valid('json'), { who: actorOf(c), role: user.role }), 200);
+    })
     .openapi(r.settings, (c) => c.json(bookings.settings(currentUser(c).companyId), 200))
     .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
     .openapi(r.sendSmsCode, async (c) => c.json(await bookings.smsCodes.sendCode(currentUser(c).companyId), 200))

@@ -9,6 +9,7 @@ import type { ChargeKind } from '../charges/store';
 import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 import { routes } from '../routes';
+import { actorOf } from '../team/audit';
 
 // The lists differ only in their paths, body schema and row JSON, which the table declares per list and
 // OpenAPIHono validates per route; the handlers are one shape, written once against the
@@ -24,10 +25,10 @@ function listRoutes(deps: AppDeps, table: Partial<Group> & Pick<Group, 'list' | 
   const { create, update, remove } = table;
   if (!create || !update || !remove) return app;
   return app
-    .openapi(create, async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json')), 201))
-    .openapi(update, async (c) => c.json(await service.update(currentUser(c).companyId, c.req.param('id'), c.req.valid('json')), 200))
+    .openapi(create, async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json'), actorOf(c)), 201))
+    .openapi(update, async (c) => c.json(await service.update(currentUser(c).companyId, c.req.param('id'), c.req.valid('json'), actorOf(c)), 200))
     .openapi(remove, async (c) => {
-      await service.remove(currentUser(c).companyId, c.req.param('id'));
+      await service.remove(currentUser(c).companyId, c.req.param('id'), actorOf(c));
       return c.json({ success: true as const }, 200);
     });
 }

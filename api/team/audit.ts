@@ -16,9 +16,14 @@ export interface Actor {
   /** Null for the system (an expiry, a webhook, a motorist). */
   person: { id: number; name: string } | null;
   requestId: string | null;
+  /** Who it was when no person: the driver's link, the motorist, the system. */
+  label?: string;
 }
 
 export const SYSTEM: Actor = { person: null, requestId: null };
+
+/** How the log names who moved a job when no person of the company did. */
+export const ACTOR_LABELS = { operator: 'System', driver: 'Driver (by link)', motorist: 'Motorist', system: 'System' } as const;
 
 /** The signed-in person of a request (or the system, if none) and its request id. */
 export function actorOf(c: Context<AppEnv>): Actor {
@@ -43,7 +48,7 @@ export function recordAudit(db: Db, actor: Actor, event: AuditEvent, at: Date): 
     .values({
       companyId: event.companyId,
       personId: actor.person?.id ?? null,
-      personName: actor.person?.name ?? 'System',
+      personName: actor.person?.name ?? actor.label ?? 'System',
       kind: event.kind,
       subject: event.subject ?? null,
       oldValue: asJson(event.before),

@@ -20,7 +20,7 @@ import { hashToken } from '../auth/tokens';
 import { findCompanyById } from '../company/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { Conflict, Forbidden, Gone, NotFound, TooManyRequests } from '../platform/errors';
+import { Conflict, Gone, NotFound, TooManyRequests } from '../platform/errors';
 import { type Actor, recordAudit } from './audit';
 import { queueInvitationMail } from './invitation-mail';
 import {
@@ -60,7 +60,6 @@ export const INVITATION_EXPIRED = 'This invitation has expired or was withdrawn.
 export const INVITATION_USED = 'This invitation has already been used. Sign in instead.';
 export const PERSON_MISSING = 'No such person in your team.';
 export const INVITATION_MISSING = 'No such invitation.';
-export const REFUND_OVER_LIMIT = (limit: string) => `Refunds above ${limit} need the owner. Ask the owner to give this refund.`;
 
 const personView = (user: UserRow, you: number): Person => ({
   id: user.id,
@@ -206,16 +205,6 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
         );
       });
       return team(owner.companyId, owner.id);
-    },
-
-    /**
-     * A dispatcher's refund of `pence`: refused with 403 above the owner's limit. The owner has
-     * none; other roles never reach a refund (the route's roles).
-     */
-    assertMayRefund(user: UserRow & { companyId: number }, pence: number): void {
-      if (user.role === 'owner') return;
-      const limit = refundLimitPence(db, user.companyId);
-      if (pence > limit) throw new Forbidden(REFUND_OVER_LIMIT(`£${penceToPounds(limit).toFixed(2)}`), 'REFUND_OVER_LIMIT');
     },
 
     /** What a link is for, before the invitee types anything. Changes nothing. */
