@@ -14,7 +14,7 @@ import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
 import { SetupBar } from '../setup/SetupBar';
-import { OpenTabProvider, type PortalTab } from './go-to-field';
+import { OpenTabProvider } from './go-to-field';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
