@@ -1,7 +1,8 @@
 // The team (docs/product.md §23), in Chromium against the real server and a real SMTP server
 // (api/test/message-fakes.ts): the owner invites a dispatcher from the Team tab, the invitation
 // is read out of the mail, the dispatcher joins on a phone with their own name and password and
-// sees the Quotes tab but no settings, team or billing; the owner reads the audit log.
+// sees the Quotes tab but no settings, team or billing; the owner reads the audit log; a driver who
+// joins lands on their own jobs.
 import { expect, test } from '@playwright/test';
 import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
 import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
@@ -31,7 +32,7 @@ async function invitationLink(to: string): Promise<string> {
   return link ?? '';
 }
 
-test('the owner invites a dispatcher; the dispatcher joins from the mail on a phone and sees the office’s work only; the owner reads the audit log', async ({
+test('the owner invites a dispatcher; the dispatcher joins from the mail on a phone and sees the office’s work only; the owner reads the audit log; a driver lands on My jobs', async ({
   page,
   browser,
 }) => {
@@ -88,6 +89,26 @@ test('the owner invites a dispatcher; the dispatcher joins from the mail on a ph
     await expect(log.getByText('Invitation accepted')).toHaveCount(0);
     await expect(panel.getByRole('link', { name: 'Download CSV' })).toHaveAttribute('href', '/api/audit/export.csv?kind=invitation-sent');
     await expectNoSeriousA11yViolations(page, 'the audit log');
+  });
+
+  await test.step('a driver who joins lands on My jobs', async () => {
+    const driverEmail = `sam-${Date.now().toString(36)}@example.co.uk`;
+    await page.getByRole('tab', { name: 'Team' }).click();
+    const team = page.getByRole('tabpanel', { name: 'Team' });
+    await team.getByRole('textbox', { name: 'Email address' }).fill(driverEmail);
+    await team.getByLabel('Role', { exact: true }).selectOption('driver');
+    await team.getByRole('button', { name: 'Send invitation' }).click();
+    await expectToast(page, 'Invitation sent');
+    const driverPhone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const driver = await driverPhone.newPage();
+    await driver.goto(await invitationLink(driverEmail));
+    await driver.getByLabel('Your name').fill('Sam Wheeler');
+    await driver.getByLabel('Choose a password').fill('gravel-lantern-kettle-52');
+    await driver.getByRole('button', { name: 'Join and sign in' }).click();
+    await expect(driver).toHaveURL(/\/dashboard\/my-jobs$/, { timeout: 20_000 });
+    await expect(driver.getByText('No jobs assigned to you today.')).toBeVisible();
+    await expectNoSeriousA11yViolations(driver, 'a driver’s jobs');
+    await driverPhone.close();
   });
 
   await phone.close();
