@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { mailOutbox, teamInvitations, users } from '../platform/db/schema';
 import { mailOutboxJobs } from '../mail/worker';
-import { createTestApp, runnerFor } from '../test/harness';
+import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink } from '../test/smtp-sink';
 import { LINK_PLACEHOLDER } from '../auth/account-mail';
 import { updateUser } from '../auth/store';
@@ -216,6 +216,8 @@ describe('people and roles', () => {
     expect(me.json.subscriptionStatus).toBe('active');
     const former = await t.call('POST', '/api/login', { body: { email: owner.email, password: owner.password } });
     expect(former.json).toMatchObject({ role: 'dispatcher', subscriptionStatus: 'active' });
+    const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: owner.companyId } });
+    expect(quote.status).toBe(200);
     expect((await t.call('DELETE', `/api/team/people/${partner.id}`, { token: me.json.authToken })).status).toBe(409);
   });
 
