@@ -60,6 +60,8 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { teamRoutes } from './team/routes';
+import { teamService } from './team/service';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
@@ -74,10 +76,12 @@ const SPA_ROUTES = [
   /^\/verify-email\/[^/]+$/,
   /^\/reset-password\/[^/]+$/,
   /^\/sign-in\/[^/]+$/,
+  /^\/join\/[^/]+$/,
   /^\/$/,
   /^\/auth$/,
   /^\/auth-page$/,
   /^\/dashboard$/,
+  /^\/dashboard\/my-jobs$/,
   /^\/subscription$/,
   /^\/subscription-test$/,
   /^\/contact$/,
@@ -108,6 +112,7 @@ const FEATURES: Feature[] = [
   bookingRoutes,
   documentRoutes,
   paymentRoutes,
+  teamRoutes,
   docsRoutes,
 ];
 
@@ -202,6 +207,8 @@ export function createApp(options: AppOptions) {
     payments,
     documents,
     live,
+    // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
+    team: teamService(deps),
     api,
     hashPassword: options.hashPassword,
   };
