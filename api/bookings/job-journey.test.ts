@@ -369,6 +369,12 @@ describe('the balance', () => {
     const twice = await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'card' } });
     expect(twice).toMatchObject({ status: 409, json: { code: 'BALANCE_RECORDED' } });
     expect((await t.call('GET', `/api/jobs/${token}/documents`)).json).toHaveLength(3);
+    // Each record is in the audit log with who made it and the method before and after; the refused ones are not.
+    const logged = (await t.call('GET', '/api/audit', { token: op.token })).json.events as Array<Record<string, unknown>>;
+    expect(logged.filter((e) => e.kind === 'balance-recorded').map((e) => [e.subject, e.personName, e.before, e.after])).toEqual([
+      [reference, 'Driver (by link)', { balance: 'on_account' }, { balance: 'cash' }],
+      [reference, op.user.name, { balance: null }, { balance: 'on_account' }],
+    ]);
   });
 
   it('refuses a balance before completion, with a step other than completed, and when nothing is left to pay', async () => {

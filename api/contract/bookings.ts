@@ -24,7 +24,7 @@ import {
   smsCodeSentSchema,
 } from '#shared/booking-responses';
 import { paymentRefundSchema } from '#shared/payment-schemas';
-import { body, error, json, parameter, rateLimited, route } from './define';
+import { body, error, json, parameter, route } from './define';
 
 const tokenParameter = (who: string) => [
   parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g'),
@@ -41,10 +41,11 @@ export const bookings = {
     method: 'post',
     path: '/api/bookings',
     'x-access': 'public',
+    'x-rate-limit': ['booking', 'bookingCompany'],
     tags: ['Public'],
     summary: 'Books the recovery of a quote at its quoted price: the operator is alerted at once (email, and a text when set)',
     description:
-      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). A mobile number the company does not text (not a UK mobile, or an Irish one unless the company allows them; never premium, satellite, personal or pager numbers): 400 PHONE_NOT_TEXTABLE with the message under `fields.phone`, nothing stored. Rate-limited per client address (BOOKING_RATE_LIMIT an hour, IPv6 counted by /64) before anything is read, and per company (BOOKING_COMPANY_RATE_LIMIT an hour).',
+      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). A mobile number the company does not text (not a UK mobile, or an Irish one unless the company allows them; never premium, satellite, personal or pager numbers): 400 PHONE_NOT_TEXTABLE with the message under `fields.phone`, nothing stored. Rate-limited per client address (BOOKING_RATE_LIMIT an hour, IPv6 counted by /64), then per company (BOOKING_COMPANY_RATE_LIMIT an hour), before anything is checked or stored: a refused booking closes no open checkout.',
     request: {
       body: body(bookingRequestSchema, {
         quoteId: 'TQ-KJAECF76R',
@@ -62,32 +63,34 @@ export const bookings = {
       409: error(
         'The quote’s price has expired (QUOTE_EXPIRED), it is booked already (ALREADY_BOOKED), or the company takes no bookings online (BOOKING_NOT_OFFERED)',
       ),
-      429: rateLimited,
     },
   }),
   due: route({
     method: 'get',
     path: '/api/bookings/due/{quoteId}',
     'x-access': 'public',
+    'x-rate-limit': ['bookingDue'],
     tags: ['Public'],
     summary:
       'What a booking of this quote pays now (a deposit, the full price, a hold, or nothing) and leaves for later: the booking form says it before sending',
     parameters: [parameter('quoteId', 'path', 'The quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R')],
-    responses: { 200: json(paymentDueSchema, 'What is paid now and later'), 404: error('No quote has this reference'), 429: rateLimited },
+    responses: { 200: json(paymentDueSchema, 'What is paid now and later'), 404: error('No quote has this reference') },
   }),
   job: route({
     method: 'get',
     path: '/api/jobs/{token}',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The motorist’s status page: status, ETA, driver and the number to call',
     parameters: tokenParameter('motorist'),
-    responses: { 200: json(jobViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(jobViewSchema, 'The job'), 404: jobMissing, 410: jobClosed },
   }),
   jobEvents: route({
     method: 'get',
     path: '/api/jobs/{token}/events',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The job as Server-Sent Events: a `job` event now and at every change, a comment every 20 s',
     description:
@@ -104,33 +107,37 @@ export const bookings = {
     method: 'post',
     path: '/api/jobs/{token}/cancel',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The motorist cancels a booking that is requested or accepted',
     parameters: tokenParameter('motorist'),
-    responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed },
   }),
   reviewOptOut: route({
     method: 'post',
     path: '/api/jobs/{token}/review-opt-out',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The motorist’s one tap: no more review requests from this company to their number',
     parameters: tokenParameter('motorist'),
-    responses: { 200: json(jobViewSchema, 'Opted out'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(jobViewSchema, 'Opted out'), 404: jobMissing, 410: jobClosed },
   }),
   driver: route({
     method: 'get',
     path: '/api/driver/{token}',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver’s page: the motorist, the vehicle, the route and the status',
     parameters: tokenParameter('driver'),
-    responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed },
   }),
   driverEvents: route({
     method: 'get',
     path: '/api/driver/{token}/events',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver’s page as Server-Sent Events: a `job` event now and at every change (a cancellation shows at once), a comment every 20 s',
     description:
@@ -147,16 +154,18 @@ export const bookings = {
     method: 'post',
     path: '/api/driver/{token}/status',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver moves the job on: on_the_way → arrived → loaded → completed (positions are deleted at completed)',
     parameters: tokenParameter('driver'),
     request: { body: body(driverStatusSchema, { status: 'on_the_way' }) },
-    responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed },
   }),
   driverBalance: route({
     method: 'post',
     path: '/api/driver/{token}/balance',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver records how the balance of a completed job was paid (card, cash, bank_transfer, on_account); the receipt is issued again to say so',
     parameters: tokenParameter('driver'),
@@ -166,13 +175,13 @@ export const bookings = {
       404: jobMissing,
       409: error('Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), or recorded as paid already (BALANCE_RECORDED)'),
       410: jobClosed,
-      429: rateLimited,
     },
   }),
   driverPosition: route({
     method: 'post',
     path: '/api/driver/{token}/position',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver’s position while on the way: the motorist’s ETA is recomputed from it',
     parameters: tokenParameter('driver'),
@@ -182,7 +191,6 @@ export const bookings = {
       404: jobMissing,
       409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER'),
       410: jobClosed,
-      429: rateLimited,
     },
   }),
   list: route({

@@ -134,6 +134,36 @@ describe('payments: refund and hold events of the connected account', () => {
     expect(await s.event('charge.refunded', charge(18720), { account: s.accountId })).toMatchObject({ json: { outcome: 'ignored' } });
   });
 
+  it('shows a refund made in the Dashboard on the job’s open status page as it is heard (before: only after a reload)', async () => {
+    const s = await paidStripeBooking(fake, { rule: 'full' });
+    const res = await s.t.app.request(`${TEST_ORIGIN}/api/jobs/${s.jobToken}/events`);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    /** The next `job` event's data on the open page. */
+    const nextJob = async () => {
+      for (;;) {
+        const end = text.indexOf('\n\n');
+        if (end >= 0) {
+          const block = text.slice(0, end);
+          text = text.slice(end + 2);
+          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          if (block.includes('event: job') && data) return JSON.parse(data.slice(6)) as Record<string, unknown>;
+          continue;
+        }
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error('stream ended');
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+    expect(await nextJob()).toMatchObject({ status: 'requested', payment: { status: 'paid', refunded: 0 } });
+    const charge = { id: 'ch_1', object: 'charge', payment_intent: s.intent, amount: 18720, amount_refunded: 5000, refunded: false };
+    expect(await s.event('charge.refunded', charge, { account: s.accountId })).toMatchObject({ json: { outcome: 'applied' } });
+    // The payments announce it (job.changed, kind payment): the open page is sent the job with its refund.
+    expect(await nextJob()).toMatchObject({ status: 'requested', payment: { status: 'partially_refunded', refunded: 50 } });
+    await reader.cancel();
+  });
+
   it('marks a hold released when its PaymentIntent is cancelled (let go, or lapsed), once', async () => {
     const s = await paidStripeBooking(fake, { rule: 'full', hold: true });
     const intent = { id: s.intent, object: 'payment_intent', status: 'canceled', cancellation_reason: 'automatic' };

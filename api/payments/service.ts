@@ -2,7 +2,9 @@
 // checkout a booking opens on that account for the amount the frozen quote and the rule say, and
 // the provider's word (webhook, the motorist's return, local mode's card page, reconciliation)
 // that makes the booking requested, or, abandoned, leaves no booking. Bookings' own side
-// (the status, the alerts) is api/bookings/service.ts's, reached through BookingPort.
+// (the status, the alerts) is api/bookings/payment-side.ts's, handed in as a BookingPort; the
+// money follows each later change of the job, heard as the `job.changed` event
+// (api/platform/events.ts), so the payments never call the booking service.
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
 import { penceToPounds, formatPence, poundsToPence } from '#shared/money';
@@ -22,7 +24,7 @@ import {
 import type { PaymentRuleUpdate, PaymentSettings } from '#shared/payment-schemas';
 import { findCompanyById } from '../company/store';
 import { findUserById } from '../auth/store';
-import type { QuoteToBook } from '../bookings/quote-lookup';
+import type { QuoteToBook } from '../bookings/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
@@ -66,8 +68,6 @@ export interface BookingPort {
   paymentSettled(bookingId: number, apply: () => boolean): Promise<boolean>;
   /** Deletes a booking still awaiting payment, with its payment (`also` runs in the same transaction). */
   paymentAbandoned(bookingId: number, also?: () => void): Promise<boolean>;
-  /** A payment of a booking changed after its job moved (a late refund, a release, a refund made in the provider's dashboard): its pages are told. */
-  paymentChanged?(bookingId: number): void;
 }
 
 export type WebhookOutcome = { outcome: 'applied' | 'replayed' | 'ignored'; type: string };
@@ -104,13 +104,8 @@ export function checkoutDescription(plan: Pick<PaymentPlan, 'kind' | 'amountPenc
   return `${formatPence(totalPence)} for ${job}`;
 }
 
-export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>, provider: PaymentProvider) {
+export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now' | 'events'>, provider: PaymentProvider, bookings: BookingPort) {
   const { db, config, logger, now } = deps;
-  let bookings: BookingPort | undefined;
-  const port = () => {
-    if (!bookings) throw new Error('payments: bookings not attached');
-    return bookings;
-  };
   // The status page's URL holds the job's token: kept sealed with the payment, never in the clear.
   const sealPassword = Buffer.from(hkdfSync('sha256', config.sessionSecret, 'recovery-quote', 'payment return', 32)).toString('hex');
   const seal = (jobUrl: string) => sealData({ jobUrl }, { password: sealPassword, ttl: 0 });
@@ -140,13 +135,13 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     if (!state.settled) return false;
     const at = now().toISOString();
     const status = payment.kind === 'hold' ? 'held' : 'paid';
-    return port().paymentSettled(payment.bookingId, () => {
+    return bookings.paymentSettled(payment.bookingId, () => {
       if (!extra()) return false;
       return movePayment(db, payment.id, ['awaiting'], { status, paymentIntentId: state.paymentIntentId, paidAt: at }, at);
     });
   }
 
-  const abandon = (payment: PaymentRow, also?: () => void) => port().paymentAbandoned(payment.bookingId, also);
+  const abandon = (payment: PaymentRow, also?: () => void) => bookings.paymentAbandoned(payment.bookingId, also);
 
   /** Applies one verified connected-account event (docs/product.md §21). */
   async function applyEvent(event: ProviderEvent, settings: PaymentSettingsRow): Promise<WebhookOutcome['outcome']> {
@@ -217,7 +212,8 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
               : movePayment(db, payment.id, ['held'], { status: 'released' }, at);
           return changed ? ('applied' as const) : ('ignored' as const);
         });
-        if (outcome === 'applied' && payment) port().paymentChanged?.(payment.bookingId);
+        // A refund made in the provider's dashboard, or a hold let go: the job's open pages show it.
+        if (outcome === 'applied' && payment) await paymentChanged(payment);
         return outcome;
       }
       default:
@@ -230,15 +226,15 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
    * expired or cancelled job makes, each read the payment row inside the lock and refund only
    * what is left then, so two at once never refund it twice or more than was taken.
    */
+  /** A payment changed by itself, after its job moved: the job's open pages hear of it (`job.changed`, kind `payment`). */
+  const paymentChanged = (payment: { bookingId: number; companyId: number }) =>
+    deps.events.emit('job.changed', { companyId: payment.companyId, bookingId: payment.bookingId, kind: 'payment', messages: false });
+
   const oneAtATime = <T>(paymentId: number, work: () => Promise<T>) => db.$store.locks.run(`payment:${paymentId}`, work);
 
-  return {
+  const service = {
     mode: provider.mode,
     provider,
-
-    attachBookings(port: BookingPort) {
-      bookings = port;
-    },
 
     settings: view,
 
@@ -472,7 +468,16 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
      * refund of it under way is done: 409 PAYMENT_NOT_REFUNDABLE when nothing is left, 400 above
      * what is left, 503 when the provider is down (nothing recorded).
      */
-    async refund(bookingId: number, amountPence?: number): Promise<void> {
+    /**
+     * `limit`: a dispatcher's largest refund (docs/product.md, "The team"), checked against the
+     * amount this refund would be (all that is left when none is given) before any money moves.
+     * `inWrite` runs in the write that records the refund (the audit log's line).
+     */
+    async refund(
+      bookingId: number,
+      amountPence?: number,
+      options: { limit?: (amount: number) => void; inWrite?: (amount: number) => void } = {},
+    ): Promise<void> {
       const found = paymentByBooking(db, bookingId);
       if (!found) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
       const amount = await oneAtATime(found.id, async () => {
@@ -481,8 +486,12 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         if (left === 0 || !payment.paymentIntentId) throw new Conflict(NOT_REFUNDABLE[payment.status], 'PAYMENT_NOT_REFUNDABLE');
         const amount = amountPence ?? left;
         if (amount > left) throw new ValidationFailed(refundTooMuch(left), { amount: refundTooMuch(left) });
+        options.limit?.(amount);
         await provider.refund(payment.accountId, payment.paymentIntentId, amount, refundKey(payment, amount));
-        await write(db, () => recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString()));
+        await write(db, () => {
+          recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString());
+          options.inWrite?.(amount);
+        });
         return amount;
       });
       logger.info({ msg: 'Payment refunded by the operator', bookingId, amountPence: amount });
@@ -505,14 +514,19 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         }
       }
       for (const pending of paymentsAfterJob(db, limit)) {
-        await this.followJob(pending.bookingId, pending.bookingStatus);
+        await service.followJob(pending.bookingId, pending.bookingStatus);
         // Money that follows its job late (the provider was down when it moved) shows on the job's open pages.
-        port().paymentChanged?.(pending.bookingId);
+        await paymentChanged(pending);
         done += 1;
       }
       return done;
     },
   };
+  // The money follows the job: refunded or released when it will not happen, captured when done.
+  deps.events.on('job.changed', async ({ bookingId, kind }) => {
+    if (kind === 'completed' || kind === 'declined' || kind === 'expired' || kind === 'cancelled') await service.followJob(bookingId, kind);
+  });
+  return service;
 }
 
 export type PaymentService = ReturnType<typeof paymentService>;

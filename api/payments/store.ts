@@ -141,12 +141,12 @@ export function recordPaymentEvent(db: Db, id: string, type: string, accountId: 
 }
 
 /** Payments their job's end has not yet acted on: paid (in part refunded or not) or held for a job declined, expired or cancelled; held for a completed one. */
-export function paymentsAfterJob(db: Db, limit: number): { id: number; bookingId: number; bookingStatus: string }[] {
+export function paymentsAfterJob(db: Db, limit: number): { id: number; bookingId: number; companyId: number; bookingStatus: string }[] {
   return db.$client
     .prepare(
-      `select p.id, p.booking_id as bookingId, b.status as bookingStatus from payments p join bookings b on b.id = p.booking_id
+      `select p.id, p.booking_id as bookingId, p.company_id as companyId, b.status as bookingStatus from payments p join bookings b on b.id = p.booking_id
        where (b.status in ('declined', 'expired', 'cancelled') and p.status in ('paid', 'partially_refunded', 'held')) or (b.status = 'completed' and p.status = 'held')
        limit ?`,
     )
-    .all(limit) as { id: number; bookingId: number; bookingStatus: string }[];
+    .all(limit) as { id: number; bookingId: number; companyId: number; bookingStatus: string }[];
 }
