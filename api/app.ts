@@ -58,12 +58,17 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { createBlobStore, type BlobStore } from './proof/blob-store';
+import { proofRoutes } from './proof/routes';
+import { proofService, type ProofService } from './proof/service';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
 export interface AppBookings {
   service: BookingService;
   payments: PaymentService;
   documents: DocumentService;
+  /** Photos, signatures and checklists of jobs, and the store their files are kept in. */
+  proof: ProofService;
   live: LiveHub;
   outbox: { nudge: () => void };
 }
@@ -108,6 +113,8 @@ export interface AppOptions {
    * harness's operator factory gives one hash of its shared password, made once per run.
    */
   hashPassword?: (password: string) => Promise<string>;
+  /** Where photos and signatures are kept: by default the one the configuration names (api/proof/blob-store.ts). */
+  blobs?: BlobStore;
 }
 
 export function createApp(options: AppOptions) {
@@ -164,6 +171,8 @@ export function createApp(options: AppOptions) {
     afterRefund: (id) => documents.afterRefund(id),
   });
   payments.attachBookings(bookings);
+  // Proof of condition (docs/product.md, "Proof of condition"): files in the blob store, rows in the database.
+  const proof = proofService(deps, options.blobs ?? createBlobStore(config.uploads));
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
@@ -181,6 +190,7 @@ export function createApp(options: AppOptions) {
     .route('/', alertRoutes(alertService(deps, recovery)))
     .route('/', bookingRoutes(deps, bookings, live, payments))
     .route('/', documentRoutes(deps, bookings, documents))
+    .route('/', proofRoutes(deps, bookings, proof))
     .route('/', paymentRoutes(payments))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
@@ -234,7 +244,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox };
+  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live, outbox };
   return { app, deps, billing, bookings: appBookings };
 }
 

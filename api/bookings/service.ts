@@ -507,6 +507,15 @@ export function bookingService(deps: BookingServiceDeps) {
       return jobView(await move(b, 'cancelled', 'motorist'));
     },
 
+    /**
+     * The id of the booking behind a driver's token, with the driver's page's 404 and 410. Counted
+     * against the page's rate limit when `client` is given; the uploads apply their own instead.
+     */
+    driverBookingId(token: string, client?: string): number {
+      if (client !== undefined) jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+      return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
+    },
+
     driver(token: string, client: string): DriverView {
       jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
       return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));

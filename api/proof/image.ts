@@ -3,9 +3,9 @@
 // lives), XMP and text chunks. All of it works on the stream as it passes, a few bytes of header
 // at a time, so no file is ever held whole (docs/budgets.md).
 import { Transform, type TransformCallback } from 'node:stream';
+import type { ImageType } from '#shared/proof';
 
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic'] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+export { IMAGE_TYPES, type ImageType } from '#shared/proof';
 
 /** Bytes needed to tell the four types apart. */
 export const SNIFF_BYTES = 12;

@@ -90,14 +90,14 @@ export async function receiveImage(
     source.resume();
     inspector.destroy(error);
   };
-  source.once('error', fail);
+  source.on('error', fail);
   // A client that goes away without an error still ends the upload.
   source.once('close', () => {
     if (!source.readableEnded) fail(new Error('aborted'));
   });
   const identified = new Promise<ImageType | undefined>((resolve) => {
     inspector.once('identified', resolve);
-    inspector.once('error', (error) => {
+    inspector.on('error', (error) => {
       fail(error);
       resolve(undefined);
     });
@@ -107,6 +107,9 @@ export async function receiveImage(
   const type = await identified;
   if (type) {
     const start = (key: string, stream: Readable) => {
+      // The store may take its time to start reading (a folder to make): an error before then is
+      // still its to see (the stream is destroyed), not an uncaught one.
+      stream.on('error', () => {});
       puts.push(
         store.put(key, stream, type).then(() => {
           stored.push(key);
@@ -115,14 +118,14 @@ export async function receiveImage(
     };
     if (targets.original) {
       const original = new PassThrough();
-      inspector.once('error', (error) => original.destroy(error));
+      inspector.on('error', (error) => original.destroy(error));
       inspector.pipe(original);
       start(targets.original, original);
     }
     const filter = metadataFilter(type);
     if (filter) {
-      inspector.once('error', (error) => filter.destroy(error));
-      filter.once('error', (error) => fail(new NotAnImage(error.message)));
+      inspector.on('error', (error) => filter.destroy(error));
+      filter.on('error', (error) => fail(error instanceof PayloadTooLarge ? error : new NotAnImage(error.message)));
       inspector.pipe(filter);
       start(targets.shown, filter);
     } else if (!targets.original) {
