@@ -74,9 +74,9 @@ export function DriverProof({ token, status, onBlock }: { token: string; status:
       {(waiting > 0 || queued.refused.length > 0 || (proof.data?.files.length ?? 0) > 0) && (
         <section className={card} aria-label="Uploads">
           <p role="status">{waiting > 0 ? PROOF_WAITING(waiting) : PROOF_ALL_UPLOADED}</p>
-          {queued.refused.map((message, i) => (
-            <p key={`${i}-${message}`} role="alert" className="mt-2 text-red-800">
-              {message}
+          {queued.refused.map((refusal) => (
+            <p key={refusal.uploadId} role="alert" className="mt-2 text-red-800">
+              {refusal.message}
             </p>
           ))}
         </section>

@@ -80,7 +80,7 @@ describe('the upload queue', () => {
     const queue = uploadQueue(`${TOKEN.slice(1)}c`, { pauses: [5] });
     await queue.add(photo());
     const state = await until(queue, (s) => s.refused.length === 1 && s.waiting.length === 0);
-    expect(state.refused).toEqual(['This file is not a photo.']);
+    expect(state.refused.map((r) => r.message)).toEqual(['This file is not a photo.']);
     queue.stop();
   });
 });

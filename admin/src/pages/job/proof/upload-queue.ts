@@ -28,7 +28,7 @@ export interface QueuedUpload {
 export interface QueueState {
   waiting: QueuedUpload[];
   /** Uploads the server refused for good (not an image, too large, the job full): the driver is told, and they are dropped. */
-  refused: string[];
+  refused: { uploadId: string; message: string }[];
 }
 
 const DB_NAME = 'recovery-quote-proof';
@@ -168,7 +168,9 @@ export function uploadQueue(token: string, options: { pauses?: number[]; online?
             break;
           }
           await shelf.remove(entry.uploadId);
-          publish({ refused: [...state.refused, error instanceof ApiRequestError ? error.serverMessage : String(error)] });
+          publish({
+            refused: [...state.refused, { uploadId: entry.uploadId, message: error instanceof ApiRequestError ? error.serverMessage : String(error) }],
+          });
         }
         await refresh();
       }
