@@ -359,6 +359,30 @@ describe('the job report', () => {
   });
 });
 
+describe('the job report’s small pictures', () => {
+  it('embeds every thumbnail as itself, however small (a small file read from the store sits part way into Node’s buffer pool)', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    const sizes = { front: [320, 240], rear: [300, 200], left: [280, 210], right: [260, 195] } as const;
+    for (const [slot, [width, height]] of Object.entries(sizes)) {
+      const photo = await upload(s, driver, jpegFile({ scanBytes: 50_000 }), { slot });
+      await upload(s, driver, jpegFile({ scanBytes: 600, width, height }), { uploadId: photo.uploadId, slot, variant: 'thumbnail' });
+    }
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await s.t.call('POST', `/api/driver/${driver}/status`, { body: { status } });
+    const report = await bytes(s, `/api/bookings/${s.reference}/report`, { token: s.op.token });
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'report-')), 'report.pdf');
+    writeFileSync(file, report.body);
+    // Each picture with its own width and height, in the order taken: none read from another file's bytes.
+    const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .slice(2)
+      .map((line) => line.trim().split(/\s+/).slice(3, 5).join('x'));
+    expect(images).toEqual(Object.values(sizes).map(([w, h]) => `${w}x${h}`));
+    expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).not.toContain('Photo kept online');
+  });
+});
+
 describe('deletion with the job', () => {
   it('queues a deleted job’s files for the store, and the sweep deletes them', async () => {
     const s = await setup();

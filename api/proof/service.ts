@@ -318,7 +318,9 @@ async function readAll(blobs: BlobStore, key: string): Promise<Uint8Array | unde
   if (!blob) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of blob.body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  // A copy of its own: pdf-lib reads a JPEG through its ArrayBuffer from offset 0, and a small
+  // Buffer lives part way into Node's shared pool ('SOI not found in JPEG' otherwise).
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 export type ProofService = ReturnType<typeof proofService>;

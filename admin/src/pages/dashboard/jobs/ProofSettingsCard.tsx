@@ -17,7 +17,9 @@ export function ProofSettingsCard() {
     <Card>
       <CardHeader>
         <CardTitle>Photos and condition</CardTitle>
-        <CardDescription>At pickup and drop-off the driver’s page asks for photos of the four sides, the checklist and the customer’s signature.</CardDescription>
+        <CardDescription>
+          At pickup and drop-off the driver’s page asks for photos of the four sides, the checklist and the customer’s signature.
+        </CardDescription>
       </CardHeader>
       <CardContent>
         {settings.isLoading ? (
