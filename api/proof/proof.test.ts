@@ -199,6 +199,28 @@ describe('the driver’s uploads', () => {
     expect(s.t.deps.db.select().from(jobFiles).all()).toEqual([]);
   });
 
+  it('streams a body sent without its length to the route, rather than reading all of it first: a refusal comes before it ends', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    // A body that starts as no image does and never ends: only a route reading it as it streams can answer.
+    const endless = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('<html><script>alert(1)</script>'));
+      },
+    });
+    const res = await s.t.app.request(
+      `${TEST_ORIGIN}/api/driver/${driver}/files?uploadId=endless-upload-00001&stage=pickup&kind=photo&slot=left&takenAt=2026-06-10T12:10:00Z`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'image/jpeg' },
+        body: endless,
+        duplex: 'half',
+      } as RequestInit,
+    );
+    expect(res.status).toBe(415);
+    expect(s.storedFiles()).toEqual([]);
+  }, 10_000);
+
   it('refuses bad query values with the field’s message, and a token of no job with 404', async () => {
     const s = await setup();
     const driver = await accepted(s);

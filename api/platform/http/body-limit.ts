@@ -19,6 +19,22 @@ export function clientClosedRequest(env: unknown): boolean {
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+/** A raw image body (the driver's uploads, api/proof/routes.ts): its route streams it, and must never see it read whole first. */
+const IMAGE_TYPE = /^image\/[\w.+-]+\s*(;|$)/i;
+
+/** Passes a body on, and errors it with 413 at the byte that crosses `maxSize`. */
+function countedBody(body: ReadableStream<Uint8Array>, maxSize: number): ReadableStream<Uint8Array> {
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > maxSize) controller.error(new PayloadTooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
 // Like Request.text(): UTF-8, a leading byte-order mark dropped; but strict, so that invalid
 // UTF-8 is refused by the JSON validator (api/platform/http/validate.ts) rather than read as U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -78,7 +94,14 @@ export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string)
     const maxSize = sizeOf(c.req.method, c.req.path);
     // node-server passes Node's request as c.env.incoming; app.request() in tests has none.
     const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+    const type = c.req.header('content-type') ?? '';
+    // An image sent without its length (chunked): counted as it streams to its route, where
+    // Hono's bodyLimit would first read all of it into memory (docs/decisions/045-proof-of-condition.md).
+    if (IMAGE_TYPE.test(type) && !c.req.raw.headers.has('content-length') && c.req.raw.body) {
+      c.req.raw = new Request(c.req.raw, { body: countedBody(c.req.raw.body, maxSize), duplex: 'half' } as RequestInit);
+      return next();
+    }
+    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(type)) {
       let web = webLimits.get(maxSize);
       if (!web) webLimits.set(maxSize, (web = webBodyLimitFor(maxSize)));
       return web(c, next);
