@@ -14,6 +14,7 @@ import {
   proofSettingsUpdateSchema,
   proofViewSchema,
 } from '#shared/proof';
+import { OFFICE, OWNER } from '#shared/roles';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
 const driverToken = parameter('token', 'path', 'The driver’s token (32 characters, from the link): never logged', 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
@@ -139,6 +140,7 @@ export const proof = {
     method: 'get',
     path: '/api/bookings/{reference}/proof',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'A booking’s photos, signatures and checklists, with where each photo was taken and its SHA-256',
     parameters: [referenceParameter],
@@ -148,6 +150,7 @@ export const proof = {
     method: 'get',
     path: '/api/bookings/{reference}/files/{fileId}',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'One of a booking’s files as uploaded',
     parameters: [referenceParameter, fileParameter, sizeParameter],
@@ -157,6 +160,7 @@ export const proof = {
     method: 'get',
     path: '/api/bookings/{reference}/report',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'A booking’s job report PDF',
     parameters: [referenceParameter],
@@ -166,6 +170,7 @@ export const proof = {
     method: 'get',
     path: '/api/proof-settings',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'What the driver’s page asks for: photos before Loaded and Completed, and the checklist',
     responses: { 200: json(proofSettingsSchema, 'The settings') },
@@ -174,6 +179,7 @@ export const proof = {
     method: 'put',
     path: '/api/proof-settings',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Bookings'],
     summary: 'Changes the given proof settings',
     request: {
