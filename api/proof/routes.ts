@@ -3,11 +3,11 @@
 // job's token (both through the bookings' look-ups, with their 404, 410 and rate limits), and the
 // operator's by the booking's reference within their company. The rules are api/proof/service.ts's.
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
 import type { BookingService } from '../bookings/service';
 import type { AppDeps } from '../platform/deps';
+import { imageBody } from '../platform/http/body-limit';
 import { ContractHono } from '../platform/http/contract-hono';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
@@ -59,9 +59,7 @@ export function proofRoutes(
       // The uploads' own limit, before the token is looked up or a byte of the body is read.
       proof.checkUploadRate(client(c));
       const id = bookings.driverBookingId(token(c));
-      const raw = c.req.raw.body;
-      const body = raw ? Readable.fromWeb(raw as WebReadableStream<Uint8Array>) : null;
-      const { created, file } = await proof.upload(id, token(c), c.req.query(), c.req.header('content-type'), body);
+      const { created, file } = await proof.upload(id, token(c), c.req.query(), c.req.header('content-type'), imageBody(c));
       c.header('Cache-Control', 'no-store');
       return c.json(file, created ? 201 : 200);
     })
