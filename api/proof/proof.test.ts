@@ -3,6 +3,9 @@
 // nothing, the per-job cap, the uploads' own rate limit, the job report PDF, deletion with the job,
 // and the same uploads into S3-compatible storage (a fake S3 server in process).
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -307,6 +310,47 @@ describe('the driver’s uploads', () => {
     expect(motorist.json.conditions).toEqual([expect.objectContaining({ stage: 'pickup', notes: 'Dent on the nearside door' })]);
     const bad = await s.t.call('PUT', `/api/driver/${driver}/condition`, { body: { stage: 'pickup', checklist: [], notes: 'a\u202Eb' } });
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('over a real connection (Node’s own request stream)', () => {
+  it('stores an upload sent with its length, and nothing of one whose connection drops half way', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    const server = createAdaptorServer({ fetch: s.t.app.fetch });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const { port } = server.address() as AddressInfo;
+    const photo = jpegFile({ scanBytes: 3 * MB });
+    const send = (uploadId: string, bytes: Buffer, drop: boolean) =>
+      new Promise<number>((resolve) => {
+        const request = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: `/api/driver/${driver}/files?uploadId=${uploadId}&stage=pickup&kind=photo&slot=front&takenAt=2026-06-10T12:10:00Z`,
+            headers: { 'content-type': 'image/jpeg', 'content-length': String(photo.length) },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        request.on('error', () => resolve(0));
+        if (drop) {
+          request.write(bytes.subarray(0, bytes.length / 2), () => setTimeout(() => request.destroy(), 50));
+        } else request.end(bytes);
+      });
+    expect(await send('socket-upload-whole-01', photo, false)).toBe(201);
+    expect(s.storedFiles()).toHaveLength(2);
+    await send('socket-upload-dropped-1', photo, true);
+    // The server sees the connection go, and deletes what it had begun.
+    await expect.poll(() => s.storedFiles().length, { timeout: 5_000 }).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(s.storedFiles()).toHaveLength(2);
+    expect(s.t.deps.db.select().from(jobFiles).all()).toHaveLength(1);
+    expect(readdirSync(path.join(s.uploads, '.partial'))).toEqual([]);
   });
 });
 
