@@ -12,6 +12,7 @@ import type { Logger } from './platform/http/observability';
 import type { AppDeps } from './platform/deps';
 import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
+import { auditRetentionJob } from './team/audit-retention';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
@@ -24,6 +25,7 @@ import { blobSweepJob } from './proof/sweep';
  */
 const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   retentionJob({ ...deps, hour: deps.config.retentionHour }),
+  auditRetentionJob({ ...deps, hour: deps.config.retentionHour }),
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
   paymentReconcileJob(bookings.payments),
@@ -49,7 +51,13 @@ export function bootApp(config: Config, appLogger?: Logger, options: { now?: () 
   const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
   // A booking's messages go out at once, each channel's on its own lane, not at the lanes' next tick.
   const lanes = Object.values(OUTBOX_LANE_JOB).map((name) => handles.get(name)!);
-  bookings.outbox.nudge = () => setImmediate(() => lanes.forEach((lane) => void lane.tick()));
+  const nudge = () => {
+    setImmediate(() => lanes.forEach((lane) => void lane.tick()));
+  };
+  deps.events.on('job.changed', (change) => {
+    if (change.messages) nudge();
+  });
+  deps.events.on('messages.written', nudge);
   jobs.start();
   /** One run of every job now (each after any run in progress): for when the clock was moved on. */
   const runJobsNow = async () => {

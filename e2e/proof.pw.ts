@@ -1,4 +1,4 @@
-// Proof of condition end to end (docs/product.md §23), on a phone with a throttled network that
+// Proof of condition end to end (docs/product.md §24), on a phone with a throttled network that
 // drops: the operator requires the pickup photos before Loaded; the driver takes the four (files
 // fed to the camera inputs), the last while offline, so it waits on the phone and goes up by itself
 // when the network returns; the motorist signs on the driver's screen; Loaded and Completed follow;

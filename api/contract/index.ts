@@ -20,6 +20,7 @@ import { pricing } from './pricing';
 import { proof } from './proof';
 import { quotes } from './quotes';
 import { share } from './share';
+import { audit, team } from './team';
 import { vehicles } from './vehicles';
 
 export type { Access, ContractRoute } from './define';
@@ -55,6 +56,8 @@ export const contract = named({
   documents,
   proof,
   payments,
+  team,
+  audit,
   docs,
 });
 

@@ -2,7 +2,9 @@
 // checkout a booking opens on that account for the amount the frozen quote and the rule say, and
 // the provider's word (webhook, the motorist's return, local mode's card page, reconciliation)
 // that makes the booking requested, or, abandoned, leaves no booking. Bookings' own side
-// (the status, the alerts) is api/bookings/service.ts's, reached through BookingPort.
+// (the status, the alerts) is api/bookings/payment-side.ts's, handed in as a BookingPort; the
+// money follows each later change of the job, heard as the `job.changed` event
+// (api/platform/events.ts), so the payments never call the booking service.
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
 import { penceToPounds, formatPence, poundsToPence } from '#shared/money';
@@ -22,7 +24,7 @@ import {
 import type { PaymentRuleUpdate, PaymentSettings } from '#shared/payment-schemas';
 import { findCompanyById } from '../company/store';
 import { findUserById } from '../auth/store';
-import type { QuoteToBook } from '../bookings/quote-lookup';
+import type { QuoteToBook } from '../bookings/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
@@ -102,13 +104,8 @@ export function checkoutDescription(plan: Pick<PaymentPlan, 'kind' | 'amountPenc
   return `${formatPence(totalPence)} for ${job}`;
 }
 
-export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>, provider: PaymentProvider) {
+export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now' | 'events'>, provider: PaymentProvider, bookings: BookingPort) {
   const { db, config, logger, now } = deps;
-  let bookings: BookingPort | undefined;
-  const port = () => {
-    if (!bookings) throw new Error('payments: bookings not attached');
-    return bookings;
-  };
   // The status page's URL holds the job's token: kept sealed with the payment, never in the clear.
   const sealPassword = Buffer.from(hkdfSync('sha256', config.sessionSecret, 'recovery-quote', 'payment return', 32)).toString('hex');
   const seal = (jobUrl: string) => sealData({ jobUrl }, { password: sealPassword, ttl: 0 });
@@ -138,13 +135,13 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     if (!state.settled) return false;
     const at = now().toISOString();
     const status = payment.kind === 'hold' ? 'held' : 'paid';
-    return port().paymentSettled(payment.bookingId, () => {
+    return bookings.paymentSettled(payment.bookingId, () => {
       if (!extra()) return false;
       return movePayment(db, payment.id, ['awaiting'], { status, paymentIntentId: state.paymentIntentId, paidAt: at }, at);
     });
   }
 
-  const abandon = (payment: PaymentRow, also?: () => void) => port().paymentAbandoned(payment.bookingId, also);
+  const abandon = (payment: PaymentRow, also?: () => void) => bookings.paymentAbandoned(payment.bookingId, also);
 
   /** Applies one verified connected-account event (docs/product.md §21). */
   async function applyEvent(event: ProviderEvent, settings: PaymentSettingsRow): Promise<WebhookOutcome['outcome']> {
@@ -228,13 +225,9 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
    */
   const oneAtATime = <T>(paymentId: number, work: () => Promise<T>) => db.$store.locks.run(`payment:${paymentId}`, work);
 
-  return {
+  const service = {
     mode: provider.mode,
     provider,
-
-    attachBookings(port: BookingPort) {
-      bookings = port;
-    },
 
     settings: view,
 
@@ -468,7 +461,16 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
      * refund of it under way is done: 409 PAYMENT_NOT_REFUNDABLE when nothing is left, 400 above
      * what is left, 503 when the provider is down (nothing recorded).
      */
-    async refund(bookingId: number, amountPence?: number): Promise<void> {
+    /**
+     * `limit`: a dispatcher's largest refund (docs/product.md, "The team"), checked against the
+     * amount this refund would be (all that is left when none is given) before any money moves.
+     * `inWrite` runs in the write that records the refund (the audit log's line).
+     */
+    async refund(
+      bookingId: number,
+      amountPence?: number,
+      options: { limit?: (amount: number) => void; inWrite?: (amount: number) => void } = {},
+    ): Promise<void> {
       const found = paymentByBooking(db, bookingId);
       if (!found) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
       const amount = await oneAtATime(found.id, async () => {
@@ -477,8 +479,12 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         if (left === 0 || !payment.paymentIntentId) throw new Conflict(NOT_REFUNDABLE[payment.status], 'PAYMENT_NOT_REFUNDABLE');
         const amount = amountPence ?? left;
         if (amount > left) throw new ValidationFailed(refundTooMuch(left), { amount: refundTooMuch(left) });
+        options.limit?.(amount);
         await provider.refund(payment.accountId, payment.paymentIntentId, amount, refundKey(payment, amount));
-        await write(db, () => recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString()));
+        await write(db, () => {
+          recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString());
+          options.inWrite?.(amount);
+        });
         return amount;
       });
       logger.info({ msg: 'Payment refunded by the operator', bookingId, amountPence: amount });
@@ -501,12 +507,17 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         }
       }
       for (const pending of paymentsAfterJob(db, limit)) {
-        await this.followJob(pending.bookingId, pending.bookingStatus);
+        await service.followJob(pending.bookingId, pending.bookingStatus);
         done += 1;
       }
       return done;
     },
   };
+  // The money follows the job: refunded or released when it will not happen, captured when done.
+  deps.events.on('job.changed', async ({ bookingId, kind }) => {
+    if (kind === 'completed' || kind === 'declined' || kind === 'expired' || kind === 'cancelled') await service.followJob(bookingId, kind);
+  });
+  return service;
 }
 
 export type PaymentService = ReturnType<typeof paymentService>;

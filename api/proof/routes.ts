@@ -5,13 +5,11 @@
 import { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
-import type { BookingService } from '../bookings/service';
-import type { AppDeps } from '../platform/deps';
+import { contract } from '../contract';
 import { imageBody } from '../platform/http/body-limit';
-import { ContractHono } from '../platform/http/contract-hono';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
-import { routes } from '../routes';
+import { serve, type AppParts } from '../routes';
 import type { Audience, ProofService } from './service';
 
 type FileAnswer = Awaited<ReturnType<ProofService['file']>>;
@@ -32,17 +30,13 @@ function pdfAnswer(c: Context<AppEnv>, file: { bytes: Uint8Array; filename: stri
   return c.body(file.bytes as Uint8Array<ArrayBuffer>, 200);
 }
 
-export function proofRoutes(
-  deps: Pick<AppDeps, 'config'>,
-  bookings: Pick<BookingService, 'job' | 'operatorBookingId' | 'driverBookingId'>,
-  proof: ProofService,
-) {
-  const r = routes.proof;
+export function proofRoutes(parts: AppParts) {
+  const { bookings, proof, deps } = parts;
   const client = (c: Context<AppEnv>) => clientAddress(c, deps.config.trustProxy);
   const token = (c: Context<AppEnv>) => c.req.param('token') ?? '';
   const reference = (c: Context<AppEnv>) => c.req.param('reference') ?? '';
-  const driverJob = (c: Context<AppEnv>) => ({ id: bookings.driverBookingId(token(c), client(c)), audience: { kind: 'driver', token: token(c) } as Audience });
-  const motoristJob = (c: Context<AppEnv>) => ({ id: bookings.job(token(c), client(c)).id, audience: { kind: 'motorist', token: token(c) } as Audience });
+  const driverJob = (c: Context<AppEnv>) => ({ id: bookings.driverBookingId(token(c)), audience: { kind: 'driver', token: token(c) } as Audience });
+  const motoristJob = (c: Context<AppEnv>) => ({ id: bookings.job(token(c)).id, audience: { kind: 'motorist', token: token(c) } as Audience });
   const ownJob = (c: Context<AppEnv>) => ({
     id: bookings.operatorBookingId(currentUser(c).companyId, reference(c)),
     audience: { kind: 'operator', reference: reference(c) } as Audience,
@@ -54,24 +48,25 @@ export function proofRoutes(
     return c.json(proof.view(job.id, job.audience), 200);
   };
 
-  return new ContractHono<AppEnv>()
-    .openapi(r.upload, async (c) => {
+  return serve(parts, contract.proof, {
+    upload: async (c) => {
       // The uploads' own limit, before the token is looked up or a byte of the body is read.
       proof.checkUploadRate(client(c));
       const id = bookings.driverBookingId(token(c));
       const { created, file } = await proof.upload(id, token(c), c.req.query(), c.req.header('content-type'), imageBody(c));
       c.header('Cache-Control', 'no-store');
       return c.json(file, created ? 201 : 200);
-    })
-    .openapi(r.driverProof, (c) => viewOf(c, driverJob(c)))
-    .openapi(r.condition, async (c) => c.json(await proof.saveCondition(driverJob(c).id, c.req.valid('json')), 200))
-    .openapi(r.driverFile, async (c) => fileOf(c, driverJob(c)))
-    .openapi(r.jobProof, (c) => viewOf(c, motoristJob(c)))
-    .openapi(r.jobFile, async (c) => fileOf(c, motoristJob(c)))
-    .openapi(r.jobReport, async (c) => pdfAnswer(c, await proof.report(motoristJob(c).id)))
-    .openapi(r.bookingProof, (c) => viewOf(c, ownJob(c)))
-    .openapi(r.bookingFile, async (c) => fileOf(c, ownJob(c)))
-    .openapi(r.bookingReport, async (c) => pdfAnswer(c, await proof.report(ownJob(c).id)))
-    .openapi(r.settings, (c) => c.json(proof.settings(currentUser(c).companyId), 200))
-    .openapi(r.updateSettings, async (c) => c.json(await proof.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200));
+    },
+    driverProof: (c) => viewOf(c, driverJob(c)),
+    condition: async (c) => c.json(await proof.saveCondition(driverJob(c).id, c.req.valid('json')), 200),
+    driverFile: async (c) => fileOf(c, driverJob(c)),
+    jobProof: (c) => viewOf(c, motoristJob(c)),
+    jobFile: async (c) => fileOf(c, motoristJob(c)),
+    jobReport: async (c) => pdfAnswer(c, await proof.report(motoristJob(c).id)),
+    bookingProof: (c) => viewOf(c, ownJob(c)),
+    bookingFile: async (c) => fileOf(c, ownJob(c)),
+    bookingReport: async (c) => pdfAnswer(c, await proof.report(ownJob(c).id)),
+    settings: (c) => c.json(proof.settings(currentUser(c).companyId), 200),
+    updateSettings: async (c) => c.json(await proof.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200),
+  });
 }
