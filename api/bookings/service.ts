@@ -387,6 +387,11 @@ export function bookingService(deps: BookingServiceDeps) {
       return jobView(await move(b, 'cancelled', 'motorist'));
     },
 
+    /** The id of the booking behind a driver's token, with the driver's page's 404 and 410 (its rate limit is the route's). */
+    driverBookingId(token: string): number {
+      return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
+    },
+
     driver(token: string): DriverView {
       return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));
     },

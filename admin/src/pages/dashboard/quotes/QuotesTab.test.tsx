@@ -103,6 +103,7 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
       },
     }),
     'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
+    'GET /api/proof-settings': () => ({ json: { photosBeforeLoaded: false, photosBeforeCompleted: false, checklist: ['Keys handed over'] } }),
     'GET /api/payments': () => ({
       json: {
         mode: 'local',
