@@ -49,6 +49,8 @@ import { createLiveHub, type LiveHub } from './bookings/live';
 import { vehicleRoutes } from './vehicles/routes';
 import { paymentService, type PaymentService } from './payments/service';
 import { paymentRoutes } from './payments/routes';
+import { phoneRoutes } from './phone/routes';
+import { phoneService } from './phone/service';
 import { createStripePayments } from './payments/stripe';
 import { absentLocalPaymentPages, createLocalPayments, localPaymentPages } from './payments/local';
 import { findCompanyById } from './company/store';
@@ -164,6 +166,8 @@ export function createApp(options: AppOptions) {
     afterRefund: (id) => documents.afterRefund(id),
   });
   payments.attachBookings(bookings);
+  // Phone jobs (docs/product.md §23): a caller priced, sent a link or booked by the operator.
+  const phone = phoneService({ ...deps, bookings, payments, nudgeOutbox: () => outbox.nudge() });
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
@@ -182,6 +186,7 @@ export function createApp(options: AppOptions) {
     .route('/', bookingRoutes(deps, bookings, live, payments))
     .route('/', documentRoutes(deps, bookings, documents))
     .route('/', paymentRoutes(payments))
+    .route('/', phoneRoutes(deps, phone))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);

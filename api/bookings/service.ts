@@ -20,7 +20,8 @@ import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
 import { poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
 import { NOT_REFUNDABLE } from '#shared/payments';
-import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
+import type { Booking, BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
+import type { phoneBookingSchema } from '#shared/phone-jobs';
 import { bookingMessageKey, readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
 import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '#shared/booking-schemas';
@@ -77,6 +78,7 @@ export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
 
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
+export type PhoneBookingBody = z.output<typeof phoneBookingSchema>;
 
 export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now'> {
   live: LiveHub;
@@ -399,6 +401,8 @@ export function bookingService(deps: BookingServiceDeps) {
           driverSalt: salt,
           respondBy,
           createdAt: at,
+          // From a browser on our own pages (the hosted company page, a quote link), else the company's website.
+          source: from.origin !== undefined && (from.origin === publicOrigin || from.origin === from.ownOrigin) ? 'hosted' : 'website',
         });
         if (inserted === undefined) return undefined;
         prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(
@@ -441,6 +445,85 @@ export function bookingService(deps: BookingServiceDeps) {
       }
       if (!checkout) deps.nudgeOutbox?.();
       return { created: true, result: answer(b) };
+    },
+
+    /**
+     * The operator books a caller's quote for them on the phone (docs/product.md §23): the job is
+     * accepted at once with its ETA, nothing is paid at booking, and the caller is texted the
+     * status page's link (put in by the outbox as it sends, decision 034). Only the company's own
+     * quote (404 otherwise), at its stored price, before it expires, and once.
+     */
+    async bookForCaller(companyId: number, reference: string, body: PhoneBookingBody): Promise<Booking> {
+      const quote = quoteForBooking(db, reference);
+      if (!quote || quote.companyId !== companyId) throw new NotFound(QUOTE_NOT_FOUND);
+      const irishMobiles = quote.textIrishMobiles === 1;
+      if (!isTextable(body.phone, { irishMobiles })) {
+        const message = irishMobiles ? PHONE_NOT_TEXTABLE_UK_IE : PHONE_NOT_TEXTABLE;
+        throw new ValidationFailed(message, { phone: message }, 'PHONE_NOT_TEXTABLE');
+      }
+      if (bookingByQuote(db, quote.id)) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      const now = deps.now();
+      const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
+      if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      const at = now.toISOString();
+      // The job token's input is a random key nobody keeps: the token lives on only sealed with the booking.
+      const token = tokens.jobToken(quote.id, newSalt());
+      const hash = hashToken(token);
+      const salt = newSalt();
+      const eta = { minutes: body.etaMinutes, at: new Date(now.getTime() + body.etaMinutes * 60_000).toISOString() };
+      const driverName = body.driverName || null;
+      const id = await write(db, () => {
+        const inserted = insertBooking(db, {
+          quoteId: quote.id,
+          companyId,
+          customerName: body.name,
+          customerPhone: body.phone,
+          registration: body.registration,
+          note: body.note || null,
+          pickupLat: null,
+          pickupLng: null,
+          pricePence: quote.totalPricePence,
+          jobTokenHash: hash,
+          jobTokenSealed: box.seal(token),
+          driverTokenHash: `pending:${hash}`,
+          driverSalt: salt,
+          respondBy: at,
+          createdAt: at,
+          source: 'phone',
+        });
+        if (inserted === undefined) return undefined;
+        prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(
+          hashToken(tokens.driverToken(inserted, salt)),
+          inserted,
+        );
+        addLeadEvent(db, quote.id, 'contacted', 'requested', null, at);
+        moveBooking(
+          db,
+          inserted,
+          'requested',
+          'accepted',
+          at,
+          { etaMinutes: eta.minutes, etaAt: eta.at, etaFromPosition: false, driverName, acceptedAt: at },
+          { quoteId: quote.id, status: 'won', note: `Booked by phone. ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}` },
+        );
+        const sender = senderOf({ companyId, companyName: quote.companyName });
+        insertOutboxRows(db, [
+          sms(
+            { id: inserted, companyId },
+            'motorist',
+            'accepted',
+            body.phone,
+            motoristMessages.bookedByPhone(sender, quote.publicId, eta, driverName, JOB_LINK_PLACEHOLDER),
+            at,
+          ),
+        ]);
+        return inserted;
+      });
+      if (id === undefined) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      deps.nudgeOutbox?.();
+      const b = bookingById(db, id);
+      if (!b) throw new NotFound(QUOTE_NOT_FOUND);
+      return operatorView(b);
     },
 
     /** Payment received (or the card held): the booking becomes requested, and the operator is alerted. */

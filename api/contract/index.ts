@@ -16,6 +16,7 @@ import { documents } from './documents';
 import { leads } from './leads';
 import { postcodes } from './postcodes';
 import { payments } from './payments';
+import { phone } from './phone';
 import { pricing } from './pricing';
 import { quotes } from './quotes';
 import { share } from './share';
@@ -53,6 +54,7 @@ export const contract = named({
   bookings,
   documents,
   payments,
+  phone,
   docs,
 });
 

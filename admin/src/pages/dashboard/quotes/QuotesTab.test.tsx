@@ -70,6 +70,8 @@ const numbers: LeadNumbers = {
   completedBookings: 1,
   medianAcceptanceSeconds: 245,
   moneyTaken: 37.44,
+  phoneQuotes: 0,
+  phoneBookings: 0,
 };
 const settings: LeadSettings = {
   alertMode: 'each',
