@@ -84,6 +84,7 @@ export const phoneQuotePriceSchema = z
     validUntil: z.string().meta({ description: 'ISO 8601: the price holds until then' }),
   })
   .meta({ id: 'PhoneQuotePrice' });
+export type PhoneQuotePrice = z.infer<typeof phoneQuotePriceSchema>;
 
 /** A caller's quote once stored: its reference, its link (to copy or send by WhatsApp) and who took it. */
 export const phoneQuoteSchema = phoneQuotePriceSchema
