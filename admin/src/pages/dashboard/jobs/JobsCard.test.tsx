@@ -101,6 +101,16 @@ describe('<JobsCard>', () => {
     expect(finished.textContent).toContain('Declined: No truck free');
   });
 
+  it('marks where each job came from, and who took a phone job', async () => {
+    const phoneJob: Booking = { ...underWay, source: 'phone', takenBy: 'Dana Driver' };
+    renderCard({ 'GET /api/bookings': () => list([requested, phoneJob]) });
+    await screen.findByText(waitingText(1));
+    expect(within(job('KJAECF76R')).getByLabelText('From: website').textContent).toBe('website');
+    expect(within(job('KJAECF76R')).queryByText(/^Taken by phone/)).toBeNull();
+    expect(within(job('M3N4P5Q6R')).getByLabelText('From: phone').textContent).toBe('phone');
+    expect(within(job('M3N4P5Q6R')).getByText('Taken by phone by Dana Driver')).toBeTruthy();
+  });
+
   it('says when nothing waits, and keeps the card so the operator knows where bookings land', async () => {
     renderCard({ 'GET /api/bookings': () => list([]) });
     await screen.findByText('No bookings waiting for an answer.');
