@@ -120,6 +120,10 @@ test('a caller quoted, sent the link, booked and paid from it; a second caller b
     await desk.getByRole('link', { name: 'New quote', exact: true }).click();
     await desk.getByLabel('Pickup postcode').fill('M1 1AE');
     await desk.getByLabel('Destination postcode').fill('M4 4BF');
+    // The number-plate look-up (the DVLA fake knows this plate): the vehicle in words and its type.
+    await desk.getByLabel('Registration (optional)').fill('AA19 AAA');
+    await desk.getByRole('button', { name: 'Look up' }).click();
+    await expect(desk.getByText(/^a red Ford/i)).toBeVisible();
     await desk.getByRole('button', { name: 'Price it' }).click();
     await expect(desk.getByTestId('phone-quote-total')).toHaveText(/^£\d/);
     await desk.getByLabel('Caller’s mobile').fill(national(secondCaller));

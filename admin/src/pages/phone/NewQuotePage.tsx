@@ -62,6 +62,7 @@ function NewQuote() {
     adjustmentReason: '',
   });
   const [position, setPosition] = useState('');
+  const [plate, setPlate] = useState<string | null>(null);
   const [errors, setErrors] = useState<Errors>({});
   const [status, setStatus] = useState<Status>(null);
   const [price, setPrice] = useState<PhoneQuotePrice | null>(null);
@@ -76,6 +77,7 @@ function NewQuote() {
   /** Any change prices again from scratch: what was priced or stored belongs to the old answers. */
   const change = (name: keyof typeof form) => (event: { target: { value: string } }) => {
     setForm((current) => ({ ...current, [name]: event.target.value }));
+    if (name === 'registration') setPlate(null);
     setPrice(null);
     setStored(null);
   };
@@ -118,6 +120,21 @@ function NewQuote() {
     const [lat, lng] = position.split(',').map((part) => Number(part.trim()));
     const found = await attempt(() => call(portalApi.postcodes.nearest.$get, { query: { lat: String(lat), lng: String(lng) } }, { anonymous: true }));
     if (found) change('pickupPostcode')({ target: { value: found.postcode } });
+  }
+
+  /** The number-plate look-up (the quote form's): the vehicle in words, and the vehicle type the operator's rules choose. */
+  async function lookUp() {
+    if (setup.status !== 'ready') return;
+    const { companyId } = setup;
+    const found = await attempt(() => call(portalApi.vehicles.lookup.$post, { json: { registration: form.registration, companyId } }, { anonymous: true }));
+    if (!found) return;
+    if (found.status !== 'found') {
+      setPlate(found.status === 'not-found' ? 'The DVLA does not know this registration.' : 'The look-up is not available now.');
+      return;
+    }
+    setPlate(found.vehicleType ? `${found.vehicle}: ${found.vehicleType.name}` : found.vehicle);
+    const chosen = found.vehicleType?.value;
+    if (chosen && setup.vehicleTypes.some((option) => option.value === chosen)) change('vehicleType')({ target: { value: chosen } });
   }
 
   async function priceIt(event: FormEvent) {
@@ -212,9 +229,14 @@ function NewQuote() {
               </Field>
             </>
           )}
-          <Field label="Registration (optional)" error={errors.registration}>
-            <Input value={form.registration} onChange={change('registration')} autoCapitalize="characters" />
-          </Field>
+          <div className="flex items-end gap-2">
+            <Field label="Registration (optional)" error={errors.registration} hint={plate ?? undefined} className="flex-1">
+              <Input value={form.registration} onChange={change('registration')} autoCapitalize="characters" />
+            </Field>
+            <Button type="button" variant="outline" onClick={() => void lookUp()} disabled={busy || !form.registration.trim()}>
+              Look up
+            </Button>
+          </div>
         </div>
         <div className="grid gap-4 sm:grid-cols-[10rem_1fr]">
           <Field label="Adjustment (£, optional)" error={errors['adjustment.amount']} hint="Plus or minus, e.g. 40 or -10">
