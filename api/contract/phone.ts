@@ -68,6 +68,7 @@ export const phone = {
     request: { body: body(quoteLinkTextSchema, { phone: '07700 900123' }) },
     responses: {
       200: json(quoteLinkSentSchema, 'Written to the outbox: sent at once'),
+      402: error('The company’s subscription or trial gives no access now: `code` SUBSCRIPTION_REQUIRED; nothing written'),
       404: phoneQuoteMissing,
       409: error('The quote has expired: `code` QUOTE_EXPIRED'),
       429: rateLimited,

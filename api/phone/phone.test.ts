@@ -8,9 +8,11 @@ import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harnes
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { mailOutboxJobs } from '../mail/worker';
 import { updateCompany } from '../company/store';
+import { updateUser } from '../auth/store';
 import {
   ADJUSTMENT_REASON_REQUIRED,
   ADJUSTMENT_TOTAL_NEGATIVE,
+  QUOTE_LINK_NEEDS_SUBSCRIPTION,
   QUOTE_LINK_NOT_UK_MOBILE,
   QUOTE_LINK_TEXTS_PER_NUMBER,
   QUOTE_LINK_TEXTS_USED,
@@ -161,6 +163,25 @@ describe('texting the link', () => {
     advance(24 * 3_600_000);
     const fresh = await create();
     expect((await text(CALLER, op.token, fresh.json.reference)).status).toBe(200);
+  });
+
+  it('texts no link for a company whose subscription gives no access now, and texts no missed caller of it', async () => {
+    const { t, op, create, outbox, fake } = await setup();
+    const quote = await create();
+    updateUser(t.deps.db, op.user.id, { subscriptionStatus: 'cancelled', currentPeriodEnd: '2026-06-01T00:00:00Z' });
+    const refused = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } });
+    expect(refused.status).toBe(402);
+    expect(refused.json).toMatchObject({ code: 'SUBSCRIPTION_REQUIRED', message: QUOTE_LINK_NEEDS_SUBSCRIPTION });
+    updateCompany(t.deps.db, op.companyId, { phone: '+441214960123' });
+    const params = { From: CALLER, To: '+441214960123', CallStatus: 'no-answer' };
+    const res = await t.app.request(VOICE_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(fake.authToken, VOICE_URL, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: CALLER, texted: false }]);
+    expect(outbox()).toEqual([]);
   });
 
   it('says an expired link has expired, refuses to text it, and books nothing from it', async () => {

@@ -16,6 +16,7 @@ import {
   MISSED_CALL_STATUSES,
   PHONE_QUOTE_NOT_FOUND,
   QUOTE_LINK_NOT_FOUND,
+  QUOTE_LINK_NEEDS_SUBSCRIPTION,
   QUOTE_LINK_NOT_UK_MOBILE,
   QUOTE_LINK_TEXTS_PER_NUMBER,
   QUOTE_LINK_TEXTS_USED,
@@ -37,7 +38,9 @@ import { insertOutboxRows } from '../mail/store';
 import { isTextable } from '../mail/textable';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { Conflict, Forbidden, NotFound, TooManyRequests, ValidationFailed } from '../platform/errors';
+import { Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, ValidationFailed } from '../platform/errors';
+import { findUserByCompanyId } from '../auth/store';
+import { statusGivesAccess } from '../billing/status';
 import { createRateLimiter } from '../platform/http/rate-limit';
 import type { PaymentService } from '../payments/service';
 import { createQuoteService } from '../quotes/quote-service';
@@ -164,6 +167,12 @@ export function phoneService(deps: PhoneServiceDeps) {
   const expired = (pq: Pick<PhoneQuoteRow, 'validUntil' | 'createdAt'>, now: Date) =>
     now.getTime() > (pq.validUntil ? Date.parse(pq.validUntil) : Date.parse(pq.createdAt) + 24 * 3_600_000);
 
+  /** The company's owner's subscription or trial gives access now (the demo company, with no owner, always). */
+  function companyLive(companyId: number, now: Date): boolean {
+    const owner = findUserByCompanyId(db, companyId);
+    return !owner || statusGivesAccess(owner, now, config.billing.mode);
+  }
+
   const pageUrl = (slug: string | null) => (slug ? publicLink(config.publicUrl, slug) : null);
 
   return {
@@ -203,6 +212,8 @@ export function phoneService(deps: PhoneServiceDeps) {
       }
       const now = deps.now();
       if (expired(pq, now)) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      // Texts to strangers cost money: only a company whose subscription or trial gives access sends them.
+      if (!companyLive(companyId, now)) throw new PaymentRequired(QUOTE_LINK_NEEDS_SUBSCRIPTION);
       const at = now.toISOString();
       const day = londonDate(now);
       const prefix = `quote-link:${companyId}:${phone}:${day}:`;
@@ -303,8 +314,10 @@ export function phoneService(deps: PhoneServiceDeps) {
       const page = pageUrl(company.customSlug);
       const body = missedCallText(sender, formatPhoneNational(company.phone), page);
       const forgetBefore = new Date(now.getTime() - MISSED_CALL_DAYS * 86_400_000).toISOString();
+      // A company whose page is not live (its subscription lapsed) has its missed calls listed, not texted.
+      const mayText = textable && companyLive(company.id, now);
       const texted = await write(db, () => {
-        const first = textable && quoteLinkTextsToday(db, key) === 0;
+        const first = mayText && quoteLinkTextsToday(db, key) === 0;
         insertMissedCall(db, { companyId: company.id, caller, callStatus: params.CallStatus ?? '', texted: first, createdAt: at }, forgetBefore);
         if (first) {
           insertOutboxRows(db, [
