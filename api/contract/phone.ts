@@ -13,6 +13,7 @@ import {
   quoteLinkViewSchema,
 } from '#shared/phone-jobs';
 import { bookingSchema } from '#shared/booking-responses';
+import { OFFICE } from '#shared/roles';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
 const exampleQuote = {
@@ -34,6 +35,7 @@ export const phone = {
     method: 'post',
     path: '/api/phone-quotes/price',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Phone'],
     summary: 'Prices a caller’s quote with the company’s current prices and the one-off adjustment as its own line; nothing is stored',
     request: { body: body(phoneQuoteRequestSchema, exampleQuote) },
@@ -46,6 +48,7 @@ export const phone = {
     method: 'post',
     path: '/api/phone-quotes',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Phone'],
     summary: 'Prices and stores a caller’s quote, marked as taken by phone by the signed-in staff member; answers its link',
     description:
@@ -60,6 +63,7 @@ export const phone = {
     method: 'post',
     path: '/api/phone-quotes/{reference}/text',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Phone'],
     summary: 'Texts the quote’s link to the caller’s UK mobile through the outbox, within the company’s text budget',
     description:
@@ -78,6 +82,7 @@ export const phone = {
     method: 'post',
     path: '/api/phone-quotes/{reference}/book',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Phone'],
     summary: 'Books the caller’s quote for them at its price: accepted at once with the ETA; the caller is texted the status page',
     parameters: [referenceParameter],
@@ -94,6 +99,7 @@ export const phone = {
     method: 'get',
     path: '/api/missed-calls',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Phone'],
     summary: 'The calls the company did not answer in the last 30 days, newest first, and whether each caller was texted',
     responses: { 200: json(missedCallListSchema, 'The missed calls') },

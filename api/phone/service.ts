@@ -45,7 +45,6 @@ import { createRateLimiter } from '../platform/http/rate-limit';
 import type { PaymentService } from '../payments/service';
 import { createQuoteService } from '../quotes/quote-service';
 import type { NewQuote } from '../quotes/store';
-import { referenceCipher } from '../quotes/store';
 import { QUOTE_LINK_PLACEHOLDER, QUOTE_LINK_SHOWN } from './link-fill';
 import { newLinkSalt, quoteLinkTokens, quoteLinkUrl } from './link-token';
 import {
@@ -55,6 +54,7 @@ import {
   missedCallsSince,
   phoneQuoteById,
   phoneQuoteByLink,
+  phoneQuoteByReference,
   quoteLinkTextsToday,
   type PhoneQuoteRow,
 } from './store';
@@ -158,9 +158,8 @@ export function phoneService(deps: PhoneServiceDeps) {
   /** The company's own phone quote by its reference as typed; 404 for any other. */
   function ownPhoneQuote(companyId: number, typed: string): PhoneQuoteRow {
     const reference = readReference(typed);
-    const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
-    const pq = id === null || id === undefined ? undefined : phoneQuoteById(db, id);
-    if (!pq || pq.companyId !== companyId || pq.publicId !== reference) throw new NotFound(PHONE_QUOTE_NOT_FOUND);
+    const pq = reference === null ? undefined : phoneQuoteByReference(db, reference);
+    if (!pq || pq.companyId !== companyId) throw new NotFound(PHONE_QUOTE_NOT_FOUND);
     return pq;
   }
 

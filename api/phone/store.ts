@@ -5,8 +5,8 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 import { quotes } from '../platform/db/schema';
-import type { NewQuote } from '../quotes/store';
-import { referenceCipher } from '../quotes/store';
+import { randomReferences } from '../quotes/reference';
+import { REFERENCE_TRIES, type NewQuote } from '../quotes/store';
 
 const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `phone:${key}`, () => db.$client.prepare(sql));
 
@@ -19,26 +19,40 @@ export interface PhoneQuoteExtras {
   linkTokenHash: string;
 }
 
+/** A clash of the drawn reference with a stored one, which another draw resolves. */
+const referenceTaken = (error: unknown) =>
+  error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('quotes.public_id');
+
 /**
  * Stores a caller's quote and its phone row in one transaction (the caller's write()): the quote
- * takes the next id of the quotes' own counter and its reference from the same keyed permutation
- * as every quote (api/quotes/store.ts), so it reads, books and retains as a web quote does.
+ * takes its reference from the same source as every quote (api/quotes/reference.ts, held unique
+ * by the quotes' index, a clash drawn again), so it reads, books and retains as a web quote does.
  */
 export function insertPhoneQuote(db: Db, quote: NewQuote, extras: PhoneQuoteExtras): { id: number; publicId: string } {
-  const { id } = db
-    .insert(quotes)
-    .values({ ...quote, publicId: `pending:${extras.linkSalt}` })
-    .returning({ id: quotes.id })
-    .get();
-  const [publicId] = referenceCipher(db).encode([id]);
-  statement(db, 'setReference', 'update quotes set public_id = ? where id = ?').run(publicId, id);
+  const nextReference = prepared(db, 'phone:references', () => randomReferences());
+  const at = Date.parse(quote.createdAt);
+  let inserted: { id: number; publicId: string } | undefined;
+  for (let tries = 1; inserted === undefined; tries++) {
+    const publicId = nextReference(at);
+    try {
+      const { id } = db
+        .insert(quotes)
+        .values({ ...quote, publicId })
+        .returning({ id: quotes.id })
+        .get();
+      inserted = { id, publicId };
+    } catch (error) {
+      if (!referenceTaken(error) || tries >= REFERENCE_TRIES) throw error;
+    }
+  }
+  const { id } = inserted;
   statement(
     db,
     'insert',
     `insert into phone_quotes (quote_id, company_id, taken_by_user_id, taken_by_name, adjustment_pence, adjustment_reason, link_salt, link_token_hash, created_at)
      values (@quoteId, @companyId, @takenByUserId, @takenByName, @adjustmentPence, @adjustmentReason, @linkSalt, @linkTokenHash, @createdAt)`,
   ).run({ ...extras, quoteId: id, companyId: quote.companyId, createdAt: quote.createdAt });
-  return { id, publicId };
+  return inserted;
 }
 
 /** A caller's quote with what its screens and its link's page show. */
@@ -79,6 +93,11 @@ const PHONE_QUOTE = `select pq.quote_id as quoteId, q.public_id as publicId, pq.
 
 export function phoneQuoteById(db: Db, quoteId: number): PhoneQuoteRow | undefined {
   return statement(db, 'byId', `${PHONE_QUOTE} where pq.quote_id = ?`).get(quoteId) as PhoneQuoteRow | undefined;
+}
+
+/** The phone quote of a reference as stored (public_id's unique index). */
+export function phoneQuoteByReference(db: Db, reference: string): PhoneQuoteRow | undefined {
+  return statement(db, 'byReference', `${PHONE_QUOTE} where q.public_id = ?`).get(reference) as PhoneQuoteRow | undefined;
 }
 
 export function phoneQuoteByLink(db: Db, tokenHash: string): PhoneQuoteRow | undefined {

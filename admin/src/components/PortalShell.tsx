@@ -75,11 +75,13 @@ function Shell({ children }: { children: ReactNode }) {
           </Link>
           <div className="flex shrink-0 items-center gap-2">
             {/* A caller on the line: New quote is one tap from every screen of the portal (docs/product.md §23). */}
-            <Button asChild>
-              <Link to="/dashboard/new-quote" onClick={(event) => !confirmLeave() && event.preventDefault()}>
-                <PhoneCall aria-hidden="true" /> New quote
-              </Link>
-            </Button>
+            {user?.role !== 'driver' && (
+              <Button asChild>
+                <Link to="/dashboard/new-quote" onClick={(event) => !confirmLeave() && event.preventDefault()}>
+                  <PhoneCall aria-hidden="true" /> New quote
+                </Link>
+              </Button>
+            )}
             <DropdownMenu.Root>
               <DropdownMenu.Trigger asChild>
                 <Button variant="outline" aria-label="Account menu">
