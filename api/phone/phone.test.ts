@@ -7,6 +7,7 @@ import { bookings, mailOutbox, missedCalls, phoneQuotes, quotes } from '../platf
 import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { mailOutboxJobs } from '../mail/worker';
+import { retentionJob } from '../leads/retention';
 import { updateCompany } from '../company/store';
 import { updateUser } from '../auth/store';
 import {
@@ -362,6 +363,26 @@ describe('the voice webhook', () => {
     expect((await post(t, elsewhere, sign(elsewhere))).status).toBe(200);
     expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: '+441214960999', texted: false }]);
     expect(outbox()).toEqual([]);
+  });
+
+  it('forgets a missed caller’s number after 30 days, at the nightly retention, with no later call needed', async () => {
+    const { t, op, call, sign, advance, clock } = await withCompanyNumber();
+    const first = call('no-answer');
+    expect((await post(t, first, sign(first))).status).toBe(200);
+    advance(29 * 86_400_000);
+    const second = call('busy', '+447700900556');
+    expect((await post(t, second, sign(second))).status).toBe(200);
+    advance(2 * 86_400_000);
+    const now = () => new Date(Date.UTC(clock.now.getUTCFullYear(), clock.now.getUTCMonth(), clock.now.getUTCDate(), 3, 30));
+    await runnerFor(retentionJob({ db: t.deps.db, logger: silent }), { db: t.deps.db, logger: silent, now }).tick();
+    expect(
+      t.deps.db
+        .select()
+        .from(missedCalls)
+        .all()
+        .map((c) => c.caller),
+    ).toEqual(['+447700900556']);
+    expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: '+447700900556' }]);
   });
 
   it('is off (404) without an SMS provider', async () => {

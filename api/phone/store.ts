@@ -149,6 +149,11 @@ export function insertMissedCall(
   );
 }
 
+/** Deletes every company's missed calls older than `before` (the nightly retention); answers how many went. */
+export function forgetMissedCalls(db: Db, before: string): number {
+  return statement(db, 'forgetAllCalls', 'delete from missed_calls where created_at < ?').run(before).changes;
+}
+
 export function missedCallsSince(db: Db, companyId: number, since: string): MissedCallRow[] {
   return statement(
     db,
