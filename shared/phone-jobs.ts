@@ -29,6 +29,7 @@ export const ADJUSTMENT_INVALID = `The adjustment must be between -£${ADJUSTMEN
 export const QUOTE_LINK_NOT_UK_MOBILE = 'We can only text quote links to UK mobile numbers, such as 07700 900123.';
 export const QUOTE_LINK_TEXTS_USED = `This number has had ${QUOTE_LINK_TEXTS_PER_NUMBER} quote links from you today. Send it by WhatsApp or read the price out instead.`;
 export const QUOTE_LINK_NEEDS_SUBSCRIPTION = 'Texting quote links needs an active subscription or trial. Send it by WhatsApp or copy the link instead.';
+export const QUOTE_LINK_NO_SMS = 'Texts are not set up on this server. Send it by WhatsApp or copy the link instead.';
 export const PHONE_QUOTE_NOT_FOUND = 'No phone quote of this company has this reference';
 export const QUOTE_LINK_NOT_FOUND = 'This quote link is not valid. Please ask the company for a new one.';
 export const QUOTE_LINK_EXPIRED = 'This quote has expired.';

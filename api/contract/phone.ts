@@ -74,7 +74,7 @@ export const phone = {
       200: json(quoteLinkSentSchema, 'Written to the outbox: sent at once'),
       402: error('The company’s subscription or trial gives no access now: `code` SUBSCRIPTION_REQUIRED; nothing written'),
       404: phoneQuoteMissing,
-      409: error('The quote has expired: `code` QUOTE_EXPIRED'),
+      409: error('The quote has expired (QUOTE_EXPIRED), or no SMS provider is configured (SMS_NOT_CONFIGURED)'),
       429: rateLimited,
     },
   }),

@@ -14,6 +14,7 @@ import {
   ADJUSTMENT_REASON_REQUIRED,
   ADJUSTMENT_TOTAL_NEGATIVE,
   QUOTE_LINK_NEEDS_SUBSCRIPTION,
+  QUOTE_LINK_NO_SMS,
   QUOTE_LINK_NOT_UK_MOBILE,
   QUOTE_LINK_TEXTS_PER_NUMBER,
   QUOTE_LINK_TEXTS_USED,
@@ -385,8 +386,14 @@ describe('the voice webhook', () => {
     expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: '+447700900556' }]);
   });
 
-  it('is off (404) without an SMS provider', async () => {
+  it('is off (404) without an SMS provider, and the operator is told at once that no text can go', async () => {
     const { t } = await setup({ sms: false });
     expect((await post(t, { From: CALLER, To: '+441214960123', CallStatus: 'no-answer' }, 'anything')).status).toBe(404);
+    const op = await t.operator('active');
+    const quote = await t.call('POST', '/api/phone-quotes', { token: op.token, body: quoteBody });
+    const text = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } });
+    expect(text.status).toBe(409);
+    expect(text.json).toMatchObject({ code: 'SMS_NOT_CONFIGURED', message: QUOTE_LINK_NO_SMS });
+    expect(t.deps.db.select().from(mailOutbox).all()).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import {
   PHONE_QUOTE_NOT_FOUND,
   QUOTE_LINK_NOT_FOUND,
   QUOTE_LINK_NEEDS_SUBSCRIPTION,
+  QUOTE_LINK_NO_SMS,
   QUOTE_LINK_NOT_UK_MOBILE,
   QUOTE_LINK_TEXTS_PER_NUMBER,
   QUOTE_LINK_TEXTS_USED,
@@ -63,7 +64,6 @@ import { twilioSignatureValid } from './twilio-signature';
 export type PhoneQuoteBody = z.output<typeof phoneQuoteRequestSchema>;
 export type PhoneBookingBody = z.output<typeof phoneBookingSchema>;
 
-export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
 export const VOICE_WEBHOOK_OFF = 'Missed-call texts are off: no SMS provider is configured';
 export const VOICE_SIGNATURE_INVALID = 'The request is not signed by the SMS provider';
 
@@ -209,6 +209,8 @@ export function phoneService(deps: PhoneServiceDeps) {
       if (!isTextable(phone, { irishMobiles: false })) {
         throw new ValidationFailed(QUOTE_LINK_NOT_UK_MOBILE, { phone: QUOTE_LINK_NOT_UK_MOBILE }, 'PHONE_NOT_TEXTABLE');
       }
+      // Without an SMS provider the text would only wait in the outbox: the operator is told now, while the caller is on the line.
+      if (!smsReady) throw new Conflict(QUOTE_LINK_NO_SMS, 'SMS_NOT_CONFIGURED');
       const now = deps.now();
       if (expired(pq, now)) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
       // Texts to strangers cost money: only a company whose subscription or trial gives access sends them.
@@ -231,10 +233,9 @@ export function phoneService(deps: PhoneServiceDeps) {
             subject: body.replaceAll(QUOTE_LINK_PLACEHOLDER, QUOTE_LINK_SHOWN).slice(0, 120),
             text: body,
             html: '',
-            status: smsReady ? 'pending' : 'unsent',
+            status: 'pending',
             attempts: 0,
-            nextAttemptAt: smsReady ? at : null,
-            lastError: smsReady ? null : NO_SMS_PROVIDER,
+            nextAttemptAt: at,
             createdAt: at,
           },
         ]);
