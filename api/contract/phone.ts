@@ -108,6 +108,7 @@ export const phone = {
     method: 'get',
     path: '/api/quote-links/{token}',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The caller’s page of a quote sent by the operator: the company’s brand, the lines, the validity and how to book it',
     description: 'Book it with `POST /api/bookings` and its `reference`. Rate-limited per client address (JOB_RATE_LIMIT a minute).',

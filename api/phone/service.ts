@@ -31,7 +31,7 @@ import {
 import { publicLink } from '#shared/share';
 import type { z } from 'zod';
 import type { BookingService } from '../bookings/service';
-import { quoteForBooking } from '../bookings/quote-lookup';
+import { quoteForBooking } from '../bookings/store';
 import { motoristSender } from '../bookings/sender';
 import { hashToken, TOKEN_PATTERN } from '../bookings/tokens';
 import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
@@ -42,7 +42,6 @@ import type { AppDeps } from '../platform/deps';
 import { Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, ValidationFailed } from '../platform/errors';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
-import { createRateLimiter } from '../platform/http/rate-limit';
 import type { PaymentService } from '../payments/service';
 import { createQuoteService } from '../quotes/quote-service';
 import type { NewQuote } from '../quotes/store';
@@ -67,11 +66,9 @@ export type PhoneBookingBody = z.output<typeof phoneBookingSchema>;
 export const VOICE_WEBHOOK_OFF = 'Missed-call texts are off: no SMS provider is configured';
 export const VOICE_SIGNATURE_INVALID = 'The request is not signed by the SMS provider';
 
-export interface PhoneServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'companyCache' | 'distance'> {
+export interface PhoneServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'companyCache' | 'distance' | 'events'> {
   bookings: Pick<BookingService, 'bookForCaller'>;
   payments?: Pick<PaymentService, 'planFor'>;
-  /** Called after a text was written to the outbox: the worker sends it without waiting for its next tick. */
-  nudgeOutbox?: () => void;
 }
 
 /** The staff member taking the call: the session's user. */
@@ -92,7 +89,6 @@ export function phoneService(deps: PhoneServiceDeps) {
   const { db, config } = deps;
   const tokens = quoteLinkTokens(config.sessionSecret);
   const smsReady = config.sms !== undefined;
-  const linkLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
 
   /**
    * Prices the caller's quote with the quote path's own service and the company's cached prices,
@@ -245,7 +241,8 @@ export function phoneService(deps: PhoneServiceDeps) {
         const retryAfter = Math.ceil((londonMidnight(addDays(day, 1)).getTime() - now.getTime()) / 1000);
         throw new TooManyRequests(QUOTE_LINK_TEXTS_USED, retryAfter);
       }
-      deps.nudgeOutbox?.();
+      // The outbox's lanes send it now rather than at their next tick (api/platform/events.ts).
+      await deps.events.emit('messages.written', { companyId });
       return { sentTo: phone, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - sent };
     },
 
@@ -256,8 +253,7 @@ export function phoneService(deps: PhoneServiceDeps) {
     },
 
     /** The caller's page of a link: 404 for a malformed, unknown or deleted link alike. */
-    link(token: string, client: string): QuoteLinkView {
-      linkLimiter.check(`quote-link:${client}`);
+    link(token: string): QuoteLinkView {
       if (!TOKEN_PATTERN.test(token)) throw new NotFound(QUOTE_LINK_NOT_FOUND);
       const pq = phoneQuoteByLink(db, hashToken(token));
       if (!pq) throw new NotFound(QUOTE_LINK_NOT_FOUND);
@@ -339,7 +335,7 @@ export function phoneService(deps: PhoneServiceDeps) {
         }
         return first;
       });
-      if (texted) deps.nudgeOutbox?.();
+      if (texted) await deps.events.emit('messages.written', { companyId: company.id });
       return 'recorded';
     },
   };
