@@ -61,6 +61,8 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { teamRoutes } from './team/routes';
+import { teamService } from './team/service';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
@@ -75,10 +77,12 @@ const SPA_ROUTES = [
   /^\/verify-email\/[^/]+$/,
   /^\/reset-password\/[^/]+$/,
   /^\/sign-in\/[^/]+$/,
+  /^\/join\/[^/]+$/,
   /^\/$/,
   /^\/auth$/,
   /^\/auth-page$/,
   /^\/dashboard$/,
+  /^\/dashboard\/my-jobs$/,
   /^\/subscription$/,
   /^\/subscription-test$/,
   /^\/contact$/,
@@ -110,6 +114,7 @@ const FEATURES: Feature[] = [
   documentRoutes,
   paymentRoutes,
   phoneRoutes,
+  teamRoutes,
   docsRoutes,
 ];
 
@@ -204,6 +209,8 @@ export function createApp(options: AppOptions) {
     payments,
     documents,
     live,
+    // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
+    team: teamService(deps),
     api,
     hashPassword: options.hashPassword,
   };

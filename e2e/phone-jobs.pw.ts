@@ -1,4 +1,4 @@
-// Phone jobs end to end on phones (docs/product.md §23): the operator, on a 390×844 phone, opens
+// Phone jobs end to end on phones (docs/product.md §24): the operator, on a 390×844 phone, opens
 // New quote, types two postcodes, sees the priced lines and texts the link (the fake SMS provider
 // receives it); a second phone opens the link from that text, books and pays a 20 % deposit in local
 // mode; the job is in the Jobs list marked "phone". The operator then books a second caller

@@ -86,6 +86,15 @@ export const ERROR_CODES = [
   'SMS_CODE_WRONG',
   'SMS_CODE_EXPIRED',
   'SMS_CODE_LOCKED',
+  // The team: an invitation to an address already in this company or another, a change that would
+  // leave no owner, an invitation link expired (or withdrawn) or used, and a dispatcher's refund over
+  // the owner's limit
+  'ALREADY_IN_TEAM',
+  'EMAIL_IN_OTHER_COMPANY',
+  'LAST_OWNER',
+  'INVITATION_EXPIRED',
+  'INVITATION_USED',
+  'REFUND_OVER_LIMIT',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

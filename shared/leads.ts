@@ -57,10 +57,12 @@ export const NOTICE_KINDS = ['sms-limit'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 /** The code texted to confirm the operator's booking text number (api/bookings/sms-verification.ts). */
 export const SMS_CODE_KIND = 'sms-code';
-/** Texts of phone jobs (docs/product.md §23): a quote's link the operator sent a caller, and the text to a caller the firm missed. */
+/** The owner's invitation to join the company (api/team/invitation-mail.ts): its link is made as it is sent. */
+export const TEAM_INVITATION_KIND = 'team-invitation';
+/** Texts of phone jobs (docs/product.md §24): a quote's link the operator sent a caller, and the text to a caller the firm missed. */
 export const PHONE_TEXT_KINDS = ['quote-link', 'missed-call'] as const;
 export type PhoneTextKind = (typeof PHONE_TEXT_KINDS)[number];
-export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | PhoneTextKind;
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND | PhoneTextKind;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

@@ -1,4 +1,4 @@
-// Jobs that start with a phone call (docs/product.md §23): the operator prices a caller with the
+// Jobs that start with a phone call (docs/product.md §24): the operator prices a caller with the
 // company's own engine, sends the quote as a link or books it for them; a missed call may become
 // a text with the company's quote page. The request schemas the server validates with and the
 // portal's form uses, the answers, and the words both sides show.
@@ -9,10 +9,10 @@ import { forbiddenCharacterMessage, isCleanText, quoteRequestSchema } from './sc
 /** Where a job came from, as the Jobs list and the CSV say it. */
 export const JOB_SOURCES = ['website', 'hosted', 'phone'] as const;
 export type JobSource = (typeof JOB_SOURCES)[number];
-/** The Jobs list's words for each source (docs/product.md §23). */
+/** The Jobs list's words for each source (docs/product.md §24). */
 export const JOB_SOURCE_LABELS: Record<JobSource, string> = { website: 'website', hosted: 'hosted page', phone: 'phone' };
 
-/** Quote links texted to one number per UK day by one company (docs/product.md §23). */
+/** Quote links texted to one number per UK day by one company (docs/product.md §24). */
 export const QUOTE_LINK_TEXTS_PER_NUMBER = 3;
 /** The one-off adjustment, in pounds either way. */
 export const ADJUSTMENT_MAX_POUNDS = 1000;
@@ -22,7 +22,7 @@ export const MISSED_CALL_DAYS = 30;
 /** The call statuses of a call nobody answered (Twilio's words): only these are texted. */
 export const MISSED_CALL_STATUSES = ['no-answer', 'busy', 'failed'] as const;
 
-// The words of docs/product.md §23, written once.
+// The words of docs/product.md §24, written once.
 export const ADJUSTMENT_REASON_REQUIRED = 'Give a reason for the adjustment';
 export const ADJUSTMENT_TOTAL_NEGATIVE = 'The adjustment cannot take the price below £0';
 export const ADJUSTMENT_INVALID = `The adjustment must be between -£${ADJUSTMENT_MAX_POUNDS} and £${ADJUSTMENT_MAX_POUNDS}, in pounds and pence`;

@@ -20,6 +20,7 @@ import { phone } from './phone';
 import { pricing } from './pricing';
 import { quotes } from './quotes';
 import { share } from './share';
+import { audit, team } from './team';
 import { vehicles } from './vehicles';
 
 export type { Access, ContractRoute } from './define';
@@ -55,6 +56,8 @@ export const contract = named({
   documents,
   payments,
   phone,
+  team,
+  audit,
   docs,
 });
 

@@ -1,4 +1,4 @@
-// Phone jobs (docs/product.md §23): the operator prices a caller with the company's own engine,
+// Phone jobs (docs/product.md §24): the operator prices a caller with the company's own engine,
 // stores the quote marked as taken by phone, texts its link or books it for the caller; the
 // caller's page of the link; missed calls, reported by the SMS provider's voice webhook. The
 // link's token is never logged (api/platform/http/redact.ts).

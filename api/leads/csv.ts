@@ -129,7 +129,7 @@ export function csvRow(row: ExportRow, options: CsvOptions = { vatRegistered: fa
 }
 
 /**
- * Where the quote came from (docs/product.md §23): phone for one the operator priced for a caller;
+ * Where the quote came from (docs/product.md §24): phone for one the operator priced for a caller;
  * else the booking's source (hosted page or website) when booked, and web when never booked.
  */
 function sourceOf(row: ExportRow): string {

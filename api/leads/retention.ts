@@ -91,7 +91,7 @@ export function retentionJob(deps: RetentionDeps): DailyJob {
       const result = await purge(now, stopping, signal);
       // Stopped part way: not marked, so the next start finishes the night's work.
       if (result === null) return false;
-      // Missed calls' numbers are kept 30 days (docs/product.md §23), whether or not the company has another call.
+      // Missed calls' numbers are kept 30 days (docs/product.md §24), whether or not the company has another call.
       const forgottenCalls = await write(db, () => forgetMissedCalls(db, new Date(now.getTime() - MISSED_CALL_DAYS * 86_400_000).toISOString()));
       const { deleted, ...pacing } = result;
       logger.info({ msg: 'Retention run', night: day, deletedQuotes: deleted, forgottenCalls, ms: Math.round(performance.now() - started), ...pacing });

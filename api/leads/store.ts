@@ -132,7 +132,7 @@ export interface LeadExportRow extends LeadRow {
   lastChangeStatus: LeadStatus | null;
   lastChangeAt: string | null;
   note: string | null;
-  /** Who took the quote on the phone; null for a web quote (docs/product.md §23). */
+  /** Who took the quote on the phone; null for a web quote (docs/product.md §24). */
   takenBy: string | null;
 }
 
@@ -183,7 +183,7 @@ export interface BookingNumbersRow extends PaymentAmountColumns {
   createdAt: string;
   status: BookingStatus;
   acceptedAt: string | null;
-  /** 1 for a booking of a quote taken by phone (docs/product.md §23). */
+  /** 1 for a booking of a quote taken by phone (docs/product.md §24). */
   phone: number;
 }
 

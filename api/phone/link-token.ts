@@ -1,4 +1,4 @@
-// The token of a caller's quote link (`/q/{token}`, docs/product.md §23): 192 bits of
+// The token of a caller's quote link (`/q/{token}`, docs/product.md §24): 192 bits of
 // HMAC-SHA256, under a key derived from SESSION_SECRET with a label of its own, over 128 random
 // bits kept with the quote (phone_quotes.link_salt). Only its SHA-256 hash is looked
 // up; the salt lets the portal show the link again and lets the outbox put it into a text only as

@@ -1,4 +1,4 @@
-// Phone jobs (docs/product.md §23) through the real app: a caller priced with the company's own
+// Phone jobs (docs/product.md §24) through the real app: a caller priced with the company's own
 // engine and an adjustment, stored as taken by phone, its link texted by the real outbox worker
 // to the fake SMS provider, its page, a booking made from it and one made for the caller, the
 // Jobs list, numbers and CSV, and the voice webhook with requests signed here.

@@ -1,4 +1,4 @@
-// Phone jobs (docs/product.md §23): a caller priced by the company's own engine, with an optional
+// Phone jobs (docs/product.md §24): a caller priced by the company's own engine, with an optional
 // one-off adjustment shown as its own line; the quote stored as a web quote is, marked as taken by
 // phone by whom; its link texted through the outbox (UK mobiles only, 3 a number a day per
 // company, inside the company's text budget), sent by WhatsApp or copied; the link's page for the

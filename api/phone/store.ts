@@ -1,4 +1,4 @@
-// The phone jobs' SQL (docs/product.md §23): a caller's quote stored as a web quote is, with its
+// The phone jobs' SQL (docs/product.md §24): a caller's quote stored as a web quote is, with its
 // phone row beside it in the same transaction; its link looked up by the token's hash; the quote
 // link texts a number had today; missed calls. Writers run inside the caller's write().
 import type { Statement } from 'better-sqlite3';

@@ -74,7 +74,7 @@ function Shell({ children }: { children: ReactNode }) {
             </span>
           </Link>
           <div className="flex shrink-0 items-center gap-2">
-            {/* A caller on the line: New quote is one tap from every screen of the portal (docs/product.md §23). */}
+            {/* A caller on the line: New quote is one tap from every screen of the portal (docs/product.md §24). */}
             {user?.role !== 'driver' && (
               <Button asChild>
                 <Link to="/dashboard/new-quote" onClick={(event) => !confirmLeave() && event.preventDefault()}>
@@ -91,9 +91,12 @@ function Shell({ children }: { children: ReactNode }) {
               </DropdownMenu.Trigger>
               <DropdownMenu.Portal>
                 <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-                  <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
-                    <CreditCard aria-hidden="true" /> Manage Subscription
-                  </DropdownMenu.Item>
+                  {/* Billing is the owner's (docs/product.md, "The team"). */}
+                  {user?.role === 'owner' && (
+                    <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
+                      <CreditCard aria-hidden="true" /> Manage Subscription
+                    </DropdownMenu.Item>
+                  )}
                   <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
                     <LifeBuoy aria-hidden="true" /> Contact & Support
                   </DropdownMenu.Item>

@@ -1,4 +1,4 @@
-// New quote, /dashboard/new-quote (docs/product.md §23): the operator's phone script. The public
+// New quote, /dashboard/new-quote (docs/product.md §24): the operator's phone script. The public
 // form's fields, priced by the server's engine with the company's prices; an optional one-off
 // adjustment with its reason; then the quote is sent to the caller by text, WhatsApp or a copied
 // link, or booked for them there and then. Phone-first: one column, the actions within a few taps.
@@ -262,7 +262,7 @@ function NewQuote() {
   );
 }
 
-/** The calls nobody answered (the voice webhook, docs/product.md §23): ring them back and quote. */
+/** The calls nobody answered (the voice webhook, docs/product.md §24): ring them back and quote. */
 function MissedCalls() {
   const calls = useQuery({ queryKey: [pathOf(portalApi['missed-calls'])], queryFn: () => call(portalApi['missed-calls'].$get), refetchInterval: 30_000 });
   if (!calls.data || calls.data.length === 0) return null;

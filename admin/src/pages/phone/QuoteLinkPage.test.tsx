@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-// The caller's page of a quote link (docs/product.md §23) against the contract, the API faked:
+// The caller's page of a quote link (docs/product.md §24) against the contract, the API faked:
 // the quote with its lines and validity, Book this recovery with Pay where a deposit is due, the
 // booking posted with the reference and the page moving on to the checkout; an expired link with
 // a call and a new quote; an unknown link.

@@ -1,4 +1,4 @@
-// The caller's page of a quote the operator sent, /q/{token} (docs/product.md §23): the company's
+// The caller's page of a quote the operator sent, /q/{token} (docs/product.md §24): the company's
 // brand, the quote's lines and validity, and **Book this recovery** (with **Pay** where the
 // operator takes payment at booking): the same booking and payment as a web quote, the same status
 // page after. An expired link says so and offers a call and a new quote. Phone-first, no cookie.

@@ -46,7 +46,7 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
     { label: 'Bookings', value: String(numbers.bookings) },
     { label: 'Median time to accept', value: numbers.medianAcceptanceSeconds === null ? '–' : durationText(numbers.medianAcceptanceSeconds) },
     { label: MONEY_TAKEN_LABEL, value: formatPounds(numbers.moneyTaken) },
-    // Phone jobs counted apart from web ones (docs/product.md §23).
+    // Phone jobs counted apart from web ones (docs/product.md §24).
     { label: 'Phone quotes (30 days)', value: String(numbers.phoneQuotes) },
     { label: 'Phone bookings (30 days)', value: String(numbers.phoneBookings) },
   ];
