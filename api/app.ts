@@ -51,6 +51,7 @@ import { createAppEvents } from './platform/events';
 import { vehicleRoutes } from './vehicles/routes';
 import { paymentService, type PaymentService } from './payments/service';
 import { paymentRoutes } from './payments/routes';
+import { phoneRoutes } from './phone/routes';
 import { createStripePayments } from './payments/stripe';
 import { absentLocalPaymentPages, createLocalPayments, localPaymentPages } from './payments/local';
 import { findCompanyById } from './company/store';
@@ -118,6 +119,7 @@ const FEATURES: Feature[] = [
   documentRoutes,
   proofRoutes,
   paymentRoutes,
+  phoneRoutes,
   teamRoutes,
   docsRoutes,
 ];

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { BOOKING_STATUSES } from './bookings';
 import { bookingPaymentSchema } from './payment-schemas';
+import { JOB_SOURCES } from './phone-jobs';
 
 const status = z.enum(BOOKING_STATUSES);
 const money = z.number().meta({ description: 'Pounds' });
@@ -92,6 +93,8 @@ export const bookingSchema = z
     payment: bookingPaymentSchema
       .nullable()
       .meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
+    source: z.enum(JOB_SOURCES).meta({ description: 'Where the job came from: the company’s website, our hosted pages (its page, a quote link) or the phone' }),
+    takenBy: z.string().nullable().meta({ description: 'Who priced the caller’s quote; null for a web quote' }),
   })
   .meta({ id: 'Booking' });
 

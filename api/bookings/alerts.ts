@@ -84,7 +84,9 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     senderOf,
 
     /** One service text to the motorist of `b`, made now. */
-    motoristText: (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
+    motoristText: (b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'>, key: string, body: string) => [
+      sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString()),
+    ],
 
     /**
      * A booking just requested, inside its transaction: the operator's alerts and the motorist's

@@ -83,5 +83,7 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     driverUrl,
     history,
     payment: paymentOf(b),
+    source: b.source ?? 'website',
+    takenBy: b.takenBy,
   };
 }

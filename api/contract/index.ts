@@ -16,6 +16,7 @@ import { documents } from './documents';
 import { leads } from './leads';
 import { postcodes } from './postcodes';
 import { payments } from './payments';
+import { phone } from './phone';
 import { pricing } from './pricing';
 import { proof } from './proof';
 import { quotes } from './quotes';
@@ -56,6 +57,7 @@ export const contract = named({
   documents,
   proof,
   payments,
+  phone,
   team,
   audit,
   docs,

@@ -8,6 +8,7 @@ import type { DocumentKind } from '#shared/documents';
 import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '#shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '#shared/subscription';
+import type { JobSource } from '#shared/phone-jobs';
 import type { Role } from '#shared/roles';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
@@ -530,6 +531,12 @@ export const bookings = sqliteTable(
     finishedAt: text('finished_at'),
     statusChangedAt: text('status_changed_at').notNull(),
     createdAt: createdAt(),
+    /**
+     * Where the job came from (shared/phone-jobs.ts, JobSource): the company's own website, our hosted
+     * pages (the company page, a quote link) or the phone (booked by the operator for a caller).
+     * Null for bookings from before it was kept.
+     */
+    source: text('source').$type<JobSource>(),
   },
   (t) => [
     uniqueIndex('bookings_quote').on(t.quoteId),
@@ -793,3 +800,45 @@ export const proofSettings = sqliteTable('proof_settings', {
   checklist: text('checklist').notNull(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * A quote the operator priced for a caller (docs/product.md §25): who took it, the one-off
+ * adjustment (also a line of the quote's own snapshot), and its link's token, made from a random
+ * salt kept here (api/phone/link-token.ts) and looked up by its SHA-256 hash only. Deleted with
+ * its quote by retention.
+ */
+export const phoneQuotes = sqliteTable(
+  'phone_quotes',
+  {
+    quoteId: integer('quote_id')
+      .primaryKey()
+      .references(() => quotes.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    takenByUserId: integer('taken_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The staff member's name as it was when they took the call. */
+    takenByName: text('taken_by_name').notNull(),
+    adjustmentPence: pence('adjustment_pence'),
+    adjustmentReason: text('adjustment_reason'),
+    linkSalt: text('link_salt').notNull(),
+    linkTokenHash: text('link_token_hash').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('phone_quotes_link').on(t.linkTokenHash), index('phone_quotes_company_created').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * A call the firm did not answer, reported by the voice webhook (docs/product.md §25): the
+ * caller's number (E.164) and whether they were texted the quote page. Kept 30 days.
+ */
+export const missedCalls = sqliteTable(
+  'missed_calls',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    caller: text('caller').notNull(),
+    callStatus: text('call_status').notNull(),
+    texted: bool('texted').notNull().default(false),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('missed_calls_company_created').on(t.companyId, t.createdAt)],
+);

@@ -13,6 +13,7 @@ import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, 
 import { fieldMessages } from '#shared/field-messages';
 import { formatPence, formatPounds } from '#shared/money';
 import { paymentAmountsOf, paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
+import { JOB_SOURCE_LABELS } from '#shared/phone-jobs';
 import { paymentSummary, refundablePence } from '#shared/payments';
 import type { z } from 'zod';
 import { formatPhoneNational } from '#shared/phone-number';
@@ -103,6 +104,9 @@ function JobItem({ job }: { job: Booking }) {
         </h3>
         <span className="flex items-center gap-3">
           {requested && <TimeLeft respondBy={job.respondBy} />}
+          <Badge tone="neutral" aria-label={`From: ${JOB_SOURCE_LABELS[job.source]}`}>
+            {JOB_SOURCE_LABELS[job.source]}
+          </Badge>
           <Badge tone={TONES[job.status]}>{BOOKING_STATUS_LABELS[job.status]}</Badge>
         </span>
       </div>
@@ -112,6 +116,7 @@ function JobItem({ job }: { job: Booking }) {
         </a>{' '}
         · {job.registration} · {job.pickupPostcode} → {job.destinationPostcode} · {formatPounds(job.price)}
       </p>
+      {job.takenBy && <p className="text-sm text-slate-800">Taken by phone by {job.takenBy}</p>}
       {job.note && <p className="text-sm text-slate-800">Note: {job.note}</p>}
       {job.position && (
         <p className="text-sm">

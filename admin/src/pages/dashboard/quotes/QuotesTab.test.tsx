@@ -70,6 +70,8 @@ const numbers: LeadNumbers = {
   completedBookings: 1,
   medianAcceptanceSeconds: 245,
   moneyTaken: 37.44,
+  phoneQuotes: 1,
+  phoneBookings: 1,
 };
 const settings: LeadSettings = {
   alertMode: 'each',
@@ -300,6 +302,8 @@ describe('<QuotesTab>', () => {
       'Bookings: 2',
       'Median time to accept: 4 min',
       'Money taken: £37.44',
+      'Phone quotes (30 days): 1',
+      'Phone bookings (30 days): 1',
     ]);
     const funnel = screen.getByRole('region', { name: 'From quote to job, last 30 days' });
     expect(
