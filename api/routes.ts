@@ -25,6 +25,7 @@ import type { ContractRoute } from './contract';
 import { refusesSomeRole } from './contract/define';
 import type { DocumentService } from './documents/service';
 import type { PaymentService } from './payments/service';
+import type { ProofService } from './proof/service';
 import type { AppDeps } from './platform/deps';
 import { AFTER_VALIDATION, ContractHono } from './platform/http/contract-hono';
 import type { AppEnv } from './platform/http/context';
@@ -44,6 +45,8 @@ export interface AppParts {
   bookings: BookingService;
   payments: PaymentService;
   documents: DocumentService;
+  /** Photos, signatures and checklists of jobs (docs/product.md, "Proof of condition"). */
+  proof: ProofService;
   live: LiveHub;
   /** The team (docs/product.md §23): invitations, roles, sign-ins for the audit log. */
   team: TeamService;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { BOOKING_STATUSES, MOTORIST_TEXT_STEPS, REVIEW_MODES } from './bookings';
 import { bookingPaymentSchema } from './payment-schemas';
 import { BALANCE_METHODS } from './payments';
+import { JOB_SOURCES } from './phone-jobs';
 
 const status = z.enum(BOOKING_STATUSES);
 const money = z.number().meta({ description: 'Pounds' });
@@ -129,6 +130,8 @@ export const bookingSchema = z
       .meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
     balance: money.meta({ description: 'Left to pay: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
     balanceRecorded: balanceRecorded,
+    source: z.enum(JOB_SOURCES).meta({ description: 'Where the job came from: the company’s website, our hosted pages (its page, a quote link) or the phone' }),
+    takenBy: z.string().nullable().meta({ description: 'Who priced the caller’s quote; null for a web quote' }),
   })
   .meta({ id: 'Booking' });
 

@@ -59,7 +59,10 @@ export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const SMS_CODE_KIND = 'sms-code';
 /** The owner's invitation to join the company (api/team/invitation-mail.ts): its link is made as it is sent. */
 export const TEAM_INVITATION_KIND = 'team-invitation';
-export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND;
+/** Texts of phone jobs (docs/product.md §25): a quote's link the operator sent a caller, and the text to a caller the firm missed. */
+export const PHONE_TEXT_KINDS = ['quote-link', 'missed-call'] as const;
+export type PhoneTextKind = (typeof PHONE_TEXT_KINDS)[number];
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND | PhoneTextKind;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

@@ -351,6 +351,8 @@ export const leadNumbersSchema = z
       .nullable()
       .meta({ description: 'Of the last 30 days’ accepted bookings, the median time from booking to acceptance; null without any' }),
     moneyTaken: money.meta({ description: 'Paid at booking for the last 30 days’ bookings (deposits, full prices, holds taken), less what was refunded' }),
+    phoneQuotes: z.number().int().meta({ description: 'Of the last 30 days’ quotes, those the operator priced for a caller on the phone' }),
+    phoneBookings: z.number().int().meta({ description: 'Of the last 30 days’ bookings, those of quotes taken by phone' }),
   })
   .meta({ id: 'LeadNumbers' });
 

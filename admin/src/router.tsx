@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
       // The motorist's and the driver's job pages (docs/product.md §20): public, named by a token.
       { path: '/job/:token', lazy: screen(() => import('./pages/job/JobPage')) },
       { path: '/driver/:token', lazy: screen(() => import('./pages/job/DriverPage')) },
+      // A quote the operator sent a caller (docs/product.md §25): public, named by a token.
+      { path: '/q/:token', lazy: screen(() => import('./pages/phone/QuoteLinkPage')) },
       { path: '/subscription-test', lazy: screen(() => import('./pages/subscription/SubscriptionTestPage')) },
       // The pages the account's emailed links open (docs/product.md, Accounts).
       { path: '/verify-email/:token', lazy: screen(() => import('./pages/account/VerifyEmailPage')) },
@@ -41,6 +43,7 @@ export const routes: RouteObject[] = [
         Component: ProtectedRoute,
         children: [
           { path: '/dashboard', lazy: screen(() => import('./pages/dashboard/DashboardPage')) },
+          { path: '/dashboard/new-quote', lazy: screen(() => import('./pages/phone/NewQuotePage')) },
           { path: '/dashboard/my-jobs', lazy: screen(() => import('./pages/my-jobs/MyJobsPage')) },
           { path: '/subscription', lazy: screen(() => import('./pages/subscription/SubscriptionPage')) },
           { path: '/contact', lazy: screen(() => import('./pages/ContactPage')) },

@@ -102,9 +102,15 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   return {
     senderOf,
 
-    /** The motorist's text of a step, made now, unless the operator turned that text off: written once (its key), sent by the outbox. */
-    motoristText: (b: BookingWithQuote, key: MotoristTextStep, body: string) =>
-      textsOff(b.motoristTextsOff).includes(key) ? [] : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
+    /**
+     * The motorist's text of a step, made now, unless the operator turned that text off (the
+     * booking's company's `motoristTextsOff`): written once (its key), sent by the outbox. A caller
+     * booked by phone is always sent theirs: it carries the only link to their status page.
+     */
+    motoristText: (b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'> & { motoristTextsOff?: string }, key: MotoristTextStep, body: string) =>
+      b.motoristTextsOff !== undefined && textsOff(b.motoristTextsOff).includes(key)
+        ? []
+        : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
 
     /** The operator's email and text (to the confirmed number) when the motorist cancels: a driver may have set off. */
     cancelled(b: BookingWithQuote): NewOutboxRow[] {

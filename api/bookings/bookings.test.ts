@@ -633,16 +633,16 @@ describe('in the numbers and the export', () => {
 
     const csv = (await t.call('GET', '/api/quotes/export.csv', { token: op.token })).text.split('\r\n');
     expect(csv[0]).toMatch(
-      /,Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA \(minutes\),Driver,Decline reason,Payment status,Amount paid \(£\),Amount refunded \(£\)$/,
+      /,Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA \(minutes\),Driver,Decline reason,Payment status,Amount paid \(£\),Amount refunded \(£\),Source,Taken by$/,
     );
     const row = (reference: string) => csv.find((line) => line.startsWith(`TQ-${reference},`)) ?? '';
     expect(row(first.quoteId)).toMatch(
-      /,Completed,10\/06\/2026 13:00,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:03,25,Sam,,,,$/,
+      /,Completed,10\/06\/2026 13:00,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:03,25,Sam,,,,,website,$/,
     );
     expect(row(second.quoteId)).toMatch(
-      /,Accepted,10\/06\/2026 13:03,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:08,40,,,,,$/,
+      /,Accepted,10\/06\/2026 13:03,Jane Motorist,07700 900123,AB12 CDE,"Hard shoulder, northbound, after junction 18",10\/06\/2026 13:08,40,,,,,,website,$/,
     );
-    expect(csv.filter((line) => line.endsWith(',,,,,,,,,,,,,'))).toHaveLength(1);
+    expect(csv.filter((line) => line.endsWith(',,,,,,,,,,,,,,web,'))).toHaveLength(1);
   });
 
   it('has no bookings and no time to accept before the first booking', async () => {

@@ -132,6 +132,11 @@ export const motoristMessages = {
     sender !== null
       ? `${sender}: booking TQ-${reference} accepted. ${driver(driverName) ? `${driver(driverName)} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min).`
       : `${PLATFORM}: your recovery booking TQ-${reference} has been accepted. The driver is expected about ${clockTime(eta.at)} (${eta.minutes} min).`,
+  /** A caller's job the operator booked on the phone, accepted at once: its ETA and the status page. */
+  bookedByPhone: (sender: MotoristSender, reference: string, eta: { minutes: number; at: string }, driverName: string | null, jobUrl: string) =>
+    sender !== null
+      ? `${sender}: booking TQ-${reference} confirmed. ${driver(driverName) ? `${driver(driverName)} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min). Follow it here: ${jobUrl}`
+      : `${PLATFORM}: your recovery booking TQ-${reference} is confirmed. The driver is expected about ${clockTime(eta.at)} (${eta.minutes} min). Follow it here: ${jobUrl}`,
   onTheWay: (sender: MotoristSender, reference: string) =>
     sender !== null
       ? `${sender}: your driver is on the way (TQ-${reference}).`

@@ -22,7 +22,8 @@ import { penceToPounds, poundsToPence } from '#shared/money';
 import type { Role } from '#shared/roles';
 import type { PaymentRefund } from '#shared/payment-schemas';
 import { balancePaidBy, jobPageDone, NOT_REFUNDABLE, type BalanceMethod, type PaymentDue } from '#shared/payments';
-import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
+import type { Booking, BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
+import type { phoneBookingSchema } from '#shared/phone-jobs';
 import { readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
 import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '#shared/booking-schemas';
@@ -87,6 +88,7 @@ export { NO_SMS_PROVIDER } from './alerts';
 
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
+export type PhoneBookingBody = z.output<typeof phoneBookingSchema>;
 
 export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events'> {
   live: LiveHub;
@@ -380,6 +382,8 @@ export function bookingService(deps: BookingServiceDeps) {
           driverSalt: salt,
           respondBy,
           createdAt: at,
+          // From a browser on our own pages (the hosted company page, a quote link), else the company's website.
+          source: from.origin !== undefined && (from.origin === publicOrigin || from.origin === from.ownOrigin) ? 'hosted' : 'website',
         });
         if (inserted === undefined) return undefined;
         setDriverTokenHash(db, inserted, hashToken(tokens.driverToken(inserted, salt)));
@@ -433,6 +437,80 @@ export function bookingService(deps: BookingServiceDeps) {
       return { kind, now: penceToPounds(amountPence), later: penceToPounds(kind === 'hold' ? 0 : total - amountPence), percent };
     },
 
+    /**
+     * The operator books a caller's quote for them on the phone (docs/product.md §25): the job is
+     * accepted at once with its ETA, nothing is paid at booking, and the caller is texted the
+     * status page's link (put in by the outbox as it sends, decision 034). Only the company's own
+     * quote (404 otherwise), at its stored price, before it expires, and once.
+     */
+    async bookForCaller(companyId: number, reference: string, body: PhoneBookingBody): Promise<Booking> {
+      const quote = quoteForBooking(db, reference);
+      if (!quote || quote.companyId !== companyId) throw new NotFound(QUOTE_NOT_FOUND);
+      const irishMobiles = quote.textIrishMobiles === 1;
+      if (!isTextable(body.phone, { irishMobiles })) {
+        const message = irishMobiles ? PHONE_NOT_TEXTABLE_UK_IE : PHONE_NOT_TEXTABLE;
+        throw new ValidationFailed(message, { phone: message }, 'PHONE_NOT_TEXTABLE');
+      }
+      if (bookingByQuote(db, quote.id)) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      const now = deps.now();
+      const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
+      if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      const at = now.toISOString();
+      // The job token's input is a random key nobody keeps: the token lives on only sealed with the booking.
+      const token = tokens.jobToken(quote.id, newSalt());
+      const hash = hashToken(token);
+      const salt = newSalt();
+      const eta = { minutes: body.etaMinutes, at: new Date(now.getTime() + body.etaMinutes * 60_000).toISOString() };
+      const driverName = body.driverName || null;
+      const id = await write(db, () => {
+        const inserted = insertBooking(db, {
+          quoteId: quote.id,
+          companyId,
+          customerName: body.name,
+          customerPhone: body.phone,
+          registration: body.registration,
+          note: body.note || null,
+          pickupLat: null,
+          pickupLng: null,
+          pricePence: quote.totalPricePence,
+          jobTokenHash: hash,
+          jobTokenSealed: box.seal(token),
+          driverTokenHash: `pending:${hash}`,
+          driverSalt: salt,
+          respondBy: at,
+          createdAt: at,
+          source: 'phone',
+        });
+        if (inserted === undefined) return undefined;
+        setDriverTokenHash(db, inserted, hashToken(tokens.driverToken(inserted, salt)));
+        addLeadEvent(db, quote.id, 'contacted', 'requested', null, at);
+        moveBooking(
+          db,
+          inserted,
+          'requested',
+          'accepted',
+          at,
+          { etaMinutes: eta.minutes, etaAt: eta.at, etaFromPosition: false, driverName, acceptedAt: at },
+          { quoteId: quote.id, status: 'won', note: `Booked by phone. ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}` },
+        );
+        const sender = senderOf({ companyId, companyName: quote.companyName });
+        insertOutboxRows(
+          db,
+          motoristText(
+            { id: inserted, companyId, customerPhone: body.phone },
+            'accepted',
+            motoristMessages.bookedByPhone(sender, quote.publicId, eta, driverName, JOB_LINK_PLACEHOLDER),
+          ),
+        );
+        return inserted;
+      });
+      if (id === undefined) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      const b = bookingById(db, id);
+      if (!b) throw new NotFound(QUOTE_NOT_FOUND);
+      await changed(b, 'accepted', true);
+      return operatorView(b);
+    },
+
     /** The motorist's page. */
     job(token: string): { id: number; view: JobView } {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
@@ -454,6 +532,11 @@ export function bookingService(deps: BookingServiceDeps) {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       const messages = [...motoristText(b, 'cancelled', motoristMessages.cancelled(senderOf(b), b.reference, b.companyPhone)), ...alerts.cancelled(b)];
       return jobView(await move(b, 'cancelled', 'motorist', {}, null, messages));
+    },
+
+    /** The id of the booking behind a driver's token, with the driver's page's 404 and 410 (its rate limit is the route's). */
+    driverBookingId(token: string): number {
+      return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
     },
 
     driver(token: string): DriverView {

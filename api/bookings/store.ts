@@ -5,6 +5,7 @@ import type { Statement } from 'better-sqlite3';
 import type { BookingStatus } from '#shared/bookings';
 import { readReference, type LeadStatus } from '#shared/leads';
 import type { PaymentKind, PaymentStatus } from '#shared/payments';
+import type { JobSource } from '#shared/phone-jobs';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
 
@@ -67,6 +68,10 @@ export interface BookingWithQuote extends BookingRow {
   paymentAmountPence: number | null;
   paymentRefundedPence: number | null;
   paymentCheckoutUrl: string | null;
+  /** Where the job came from: phone for a quote the operator priced for a caller (api/phone/), else as booked. */
+  source: JobSource | null;
+  /** Who took the caller's quote; null for a web quote. */
+  takenBy: string | null;
 }
 
 const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId, b.status, b.customer_name as customerName,
@@ -83,9 +88,10 @@ const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.picku
   q.status as leadStatus, c.name as companyName, c.phone as companyPhone, c.custom_slug as companySlug, c.motorist_texts_off as motoristTextsOff,
   case when c.booking_sms_verified_at is not null then c.booking_sms_number end as companySmsNumber,
   p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence,
-  p.refunded_pence as paymentRefundedPence, p.checkout_url as paymentCheckoutUrl
+  p.refunded_pence as paymentRefundedPence, p.checkout_url as paymentCheckoutUrl,
+  case when pq.quote_id is not null then 'phone' else b.source end as source, pq.taken_by_name as takenBy
   from bookings b join quotes q on q.id = b.quote_id join companies c on c.id = b.company_id
-  left join payments p on p.booking_id = b.id`;
+  left join payments p on p.booking_id = b.id left join phone_quotes pq on pq.quote_id = b.quote_id`;
 
 const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `bookings:${key}`, () => db.$client.prepare(sql));
 
@@ -142,7 +148,12 @@ export type NewBooking = Pick<
   | 'driverSalt'
   | 'respondBy'
   | 'createdAt'
-> & { status?: 'requested' | 'awaiting_payment' /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */; jobTokenSealed: string };
+> & {
+  status?: 'requested' | 'awaiting_payment';
+  /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */
+  jobTokenSealed: string;
+  source?: JobSource;
+};
 
 /** Inserts a booking; answers its id, or undefined when the quote already has one. */
 export function insertBooking(db: Db, b: NewBooking): number | undefined {
@@ -150,11 +161,11 @@ export function insertBooking(db: Db, b: NewBooking): number | undefined {
     db,
     'insert',
     `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
-      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at, source)
      values (@quoteId, @companyId, @status, @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
-      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt)
+      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt, @source)
      on conflict (quote_id) do nothing`,
-  ).run({ ...b, status: b.status ?? 'requested' });
+  ).run({ ...b, status: b.status ?? 'requested', source: b.source ?? null });
   return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
 }
 

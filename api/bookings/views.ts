@@ -108,5 +108,7 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     history,
     payment: paymentOf(b),
     ...balanceOf(b),
+    source: b.source ?? 'website',
+    takenBy: b.takenBy,
   };
 }

@@ -16,7 +16,9 @@ import { documents } from './documents';
 import { leads } from './leads';
 import { postcodes } from './postcodes';
 import { payments } from './payments';
+import { phone } from './phone';
 import { pricing } from './pricing';
+import { proof } from './proof';
 import { quotes } from './quotes';
 import { share } from './share';
 import { audit, team } from './team';
@@ -53,7 +55,9 @@ export const contract = named({
   alerts,
   bookings,
   documents,
+  proof,
   payments,
+  phone,
   team,
   audit,
   docs,

@@ -6,6 +6,7 @@ import { BOOKING_STATUS_LABELS } from '#shared/bookings';
 import { LEAD_STATUS_LABELS } from '#shared/leads';
 import { PAYMENT_CSV_COLUMNS, paymentLabel, takenPence } from '#shared/payments';
 import { formatPhoneNational } from '#shared/phone-number';
+import { JOB_SOURCE_LABELS } from '#shared/phone-jobs';
 import { gearboxWords, neededWords, plainPounds, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
 import type { BookingExportRow, LeadExportRow } from './store';
 import { contactTaps } from './view';
@@ -57,6 +58,8 @@ export const CSV_HEADER = [
   'Driver',
   'Decline reason',
   ...PAYMENT_CSV_COLUMNS,
+  'Source',
+  'Taken by',
 ];
 
 const CHANNEL_LABELS = { whatsapp: 'WhatsApp', phone: 'Call' } as const;
@@ -118,9 +121,21 @@ export function csvRow(row: ExportRow, options: CsvOptions = { vatRegistered: fa
     row.note,
     ...bookingCells(row.booking),
     ...paymentCells(row.booking),
+    sourceOf(row),
+    row.takenBy,
   ]
     .map(csvCell)
     .join(',');
+}
+
+/**
+ * Where the quote came from (docs/product.md §25): phone for one the operator priced for a caller;
+ * else the booking's source (hosted page or website) when booked, and web when never booked.
+ */
+function sourceOf(row: ExportRow): string {
+  if (row.takenBy !== null) return JOB_SOURCE_LABELS.phone;
+  if (row.booking?.source) return JOB_SOURCE_LABELS[row.booking.source];
+  return 'web';
 }
 
 /** The booking's columns; blanks for a quote never booked. The mobile nationally, so no spreadsheet reads +44… as a sum. */

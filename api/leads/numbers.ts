@@ -21,8 +21,16 @@ export function numbersWindow(now: Date): { days: string[]; starts: string[]; en
   return { days, starts: days.map((day) => londonMidnight(day).toISOString()), end: londonMidnight(addDays(today, 1)).toISOString() };
 }
 
-/** `rows`: the company's quotes since the window's first day began, oldest first; `bookings`: its bookings since then. */
-export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<typeof numbersWindow>, bookings: readonly BookingNumbersRow[] = []): LeadNumbers {
+/**
+ * `rows`: the company's quotes since the window's first day began, oldest first; `bookings`: its
+ * bookings since then; `phoneQuotes`: how many of the window's quotes were taken by phone.
+ */
+export function leadNumbers(
+  rows: readonly NumbersRow[],
+  window: ReturnType<typeof numbersWindow>,
+  bookings: readonly BookingNumbersRow[] = [],
+  phoneQuotes = 0,
+): LeadNumbers {
   const { days, starts, end } = window;
   const perDay = new Array<number>(NUMBERS_DAYS).fill(0);
   const totals: number[] = [];
@@ -67,6 +75,8 @@ export function leadNumbers(rows: readonly NumbersRow[], window: ReturnType<type
         return sum + (payment ? keptPence(payment) : 0);
       }, 0),
     ),
+    phoneQuotes,
+    phoneBookings: booked.filter((booking) => booking.phone === 1).length,
   };
 }
 

@@ -13,6 +13,8 @@ import { createPacer, processSignals, type PacerOptions, type PacingSignals } fr
 import type { DailyJob } from '../platform/jobs/runner';
 import { companyRetentions, deleteLeads, expiredLeadIds } from './store';
 import { write } from '../platform/db/write';
+import { MISSED_CALL_DAYS } from '#shared/phone-jobs';
+import { forgetMissedCalls } from '../phone/store';
 import type { Logger } from '../platform/http/observability';
 
 export const RETENTION_JOB = 'retention:last-run';
@@ -89,8 +91,10 @@ export function retentionJob(deps: RetentionDeps): DailyJob {
       const result = await purge(now, stopping, signal);
       // Stopped part way: not marked, so the next start finishes the night's work.
       if (result === null) return false;
+      // Missed calls' numbers are kept 30 days (docs/product.md §25), whether or not the company has another call.
+      const forgottenCalls = await write(db, () => forgetMissedCalls(db, new Date(now.getTime() - MISSED_CALL_DAYS * 86_400_000).toISOString()));
       const { deleted, ...pacing } = result;
-      logger.info({ msg: 'Retention run', night: day, deletedQuotes: deleted, ms: Math.round(performance.now() - started), ...pacing });
+      logger.info({ msg: 'Retention run', night: day, deletedQuotes: deleted, forgottenCalls, ms: Math.round(performance.now() - started), ...pacing });
       return true;
     },
   };

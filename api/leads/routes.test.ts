@@ -429,13 +429,13 @@ describe('GET /api/quotes/export.csv', () => {
     expect(lines.pop()).toBe('');
     expect(lines[0]).toBe(
       'Reference,Date,Time,Pickup,Destination,Miles,Vehicle,Gearbox,Rolling status,Passengers,Problem,When,Total (£),Status,Status changed,Customer contact,Last change,Note,' +
-        'Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA (minutes),Driver,Decline reason,Payment status,Amount paid (£),Amount refunded (£)',
+        'Booking,Booked,Customer name,Customer mobile,Registration,Booking note,Accepted,ETA (minutes),Driver,Decline reason,Payment status,Amount paid (£),Amount refunded (£),Source,Taken by',
     );
     expect(lines).toHaveLength(3);
     expect(lines[1]).toBe(
-      `TQ-${tricky},10/06/2026,09:02,M1 1AE,LS1 4AP,43.2,"Van, ""long"", Wheelbase",'+1,'@SUM(A1),0,"'=HYPERLINK(""http://evil.example"",""Click"")",12/06/2026 07:15,298.00,Contacted,10/06/2026 13:00,WhatsApp 10/06/2026 13:00,Contacted 10/06/2026 13:00,"Rang back, =booked",,,,,,,,,,,,,`,
+      `TQ-${tricky},10/06/2026,09:02,M1 1AE,LS1 4AP,43.2,"Van, ""long"", Wheelbase",'+1,'@SUM(A1),0,"'=HYPERLINK(""http://evil.example"",""Click"")",12/06/2026 07:15,298.00,Contacted,10/06/2026 13:00,WhatsApp 10/06/2026 13:00,Contacted 10/06/2026 13:00,"Rang back, =booked",,,,,,,,,,,,,,web,`,
     );
-    expect(lines[2]).toBe(`TQ-${plain},10/06/2026,00:30,M1 1AE,LS1 4AP,43.2,Car,Manual,Rolling,0,Engine Failure,Now,143.75,New,,,,,,,,,,,,,,,,,`);
+    expect(lines[2]).toBe(`TQ-${plain},10/06/2026,00:30,M1 1AE,LS1 4AP,43.2,Car,Manual,Rolling,0,Engine Failure,Now,143.75,New,,,,,,,,,,,,,,,,,,web,`);
     const filtered = await t.call('GET', '/api/quotes/export.csv?status=new&from=2026-06-10&to=2026-06-10', { token: op.token });
     expect(filtered.headers.get('content-disposition')).toBe('attachment; filename="quotes-2026-06-10-to-2026-06-10.csv"');
     expect(filtered.text.split('\r\n').slice(1, -1)).toEqual([lines[2]]);
@@ -454,7 +454,7 @@ describe('GET /api/quotes/export.csv', () => {
     await t.call('PUT', `/api/quotes/${reference}/status`, { token: op.token, body: { status: 'won' } });
     const plainCsv = await t.call('GET', '/api/quotes/export.csv', { token: op.token });
     expect(plainCsv.text.split('\r\n')[1]).toBe(
-      `TQ-${reference},10/06/2026,13:00,M1 1AE,LS1 4AP,43.2,Luton Van,Automatic,Not Rolling,0,Flat Battery,Now,298.00,Won,10/06/2026 13:00,,Won 10/06/2026 13:00,Left a voicemail,,,,,,,,,,,,,`,
+      `TQ-${reference},10/06/2026,13:00,M1 1AE,LS1 4AP,43.2,Luton Van,Automatic,Not Rolling,0,Flat Battery,Now,298.00,Won,10/06/2026 13:00,,Won 10/06/2026 13:00,Left a voicemail,,,,,,,,,,,,,,web,`,
     );
 
     await t.call('PUT', '/api/pricing', { token: op.token, body: { vatRegistered: true, pricesIncludeVat: true } });

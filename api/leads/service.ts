@@ -28,6 +28,7 @@ import { NotFound, ValidationFailed } from '../platform/errors';
 import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
 import { csvStream, type ExportRow } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
+import { phoneQuotesBetween } from '../phone/store';
 import { toLead, toLeadDetail } from './view';
 
 export const QUOTE_NOT_FOUND = 'Quote not found';
@@ -122,7 +123,12 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
 
     numbers(companyId: number): LeadNumbers {
       const window = numbersWindow(deps.now());
-      return leadNumbers(leadsSince(db, companyId, window.starts[0]), window, bookingsSince(db, companyId, window.starts[0]));
+      return leadNumbers(
+        leadsSince(db, companyId, window.starts[0]),
+        window,
+        bookingsSince(db, companyId, window.starts[0]),
+        phoneQuotesBetween(db, companyId, window.starts[0], window.end),
+      );
     },
 
     detail: (companyId: number, reference: string): LeadDetail => detailOf(find(companyId, reference)),

@@ -5,6 +5,7 @@
 // would cost more than these reads themselves (api/platform/db/prepared.ts).
 import type { Statement } from 'better-sqlite3';
 import type { BookingStatus } from '#shared/bookings';
+import type { JobSource } from '#shared/phone-jobs';
 import type { ContactChannel, LeadStatus } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
@@ -131,6 +132,8 @@ export interface LeadExportRow extends LeadRow {
   lastChangeStatus: LeadStatus | null;
   lastChangeAt: string | null;
   note: string | null;
+  /** Who took the quote on the phone; null for a web quote (docs/product.md §25). */
+  takenBy: string | null;
 }
 
 /** The export's extra columns for one chunk of rows, read by row id in one statement. */
@@ -140,12 +143,14 @@ export function withExportDetails(db: Db, rows: readonly LeadRow[]): LeadExportR
     db,
     'exportDetails',
     `select q.id, q.vat_pence as vatPence, last.status as lastChangeStatus, last.created_at as lastChangeAt,
-      (select note from lead_events where quote_id = q.id and note is not null and trim(note) <> '' order by id desc limit 1) as note
+      (select note from lead_events where quote_id = q.id and note is not null and trim(note) <> '' order by id desc limit 1) as note,
+      pq.taken_by_name as takenBy
     from quotes q left join lead_events last on last.id = (select max(id) from lead_events where quote_id = q.id)
+    left join phone_quotes pq on pq.quote_id = q.id
     where q.id in (select value from json_each(?))`,
   ).all(JSON.stringify(rows.map((row) => row.id))) as ({ id: number } & Omit<LeadExportRow, keyof LeadRow>)[];
   const byId = new Map(details.map((detail) => [detail.id, detail]));
-  return rows.map((row) => ({ vatPence: 0, lastChangeStatus: null, lastChangeAt: null, note: null, ...byId.get(row.id), ...row }));
+  return rows.map((row) => ({ vatPence: 0, lastChangeStatus: null, lastChangeAt: null, note: null, takenBy: null, ...byId.get(row.id), ...row }));
 }
 
 /** Whether the company is VAT-registered now: its export then splits each total into net, VAT and gross. */
@@ -178,6 +183,8 @@ export interface BookingNumbersRow extends PaymentAmountColumns {
   createdAt: string;
   status: BookingStatus;
   acceptedAt: string | null;
+  /** 1 for a booking of a quote taken by phone (docs/product.md §25). */
+  phone: number;
 }
 
 /**
@@ -188,7 +195,8 @@ export function bookingsSince(db: Db, companyId: number, since: string): Booking
   return statement(
     db,
     'bookingsSince',
-    `select b.created_at as createdAt, b.status, b.accepted_at as acceptedAt, ${PAYMENT_AMOUNT_COLUMNS}
+    `select b.created_at as createdAt, b.status, b.accepted_at as acceptedAt, ${PAYMENT_AMOUNT_COLUMNS},
+       exists (select 1 from phone_quotes pq where pq.quote_id = b.quote_id) as phone
      from bookings b indexed by bookings_company_created left join payments p on p.booking_id = b.id
      where b.company_id = ? and b.created_at >= ? and b.status != 'awaiting_payment'`,
   ).all(companyId, since) as BookingNumbersRow[];
@@ -197,6 +205,8 @@ export function bookingsSince(db: Db, companyId: number, since: string): Booking
 /** A quote's booking as the export lists it, with its payment at booking. */
 export interface BookingExportRow extends PaymentAmountColumns {
   quoteId: number;
+  /** Where the booking came from, when it was kept (bookings.source). */
+  source: JobSource | null;
   status: BookingStatus;
   createdAt: string;
   customerName: string;
@@ -216,7 +226,7 @@ export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): Map<numbe
     'bookingsOf',
     `select b.quote_id as quoteId, b.status, b.created_at as createdAt, b.customer_name as customerName, b.customer_phone as customerPhone,
        b.registration, b.note, b.accepted_at as acceptedAt, b.eta_minutes as etaMinutes, b.driver_name as driverName, b.decline_reason as declineReason,
-       ${PAYMENT_AMOUNT_COLUMNS}
+       b.source, ${PAYMENT_AMOUNT_COLUMNS}
      from bookings b left join payments p on p.booking_id = b.id where b.quote_id in (select value from json_each(?))`,
   ).all(JSON.stringify(quoteIds)) as BookingExportRow[];
   return new Map(rows.map((row) => [row.quoteId, row]));
@@ -275,6 +285,7 @@ export function deleteLeads(db: Db, ids: readonly number[]): number {
     statement(db, 'deleteEvents', 'delete from lead_events where quote_id in (select value from json_each(?))').run(list);
     statement(db, 'deleteBookingMail', `delete from mail_outbox where booking_id in (${bookingsOf})`).run(list);
     statement(db, 'deleteBookings', 'delete from bookings where quote_id in (select value from json_each(?))').run(list);
+    statement(db, 'deletePhoneQuotes', 'delete from phone_quotes where quote_id in (select value from json_each(?))').run(list);
   }
   return statement(db, 'deleteQuotes', 'delete from quotes where id in (select value from json_each(?))').run(list).changes;
 }

@@ -48,6 +48,8 @@ import { SmsRefused, twilioTransport, type SmsTransport } from './sms-transport'
 import { smsBudget } from './sms-budget';
 import type { AlertChannel } from '#shared/leads';
 import { JobLinkUnavailable, withJobLink } from '../bookings/job-link';
+import { withQuoteLink } from '../phone/link-fill';
+import { quoteLinkTokens } from '../phone/link-token';
 import { jobTokenBox } from '../bookings/tokens';
 
 /** The outbox writer's job name (quote alerts, digests, daily summaries). */
@@ -187,6 +189,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
   const sms = options.smsTransport ?? (config.sms ? twilioTransport(config.sms) : undefined);
   const box = jobTokenBox(config.sessionSecret);
+  const quoteLinks = quoteLinkTokens(config.sessionSecret);
   const everyMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
@@ -353,7 +356,8 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
         return 'held' as const;
       }
       try {
-        return { r: due, mail: withJobLink(db, due, withLink(db, due, config.publicUrl, at), box, config.publicUrl) };
+        const mail = withJobLink(db, due, withLink(db, due, config.publicUrl, at), box, config.publicUrl);
+        return { r: due, mail: withQuoteLink(db, due, mail, quoteLinks, config.publicUrl) };
       } catch (error) {
         if (!(error instanceof JobLinkUnavailable || error instanceof InvitationClosed)) throw error;
         recordOutcome(db, due.id, { status: 'failed', attempts: due.attempts, lastError: error.message });

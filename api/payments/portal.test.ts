@@ -241,10 +241,11 @@ describe('payments: the numbers and the export', () => {
     expect(numbers.json).toMatchObject({ bookings: 1, moneyTaken: 27.44 });
 
     const csv = (await s.t.call('GET', '/api/quotes/export.csv', { token: s.op.token })).text.split('\r\n');
-    expect(csv[0]).toMatch(/,Decline reason,Payment status,Amount paid \(£\),Amount refunded \(£\)$/);
+    // The payment's columns, then where the job came from and who took it (a phone job's).
+    expect(csv[0]).toMatch(/,Decline reason,Payment status,Amount paid \(£\),Amount refunded \(£\),Source,Taken by$/);
     const row = (reference: string) => csv.find((line) => line.startsWith(`TQ-${reference},`)) ?? '';
-    expect(row(s.reference)).toMatch(/,Partly refunded,37\.44,10\.00$/);
-    expect(row(waiting)).toMatch(/,Awaiting payment,0\.00,0\.00$/);
+    expect(row(s.reference)).toMatch(/,Partly refunded,37\.44,10\.00,website,$/);
+    expect(row(waiting)).toMatch(/,Awaiting payment,0\.00,0\.00,website,$/);
   });
 });
 

@@ -3,7 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { CreditCard, KeyRound, LifeBuoy, LogOut, Menu, Truck } from 'lucide-react';
+import { CreditCard, KeyRound, LifeBuoy, LogOut, Menu, PhoneCall, Truck } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { UnsavedChangesProvider, useConfirmLeave } from '../lib/unsaved';
 import { Button } from './ui';
@@ -73,34 +73,44 @@ function Shell({ children }: { children: ReactNode }) {
               {user && <Greeting userId={user.id} email={user.email} />}
             </span>
           </Link>
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger asChild>
-              <Button variant="outline" aria-label="Account menu">
-                <Menu aria-hidden="true" />
-                <span className="hidden sm:inline">Menu</span>
+          <div className="flex shrink-0 items-center gap-2">
+            {/* A caller on the line: New quote is one tap from every screen of the portal (docs/product.md §25). */}
+            {user?.role !== 'driver' && (
+              <Button asChild>
+                <Link to="/dashboard/new-quote" onClick={(event) => !confirmLeave() && event.preventDefault()}>
+                  <PhoneCall aria-hidden="true" /> New quote
+                </Link>
               </Button>
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-                {/* Billing is the owner's (docs/product.md, "The team"). */}
-                {user?.role === 'owner' && (
-                  <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
-                    <CreditCard aria-hidden="true" /> Manage Subscription
+            )}
+            <DropdownMenu.Root>
+              <DropdownMenu.Trigger asChild>
+                <Button variant="outline" aria-label="Account menu">
+                  <Menu aria-hidden="true" />
+                  <span className="hidden sm:inline">Menu</span>
+                </Button>
+              </DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+                  {/* Billing is the owner's (docs/product.md, "The team"). */}
+                  {user?.role === 'owner' && (
+                    <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
+                      <CreditCard aria-hidden="true" /> Manage Subscription
+                    </DropdownMenu.Item>
+                  )}
+                  <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
+                    <LifeBuoy aria-hidden="true" /> Contact & Support
                   </DropdownMenu.Item>
-                )}
-                <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
-                  <LifeBuoy aria-hidden="true" /> Contact & Support
-                </DropdownMenu.Item>
-                <DropdownMenu.Item className={ITEM} onSelect={() => setChangingPassword(true)}>
-                  <KeyRound aria-hidden="true" /> Change Password
-                </DropdownMenu.Item>
-                <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
-                <DropdownMenu.Item className={ITEM} disabled={logout.isPending} onSelect={() => confirmLeave() && logout.mutate()}>
-                  <LogOut aria-hidden="true" /> Sign Out
-                </DropdownMenu.Item>
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+                  <DropdownMenu.Item className={ITEM} onSelect={() => setChangingPassword(true)}>
+                    <KeyRound aria-hidden="true" /> Change Password
+                  </DropdownMenu.Item>
+                  <DropdownMenu.Separator className="my-1 h-px bg-slate-200" />
+                  <DropdownMenu.Item className={ITEM} disabled={logout.isPending} onSelect={() => confirmLeave() && logout.mutate()}>
+                    <LogOut aria-hidden="true" /> Sign Out
+                  </DropdownMenu.Item>
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
+          </div>
         </div>
       </header>
       <VerifyEmailBanner />

@@ -8,6 +8,7 @@ import type { DocumentKind } from '#shared/documents';
 import type { AlertChannel, AlertMode, AlertStatus, ContactChannel, LeadStatus, OutboxKind } from '#shared/leads';
 import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '#shared/subscription';
+import type { JobSource } from '#shared/phone-jobs';
 import type { Role } from '#shared/roles';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
@@ -551,6 +552,12 @@ export const bookings = sqliteTable(
     reviewRequestedAt: text('review_requested_at'),
     statusChangedAt: text('status_changed_at').notNull(),
     createdAt: createdAt(),
+    /**
+     * Where the job came from (shared/phone-jobs.ts, JobSource): the company's own website, our hosted
+     * pages (the company page, a quote link) or the phone (booked by the operator for a caller).
+     * Null for bookings from before it was kept.
+     */
+    source: text('source').$type<JobSource>(),
   },
   (t) => [
     uniqueIndex('bookings_quote').on(t.quoteId),
@@ -733,4 +740,128 @@ export const auditEvents = sqliteTable(
     index('audit_events_kind').on(t.companyId, t.kind, t.id),
     index('audit_events_at').on(t.at),
   ],
+);
+
+/**
+ * A job's evidence (docs/product.md, "Proof of condition"): a photo or a signature taken on the
+ * driver's page at pickup or drop-off. The bytes live in the blob store (api/proof/blob-store.ts),
+ * never here: the row keeps their keys, size, SHA-256, type and what the phone said of them. Each
+ * row is named in URLs by `public_id` (128 random bits), and is deleted with its booking; a trigger
+ * then queues its blobs in `blob_deletions` for the store.
+ */
+export const jobFiles = sqliteTable(
+  'job_files',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    publicId: text('public_id').notNull(),
+    /** The phone's own id for the upload: a retry of one that did arrive stores nothing twice. */
+    clientId: text('client_id').notNull(),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    kind: text('kind').$type<'photo' | 'signature'>().notNull(),
+    /** front, rear, left, right or damage for a photo; null for a signature. */
+    slot: text('slot'),
+    note: text('note'),
+    signerName: text('signer_name'),
+    /** When and where the phone took it, as the phone said. */
+    takenAt: text('taken_at').notNull(),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
+    takenBy: text('taken_by').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    /** Hex SHA-256 of the bytes as uploaded. */
+    sha256: text('sha256').notNull(),
+    storeKey: text('store_key').notNull(),
+    /** The copy the motorist is shown, its own EXIF location and metadata taken out; null when none could be made (HEIC). */
+    shownKey: text('shown_key'),
+    /** A small JPEG or PNG the phone made, for grids and the job report. */
+    thumbKey: text('thumb_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('job_files_public').on(t.publicId),
+    uniqueIndex('job_files_client').on(t.bookingId, t.clientId),
+    index('job_files_booking').on(t.bookingId, t.takenAt),
+  ],
+);
+
+/** Blobs whose rows are gone, for the store to delete (api/proof/sweep.ts). Filled by a trigger on `job_files`. */
+export const blobDeletions = sqliteTable('blob_deletions', {
+  key: text('key').primaryKey(),
+  queuedAt: text('queued_at').notNull(),
+});
+
+/** The condition checklist and notes of a job at one stage, as the driver last saved them. */
+export const jobConditions = sqliteTable(
+  'job_conditions',
+  {
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    companyId: companyRef(),
+    /** JSON `[{ item, checked }]`: the operator's items as they were when saved. */
+    checklist: text('checklist').notNull(),
+    notes: text('notes').notNull().default(''),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookingId, t.stage] })],
+);
+
+/** What the operator asks of the driver's page (docs/product.md, "Proof of condition"); no row, the defaults. */
+export const proofSettings = sqliteTable('proof_settings', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  photosBeforeLoaded: bool('photos_before_loaded').notNull().default(false),
+  photosBeforeCompleted: bool('photos_before_completed').notNull().default(false),
+  /** JSON array of the checklist's items. */
+  checklist: text('checklist').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A quote the operator priced for a caller (docs/product.md §25): who took it, the one-off
+ * adjustment (also a line of the quote's own snapshot), and its link's token, made from a random
+ * salt kept here (api/phone/link-token.ts) and looked up by its SHA-256 hash only. Deleted with
+ * its quote by retention.
+ */
+export const phoneQuotes = sqliteTable(
+  'phone_quotes',
+  {
+    quoteId: integer('quote_id')
+      .primaryKey()
+      .references(() => quotes.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    takenByUserId: integer('taken_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** The staff member's name as it was when they took the call. */
+    takenByName: text('taken_by_name').notNull(),
+    adjustmentPence: pence('adjustment_pence'),
+    adjustmentReason: text('adjustment_reason'),
+    linkSalt: text('link_salt').notNull(),
+    linkTokenHash: text('link_token_hash').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('phone_quotes_link').on(t.linkTokenHash), index('phone_quotes_company_created').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * A call the firm did not answer, reported by the voice webhook (docs/product.md §25): the
+ * caller's number (E.164) and whether they were texted the quote page. Kept 30 days.
+ */
+export const missedCalls = sqliteTable(
+  'missed_calls',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    caller: text('caller').notNull(),
+    callStatus: text('call_status').notNull(),
+    texted: bool('texted').notNull().default(false),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [index('missed_calls_company_created').on(t.companyId, t.createdAt)],
 );

@@ -22,6 +22,8 @@ describe('redaction', () => {
     ['/job/k3Jd9_2l', '/job/[redacted]'],
     ['/driver/k3Jd9_2l?x=1', '/driver/[redacted]?x=1'],
     ['/api/jobs/k3Jd9_2l/receipt', '/api/jobs/[redacted]/receipt'],
+    ['/q/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g', '/q/[redacted]'],
+    ['/api/quote-links/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g', '/api/quote-links/[redacted]'],
     ['/subscription-success?session_id=cs_test_a1b2&x=1', '/subscription-success?session_id=[redacted]&x=1'],
     ['/anything?token=secret&reset_token=also', '/anything?token=[redacted]&reset_token=[redacted]'],
     ['Could not expire cs_live_a1B2c3 at Stripe', 'Could not expire [redacted] at Stripe'],
@@ -31,7 +33,8 @@ describe('redaction', () => {
   });
 
   it('leaves ordinary paths alone (the quote path is checked once, cheaply)', () => {
-    for (const path of ['/api/quotes/calculate', '/api/quotes/TQ-KJAECF76R', '/company/demo', '/api/jobs', '/healthz']) expect(redact(path)).toBe(path);
+    for (const path of ['/api/quotes/calculate', '/api/quotes/TQ-KJAECF76R', '/company/demo', '/api/jobs', '/healthz', '/api/phone-quotes/TQ-KJAECF76R/text'])
+      expect(redact(path)).toBe(path);
   });
 });
 

@@ -13,6 +13,7 @@ import { BALANCE_METHOD_LABELS, BALANCE_METHODS, BALANCE_RECORDED, type BalanceM
 import { telUrl, ukNational } from '#shared/phone';
 import { useLiveDriverJob } from './live';
 import { navigationLinks, type Place } from './navigate';
+import { DriverProof } from './proof/DriverProof';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },
@@ -47,6 +48,8 @@ export default function DriverPage() {
   const [askBalance, setAskBalance] = useState(false);
   const [busy, setBusy] = useState(false);
   const [sharing, setSharing] = useState(false);
+  /** Why the next step waits (the operator requires photos not yet taken), or null. */
+  const [proofBlock, setProofBlock] = useState<string | null>(null);
   const watch = useRef<number | null>(null);
   const lastSent = useRef(0);
 
@@ -213,6 +216,7 @@ export default function DriverPage() {
           <p className="mt-2 text-sm text-slate-700">{SHARING_NOTE}</p>
         </section>
       )}
+      <DriverProof token={token} status={view.status} onBlock={setProofBlock} />
       {problem && (
         <p role="alert" className="text-red-800">
           {problem}
@@ -238,9 +242,10 @@ export default function DriverPage() {
       )}
       {next && !askBalance && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
+          {proofBlock && <p className="mx-auto mb-2 max-w-md text-center font-semibold text-red-800">{proofBlock}</p>}
           <button
             type="button"
-            disabled={busy}
+            disabled={busy || proofBlock !== null}
             onClick={() => (next.step === 'completed' && view.balance > 0 ? setAskBalance(true) : void move(next.step))}
             className="mx-auto flex min-h-16 w-full max-w-md items-center justify-center rounded-xl bg-brand-700 text-xl font-bold text-white disabled:opacity-60"
           >

@@ -82,8 +82,8 @@ describe('<JobPage>', () => {
     latest().send(job({ status: 'completed', driverName: 'Sam', balance: 0, balanceRecorded: 'cash' }));
     // Nothing more will change: the stream is closed.
     expect(latest().closed).toBe(true);
-    // No read of the job was needed while the stream worked; the receipt the recorded balance owes is asked for.
-    expect(api.calls.map((c) => c.path)).toEqual([`/api/jobs/${TOKEN}/documents`]);
+    // No read of the job was needed while the stream worked (the completed job's photos are read once); the receipt the recorded balance owes is asked for.
+    expect(api.calls.filter((c) => !c.path.endsWith('/proof')).map((c) => c.path)).toEqual([`/api/jobs/${TOKEN}/documents`]);
   });
 
   it('reads the job every 10 s while the stream is broken, and goes back to the stream when it returns', async () => {
@@ -145,7 +145,8 @@ describe('<JobPage>', () => {
     latest().send(job({ status: 'completed' }));
     expect(await screen.findByRole('heading', { name: 'Completed' })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Receipt' })).toBeNull();
-    expect(api.calls).toEqual([]);
+    // Only the job's photos are read, no documents.
+    expect(api.calls.map((c) => c.path)).toEqual([`/api/jobs/${TOKEN}/proof`]);
   });
 
   it('cancels a requested booking after asking once', async () => {

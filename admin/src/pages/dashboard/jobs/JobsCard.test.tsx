@@ -37,6 +37,8 @@ const requested: Booking = {
   payment: null,
   balance: 143.75,
   balanceRecorded: null,
+  source: 'website',
+  takenBy: null,
 };
 const DRIVER_URL = 'http://localhost/driver/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
 const accepted: Booking = {
@@ -99,6 +101,16 @@ describe('<JobsCard>', () => {
 
     const finished = within(screen.getByRole('list', { name: 'Finished jobs' })).getByRole('article');
     expect(finished.textContent).toContain('Declined: No truck free');
+  });
+
+  it('marks where each job came from, and who took a phone job', async () => {
+    const phoneJob: Booking = { ...underWay, source: 'phone', takenBy: 'Dana Driver' };
+    renderCard({ 'GET /api/bookings': () => list([requested, phoneJob]) });
+    await screen.findByText(waitingText(1));
+    expect(within(job('KJAECF76R')).getByLabelText('From: website').textContent).toBe('website');
+    expect(within(job('KJAECF76R')).queryByText(/^Taken by phone/)).toBeNull();
+    expect(within(job('M3N4P5Q6R')).getByLabelText('From: phone').textContent).toBe('phone');
+    expect(within(job('M3N4P5Q6R')).getByText('Taken by phone by Dana Driver')).toBeTruthy();
   });
 
   it('says when nothing waits, and keeps the card so the operator knows where bookings land', async () => {

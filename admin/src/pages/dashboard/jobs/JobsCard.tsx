@@ -13,6 +13,7 @@ import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, 
 import { fieldMessages } from '#shared/field-messages';
 import { formatPence, formatPounds } from '#shared/money';
 import { paymentAmountsOf, paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
+import { JOB_SOURCE_LABELS } from '#shared/phone-jobs';
 import { paymentSummary, refundablePence } from '#shared/payments';
 import type { z } from 'zod';
 import { formatPhoneNational } from '#shared/phone-number';
@@ -21,6 +22,7 @@ import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitl
 import { formatDateTime } from '../quotes/format';
 import { useAnswerJob, useJobs, type Answer } from './api';
 import { JobDocumentLinks } from './JobDocumentLinks';
+import { JobProofPanel } from './JobProofPanel';
 import { countdown, useNow, whatsappShare } from './format';
 
 const TONES: Record<BookingStatus, 'warning' | 'brand' | 'success' | 'neutral' | 'danger'> = {
@@ -102,6 +104,9 @@ function JobItem({ job }: { job: Booking }) {
         </h3>
         <span className="flex items-center gap-3">
           {requested && <TimeLeft respondBy={job.respondBy} />}
+          <Badge tone="neutral" aria-label={`From: ${JOB_SOURCE_LABELS[job.source]}`}>
+            {JOB_SOURCE_LABELS[job.source]}
+          </Badge>
           <Badge tone={TONES[job.status]}>{BOOKING_STATUS_LABELS[job.status]}</Badge>
         </span>
       </div>
@@ -111,6 +116,7 @@ function JobItem({ job }: { job: Booking }) {
         </a>{' '}
         · {job.registration} · {job.pickupPostcode} → {job.destinationPostcode} · {formatPounds(job.price)}
       </p>
+      {job.takenBy && <p className="text-sm text-slate-800">Taken by phone by {job.takenBy}</p>}
       {job.note && <p className="text-sm text-slate-800">Note: {job.note}</p>}
       {job.position && (
         <p className="text-sm">
@@ -135,6 +141,7 @@ function JobItem({ job }: { job: Booking }) {
       {requested && <AnswerForms job={job} />}
       {job.driverUrl && <DriverLink job={job} url={job.driverUrl} />}
       {job.status === 'completed' && job.payment && <JobDocumentLinks job={job} />}
+      <JobProofPanel job={job} />
       <History job={job} />
     </article>
   );

@@ -46,10 +46,13 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
     { label: 'Bookings', value: String(numbers.bookings) },
     { label: 'Median time to accept', value: numbers.medianAcceptanceSeconds === null ? '–' : durationText(numbers.medianAcceptanceSeconds) },
     { label: MONEY_TAKEN_LABEL, value: formatPounds(numbers.moneyTaken) },
+    // Phone jobs counted apart from web ones (docs/product.md §25).
+    { label: 'Phone quotes (30 days)', value: String(numbers.phoneQuotes) },
+    { label: 'Phone bookings (30 days)', value: String(numbers.phoneBookings) },
   ];
   return (
     <div className="grid gap-6">
-      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-9">
+      <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
         {stats.map((stat) => (
           <div key={stat.label} className="rounded-lg bg-slate-50 p-3">
             <dt className="text-xs font-medium text-slate-600">{stat.label}</dt>

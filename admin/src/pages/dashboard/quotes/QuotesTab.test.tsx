@@ -70,6 +70,8 @@ const numbers: LeadNumbers = {
   completedBookings: 1,
   medianAcceptanceSeconds: 245,
   moneyTaken: 37.44,
+  phoneQuotes: 1,
+  phoneBookings: 1,
 };
 const settings: LeadSettings = {
   alertMode: 'each',
@@ -103,6 +105,7 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
       },
     }),
     'GET /api/invoice-settings': () => ({ json: { vatNumber: null, businessAddress: null, vatRegistered: false } }),
+    'GET /api/proof-settings': () => ({ json: { photosBeforeLoaded: false, photosBeforeCompleted: false, checklist: ['Keys handed over'] } }),
     'GET /api/payments': () => ({
       json: {
         mode: 'local',
@@ -299,6 +302,8 @@ describe('<QuotesTab>', () => {
       'Bookings: 2',
       'Median time to accept: 4 min',
       'Money taken: £37.44',
+      'Phone quotes (30 days): 1',
+      'Phone bookings (30 days): 1',
     ]);
     const funnel = screen.getByRole('region', { name: 'From quote to job, last 30 days' });
     expect(
@@ -326,7 +331,8 @@ describe('the Driver Portal’s fifth tab', () => {
   it('comes after the four settings tabs and loads nothing until opened', async () => {
     const { api } = renderTab('/dashboard', {}, <DriverPortal />);
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent?.trim());
-    expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes']);
+    // The owner's own two (the team and its audit log) follow it.
+    expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes', 'Team', 'Audit log']);
     await screen.findByText('Unable to load your current rates. Saving will replace them.');
     expect(api.calls.some((call) => call.path.startsWith('/api/quotes'))).toBe(false);
     // Radix tabs activate on mouse down (a click is a pointer sequence jsdom does not make whole).

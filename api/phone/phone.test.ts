@@ -1,0 +1,399 @@
+// Phone jobs (docs/product.md §25) through the real app: a caller priced with the company's own
+// engine and an adjustment, stored as taken by phone, its link texted by the real outbox worker
+// to the fake SMS provider, its page, a booking made from it and one made for the caller, the
+// Jobs list, numbers and CSV, and the voice webhook with requests signed here.
+import { afterEach, describe, expect, it } from 'vitest';
+import { bookings, mailOutbox, missedCalls, phoneQuotes, quotes } from '../platform/db/schema';
+import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
+import { startSmsFake, type SmsFake } from '../test/sms-fake';
+import { mailOutboxJobs } from '../mail/worker';
+import { retentionJob } from '../leads/retention';
+import { updateCompany } from '../company/store';
+import { updateUser } from '../auth/store';
+import {
+  ADJUSTMENT_REASON_REQUIRED,
+  ADJUSTMENT_TOTAL_NEGATIVE,
+  QUOTE_LINK_NEEDS_SUBSCRIPTION,
+  QUOTE_LINK_NO_SMS,
+  QUOTE_LINK_NOT_UK_MOBILE,
+  QUOTE_LINK_TEXTS_PER_NUMBER,
+  QUOTE_LINK_TEXTS_USED,
+} from '#shared/phone-jobs';
+import { MOBILE_INVALID } from '#shared/booking-schemas';
+import { twilioSignature } from './twilio-signature';
+
+let cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} };
+const CALLER = '+447700900555';
+const VOICE_URL = `${TEST_ORIGIN}/api/phone/voice`;
+
+async function setup(options: { sms?: boolean } = {}) {
+  const clock = { now: new Date('2026-06-10T11:00:00Z') };
+  const now = () => clock.now;
+  const fake: SmsFake = await startSmsFake();
+  cleanup.push(() => fake.close());
+  const t = createTestApp({ now, env: options.sms === false ? {} : fake.env() });
+  const worker = runnerFor(mailOutboxJobs({ db: t.deps.db, config: t.config, logger: silent, now }), { db: t.deps.db, logger: silent, now, busy: () => false });
+  cleanup.push(() => worker.stop());
+  const op = await t.operator('active');
+  const other = await t.operator('active');
+  const { companySlug: _slug, ...body } = { companySlug: undefined, ...quoteBody };
+  const create = (extra: Record<string, unknown> = {}, token = op.token) => t.call('POST', '/api/phone-quotes', { token, body: { ...body, ...extra } });
+  const outbox = () => t.deps.db.select().from(mailOutbox).all();
+  const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
+  return { t, fake, worker, op, other, body, create, outbox, advance, clock };
+}
+
+describe('pricing a caller', () => {
+  it('prices with the company’s engine, the adjustment its own last line, and stores nothing', async () => {
+    const { t, op, body } = await setup();
+    const web = await t.call('POST', '/api/quotes/calculate', { body: { ...body, companyId: op.companyId } });
+    const before = t.deps.db.select().from(quotes).all().length;
+    const priced = await t.call('POST', '/api/phone-quotes/price', {
+      token: op.token,
+      body: { ...body, adjustment: { amount: 40, reason: 'Second vehicle' } },
+    });
+    expect(priced.status).toBe(200);
+    expect(priced.json.lines.slice(0, -1)).toEqual(web.json.lines);
+    expect(priced.json.lines.at(-1)).toEqual({ label: 'Second vehicle', amount: 40 });
+    expect(priced.json.totalPrice).toBeCloseTo(web.json.totalPrice + 40, 2);
+    expect(t.deps.db.select().from(quotes).all()).toHaveLength(before);
+  });
+
+  it('refuses an adjustment without a reason, or one that takes the price below £0, with 400 and nothing stored', async () => {
+    const { t, op, create } = await setup();
+    const noReason = await create({ adjustment: { amount: 10, reason: ' ' } });
+    expect(noReason.status).toBe(400);
+    expect(noReason.json.fields['adjustment.reason']).toBe(ADJUSTMENT_REASON_REQUIRED);
+    const negative = await create({ adjustment: { amount: -1000, reason: 'Goodwill' } });
+    expect(negative.status).toBe(400);
+    expect(negative.json).toMatchObject({ code: 'VALIDATION_FAILED', message: ADJUSTMENT_TOTAL_NEGATIVE });
+    expect((await create({ adjustment: { amount: 10.001, reason: 'x' } })).status).toBe(400);
+    expect(t.deps.db.select().from(phoneQuotes).all()).toEqual([]);
+    expect((await t.call('GET', '/api/quotes', { token: op.token })).json.quotes).toEqual([]);
+  });
+});
+
+describe('a caller’s quote', () => {
+  it('is stored as a web quote is, marked as taken by phone by whom, with only its link token’s hash kept', async () => {
+    const { t, op, create } = await setup();
+    const res = await create({ adjustment: { amount: 40, reason: 'Second vehicle' } });
+    expect(res.status).toBe(201);
+    expect(res.json.takenBy).toBe(op.user.name);
+    const token = res.json.linkUrl.split('/q/')[1];
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(res.json.message).toContain(res.json.linkUrl);
+    const detail = await t.call('GET', `/api/quotes/${res.json.reference}`, { token: op.token });
+    expect(detail.status).toBe(200);
+    expect(detail.json.lines.at(-1)).toEqual({ label: 'Second vehicle', amount: 40 });
+    expect(detail.json.totalPrice).toBe(res.json.totalPrice);
+    // No column of the database holds the token itself.
+    const dump = JSON.stringify(t.deps.db.select().from(phoneQuotes).all());
+    expect(dump).not.toContain(token);
+  });
+
+  it('answers another company’s reference, an unknown one and a web quote with 404', async () => {
+    const { t, op, other, create, body } = await setup();
+    const mine = await create();
+    const web = await t.call('POST', '/api/quotes/calculate', { body: { ...body, companyId: op.companyId } });
+    for (const [reference, token] of [
+      [mine.json.reference, other.token],
+      ['TQ-AAAAAAAAA', op.token],
+      [web.json.quoteId, op.token],
+    ]) {
+      expect((await t.call('POST', `/api/phone-quotes/${reference}/text`, { token, body: { phone: CALLER } })).status).toBe(404);
+      expect(
+        (await t.call('POST', `/api/phone-quotes/${reference}/book`, { token, body: { name: 'A B', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 20 } }))
+          .status,
+      ).toBe(404);
+    }
+  });
+});
+
+describe('texting the link', () => {
+  it('sends the link through the outbox (no stored text holds it), and its page shows the quote', async () => {
+    const { t, op, create, worker, fake, outbox } = await setup();
+    const quote = await create();
+    const sent = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: '07700 900555' } });
+    expect(sent.status).toBe(200);
+    expect(sent.json).toEqual({ sentTo: CALLER, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - 1 });
+    const token = quote.json.linkUrl.split('/q/')[1];
+    expect(JSON.stringify(outbox())).not.toContain(token);
+    await worker.tick();
+    expect(fake.received).toHaveLength(1);
+    expect(fake.received[0].to).toBe(CALLER);
+    expect(fake.received[0].body).toContain(quote.json.linkUrl);
+    expect(outbox().find((r) => r.kind === 'quote-link')).toMatchObject({ status: 'sent' });
+
+    const page = await t.call('GET', `/api/quote-links/${token}`);
+    expect(page.status).toBe(200);
+    expect(page.json).toMatchObject({ reference: quote.json.reference, totalPrice: quote.json.totalPrice, expired: false, booked: false, offerBooking: true });
+    expect(page.json.lines).toEqual(quote.json.lines);
+    expect((await t.call('GET', `/api/quote-links/${token.replace(/^./, (c: string) => (c === 'A' ? 'B' : 'A'))}`)).status).toBe(404);
+    expect((await t.call('GET', '/api/quote-links/short')).status).toBe(404);
+  });
+
+  it('texts only UK mobiles, at most 3 quote links a number a day per company, counted against nothing else', async () => {
+    const { t, op, other, create, outbox, advance } = await setup();
+    const quote = await create();
+    const text = (phone: string, token = op.token, reference = quote.json.reference) =>
+      t.call('POST', `/api/phone-quotes/${reference}/text`, { token, body: { phone } });
+    // A UK landline is no mobile number at all; a foreign mobile or a premium number is one we do not text.
+    expect((await text('0121 496 0000')).json).toMatchObject({ code: 'VALIDATION_FAILED', fields: { phone: MOBILE_INVALID } });
+    for (const phone of ['+353 85 123 4567', '+1 900 555 1234', '+881 6 1234 5678']) {
+      const refused = await text(phone);
+      expect(refused.status, phone).toBe(400);
+      expect(refused.json).toMatchObject({ code: 'PHONE_NOT_TEXTABLE', fields: { phone: QUOTE_LINK_NOT_UK_MOBILE } });
+    }
+    expect(outbox()).toEqual([]);
+    for (let i = 0; i < QUOTE_LINK_TEXTS_PER_NUMBER; i++) expect((await text(CALLER)).status).toBe(200);
+    const fourth = await text(CALLER);
+    expect(fourth.status).toBe(429);
+    expect(fourth.json).toMatchObject({ code: 'RATE_LIMITED', message: QUOTE_LINK_TEXTS_USED });
+    expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(outbox().filter((r) => r.kind === 'quote-link')).toHaveLength(QUOTE_LINK_TEXTS_PER_NUMBER);
+    // Another number, or another company, has its own allowance.
+    expect((await text('+447700900556')).status).toBe(200);
+    const theirs = await create({}, other.token);
+    expect((await text(CALLER, other.token, theirs.json.reference)).status).toBe(200);
+    // A new UK day, a new allowance.
+    advance(24 * 3_600_000);
+    const fresh = await create();
+    expect((await text(CALLER, op.token, fresh.json.reference)).status).toBe(200);
+  });
+
+  it('texts no link for a company whose subscription gives no access now, and texts no missed caller of it', async () => {
+    const { t, op, create, outbox, fake } = await setup();
+    const quote = await create();
+    updateUser(t.deps.db, op.user.id, { subscriptionStatus: 'cancelled', currentPeriodEnd: '2026-06-01T00:00:00Z' });
+    const refused = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } });
+    expect(refused.status).toBe(402);
+    expect(refused.json).toMatchObject({ code: 'SUBSCRIPTION_REQUIRED', message: QUOTE_LINK_NEEDS_SUBSCRIPTION });
+    updateCompany(t.deps.db, op.companyId, { phone: '+441214960123' });
+    const params = { From: CALLER, To: '+441214960123', CallStatus: 'no-answer' };
+    const res = await t.app.request(VOICE_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilioSignature(fake.authToken, VOICE_URL, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: CALLER, texted: false }]);
+    expect(outbox()).toEqual([]);
+  });
+
+  it('says an expired link has expired, refuses to text it, and books nothing from it', async () => {
+    const { t, op, create, advance } = await setup();
+    const quote = await create();
+    const token = quote.json.linkUrl.split('/q/')[1];
+    advance(25 * 3_600_000);
+    expect((await t.call('GET', `/api/quote-links/${token}`)).json.expired).toBe(true);
+    expect((await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } })).json.code).toBe(
+      'QUOTE_EXPIRED',
+    );
+    const booked = await t.call('POST', '/api/bookings', {
+      origin: TEST_ORIGIN,
+      body: { quoteId: quote.json.reference, bookingKey: 'phone-link-booking-form-0001', name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE' },
+    });
+    expect(booked.json.code).toBe('QUOTE_EXPIRED');
+  });
+});
+
+describe('booking', () => {
+  it('from the link: the job is listed as a phone job with who took it, in the numbers and the CSV', async () => {
+    const { t, op, create } = await setup();
+    const quote = await create();
+    const booked = await t.call('POST', '/api/bookings', {
+      origin: TEST_ORIGIN,
+      body: { quoteId: quote.json.reference, bookingKey: 'phone-link-booking-form-0002', name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE' },
+    });
+    expect(booked.status).toBe(201);
+    const token = quote.json.linkUrl.split('/q/')[1];
+    expect((await t.call('GET', `/api/quote-links/${token}`)).json.booked).toBe(true);
+    const jobs = await t.call('GET', '/api/bookings', { token: op.token });
+    expect(jobs.json.open).toHaveLength(1);
+    expect(jobs.json.open[0]).toMatchObject({ reference: quote.json.reference, source: 'phone', takenBy: op.user.name });
+    const numbers = await t.call('GET', '/api/quotes/numbers', { token: op.token });
+    expect(numbers.json).toMatchObject({ last30Days: 1, phoneQuotes: 1, bookings: 1, phoneBookings: 1 });
+    const csv = await t.call('GET', '/api/quotes/export.csv', { token: op.token });
+    const [header, row] = csv.text.replace(/^\uFEFF/, '').split('\r\n');
+    const cells = row.split(',');
+    expect(cells[header.split(',').indexOf('Source')]).toBe('phone');
+    expect(cells[header.split(',').indexOf('Taken by')]).toBe(op.user.name);
+  });
+
+  it('a web booking from our hosted page or a website is told apart from a phone job', async () => {
+    const { t, op, body } = await setup();
+    const hosted = await t.call('POST', '/api/quotes/calculate', { body: { ...body, companyId: op.companyId } });
+    const site = await t.call('POST', '/api/quotes/calculate', { body: { ...body, companyId: op.companyId } });
+    const book = (quoteId: string, key: string, origin?: string) =>
+      t.call('POST', '/api/bookings', { origin, body: { quoteId, bookingKey: key, name: 'Jo Web', phone: CALLER, registration: 'AB12 CDE' } });
+    expect((await book(hosted.json.quoteId, 'web-booking-form-000000001', TEST_ORIGIN)).status).toBe(201);
+    expect((await book(site.json.quoteId, 'web-booking-form-000000002')).status).toBe(201);
+    const jobs = (await t.call('GET', '/api/bookings', { token: op.token })).json.open;
+    expect(Object.fromEntries(jobs.map((j: { reference: string; source: string }) => [j.reference, j.source]))).toEqual({
+      [hosted.json.quoteId]: 'hosted',
+      [site.json.quoteId]: 'website',
+    });
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json).toMatchObject({ phoneQuotes: 0, bookings: 2, phoneBookings: 0 });
+  });
+
+  it('for the caller: accepted at once with the ETA, the caller texted the status page, which follows the driver', async () => {
+    const { t, op, create, worker, fake } = await setup();
+    const quote = await create();
+    const res = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+      token: op.token,
+      body: { name: 'Jo Caller', phone: '07700 900555', registration: 'ab12cde', etaMinutes: 25, driverName: 'Sam' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({
+      status: 'accepted',
+      source: 'phone',
+      takenBy: op.user.name,
+      registration: 'AB12 CDE',
+      eta: { minutes: 25 },
+      payment: null,
+    });
+    expect(res.json.driverUrl).toMatch(/\/driver\/[A-Za-z0-9_-]{32}$/);
+    await worker.tick();
+    expect(fake.received).toHaveLength(1);
+    expect(fake.received[0].to).toBe(CALLER);
+    const jobUrl = /https?:\/\/\S+\/job\/[A-Za-z0-9_-]{32}/.exec(fake.received[0].body)?.[0];
+    expect(jobUrl).toBeDefined();
+    const jobToken = jobUrl?.split('/job/')[1];
+    const driverToken = res.json.driverUrl.split('/driver/')[1];
+    expect((await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'on_the_way' } })).status).toBe(200);
+    const job = await t.call('GET', `/api/jobs/${jobToken}`);
+    expect(job.json).toMatchObject({ reference: quote.json.reference, status: 'on_the_way' });
+    expect(job.json.history.map((h: { status: string }) => h.status)).toEqual(['requested', 'accepted', 'on_the_way']);
+
+    const again = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+      token: op.token,
+      body: { name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 25 },
+    });
+    expect(again.status).toBe(409);
+    expect(again.json.code).toBe('ALREADY_BOOKED');
+    expect(t.deps.db.select().from(bookings).all()).toHaveLength(1);
+  });
+
+  it('for the caller: refuses a number that is not a mobile it may text, storing nothing', async () => {
+    const { t, op, create, outbox } = await setup();
+    const quote = await create();
+    const res = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+      token: op.token,
+      body: { name: 'Jo Caller', phone: '+881 6 1234 5678', registration: 'AB12 CDE', etaMinutes: 25 },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.code).toBe('PHONE_NOT_TEXTABLE');
+    expect(t.deps.db.select().from(bookings).all()).toEqual([]);
+    expect(outbox()).toEqual([]);
+  });
+});
+
+describe('the voice webhook', () => {
+  const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
+  async function post(t: ReturnType<typeof createTestApp>, params: Record<string, string>, signature?: string) {
+    const res = await t.app.request(VOICE_URL, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature === undefined ? {} : { 'x-twilio-signature': signature }) },
+      body: form(params),
+    });
+    return { status: res.status, text: await res.text() };
+  }
+
+  async function withCompanyNumber() {
+    const s = await setup();
+    updateCompany(s.t.deps.db, s.op.companyId, { phone: '+441214960123', customSlug: 'phone-test-recovery' });
+    const call = (status: string, from = CALLER) => ({
+      CallSid: `CA${Math.random().toString(16).slice(2)}`,
+      From: from,
+      To: '+441214960123',
+      CallStatus: status,
+    });
+    const sign = (params: Record<string, string>) => twilioSignature(s.fake.authToken, VOICE_URL, params);
+    return { ...s, call, sign };
+  }
+
+  it('answers an unsigned or wrongly signed request 403 and changes nothing', async () => {
+    const { t, call, sign, outbox } = await withCompanyNumber();
+    const params = call('no-answer');
+    expect((await post(t, params)).status).toBe(403);
+    expect((await post(t, params, sign({ ...params, From: '+447700900999' }))).status).toBe(403);
+    expect((await post(t, params, `${sign(params).slice(0, -2)}AA`)).status).toBe(403);
+    expect(t.deps.db.select().from(missedCalls).all()).toEqual([]);
+    expect(outbox()).toEqual([]);
+  });
+
+  it('lists a missed call and texts the caller the quote page and number once a day', async () => {
+    const { t, op, call, sign, worker, fake, advance } = await withCompanyNumber();
+    const first = call('no-answer');
+    const res = await post(t, first, sign(first));
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<Response>');
+    const busy = call('busy');
+    expect((await post(t, busy, sign(busy))).status).toBe(200);
+    // An answered call is no missed call.
+    const answered = call('completed');
+    expect((await post(t, answered, sign(answered))).status).toBe(200);
+    await worker.tick();
+    expect(fake.received).toHaveLength(1);
+    expect(fake.received[0].to).toBe(CALLER);
+    expect(fake.received[0].body).toContain(`${TEST_ORIGIN}/company/phone-test-recovery`);
+    expect(fake.received[0].body).toContain('0121 496 0123');
+    const listed = await t.call('GET', '/api/missed-calls', { token: op.token });
+    expect(listed.json.map((c: { callStatus: string; texted: boolean }) => [c.callStatus, c.texted])).toEqual([
+      ['busy', false],
+      ['no-answer', true],
+    ]);
+    advance(24 * 3_600_000);
+    const nextDay = call('failed');
+    expect((await post(t, nextDay, sign(nextDay))).status).toBe(200);
+    await worker.tick();
+    expect(fake.received).toHaveLength(2);
+  });
+
+  it('lists a landline caller without texting them, and ignores a number no company has', async () => {
+    const { t, op, call, sign, outbox } = await withCompanyNumber();
+    const landline = call('no-answer', '+441214960999');
+    expect((await post(t, landline, sign(landline))).status).toBe(200);
+    const elsewhere = { ...call('no-answer'), To: '+441214960000' };
+    expect((await post(t, elsewhere, sign(elsewhere))).status).toBe(200);
+    expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: '+441214960999', texted: false }]);
+    expect(outbox()).toEqual([]);
+  });
+
+  it('forgets a missed caller’s number after 30 days, at the nightly retention, with no later call needed', async () => {
+    const { t, op, call, sign, advance, clock } = await withCompanyNumber();
+    const first = call('no-answer');
+    expect((await post(t, first, sign(first))).status).toBe(200);
+    advance(29 * 86_400_000);
+    const second = call('busy', '+447700900556');
+    expect((await post(t, second, sign(second))).status).toBe(200);
+    advance(2 * 86_400_000);
+    const now = () => new Date(Date.UTC(clock.now.getUTCFullYear(), clock.now.getUTCMonth(), clock.now.getUTCDate(), 3, 30));
+    await runnerFor(retentionJob({ db: t.deps.db, logger: silent }), { db: t.deps.db, logger: silent, now }).tick();
+    expect(
+      t.deps.db
+        .select()
+        .from(missedCalls)
+        .all()
+        .map((c) => c.caller),
+    ).toEqual(['+447700900556']);
+    expect((await t.call('GET', '/api/missed-calls', { token: op.token })).json).toMatchObject([{ caller: '+447700900556' }]);
+  });
+
+  it('is off (404) without an SMS provider, and the operator is told at once that no text can go', async () => {
+    const { t } = await setup({ sms: false });
+    expect((await post(t, { From: CALLER, To: '+441214960123', CallStatus: 'no-answer' }, 'anything')).status).toBe(404);
+    const op = await t.operator('active');
+    const quote = await t.call('POST', '/api/phone-quotes', { token: op.token, body: quoteBody });
+    const text = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } });
+    expect(text.status).toBe(409);
+    expect(text.json).toMatchObject({ code: 'SMS_NOT_CONFIGURED', message: QUOTE_LINK_NO_SMS });
+    expect(t.deps.db.select().from(mailOutbox).all()).toEqual([]);
+  });
+});
