@@ -58,6 +58,9 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { accountService, type AccountService } from './accounts/service';
+import { accountRoutes } from './accounts/routes';
+import { books as createBooks, type Books, type BooksOptions } from './accounts/books';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
 export interface AppBookings {
@@ -66,6 +69,9 @@ export interface AppBookings {
   documents: DocumentService;
   live: LiveHub;
   outbox: { nudge: () => void };
+  /** Trade accounts (docs/product.md §23): their month-end run, and the books' Xero sync. */
+  accounts: AccountService;
+  books: Books;
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -108,6 +114,8 @@ export interface AppOptions {
    * harness's operator factory gives one hash of its shared password, made once per run.
    */
   hashPassword?: (password: string) => Promise<string>;
+  /** The books' Xero client, when not the one XERO_CLIENT_ID and XERO_CLIENT_SECRET make. */
+  books?: BooksOptions;
 }
 
 export function createApp(options: AppOptions) {
@@ -164,6 +172,9 @@ export function createApp(options: AppOptions) {
     afterRefund: (id) => documents.afterRefund(id),
   });
   payments.attachBookings(bookings);
+  const accounts = accountService({ ...deps, bookings, nudgeOutbox: () => outbox.nudge() });
+  documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
+  const books = createBooks(deps, options.books);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
@@ -182,6 +193,7 @@ export function createApp(options: AppOptions) {
     .route('/', bookingRoutes(deps, bookings, live, payments))
     .route('/', documentRoutes(deps, bookings, documents))
     .route('/', paymentRoutes(payments))
+    .route('/', accountRoutes(accounts, books))
     .route('/', docsRoutes(api, config.publicUrl))
     .all('/api/*', notFoundJson);
   const accessOf = accessLookup(allRoutes);
@@ -234,7 +246,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox };
+  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox, accounts, books };
   return { app, deps, billing, bookings: appBookings };
 }
 

@@ -16,6 +16,7 @@ import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
+import { monthEndJob } from './accounts/month-end';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
@@ -27,6 +28,8 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   bookingExpiryJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
+  monthEndJob(bookings.accounts),
+  ...(bookings.books.job() ? [bookings.books.job() as Job] : []),
 ];
 
 /** `now`: the server's clock, when not the real one (the browser journeys' clock control, api/platform/test-clock.ts). */
