@@ -214,3 +214,114 @@ describe('a trade account from its rate card to the books', () => {
     expect(statement.json).toMatchObject({ open: 0, overdue: 0, uninvoiced: 0 });
   });
 });
+
+describe('an account’s limits and corrections', () => {
+  /** An account and a completed job on it of the given PO; answers its quote's price. */
+  async function completedJob(t: Awaited<ReturnType<typeof setup>>['t'], token: string, id: number, po: string, extra: Record<string, unknown> = {}) {
+    const quote = await t.call('POST', `/api/accounts/${id}/quotes`, { token, body: quoteBody });
+    const booked = await t.call('POST', `/api/accounts/${id}/jobs`, {
+      token,
+      body: { quoteId: quote.json.quoteId, poNumber: po, name: 'Sam', registration: 'AB12 CDE', ...extra },
+    });
+    if (booked.status !== 201) return { booked, price: quote.json.totalPrice as number };
+    const accepted = await t.call('POST', `/api/bookings/${booked.json.reference}/accept`, { token, body: { etaMinutes: 20 } });
+    const driver = (accepted.json.driverUrl as string).split('/driver/')[1];
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await t.call('POST', `/api/driver/${driver}/status`, { body: { status } });
+    return { booked, price: quote.json.totalPrice as number };
+  }
+
+  it('asks for confirmation past the credit limit, then books and records it as over the limit', async () => {
+    const { t, op } = await setup();
+    const id = (await t.call('POST', '/api/accounts', { token: op.token, body: { ...LEEDS_MOTORS, poRequired: false, creditLimit: 100 } })).json.id;
+    const first = await completedJob(t, op.token, id, '1');
+    expect(first.price).toBeGreaterThan(100);
+    expect(first.booked).toMatchObject({ status: 409, json: { code: 'CREDIT_LIMIT_EXCEEDED' } });
+    expect(first.booked.json.message).toContain('over its credit limit of £100.00');
+    expect((await t.call('GET', '/api/accounts', { token: op.token })).json[0].owed).toBe(0);
+    const confirmed = await completedJob(t, op.token, id, '1', { confirmOverLimit: true });
+    expect(confirmed.booked.status).toBe(201);
+    expect(confirmed.booked.json.overLimit).toBe(true);
+    expect((await t.call('GET', '/api/accounts', { token: op.token })).json[0].owed).toBe(confirmed.price);
+  });
+
+  it('answers another company’s account 404 and will not book a quote priced for another account', async () => {
+    const { t, op } = await setup();
+    const other = await t.operator();
+    const id = (await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS_MOTORS })).json.id;
+    const second = (await t.call('POST', '/api/accounts', { token: op.token, body: { ...LEEDS_MOTORS, name: 'York Fleet' } })).json.id;
+    expect((await t.call('POST', `/api/accounts/${id}/quotes`, { token: other.token, body: quoteBody })).status).toBe(404);
+    expect((await t.call('GET', `/api/accounts/${id}/statement`, { token: other.token })).status).toBe(404);
+    const quote = await t.call('POST', `/api/accounts/${id}/quotes`, { token: op.token, body: quoteBody });
+    const wrong = await t.call('POST', `/api/accounts/${second}/jobs`, {
+      token: op.token,
+      body: { quoteId: quote.json.quoteId, poNumber: 'X', name: 'Sam', registration: 'AB12 CDE' },
+    });
+    expect(wrong).toMatchObject({ status: 409, json: { code: 'QUOTE_NOT_FOR_ACCOUNT' } });
+    const publicQuote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    expect(
+      (
+        await t.call('POST', `/api/accounts/${id}/jobs`, {
+          token: op.token,
+          body: { quoteId: publicQuote.json.quoteId, poNumber: 'X', name: 'Sam', registration: 'AB12 CDE' },
+        })
+      ).json.code,
+    ).toBe('QUOTE_NOT_FOR_ACCOUNT');
+  });
+
+  it('numbers invoices from runs at the same moment without a gap or a job invoiced twice, after the company’s other documents', async () => {
+    const { t, op, clock } = await setup();
+    const ids: number[] = [];
+    for (const name of ['A Garage', 'B Dealer', 'C Fleet', 'D Club']) {
+      const id = (await t.call('POST', '/api/accounts', { token: op.token, body: { ...LEEDS_MOTORS, name } })).json.id as number;
+      ids.push(id);
+      await completedJob(t, op.token, id, `PO-${name}`);
+    }
+    clock.now = new Date('2026-12-01T07:00:00Z');
+    const runs = await Promise.all([
+      t.call('POST', '/api/account-invoices/run', { token: op.token, body: { month: '2026-11' } }),
+      t.call('POST', '/api/account-invoices/run', { token: op.token, body: { month: '2026-11' } }),
+      t.call('POST', '/api/account-invoices/run', { token: op.token, body: { month: '2026-11', accountId: ids[2] } }),
+    ]);
+    const issued = runs.flatMap((r) => (r.status === 201 ? r.json : []));
+    expect(issued.map((i: { number: string }) => i.number).sort()).toEqual(['000001', '000002', '000003', '000004']);
+    expect(new Set(issued.map((i: { accountId: number }) => i.accountId)).size).toBe(4);
+    expect(issued.every((i: { jobs: number }) => i.jobs === 1)).toBe(true);
+  });
+
+  it('takes part payments and a credit note into the statement, refuses more than is left, and exports both for QuickBooks', async () => {
+    const { t, op, clock, sink, mail } = await setup();
+    const id = (await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS_MOTORS })).json.id;
+    const { price } = await completedJob(t, op.token, id, 'PO-1');
+    clock.now = new Date('2026-12-01T07:00:00Z');
+    const [invoice] = (await t.call('POST', '/api/account-invoices/run', { token: op.token, body: { month: '2026-11' } })).json;
+    const url = `/api/accounts/${id}/invoices/${invoice.number}` as const;
+    expect((await t.call('POST', `${url}/payments`, { token: op.token, body: { amount: 50 } })).json).toMatchObject({ paid: 50, balance: price - 50 });
+    const credit = await t.call('POST', `${url}/credit-notes`, { token: op.token, body: { amount: 10, reason: 'Waiting time charged twice' } });
+    expect(credit.status).toBe(201);
+    expect(credit.json).toMatchObject({ credited: 10, balance: Math.round((price - 60) * 100) / 100 });
+    const over = await t.call('POST', `${url}/payments`, { token: op.token, body: { amount: price } });
+    expect(over).toMatchObject({ status: 400, json: { code: 'OVER_BALANCE', fields: { amount: 'More than is left to pay on this invoice' } } });
+    clock.now = new Date('2027-01-05T09:00:00Z');
+    expect((await t.call('GET', `/api/accounts/${id}/statement`, { token: op.token })).json).toMatchObject({
+      open: Math.round((price - 60) * 100) / 100,
+      overdue: Math.round((price - 60) * 100) / 100,
+    });
+    const statementPdf = await t.app.request(`http://localhost:3999/api/accounts/${id}/statement/pdf`, { headers: { 'x-auth-token': op.token } });
+    expect(pdfText(new Uint8Array(await statementPdf.arrayBuffer()))).toContain('OVERDUE');
+
+    await mail.tick();
+    const creditMail = sink.received.find((m) => m.subject.startsWith('Credit note 000002'));
+    expect(pdfText(attachedPdf(creditMail!))).toContain('Waiting time charged twice');
+
+    const qb = await t.app.request('http://localhost:3999/api/books/export?format=quickbooks', { headers: { 'x-auth-token': op.token } });
+    const rows = (await qb.text()).trim().split('\r\n').map(cells);
+    expect(rows[0].slice(0, 4)).toEqual(['InvoiceNo', 'Customer', 'InvoiceDate', 'DueDate']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual([invoice.number, 'CN-000002']);
+    expect(rows[2][9]).toBe((-10 / 1.2).toFixed(2));
+    const pays = await t.app.request('http://localhost:3999/api/books/export?kind=payments', { headers: { 'x-auth-token': op.token } });
+    expect((await pays.text()).trim().split('\r\n').slice(1).map(cells)).toEqual([
+      ['01/12/2026', '50.00', 'Leeds Motors', `Payment of invoice ${invoice.number}`, ''],
+    ]);
+    expect((await t.app.request('http://localhost:3999/api/books/export?format=sage', { headers: { 'x-auth-token': op.token } })).status).toBe(400);
+  });
+});
