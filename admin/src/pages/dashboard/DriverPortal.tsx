@@ -3,7 +3,7 @@
 // return from connecting a payment account (`?payments=…`: its Payments section is there).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Calculator, Eye, Inbox, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
+import { Building2, Calculator, Eye, Inbox, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
 import { toast } from '../../components/toast';
 import { Button, Spinner, Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui';
 import { useCompany } from './api';
@@ -17,6 +17,8 @@ import { OpenTabProvider, type PortalTab } from './go-to-field';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
+// Trade accounts (docs/product.md §23): its own chunk, loaded when the tab first opens.
+const AccountsTab = lazy(() => import('./accounts/AccountsTab'));
 
 export const previewPath = (customSlug: string | null | undefined): string => (customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview');
 
@@ -57,9 +59,11 @@ export function DriverPortal({ userId }: { userId?: number }) {
   const firstTab: PortalTab = params.get('tab') === 'quotes' || params.has('quote') || params.has('payments') ? 'quotes' : 'pricing';
   const [tab, setTab] = useState<string>(firstTab);
   const [quotesOpened, setQuotesOpened] = useState(firstTab === 'quotes');
+  const [accountsOpened, setAccountsOpened] = useState(false);
   const openTab = (next: string) => {
     setTab(next);
     if (next === 'quotes') setQuotesOpened(true);
+    if (next === 'accounts') setAccountsOpened(true);
   };
 
   const preview = async () => {
@@ -112,6 +116,9 @@ export function DriverPortal({ userId }: { userId?: number }) {
             <TabsTrigger value="quotes">
               <Inbox aria-hidden="true" /> Quotes
             </TabsTrigger>
+            <TabsTrigger value="accounts">
+              <Building2 aria-hidden="true" /> Accounts
+            </TabsTrigger>
           </TabsList>
           <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
             <PricingTab />
@@ -134,6 +141,13 @@ export function DriverPortal({ userId }: { userId?: number }) {
             {quotesOpened && (
               <Suspense fallback={<Spinner label="Loading your quotes" />}>
                 <QuotesTab />
+              </Suspense>
+            )}
+          </TabsContent>
+          <TabsContent value="accounts" forceMount className={TAB_CONTENT}>
+            {accountsOpened && (
+              <Suspense fallback={<Spinner label="Loading your accounts" />}>
+                <AccountsTab />
               </Suspense>
             )}
           </TabsContent>
