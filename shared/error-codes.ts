@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INVALID_CREDENTIALS',
   'FORBIDDEN',
+  /** A signed-in person whose role (owner, dispatcher, driver) the route does not allow. */
+  'ROLE_NOT_ALLOWED',
   'NOT_FOUND',
   // Nearest postcode: no unit within 1 km of the position (the sea, abroad)
   'NO_POSTCODE_NEAR',

@@ -8,6 +8,7 @@ import { ALERT_CHANNELS, ALERT_KINDS, ALERT_MODES, ALERT_STATUSES, CONTACT_CHANN
 import { ERROR_CODES } from './error-codes';
 import { CHECKLIST_KEYS, ONLINE_QUOTES } from './share';
 import { SUBSCRIPTION_STATUSES } from './subscription';
+import { ROLES } from './roles';
 
 const money = z.number().meta({ description: 'Pounds sterling, at most 2 decimals' });
 const id = z.number().int();
@@ -28,6 +29,7 @@ export const currentUserSchema = z
     email: z.string(),
     name: z.string(),
     companyId: id,
+    role: z.enum(ROLES).meta({ description: 'What this person may do in the company: owner, dispatcher or driver' }),
     subscriptionStatus,
     trialEndsAt: z.string().nullable(),
     emailVerified: z.boolean().meta({ description: 'The owner has confirmed the address with the emailed link; until then no alert mail is sent' }),

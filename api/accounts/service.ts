@@ -37,7 +37,6 @@ import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
 import { createQuoteService, type ValidQuoteRequest } from '../quotes/quote-service';
-import { referenceCipher } from '../quotes/store';
 import {
   accountDocument,
   accountJobOf,
@@ -364,8 +363,8 @@ export function accountService(deps: AccountServiceDeps) {
       const account = own(companyId, id);
       const rateCard = account.rateCard ? parse<RateCard>(account.rateCard) : {};
       const answer = await quote({ ...body, companyId: undefined, companySlug: undefined }, { signedInCompanyId: companyId, rateCard });
-      const quoteId = referenceCipher(db).decode(answer.quoteId);
-      if (quoteId !== null) await write(db, () => linkQuote(db, quoteId, account.id));
+      const stored = quoteForBooking(db, answer.quoteId);
+      if (stored) await write(db, () => linkQuote(db, stored.id, account.id));
       return answer;
     },
 

@@ -11,6 +11,7 @@ export function toCurrentUser(user: UserRow, deps: Pick<AppDeps, 'config' | 'now
     email: user.email,
     name: user.name,
     companyId: user.companyId ?? 0,
+    role: user.role,
     subscriptionStatus: effectiveStatus(user, deps.now(), deps.config.billing.mode),
     trialEndsAt: user.trialEndsAt,
     emailVerified: user.emailVerifiedAt != null,

@@ -6,7 +6,8 @@ import type { Context, MiddlewareHandler, Next } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Db } from '../platform/db/client';
 import { findUserById, type UserRow } from './store';
-import { Unauthorized } from '../platform/errors';
+import { Forbidden, Unauthorized } from '../platform/errors';
+import type { Role } from '#shared/roles';
 import type { AppEnv } from '../platform/http/context';
 import { AUTH_TOKEN_HEADER, SESSION_COOKIE } from '../contract/define';
 
@@ -150,6 +151,19 @@ export const requireSignIn =
   };
 
 export const requireUser = requireSignIn();
+
+/** Roles refused by a route: the message names what the person may not do, never what the route is. */
+const ROLE_REFUSED = 'Your role in this company does not allow this. Ask the owner.';
+
+/** Middleware after the sign-in check: a person whose role the route does not list gets 403 before any work. */
+export const requireRole =
+  (roles: readonly Role[]): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const user = c.get('user');
+    if (!user) throw new Unauthorized();
+    if (!roles.includes(user.role)) throw new Forbidden(ROLE_REFUSED, 'ROLE_NOT_ALLOWED');
+    await next();
+  };
 
 export function currentUser(c: Context<AppEnv>): UserRow & { companyId: number } {
   const user = c.get('user');

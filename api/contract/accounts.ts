@@ -1,7 +1,9 @@
 // Trade accounts (docs/product.md §23): the operator's account customers with their rate cards,
 // quotes and jobs put on an account, the monthly invoices with their payments and credit notes,
 // the statement, and the books (CSV exports in Xero's and QuickBooks Online's import columns, and
-// the sync to Xero's Accounting API). Every route is the signed-in operator's, scoped to their company.
+// the sync to Xero's Accounting API). Every route is the signed-in operator's, scoped to their
+// company: the office (owner and dispatcher) lists accounts and quotes and books jobs on them; the
+// account's terms, its invoices, payments and statements, and the books are the owner's.
 import {
   accountCreateSchema,
   accountCreditSchema,
@@ -19,6 +21,7 @@ import {
 } from '#shared/accounts';
 import { quoteRequestSchema } from '#shared/schemas';
 import { quoteResponseSchema } from '#shared/responses';
+import { OFFICE, OWNER } from '#shared/roles';
 import { body, error, json, parameter, route } from './define';
 
 const idParameter = parameter('id', 'path', 'The account’s id', '7');
@@ -47,6 +50,7 @@ export const accounts = {
     method: 'get',
     path: '/api/accounts',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Accounts'],
     summary: 'The operator’s trade accounts, by name, each with what it owes',
     responses: { 200: json(accountListSchema, 'The accounts') },
@@ -55,6 +59,7 @@ export const accounts = {
     method: 'post',
     path: '/api/accounts',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Adds a trade account: billing details, terms, credit limit, whether a PO is required, its code for the books and its rate card',
     request: { body: body(accountCreateSchema, ACCOUNT_EXAMPLE) },
@@ -64,6 +69,7 @@ export const accounts = {
     method: 'put',
     path: '/api/accounts/{id}',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Changes the given fields of an account; `rateCard` null goes back to the company’s prices. Invoices issued keep what they printed',
     parameters: [idParameter],
@@ -74,6 +80,7 @@ export const accounts = {
     method: 'post',
     path: '/api/accounts/{id}/quotes',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Accounts'],
     summary: 'Prices a job for the account: the company’s prices with the account’s rate card laid over them, each changed line marked “(account rate)”',
     description:
@@ -101,6 +108,7 @@ export const accounts = {
     method: 'post',
     path: '/api/accounts/{id}/jobs',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Accounts'],
     summary:
       'Books a quote priced for the account as a job on account: no card is taken, the PO number is kept, and it runs through the Jobs list, driver and status pages',
@@ -122,6 +130,7 @@ export const accounts = {
     method: 'get',
     path: '/api/accounts/{id}/statement',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'The account’s statement: its invoices with what is paid, credited and left, what is overdue, and jobs not yet invoiced',
     parameters: [idParameter],
@@ -131,6 +140,7 @@ export const accounts = {
     method: 'get',
     path: '/api/accounts/{id}/statement/pdf',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'The account’s statement as a PDF',
     parameters: [idParameter],
@@ -140,6 +150,7 @@ export const accounts = {
     method: 'get',
     path: '/api/accounts/{id}/invoices/{number}/pdf',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'One of the account’s invoices or credit notes as a PDF',
     parameters: [idParameter, numberParameter],
@@ -149,6 +160,7 @@ export const accounts = {
     method: 'post',
     path: '/api/accounts/{id}/invoices/{number}/payments',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Records a payment of the invoice, in full or in part; the statement follows',
     parameters: [idParameter, numberParameter],
@@ -163,6 +175,7 @@ export const accounts = {
     method: 'post',
     path: '/api/accounts/{id}/invoices/{number}/credit-notes',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Issues a credit note against the invoice (a correction): numbered in the company’s sequence and mailed to the account',
     parameters: [idParameter, numberParameter],
@@ -177,6 +190,7 @@ export const accounts = {
     method: 'get',
     path: '/api/account-invoices',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Every account invoice of the company, newest first',
     responses: { 200: json(accountInvoiceListSchema, 'The invoices') },
@@ -185,6 +199,7 @@ export const accounts = {
     method: 'post',
     path: '/api/account-invoices/run',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'The month-end run on demand: one invoice per account of its completed jobs not yet invoiced up to the month’s end, each mailed with its PDF',
     request: { body: body(invoiceRunSchema, { month: '2026-11' }) },
@@ -198,6 +213,7 @@ export const accounts = {
     method: 'get',
     path: '/api/books/export',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Invoices and credit notes (Xero’s sales invoice import or QuickBooks Online’s invoice import), or payments, as a CSV file, streamed',
     description:
@@ -216,6 +232,7 @@ export const accounts = {
     method: 'post',
     path: '/api/books/xero-sync',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Accounts'],
     summary: 'Sends what Xero does not have yet: contacts, invoices, credit notes and payments (the sync also runs every few minutes)',
     responses: {

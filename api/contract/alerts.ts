@@ -1,4 +1,5 @@
 // Quote alerts and retention: the operator's settings, and the alerts sent or waiting.
+import { OFFICE, OWNER } from '#shared/roles';
 import { z } from 'zod';
 import { leadSettingsUpdateSchema } from '#shared/schemas';
 import { alertSchema, leadSettingsSchema, verificationSentSchema } from '#shared/responses';
@@ -9,6 +10,7 @@ export const alerts = {
     method: 'get',
     path: '/api/lead-settings',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary: "The signed-in operator's quote alerts (each quote, a daily summary at 08:00 UK time, or none), where they go, and how long quotes are kept",
     responses: { 200: json(leadSettingsSchema, 'The settings') },
@@ -17,6 +19,7 @@ export const alerts = {
     method: 'put',
     path: '/api/lead-settings',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Leads'],
     summary:
       'Changes the given alert and retention settings; `alertEmail` null or blank goes back to the company email; a new alert address is mailed a link to confirm it',
@@ -30,6 +33,7 @@ export const alerts = {
     method: 'post',
     path: '/api/lead-settings/verification',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Leads'],
     summary: 'Mails a verification link to where alerts go now, when the owner has not verified it yet',
     responses: {
@@ -42,6 +46,7 @@ export const alerts = {
     method: 'get',
     path: '/api/alerts',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary:
       "The signed-in operator's newest 20 alerts in the mail outbox, newest first: sent, waiting to be retried, given up, or not sent for want of a mail server",

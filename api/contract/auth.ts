@@ -1,4 +1,5 @@
 // Sign up, sign in, sign out and the signed-in operator.
+import { EVERYONE } from '#shared/roles';
 import { loginSchema } from '#shared/schemas';
 import {
   changePasswordSchema,
@@ -115,6 +116,7 @@ export const auth = {
     method: 'post',
     path: '/api/email-verification',
     'x-access': 'operator',
+    'x-roles': EVERYONE,
     tags: ['Account'],
     summary: "Mails a new verification link to the signed-in operator's address (the portal banner's Resend)",
     responses: {
@@ -127,6 +129,7 @@ export const auth = {
     method: 'post',
     path: '/api/change-password',
     'x-access': 'operator',
+    'x-roles': EVERYONE,
     tags: ['Account'],
     summary: 'Changes the password (the current one required), ends every other session, and keeps this one signed in',
     description:
@@ -138,6 +141,7 @@ export const auth = {
     method: 'get',
     path: '/api/auth/user',
     'x-access': 'operator',
+    'x-roles': EVERYONE,
     tags: ['Account'],
     summary: 'The signed-in operator',
     responses: { 200: json(currentUserSchema, 'The operator') },

@@ -1,5 +1,6 @@
 // The subscription: the plan, checkout and its return, the operator's subscription, reactivation,
 // the billing provider's portal, and the provider's webhook.
+import { OWNER } from '#shared/roles';
 import { checkoutSessionSchema, processCheckoutSchema } from '#shared/schemas';
 import {
   billingConfigSchema,
@@ -28,6 +29,7 @@ export const billing = {
     method: 'post',
     path: '/api/create-checkout-session',
     'x-access': 'operator',
+    'x-roles': OWNER,
     signInMessage: CHECKOUT_NEEDS_SIGN_IN,
     tags: ['Billing'],
     summary: 'Opens a checkout for the signed-in operator, bound to this browser (the body is ignored)',
@@ -54,6 +56,7 @@ export const billing = {
     method: 'get',
     path: '/api/subscription-details',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Billing'],
     summary: "The signed-in operator's subscription",
     responses: { 200: json(subscriptionDetailsSchema, 'The subscription') },
@@ -62,6 +65,7 @@ export const billing = {
     method: 'post',
     path: '/api/reactivate-subscription',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Billing'],
     summary: 'Undoes a cancellation before the access ends',
     responses: {
@@ -73,6 +77,7 @@ export const billing = {
     method: 'post',
     path: '/api/customer-portal',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Billing'],
     summary: "The billing provider's portal for the signed-in operator",
     responses: { 200: json(redirectUrlSchema, 'Where the browser goes') },

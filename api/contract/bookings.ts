@@ -2,6 +2,7 @@
 // page named by a random token (with its live stream and cancel), the driver moves it on from a
 // page of its own token, and the operator answers (accept with an ETA, or decline) and sets how
 // bookings come in. Tokens are never logged (api/platform/http/redact.ts).
+import { OFFICE, OWNER } from '#shared/roles';
 import {
   bookingAcceptSchema,
   bookingDeclineSchema,
@@ -135,6 +136,7 @@ export const bookings = {
     method: 'get',
     path: '/api/bookings',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'The signed-in operator’s jobs: requested (oldest first) and under way, then those finished in the last 24 hours',
     responses: { 200: json(bookingListSchema, 'The jobs') },
@@ -143,6 +145,7 @@ export const bookings = {
     method: 'post',
     path: '/api/bookings/{reference}/accept',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'Accepts a requested booking with an ETA in minutes and optionally the driver’s name; the motorist is told',
     parameters: [referenceParameter],
@@ -153,6 +156,7 @@ export const bookings = {
     method: 'post',
     path: '/api/bookings/{reference}/decline',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'Declines a requested booking with a reason; the motorist is told to call',
     parameters: [referenceParameter],
@@ -163,6 +167,7 @@ export const bookings = {
     method: 'post',
     path: '/api/bookings/{reference}/refund',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'Refunds part or all of what the motorist paid at booking, on the operator’s own payment account (docs/product.md §21)',
     description:
@@ -181,6 +186,7 @@ export const bookings = {
     method: 'get',
     path: '/api/booking-settings',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'The response time, the booking text number, whether Irish mobiles are texted and which buttons the quote page offers',
     responses: { 200: json(bookingSettingsSchema, 'The settings') },
@@ -189,6 +195,7 @@ export const bookings = {
     method: 'put',
     path: '/api/booking-settings',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Bookings'],
     summary: 'Changes the given booking settings; `smsNumber` null or blank stops booking texts',
     request: { body: body(bookingSettingsUpdateSchema, { responseMinutes: 15 }) },
@@ -198,6 +205,7 @@ export const bookings = {
     method: 'post',
     path: '/api/booking-settings/sms-code',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Bookings'],
     summary:
       'Texts a 6-digit code to the booking text number, to confirm it: booking alerts are texted to it only once confirmed. The code works for 15 minutes; any earlier one stops working',
@@ -211,6 +219,7 @@ export const bookings = {
     method: 'post',
     path: '/api/booking-settings/sms-code/confirm',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Bookings'],
     summary: 'Confirms the booking text number with the code texted to it; 5 wrong codes lock it until a new one is sent',
     request: { body: body(smsCodeSchema, { code: '123456' }) },

@@ -1,5 +1,6 @@
 // The five charge lists: each has the operator's own rows (list, add, change, delete, scoped to
 // the signed-in operator's company) and a live company's enabled rows for its quote page.
+import { OFFICE, OWNER } from '#shared/roles';
 import { z } from 'zod';
 import { gearboxTypeSchema, passengerChargeSchema, rollingStatusTypeSchema, surchargeSchema, vehicleTypeSchema } from '#shared/schemas';
 import { passengerChargeRowSchema, pricedRowSchema, successSchema, surchargeRowSchema } from '#shared/responses';
@@ -25,6 +26,7 @@ function chargeList<const P extends string, B extends z.ZodObject, R extends z.Z
       method: 'get',
       path,
       'x-access': 'operator',
+      'x-roles': OFFICE,
       tags: ['Charges'],
       summary: `The signed-in operator's ${label.list}, enabled or not`,
       responses: { 200: json(z.array(row), 'Every row') },
@@ -43,6 +45,7 @@ function chargeList<const P extends string, B extends z.ZodObject, R extends z.Z
       method: 'post',
       path,
       'x-access': 'operator',
+      'x-roles': OWNER,
       tags: ['Charges'],
       summary: `Adds a ${label.row} row (the starting defaults for blank amounts)`,
       request: { body: body(schema, examples.create) },
@@ -52,6 +55,7 @@ function chargeList<const P extends string, B extends z.ZodObject, R extends z.Z
       method: 'put',
       path: `${path}/{id}` as const,
       'x-access': 'operator',
+      'x-roles': OWNER,
       tags: ['Charges'],
       summary: `Changes the given fields of a ${label.row} row`,
       parameters: idParams,
@@ -62,6 +66,7 @@ function chargeList<const P extends string, B extends z.ZodObject, R extends z.Z
       method: 'delete',
       path: `${path}/{id}` as const,
       'x-access': 'operator',
+      'x-roles': OWNER,
       tags: ['Charges'],
       summary: `Deletes a ${label.row} row`,
       parameters: idParams,

@@ -1,4 +1,5 @@
 // The signed-in operator's company, and a live company's public profile and logo.
+import { EVERYONE, OWNER } from '#shared/roles';
 import { companyUpdateSchema } from '#shared/schemas';
 import { companySchema, publicCompanyWithChargesSchema } from '#shared/responses';
 import { body, BODY_LIMITS, companyMissing, error, json, parameter, route } from './define';
@@ -10,6 +11,7 @@ export const company = {
     method: 'get',
     path: '/api/company',
     'x-access': 'operator',
+    'x-roles': EVERYONE,
     tags: ['Company'],
     summary: "The signed-in operator's company, with its private settings",
     responses: { 200: json(companySchema, 'The company') },
@@ -18,6 +20,7 @@ export const company = {
     method: 'put',
     path: '/api/company',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Company'],
     summary: "Changes the given settings of the signed-in operator's company",
     request: { body: body(companyUpdateSchema, { name: 'Carter Recovery', primaryColour: '#1E40AF' }) },

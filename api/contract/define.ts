@@ -11,6 +11,7 @@
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { z } from 'zod';
 import { apiErrorSchema } from '#shared/responses';
+import { ROLES, type Role } from '#shared/roles';
 
 /**
  * Who may call a route:
@@ -66,6 +67,12 @@ export type ContractRoute = RouteConfig & {
   'x-body-limit'?: number;
   /** An operator route's 401 message when it should say what to do; the default says "not signed in". */
   signInMessage?: string;
+  /**
+   * The roles of the company's people that may call an `operator` route (shared/roles.ts); every
+   * other role is refused with 403 before the handler runs. Every operator route names its roles
+   * (a test checks it), so none is open to a driver by forgetting.
+   */
+  'x-roles'?: readonly Role[];
 };
 
 export const json = <S extends z.ZodType>(schema: S, description: string) => ({
@@ -106,7 +113,13 @@ const SHARED = {
   tooLarge: error('The body is over the route’s `x-body-limit` bytes'),
   unavailable: error('The database is busy or unavailable for a moment, nothing was written: `Retry-After` says when to try again'),
   anyClientError: error('A request this route cannot serve, in the one error shape'),
+  roleRefused: error('The signed-in person’s role may not do this (`x-roles` lists the roles that may)'),
+  roleOrOrigin: error('The signed-in person’s role may not do this (`x-roles`), or a write carrying the session cookie from another origin'),
 };
+
+/** Does an operator route refuse some role of the company's people? */
+export const refusesSomeRole = (r: Pick<ContractRoute, 'x-access' | 'x-roles'>): boolean =>
+  r['x-access'] === 'operator' && r['x-roles'] !== undefined && ROLES.some((role) => !r['x-roles']?.includes(role));
 
 /** Does the route read a JSON body through a zod schema (so needs the JSON media-type check)? */
 export function readsJson(route: Pick<RouteConfig, 'request'>): boolean {
@@ -129,6 +142,7 @@ function sharedResponses(config: ContractRoute) {
   if (config['x-access'] === 'operator') responses[401] = config.signInMessage ? error(config.signInMessage) : SHARED.notSignedIn;
   // Any write but the webhook's is refused when its cookie comes from another origin (api/platform/http/security.ts).
   if (config.method !== 'get' && config['x-access'] !== 'webhook') responses[403] = SHARED.crossOrigin;
+  if (refusesSomeRole(config)) responses[403] = config.method === 'get' ? SHARED.roleRefused : SHARED.roleOrOrigin;
   if (config.request?.body) responses[413] = SHARED.tooLarge;
   if (jsonBody) responses[415] = SHARED.unsupported;
   // A write waits for the database's write lock only until its deadline (api/platform/db/write.ts).

@@ -1,6 +1,7 @@
 // Receipts, VAT invoices and credit notes (docs/product.md §22): the motorist downloads theirs from
 // the status page (the job's token is the credential, never logged), the operator from the job in
 // the portal, and sets what its invoices print (VAT number, business address).
+import { OFFICE, OWNER } from '#shared/roles';
 import { documentListSchema, documentSummarySchema, invoiceSettingsSchema, invoiceSettingsUpdateSchema } from '#shared/documents';
 import { body, error, json, parameter, rateLimited, route } from './define';
 
@@ -48,6 +49,7 @@ export const documents = {
     method: 'get',
     path: '/api/bookings/{reference}/documents',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'A booking’s receipt or VAT invoice and its credit notes, oldest first',
     parameters: [referenceParameter],
@@ -57,6 +59,7 @@ export const documents = {
     method: 'get',
     path: '/api/bookings/{reference}/receipt',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'A booking’s receipt or VAT invoice as a PDF',
     parameters: [referenceParameter],
@@ -66,6 +69,7 @@ export const documents = {
     method: 'get',
     path: '/api/bookings/{reference}/documents/{number}',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'One of a booking’s documents as a PDF',
     parameters: [referenceParameter, numberParameter],
@@ -75,6 +79,7 @@ export const documents = {
     method: 'post',
     path: '/api/bookings/{reference}/full-invoice',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'Issues a full VAT invoice (with the customer’s name) for a job that got a simplified one; asked again, the same invoice',
     parameters: [referenceParameter],
@@ -88,6 +93,7 @@ export const documents = {
     method: 'get',
     path: '/api/invoice-settings',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Bookings'],
     summary: 'What the operator’s receipts and invoices print: VAT number and business address',
     responses: { 200: json(invoiceSettingsSchema, 'The settings') },
@@ -96,6 +102,7 @@ export const documents = {
     method: 'put',
     path: '/api/invoice-settings',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Bookings'],
     summary: 'Changes the VAT number or the business address; documents issued before keep what they printed',
     request: { body: body(invoiceSettingsUpdateSchema, { vatNumber: 'GB123456789', businessAddress: 'Unit 4, Ring Road\nBirmingham B1 1AA' }) },

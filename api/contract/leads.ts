@@ -1,6 +1,7 @@
 // The operator's quotes (leads): the inbox, its numbers and CSV export, one quote by reference
 // and its status; and the widget's public marker of a tap on WhatsApp or Call.
 // Static paths come before `/api/quotes/{reference}`, as api/leads/routes.ts registers them.
+import { OFFICE } from '#shared/roles';
 import { leadContactSchema, leadFilterSchema, leadStatusUpdateSchema } from '#shared/schemas';
 import { leadDetailSchema, leadNumbersSchema, leadPageSchema, successSchema } from '#shared/responses';
 import { body, error, json, parameter, rateLimited, route } from './define';
@@ -14,6 +15,7 @@ export const leads = {
     method: 'get',
     path: '/api/quotes',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary: "The signed-in operator's quotes, newest first, a page at a time",
     description:
@@ -25,6 +27,7 @@ export const leads = {
     method: 'get',
     path: '/api/quotes/export.csv',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary: 'The filtered quotes as CSV (UTF-8 with a byte-order mark, pounds, en-GB dates and times in UK time), streamed',
     description: 'The list’s filters (`cursor` and `limit` are ignored): every matching quote, newest first.',
@@ -41,6 +44,7 @@ export const leads = {
     method: 'get',
     path: '/api/quotes/numbers',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary: 'Quotes today, in 7 and 30 UK days; contacted and won shares, the median total, quotes per day and the top pickup districts of the last 30',
     responses: { 200: json(leadNumbersSchema, 'The numbers') },
@@ -49,6 +53,7 @@ export const leads = {
     method: 'get',
     path: '/api/quotes/{reference}',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary: 'One quote by its reference (any case, with or without TQ-, spaces ignored), with its lines and history',
     parameters: [referenceParameter],
@@ -58,6 +63,7 @@ export const leads = {
     method: 'put',
     path: '/api/quotes/{reference}/status',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Leads'],
     summary: 'Sets the quote’s status (new, contacted, won, lost) with an optional note, kept in its history',
     parameters: [referenceParameter],

@@ -1,5 +1,6 @@
 // Payment at booking (docs/product.md §21): the operator's payment account (connected through the
 // provider's onboarding) and rule, and the provider's connected-account events.
+import { OWNER } from '#shared/roles';
 import { paymentRuleSchema, paymentSettingsSchema, redirectSchema } from '#shared/payment-schemas';
 import { webhookResultSchema } from '#shared/responses';
 import { body, BODY_LIMITS, error, json, route } from './define';
@@ -9,6 +10,7 @@ export const payments = {
     method: 'get',
     path: '/api/payments',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Payments'],
     summary:
       'The payment account’s state (not connected, details needed, ready, restricted, disconnected) and the payment rule; `offReason` says why a rule set takes no payment now',
@@ -18,6 +20,7 @@ export const payments = {
     method: 'put',
     path: '/api/payments/rule',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Payments'],
     summary:
       'Sets what a motorist pays at booking: nothing, a deposit (fixed in pounds, or a whole percentage rounded to the penny) or the full price; `hold` holds the full price on the card for jobs within the hold window',
@@ -28,6 +31,7 @@ export const payments = {
     method: 'post',
     path: '/api/payments/connect',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Payments'],
     summary:
       'Where the operator goes to connect their own payment account: Stripe’s onboarding (an Account Link, single use, minutes long), or the local connect page',
@@ -40,6 +44,7 @@ export const payments = {
     method: 'post',
     path: '/api/payments/sync',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Payments'],
     summary:
       'Reads the payment account’s state from the provider now and answers the settings: the portal asks on the return from onboarding, which may come before the account’s webhook',

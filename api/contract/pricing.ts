@@ -1,4 +1,5 @@
 // The operator's pricing rates, and a live company's rates for its quote page.
+import { OFFICE, OWNER } from '#shared/roles';
 import { pricingSampleSchema, pricingUpdateSchema } from '#shared/schemas';
 import { pricingRatesSchema, pricingSampleResponseSchema } from '#shared/responses';
 import { body, companyMissing, error, json, parameter, route } from './define';
@@ -8,6 +9,7 @@ export const pricing = {
     method: 'get',
     path: '/api/pricing',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Pricing'],
     summary: "The signed-in operator's pricing rates",
     responses: { 200: json(pricingRatesSchema, 'The rates') },
@@ -16,6 +18,7 @@ export const pricing = {
     method: 'put',
     path: '/api/pricing',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Pricing'],
     summary: "Saves the operator's pricing rates; blank fields take the starting defaults (docs/product.md)",
     request: { body: body(pricingUpdateSchema, { callOutFee: 60, labourRate: 50, mileRate: 3, labourTime: 1 }) },
@@ -25,6 +28,7 @@ export const pricing = {
     method: 'post',
     path: '/api/pricing/sample',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Pricing'],
     summary: 'Prices a sample trip (the first vehicle type, 10 miles, in working hours) with these rates over the saved ones; stores nothing',
     request: { body: body(pricingSampleSchema, { callOutFee: 60, mileRate: 3, labourRate: 50 }) },

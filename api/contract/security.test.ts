@@ -5,6 +5,7 @@
 // every route's CORS follows its access. Bodies are the examples the contract gives.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
+import { ROLES } from '#shared/roles';
 import { exampleBody, readsJson } from './define';
 import { accessOf, allRoutes } from './index';
 
@@ -15,8 +16,10 @@ const OPERATOR_ROUTES = allRoutes
   .filter((r) => accessOf(r) === 'operator')
   .map((r) => {
     const key = `${r.method.toUpperCase()} ${r.path}`;
-    return { key, method: r.method.toUpperCase(), path: r.path, takesBody: r.request?.body !== undefined, body: SAMPLE_BODIES[key] };
+    return { key, method: r.method.toUpperCase(), path: r.path, takesBody: r.request?.body !== undefined, body: SAMPLE_BODIES[key], roles: r['x-roles'] };
   });
+/** Each operator route with each role of the company's people it refuses. */
+const REFUSED_ROLES = OPERATOR_ROUTES.flatMap((r) => ROLES.filter((role) => !r.roles?.includes(role)).map((role) => ({ ...r, role })));
 /** With any path parameter filled in, for the calls whose answer does not depend on the row. */
 const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
 const WRITES = OPERATOR_ROUTES.filter((r) => r.method !== 'GET');
@@ -93,6 +96,20 @@ describe('operator routes (generated from the contract)', () => {
     const res = await t.raw(method, anyId(path), { body });
     expect(res.status).toBe(401);
     expect(res.json.message).toBeTruthy();
+  });
+
+  it('names the roles of every operator route', () => {
+    expect(OPERATOR_ROUTES.filter((r) => !r.roles?.length).map((r) => r.key)).toEqual([]);
+  });
+
+  it.each(REFUSED_ROLES)('$key as a $role → 403 before any work, nothing changed', async ({ method, path, body, role }) => {
+    const owner = await t.operator();
+    const person = await t.teammate(owner, role);
+    const before = await t.call('GET', '/api/company', { token: owner.token });
+    const res = await t.raw(method, anyId(path), { token: person.token, body });
+    expect(res.status).toBe(403);
+    expect(res.json.code).toBe('ROLE_NOT_ALLOWED');
+    expect((await t.call('GET', '/api/company', { token: owner.token })).json).toEqual(before.json);
   });
 
   it.each(WRITES)('$key with the cookie from a foreign origin → 403', async ({ method, path, body }) => {

@@ -1,5 +1,6 @@
 // Share & Embed, private to the signed-in operator: the setup checklist, the link and embed
 // snippet, and the link's QR code as PNG and SVG downloads.
+import { OFFICE } from '#shared/roles';
 import { setupChecklistSchema, shareKitSchema } from '#shared/responses';
 import { error, json, route } from './define';
 
@@ -11,6 +12,7 @@ function qrDownload<const Ext extends 'png' | 'svg'>(ext: Ext, mediaType: string
     method: 'get',
     path: `/api/share/qr.${ext}` as const,
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Share'],
     summary,
     responses: {
@@ -25,6 +27,7 @@ export const share = {
     method: 'get',
     path: '/api/share/checklist',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Share'],
     summary: 'The setup checklist of the signed-in operator’s company, each item ticked from its data',
     responses: { 200: json(setupChecklistSchema, 'The checklist') },
@@ -33,6 +36,7 @@ export const share = {
     method: 'get',
     path: '/api/share/embed',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Share'],
     summary: 'The public link and the embed snippet of the signed-in operator’s company',
     responses: { 200: json(shareKitSchema, 'The link and snippet'), 409: noCustomUrl },

@@ -41,6 +41,7 @@ describe('the contract', () => {
     const doc = await t.call('GET', '/api/openapi.json');
     for (const route of allRoutes) {
       expect(doc.json.paths[route.path][route.method]['x-access'], `${route.method} ${route.path}`).toBe(route['x-access']);
+      expect(doc.json.paths[route.path][route.method]['x-roles'], `${route.method} ${route.path}`).toEqual(route['x-roles']);
     }
   });
 });

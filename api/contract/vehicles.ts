@@ -1,6 +1,7 @@
 // Number plates: the quote form's look-up of a registration (public, under its own rate limit)
 // and the operator's number plate rules in Custom Charges. The plate travels in the body, never
 // the URL, so no request log line holds it (docs/architecture.md).
+import { OFFICE, OWNER } from '#shared/roles';
 import { vehicleLookupRequestSchema, vehicleLookupResponseSchema, vehicleRulesSchema, vehicleRulesUpdateSchema } from '#shared/vehicle-rules';
 import { body, companyMissing, error, json, route } from './define';
 
@@ -24,6 +25,7 @@ export const vehicles = {
     method: 'get',
     path: '/api/vehicle-rules',
     'x-access': 'operator',
+    'x-roles': OFFICE,
     tags: ['Charges'],
     summary: "The signed-in operator's number plate rules: which vehicle type a looked-up vehicle is, first match wins",
     responses: { 200: json(vehicleRulesSchema, 'The rules (the defaults until the operator saves their own)') },
@@ -32,6 +34,7 @@ export const vehicles = {
     method: 'put',
     path: '/api/vehicle-rules',
     'x-access': 'operator',
+    'x-roles': OWNER,
     tags: ['Charges'],
     summary: 'Replaces the number plate rules with this ordered list; `rules: null` goes back to the defaults',
     request: { body: body(vehicleRulesUpdateSchema, { rules: null }) },

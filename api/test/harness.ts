@@ -15,7 +15,8 @@ import type { NewQuote } from '../quotes/store';
 import { findUserById, markEmailVerified, updateUser } from '../auth/store';
 import { updateCompany } from '../company/store';
 import { addVerifiedAddress, releaseWaitingMail } from '../mail/store';
-import { mailOutbox } from '../platform/db/schema';
+import { mailOutbox, users } from '../platform/db/schema';
+import type { Role } from '#shared/roles';
 import { and, eq } from 'drizzle-orm';
 import { loadConfig } from '../platform/config';
 import { hashPassword } from '../auth/password';
@@ -207,7 +208,27 @@ export function createTestApp(options: TestAppOptions = {}) {
     return { email, password: FACTORY_PASSWORD, token: res.json.authToken as string, cookie, user: res.json, companyId: res.json.companyId as number };
   }
 
-  return { ...built, app, config, call, raw, operator, verifyAccount, verifyAddress, dbFile: file };
+  /**
+   * A person of `owner`'s company with `role`, signed in: their row written straight to the
+   * database (inviting people is its own feature), with the owner's password hash, so the sign-in
+   * is the real one.
+   */
+  async function teammate(owner: { companyId: number; user: { id: number } }, role: Role) {
+    counter += 1;
+    const email = `${role}${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const hash = findUserById(built.deps.db, owner.user.id)?.password ?? '';
+    const [row] = built.deps.db
+      .insert(users)
+      .values({ email, password: hash, name: `${role} ${counter}`, companyId: owner.companyId, role, emailVerifiedAt: new Date().toISOString() })
+      .returning()
+      .all();
+    const res = await call('POST', '/api/login', { body: { email, password: FACTORY_PASSWORD } });
+    if (res.status !== 200) throw new Error(`teammate sign-in failed: ${res.status} ${res.text}`);
+    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
+    return { email, password: FACTORY_PASSWORD, token: res.json.authToken as string, cookie, user: res.json, companyId: owner.companyId, id: row.id };
+  }
+
+  return { ...built, app, config, call, raw, operator, teammate, verifyAccount, verifyAddress, dbFile: file };
 }
 
 /**

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../api/app';
 import { loadConfig } from '../../api/platform/config';
 import { insertQuote } from '../../api/quotes/store';
-import { referenceCipher } from '../../api/quotes/store';
+import { quoteForBooking } from '../../api/bookings/quote-lookup';
 import { savePricing } from '../../api/company/pricing-store';
 
 const JOBS_A_MONTH = 2_000;
@@ -86,7 +86,7 @@ async function main() {
         ]),
         createdAt: at,
       });
-      const quoteId = referenceCipher(db).decode(reference.replace(/^TQ-/, '')) as number;
+      const quoteId = quoteForBooking(db, reference)?.id as number;
       const booking = Number(addBooking.run(quoteId, COMPANY, 23760, `bench-job-${month}-${i}`, `bench-driver-${month}-${i}`, at, at, at, at).lastInsertRowid);
       addJob.run(booking, COMPANY, account.id, `PO-${month}-${i}`);
     }

@@ -16,6 +16,7 @@ const user: CurrentUser = {
   email: 'op@example.com',
   name: 'Op',
   companyId: 2,
+  role: 'owner',
   subscriptionStatus: 'trialing',
   trialEndsAt: null,
   emailVerified: true,
