@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { accountCreateSchema, type AccountInvoice } from '#shared/accounts';
 import { ApiRequestError } from '#shared/api-client';
 import { formatPounds } from '#shared/money';
+import { useState } from 'react';
 import { toast } from '../../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner, Textarea } from '../../../components/ui';
 import { errorText } from '../api';
@@ -175,7 +176,7 @@ function AddAccountCard() {
 function InvoicesCard({ accountIds }: { accountIds: Map<string, number> }) {
   const invoices = useAccountInvoices();
   const run = useRunInvoices();
-  const month = lastMonth();
+  const [month, setMonth] = useState(lastMonth);
   return (
     <Card>
       <CardHeader>
@@ -183,11 +184,14 @@ function InvoicesCard({ accountIds }: { accountIds: Map<string, number> }) {
         <CardDescription>Issued on the 1st of each month for the month before, mailed to each account with its PDF.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
-        <div>
+        <div className="flex flex-wrap items-end gap-3">
+          <Field label="Month">
+            <Input type="month" value={month} onChange={(e) => setMonth(e.target.value)} className="w-44" />
+          </Field>
           <Button
             type="button"
             variant="outline"
-            disabled={run.isPending}
+            disabled={run.isPending || !/^\d{4}-\d{2}$/.test(month)}
             onClick={() =>
               run.mutate(month, {
                 onSuccess: (issued) => toast({ title: `${issued.length} ${issued.length === 1 ? 'invoice' : 'invoices'} issued` }),
@@ -195,7 +199,7 @@ function InvoicesCard({ accountIds }: { accountIds: Map<string, number> }) {
               })
             }
           >
-            Run invoices for {month}
+            Run invoices
           </Button>
         </div>
         {(invoices.data ?? []).length === 0 ? (
