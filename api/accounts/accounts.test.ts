@@ -288,8 +288,8 @@ describe('an account’s limits and corrections', () => {
     expect(issued.every((i: { jobs: number }) => i.jobs === 1)).toBe(true);
   });
 
-  it('takes part payments and a credit note into the statement, refuses more than is left, and exports both for QuickBooks', async () => {
-    const { t, op, clock, sink, mail } = await setup();
+  it('takes part payments and a credit note into the statement, refuses more than is left, exports both for QuickBooks and sends both to Xero', async () => {
+    const { t, op, clock, sink, mail, xero } = await setup();
     const id = (await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS_MOTORS })).json.id;
     const { price } = await completedJob(t, op.token, id, 'PO-1');
     clock.now = new Date('2026-12-01T07:00:00Z');
@@ -323,5 +323,13 @@ describe('an account’s limits and corrections', () => {
       ['01/12/2026', '50.00', 'Leeds Motors', `Payment of invoice ${invoice.number}`, ''],
     ]);
     expect((await t.app.request('http://localhost:3999/api/books/export?format=sage', { headers: { 'x-auth-token': op.token } })).status).toBe(400);
+
+    // Xero: the invoice, then the credit note allocated to it, then the part payment.
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({ contacts: 1, invoices: 1, creditNotes: 1, payments: 1 });
+    expect(xero.creditNotes[0]).toMatchObject({ Type: 'ACCRECCREDIT', CreditNoteNumber: 'CN-000002', Contact: { ContactID: xero.contacts[0].ContactID } });
+    expect(xero.allocations).toEqual([
+      { Invoice: { InvoiceID: xero.invoices[0].InvoiceID }, Amount: 10, Date: '2026-12-01', CreditNoteID: xero.creditNotes[0].CreditNoteID },
+    ]);
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({ contacts: 0, invoices: 0, creditNotes: 0, payments: 0 });
   });
 });

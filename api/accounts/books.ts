@@ -14,7 +14,16 @@ import type { IntervalJob } from '../platform/jobs/runner';
 import type { DocumentLine } from '../documents/vat';
 import type { DocumentDetails } from '../documents/pdf';
 import { csvCell } from '../leads/csv';
-import { setXeroContact, setXeroInvoice, setXeroPayment, unsyncedAccounts, unsyncedInvoices, unsyncedPayments } from './store';
+import {
+  setXeroContact,
+  setXeroCreditNote,
+  setXeroInvoice,
+  setXeroPayment,
+  unsyncedAccounts,
+  unsyncedCreditNotes,
+  unsyncedInvoices,
+  unsyncedPayments,
+} from './store';
 import { XERO_TAX, XeroUnavailable, xeroClient, type XeroClient } from './xero';
 
 /** Xero's sales invoice import template, its columns in its order (the starred ones it requires). */
@@ -292,6 +301,27 @@ export function books(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>, o
         );
         await write(db, () => setXeroInvoice(db, invoice.documentId, id));
         sent.invoices += 1;
+      }
+      for (const note of unsyncedCreditNotes(db, companyId)) {
+        const id = await xero.createCreditNote(
+          {
+            contactId: note.xeroContactId,
+            invoiceId: note.xeroInvoiceId,
+            number: `CN-${documentNumber(note.number)}`,
+            date: londonDate(new Date(note.issuedAt)),
+            amount: note.totalPence / 100,
+            lines: parse<DocumentLine[]>(note.lines).map((l) => ({
+              description: l.label,
+              unitAmount: l.netPence / 100,
+              taxAmount: l.vatPence / 100,
+              accountCode: note.accountCode,
+              taxType: l.vatPence > 0 ? XERO_TAX.standard : XERO_TAX.none,
+            })),
+          },
+          signal,
+        );
+        await write(db, () => setXeroCreditNote(db, note.documentId, id));
+        sent.creditNotes += 1;
       }
       for (const payment of unsyncedPayments(db, companyId)) {
         const id = await xero.createPayment(

@@ -180,7 +180,8 @@ export function accountService(deps: AccountServiceDeps) {
       paid: penceToPounds(i.paidPence),
       balance: penceToPounds(balance),
       overdue: balance > 0 && i.dueDate < today,
-      jobs: i.jobs,
+      // One line a job, as frozen: the count holds after retention has deleted the jobs themselves.
+      jobs: parse<unknown[]>(i.lines).length,
     };
   };
 

@@ -3,7 +3,7 @@
 // them. Writers run inside the caller's write() transaction.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db/client';
-import { accountInvoices, accountJobs, accountPayments, accountQuotes, type documents, tradeAccounts } from '../platform/db/schema';
+import { accountInvoices, accountJobs, accountPayments, accountQuotes, type documents, tradeAccounts, xeroCreditNotes } from '../platform/db/schema';
 
 export type AccountRow = typeof tradeAccounts.$inferSelect;
 export type NewAccount = Omit<typeof tradeAccounts.$inferInsert, 'id'>;
@@ -134,14 +134,12 @@ export interface InvoiceWithTotals {
   totals: string;
   lines: string;
   creditedPence: number;
-  jobs: number;
 }
 
 const INVOICE_SELECT = `select i.document_id as documentId, i.company_id as companyId, i.account_id as accountId, a.name as accountName,
   i.period, i.due_date as dueDate, i.paid_pence as paidPence, i.xero_invoice_id as xeroInvoiceId,
   d.kind, d.number, d.issued_at as issuedAt, d.total_pence as totalPence, d.totals, d.lines,
-  (select coalesce(sum(c.total_pence), 0) from documents c where c.original_id = d.id and c.kind = 'credit_note') as creditedPence,
-  (select count(*) from account_jobs j where j.invoice_id = d.id) as jobs
+  (select coalesce(sum(c.total_pence), 0) from documents c where c.original_id = d.id and c.kind = 'credit_note') as creditedPence
   from account_invoices i join documents d on d.id = i.document_id join trade_accounts a on a.id = i.account_id`;
 
 export function invoicesOfCompany(db: Db, companyId: number): InvoiceWithTotals[] {
@@ -236,6 +234,33 @@ export function unsyncedPayments(db: Db, companyId: number | null): (PaymentRow 
        where p.xero_payment_id is null and i.xero_invoice_id is not null and (? is null or p.company_id = ?) order by p.id`,
     )
     .all(companyId, companyId) as (PaymentRow & { xeroInvoiceId: string })[];
+}
+
+/** Credit notes of account invoices that Xero has, the invoice's Xero id beside each, not yet sent. */
+export function unsyncedCreditNotes(db: Db, companyId: number | null) {
+  return db.$client
+    .prepare(
+      `select c.id as documentId, c.number, c.issued_at as issuedAt, c.lines, c.total_pence as totalPence, i.xero_invoice_id as xeroInvoiceId,
+        a.xero_contact_id as xeroContactId, a.account_code as accountCode
+       from documents c join account_invoices i on i.document_id = c.original_id join trade_accounts a on a.id = i.account_id
+       where c.kind = 'credit_note' and i.xero_invoice_id is not null and a.xero_contact_id is not null
+         and not exists (select 1 from xero_credit_notes x where x.document_id = c.id) and (? is null or c.company_id = ?)
+       order by c.number`,
+    )
+    .all(companyId, companyId) as {
+    documentId: number;
+    number: number;
+    issuedAt: string;
+    lines: string;
+    totalPence: number;
+    xeroInvoiceId: string;
+    xeroContactId: string;
+    accountCode: string;
+  }[];
+}
+
+export function setXeroCreditNote(db: Db, documentId: number, xeroId: string): void {
+  db.insert(xeroCreditNotes).values({ documentId, xeroId }).onConflictDoNothing().run();
 }
 
 export function setXeroPayment(db: Db, paymentId: number, xeroId: string): void {

@@ -45,6 +45,8 @@ export interface XeroPayment {
 export interface XeroClient {
   createContact(contact: XeroContact, signal?: AbortSignal): Promise<string>;
   createInvoice(invoice: XeroInvoice, signal?: AbortSignal): Promise<string>;
+  /** An authorised sales credit note, allocated to the invoice it corrects. */
+  createCreditNote(note: Omit<XeroInvoice, 'reference' | 'dueDate'> & { invoiceId: string; amount: number }, signal?: AbortSignal): Promise<string>;
   createPayment(payment: XeroPayment, signal?: AbortSignal): Promise<string>;
 }
 
@@ -152,6 +154,43 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
       );
       const id = body.Invoices?.[0]?.InvoiceID;
       if (!id) throw new XeroUnavailable('Xero gave no InvoiceID');
+      return id;
+    },
+    async createCreditNote(note, signal) {
+      const body = await call<{ CreditNotes?: { CreditNoteID?: string }[] }>(
+        'POST',
+        '/CreditNotes',
+        {
+          CreditNotes: [
+            {
+              Type: 'ACCRECCREDIT',
+              Contact: { ContactID: note.contactId },
+              CreditNoteNumber: note.number,
+              Date: note.date,
+              LineAmountTypes: 'Exclusive',
+              Status: 'AUTHORISED',
+              CurrencyCode: 'GBP',
+              LineItems: note.lines.map((l) => ({
+                Description: l.description,
+                Quantity: 1,
+                UnitAmount: l.unitAmount,
+                TaxAmount: l.taxAmount,
+                AccountCode: l.accountCode,
+                TaxType: l.taxType,
+              })),
+            },
+          ],
+        },
+        signal,
+      );
+      const id = body.CreditNotes?.[0]?.CreditNoteID;
+      if (!id) throw new XeroUnavailable('Xero gave no CreditNoteID');
+      await call(
+        'PUT',
+        `/CreditNotes/${encodeURIComponent(id)}/Allocations`,
+        { Allocations: [{ Invoice: { InvoiceID: note.invoiceId }, Amount: note.amount, Date: note.date }] },
+        signal,
+      );
       return id;
     },
     async createPayment(payment, signal) {

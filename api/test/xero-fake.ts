@@ -14,6 +14,9 @@ export interface XeroFake {
   contacts: Record<string, unknown>[];
   invoices: Record<string, unknown>[];
   payments: Record<string, unknown>[];
+  creditNotes: Record<string, unknown>[];
+  /** Allocations of credit notes to invoices, each with the credit note's id. */
+  allocations: Record<string, unknown>[];
   tokensIssued: number;
   /** Answers the next `count` Accounting API calls with `status`. */
   failNext(count: number, status: number): void;
@@ -35,6 +38,8 @@ export async function startXeroFake(): Promise<XeroFake> {
     contacts: [],
     invoices: [],
     payments: [],
+    creditNotes: [],
+    allocations: [],
     tokensIssued: 0,
     failNext(count, status) {
       Object.assign(failing, { left: count, status });
@@ -78,6 +83,17 @@ export async function startXeroFake(): Promise<XeroFake> {
       const invoices = (parsed.Invoices ?? []).map((i) => ({ ...i, InvoiceID: randomUUID() }));
       fake.invoices.push(...invoices);
       return answer(200, { Invoices: invoices });
+    }
+    if (url.pathname === '/api.xro/2.0/CreditNotes' && req.method === 'POST') {
+      const notes = (parsed.CreditNotes ?? []).map((n) => ({ ...n, CreditNoteID: randomUUID() }));
+      fake.creditNotes.push(...notes);
+      return answer(200, { CreditNotes: notes });
+    }
+    const allocation = /^\/api\.xro\/2\.0\/CreditNotes\/([^/]+)\/Allocations$/.exec(url.pathname);
+    if (allocation && req.method === 'PUT') {
+      const allocations = (parsed.Allocations ?? []).map((a) => ({ ...a, CreditNoteID: decodeURIComponent(allocation[1]) }));
+      fake.allocations.push(...allocations);
+      return answer(200, { Allocations: allocations });
     }
     if (url.pathname === '/api.xro/2.0/Payments' && req.method === 'PUT') {
       const payments = (parsed.Payments ?? []).map((p) => ({ ...p, PaymentID: randomUUID() }));

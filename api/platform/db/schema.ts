@@ -756,3 +756,11 @@ export const accountPayments = sqliteTable(
   },
   (t) => [index('account_payments_invoice').on(t.documentId), index('account_payments_company').on(t.companyId, t.id)],
 );
+
+/** An account invoice's credit note as Xero knows it (the document itself is frozen, so its Xero id is kept here). */
+export const xeroCreditNotes = sqliteTable('xero_credit_notes', {
+  documentId: integer('document_id')
+    .primaryKey()
+    .references(() => documents.id),
+  xeroId: text('xero_id').notNull(),
+});

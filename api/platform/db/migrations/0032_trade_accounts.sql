@@ -71,4 +71,10 @@ CREATE TABLE `account_payments` (
 --> statement-breakpoint
 CREATE INDEX `account_payments_invoice` ON `account_payments` (`document_id`);--> statement-breakpoint
 CREATE INDEX `account_payments_company` ON `account_payments` (`company_id`,`id`);--> statement-breakpoint
+CREATE TABLE `xero_credit_notes` (
+	`document_id` integer PRIMARY KEY NOT NULL,
+	`xero_id` text NOT NULL,
+	FOREIGN KEY (`document_id`) REFERENCES `documents`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
 ALTER TABLE `mail_outbox` ADD `document_id` integer REFERENCES documents(id);
