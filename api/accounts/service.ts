@@ -27,7 +27,7 @@ import { findCompanyById } from '../company/store';
 import { getPricing } from '../company/pricing-store';
 import { findUserByCompanyId } from '../auth/store';
 import type { BookingService } from '../bookings/service';
-import { quoteForBooking } from '../bookings/quote-lookup';
+import { quoteForBooking } from '../bookings/store';
 import { insertDocument, type DocumentRow } from '../documents/store';
 import { documentLines, creditLine, totalsOf, type DocumentLine, type QuoteLine } from '../documents/vat';
 import { printedDate, renderDocumentPdf, type DocumentDetails, type PrintableDocument } from '../documents/pdf';
@@ -130,9 +130,8 @@ export function jobLine(job: JobToInvoice): DocumentLine {
   };
 }
 
-export interface AccountServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'logger' | 'companyCache' | 'distance'> {
+export interface AccountServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'logger' | 'companyCache' | 'distance' | 'events'> {
   bookings: BookingService;
-  nudgeOutbox?: () => void;
 }
 
 export function accountService(deps: AccountServiceDeps) {
@@ -300,7 +299,7 @@ export function accountService(deps: AccountServiceDeps) {
       return doc.id;
     });
     if (documentId === undefined) return undefined;
-    deps.nudgeOutbox?.();
+    await deps.events.emit('messages.written', { companyId });
     return invoiceByDocument(db, documentId);
   }
 
@@ -479,7 +478,7 @@ export function accountService(deps: AccountServiceDeps) {
         });
         mailDocument(account, doc, originalDetails.seller.name, at);
       });
-      deps.nudgeOutbox?.();
+      await deps.events.emit('messages.written', { companyId });
       const after = invoiceByDocument(db, invoice.documentId);
       if (!after) throw new NotFound(INVOICE_NOT_FOUND);
       return invoiceView(after, londonDate(now()));

@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createApp } from '../../api/app';
 import { loadConfig } from '../../api/platform/config';
 import { insertQuote } from '../../api/quotes/store';
-import { quoteForBooking } from '../../api/bookings/quote-lookup';
+import { quoteForBooking } from '../../api/bookings/store';
 import { savePricing } from '../../api/company/pricing-store';
 
 const JOBS_A_MONTH = 2_000;
