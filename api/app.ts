@@ -60,6 +60,8 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { teamRoutes } from './team/routes';
+import { teamService } from './team/service';
 import { accountService, type AccountService } from './accounts/service';
 import { accountRoutes } from './accounts/routes';
 import { books as createBooks, type Books, type BooksOptions } from './accounts/books';
@@ -70,7 +72,7 @@ export interface AppBookings {
   payments: PaymentService;
   documents: DocumentService;
   live: LiveHub;
-  /** Trade accounts (docs/product.md §23): their month-end run, and the books' Xero sync. */
+  /** Trade accounts (docs/product.md §24): their month-end run, and the books' Xero sync. */
   accounts: AccountService;
   books: Books;
 }
@@ -80,10 +82,12 @@ const SPA_ROUTES = [
   /^\/verify-email\/[^/]+$/,
   /^\/reset-password\/[^/]+$/,
   /^\/sign-in\/[^/]+$/,
+  /^\/join\/[^/]+$/,
   /^\/$/,
   /^\/auth$/,
   /^\/auth-page$/,
   /^\/dashboard$/,
+  /^\/dashboard\/my-jobs$/,
   /^\/subscription$/,
   /^\/subscription-test$/,
   /^\/contact$/,
@@ -114,6 +118,7 @@ const FEATURES: Feature[] = [
   bookingRoutes,
   documentRoutes,
   paymentRoutes,
+  teamRoutes,
   accountRoutes,
   docsRoutes,
 ];
@@ -195,7 +200,7 @@ export function createApp(options: AppOptions) {
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps), bookingPaymentSide(deps));
   const documents = documentService(deps);
   const bookings = bookingService({ ...deps, live, payments });
-  // Trade accounts (docs/product.md §23): a job on account's delivery note stands in for its receipt.
+  // Trade accounts (docs/product.md §24): a job on account's delivery note stands in for its receipt.
   const accounts = accountService({ ...deps, bookings });
   documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
   const books = createBooks(deps, options.books);
@@ -215,6 +220,8 @@ export function createApp(options: AppOptions) {
     payments,
     documents,
     live,
+    // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
+    team: teamService(deps),
     accounts,
     books,
     api,

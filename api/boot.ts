@@ -12,6 +12,7 @@ import type { Logger } from './platform/http/observability';
 import type { AppDeps } from './platform/deps';
 import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
+import { auditRetentionJob } from './team/audit-retention';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
@@ -24,6 +25,7 @@ import { monthEndJob } from './accounts/month-end';
  */
 const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   retentionJob({ ...deps, hour: deps.config.retentionHour }),
+  auditRetentionJob({ ...deps, hour: deps.config.retentionHour }),
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
   paymentReconcileJob(bookings.payments),

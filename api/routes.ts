@@ -32,6 +32,7 @@ import { AFTER_VALIDATION, ContractHono } from './platform/http/contract-hono';
 import type { AppEnv } from './platform/http/context';
 import { limitMiddleware, type RateLimits } from './rate-limits';
 import type { VehicleService } from './vehicles/service';
+import type { TeamService } from './team/service';
 
 /** What the features' routes are given: the dependency bag, the app's rate limits and the services more than one feature uses. */
 export interface AppParts {
@@ -46,7 +47,9 @@ export interface AppParts {
   payments: PaymentService;
   documents: DocumentService;
   live: LiveHub;
-  /** Trade accounts and the books (docs/product.md §23). */
+  /** The team (docs/product.md §23): invitations, roles, sign-ins for the audit log. */
+  team: TeamService;
+  /** Trade accounts and the books (docs/product.md §24). */
   accounts: AccountService;
   books: Books;
   /** The API app itself: the OpenAPI document is generated from what was registered on it. */

@@ -86,7 +86,16 @@ export const ERROR_CODES = [
   'SMS_CODE_WRONG',
   'SMS_CODE_EXPIRED',
   'SMS_CODE_LOCKED',
-  // Trade accounts (docs/product.md §23): a job on an account that requires a purchase-order number
+  // The team: an invitation to an address already in this company or another, a change that would
+  // leave no owner, an invitation link expired (or withdrawn) or used, and a dispatcher's refund over
+  // the owner's limit
+  'ALREADY_IN_TEAM',
+  'EMAIL_IN_OTHER_COMPANY',
+  'LAST_OWNER',
+  'INVITATION_EXPIRED',
+  'INVITATION_USED',
+  'REFUND_OVER_LIMIT',
+  // Trade accounts (docs/product.md §24): a job on an account that requires a purchase-order number
   // without one, a job past the account's credit limit not yet confirmed, a quote booked on an
   // account it was not priced for, a payment or credit of more than the invoice has left, a month
   // with no completed jobs left to invoice, and the Xero sync asked for without Xero configured

@@ -57,9 +57,11 @@ export const NOTICE_KINDS = ['sms-limit'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 /** The code texted to confirm the operator's booking text number (api/bookings/sms-verification.ts). */
 export const SMS_CODE_KIND = 'sms-code';
-/** A trade account's invoice or credit note mailed to the account with its PDF (docs/product.md §23). */
+/** The owner's invitation to join the company (api/team/invitation-mail.ts): its link is made as it is sent. */
+export const TEAM_INVITATION_KIND = 'team-invitation';
+/** A trade account's invoice or credit note mailed to the account with its PDF (docs/product.md §24). */
 export const ACCOUNT_MAIL_KIND = 'account-invoice';
-export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof ACCOUNT_MAIL_KIND;
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND | typeof ACCOUNT_MAIL_KIND;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

@@ -35,10 +35,13 @@ export const routes: RouteObject[] = [
       { path: '/verify-email/:token', lazy: screen(() => import('./pages/account/VerifyEmailPage')) },
       { path: '/reset-password/:token', lazy: screen(() => import('./pages/account/ResetPasswordPage')) },
       { path: '/sign-in/:token', lazy: screen(() => import('./pages/account/SignInLinkPage')) },
+      // The owner's invitation (docs/product.md, "The team").
+      { path: '/join/:token', lazy: screen(() => import('./pages/account/JoinPage')) },
       {
         Component: ProtectedRoute,
         children: [
           { path: '/dashboard', lazy: screen(() => import('./pages/dashboard/DashboardPage')) },
+          { path: '/dashboard/my-jobs', lazy: screen(() => import('./pages/my-jobs/MyJobsPage')) },
           { path: '/subscription', lazy: screen(() => import('./pages/subscription/SubscriptionPage')) },
           { path: '/contact', lazy: screen(() => import('./pages/ContactPage')) },
         ],

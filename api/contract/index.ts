@@ -20,6 +20,7 @@ import { payments } from './payments';
 import { pricing } from './pricing';
 import { quotes } from './quotes';
 import { share } from './share';
+import { audit, team } from './team';
 import { vehicles } from './vehicles';
 
 export type { Access, ContractRoute } from './define';
@@ -54,6 +55,8 @@ export const contract = named({
   bookings,
   documents,
   payments,
+  team,
+  audit,
   accounts,
   docs,
 });

@@ -58,6 +58,18 @@ const ROW_FIXTURES: Record<string, RowFixture> = {
       return (await t.raw('GET', collectionOf(path), { token: operator.token })).json.some((r: { id: number }) => String(r.id) === value);
     },
   },
+  // A person of the owner's company (people join by invitation; the harness adds one directly).
+  personId: {
+    async create(t, owner) {
+      return String((await t.teammate(owner, 'dispatcher')).id);
+    },
+    async read(t, owner, _path, value) {
+      return (await t.call('GET', '/api/team/people', { token: owner.token })).json.find((p: { id: number }) => String(p.id) === value);
+    },
+    async listedFor(t, operator, _path, value) {
+      return (await t.call('GET', '/api/team/people', { token: operator.token })).json.some((p: { id: number }) => String(p.id) === value);
+    },
+  },
   // A quote the owner's own page gave a motorist.
   reference: {
     async create(t, owner) {

@@ -1,4 +1,4 @@
-// A frozen document as a mail's attachment (an account's invoice or credit note, docs/product.md §23):
+// A frozen document as a mail's attachment (an account's invoice or credit note, docs/product.md §24):
 // drawn by the outbox as it sends the mail, from the document as issued, so no PDF is stored.
 import { eq } from 'drizzle-orm';
 import { DOCUMENT_TITLES, documentNumber } from '#shared/documents';

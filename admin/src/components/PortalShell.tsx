@@ -82,9 +82,12 @@ function Shell({ children }: { children: ReactNode }) {
             </DropdownMenu.Trigger>
             <DropdownMenu.Portal>
               <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-                <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
-                  <CreditCard aria-hidden="true" /> Manage Subscription
-                </DropdownMenu.Item>
+                {/* Billing is the owner's (docs/product.md, "The team"). */}
+                {user?.role === 'owner' && (
+                  <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
+                    <CreditCard aria-hidden="true" /> Manage Subscription
+                  </DropdownMenu.Item>
+                )}
                 <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
                   <LifeBuoy aria-hidden="true" /> Contact & Support
                 </DropdownMenu.Item>

@@ -35,6 +35,8 @@ export const users = sqliteTable(
     trialUsed: bool('trial_used').notNull().default(false),
     /** What this person may do in the company (shared/roles.ts): the one who signed up is its owner. */
     role: text('role').$type<Role>().notNull().default('owner'),
+    /** When this person last signed in (password, emailed link, reset or invitation): the Team page shows it. */
+    lastSignInAt: text('last_sign_in_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -124,6 +126,8 @@ export const companies = sqliteTable(
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */
     businessAddress: text('business_address'),
+    /** The largest refund a dispatcher may give, in pence (docs/product.md, The team): 0 until the owner sets one. The owner has no limit. */
+    dispatcherRefundLimitPence: pence('dispatcher_refund_limit_pence').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -656,7 +660,62 @@ export const documents = sqliteTable(
 );
 
 /**
- * A trade account (docs/product.md §23): a garage, dealer, fleet or club the operator bills
+ * The owner's invitations to join the company (docs/product.md, The team): an address and a role,
+ * a one-time link made as the mail is sent (only its SHA-256 kept here), 7 days, single use.
+ */
+export const teamInvitations = sqliteTable(
+  'team_invitations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    email: text('email').notNull(),
+    role: text('role').$type<Role>().notNull(),
+    /** Who sent it; null once that person is gone. */
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    /** SHA-256 of the link's token, written when the mail is sent (api/team/invitation-mail.ts); null until then. */
+    tokenHash: text('token_hash'),
+    createdAt: createdAt(),
+    expiresAt: text('expires_at').notNull(),
+    acceptedAt: text('accepted_at'),
+    /** Withdrawn by the owner, or replaced by a newer invitation to the same address. */
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('team_invitations_token').on(t.tokenHash), index('team_invitations_company').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * Who did what (docs/product.md, The team): append-only. SQLite triggers refuse every UPDATE, and
+ * every DELETE of a row younger than 24 months (the retention job deletes the older ones,
+ * api/team/audit-retention.ts). The person's name is kept as it was, so a removed person's rows
+ * still say who it was; `company_id` is no foreign key so no cascade ever tries to delete a row.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: integer('company_id').notNull(),
+    /** The person who did it; null for the system (an expiry, a webhook). */
+    personId: integer('person_id'),
+    personName: text('person_name').notNull(),
+    kind: text('kind').notNull(),
+    /** What it was done to, in the operator's words: a booking reference, a person's email, a price list. */
+    subject: text('subject'),
+    /** JSON of the values before and after, when something changed. */
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    requestId: text('request_id'),
+    at: text('at').notNull(),
+  },
+  (t) => [
+    index('audit_events_company').on(t.companyId, t.id),
+    index('audit_events_person').on(t.companyId, t.personId, t.id),
+    index('audit_events_kind').on(t.companyId, t.kind, t.id),
+    index('audit_events_at').on(t.at),
+  ],
+);
+
+/**
+ * A trade account (docs/product.md §24): a garage, dealer, fleet or club the operator bills
  * monthly. Its rate card (JSON, api/engine/pricing/rate-card.ts) is layered over the company's
  * prices by the same engine; `account_code` is what its sales are coded to in the books.
  */

@@ -63,7 +63,9 @@ describe('JSON request bodies', () => {
               .replace(/:id(?=\/|$)/, '1')
               .replace(':reference', A_REFERENCE)
               .replace(':token', A_TOKEN)
-              .replace(':number', A_NUMBER)}`,
+              .replace(':number', A_NUMBER)
+              // Any other parameter as the contract spells it ({personId}).
+              .replace(/:(\w+)/g, '{$1}')}`,
         ),
     );
     expect([...writes].sort()).toEqual([...JSON_ROUTES.map((r) => `${r.method} ${r.path}`), ...NO_JSON_BODY].sort());

@@ -326,8 +326,8 @@ describe('the Driver Portal’s fifth tab', () => {
   it('comes after the four settings tabs and loads nothing until opened', async () => {
     const { api } = renderTab('/dashboard', {}, <DriverPortal />);
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent?.trim());
-    // The Accounts tab (docs/product.md §23) follows it, loaded only when opened too.
-    expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes', 'Accounts']);
+    // The owner's tabs follow it: Accounts (docs/product.md §24), Team and Audit log, each loaded only when opened.
+    expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes', 'Accounts', 'Team', 'Audit log']);
     await screen.findByText('Unable to load your current rates. Saving will replace them.');
     expect(api.calls.some((call) => call.path.startsWith('/api/quotes'))).toBe(false);
     expect(api.calls.some((call) => call.path.startsWith('/api/account'))).toBe(false);
