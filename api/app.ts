@@ -61,6 +61,9 @@ import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 import { teamRoutes } from './team/routes';
+import { createBlobStore, type BlobStore } from './proof/blob-store';
+import { proofRoutes } from './proof/routes';
+import { proofService, type ProofService } from './proof/service';
 import { teamService } from './team/service';
 import { accountService, type AccountService } from './accounts/service';
 import { accountRoutes } from './accounts/routes';
@@ -71,8 +74,10 @@ export interface AppBookings {
   service: BookingService;
   payments: PaymentService;
   documents: DocumentService;
+  /** Photos, signatures and checklists of jobs, and the store their files are kept in. */
+  proof: ProofService;
   live: LiveHub;
-  /** Trade accounts (docs/product.md §24): their month-end run, and the books' Xero sync. */
+  /** Trade accounts (docs/product.md §25): their month-end run, and the books' Xero sync. */
   accounts: AccountService;
   books: Books;
 }
@@ -117,6 +122,7 @@ const FEATURES: Feature[] = [
   alertRoutes,
   bookingRoutes,
   documentRoutes,
+  proofRoutes,
   paymentRoutes,
   teamRoutes,
   accountRoutes,
@@ -151,6 +157,8 @@ export interface AppOptions {
    * handler would be, for the test that shows they need nothing else (api/two-file-route.test.ts).
    */
   extraRoutes?: { routes: ContractRoute[]; features: Feature[] };
+  /** Where photos and signatures are kept: by default the one the configuration names (api/proof/blob-store.ts). */
+  blobs?: BlobStore;
 }
 
 export function createApp(options: AppOptions) {
@@ -200,7 +208,9 @@ export function createApp(options: AppOptions) {
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps), bookingPaymentSide(deps));
   const documents = documentService(deps);
   const bookings = bookingService({ ...deps, live, payments });
-  // Trade accounts (docs/product.md §24): a job on account's delivery note stands in for its receipt.
+  // Proof of condition (docs/product.md, "Proof of condition"): files in the blob store, rows in the database.
+  const proof = proofService(deps, options.blobs ?? createBlobStore(config.uploads));
+  // Trade accounts (docs/product.md §25): a job on account's delivery note stands in for its receipt.
   const accounts = accountService({ ...deps, bookings });
   documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
   const books = createBooks(deps, options.books);
@@ -219,6 +229,7 @@ export function createApp(options: AppOptions) {
     bookings,
     payments,
     documents,
+    proof,
     live,
     // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
     team: teamService(deps),
@@ -281,7 +292,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live, accounts, books };
+  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live, accounts, books };
   return { app, deps, billing, bookings: appBookings };
 }
 

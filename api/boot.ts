@@ -17,6 +17,7 @@ import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
+import { blobSweepJob } from './proof/sweep';
 import { monthEndJob } from './accounts/month-end';
 
 /**
@@ -30,6 +31,7 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   bookingExpiryJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
+  blobSweepJob({ db: deps.db, blobs: bookings.proof.blobs }),
   monthEndJob(bookings.accounts),
   ...(bookings.books.job() ? [bookings.books.job() as Job] : []),
 ];

@@ -27,6 +27,7 @@ import type { DocumentService } from './documents/service';
 import type { AccountService } from './accounts/service';
 import type { Books } from './accounts/books';
 import type { PaymentService } from './payments/service';
+import type { ProofService } from './proof/service';
 import type { AppDeps } from './platform/deps';
 import { AFTER_VALIDATION, ContractHono } from './platform/http/contract-hono';
 import type { AppEnv } from './platform/http/context';
@@ -46,10 +47,12 @@ export interface AppParts {
   bookings: BookingService;
   payments: PaymentService;
   documents: DocumentService;
+  /** Photos, signatures and checklists of jobs (docs/product.md, "Proof of condition"). */
+  proof: ProofService;
   live: LiveHub;
   /** The team (docs/product.md §23): invitations, roles, sign-ins for the audit log. */
   team: TeamService;
-  /** Trade accounts and the books (docs/product.md §24). */
+  /** Trade accounts and the books (docs/product.md §25). */
   accounts: AccountService;
   books: Books;
   /** The API app itself: the OpenAPI document is generated from what was registered on it. */

@@ -1,4 +1,4 @@
-// Trade accounts in the portal against the real server (docs/product.md §24), on a phone: the
+// Trade accounts in the portal against the real server (docs/product.md §25), on a phone: the
 // owner adds "Leeds Motors" on 30-day terms with a PO required and a £45 call-out in the Accounts
 // tab; a quote on the account shows the £45 line; a job without a PO is refused naming the field,
 // three with POs complete with no card taken (each with its delivery note); the month's run in the

@@ -1,4 +1,4 @@
-// Trade accounts (docs/product.md §24): the account, its rate card, a job on account, the monthly
+// Trade accounts (docs/product.md §25): the account, its rate card, a job on account, the monthly
 // invoice, its payments and credit notes, and the answers the portal reads. Written once for the
 // server's validation and the portal's forms; every message here is the product's own.
 import { z } from 'zod';

@@ -79,6 +79,11 @@ export const ERROR_CODES = [
   // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
   'DOCUMENT_NOT_ISSUED',
   'FULL_INVOICE_UNAVAILABLE',
+  // Proof of condition: an upload that is not a JPEG, PNG, WebP or HEIC image (by its bytes), a
+  // job that holds all the files it may, and a thumbnail sent before its photo
+  'NOT_AN_IMAGE',
+  'PROOF_FILES_FULL',
+  'PROOF_THUMBNAIL_EARLY',
   // Confirming the booking text number by a texted code: no number to confirm, no SMS provider,
   // a wrong code, one that has expired (or was never sent), and one locked by too many wrong tries
   'NO_SMS_NUMBER',
@@ -95,7 +100,7 @@ export const ERROR_CODES = [
   'INVITATION_EXPIRED',
   'INVITATION_USED',
   'REFUND_OVER_LIMIT',
-  // Trade accounts (docs/product.md §24): a job on an account that requires a purchase-order number
+  // Trade accounts (docs/product.md §25): a job on an account that requires a purchase-order number
   // without one, a job past the account's credit limit not yet confirmed, a quote booked on an
   // account it was not priced for, a payment or credit of more than the invoice has left, a month
   // with no completed jobs left to invoice, and the Xero sync asked for without Xero configured

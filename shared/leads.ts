@@ -59,7 +59,7 @@ export type NoticeKind = (typeof NOTICE_KINDS)[number];
 export const SMS_CODE_KIND = 'sms-code';
 /** The owner's invitation to join the company (api/team/invitation-mail.ts): its link is made as it is sent. */
 export const TEAM_INVITATION_KIND = 'team-invitation';
-/** A trade account's invoice or credit note mailed to the account with its PDF (docs/product.md §24). */
+/** A trade account's invoice or credit note mailed to the account with its PDF (docs/product.md §25). */
 export const ACCOUNT_MAIL_KIND = 'account-invoice';
 export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND | typeof ACCOUNT_MAIL_KIND;
 

@@ -1,4 +1,4 @@
-// Trade accounts through the API (docs/product.md §24), the journey the feature is done by: the
+// Trade accounts through the API (docs/product.md §25), the journey the feature is done by: the
 // owner adds "Leeds Motors" on 30-day terms with a PO required and a £45 call-out on its rate card;
 // a quote on the account shows the £45 line; a job without a PO is refused, one with a PO is booked
 // with no card taken and completes with a delivery note; two more complete; the month-end run

@@ -1,4 +1,4 @@
-// The books (docs/product.md §24): account invoices, their credit notes and payments as CSV files
+// The books (docs/product.md §25): account invoices, their credit notes and payments as CSV files
 // in the columns Xero's sales invoice import and QuickBooks Online's invoice import take (streamed,
 // a chunk of documents at a time), and the sync to Xero's Accounting API (api/accounts/xero.ts).
 import type { Context } from 'hono';

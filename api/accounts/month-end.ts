@@ -1,4 +1,4 @@
-// The month-end run (docs/product.md §24): on the 1st of each UK month, from 06:00, every account
+// The month-end run (docs/product.md §25): on the 1st of each UK month, from 06:00, every account
 // gets one invoice of its jobs completed in the month before and not yet invoiced. A daily job of
 // the runner (api/boot.ts) whose marker keeps the day, so a restart neither repeats nor skips it;
 // a run that failed part way is finished by the next day's (the jobs left are still uninvoiced).

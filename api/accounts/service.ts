@@ -1,4 +1,4 @@
-// Trade accounts' rules (docs/product.md §24): the accounts and their rate cards, quotes priced on
+// Trade accounts' rules (docs/product.md §25): the accounts and their rate cards, quotes priced on
 // an account (the quote service with the card laid over the company's prices: one engine), jobs
 // on account (the bookings' own path, with the PO and the credit limit checked in its
 // transaction), the month-end invoices numbered in the company's document sequence and mailed

@@ -1,4 +1,4 @@
-// Trade accounts' rows (docs/product.md §24): the accounts, the quotes priced for them, their jobs,
+// Trade accounts' rows (docs/product.md §25): the accounts, the quotes priced for them, their jobs,
 // their invoices (the documents themselves are in documents, frozen) and the payments against
 // them. Writers run inside the caller's write() transaction.
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// A small adapter for Xero's Accounting API (docs/product.md §24): a custom connection's OAuth 2.0
+// A small adapter for Xero's Accounting API (docs/product.md §25): a custom connection's OAuth 2.0
 // client credentials for an access token (kept until a minute before it expires), then contacts,
 // invoices and payments. Every call carries the secret or the token, so none follows a redirect
 // (`redirect: 'error'`) and each gives up after XERO_TIMEOUT_MS. Off unless XERO_CLIENT_ID and

@@ -87,7 +87,7 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     motoristText: (b: BookingWithQuote, key: string, body: string) =>
       b.customerPhone === '' ? [] : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
 
-    /** The motorist's 'received' text of a job booked by the operator on an account (docs/product.md §24), inside its transaction. */
+    /** The motorist's 'received' text of a job booked by the operator on an account (docs/product.md §25), inside its transaction. */
     accountJobReceived(ref: { id: number; companyId: number }, facts: BookingFacts, at: string) {
       const sender = senderOf({ companyId: ref.companyId, companyName: facts.companyName });
       insertOutboxRows(db, [sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(sender, facts, JOB_LINK_PLACEHOLDER), at)]);

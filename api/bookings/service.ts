@@ -368,7 +368,7 @@ export function bookingService(deps: BookingServiceDeps) {
     },
 
     /**
-     * A job on account (docs/product.md §24), booked by the operator: requested with no payment, a
+     * A job on account (docs/product.md §25), booked by the operator: requested with no payment, a
      * day to accept it, the contact at the vehicle (if any) texted its status page as a motorist
      * is, and no alert to the operator who made it. `within` records the account's side in the
      * same transaction; it may throw to refuse the job (nothing is then stored).
@@ -446,6 +446,11 @@ export function bookingService(deps: BookingServiceDeps) {
     async cancel(token: string): Promise<JobView> {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return jobView(await move(b, 'cancelled', 'motorist'));
+    },
+
+    /** The id of the booking behind a driver's token, with the driver's page's 404 and 410 (its rate limit is the route's). */
+    driverBookingId(token: string): number {
+      return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
     },
 
     driver(token: string): DriverView {

@@ -1,4 +1,4 @@
-// Trade accounts (docs/product.md §24): the operator's account customers with their rate cards,
+// Trade accounts (docs/product.md §25): the operator's account customers with their rate cards,
 // quotes and jobs put on an account, the monthly invoices with their payments and credit notes,
 // the statement, and the books (CSV exports in Xero's and QuickBooks Online's import columns, and
 // the sync to Xero's Accounting API). Every route is the signed-in operator's, scoped to their

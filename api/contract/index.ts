@@ -18,6 +18,7 @@ import { leads } from './leads';
 import { postcodes } from './postcodes';
 import { payments } from './payments';
 import { pricing } from './pricing';
+import { proof } from './proof';
 import { quotes } from './quotes';
 import { share } from './share';
 import { audit, team } from './team';
@@ -54,6 +55,7 @@ export const contract = named({
   alerts,
   bookings,
   documents,
+  proof,
   payments,
   team,
   audit,

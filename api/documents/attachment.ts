@@ -1,4 +1,4 @@
-// A frozen document as a mail's attachment (an account's invoice or credit note, docs/product.md §24):
+// A frozen document as a mail's attachment (an account's invoice or credit note, docs/product.md §25):
 // drawn by the outbox as it sends the mail, from the document as issued, so no PDF is stored.
 import { eq } from 'drizzle-orm';
 import { DOCUMENT_TITLES, documentNumber } from '#shared/documents';

@@ -24,7 +24,7 @@ export interface DocumentDetails {
   paidAs: string | null;
   /** A credit note's original: its title and number. */
   original: { title: string; number: number; issuedAt: string } | null;
-  /** A trade account's invoice, credit note or statement (docs/product.md §24): whom it is billed to, and when it is due. */
+  /** A trade account's invoice, credit note or statement (docs/product.md §25): whom it is billed to, and when it is due. */
   account?: { name: string; address: string | null; vatNumber: string | null; code: string; dueDate: string | null; period: string | null; po?: string | null };
   /** A delivery note printed without its prices (the account asked for none). */
   withoutPrices?: boolean;

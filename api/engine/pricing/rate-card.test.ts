@@ -1,5 +1,5 @@
 // An account's rate card laid over the company's prices and priced by the one engine
-// (docs/product.md §24): the changed lines say so, a percentage off is its own line, and a quote
+// (docs/product.md §25): the changed lines say so, a percentage off is its own line, and a quote
 // with no card is priced exactly as before.
 import { describe, expect, it } from 'vitest';
 import { priceQuote, type PricingConfig, type QuoteInput } from './calculate';

@@ -1,4 +1,4 @@
-// An account's rate card (docs/product.md §24): its own call-out, per-mile and labour rates, its
+// An account's rate card (docs/product.md §25): its own call-out, per-mile and labour rates, its
 // own prices for vehicle types and charge rows, or a percentage off, layered over the company's
 // pricing so the one engine (calculate.ts) prices it. Pure: no database, no clock.
 import { sameSlug } from '#shared/slug';

@@ -715,7 +715,89 @@ export const auditEvents = sqliteTable(
 );
 
 /**
- * A trade account (docs/product.md §24): a garage, dealer, fleet or club the operator bills
+ * A job's evidence (docs/product.md, "Proof of condition"): a photo or a signature taken on the
+ * driver's page at pickup or drop-off. The bytes live in the blob store (api/proof/blob-store.ts),
+ * never here: the row keeps their keys, size, SHA-256, type and what the phone said of them. Each
+ * row is named in URLs by `public_id` (128 random bits), and is deleted with its booking; a trigger
+ * then queues its blobs in `blob_deletions` for the store.
+ */
+export const jobFiles = sqliteTable(
+  'job_files',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    publicId: text('public_id').notNull(),
+    /** The phone's own id for the upload: a retry of one that did arrive stores nothing twice. */
+    clientId: text('client_id').notNull(),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    kind: text('kind').$type<'photo' | 'signature'>().notNull(),
+    /** front, rear, left, right or damage for a photo; null for a signature. */
+    slot: text('slot'),
+    note: text('note'),
+    signerName: text('signer_name'),
+    /** When and where the phone took it, as the phone said. */
+    takenAt: text('taken_at').notNull(),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
+    takenBy: text('taken_by').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    /** Hex SHA-256 of the bytes as uploaded. */
+    sha256: text('sha256').notNull(),
+    storeKey: text('store_key').notNull(),
+    /** The copy the motorist is shown, its own EXIF location and metadata taken out; null when none could be made (HEIC). */
+    shownKey: text('shown_key'),
+    /** A small JPEG or PNG the phone made, for grids and the job report. */
+    thumbKey: text('thumb_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('job_files_public').on(t.publicId),
+    uniqueIndex('job_files_client').on(t.bookingId, t.clientId),
+    index('job_files_booking').on(t.bookingId, t.takenAt),
+  ],
+);
+
+/** Blobs whose rows are gone, for the store to delete (api/proof/sweep.ts). Filled by a trigger on `job_files`. */
+export const blobDeletions = sqliteTable('blob_deletions', {
+  key: text('key').primaryKey(),
+  queuedAt: text('queued_at').notNull(),
+});
+
+/** The condition checklist and notes of a job at one stage, as the driver last saved them. */
+export const jobConditions = sqliteTable(
+  'job_conditions',
+  {
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    companyId: companyRef(),
+    /** JSON `[{ item, checked }]`: the operator's items as they were when saved. */
+    checklist: text('checklist').notNull(),
+    notes: text('notes').notNull().default(''),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookingId, t.stage] })],
+);
+
+/** What the operator asks of the driver's page (docs/product.md, "Proof of condition"); no row, the defaults. */
+export const proofSettings = sqliteTable('proof_settings', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  photosBeforeLoaded: bool('photos_before_loaded').notNull().default(false),
+  photosBeforeCompleted: bool('photos_before_completed').notNull().default(false),
+  /** JSON array of the checklist's items. */
+  checklist: text('checklist').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A trade account (docs/product.md §25): a garage, dealer, fleet or club the operator bills
  * monthly. Its rate card (JSON, api/engine/pricing/rate-card.ts) is layered over the company's
  * prices by the same engine; `account_code` is what its sales are coded to in the books.
  */

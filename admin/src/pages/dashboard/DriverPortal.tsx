@@ -21,7 +21,7 @@ const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
 // The owner's team and audit log (docs/product.md, "The team"): chunks of their own, loaded when opened.
 const TeamTab = lazy(() => import('./team/TeamTab'));
 const AuditTab = lazy(() => import('./team/AuditTab'));
-// Trade accounts (docs/product.md §24): its own chunk, loaded when the tab first opens.
+// Trade accounts (docs/product.md §25): its own chunk, loaded when the tab first opens.
 const AccountsTab = lazy(() => import('./accounts/AccountsTab'));
 
 export const previewPath = (customSlug: string | null | undefined): string => (customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview');

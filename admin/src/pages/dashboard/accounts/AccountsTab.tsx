@@ -1,4 +1,4 @@
-// The Accounts tab (docs/product.md §24): the operator's trade accounts with what each owes, a
+// The Accounts tab (docs/product.md §25): the operator's trade accounts with what each owes, a
 // form to add one with its terms and rate card, the month's invoices with their PDFs and a way to
 // mark one paid, the statement of each account, and the books (CSV files, the Xero sync).
 import { zodResolver } from '@hookform/resolvers/zod';
