@@ -18,6 +18,7 @@ import { bookingExpiryJob } from './bookings/expiry';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
 import { blobSweepJob } from './proof/sweep';
+import { monthEndJob } from './accounts/month-end';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
@@ -31,6 +32,8 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
   blobSweepJob({ db: deps.db, blobs: bookings.proof.blobs }),
+  monthEndJob(bookings.accounts),
+  ...(bookings.books.job() ? [bookings.books.job() as Job] : []),
 ];
 
 /** `now`: the server's clock, when not the real one (the browser journeys' clock control, api/platform/test-clock.ts). */

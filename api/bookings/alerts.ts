@@ -83,10 +83,15 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   return {
     senderOf,
 
-    /** One service text to the motorist of `b`, made now. */
-    motoristText: (b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'>, key: string, body: string) => [
-      sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString()),
-    ],
+    /** One service text to the motorist of `b`, made now; none for a job on account with no contact mobile (customer_phone ''). */
+    motoristText: (b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'>, key: string, body: string) =>
+      b.customerPhone === '' ? [] : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
+
+    /** The motorist's 'received' text of a job booked by the operator on an account (docs/product.md §26), inside its transaction. */
+    accountJobReceived(ref: { id: number; companyId: number }, facts: BookingFacts, at: string) {
+      const sender = senderOf({ companyId: ref.companyId, companyName: facts.companyName });
+      insertOutboxRows(db, [sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(sender, facts, JOB_LINK_PLACEHOLDER), at)]);
+    },
 
     /**
      * A booking just requested, inside its transaction: the operator's alerts and the motorist's
