@@ -66,6 +66,9 @@ import { createBlobStore, type BlobStore } from './proof/blob-store';
 import { proofRoutes } from './proof/routes';
 import { proofService, type ProofService } from './proof/service';
 import { teamService } from './team/service';
+import { accountService, type AccountService } from './accounts/service';
+import { accountRoutes } from './accounts/routes';
+import { books as createBooks, type Books, type BooksOptions } from './accounts/books';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
@@ -75,6 +78,9 @@ export interface AppBookings {
   /** Photos, signatures and checklists of jobs, and the store their files are kept in. */
   proof: ProofService;
   live: LiveHub;
+  /** Trade accounts (docs/product.md §26): their month-end run, and the books' Xero sync. */
+  accounts: AccountService;
+  books: Books;
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -121,6 +127,7 @@ const FEATURES: Feature[] = [
   paymentRoutes,
   phoneRoutes,
   teamRoutes,
+  accountRoutes,
   docsRoutes,
 ];
 
@@ -145,6 +152,8 @@ export interface AppOptions {
    * harness's operator factory gives one hash of its shared password, made once per run.
    */
   hashPassword?: (password: string) => Promise<string>;
+  /** The books' Xero client, when not the one XERO_CLIENT_ID and XERO_CLIENT_SECRET make. */
+  books?: BooksOptions;
   /**
    * Routes served beside the contract's, with their features: what a new contract entry and its
    * handler would be, for the test that shows they need nothing else (api/two-file-route.test.ts).
@@ -203,6 +212,10 @@ export function createApp(options: AppOptions) {
   const bookings = bookingService({ ...deps, live, payments });
   // Proof of condition (docs/product.md, "Proof of condition"): files in the blob store, rows in the database.
   const proof = proofService(deps, options.blobs ?? createBlobStore(config.uploads));
+  // Trade accounts (docs/product.md §26): a job on account's delivery note stands in for its receipt.
+  const accounts = accountService({ ...deps, bookings });
+  documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
+  const books = createBooks(deps, options.books);
   // Every route is one of the contract's (api/contract/), served with its middleware by its
   // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.
   const table = options.extraRoutes ? [...allRoutes, ...options.extraRoutes.routes] : allRoutes;
@@ -222,6 +235,8 @@ export function createApp(options: AppOptions) {
     live,
     // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
     team: teamService(deps),
+    accounts,
+    books,
     api,
     hashPassword: options.hashPassword,
   };
@@ -279,7 +294,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live };
+  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live, accounts, books };
   return { app, deps, billing, bookings: appBookings };
 }
 

@@ -19,6 +19,7 @@ import { reviewRequestJob } from './bookings/reviews';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
 import { blobSweepJob } from './proof/sweep';
+import { monthEndJob } from './accounts/month-end';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
@@ -33,6 +34,8 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
   blobSweepJob({ db: deps.db, blobs: bookings.proof.blobs }),
+  monthEndJob(bookings.accounts),
+  ...(bookings.books.job() ? [bookings.books.job() as Job] : []),
 ];
 
 /** `now`: the server's clock, when not the real one (the browser journeys' clock control, api/platform/test-clock.ts). */

@@ -24,6 +24,8 @@ import type { CompanyService } from './company/service';
 import type { ContractRoute } from './contract';
 import { refusesSomeRole } from './contract/define';
 import type { DocumentService } from './documents/service';
+import type { AccountService } from './accounts/service';
+import type { Books } from './accounts/books';
 import type { PaymentService } from './payments/service';
 import type { ProofService } from './proof/service';
 import type { AppDeps } from './platform/deps';
@@ -50,6 +52,9 @@ export interface AppParts {
   live: LiveHub;
   /** The team (docs/product.md §23): invitations, roles, sign-ins for the audit log. */
   team: TeamService;
+  /** Trade accounts and the books (docs/product.md §26). */
+  accounts: AccountService;
+  books: Books;
   /** The API app itself: the OpenAPI document is generated from what was registered on it. */
   api: OpenAPIHono<AppEnv>;
   /** How a sign-up's password is hashed, when not argon2id's default (the test harness's factory). */

@@ -5,9 +5,11 @@ import { z } from 'zod';
 /**
  * receipt: a paid job of an operator not registered for VAT (or with no VAT number set);
  * simplified_invoice: a VAT invoice up to £250 including VAT; vat_invoice: a full VAT invoice
- * (above £250, or asked for); credit_note: a refund against one of them.
+ * (above £250, or asked for); credit_note: a refund against one of them (or a correction of an
+ * account's invoice); invoice: a trade account's monthly invoice from an operator not registered
+ * for VAT (a registered one's is a vat_invoice).
  */
-export const DOCUMENT_KINDS = ['receipt', 'simplified_invoice', 'vat_invoice', 'credit_note'] as const;
+export const DOCUMENT_KINDS = ['receipt', 'simplified_invoice', 'vat_invoice', 'credit_note', 'invoice'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
@@ -15,6 +17,7 @@ export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
   simplified_invoice: 'Simplified VAT invoice',
   vat_invoice: 'VAT invoice',
   credit_note: 'Credit note',
+  invoice: 'Invoice',
 };
 
 /** A simplified VAT invoice may be given up to this total, VAT included (HMRC VAT Notice 700/21); above it, a full one. */

@@ -103,6 +103,16 @@ export const ERROR_CODES = [
   'INVITATION_EXPIRED',
   'INVITATION_USED',
   'REFUND_OVER_LIMIT',
+  // Trade accounts (docs/product.md §26): a job on an account that requires a purchase-order number
+  // without one, a job past the account's credit limit not yet confirmed, a quote booked on an
+  // account it was not priced for, a payment or credit of more than the invoice has left, a month
+  // with no completed jobs left to invoice, and the Xero sync asked for without Xero configured
+  'PO_REQUIRED',
+  'CREDIT_LIMIT_EXCEEDED',
+  'QUOTE_NOT_FOR_ACCOUNT',
+  'OVER_BALANCE',
+  'NOTHING_TO_INVOICE',
+  'XERO_NOT_CONFIGURED',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

@@ -62,7 +62,16 @@ export const TEAM_INVITATION_KIND = 'team-invitation';
 /** Texts of phone jobs (docs/product.md §25): a quote's link the operator sent a caller, and the text to a caller the firm missed. */
 export const PHONE_TEXT_KINDS = ['quote-link', 'missed-call'] as const;
 export type PhoneTextKind = (typeof PHONE_TEXT_KINDS)[number];
-export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND | PhoneTextKind;
+/** A trade account's invoice or credit note mailed to the account with its PDF (docs/product.md §26). */
+export const ACCOUNT_MAIL_KIND = 'account-invoice';
+export type OutboxKind =
+  | AlertKind
+  | AccountMailKind
+  | NoticeKind
+  | typeof SMS_CODE_KIND
+  | typeof TEAM_INVITATION_KIND
+  | PhoneTextKind
+  | typeof ACCOUNT_MAIL_KIND;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

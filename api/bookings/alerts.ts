@@ -105,10 +105,11 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     /**
      * The motorist's text of a step, made now, unless the operator turned that text off (the
      * booking's company's `motoristTextsOff`): written once (its key), sent by the outbox. A caller
-     * booked by phone is always sent theirs: it carries the only link to their status page.
+     * booked by phone is always sent theirs: it carries the only link to their status page. None
+     * for a job on account with no contact mobile (customer_phone '').
      */
     motoristText: (b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'> & { motoristTextsOff?: string }, key: MotoristTextStep, body: string) =>
-      b.motoristTextsOff !== undefined && textsOff(b.motoristTextsOff).includes(key)
+      b.customerPhone === '' || (b.motoristTextsOff !== undefined && textsOff(b.motoristTextsOff).includes(key))
         ? []
         : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
 
@@ -136,6 +137,12 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     /** The review request of a completed job, from a checked sender, with its one-tap opt-out on the status page. */
     review(b: BookingWithQuote, sender: string, reviewUrl: string, at: string): NewOutboxRow {
       return sms(b, 'motorist', 'review', b.customerPhone, motoristMessages.review(sender, reviewUrl, `${JOB_LINK_PLACEHOLDER}?reviews=off`), at);
+    },
+
+    /** The motorist's 'received' text of a job booked by the operator on an account (docs/product.md §26), inside its transaction. */
+    accountJobReceived(ref: { id: number; companyId: number }, facts: BookingFacts, at: string) {
+      const sender = senderOf({ companyId: ref.companyId, companyName: facts.companyName });
+      insertOutboxRows(db, [sms(ref, 'motorist', 'received', facts.customerPhone, motoristMessages.received(sender, facts, JOB_LINK_PLACEHOLDER), at)]);
     },
 
     /**

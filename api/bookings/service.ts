@@ -85,6 +85,8 @@ export const BALANCE_NOT_NOW = 'The balance is recorded once the job is complete
 export const NOTHING_DUE = 'Nothing is left to pay on this job.';
 export const BALANCE_ALREADY_RECORDED = 'The balance of this job is recorded as paid already.';
 export { NO_SMS_PROVIDER } from './alerts';
+/** A job on account was made by the operator: it waits a day for its acceptance, not the motorist's few minutes. */
+export const ACCOUNT_JOB_RESPOND_MS = 24 * 3_600_000;
 
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
@@ -509,6 +511,65 @@ export function bookingService(deps: BookingServiceDeps) {
       if (!b) throw new NotFound(QUOTE_NOT_FOUND);
       await changed(b, 'accepted', true);
       return operatorView(b);
+    },
+
+    /**
+     * A job on account (docs/product.md §26), booked by the operator: requested with no payment, a
+     * day to accept it, the contact at the vehicle (if any) texted its status page as a motorist
+     * is, and no alert to the operator who made it. `within` records the account's side in the
+     * same transaction; it may throw to refuse the job (nothing is then stored).
+     */
+    async bookOnAccount(
+      quote: QuoteToBook,
+      contact: { name: string; phone?: string; registration: string; note?: string },
+      within: (bookingId: number) => void,
+    ): Promise<{ booking: BookingWithQuote; jobUrl: string }> {
+      if (bookingByQuote(db, quote.id)) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      const now = deps.now();
+      const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
+      if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      const token = tokens.jobToken(quote.id, newSalt());
+      const hash = hashToken(token);
+      const at = now.toISOString();
+      const respondBy = new Date(now.getTime() + ACCOUNT_JOB_RESPOND_MS).toISOString();
+      const salt = newSalt();
+      const phone = contact.phone ?? '';
+      const id = await write(db, () => {
+        const inserted = insertBooking(db, {
+          quoteId: quote.id,
+          companyId: quote.companyId,
+          status: 'requested',
+          customerName: contact.name,
+          customerPhone: phone,
+          registration: contact.registration,
+          note: contact.note || null,
+          pickupLat: null,
+          pickupLng: null,
+          pricePence: quote.totalPricePence,
+          jobTokenHash: hash,
+          jobTokenSealed: box.seal(token),
+          driverTokenHash: `pending:${hash}`,
+          driverSalt: salt,
+          respondBy,
+          createdAt: at,
+        });
+        if (inserted === undefined) return undefined;
+        setDriverTokenHash(db, inserted, hashToken(tokens.driverToken(inserted, salt)));
+        within(inserted);
+        addLeadEvent(db, quote.id, leadStatusAfter('requested', quote.leadStatus), 'requested', null, at);
+        if (phone !== '') {
+          alerts.accountJobReceived(
+            { id: inserted, companyId: quote.companyId },
+            { ...factsOf(quote, { ...contact, phone, quoteId: quote.publicId, bookingKey: '' }), respondBy },
+            at,
+          );
+        }
+        return inserted;
+      });
+      const b = id === undefined ? undefined : bookingById(db, id);
+      if (!b) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
+      if (phone !== '') await deps.events.emit('messages.written', { companyId: quote.companyId });
+      return { booking: b, jobUrl: jobUrl(config.publicUrl, token) };
     },
 
     /** The motorist's page. */

@@ -310,7 +310,7 @@ export function dueReviewRequests(db: Db, from: string, to: string, limit: numbe
     db,
     'dueReviews',
     `select b.id from bookings b join companies c on c.id = b.company_id
-     where b.status = 'completed' and b.review_requested_at is null and b.finished_at > ? and b.finished_at <= ?
+     where b.status = 'completed' and b.review_requested_at is null and b.finished_at > ? and b.finished_at <= ? and b.customer_phone != ''
        and c.review_mode = 'sms' and c.review_url is not null
        and not exists (select 1 from review_opt_outs o where o.company_id = b.company_id and o.phone = b.customer_phone)
      order by b.finished_at limit ?`,

@@ -4,6 +4,7 @@
 // admin and the widget call the API through (shared/api-client.ts), and the generated security
 // and input tests beside this file. Adding a route means writing it here once and once as a
 // handler in its feature folder (docs/architecture.md).
+import { accounts } from './accounts';
 import { alerts } from './alerts';
 import { auth } from './auth';
 import { billing } from './billing';
@@ -60,6 +61,7 @@ export const contract = named({
   phone,
   team,
   audit,
+  accounts,
   docs,
 });
 

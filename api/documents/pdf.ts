@@ -29,10 +29,18 @@ export interface DocumentDetails {
   balanceAs?: string | null;
   /** A credit note's original: its title and number. */
   original: { title: string; number: number; issuedAt: string } | null;
+  /** A trade account's invoice, credit note or statement (docs/product.md §26): whom it is billed to, and when it is due. */
+  account?: { name: string; address: string | null; vatNumber: string | null; code: string; dueDate: string | null; period: string | null; po?: string | null };
+  /** A delivery note printed without its prices (the account asked for none). */
+  withoutPrices?: boolean;
 }
 
+/** What is printed besides the documents of the sequence: a job on account's delivery note, an account's statement. */
+export type PrintedKind = DocumentKind | 'delivery_note' | 'statement';
+const PRINTED_TITLES: Record<PrintedKind, string> = { ...DOCUMENT_TITLES, delivery_note: 'Delivery note', statement: 'Statement' };
+
 export interface PrintableDocument {
-  kind: DocumentKind;
+  kind: PrintedKind;
   number: number;
   issuedAt: string;
   lines: DocumentLine[];
@@ -58,8 +66,10 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   const GREY = rgb(0.35, 0.35, 0.35);
   const RULE = rgb(0.8, 0.8, 0.8);
   const pdf = await PDFDocument.create();
-  const title = DOCUMENT_TITLES[doc.kind];
-  pdf.setTitle(`${title} ${documentNumber(doc.number)}`);
+  const title = PRINTED_TITLES[doc.kind];
+  // A delivery note and a statement are not numbered documents: the job's reference or the account names them.
+  const numbered = doc.kind !== 'delivery_note' && doc.kind !== 'statement';
+  pdf.setTitle(numbered ? `${title} ${documentNumber(doc.number)}` : title);
   pdf.setAuthor(doc.details.seller.name);
   pdf.setCreator('RecoveryQuote');
   pdf.setProducer('RecoveryQuote');
@@ -123,17 +133,32 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
 
   // The heading: title and number, then the seller in the left column beside the dates.
   text(title, MARGIN, 20, bold);
-  right(`No. ${documentNumber(doc.number)}`, rightEdge, 12, bold);
+  if (numbered) right(`No. ${documentNumber(doc.number)}`, rightEdge, 12, bold);
   const sellerWidth = FACTS_X - MARGIN - 12;
   for (const [i, line] of wrap(d.seller.name, sellerWidth, 12, bold).entries()) {
     down(i === 0 ? 28 : 15);
     text(line, MARGIN, 12, bold);
   }
-  const facts: [string, string][] = [
-    ['Date of issue', printedDate(doc.issuedAt)],
-    [doc.kind === 'credit_note' ? 'Job completed' : vat ? 'Time of supply' : 'Date of job', printedDate(d.supplyDate)],
-    ['Reference', `TQ-${d.reference}`],
-  ];
+  const account = d.account;
+  const facts: [string, string][] = account
+    ? [
+        ['Date of issue', printedDate(doc.issuedAt)],
+        ...(account.period ? ([['Jobs completed in', account.period]] as [string, string][]) : []),
+        ...(account.dueDate ? ([['Due date', printedDate(account.dueDate)]] as [string, string][]) : []),
+        ['Account', account.code],
+        ...(doc.kind === 'delivery_note'
+          ? ([
+              ['Date of job', printedDate(d.supplyDate)],
+              ['Reference', `TQ-${d.reference}`],
+            ] as [string, string][])
+          : []),
+        ...(account.po ? ([['Purchase order', account.po]] as [string, string][]) : []),
+      ]
+    : [
+        ['Date of issue', printedDate(doc.issuedAt)],
+        [doc.kind === 'credit_note' ? 'Job completed' : vat ? 'Time of supply' : 'Date of job', printedDate(d.supplyDate)],
+        ['Reference', `TQ-${d.reference}`],
+      ];
   const sellerLines = [
     ...(d.seller.address?.split(/\r?\n/).filter((l) => l.trim() !== '') ?? []),
     // Stored in E.164; printed as a UK reader dials it ("0161 496 0321").
@@ -151,12 +176,24 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
     }
   }
 
-  // The job: each fact wrapped beside its label.
+  // The job: each fact wrapped beside its label; an account's document first names whom it bills.
+  const billTo = account
+    ? [
+        account.name,
+        ...(account.address?.split(/\r?\n/).filter((l) => l.trim() !== '') ?? []),
+        ...(account.vatNumber ? [`VAT number ${account.vatNumber}`] : []),
+      ]
+    : [];
   const jobFacts: [string, string][] = [
+    ...(account ? [['Bill to', billTo.join('\n')] as [string, string]] : []),
     ...(d.customerName ? [['Customer', d.customerName] as [string, string]] : []),
     ...(d.customerAddress ? [['Address', d.customerAddress] as [string, string]] : []),
-    ['Vehicle', `${d.registration} (${d.vehicleType})`],
-    ['Recovery', `${d.pickupPostcode} to ${d.destinationPostcode}`],
+    ...(!account || doc.kind === 'delivery_note'
+      ? ([
+          ['Vehicle', `${d.registration} (${d.vehicleType})`],
+          ['Recovery', `${d.pickupPostcode} to ${d.destinationPostcode}`],
+        ] as [string, string][])
+      : []),
     ...(d.original
       ? [['Credits', `${d.original.title} No. ${documentNumber(d.original.number)} of ${printedDate(d.original.issuedAt)}`] as [string, string]]
       : []),
@@ -174,32 +211,37 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   down(30);
   // Right edges of the figures' columns; a receipt has only the amount.
   const columns = { net: 330, rate: 395, vat: 460, amount: rightEdge };
-  // The description wraps short of the first figure's column, as wide as its widest figure.
+  const prices = !d.withoutPrices;
+  // The description wraps short of the first figure's column, as wide as its widest figure; without prices, across the page.
   const firstFigures = doc.lines.map((l) => formatPence(vat ? l.netPence : l.grossPence));
   const firstWidth = Math.max(regular.widthOfTextAtSize(vat ? 'Net' : 'Amount', 10), ...firstFigures.map((f) => regular.widthOfTextAtSize(f, 10)));
-  const descriptionWidth = (vat ? columns.net : columns.amount) - firstWidth - 12 - MARGIN;
+  const descriptionWidth = prices ? (vat ? columns.net : columns.amount) - firstWidth - 12 - MARGIN : rightEdge - MARGIN;
   text('Description', MARGIN, 10, bold);
-  if (vat) {
+  if (vat && prices) {
     right('Net', columns.net, 10, bold);
     right('VAT rate', columns.rate, 10, bold);
     right('VAT', columns.vat, 10, bold);
   }
-  right('Amount', columns.amount, 10, bold);
+  if (prices) right('Amount', columns.amount, 10, bold);
   down(8);
   rule();
   for (const line of doc.lines) {
     const label = wrap(line.label, descriptionWidth);
     down(16);
     text(label[0], MARGIN);
-    if (vat) {
+    if (vat && prices) {
       right(formatPence(line.netPence), columns.net);
       right(`${line.vatRatePercent}%`, columns.rate);
       right(formatPence(line.vatPence), columns.vat);
     }
-    right(formatPence(line.grossPence), columns.amount);
+    if (prices) right(formatPence(line.grossPence), columns.amount);
     for (const more of label.slice(1)) {
       down(13);
       text(more, MARGIN);
+    }
+    for (const detail of line.detail ? wrap(line.detail, descriptionWidth - 8, 8) : []) {
+      down(12);
+      text(detail, MARGIN + 8, 8, regular, GREY);
     }
   }
   down(10);
@@ -208,7 +250,12 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
   // The totals.
   const t = doc.totals;
   const totals: [string, string, boolean][] = [];
-  if (doc.kind === 'credit_note') {
+  if (!prices) {
+    // A delivery note without prices: no totals.
+  } else if (doc.kind === 'statement') {
+    totals.push(['Left to pay', formatPence(t.balancePence), true]);
+    if (t.paidPence > 0) totals.push(['Of which overdue', formatPence(t.paidPence), true]);
+  } else if (doc.kind === 'credit_note') {
     if (vat) totals.push(['Net credited', formatPence(t.netPence), false], ['VAT credited', formatPence(t.vatPence), false]);
     totals.push(['Total credited', formatPence(t.grossPence), true]);
   } else {
@@ -231,11 +278,19 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
 
   down(36);
   const footer =
-    doc.kind === 'credit_note'
-      ? 'The amount credited has been refunded to the card it was paid with.'
-      : vat
-        ? `VAT at ${doc.lines[0]?.vatRatePercent ?? 20}% is included in the total. Amounts in pounds sterling (GBP).`
-        : 'Amounts in pounds sterling (GBP).';
+    doc.kind === 'delivery_note'
+      ? 'Delivered on account: no payment was taken. The job is invoiced with the account’s monthly invoice.'
+      : doc.kind === 'statement'
+        ? 'Amounts in pounds sterling (GBP), VAT included.'
+        : account
+          ? doc.kind === 'credit_note'
+            ? 'The amount credited is taken off the account’s balance.'
+            : `Payment due by ${account.dueDate ? printedDate(account.dueDate) : 'the due date'}. Amounts in pounds sterling (GBP).`
+          : doc.kind === 'credit_note'
+            ? 'The amount credited has been refunded to the card it was paid with.'
+            : vat
+              ? `VAT at ${doc.lines[0]?.vatRatePercent ?? 20}% is included in the total. Amounts in pounds sterling (GBP).`
+              : 'Amounts in pounds sterling (GBP).';
   text(footer, MARGIN, 9, regular, GREY);
   return pdf.save({ useObjectStreams: false });
 }

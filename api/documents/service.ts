@@ -70,6 +70,8 @@ const numberOf = (typed: string): number | null => (/^\d{1,9}$/.test(typed) ? Nu
 
 export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'events'>) {
   const { db, logger, now } = deps;
+  /** A job on account's delivery note, which replaces its receipt (api/accounts/service.ts); attached once both are built. */
+  let deliveryNoteOf: ((bookingId: number) => PrintableDocument | undefined) | undefined;
 
   /**
    * The job's receipt or invoice as it stands: the newest (a balance paid later issues an updated
@@ -263,8 +265,14 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
       return bookingDocuments(db, bookingId).map(summary);
     },
 
-    /** The job's receipt or invoice as a PDF; 409 before one is issued. */
+    attachDeliveryNotes(find: (bookingId: number) => PrintableDocument | undefined) {
+      deliveryNoteOf = find;
+    },
+
+    /** The job's receipt or invoice as a PDF (a job on account's delivery note); 409 before one is issued. */
     async receiptPdf(bookingId: number) {
+      const note = deliveryNoteOf?.(bookingId);
+      if (note) return { bytes: await renderDocumentPdf(note), filename: `delivery-note-TQ-${note.details.reference}.pdf` };
       const row = primaryOf(bookingDocuments(db, bookingId)) ?? (await issueFor(bookingId));
       if (!row) throw new Conflict(DOCUMENT_NOT_ISSUED, 'DOCUMENT_NOT_ISSUED');
       return pdfOf(row);

@@ -12,6 +12,8 @@ export interface QuoteLine {
 /** A line as a document prints it. */
 export interface DocumentLine {
   label: string;
+  /** A second, smaller line under the label: an account invoice's vehicle and route. */
+  detail?: string;
   netPence: number;
   vatRatePercent: number;
   vatPence: number;

@@ -114,6 +114,7 @@ const outboxValues = () => ({
   createdAt: p('createdAt'),
   userId: p('userId'),
   priority: p('priority'),
+  documentId: p('documentId'),
 });
 
 /**
@@ -136,6 +137,7 @@ const outboxParams = (row: NewOutboxRow) => ({
   lastError: null,
   ...row,
   userId: row.userId ?? null,
+  documentId: row.documentId ?? null,
   priority: priorityOf(row),
 });
 

@@ -12,6 +12,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Files sent with it: an account's invoice as a PDF. */
+  attachments?: { filename: string; content: Buffer; contentType: string }[];
 }
 
 export interface MailTransport {

@@ -51,6 +51,7 @@ import { JobLinkUnavailable, withJobLink } from '../bookings/job-link';
 import { withQuoteLink } from '../phone/link-fill';
 import { quoteLinkTokens } from '../phone/link-token';
 import { jobTokenBox } from '../bookings/tokens';
+import { documentAttachment } from '../documents/attachment';
 
 /** The outbox writer's job name (quote alerts, digests, daily summaries). */
 export const MAIL_OUTBOX_JOB = 'mail-outbox';
@@ -370,7 +371,10 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   function deliver(r: OutboxRow, mail: MailContent, abort: AbortSignal): Promise<void> {
     if (r.channel === 'sms') return sms ? sms.send({ to: r.to, body: mail.text }, abort) : Promise.reject(new Error('no SMS provider'));
     if (!transport) return Promise.reject(new Error('no mail server'));
-    return transport.send({ from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html }, abort);
+    const message = { from: config.mail.from, to: r.to, subject: mail.subject, text: mail.text, html: mail.html };
+    if (r.documentId == null) return transport.send(message, abort);
+    // An account's document goes as its PDF, drawn now from the frozen copy (api/documents/attachment.ts).
+    return documentAttachment(db, r.documentId).then((file) => transport.send({ ...message, attachments: file ? [file] : [] }, abort));
   }
 
   /** One channel's lane: its own claim loop, sends at once and deadline (LANES), a job of its own. */

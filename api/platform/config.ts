@@ -13,6 +13,9 @@ export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The DVLA Vehicle Enquiry Service's production endpoint; its test environment is https://uat.driver-vehicle-licensing.api.gov.uk/vehicle-enquiry/v1/vehicles */
+/** Xero's Accounting API and its identity server's token endpoint. */
+export const XERO_API_URL = 'https://api.xero.com/api.xro/2.0';
+export const XERO_TOKEN_URL = 'https://identity.xero.com/connect/token';
 export const DVLA_PRODUCTION_URL = 'https://driver-vehicle-licensing.api.gov.uk/vehicle-enquiry/v1/vehicles';
 
 /** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
@@ -67,6 +70,19 @@ export const envSchema = z
       ),
     /** The tiles' attribution, as their provider asks it to be shown. */
     MAP_ATTRIBUTION: z.string().trim().default('© OpenStreetMap contributors'),
+    /** Xero's Accounting API, a custom connection's client credentials: without both the sync is off (api/accounts/xero.ts). */
+    XERO_CLIENT_ID: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    XERO_CLIENT_SECRET: z
+      .string()
+      .optional()
+      .transform((v) => v?.trim() || undefined),
+    XERO_API_URL: z.url({ protocol: /^https?$/, error: 'XERO_API_URL must be an http(s) URL' }).default(XERO_API_URL),
+    XERO_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'XERO_TOKEN_URL must be an http(s) URL' }).default(XERO_TOKEN_URL),
+    /** The bank account (its code in Xero) that account payments are recorded into. */
+    XERO_BANK_ACCOUNT_CODE: z.string().trim().min(1).max(30).default('090'),
     /** The proxies whose X-Forwarded-For is believed: a hop count, or addresses and CIDR ranges (api/platform/http/trust-proxy.ts). */
     TRUST_PROXY: z
       .string()
@@ -248,6 +264,8 @@ export interface Config {
   map?: { tilesUrl: string; attribution: string };
   /** The browser journeys' clock control (api/platform/test-clock.ts): never on in production. */
   testClockControl: boolean;
+  /** Xero's Accounting API (api/accounts/xero.ts): absent, the sync is off. */
+  xero?: { clientId: string; clientSecret: string; apiUrl: string; tokenUrl: string; bankAccountCode: string };
 }
 
 export class ConfigError extends Error {}
@@ -346,5 +364,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
     map: env.MAP_TILES_URL ? { tilesUrl: env.MAP_TILES_URL, attribution: env.MAP_ATTRIBUTION } : undefined,
     testClockControl: env.TEST_CLOCK_CONTROL === '1',
+    xero:
+      env.XERO_CLIENT_ID && env.XERO_CLIENT_SECRET
+        ? {
+            clientId: env.XERO_CLIENT_ID,
+            clientSecret: env.XERO_CLIENT_SECRET,
+            apiUrl: env.XERO_API_URL,
+            tokenUrl: env.XERO_TOKEN_URL,
+            bankAccountCode: env.XERO_BANK_ACCOUNT_CODE,
+          }
+        : undefined,
   };
 }

@@ -15,7 +15,8 @@ import type { QuoteResponse } from '#shared/types';
 import { insertQuote, type NewQuote } from './store';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, OutsideServiceArea, Unprocessable, ValidationFailed } from '../platform/errors';
-import { priceCompanyQuote, type PriceLine, type QuoteInput } from '../engine/pricing/calculate';
+import { priceCompanyQuote, type CompanyPricing, type PriceLine, type QuoteInput } from '../engine/pricing/calculate';
+import { layerRateCard, type RateCard } from '../engine/pricing/rate-card';
 import { londonDate } from '../engine/calendar/uk-calendar';
 import { onlineQuotes, type CompanyQuoteConfig } from './company-config';
 import { createReplayCache, KEY_REUSED } from './idempotency';
@@ -39,6 +40,8 @@ export interface QuoteCaller {
    * company within IDEMPOTENCY_WINDOW_MS answers with the first quote and stores no second one.
    */
   idempotencyKey?: string;
+  /** An account's rate card (api/accounts): laid over the company's prices for this quote only. The public route never sets it. */
+  rateCard?: RateCard;
 }
 
 export interface QuoteServiceDeps extends Pick<AppDeps, 'db' | 'companyCache' | 'distance' | 'config' | 'now'> {
@@ -94,12 +97,12 @@ export function createQuoteService(deps: QuoteServiceDeps) {
     if (earlier) return earlier;
 
     caller.admit?.();
-    const answer = priceAndStore(body, company, now);
+    const answer = priceAndStore(body, company, now, caller.rateCard === undefined ? company.pricing : layerRateCard(company.pricing, caller.rateCard));
     if (replayKey !== undefined) replays.remember(replayKey, answer, now.getTime(), fingerprint);
     return answer;
   };
 
-  async function priceAndStore(body: ValidQuoteRequest, company: CompanyQuoteConfig, now: Date): Promise<QuoteResponse> {
+  async function priceAndStore(body: ValidQuoteRequest, company: CompanyQuoteConfig, now: Date, pricing: CompanyPricing): Promise<QuoteResponse> {
     const pickup = formatPostcode(body.pickupPostcode);
     const destination = formatPostcode(body.destinationPostcode);
     // An operator's base postcode the data does not know means no out-of-area fee, not a refusal.
@@ -123,7 +126,7 @@ export function createQuoteService(deps: QuoteServiceDeps) {
 
     // The validated body (its passengerCount defaulted to 0) and the cached pricing as they are:
     // no copy of either per quote (docs/decisions/023-quote-path-since-017.md).
-    const result = priceOrRefuse(body, company, fromBase, miles, now);
+    const result = priceOrRefuse(body, company, pricing, fromBase, miles, now);
     const b = result.breakdown;
     const validUntil = result.validUntil.toISOString();
     const quoteId = await storeQuote({
@@ -200,9 +203,16 @@ function refuseUnoffered(body: ValidQuoteRequest, company: CompanyQuoteConfig): 
 }
 
 /** The engine's price, or, for a pickup beyond the maximum radius, the company's own refusal. */
-function priceOrRefuse(request: QuoteInput, company: CompanyQuoteConfig, pickupMilesFromBase: number | null, miles: number, now: Date) {
+function priceOrRefuse(
+  request: QuoteInput,
+  company: CompanyQuoteConfig,
+  pricing: CompanyPricing,
+  pickupMilesFromBase: number | null,
+  miles: number,
+  now: Date,
+) {
   try {
-    return priceCompanyQuote(request, company.pricing, pickupMilesFromBase, miles, now);
+    return priceCompanyQuote(request, pricing, pickupMilesFromBase, miles, now);
   } catch (err) {
     if (!(err instanceof OutsideServiceArea)) throw err;
     // Stored in E.164; said as a motorist would dial it (0161 496 0000).

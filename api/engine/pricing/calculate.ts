@@ -6,6 +6,7 @@ import { DEFAULT_PROBLEM_TYPES, MAX_PASSENGERS, QUOTE_VALIDITY_HOURS } from '#sh
 import { sameSlug } from '#shared/slug';
 import { isBankHoliday, type Nation } from '../calendar/bank-holidays';
 import { londonDate, londonMinuteOfDay, parseClock } from '../calendar/uk-calendar';
+import { ACCOUNT_RATE_SUFFIX, accountDiscountLabel, type AccountRates } from './rate-card';
 
 /** The UK standard rate, the only one a recovery job is charged at. */
 export const VAT_RATE_PERCENT = 20;
@@ -60,6 +61,8 @@ export interface PricingConfig {
   /** Whether the amounts the operator entered already include VAT (only with `vatRegistered`). */
   pricesIncludeVat?: boolean;
   quoteValidityHours?: number;
+  /** Set only when an account's rate card is laid over the company's prices (rate-card.ts): names the lines it changed. */
+  accountRates?: AccountRates;
 }
 
 export interface QuoteInput {
@@ -143,13 +146,18 @@ export function priceCompanyQuote(
       vehicleType: 'This vehicle type is not offered. Please choose one from the list.',
     });
   }
-  const gearboxFee = findRow(config.gearboxTypes, request.gearboxType)?.pricePence ?? 0;
-  const rollingStatusFee = findRow(config.rollingStatusTypes, request.rollingStatus)?.pricePence ?? 0;
+  const gearbox = findRow(config.gearboxTypes, request.gearboxType);
+  const gearboxFee = gearbox?.pricePence ?? 0;
+  const rollingStatus = findRow(config.rollingStatusTypes, request.rollingStatus);
+  const rollingStatusFee = rollingStatus?.pricePence ?? 0;
 
+  // Absent on every quote but an account's: one property read on the public path.
+  const account = config.accountRates;
   const extras: QuoteResult['extras'] = [];
   const surcharge = findSurcharge(config.surcharges, request.problemType);
   if (surcharge && surcharge.pricePence > 0) {
-    extras.push({ label: `${surcharge.name} surcharge`, amountPence: surcharge.pricePence });
+    const label = `${surcharge.name} surcharge`;
+    extras.push({ label: account?.rows.has(`surcharge:${surcharge.name}`) ? label + ACCOUNT_RATE_SUFFIX : label, amountPence: surcharge.pricePence });
   }
   if (config.afterHoursEnabled && config.afterHoursFeePence > 0 && isAfterHours(request, config, now)) {
     extras.push({ label: 'After-hours fee', amountPence: config.afterHoursFeePence });
@@ -180,6 +188,14 @@ export function priceCompanyQuote(
   const priced = vehicle.pricePence + config.callOutFeePence + distanceFee + labourFee + gearboxFee + rollingStatusFee + passengerFee;
   let sum = priced;
   for (const extra of extras) sum += extra.amountPence;
+  // An account's percentage off the priced sum, before the minimum charge, rounding and VAT.
+  if (account !== undefined && account.percentOff > 0) {
+    const discount = percentOf(sum, account.percentOff);
+    if (discount > 0) {
+      extras.push({ label: accountDiscountLabel(account.percentOff), amountPence: -discount });
+      sum -= discount;
+    }
+  }
 
   // Then, in this order: the minimum charge, price rounding, VAT. Amounts the operator entered
   // are net of VAT when VAT is added, so the minimum is compared with the net sum.
@@ -227,16 +243,30 @@ export function priceCompanyQuote(
   const vatLine = addsVat && vatPence > 0 ? extras[extras.length - 1] : undefined;
   const ruleLinesEnd = vatLine ? extras.length - 1 : extras.length;
   // Pushed one by one, not spread from sub-arrays: this runs on every quote (decision 023).
-  const lines: PriceLine[] = [
-    { label: 'Vehicle Base Price', amountPence: breakdown.vehicleBasePrice },
-    { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
-    { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
-    { label: 'Labour Fee', amountPence: labourFee },
-  ];
+  const lines: PriceLine[] =
+    account === undefined
+      ? [
+          { label: 'Vehicle Base Price', amountPence: breakdown.vehicleBasePrice },
+          { label: 'Call-out Fee', amountPence: breakdown.callOutFee },
+          { label: `Distance (${distanceMiles} miles)`, amountPence: distanceFee },
+          { label: 'Labour Fee', amountPence: labourFee },
+        ]
+      : [
+          { label: accountLabel('Vehicle Base Price', account.rows.has(`vehicle:${vehicle.name}`)), amountPence: breakdown.vehicleBasePrice },
+          { label: accountLabel('Call-out Fee', account.callOut), amountPence: breakdown.callOutFee },
+          { label: accountLabel(`Distance (${distanceMiles} miles)`, account.mileRate), amountPence: distanceFee },
+          { label: accountLabel('Labour Fee', account.labourRate), amountPence: labourFee },
+        ];
   // Each of the product's "Service Fees" on its own line, where their sum stood (as the form shows them).
   for (let i = 0; i < serviceFeeCount; i++) lines.push(extras[i]);
-  if (gearboxFee > 0) lines.push({ label: 'Gearbox Charge', amountPence: gearboxFee });
-  if (rollingStatusFee > 0) lines.push({ label: 'Rolling Status Charge', amountPence: rollingStatusFee });
+  if (gearboxFee > 0)
+    lines.push({ label: accountLabel('Gearbox Charge', gearbox !== undefined && account?.rows.has(`gearbox:${gearbox.name}`)), amountPence: gearboxFee });
+  if (rollingStatusFee > 0) {
+    lines.push({
+      label: accountLabel('Rolling Status Charge', rollingStatus !== undefined && account?.rows.has(`rolling:${rollingStatus.name}`)),
+      amountPence: rollingStatusFee,
+    });
+  }
   if (passengerFee > 0) lines.push({ label: 'Passenger Charge', amountPence: passengerFee });
   for (let i = serviceFeeCount; i < ruleLinesEnd; i++) lines.push(extras[i]);
   if (rounding > 0) lines.push({ label: 'Price rounding', amountPence: rounding });
@@ -252,6 +282,9 @@ export function priceCompanyQuote(
     validUntil: new Date(now.getTime() + validityHours * 3_600_000),
   };
 }
+
+/** A line's label, marked when the account's card set its price. */
+const accountLabel = (label: string, changed: boolean | undefined) => (changed ? label + ACCOUNT_RATE_SUFFIX : label);
 
 /** `percent`% of `pence`, half up, in integers (no float can land a half penny below .5). */
 const percentOf = (pence: number, percent: number): number => Math.floor((pence * percent + 50) / 100);

@@ -401,6 +401,8 @@ export const mailOutbox = sqliteTable(
      * (api/mail/sms-budget.ts). The budgets and each number's allowance count these per UK day.
      */
     budgetAt: text('budget_at'),
+    /** A mail that carries a document as its PDF (an account's invoice): drawn from the frozen document as it is sent. */
+    documentId: integer('document_id').references((): AnySQLiteColumn => documents.id),
   },
   (t) => [
     uniqueIndex('mail_outbox_dedupe').on(t.dedupeKey),
@@ -865,3 +867,113 @@ export const missedCalls = sqliteTable(
   },
   (t) => [index('missed_calls_company_created').on(t.companyId, t.createdAt)],
 );
+
+/**
+ * A trade account (docs/product.md §26): a garage, dealer, fleet or club the operator bills
+ * monthly. Its rate card (JSON, api/engine/pricing/rate-card.ts) is layered over the company's
+ * prices by the same engine; `account_code` is what its sales are coded to in the books.
+ */
+export const tradeAccounts = sqliteTable(
+  'trade_accounts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    name: text('name').notNull(),
+    billingAddress: text('billing_address'),
+    email: text('email').notNull(),
+    vatNumber: text('vat_number'),
+    paymentTermsDays: integer('payment_terms_days').notNull().default(30),
+    /** Null: no limit. */
+    creditLimitPence: pence('credit_limit_pence'),
+    poRequired: bool('po_required').notNull().default(false),
+    accountCode: text('account_code').notNull(),
+    /** Whether the job's delivery note prints its price. */
+    deliveryNotePrices: bool('delivery_note_prices').notNull().default(true),
+    /** JSON RateCard, or null: the company's prices. */
+    rateCard: text('rate_card'),
+    xeroContactId: text('xero_contact_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('trade_accounts_company').on(t.companyId, t.name)],
+);
+
+/** A quote priced on an account's rate card: only it may be booked on that account. */
+export const accountQuotes = sqliteTable('account_quotes', {
+  quoteId: integer('quote_id')
+    .primaryKey()
+    .references(() => quotes.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => tradeAccounts.id, { onDelete: 'cascade' }),
+});
+
+/** A job on account: no card taken, its PO kept, invoiced once (`invoice_id`, the account invoice's document). */
+export const accountJobs = sqliteTable(
+  'account_jobs',
+  {
+    bookingId: integer('booking_id')
+      .primaryKey()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: 'cascade' }),
+    poNumber: text('po_number'),
+    /** Booked past the account's credit limit, confirmed by the operator. */
+    overLimit: bool('over_limit').notNull().default(false),
+    invoiceId: integer('invoice_id').references((): AnySQLiteColumn => documents.id),
+  },
+  (t) => [index('account_jobs_account').on(t.accountId, t.invoiceId)],
+);
+
+/** An account's monthly invoice: the document itself is frozen (documents); what was paid against it is kept here. */
+export const accountInvoices = sqliteTable(
+  'account_invoices',
+  {
+    documentId: integer('document_id')
+      .primaryKey()
+      .references(() => documents.id),
+    companyId: companyRef(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: 'cascade' }),
+    /** The month its jobs were completed in, YYYY-MM. */
+    period: text('period').notNull(),
+    /** YYYY-MM-DD: issued plus the account's payment terms. */
+    dueDate: text('due_date').notNull(),
+    paidPence: pence('paid_pence').notNull().default(0),
+    xeroInvoiceId: text('xero_invoice_id'),
+  },
+  (t) => [index('account_invoices_account').on(t.accountId, t.documentId), index('account_invoices_company').on(t.companyId, t.documentId)],
+);
+
+/** A payment the operator recorded against an account invoice (in full or in part). */
+export const accountPayments = sqliteTable(
+  'account_payments',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => tradeAccounts.id, { onDelete: 'cascade' }),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => accountInvoices.documentId),
+    amountPence: pence('amount_pence').notNull(),
+    /** YYYY-MM-DD. */
+    paidOn: text('paid_on').notNull(),
+    reference: text('reference'),
+    xeroPaymentId: text('xero_payment_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('account_payments_invoice').on(t.documentId), index('account_payments_company').on(t.companyId, t.id)],
+);
+
+/** An account invoice's credit note as Xero knows it (the document itself is frozen, so its Xero id is kept here). */
+export const xeroCreditNotes = sqliteTable('xero_credit_notes', {
+  documentId: integer('document_id')
+    .primaryKey()
+    .references(() => documents.id),
+  xeroId: text('xero_id').notNull(),
+});

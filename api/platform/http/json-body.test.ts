@@ -36,12 +36,9 @@ const RATES = {
 const A_REFERENCE = 'KJAECF76R';
 /** Stands for a job's or driver's `{token}` in paths. */
 const A_TOKEN = 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
-/** A row's numeric id (`{id}`, `{personId}`) stands as 1. */
-const filled = (path: string) =>
-  path
-    .replace(/\{(id|personId)\}/, '1')
-    .replace('{reference}', A_REFERENCE)
-    .replace('{token}', A_TOKEN);
+/** Stands for a document's `{number}` in paths (an account's invoice). */
+const A_NUMBER = '000012';
+const filled = (path: string) => path.replace('{id}', '1').replace('{reference}', A_REFERENCE).replace('{token}', A_TOKEN).replace('{number}', A_NUMBER);
 
 /** Every route that takes a JSON body, with the example the contract gives. */
 const JSON_ROUTES = allRoutes
@@ -63,9 +60,12 @@ describe('JSON request bodies', () => {
         .map(
           (r) =>
             `${r.method} ${r.path
-              .replace(/:(id|personId)$/, '1')
+              .replace(/:id(?=\/|$)/, '1')
               .replace(':reference', A_REFERENCE)
-              .replace(':token', A_TOKEN)}`,
+              .replace(':token', A_TOKEN)
+              .replace(':number', A_NUMBER)
+              // Any other parameter as the contract spells it ({personId}).
+              .replace(/:(\w+)/g, '{$1}')}`,
         ),
     );
     expect([...writes].sort()).toEqual([...JSON_ROUTES.map((r) => `${r.method} ${r.path}`), ...NO_JSON_BODY].sort());

@@ -3,7 +3,7 @@
 // return from connecting a payment account (`?payments=…`: its Payments section is there).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Calculator, Eye, Inbox, Palette, Phone, Receipt, ScrollText, TriangleAlert, Users } from 'lucide-react';
+import { Building2, Calculator, Eye, Inbox, Palette, Phone, Receipt, ScrollText, TriangleAlert, Users } from 'lucide-react';
 import type { Role } from '#shared/roles';
 import { toast } from '../../components/toast';
 import { Button, Spinner, Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui';
@@ -21,6 +21,8 @@ const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
 // The owner's team and audit log (docs/product.md, "The team"): chunks of their own, loaded when opened.
 const TeamTab = lazy(() => import('./team/TeamTab'));
 const AuditTab = lazy(() => import('./team/AuditTab'));
+// Trade accounts (docs/product.md §26): its own chunk, loaded when the tab first opens.
+const AccountsTab = lazy(() => import('./accounts/AccountsTab'));
 
 export const previewPath = (customSlug: string | null | undefined): string => (customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview');
 
@@ -135,6 +137,9 @@ export function DriverPortal({ userId, role = 'owner' }: { userId?: number; role
             </TabsTrigger>
             {owner && (
               <>
+                <TabsTrigger value="accounts">
+                  <Building2 aria-hidden="true" /> Accounts
+                </TabsTrigger>
                 <TabsTrigger value="team">
                   <Users aria-hidden="true" /> Team
                 </TabsTrigger>
@@ -174,6 +179,13 @@ export function DriverPortal({ userId, role = 'owner' }: { userId?: number; role
           </TabsContent>
           {owner && (
             <>
+              <TabsContent value="accounts" forceMount className={TAB_CONTENT}>
+                {opened.has('accounts') && (
+                  <Suspense fallback={<Spinner label="Loading your accounts" />}>
+                    <AccountsTab />
+                  </Suspense>
+                )}
+              </TabsContent>
               <TabsContent value="team" forceMount className={TAB_CONTENT}>
                 {opened.has('team') && (
                   <Suspense fallback={<Spinner label="Loading your team" />}>

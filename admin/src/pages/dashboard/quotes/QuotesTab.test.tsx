@@ -331,10 +331,11 @@ describe('the Driver Portal’s fifth tab', () => {
   it('comes after the four settings tabs and loads nothing until opened', async () => {
     const { api } = renderTab('/dashboard', {}, <DriverPortal />);
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent?.trim());
-    // The owner's own two (the team and its audit log) follow it.
-    expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes', 'Team', 'Audit log']);
+    // The owner's tabs follow it: Accounts (docs/product.md §26), Team and Audit log, each loaded only when opened.
+    expect(tabs).toEqual(['Pricing & Rates', 'Custom Charges', 'Branding', 'Contact Info', 'Quotes', 'Accounts', 'Team', 'Audit log']);
     await screen.findByText('Unable to load your current rates. Saving will replace them.');
     expect(api.calls.some((call) => call.path.startsWith('/api/quotes'))).toBe(false);
+    expect(api.calls.some((call) => call.path.startsWith('/api/account'))).toBe(false);
     // Radix tabs activate on mouse down (a click is a pointer sequence jsdom does not make whole).
     fireEvent.mouseDown(screen.getByRole('tab', { name: 'Quotes' }));
     expect(await screen.findByRole('list', { name: 'Quotes' })).toBeTruthy();

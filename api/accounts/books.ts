@@ -1,0 +1,390 @@
+// The books (docs/product.md §26): account invoices, their credit notes and payments as CSV files
+// in the columns Xero's sales invoice import and QuickBooks Online's invoice import take (streamed,
+// a chunk of documents at a time), and the sync to Xero's Accounting API (api/accounts/xero.ts).
+import type { Context } from 'hono';
+import { documentNumber } from '#shared/documents';
+import { XERO_NOT_CONFIGURED } from '#shared/accounts';
+import { addDays, londonDate, londonMidnight, ukDate } from '../engine/calendar/uk-calendar';
+import type { Db } from '../platform/db/client';
+import { write } from '../platform/db/write';
+import type { AppDeps } from '../platform/deps';
+import { Conflict, ServiceUnavailable, ValidationFailed } from '../platform/errors';
+import type { AppEnv } from '../platform/http/context';
+import type { IntervalJob } from '../platform/jobs/runner';
+import type { DocumentLine } from '../documents/vat';
+import type { DocumentDetails } from '../documents/pdf';
+import { csvCell } from '../leads/csv';
+import {
+  setXeroContact,
+  setXeroCreditNote,
+  setXeroInvoice,
+  setXeroPayment,
+  unsyncedAccounts,
+  unsyncedCreditNotes,
+  unsyncedInvoices,
+  unsyncedPayments,
+} from './store';
+import { XERO_TAX, XeroUnavailable, xeroClient, type XeroClient } from './xero';
+
+/** Xero's sales invoice import template, its columns in its order (the starred ones it requires). */
+export const XERO_INVOICE_COLUMNS = [
+  '*ContactName',
+  'EmailAddress',
+  'POAddressLine1',
+  'POAddressLine2',
+  'POAddressLine3',
+  'POAddressLine4',
+  'POCity',
+  'PORegion',
+  'POPostalCode',
+  'POCountry',
+  '*InvoiceNumber',
+  'Reference',
+  '*InvoiceDate',
+  '*DueDate',
+  'InventoryItemCode',
+  '*Description',
+  '*Quantity',
+  '*UnitAmount',
+  'Discount',
+  '*AccountCode',
+  '*TaxType',
+  'TrackingName1',
+  'TrackingOption1',
+  'TrackingName2',
+  'TrackingOption2',
+  'Currency',
+  'BrandingTheme',
+] as const;
+
+/** QuickBooks Online's invoice import, the columns it maps by name. */
+export const QUICKBOOKS_INVOICE_COLUMNS = [
+  'InvoiceNo',
+  'Customer',
+  'InvoiceDate',
+  'DueDate',
+  'Terms',
+  'Memo',
+  'Item(Product/Service)',
+  'ItemDescription',
+  'ItemQuantity',
+  'ItemRate',
+  'ItemAmount',
+  'ItemTaxCode',
+  'ItemTaxAmount',
+  'Currency',
+] as const;
+
+/** Payments as a bank statement import takes them (Xero's and QuickBooks Online's both map these). */
+export const PAYMENT_COLUMNS = ['Date', 'Amount', 'Payee', 'Description', 'Reference'] as const;
+
+/** Xero's and QuickBooks' names of the UK standard rate and of no VAT. */
+const TAX_NAMES = { xero: { vat: '20% (VAT on Income)', none: 'No VAT' }, quickbooks: { vat: '20.0% S', none: 'No VAT' } } as const;
+const CHUNK = 200;
+const SYNC_EVERY_MS = 5 * 60_000;
+
+const parse = <T>(json: string): T => JSON.parse(json) as T;
+/** Pounds as an importer reads them: plain, two decimals, never escaped (a number is never a formula). */
+const amount = (pence: number) => (pence / 100).toFixed(2);
+const cell = (value: string | null) => csvCell(value);
+
+interface BookDocument {
+  id: number;
+  kind: 'vat_invoice' | 'invoice' | 'credit_note';
+  number: number;
+  issuedAt: string;
+  lines: string;
+  details: string;
+  originalNumber: number | null;
+  dueDate: string | null;
+  accountName: string;
+  accountEmail: string;
+  accountAddress: string | null;
+  accountCode: string;
+  paymentTermsDays: number;
+}
+
+function documentsAfter(db: Db, companyId: number, afterNumber: number, from: string | null, to: string | null): BookDocument[] {
+  return db.$client
+    .prepare(
+      `select d.id, d.kind, d.number, d.issued_at as issuedAt, d.lines, d.details, o.number as originalNumber,
+        coalesce(i.due_date, oi.due_date) as dueDate, a.name as accountName, a.email as accountEmail, a.billing_address as accountAddress,
+        a.account_code as accountCode, a.payment_terms_days as paymentTermsDays
+       from documents d
+       left join account_invoices i on i.document_id = d.id
+       left join documents o on o.id = d.original_id
+       left join account_invoices oi on oi.document_id = d.original_id
+       join trade_accounts a on a.id = coalesce(i.account_id, oi.account_id)
+       where d.company_id = ? and d.number > ? and (? is null or d.issued_at >= ?) and (? is null or d.issued_at < ?)
+       order by d.number limit ?`,
+    )
+    .all(companyId, afterNumber, from, from, to, to, CHUNK) as BookDocument[];
+}
+
+interface BookPayment {
+  paidOn: string;
+  amountPence: number;
+  payee: string;
+  description: string;
+  reference: string | null;
+  key: string;
+}
+
+/** Account payments and the card payments taken at booking, oldest first, a chunk after `afterKey`. */
+function paymentsAfter(db: Db, companyId: number, afterKey: string, from: string | null, to: string | null): BookPayment[] {
+  return db.$client
+    .prepare(
+      `select * from (
+         select p.paid_on as paidOn, p.amount_pence as amountPence, a.name as payee,
+           'Payment of invoice ' || printf('%06d', d.number) as description, p.reference, 'a' || printf('%012d', p.id) as key
+         from account_payments p join trade_accounts a on a.id = p.account_id join documents d on d.id = p.document_id
+         where p.company_id = ?
+         union all
+         select substr(p.paid_at, 1, 10) as paidOn, p.amount_pence - p.refunded_pence as amountPence, b.customer_name as payee,
+           'Card payment at booking' as description, 'TQ-' || q.public_id as reference, 'c' || printf('%012d', p.id) as key
+         from payments p join bookings b on b.id = p.booking_id join quotes q on q.id = b.quote_id
+         where p.company_id = ? and p.status in ('paid', 'captured', 'partially_refunded') and p.paid_at is not null
+       ) where key > ? and (? is null or paidOn >= ?) and (? is null or paidOn < ?) order by key limit ?`,
+    )
+    .all(companyId, companyId, afterKey, from, from, to, to, CHUNK) as BookPayment[];
+}
+
+function addressLines(address: string | null): string[] {
+  const lines = address?.split(/\r?\n/).filter((l) => l.trim() !== '') ?? [];
+  return [lines[0] ?? '', lines[1] ?? '', lines[2] ?? '', lines.slice(3).join(', ')];
+}
+
+function xeroRows(doc: BookDocument): string[][] {
+  const lines = parse<DocumentLine[]>(doc.lines);
+  const credit = doc.kind === 'credit_note';
+  const number = credit ? `CN-${documentNumber(doc.number)}` : documentNumber(doc.number);
+  const reference =
+    credit && doc.originalNumber !== null ? `Credits ${documentNumber(doc.originalNumber)}` : (parse<DocumentDetails>(doc.details).account?.period ?? '');
+  const issued = londonDate(new Date(doc.issuedAt));
+  const due = doc.dueDate ?? addDays(issued, doc.paymentTermsDays);
+  return lines.map((line) => [
+    doc.accountName,
+    doc.accountEmail,
+    ...addressLines(doc.accountAddress),
+    '',
+    '',
+    '',
+    '',
+    number,
+    reference,
+    ukDate(issued),
+    ukDate(due),
+    '',
+    line.detail ? `${line.label} · ${line.detail}` : line.label,
+    // Xero imports a negative quantity as a credit note.
+    credit ? '-1' : '1',
+    amount(line.netPence),
+    '',
+    doc.accountCode,
+    line.vatPence > 0 ? TAX_NAMES.xero.vat : TAX_NAMES.xero.none,
+    '',
+    '',
+    '',
+    '',
+    'GBP',
+    '',
+  ]);
+}
+
+function quickbooksRows(doc: BookDocument): string[][] {
+  const lines = parse<DocumentLine[]>(doc.lines);
+  const credit = doc.kind === 'credit_note';
+  const sign = credit ? -1 : 1;
+  const issued = londonDate(new Date(doc.issuedAt));
+  const due = doc.dueDate ?? addDays(issued, doc.paymentTermsDays);
+  return lines.map((line) => [
+    credit ? `CN-${documentNumber(doc.number)}` : documentNumber(doc.number),
+    doc.accountName,
+    ukDate(issued),
+    ukDate(due),
+    `Net ${doc.paymentTermsDays}`,
+    credit && doc.originalNumber !== null ? `Credits ${documentNumber(doc.originalNumber)}` : '',
+    'Vehicle recovery',
+    line.detail ? `${line.label} · ${line.detail}` : line.label,
+    '1',
+    amount(sign * line.netPence),
+    amount(sign * line.netPence),
+    line.vatPence > 0 ? TAX_NAMES.quickbooks.vat : TAX_NAMES.quickbooks.none,
+    amount(sign * line.vatPence),
+    'GBP',
+  ]);
+}
+
+const NUMERIC = new Set(['*Quantity', '*UnitAmount', 'ItemQuantity', 'ItemRate', 'ItemAmount', 'ItemTaxAmount', 'Amount']);
+/** A row of cells: amounts as they are, text through the formula guard and RFC 4180 quoting. */
+const csvLine = (columns: readonly string[], cells: string[]) => `${cells.map((v, i) => (NUMERIC.has(columns[i]) ? v : cell(v))).join(',')}\r\n`;
+
+function stream<T>(header: readonly string[], next: (after: T | undefined) => T[], rows: (item: T) => string[][]): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let last: T | undefined;
+  let started = false;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(`${header.map(cell).join(',')}\r\n`));
+        return;
+      }
+      const items = next(last);
+      if (items.length === 0) {
+        controller.close();
+        return;
+      }
+      last = items[items.length - 1];
+      controller.enqueue(
+        encoder.encode(
+          items
+            .flatMap(rows)
+            .map((r) => csvLine(header, r))
+            .join(''),
+        ),
+      );
+    },
+  });
+}
+
+export interface BooksOptions {
+  /** Xero's client; by default the real one when XERO_CLIENT_ID and XERO_CLIENT_SECRET are set. */
+  xero?: XeroClient;
+}
+
+export function books(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>, options: BooksOptions = {}) {
+  const { db, config, now, logger } = deps;
+  const xero = options.xero ?? (config.xero ? xeroClient(config.xero, now) : undefined);
+
+  function monthRange(month: string | undefined): { from: string | null; to: string | null } {
+    if (month === undefined) return { from: null, to: null };
+    if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) throw new ValidationFailed('Month must be YYYY-MM', { month: 'Month must be YYYY-MM' });
+    const [y, m] = month.split('-').map(Number);
+    const next = m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, '0')}-01`;
+    return { from: londonMidnight(`${month}-01`).toISOString(), to: londonMidnight(next).toISOString() };
+  }
+
+  /** Sends what Xero does not have yet, in order (contacts, invoices, payments); each id is kept as it comes, so a failure part way loses nothing. */
+  async function sync(companyId: number | null, signal?: AbortSignal) {
+    if (!xero) throw new Conflict(XERO_NOT_CONFIGURED, 'XERO_NOT_CONFIGURED');
+    const sent = { contacts: 0, invoices: 0, creditNotes: 0, payments: 0 };
+    try {
+      for (const account of unsyncedAccounts(db, companyId)) {
+        const id = await xero.createContact(
+          { name: account.name, email: account.email, vatNumber: account.vatNumber, address: account.billingAddress },
+          signal,
+        );
+        await write(db, () => setXeroContact(db, account.id, id));
+        sent.contacts += 1;
+      }
+      for (const invoice of unsyncedInvoices(db, companyId)) {
+        if (!invoice.xeroContactId) continue;
+        const details = parse<DocumentDetails>(db.$client.prepare('select details from documents where id = ?').pluck().get(invoice.documentId) as string);
+        const issued = londonDate(new Date(invoice.issuedAt));
+        const id = await xero.createInvoice(
+          {
+            contactId: invoice.xeroContactId,
+            number: documentNumber(invoice.number),
+            reference: details.account?.period ?? invoice.period,
+            date: issued,
+            dueDate: invoice.dueDate,
+            lines: parse<DocumentLine[]>(invoice.lines).map((l) => ({
+              description: l.detail ? `${l.label} · ${l.detail}` : l.label,
+              unitAmount: l.netPence / 100,
+              taxAmount: l.vatPence / 100,
+              accountCode: details.account?.code ?? '200',
+              taxType: l.vatPence > 0 ? XERO_TAX.standard : XERO_TAX.none,
+            })),
+          },
+          signal,
+        );
+        await write(db, () => setXeroInvoice(db, invoice.documentId, id));
+        sent.invoices += 1;
+      }
+      for (const note of unsyncedCreditNotes(db, companyId)) {
+        const id = await xero.createCreditNote(
+          {
+            contactId: note.xeroContactId,
+            invoiceId: note.xeroInvoiceId,
+            number: `CN-${documentNumber(note.number)}`,
+            date: londonDate(new Date(note.issuedAt)),
+            amount: note.totalPence / 100,
+            lines: parse<DocumentLine[]>(note.lines).map((l) => ({
+              description: l.label,
+              unitAmount: l.netPence / 100,
+              taxAmount: l.vatPence / 100,
+              accountCode: note.accountCode,
+              taxType: l.vatPence > 0 ? XERO_TAX.standard : XERO_TAX.none,
+            })),
+          },
+          signal,
+        );
+        await write(db, () => setXeroCreditNote(db, note.documentId, id));
+        sent.creditNotes += 1;
+      }
+      for (const payment of unsyncedPayments(db, companyId)) {
+        const id = await xero.createPayment(
+          { invoiceId: payment.xeroInvoiceId, date: payment.paidOn, amount: payment.amountPence / 100, reference: payment.reference },
+          signal,
+        );
+        await write(db, () => setXeroPayment(db, payment.id, id));
+        sent.payments += 1;
+      }
+    } catch (err) {
+      if (err instanceof XeroUnavailable) throw new ServiceUnavailable(err.message);
+      throw err;
+    }
+    return sent;
+  }
+
+  return {
+    exportCsv(c: Context<AppEnv>, companyId: number, query: { format?: string; kind?: string; month?: string }) {
+      const format = query.format ?? 'xero';
+      const kind = query.kind ?? 'invoices';
+      if (format !== 'xero' && format !== 'quickbooks')
+        throw new ValidationFailed('Format must be xero or quickbooks', { format: 'Format must be xero or quickbooks' });
+      if (kind !== 'invoices' && kind !== 'payments')
+        throw new ValidationFailed('Kind must be invoices or payments', { kind: 'Kind must be invoices or payments' });
+      const { from, to } = monthRange(query.month);
+      const body =
+        kind === 'payments'
+          ? stream<BookPayment>(
+              PAYMENT_COLUMNS,
+              (after) => paymentsAfter(db, companyId, after?.key ?? '', from?.slice(0, 10) ?? null, to?.slice(0, 10) ?? null),
+              (p) => [[ukDate(p.paidOn), amount(p.amountPence), p.payee, p.description, p.reference ?? '']],
+            )
+          : stream<BookDocument>(
+              format === 'xero' ? XERO_INVOICE_COLUMNS : QUICKBOOKS_INVOICE_COLUMNS,
+              (after) => documentsAfter(db, companyId, after?.number ?? 0, from, to),
+              format === 'xero' ? xeroRows : quickbooksRows,
+            );
+      const filename = `${format}-${kind}${query.month ? `-${query.month}` : ''}.csv`;
+      return c.body(body, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${filename}"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+
+    syncXero: (companyId: number) => sync(companyId),
+
+    /** The background sync of every company, when Xero is configured (api/boot.ts). */
+    job(): IntervalJob | undefined {
+      if (!xero) return undefined;
+      return {
+        name: 'xero-sync',
+        everyMs: SYNC_EVERY_MS,
+        async run({ signal }) {
+          try {
+            await sync(null, signal);
+          } catch (err) {
+            logger.warn({ msg: 'Xero sync failed; it tries again', error: err instanceof Error ? err.message : String(err) });
+          }
+        },
+      };
+    },
+  };
+}
+
+export type Books = ReturnType<typeof books>;
