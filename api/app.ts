@@ -58,6 +58,9 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { dispatchRoutes } from './dispatch/routes';
+import { dispatchService, type DispatchService } from './dispatch/service';
+import { dispatchLive } from './dispatch/live';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
 export interface AppBookings {
@@ -66,6 +69,8 @@ export interface AppBookings {
   documents: DocumentService;
   live: LiveHub;
   outbox: { nudge: () => void };
+  /** Trucks, the board, assignments, jobs for later (api/dispatch/). */
+  dispatch: DispatchService;
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -77,6 +82,9 @@ const SPA_ROUTES = [
   /^\/auth$/,
   /^\/auth-page$/,
   /^\/dashboard$/,
+  /^\/dashboard\/board$/,
+  /^\/dashboard\/my-jobs$/,
+  /^\/dashboard\/my-jobs\/[^/]+$/,
   /^\/subscription$/,
   /^\/subscription-test$/,
   /^\/contact$/,
@@ -155,15 +163,20 @@ export function createApp(options: AppOptions) {
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
   // Receipts, VAT invoices and credit notes (docs/product.md §22): a completed paid job's is issued as it completes.
   const documents = documentService(deps);
+  // The dispatch board and each person's own jobs hear of every change to a job (api/dispatch/).
+  const team = { changed: (_id: number) => {} };
   const bookings = bookingService({
     ...deps,
     live,
     payments,
+    onChange: (id) => team.changed(id),
     nudgeOutbox: () => outbox.nudge(),
     afterMove: (id, status) => documents.afterMove(id, status),
     afterRefund: (id) => documents.afterRefund(id),
   });
   payments.attachBookings(bookings);
+  const dispatch = dispatchService({ ...deps, bookings, live: dispatchLive(live), nudgeOutbox: () => outbox.nudge() });
+  team.changed = (id) => dispatch.jobChanged(id);
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   api
     // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
@@ -179,6 +192,8 @@ export function createApp(options: AppOptions) {
     .route('/', shareRoutes(shareService(deps)))
     .route('/', billingRoutes(deps, billing))
     .route('/', alertRoutes(alertService(deps, recovery)))
+    // Before the bookings' routes: their static paths (/api/my-jobs/events) come before any `{reference}`.
+    .route('/', dispatchRoutes(deps, dispatch, live))
     .route('/', bookingRoutes(deps, bookings, live, payments))
     .route('/', documentRoutes(deps, bookings, documents))
     .route('/', paymentRoutes(payments))
@@ -234,7 +249,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox };
+  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox, dispatch };
   return { app, deps, billing, bookings: appBookings };
 }
 

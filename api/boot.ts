@@ -14,6 +14,7 @@ import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
+import { laterReminderJob } from './dispatch/reminders';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
 
@@ -25,6 +26,7 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   retentionJob({ ...deps, hour: deps.config.retentionHour }),
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
+  laterReminderJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
 ];

@@ -31,6 +31,9 @@ export interface QuoteToBook {
   urgency: string;
   preferredDate: string | null;
   preferredTime: string | null;
+  /** Jobs for later (api/dispatch/later.ts): how many days ahead, and how many jobs an hour. */
+  laterDaysAhead: number;
+  laterJobsPerHour: number;
 }
 
 /** The quote of this 9-character reference (as typed: any case, with or without TQ-), or undefined. */
@@ -45,7 +48,8 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
         q.total_price_pence as totalPricePence, q.valid_until as validUntil, q.created_at as createdAt, q.status as leadStatus,
         c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
         c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
-        q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime
+        q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime,
+        c.later_days_ahead as laterDaysAhead, c.later_jobs_per_hour as laterJobsPerHour
        from quotes q join companies c on c.id = q.company_id where q.id = ? and q.public_id = ?`,
     ),
   ).get(id, reference) as QuoteToBook | undefined;

@@ -60,6 +60,8 @@ import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from '.
 import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, jobUrl } from './job-link';
 import { toBooking, toDriverView, toJobView } from './views';
 import { quoteForBooking, type QuoteToBook } from './quote-lookup';
+import { checkLaterSlot, laterSlot } from '../dispatch/later';
+import { markReminded, remindersDue } from '../dispatch/store';
 import type { PaymentService } from '../payments/service';
 import { insertPayment } from '../payments/store';
 
@@ -74,6 +76,9 @@ export const PHONE_NOT_TEXTABLE_UK_IE = 'We can only text UK and Irish mobile nu
 export const JOB_RATE_LIMITED = 'Too many requests. Please wait a minute and try again.';
 export const POSITION_NOT_NOW = 'Your position is shared only while you are on the way.';
 export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
+export const NOT_A_LATER_JOB = 'This job is for now: accept it with an ETA.';
+/** A later job's motorist is reminded this long before its slot. */
+export const LATER_REMINDER_MS = 60 * 60_000;
 
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
@@ -88,6 +93,8 @@ export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now
   afterMove?: (bookingId: number, status: BookingStatus) => Promise<void>;
   /** After the operator refunded part or all of a job (its credit note, api/documents/service.ts); never throws. */
   afterRefund?: (bookingId: number) => Promise<void>;
+  /** After any change to a job (booked, answered, moved, cancelled): the dispatch board and its driver's screen are told (api/dispatch/live.ts). */
+  onChange?: (bookingId: number) => void;
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
@@ -156,6 +163,7 @@ export function bookingService(deps: BookingServiceDeps) {
 
   /** Pushes the job's new state to its open pages; a finished job's streams end after it (nothing more will change). */
   function publish(id: number) {
+    deps.onChange?.(id);
     if (!live.watched(id)) return;
     const b = bookingById(db, id);
     if (!b) return;
@@ -371,6 +379,10 @@ export function bookingService(deps: BookingServiceDeps) {
       const now = deps.now();
       const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
       if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      // A quote for later books its slot, if the company has room then (api/dispatch/later.ts).
+      const slot = quote.urgency === 'later' ? laterSlot(quote.preferredDate, quote.preferredTime) : null;
+      const laterCompany = { id: quote.companyId, daysAhead: quote.laterDaysAhead, jobsPerHour: quote.laterJobsPerHour };
+      if (slot) checkLaterSlot(db, laterCompany, slot, now);
 
       // Payment at booking: the checkout is opened on the operator's account before anything is
       // stored, so a provider that is down (503) leaves nothing behind and the form can retry.
@@ -381,8 +393,11 @@ export function bookingService(deps: BookingServiceDeps) {
       const respondBy = new Date(now.getTime() + quote.responseMinutes * 60_000).toISOString();
       const salt = newSalt();
       const id = await write(db, () => {
+        // Checked again in the transaction: another booking may have taken the hour meanwhile.
+        const scheduledFor = slot ? checkLaterSlot(db, laterCompany, slot, now) : null;
         // The driver token's hash needs the row id: a placeholder first, replaced in the same transaction.
         const inserted = insertBooking(db, {
+          scheduledFor,
           quoteId: quote.id,
           companyId: quote.companyId,
           status: checkout ? 'awaiting_payment' : 'requested',
@@ -440,6 +455,7 @@ export function bookingService(deps: BookingServiceDeps) {
         throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
       }
       if (!checkout) deps.nudgeOutbox?.();
+      deps.onChange?.(b.id);
       return { created: true, result: answer(b) };
     },
 
@@ -514,7 +530,14 @@ export function bookingService(deps: BookingServiceDeps) {
 
     async driverStep(token: string, step: DriverStep, client: string): Promise<DriverView> {
       jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
-      const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      return this.driverStepOf(byToken(token, (hash) => bookingByDriverToken(db, hash)), step);
+    },
+
+    /** The driver's page of a job found another way (the signed-in driver's own job, api/dispatch/service.ts). */
+    driverViewOf: (b: BookingWithQuote): DriverView => toDriverView(b),
+
+    /** The driver's next step on a job already found: by its token, or as the signed-in driver it is assigned to. */
+    async driverStepOf(b: BookingWithQuote, step: DriverStep): Promise<DriverView> {
       const texts =
         step === 'on_the_way'
           ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(senderOf(b), b.reference))
@@ -527,7 +550,10 @@ export function bookingService(deps: BookingServiceDeps) {
     /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
     async driverPosition(token: string, position: { lat: number; lng: number }, client: string): Promise<DriverView> {
       jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
-      const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      return this.driverPositionOf(byToken(token, (hash) => bookingByDriverToken(db, hash)), position);
+    },
+
+    async driverPositionOf(b: BookingWithQuote, position: { lat: number; lng: number }): Promise<DriverView> {
       if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       const now = deps.now();
       const pickup =
@@ -565,6 +591,45 @@ export function bookingService(deps: BookingServiceDeps) {
         motoristText(b, 'accepted', motoristMessages.accepted(senderOf(b), b.reference, eta, driverName)),
       );
       return operatorView(after);
+    },
+
+    /**
+     * Accepts a job for later with its time window (docs/product.md §23): the driver is expected
+     * from its slot to `windowMinutes` after; the motorist is texted the window, and reminded an
+     * hour before (remindDue).
+     */
+    async acceptLater(companyId: number, reference: string, windowMinutes: number) {
+      const b = ownBooking(companyId, reference);
+      if (!b.scheduledFor) throw new Conflict(NOT_A_LATER_JOB, 'NOT_A_LATER_JOB');
+      const now = deps.now();
+      const after = await move(
+        b,
+        'accepted',
+        'operator',
+        { windowMinutes, acceptedAt: now.toISOString() },
+        `For ${b.scheduledFor}, window ${windowMinutes} min`,
+        motoristText(b, 'accepted', motoristMessages.acceptedLater(senderOf(b), b.reference, b.scheduledFor, windowMinutes)),
+      );
+      return operatorView(after);
+    },
+
+    /** Texts the reminder of every accepted later job whose slot is within the hour, once each, with its status link; answers how many. */
+    async remindDue(): Promise<number> {
+      const now = deps.now();
+      let sent = 0;
+      for (const { id } of remindersDue(db, now.toISOString(), new Date(now.getTime() + LATER_REMINDER_MS).toISOString(), 100)) {
+        const b = bookingById(db, id);
+        if (!b?.scheduledFor) continue;
+        const texts = motoristText(b, 'reminder', motoristMessages.reminder(senderOf(b), b.reference, b.scheduledFor, b.windowMinutes ?? 60, JOB_LINK_PLACEHOLDER));
+        const written = await write(db, () => {
+          if (!markReminded(db, id, now.toISOString())) return false;
+          insertOutboxRows(db, texts);
+          return true;
+        });
+        if (written) sent += 1;
+      }
+      if (sent > 0) deps.nudgeOutbox?.();
+      return sent;
     },
 
     async decline(companyId: number, reference: string, body: BookingDecline) {

@@ -36,6 +36,11 @@ export interface BookingRow {
   finishedAt: string | null;
   statusChangedAt: string;
   createdAt: string;
+  /** A job for later: its slot (docs/product.md §23); null for a job for now. */
+  scheduledFor: string | null;
+  windowMinutes: number | null;
+  /** The person of the company the job is assigned to. */
+  assignedUserId: number | null;
 }
 
 /** A booking with what its pages show of the quote and the company. */
@@ -63,7 +68,8 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
   b.driver_salt as driverSalt, b.respond_by as respondBy, b.eta_minutes as etaMinutes, b.eta_at as etaAt,
   b.eta_from_position as etaFromPosition, b.driver_name as driverName, b.decline_reason as declineReason,
   b.driver_lat as driverLat, b.driver_lng as driverLng, b.driver_position_at as driverPositionAt,
-  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt`;
+  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt,
+  b.scheduled_for as scheduledFor, b.window_minutes as windowMinutes, b.assigned_user_id as assignedUserId`;
 
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
   q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
@@ -123,7 +129,13 @@ export type NewBooking = Pick<
   | 'driverSalt'
   | 'respondBy'
   | 'createdAt'
-> & { status?: 'requested' | 'awaiting_payment' /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */; jobTokenSealed: string };
+> & {
+  status?: 'requested' | 'awaiting_payment';
+  /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */
+  jobTokenSealed: string;
+  /** A job for later: its slot (api/dispatch/later.ts). */
+  scheduledFor?: string | null;
+};
 
 /** Inserts a booking; answers its id, or undefined when the quote already has one. */
 export function insertBooking(db: Db, b: NewBooking): number | undefined {
@@ -131,11 +143,11 @@ export function insertBooking(db: Db, b: NewBooking): number | undefined {
     db,
     'insert',
     `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
-      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at)
+      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at, scheduled_for)
      values (@quoteId, @companyId, @status, @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
-      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt)
+      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt, @scheduledFor)
      on conflict (quote_id) do nothing`,
-  ).run({ ...b, status: b.status ?? 'requested' });
+  ).run({ ...b, status: b.status ?? 'requested', scheduledFor: b.scheduledFor ?? null });
   return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
 }
 
@@ -161,6 +173,8 @@ export interface StatusPatch {
   finishedAt?: string;
   /** Payment received: the operator's response time runs from now. */
   respondBy?: string;
+  /** A later job accepted with its time window (minutes from its slot). */
+  windowMinutes?: number;
   /** Completed: the driver's and the motorist's positions are deleted. */
   forgetPositions?: boolean;
 }
@@ -188,6 +202,7 @@ export function moveBooking(
     ['acceptedAt', 'accepted_at'],
     ['finishedAt', 'finished_at'],
     ['respondBy', 'respond_by'],
+    ['windowMinutes', 'window_minutes'],
   ];
   for (const [field, column] of columns) {
     if (patch[field] === undefined) continue;

@@ -35,6 +35,8 @@ const requested: Booking = {
   driverUrl: null,
   history: [{ status: 'requested', at: minutesFromNow(-3) }],
   payment: null,
+  scheduledFor: null,
+  windowMinutes: null,
 };
 const DRIVER_URL = 'http://localhost/driver/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
 const accepted: Booking = {
