@@ -23,7 +23,10 @@ export function laterSlot(date: string | null, time: string | null): Date | null
   const utc = Date.parse(`${date}T${time}:00Z`);
   if (minutes === null || Number.isNaN(utc)) return null;
   // London is UTC or one hour ahead: the offset read at the UTC guess, then at the instant itself.
-  const offsetAt = (ms: number) => (((londonMinuteOfDay(new Date(ms)) - minutes) % 1440) + 1440) % 1440;
+  const offsetAt = (ms: number) => {
+    const at = new Date(ms);
+    return (londonMinuteOfDay(at) - (at.getUTCHours() * 60 + at.getUTCMinutes()) + 1440) % 1440;
+  };
   const guess = utc - offsetAt(utc) * 60_000;
   return new Date(utc - offsetAt(guess) * 60_000);
 }
