@@ -29,7 +29,11 @@ export const jobViewSchema = z
     respondBy: z.string().meta({ description: 'When a booking not answered by then expires' }),
     eta,
     scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for a job for now' }),
-    windowMinutes: z.number().int().nullable().meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
+    windowMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
     driverName: z.string().nullable(),
     declineReason: z.string().nullable(),
     history: z.array(historyEntry).meta({ description: 'Oldest first' }),
@@ -67,8 +71,11 @@ export const driverViewSchema = z
     eta,
     sharingPosition: z.boolean().meta({ description: 'The driver’s position was received while on the way' }),
     scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for a job for now' }),
-    windowMinutes: z.number().int().nullable().meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
-
+    windowMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
   })
   .meta({ id: 'DriverView' });
 
@@ -94,7 +101,11 @@ export const bookingSchema = z
     declineReason: z.string().nullable(),
     driverUrl: z.string().nullable().meta({ description: 'The driver’s page, once accepted and until finished' }),
     scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for a job for now' }),
-    windowMinutes: z.number().int().nullable().meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
+    windowMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
 
     history: z.array(historyEntry),
     payment: bookingPaymentSchema

@@ -20,7 +20,11 @@ const whole = (label: string, range: { min: number; max: number }) =>
     .int(`${label} must be a whole number`)
     .min(range.min, `${label} must be between ${range.min.toLocaleString('en-GB')} and ${range.max.toLocaleString('en-GB')}`)
     .max(range.max, `${label} must be between ${range.min.toLocaleString('en-GB')} and ${range.max.toLocaleString('en-GB')}`);
-const personId = (label: string) => z.number({ error: `${label} must be a person of the company` }).int(`${label} must be a person of the company`).positive(`${label} must be a person of the company`);
+const personId = (label: string) =>
+  z
+    .number({ error: `${label} must be a person of the company` })
+    .int(`${label} must be a person of the company`)
+    .positive(`${label} must be a person of the company`);
 
 const truckKind = z.enum(TRUCK_KINDS, { error: 'Kind must be flatbed, wheel_lift, spec_lift or hgv' });
 
@@ -51,7 +55,11 @@ export type CarriageBody = z.input<typeof carriageSchema>;
 
 export const assignSchema = z.object({
   driverId: personId('Driver').nullable(),
-  truckId: z.number({ error: 'Truck must be one of the company’s trucks' }).int('Truck must be one of the company’s trucks').positive('Truck must be one of the company’s trucks').nullable(),
+  truckId: z
+    .number({ error: 'Truck must be one of the company’s trucks' })
+    .int('Truck must be one of the company’s trucks')
+    .positive('Truck must be one of the company’s trucks')
+    .nullable(),
   /** The truck cannot carry the vehicle (409 TRUCK_CANNOT_CARRY): send again with true to assign it anyway, recorded. */
   confirm: z.boolean({ error: 'Confirm must be true or false' }).optional(),
 });
@@ -150,9 +158,7 @@ export const myJobSchema = z
   .meta({ id: 'MyJob' });
 export type MyJob = z.infer<typeof myJobSchema>;
 
-export const laterSettingsRowSchema = z
-  .object({ daysAhead: z.number().int(), jobsPerHour: z.number().int() })
-  .meta({ id: 'LaterSettings' });
+export const laterSettingsRowSchema = z.object({ daysAhead: z.number().int(), jobsPerHour: z.number().int() }).meta({ id: 'LaterSettings' });
 export type LaterSettings = z.infer<typeof laterSettingsRowSchema>;
 
 /** A person's own mobile number for their job texts; null or blank: none. */

@@ -27,7 +27,8 @@ export interface TruckCapacity {
 /** Why a truck cannot carry a vehicle of this type, in the words the board shows; null when it can. */
 export function whyTruckCannotCarry(truck: TruckCapacity, carriage: Carriage | null): string | null {
   if (!carriage) return null;
-  if (carriage.truckKinds.length > 0 && !carriage.truckKinds.includes(truck.kind)) return `This vehicle type is not carried on a ${TRUCK_KIND_WORDS[truck.kind].toLowerCase()} truck.`;
+  if (carriage.truckKinds.length > 0 && !carriage.truckKinds.includes(truck.kind))
+    return `This vehicle type is not carried on a ${TRUCK_KIND_WORDS[truck.kind].toLowerCase()} truck.`;
   if (carriage.weightKg !== null && carriage.weightKg > truck.maxWeightKg) return 'This vehicle is heavier than the truck may carry.';
   if (carriage.electric && !truck.evAllowed) return 'This truck may not carry an electric vehicle.';
   return null;

@@ -530,7 +530,10 @@ export function bookingService(deps: BookingServiceDeps) {
 
     async driverStep(token: string, step: DriverStep, client: string): Promise<DriverView> {
       jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
-      return this.driverStepOf(byToken(token, (hash) => bookingByDriverToken(db, hash)), step);
+      return this.driverStepOf(
+        byToken(token, (hash) => bookingByDriverToken(db, hash)),
+        step,
+      );
     },
 
     /** The driver's page of a job found another way (the signed-in driver's own job, api/dispatch/service.ts). */
@@ -550,7 +553,10 @@ export function bookingService(deps: BookingServiceDeps) {
     /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
     async driverPosition(token: string, position: { lat: number; lng: number }, client: string): Promise<DriverView> {
       jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
-      return this.driverPositionOf(byToken(token, (hash) => bookingByDriverToken(db, hash)), position);
+      return this.driverPositionOf(
+        byToken(token, (hash) => bookingByDriverToken(db, hash)),
+        position,
+      );
     },
 
     async driverPositionOf(b: BookingWithQuote, position: { lat: number; lng: number }): Promise<DriverView> {
@@ -620,7 +626,11 @@ export function bookingService(deps: BookingServiceDeps) {
       for (const { id } of remindersDue(db, now.toISOString(), new Date(now.getTime() + LATER_REMINDER_MS).toISOString(), 100)) {
         const b = bookingById(db, id);
         if (!b?.scheduledFor) continue;
-        const texts = motoristText(b, 'reminder', motoristMessages.reminder(senderOf(b), b.reference, b.scheduledFor, b.windowMinutes ?? 60, JOB_LINK_PLACEHOLDER));
+        const texts = motoristText(
+          b,
+          'reminder',
+          motoristMessages.reminder(senderOf(b), b.reference, b.scheduledFor, b.windowMinutes ?? 60, JOB_LINK_PLACEHOLDER),
+        );
         const written = await write(db, () => {
           if (!markReminded(db, id, now.toISOString())) return false;
           insertOutboxRows(db, texts);

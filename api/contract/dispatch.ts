@@ -52,7 +52,8 @@ export const trucks = {
     'x-access': 'operator',
     'x-roles': OFFICE,
     tags: ['Dispatch'],
-    summary: 'Adds a truck: name or registration, kind, the heaviest vehicle it carries, electric vehicles allowed, and its usual driver (a driver of the company)',
+    summary:
+      'Adds a truck: name or registration, kind, the heaviest vehicle it carries, electric vehicles allowed, and its usual driver (a driver of the company)',
     request: { body: body(truckSchema, { name: 'AB12 CDE', kind: 'flatbed', maxWeightKg: 3500, evAllowed: true, defaultDriverId: null }) },
     responses: { 201: json(truckRowSchema, 'The new truck') },
   }),
@@ -115,8 +116,10 @@ export const dispatch = {
     'x-access': 'operator',
     'x-roles': OFFICE,
     tags: ['Dispatch'],
-    summary: 'The company’s job changes as Server-Sent Events: a `job` event `{ reference, status }` at every booking, answer, assignment and step; the board then reads itself again',
-    description: 'Counted with the status pages’ streams (LIVE_STREAMS_PER_ADDRESS, LIVE_STREAMS_MAX): over either, 429 STREAMS_FULL, and the board polls instead.',
+    summary:
+      'The company’s job changes as Server-Sent Events: a `job` event `{ reference, status }` at every booking, answer, assignment and step; the board then reads itself again',
+    description:
+      'Counted with the status pages’ streams (LIVE_STREAMS_PER_ADDRESS, LIVE_STREAMS_MAX): over either, 429 STREAMS_FULL, and the board polls instead.',
     responses: { 200: stream, 429: error('Too many open streams (STREAMS_FULL)') },
   }),
   assign: route({
@@ -142,7 +145,8 @@ export const dispatch = {
     'x-access': 'operator',
     'x-roles': OFFICE,
     tags: ['Dispatch'],
-    summary: 'Accepts a requested job for later with its time window (minutes from its slot), and its driver and truck when given; the motorist is texted the window, and reminded an hour before',
+    summary:
+      'Accepts a requested job for later with its time window (minutes from its slot), and its driver and truck when given; the motorist is texted the window, and reminded an hour before',
     parameters: [referenceParameter],
     request: { body: body(acceptLaterSchema, { windowMinutes: 60, driverId: 2, truckId: 1 }) },
     responses: {

@@ -36,7 +36,13 @@ async function setup() {
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: owner.companyId, ...extra } });
     expect(quote.status).toBe(200);
     const res = await t.call('POST', '/api/bookings', {
-      body: { quoteId: quote.json.quoteId, bookingKey: `dispatch-test-booking-${n}-000`, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' },
+      body: {
+        quoteId: quote.json.quoteId,
+        bookingKey: `dispatch-test-booking-${n}-000`,
+        name: 'Jane Motorist',
+        phone: '07700 900123',
+        registration: 'AB12CDE',
+      },
     });
     return { res, reference: quote.json.quoteId as string, jobToken: res.json?.jobToken as string };
   };
@@ -170,7 +176,9 @@ describe('assigning a job', () => {
     expect((await t.call('GET', '/api/my-jobs', { token: a.token })).json.map((j: { reference: string }) => j.reference)).toEqual([reference]);
     await worker.tick();
     const texts = fake.received.filter((m) => m.to === '+447700900456');
-    expect(texts.map((m) => m.body)).toEqual([`RecoveryQuote: job TQ-${reference} is yours: M1 1AE to M4 4BF. Open it: ${t.config.publicUrl}/dashboard/my-jobs`]);
+    expect(texts.map((m) => m.body)).toEqual([
+      `RecoveryQuote: job TQ-${reference} is yours: M1 1AE to M4 4BF. Open it: ${t.config.publicUrl}/dashboard/my-jobs`,
+    ]);
 
     await t.call('POST', `/api/bookings/${reference}/assign`, { token: owner.token, body: { driverId: b.id, truckId: null } });
     expect(aScreen.some((f) => f.includes('"removed":true'))).toBe(true);
@@ -201,9 +209,9 @@ describe('a driver’s own jobs', () => {
     expect((await t.call('GET', '/api/bookings', { token: a.token })).status).toBe(403);
     expect((await t.call('GET', '/api/board', { token: a.token })).status).toBe(403);
     expect((await t.call('POST', `/api/bookings/${first.reference}/refund`, { token: a.token, body: { amount: 10 } })).status).toBe(403);
-    expect((await t.call('GET', '/api/bookings', { token: owner.token })).json.open.find((j: { reference: string }) => j.reference === second.reference).status).toBe(
-      'accepted',
-    );
+    expect(
+      (await t.call('GET', '/api/bookings', { token: owner.token })).json.open.find((j: { reference: string }) => j.reference === second.reference).status,
+    ).toBe('accepted');
 
     const mine = await t.call('GET', `/api/my-jobs/${first.reference}`, { token: a.token });
     expect(mine.json).toMatchObject({ reference: first.reference, status: 'accepted', customerName: 'Jane Motorist' });
@@ -234,7 +242,10 @@ describe('jobs for later', () => {
 
   it('books the slot, refuses a full hour offering the next free one, and a day past how far ahead the company books', async () => {
     const { t, owner, book } = await setup();
-    expect((await t.call('PUT', '/api/later-settings', { token: owner.token, body: { jobsPerHour: 1, daysAhead: 7 } })).json).toEqual({ daysAhead: 7, jobsPerHour: 1 });
+    expect((await t.call('PUT', '/api/later-settings', { token: owner.token, body: { jobsPerHour: 1, daysAhead: 7 } })).json).toEqual({
+      daysAhead: 7,
+      jobsPerHour: 1,
+    });
     const first = await book(later('2026-06-11', '09:00'));
     expect(first.res.status).toBe(201);
     expect(first.res.json.job.scheduledFor).toBe('2026-06-11T08:00:00.000Z');
@@ -258,7 +269,10 @@ describe('jobs for later', () => {
     const now = await book();
     const notLater = await t.call('POST', `/api/bookings/${now.reference}/accept-later`, { token: owner.token, body: { windowMinutes: 60 } });
     expect(notLater.json.code).toBe('NOT_A_LATER_JOB');
-    const accepted = await t.call('POST', `/api/bookings/${job.reference}/accept-later`, { token: owner.token, body: { windowMinutes: 60, driverId: driver.id } });
+    const accepted = await t.call('POST', `/api/bookings/${job.reference}/accept-later`, {
+      token: owner.token,
+      body: { windowMinutes: 60, driverId: driver.id },
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({ status: 'accepted', scheduledFor: '2026-06-11T08:00:00.000Z', windowMinutes: 60, driver: { id: driver.id } });
     // Not on the driver's list today; on it tomorrow.
@@ -273,7 +287,11 @@ describe('jobs for later', () => {
     await worker.tick();
     const sent = fake.received.filter((m) => m.body.includes('reminder'));
     expect(sent).toHaveLength(1);
-    expect(sent[0].body).toMatch(new RegExp(`^Company \\d+: reminder, your recovery TQ-${job.reference} is Thursday 11 June between 09:00 and 10:00\\. Follow it here: ${t.config.publicUrl}/job/`));
+    expect(sent[0].body).toMatch(
+      new RegExp(
+        `^Company \\d+: reminder, your recovery TQ-${job.reference} is Thursday 11 June between 09:00 and 10:00\\. Follow it here: ${t.config.publicUrl}/job/`,
+      ),
+    );
     // The stored text holds no token (the outbox puts the link in as it sends).
     const stored = t.deps.db.select().from(mailOutbox).where(eq(mailOutbox.to, '+447700900123')).all();
     expect(stored.every((row) => !row.text.includes('/job/'))).toBe(true);

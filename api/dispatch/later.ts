@@ -14,7 +14,9 @@ export const SLOT_IN_PAST = 'This time has passed. Please choose a later time.';
 export const slotTooFar = (days: number) => `This company takes bookings up to ${days} days ahead. Please choose an earlier day, or call them.`;
 export const SLOT_FULL = 'This hour is fully booked.';
 export const slotFullMessage = (next: string | null) =>
-  next ? `${SLOT_FULL} The next free time is ${new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(next))}.` : `${SLOT_FULL} Please call the company.`;
+  next
+    ? `${SLOT_FULL} The next free time is ${new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(next))}.`
+    : `${SLOT_FULL} Please call the company.`;
 
 /** The instant of a London date (YYYY-MM-DD) and wall-clock time (HH:MM), or null when either is missing or malformed. */
 export function laterSlot(date: string | null, time: string | null): Date | null {

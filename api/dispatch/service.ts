@@ -169,7 +169,13 @@ export function dispatchService(deps: DispatchDeps) {
   }
 
   /** Checks a driver and truck for a job; answers the override to record, or throws 409 TRUCK_CANNOT_CARRY unless confirmed. */
-  function checkAssignment(b: BookingWithQuote, by: Person, driverId: number | null | undefined, truckId: number | null | undefined, confirm: boolean | undefined) {
+  function checkAssignment(
+    b: BookingWithQuote,
+    by: Person,
+    driverId: number | null | undefined,
+    truckId: number | null | undefined,
+    confirm: boolean | undefined,
+  ) {
     const driver = driverId === null || driverId === undefined ? null : personOf(db, b.companyId, driverId);
     if (driverId !== null && driverId !== undefined && !driver) throw new ValidationFailed(DRIVER_NOT_PERSON, { driverId: DRIVER_NOT_PERSON });
     const truck = truckId === null || truckId === undefined ? null : truckOf(db, b.companyId, truckId);
@@ -243,7 +249,11 @@ export function dispatchService(deps: DispatchDeps) {
 
     carriage: (companyId: number) => companyCarriage(db, companyId),
 
-    async setCarriage(companyId: number, vehicleTypeId: number, body: Required<Pick<CarriageBody, 'truckKinds'>> & { weightKg: number | null; electric: boolean }) {
+    async setCarriage(
+      companyId: number,
+      vehicleTypeId: number,
+      body: Required<Pick<CarriageBody, 'truckKinds'>> & { weightKg: number | null; electric: boolean },
+    ) {
       if (!vehicleTypeOf(db, companyId, vehicleTypeId)) throw new NotFound('No such vehicle type row of this company');
       await write(db, () => setCarriage(db, companyId, vehicleTypeId, { truckKinds: [...body.truckKinds], weightKg: body.weightKg, electric: body.electric }));
       const row = companyCarriage(db, companyId).find((c) => c.vehicleTypeId === vehicleTypeId);

@@ -22,7 +22,12 @@ export const truckOf = (db: Db, companyId: number, id: number): TruckRecord | un
     .where(and(eq(trucks.companyId, companyId), eq(trucks.id, id)))
     .get();
 
-export const insertTruck = (db: Db, companyId: number, row: NewTruck): TruckRecord => db.insert(trucks).values({ companyId, ...row }).returning().get();
+export const insertTruck = (db: Db, companyId: number, row: NewTruck): TruckRecord =>
+  db
+    .insert(trucks)
+    .values({ companyId, ...row })
+    .returning()
+    .get();
 
 export const updateTruck = (db: Db, companyId: number, id: number, patch: Partial<NewTruck>): TruckRecord | undefined =>
   db
@@ -54,16 +59,14 @@ export const companyPeople = (db: Db, companyId: number): PersonRow[] =>
     .orderBy(asc(users.name), asc(users.id))
     .all();
 
-export const setPersonPhone = (db: Db, id: number, phone: string | null): boolean =>
-  db.update(users).set({ phone }).where(eq(users.id, id)).run().changes > 0;
+export const setPersonPhone = (db: Db, id: number, phone: string | null): boolean => db.update(users).set({ phone }).where(eq(users.id, id)).run().changes > 0;
 
 /** One person of the company, with the mobile number their texts go to (null: none known). */
 export function personOf(db: Db, companyId: number, id: number): PersonRow | undefined {
-  const row = prepared(db, 'dispatch:person', () =>
-    db.$client.prepare(
-      'select id, name, role, phone from users where company_id = ? and id = ?',
-    ),
-  ).get(companyId, id) as PersonRow | undefined;
+  const row = prepared(db, 'dispatch:person', () => db.$client.prepare('select id, name, role, phone from users where company_id = ? and id = ?')).get(
+    companyId,
+    id,
+  ) as PersonRow | undefined;
   return row;
 }
 
@@ -211,5 +214,8 @@ export function remindersDue(db: Db, nowIso: string, dueBy: string, limit: numbe
 }
 
 export function markReminded(db: Db, id: number, at: string): boolean {
-  return prepared(db, 'dispatch:reminded', () => db.$client.prepare('update bookings set reminder_at = ? where id = ? and reminder_at is null')).run(at, id).changes > 0;
+  return (
+    prepared(db, 'dispatch:reminded', () => db.$client.prepare('update bookings set reminder_at = ? where id = ? and reminder_at is null')).run(at, id)
+      .changes > 0
+  );
 }
