@@ -594,7 +594,7 @@ function largeDatabaseSection(host: ReturnType<typeof machine>, figures: LargeDa
 
 \`scripts/bench/reliability.ts\`: two databases with the same ${int(figures.companies)} companies (starter rows, an owner each with
 an active subscription), one with ${int(figures.quotes)} quotes spread over them (${(figures.databaseBytes / 1e9).toFixed(2)} GB, filled with plain SQL in
-${figures.fillSeconds.toFixed(0)} s, references made by the app's cipher), one with none; each served by \`${script}\`. Quotes for
+${figures.fillSeconds.toFixed(0)} s, each with a reference of the writer's shape), one with none; each served by \`${script}\`. Quotes for
 every company in turn, 10 connections, after a 5 s warm-up on each; then 3 rounds of a 5 s slice on each
 database in turn, the median of the slices' p99. ${ranAt(host)}
 
@@ -620,7 +620,7 @@ function leadsSection(host: ReturnType<typeof machine>, figures: LeadsFigures): 
       pass: byReference.p99Ms <= 2,
     },
     {
-      what: `for reference: the same look-ups as service calls alone (decode the reference, one row by id, its history), p99 over ${int(byReferenceService.requests)}`,
+      what: `for reference: the same look-ups as service calls alone (the reference's shape checked, one probe of its unique index, the row, its history), p99 over ${int(byReferenceService.requests)}`,
       measured: timed(byReferenceService),
       budget: 'reported',
     },

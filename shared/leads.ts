@@ -2,6 +2,8 @@
 // reference reading are shared by the server, the portal's Quotes tab and the widget's contact
 // marker, so the lists and the reading of "TQ-4XD8 HBZSR" are written once.
 
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_LENGTHS, REFERENCE_PREFIX } from './reference';
+
 /** new → contacted → won / lost, set by the operator; every quote starts as new. */
 export const LEAD_STATUSES = ['new', 'contacted', 'won', 'lost'] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
@@ -70,12 +72,17 @@ export const LEAD_PAGE_SIZE = { default: 25, max: 100 } as const;
 /**
  * A reference as a person types it: any case, with or without `TQ-`, spaces (and dashes inside)
  * ignored. Returns the stored form (upper case, no prefix), or null when it cannot be one: 8
- * characters (the random references before decision 011) or 9 (the permutation's) of the
- * reference alphabet.
+ * characters (the random references before decision 011), 9 (decision 011's permutation) or 10
+ * (decision 038's: a time bucket never written TQ, then 8 random characters) of the reference
+ * alphabet.
  */
 export function readReference(typed: string): string | null {
   let compact = typed.replace(/[\s-]+/g, '').toUpperCase();
-  // A reference may itself begin with TQ: the prefix is only what stands before 8 or 9 characters.
-  if (compact.length > 9 && compact.startsWith('TQ')) compact = compact.slice(2);
-  return /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8,9}$/.test(compact) ? compact : null;
+  // A reference of 8 or 9 characters may itself begin with TQ; one of 10 never does. So a TQ at
+  // the start of 10 or more characters is the prefix.
+  if (compact.length > 9 && compact.startsWith(REFERENCE_PREFIX)) compact = compact.slice(REFERENCE_PREFIX.length);
+  if (!REFERENCE_SHAPE.test(compact)) return null;
+  return compact.length === REFERENCE_LENGTH && compact.startsWith(REFERENCE_PREFIX) ? null : compact;
 }
+
+const REFERENCE_SHAPE = new RegExp(`^[${REFERENCE_ALPHABET}]{${Math.min(...REFERENCE_LENGTHS)},${Math.max(...REFERENCE_LENGTHS)}}$`);

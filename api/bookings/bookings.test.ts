@@ -245,7 +245,12 @@ describe('booking a quote', () => {
     const off = await quote();
     await t.call('PUT', '/api/booking-settings', { token: op.token, body: { offerBooking: false } });
     expect((await book(off.quoteId)).json.code).toBe('BOOKING_NOT_OFFERED');
-    expect((await book('TQ-ZZZZZZZZZ')).status).toBe(404);
+    // Unknown or malformed references, of every length a reference has had and none: the same 404.
+    for (const unknown of ['TQ-ZZZZZZZZZ', 'TQ-ZZZZZZZZZZ', 'ZZZZ2222', 'TQ-123', 'O0O0O0O0O0', `${off.quoteId}X`]) {
+      const res = await book(unknown);
+      expect(res.status, unknown).toBe(404);
+      expect(res.json.code).toBe('NOT_FOUND');
+    }
   });
 
   it('validates the motorist’s details: control characters, over-long text, the number and the registration', async () => {
@@ -420,6 +425,12 @@ describe('tokens and scope', () => {
     expect((await t.call('POST', `/api/driver/${token}/status`, { body: { status: 'on_the_way' } })).status).toBe(404);
     const stranger = await t.operator();
     expect((await t.call('POST', `/api/bookings/${q.quoteId}/accept`, { token: stranger.token, body: { etaMinutes: 5 } })).status).toBe(404);
+    // A malformed or unknown reference in the operator's own actions: 404 too, never a 500.
+    for (const typed of ['TQ-123', 'ZZZZZZZZZZ', 'O0O0O0O0O0', `TQ-${q.quoteId}X`, '%25', 'x'.repeat(300)]) {
+      const res = await t.call('POST', `/api/bookings/${encodeURIComponent(typed)}/accept`, { token: op.token, body: { etaMinutes: 5 } });
+      expect(res.status, typed).toBe(404);
+      expect(res.json.code).toBe('NOT_FOUND');
+    }
     expect((await t.call('GET', '/api/bookings', { token: stranger.token })).json.open).toEqual([]);
     expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open[0]).toMatchObject({ status: 'requested', customerName: 'Jane Motorist' });
   });

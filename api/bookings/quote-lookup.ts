@@ -1,9 +1,8 @@
-// The quote a booking names, with what booking it needs of its company: found by inverting the
-// reference to its row id (docs/decisions/016-lead-inbox.md), as the contact marker does.
+// The quote a booking names, with what booking it needs of its company: found by its reference
+// through the unique index on public_id (docs/decisions/038-quote-references-measured-alternatives.md).
 import { readReference, type LeadStatus } from '#shared/leads';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
-import { referenceCipher } from '../quotes/store';
 
 export interface QuoteToBook {
   id: number;
@@ -36,11 +35,10 @@ export interface QuoteToBook {
   laterJobsPerHour: number;
 }
 
-/** The quote of this 9-character reference (as typed: any case, with or without TQ-), or undefined. */
+/** The quote of this reference (as typed: any case, with or without TQ-), or undefined; a malformed one has none. */
 export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined {
   const reference = readReference(typed);
-  const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
-  if (id === null || id === undefined) return undefined;
+  if (reference === null) return undefined;
   return prepared(db, 'bookings:quote', () =>
     db.$client.prepare(
       `select q.id, q.public_id as publicId, q.company_id as companyId, q.pickup_postcode as pickupPostcode,
@@ -50,7 +48,7 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
         c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
         q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime,
         c.later_days_ahead as laterDaysAhead, c.later_jobs_per_hour as laterJobsPerHour
-       from quotes q join companies c on c.id = q.company_id where q.id = ? and q.public_id = ?`,
+       from quotes q join companies c on c.id = q.company_id where q.public_id = ?`,
     ),
-  ).get(id, reference) as QuoteToBook | undefined;
+  ).get(reference) as QuoteToBook | undefined;
 }

@@ -34,7 +34,6 @@ import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Forbidden, Gone, NotFound, ValidationFailed } from '../platform/errors';
 import { createRateLimiter } from '../platform/http/rate-limit';
-import { referenceCipher } from '../quotes/store';
 import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
 import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
@@ -45,6 +44,7 @@ import {
   bookingById,
   bookingByJobToken,
   bookingByQuote,
+  bookingByReference,
   bookingHistory,
   companyBookings,
   deleteAwaitingBooking,
@@ -215,9 +215,8 @@ export function bookingService(deps: BookingServiceDeps) {
   /** The operator's booking by its quote's reference, of their company only. */
   function ownBooking(companyId: number, typed: string): BookingWithQuote {
     const reference = readReference(typed);
-    const id = reference?.length === 9 ? referenceCipher(db).decode(reference) : null;
-    const b = id === null || id === undefined ? undefined : bookingByQuote(db, id);
-    if (!b || b.companyId !== companyId || b.reference !== reference) throw new NotFound('Booking not found');
+    const b = reference === null ? undefined : bookingByReference(db, reference);
+    if (!b || b.companyId !== companyId) throw new NotFound('Booking not found');
     return b;
   }
 

@@ -85,6 +85,11 @@ export function bookingByQuote(db: Db, quoteId: number): BookingWithQuote | unde
   return statement(db, 'byQuote', `${WITH_QUOTE} where b.quote_id = ?`).get(quoteId) as BookingWithQuote | undefined;
 }
 
+/** The booking of the quote with this stored reference (one probe of the unique index on public_id). */
+export function bookingByReference(db: Db, reference: string): BookingWithQuote | undefined {
+  return statement(db, 'byReference', `${WITH_QUOTE} where q.public_id = ?`).get(reference) as BookingWithQuote | undefined;
+}
+
 export function bookingById(db: Db, id: number): BookingWithQuote | undefined {
   return statement(db, 'byId', `${WITH_QUOTE} where b.id = ?`).get(id) as BookingWithQuote | undefined;
 }

@@ -37,7 +37,7 @@ describe('the typed client against the app', () => {
 
   it('calls public routes anonymously, with path parameters encoded and the JSON body typed', async () => {
     const quote = await call(server.quotes.calculate.$post, { json: { ...quoteBody, companySlug: 'demo' } }, { anonymous: true });
-    expect(quote.quoteId).toMatch(/^[2-9A-Z]{9}$/);
+    expect(quote.quoteId).toMatch(/^[2-9A-Z]{10}$/);
     expect(sent[0]).toMatchObject({
       url: `${TEST_ORIGIN}/api/quotes/calculate`,
       init: { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' } },

@@ -190,10 +190,21 @@ describe('GET /api/quotes/{reference}', () => {
     const owner = await t.operator();
     const intruder = await t.operator();
     const reference = await store(owner.companyId);
-    // An unused id's reference: it decodes, to a row nobody has.
-    const unknown = 'ZZZZZZZZZ';
+    // Well formed, of each length a reference has had, and held by no quote.
+    const unknowns = ['ZZZZZZZZZ', 'ZZZZZZZZZZ', 'ZZZZ2222'];
     const bodies = [];
-    for (const typed of [reference, unknown, 'TQ-123', 'TQ-!!!!!!!!!', 'O0O0O0O0O', 'x'.repeat(300), `TQ-${reference}X`]) {
+    for (const typed of [
+      reference,
+      ...unknowns,
+      'TQ-123',
+      'TQ-!!!!!!!!!',
+      'O0O0O0O0O',
+      'O0O0O0O0O0',
+      'TQTQ23456789',
+      'x'.repeat(300),
+      `TQ-${reference}X`,
+      '%',
+    ]) {
       const res = await t.call('GET', `/api/quotes/${encodeURIComponent(typed)}`, { token: intruder.token });
       expect(res.status, typed).toBe(404);
       const { requestId, ...rest } = res.json;
@@ -201,8 +212,8 @@ describe('GET /api/quotes/{reference}', () => {
       bodies.push(rest);
     }
     expect(bodies.every((b) => JSON.stringify(b) === JSON.stringify({ message: 'Quote not found', code: 'NOT_FOUND' }))).toBe(true);
-    // A reference another quote's id decodes from: same id, another reference, not that quote.
-    t.deps.db.$client.prepare('update quotes set public_id = ? where public_id = ?').run('ABCDEFGHJ', reference);
+    // Only the stored reference finds a quote: once it is changed, the old one finds nothing.
+    t.deps.db.$client.prepare('update quotes set public_id = ? where public_id = ?').run('ABCDEFGHJK', reference);
     expect((await t.call('GET', `/api/quotes/${reference}`, { token: owner.token })).status).toBe(404);
   });
 });
@@ -460,7 +471,7 @@ describe('GET /api/quotes/export.csv', () => {
     const exported = res.text
       .split('\r\n')
       .slice(1, -1)
-      .map((line) => line.slice(3, 12));
+      .map((line) => line.split(',')[0].slice('TQ-'.length));
     expect(exported).toHaveLength(1203);
     expect(new Set(exported)).toEqual(new Set(references));
 

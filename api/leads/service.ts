@@ -7,8 +7,7 @@ import type { z } from 'zod';
 import type { leadFilterSchema } from '#shared/schemas';
 import type { LeadDetail, LeadNumbers, LeadPage } from '#shared/types';
 import {
-  findLeadById,
-  findLegacyLead,
+  findLeadByReference,
   isVatRegistered,
   leadHistory,
   leadsSince,
@@ -23,7 +22,6 @@ import {
   type LeadExportRow,
   type LeadRow,
 } from './store';
-import { referenceCipher } from '../quotes/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, ValidationFailed } from '../platform/errors';
@@ -65,8 +63,7 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   function find(companyId: number, typed: string): LeadDetailRow {
     const reference = readReference(typed);
     if (reference === null) throw notFound();
-    const row =
-      reference.length === 9 ? findLeadById(db, companyId, referenceCipher(db).decode(reference) ?? -1, reference) : findLegacyLead(db, companyId, reference);
+    const row = findLeadByReference(db, companyId, reference);
     if (!row) throw notFound();
     return row;
   }
@@ -141,16 +138,14 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
 
     /**
      * The motorist tapped WhatsApp or Call on this quote: public, so it sets the marker and nothing
-     * else, and only for the 9-character references the quote form is given (the older ones
-     * cannot be found without a company to look in).
+     * else. Any stored reference is found through the unique index on public_id.
      */
     async contact(reference: string, channel: ContactChannel, client: string): Promise<void> {
       contactLimiter.check(`contact:${client}`, CONTACT_RATE_LIMITED);
       const stored = readReference(reference);
-      const id = stored?.length === 9 ? referenceCipher(db).decode(stored) : null;
-      if (stored === null || id === null) throw notFound();
+      if (stored === null) throw notFound();
       const at = deps.now().toISOString();
-      const found = await write(db, () => setLeadContact(db, id, stored, channel, at));
+      const found = await write(db, () => setLeadContact(db, stored, channel, at));
       if (!found) throw notFound();
     },
   };

@@ -66,16 +66,12 @@ const DETAIL_COLUMNS = `${LEAD_COLUMNS}, call_out_fee_pence as callOutFeePence, 
 
 const statement = (db: Db, key: string, sql: string): Statement => prepared(db, `leads:${key}`, () => db.$client.prepare(sql));
 
-/** A row of this company by its row id; `publicId` too, so an id reached from another reference's decoding is not taken. */
-export function findLeadById(db: Db, companyId: number, id: number, publicId: string): LeadDetailRow | undefined {
-  return statement(db, 'byId', `select ${DETAIL_COLUMNS} from quotes where id = ? and company_id = ? and public_id = ?`).get(id, companyId, publicId) as
-    | LeadDetailRow
-    | undefined;
-}
-
-/** A quote stored before decision 011 (8 random characters): only within the company's own quotes. */
-export function findLegacyLead(db: Db, companyId: number, publicId: string): LeadDetailRow | undefined {
-  return statement(db, 'byPublicId', `select ${DETAIL_COLUMNS} from quotes where company_id = ? and public_id = ?`).get(companyId, publicId) as
+/**
+ * A quote of this company by its reference, whichever scheme gave it (8, 9 or 10 characters): one
+ * probe of the unique index on public_id, then the row by id.
+ */
+export function findLeadByReference(db: Db, companyId: number, publicId: string): LeadDetailRow | undefined {
+  return statement(db, 'byReference', `select ${DETAIL_COLUMNS} from quotes where public_id = ? and company_id = ?`).get(publicId, companyId) as
     | LeadDetailRow
     | undefined;
 }
@@ -235,9 +231,9 @@ export function setLeadStatus(db: Db, quoteId: number, status: LeadStatus, note:
 /**
  * The motorist's tap: only the marker changes, and only the first time. The first tap of either
  * button stays the quote's marker, and each button keeps its own first tap; tapping again (or a
- * stranger posting to the public route) changes nothing. False when no quote has this id and reference.
+ * stranger posting to the public route) changes nothing. False when no quote has this reference.
  */
-export function setLeadContact(db: Db, quoteId: number, publicId: string, channel: ContactChannel, at: string): boolean {
+export function setLeadContact(db: Db, publicId: string, channel: ContactChannel, at: string): boolean {
   const column = channel === 'whatsapp' ? 'whatsapp_tapped_at' : 'phone_tapped_at';
   return (
     statement(
@@ -245,8 +241,8 @@ export function setLeadContact(db: Db, quoteId: number, publicId: string, channe
       `setContact:${channel}`,
       `update quotes set contact_channel = coalesce(contact_channel, @channel), contacted_at = coalesce(contacted_at, @at),
         ${column} = coalesce(${column}, case when contact_channel = @channel then contacted_at end, @at)
-       where id = @quoteId and public_id = @publicId`,
-    ).run({ channel, at, quoteId, publicId }).changes > 0
+       where public_id = @publicId`,
+    ).run({ channel, at, publicId }).changes > 0
   );
 }
 

@@ -1,75 +1,80 @@
 import { describe, expect, it } from 'vitest';
-import { createReferenceCipher, MAX_SEQUENCE, REFERENCE_LENGTH } from './reference';
+import { readReference } from '#shared/leads';
+import { BUCKET_CHARACTERS, BUCKET_MS, BUCKETS, bucketPrefix, RANDOM_CHARACTERS, REFERENCE_ALPHABET, REFERENCE_LENGTH, randomReferences } from './reference';
 
-const key = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex');
-const cipher = createReferenceCipher(key);
+const at = Date.parse('2026-06-10T12:00:00.000Z');
 
 describe('quote references', () => {
-  it('are 9 characters that are never confused when read out', () => {
-    const [reference] = cipher.encode([1]);
-    expect(reference).toHaveLength(REFERENCE_LENGTH);
-    expect(reference).toMatch(/^[2-9A-HJ-NP-Z]{9}$/);
+  const draw = randomReferences();
+  // One bucket's worth: every reference made within the same 100 ms.
+  const many = Array.from({ length: 50_000 }, (_, i) => draw(at + (i % BUCKET_MS)));
+
+  it('are 10 characters that are never confused when read out: 2 of the time bucket, 8 (40 bits) random', () => {
+    expect(REFERENCE_LENGTH).toBe(10);
+    expect(BUCKET_CHARACTERS + RANDOM_CHARACTERS).toBe(REFERENCE_LENGTH);
+    expect(5 * RANDOM_CHARACTERS).toBeGreaterThanOrEqual(40);
+    for (const reference of many) expect(reference).toMatch(/^[2-9A-HJ-NP-Z]{10}$/);
+    expect(new Set(many.map((r) => r.slice(0, BUCKET_CHARACTERS)))).toEqual(new Set([bucketPrefix(at)]));
   });
 
-  // Stored references must never change meaning: a change to the algorithm would let new
-  // references meet ones already given. These are this key's first references, for good.
-  it('stay the same from one version to the next', () => {
-    expect(cipher.encode([1, 2, 3, 1_000_000, MAX_SEQUENCE - 1])).toEqual(['KJAECF76R', 'K4TJSGX5N', 'ATXZA5FS9', 'UKJ4CNYXM', 'D7XDRG4FY']);
+  it('start with the bucket of their time: neighbouring buckets in turn round a cycle of 1,023, none written TQ', () => {
+    const bucketStart = Math.floor(at / BUCKET_MS) * BUCKET_MS;
+    expect(draw(bucketStart).slice(0, 2)).toBe(draw(bucketStart + BUCKET_MS - 1).slice(0, 2));
+    const prefixes = Array.from({ length: BUCKETS }, (_, i) => bucketPrefix(bucketStart + i * BUCKET_MS));
+    expect(new Set(prefixes).size).toBe(BUCKETS);
+    expect(prefixes).not.toContain('TQ');
+    expect(bucketPrefix(bucketStart + BUCKETS * BUCKET_MS)).toBe(prefixes[0]);
+    // In turn they sort as the alphabet does, but for the wrap round the cycle: new references
+    // land next to each other in the index.
+    const wraps = prefixes.slice(1).filter((p, i) => p < prefixes[i]).length;
+    expect(wraps).toBeLessThanOrEqual(1);
+    // Before 1970 too (a clock that is wrong is not a crash).
+    expect(bucketPrefix(-1)).toMatch(/^[2-9A-HJ-NP-Z]{2}$/);
+    expect(() => bucketPrefix(Number.NaN)).toThrow(RangeError);
   });
 
-  it('are a permutation: every row id has its own, however they are batched', () => {
-    const ids = Array.from({ length: 20_000 }, (_, i) => i + 1);
-    const references = cipher.encode(ids);
-    expect(new Set(references).size).toBe(ids.length);
-    expect(ids.slice(0, 50).flatMap((id) => cipher.encode([id]))).toEqual(references.slice(0, 50));
-    const edges = [0, 1, 2 ** 23 - 1, 2 ** 23, 2 ** 32, MAX_SEQUENCE - 1];
-    expect(new Set([...cipher.encode(edges), ...references]).size).toBe(edges.length - 1 + ids.length);
+  it('never begin with TQ, so a typed TQ before 8 characters is always the prefix', () => {
+    // Every bucket's references, from one source.
+    const everyBucket = Array.from({ length: BUCKETS }, (_, i) => draw(at + i * BUCKET_MS));
+    expect([...many, ...everyBucket].some((r) => r.startsWith('TQ'))).toBe(false);
+    // Each reads back as itself, however it is typed.
+    for (const reference of [...many.slice(0, 1_000), ...everyBucket]) {
+      expect(readReference(reference)).toBe(reference);
+      expect(readReference(`tq-${reference.slice(0, 5)} ${reference.slice(5)}`.toLowerCase())).toBe(reference);
+    }
   });
 
-  it('say nothing about order or volume without the key', () => {
-    const references = cipher.encode(Array.from({ length: 100 }, (_, i) => i + 1));
-    expect([...references].sort()).not.toEqual(references);
-    // Neighbouring ids share no leading characters more than chance would have them.
-    const sharedFirstChar = references.slice(1).filter((r, i) => r[0] === references[i][0]).length;
-    expect(sharedFirstChar).toBeLessThan(15);
-    const otherKey = createReferenceCipher(Buffer.alloc(16, 7));
-    expect(otherKey.encode([1, 2, 3])).not.toEqual(cipher.encode([1, 2, 3]));
+  it('use every character of the alphabet at every random position, about evenly', () => {
+    // 50,000 draws: each character expected 1,562.5 times a position; 5 standard deviations either
+    // side is about ±200. A biased mapping (a byte taken modulo a non-power of two) or a stuck
+    // position would fall outside it.
+    for (let position = BUCKET_CHARACTERS; position < REFERENCE_LENGTH; position++) {
+      const counts = new Map<string, number>();
+      for (const reference of many) counts.set(reference[position], (counts.get(reference[position]) ?? 0) + 1);
+      expect(counts.size, `position ${position}`).toBe(REFERENCE_ALPHABET.length);
+      for (const [ch, n] of counts) expect(Math.abs(n - 50_000 / 32), `${ch} at ${position}`).toBeLessThan(250);
+    }
   });
 
-  it('refuses a key that is not 16 bytes, and ids outside the domain', () => {
-    expect(() => createReferenceCipher(Buffer.alloc(15))).toThrow(/16 bytes/);
-    expect(() => cipher.encode([MAX_SEQUENCE])).toThrow(RangeError);
-    expect(() => cipher.encode([-1])).toThrow(RangeError);
-    expect(() => cipher.encode([1.5])).toThrow(RangeError);
+  it('follow one another with no relation beyond the bucket: no order, no shared characters beyond chance', () => {
+    const tails = many.map((r) => r.slice(BUCKET_CHARACTERS));
+    // A counter or a permutation of one would climb, or keep characters from one to the next.
+    const climbing = tails.slice(1).filter((tail, i) => tail > tails[i]).length;
+    expect(Math.abs(climbing / (tails.length - 1) - 0.5)).toBeLessThan(0.02);
+    for (let position = 0; position < RANDOM_CHARACTERS; position++) {
+      const same = tails.slice(1).filter((tail, i) => tail[position] === tails[i][position]).length;
+      // 1 in 32 by chance: 1,562 of 49,999, ± 5 standard deviations.
+      expect(Math.abs(same - 49_999 / 32), `position ${position}`).toBeLessThan(200);
+    }
+    // Nor does the difference from one to the next repeat, as it would for any step through a sequence.
+    const value = (tail: string) => Array.from(tail).reduce((n, ch) => n * 32 + REFERENCE_ALPHABET.indexOf(ch), 0);
+    const steps = new Set(tails.slice(1).map((tail, i) => value(tail) - value(tails[i])));
+    expect(steps.size).toBeGreaterThan(49_990);
   });
 
-  describe('decode', () => {
-    it('inverts encode on random and edge ids', () => {
-      const random = Array.from({ length: 2000 }, () => Math.floor(Math.random() * MAX_SEQUENCE));
-      const edges = [0, 1, 2, 2 ** 22 - 1, 2 ** 22, 2 ** 23 - 1, 2 ** 23, 2 ** 32 - 1, 2 ** 32, MAX_SEQUENCE - 2, MAX_SEQUENCE - 1];
-      const ids = [...edges, ...random];
-      const references = cipher.encode(ids);
-      expect(references.map((r) => cipher.decode(r))).toEqual(ids);
-    });
-
-    it('reads the known vector back', () => {
-      expect(['KJAECF76R', 'K4TJSGX5N', 'ATXZA5FS9', 'UKJ4CNYXM', 'D7XDRG4FY'].map((r) => cipher.decode(r))).toEqual([1, 2, 3, 1_000_000, MAX_SEQUENCE - 1]);
-    });
-
-    it('gives every 9-character reference an id, which a row may not have: the caller looks it up', () => {
-      // Not a reference this key ever gave to a small id: it still decodes, to a large one.
-      const id = cipher.decode('ZZZZZZZZZ');
-      expect(id).not.toBeNull();
-      expect(id).toBeGreaterThanOrEqual(0);
-      expect(id).toBeLessThan(MAX_SEQUENCE);
-      expect(cipher.encode([id as number])).toEqual(['ZZZZZZZZZ']);
-      expect(cipher.decode('222222222')).toBeGreaterThan(1_000_000);
-    });
-
-    it('refuses what is not 9 characters of the alphabet', () => {
-      for (const bad of ['', 'KJAECF76', 'KJAECF76RR', 'kjaecf76r', 'KJAECF760', 'KJAECF7OR', 'KJAECF7IR', 'KJAECF7 R']) {
-        expect(cipher.decode(bad), bad).toBeNull();
-      }
-    });
+  it('do not repeat across draws, sources and the blocks of random bytes they read', () => {
+    const other = randomReferences();
+    const all = new Set([...many, ...Array.from({ length: 50_000 }, () => other(at))]);
+    expect(all.size).toBe(100_000);
   });
 });

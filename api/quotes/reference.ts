@@ -1,121 +1,75 @@
-// Quote references (TQ-{reference}) as a keyed permutation of the quote's row id: unique by
-// construction, so the quotes table needs no index on them, and, without the key, they say
-// nothing about how many quotes anyone has had (docs/product.md §10). The key is random, made by the
-// migration that introduced it and kept in the database, so a backup carries it.
-// docs/decisions/011-quote-references.md says why this replaced random references.
+// Quote references (TQ-{reference}): 10 characters of the phone-safe alphabet, held unique by the
+// quotes table's unique index on public_id (docs/decisions/038-quote-references-measured-alternatives.md).
 //
-// The permutation is a Feistel network over 45 bits in the manner of NIST SP 800-38G's FF1 for
-// an odd split (22 + 23 bits, alternating), ten rounds, with AES-128 as the round function.
-// Rounds for a whole batch of quotes go through AES together, one call per round.
-import { createCipheriv, type Cipher } from 'node:crypto';
-import { REFERENCE_ALPHABET, REFERENCE_LENGTH } from '#shared/reference';
+// - The first 2 characters name the time bucket the quote was made in (BUCKET_MS of its createdAt,
+//   counted round a cycle of 1,023 buckets). They are there for the index: references made close
+//   together sort together, so a batch of new quotes writes to a few neighbouring leaf pages of the
+//   index instead of one random page each. They say only roughly when, within the cycle, the quote
+//   was made, which whoever holds the reference knows anyway; never how many quotes anyone has had.
+// - The other 8 characters are 40 bits from node's CSPRNG: nothing about the row id, the order of
+//   quotes or their number (docs/product.md §10). The bytes are drawn in blocks into one reused
+//   buffer (randomFillSync), one byte a character: the alphabet has 32 characters, so a byte's low
+//   5 bits pick one without bias and no byte is ever rejected.
+// - No bucket is written TQ, so a typed `TQ` before 8 characters is always the prefix
+//   (#shared/leads readReference).
+//
+// Quotes stored before keep the references they were given (8 or 9 characters, already in
+// public_id): they are found through the same index.
+import { randomFillSync } from 'node:crypto';
+import { REFERENCE_ALPHABET, REFERENCE_LENGTH, REFERENCE_PREFIX } from '#shared/reference';
 
 export { REFERENCE_ALPHABET, REFERENCE_LENGTH };
-const LEFT_BITS = 22;
-const RIGHT_BITS = 23;
-const RIGHT_SIZE = 2 ** RIGHT_BITS;
-const LEFT_MASK = 2 ** LEFT_BITS - 1;
-const RIGHT_MASK = 2 ** RIGHT_BITS - 1;
-/** Row ids up to this (exclusive) have a reference: 35 trillion quotes. */
-export const MAX_SEQUENCE = 2 ** (LEFT_BITS + RIGHT_BITS);
-const ROUNDS = 10;
-const BLOCK = 16;
 
-export interface ReferenceCipher {
-  /** The references of the given row ids, in order. */
-  encode(sequences: readonly number[]): string[];
-  /**
-   * The row id a 9-character reference stands for (the inverse permutation), or null when it is
-   * not one of REFERENCE_LENGTH characters of REFERENCE_ALPHABET. Every such reference decodes to
-   * some id: whether a row has it is the caller's question.
-   */
-  decode(reference: string): number | null;
+/** Characters of a reference that name its time bucket; the rest are random. */
+export const BUCKET_CHARACTERS = 2;
+/** Random characters of a reference: 5 bits each, 40 bits. */
+export const RANDOM_CHARACTERS = REFERENCE_LENGTH - BUCKET_CHARACTERS;
+/** How long one bucket lasts. */
+export const BUCKET_MS = 100;
+/** Two characters write 1,024 buckets; the one written TQ is never used. */
+export const BUCKETS = 32 ** BUCKET_CHARACTERS - 1;
+
+/**
+ * Gives a new reference for a quote made at `at` (milliseconds since the epoch) on each call. The
+ * quote writer takes one; tests pass their own to force clashes.
+ */
+export type ReferenceSource = (at: number) => string;
+
+/** The bucket's number written as it starts a reference, the one that would read TQ skipped. */
+const SKIPPED = REFERENCE_ALPHABET.indexOf(REFERENCE_PREFIX[0]) * 32 + REFERENCE_ALPHABET.indexOf(REFERENCE_PREFIX[1]);
+const CODES = Array.from(REFERENCE_ALPHABET, (ch) => ch.charCodeAt(0));
+
+/** The 2 characters that start every reference made at `at`. */
+export function bucketPrefix(at: number): string {
+  if (!Number.isFinite(at)) throw new RangeError(`no reference bucket for the time ${at}`);
+  const bucket = ((Math.floor(at / BUCKET_MS) % BUCKETS) + BUCKETS) % BUCKETS;
+  const written = bucket >= SKIPPED ? bucket + 1 : bucket;
+  return String.fromCharCode(CODES[written >> 5], CODES[written & 31]);
 }
 
-export function createReferenceCipher(key: Uint8Array): ReferenceCipher {
-  if (key.length !== 16) throw new Error(`the quote reference key must be 16 bytes, got ${key.length}`);
-  const aes: Cipher = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+/** Random bytes are drawn this many at a time: one CSPRNG call every 512 references. */
+const BLOCK = 4096;
 
-  let scratch = Buffer.alloc(0);
-
-  /** F(r, x) for every x at once: the first 32 bits of AES(r ‖ x), one AES call for the batch. */
-  function roundFunction(round: number, xs: Uint32Array): Buffer {
-    const n = xs.length;
-    if (scratch.length < BLOCK * n) scratch = Buffer.alloc(BLOCK * n);
-    const input = scratch.subarray(0, BLOCK * n);
-    for (let i = 0; i < n; i++) {
-      input[i * BLOCK] = round;
-      input.writeUInt32BE(xs[i], i * BLOCK + 4);
+/** A source of references: the bucket of `at`, then 40 bits from node's CSPRNG. */
+export function randomReferences(): ReferenceSource {
+  const bytes = Buffer.allocUnsafe(BLOCK);
+  let next = BLOCK;
+  const codes: number[] = new Array(RANDOM_CHARACTERS);
+  // The prefix of the last bucket asked for: a batch of quotes shares it.
+  let lastBucket = Number.NaN;
+  let prefix = '';
+  return function reference(at) {
+    const bucket = Math.floor(at / BUCKET_MS);
+    if (bucket !== lastBucket) {
+      lastBucket = bucket;
+      prefix = bucketPrefix(at);
     }
-    return aes.update(input);
-  }
-
-  /**
-   * The network over every value at once. Round r turns (a, b) into (b, a xor F(r, b)), where a
-   * has LEFT_BITS in even rounds and RIGHT_BITS in odd ones, and F(r, x) is cut to a's width.
-   */
-  function permute(values: readonly number[]): number[] {
-    const n = values.length;
-    let a = new Uint32Array(n);
-    let b = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      a[i] = Math.floor(values[i] / RIGHT_SIZE);
-      b[i] = values[i] % RIGHT_SIZE;
+    if (next + RANDOM_CHARACTERS > BLOCK) {
+      randomFillSync(bytes);
+      next = 0;
     }
-    for (let round = 0; round < ROUNDS; round++) {
-      const output = roundFunction(round, b);
-      const mask = round % 2 === 0 ? LEFT_MASK : RIGHT_MASK;
-      for (let i = 0; i < n; i++) a[i] = (a[i] ^ (output.readUInt32BE(i * BLOCK) & mask)) >>> 0;
-      [a, b] = [b, a];
-    }
-    return Array.from(a, (ai, i) => ai * RIGHT_SIZE + b[i]);
-  }
-
-  /** The rounds backwards: (x, y) after round r came from (y xor F(r, x), x). */
-  function unpermute(value: number): number {
-    let a = Math.floor(value / RIGHT_SIZE);
-    let b = value % RIGHT_SIZE;
-    const one = new Uint32Array(1);
-    for (let round = ROUNDS - 1; round >= 0; round--) {
-      one[0] = a;
-      const mask = round % 2 === 0 ? LEFT_MASK : RIGHT_MASK;
-      const previousA = (b ^ (roundFunction(round, one).readUInt32BE(0) & mask)) >>> 0;
-      b = a;
-      a = previousA;
-    }
-    return a * RIGHT_SIZE + b;
-  }
-
-  return {
-    encode(sequences) {
-      for (const n of sequences) {
-        if (!Number.isInteger(n) || n < 0 || n >= MAX_SEQUENCE) throw new RangeError(`no quote reference for row id ${n}`);
-      }
-      return permute(sequences).map(toReference);
-    },
-    decode(reference) {
-      const value = fromReference(reference);
-      return value === null ? null : unpermute(value);
-    },
+    for (let i = 0; i < RANDOM_CHARACTERS; i++) codes[i] = CODES[bytes[next + i] & 31];
+    next += RANDOM_CHARACTERS;
+    return prefix + String.fromCharCode(...codes);
   };
-}
-
-function fromReference(reference: string): number | null {
-  if (reference.length !== REFERENCE_LENGTH) return null;
-  let value = 0;
-  for (const ch of reference) {
-    const digit = REFERENCE_ALPHABET.indexOf(ch);
-    if (digit === -1) return null;
-    value = value * 32 + digit;
-  }
-  return value;
-}
-
-function toReference(value: number): string {
-  let reference = '';
-  for (let i = 0; i < REFERENCE_LENGTH; i++) {
-    reference = REFERENCE_ALPHABET[value % 32] + reference;
-    value = Math.floor(value / 32);
-  }
-  return reference;
 }

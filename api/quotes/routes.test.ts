@@ -30,7 +30,7 @@ describe('POST /api/quotes/calculate', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const q = res.json;
     expect(q.currency).toBe('GBP');
-    expect(q.quoteId).toMatch(/^[2-9A-HJ-NP-Z]{9}$/);
+    expect(q.quoteId).toMatch(/^[2-9A-HJ-NP-Z]{10}$/);
     expect(q.distance).toBeGreaterThan(0.5);
     expect(q.distance).toBeLessThan(5);
     expect(q.breakdown).toMatchObject({

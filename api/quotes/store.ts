@@ -1,14 +1,13 @@
 import { count, eq, is, Param, Placeholder, sql } from 'drizzle-orm';
 import type { Db } from '../platform/db/client';
 import { databaseFaults, databaseUnavailableCode, isBusy } from '../platform/db/faults';
-import { prepared } from '../platform/db/prepared';
-import { createReferenceCipher, type ReferenceCipher } from './reference';
-import { quoteReferenceKey, quotes } from '../platform/db/schema';
+import { randomReferences, type ReferenceSource } from './reference';
+import { quotes } from '../platform/db/schema';
 import { pauseBefore, writeDeadline } from '../platform/db/write';
 
 /** The operator's follow-up columns (decision 016): a new quote takes their defaults. */
 type LeadColumns = 'status' | 'statusChangedAt' | 'contactChannel' | 'contactedAt' | 'whatsappTappedAt' | 'phoneTappedAt';
-/** Every column a quote is written with: the writer fills the id and reference, the route all the rest. */
+/** Every column a quote is written with: SQLite gives the id, the writer the reference, the route all the rest. */
 export type QuoteInsert = Required<Omit<typeof quotes.$inferInsert, LeadColumns>>;
 /** The "More rules" columns (docs/product.md §10), which quotes priced without those rules may leave out, and the optional registration. */
 type QuoteSnapshot = 'vatPence' | 'vatRatePercent' | 'validUntil' | 'lines' | 'registration';
@@ -23,7 +22,7 @@ const p = <K extends keyof QuoteInsert>(column: K) => sql.placeholder(column);
  * Drizzle writes the INSERT from the schema, once; rows then go straight to better-sqlite3,
  * skipping drizzle's per-run mapping (every quote column is stored as it is).
  */
-function prepareInsertQuote(db: Db): (quote: NewQuote, id: number, publicId: string) => void {
+function prepareInsertQuote(db: Db): (quote: NewQuote, publicId: string) => void {
   const query = db
     .insert(quotes)
     .values({
@@ -40,46 +39,44 @@ function prepareInsertQuote(db: Db): (quote: NewQuote, id: number, publicId: str
   });
   // Each row's values are read straight off the route's object into one reused array, by name in
   // the statement's order: copying the quote into a new object first ({ ...NO_SNAPSHOT, ...quote,
-  // id, publicId }) cost about 100 µs of CPU and most of a quote's garbage (two spreads of ~25
+  // publicId }) cost about 100 µs of CPU and most of a quote's garbage (two spreads of ~25
   // properties, docs/decisions/017-quote-path-regression.md), and a loop reading `quote[column]`
   // for each column name ~4 µs (each read a generic keyed look-up,
   // docs/decisions/025-quote-path-beyond-e4789ff.md).
   if (columns.join() !== INSERT_ORDER.join()) throw new Error(`insertQuote: the statement's columns are ${columns.join(', ')}, not ${INSERT_ORDER.join(', ')}`);
   const statement = db.$client.prepare(query.sql);
   const values: unknown[] = new Array(columns.length);
-  return (quote, id, publicId) => {
-    values[0] = id;
-    values[1] = publicId;
-    values[2] = quote.companyId;
-    values[3] = quote.pickupPostcode;
-    values[4] = quote.destinationPostcode;
-    values[5] = quote.vehicleType;
-    values[6] = quote.gearboxType;
-    values[7] = quote.rollingStatus;
-    values[8] = quote.passengerCount;
-    values[9] = quote.problemType;
-    values[10] = quote.urgency;
-    values[11] = quote.preferredDate;
-    values[12] = quote.preferredTime;
-    values[13] = quote.distance;
-    values[14] = quote.callOutFeePence;
-    values[15] = quote.distanceFeePence;
-    values[16] = quote.labourFeePence;
-    values[17] = quote.extraFeesPence;
-    values[18] = quote.totalPricePence;
-    values[19] = quote.vatPence === undefined ? NO_SNAPSHOT.vatPence : quote.vatPence;
-    values[20] = quote.vatRatePercent === undefined ? NO_SNAPSHOT.vatRatePercent : quote.vatRatePercent;
-    values[21] = quote.validUntil === undefined ? NO_SNAPSHOT.validUntil : quote.validUntil;
-    values[22] = quote.lines === undefined ? NO_SNAPSHOT.lines : quote.lines;
-    values[23] = quote.registration === undefined ? NO_SNAPSHOT.registration : quote.registration;
-    values[24] = quote.createdAt;
+  return (quote, publicId) => {
+    values[0] = publicId;
+    values[1] = quote.companyId;
+    values[2] = quote.pickupPostcode;
+    values[3] = quote.destinationPostcode;
+    values[4] = quote.vehicleType;
+    values[5] = quote.gearboxType;
+    values[6] = quote.rollingStatus;
+    values[7] = quote.passengerCount;
+    values[8] = quote.problemType;
+    values[9] = quote.urgency;
+    values[10] = quote.preferredDate;
+    values[11] = quote.preferredTime;
+    values[12] = quote.distance;
+    values[13] = quote.callOutFeePence;
+    values[14] = quote.distanceFeePence;
+    values[15] = quote.labourFeePence;
+    values[16] = quote.extraFeesPence;
+    values[17] = quote.totalPricePence;
+    values[18] = quote.vatPence === undefined ? NO_SNAPSHOT.vatPence : quote.vatPence;
+    values[19] = quote.vatRatePercent === undefined ? NO_SNAPSHOT.vatRatePercent : quote.vatRatePercent;
+    values[20] = quote.validUntil === undefined ? NO_SNAPSHOT.validUntil : quote.validUntil;
+    values[21] = quote.lines === undefined ? NO_SNAPSHOT.lines : quote.lines;
+    values[22] = quote.registration === undefined ? NO_SNAPSHOT.registration : quote.registration;
+    values[23] = quote.createdAt;
     statement.run(values);
   };
 }
 
 /** The insert's parameters in the order drizzle writes them (the schema's column order), checked as it is prepared. */
 const INSERT_ORDER = [
-  'id',
   'publicId',
   'companyId',
   'pickupPostcode',
@@ -114,6 +111,14 @@ interface PendingQuote {
   deadline: number;
 }
 
+/** Draws for one quote, the first included, before the quote fails: only a broken source clashes this often. */
+export const REFERENCE_TRIES = 8;
+
+/** A clash of the drawn reference with a stored one, which another draw resolves. */
+function referenceTaken(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE' && error.message.includes('quotes.public_id');
+}
+
 /**
  * Group commit: quotes arriving in one turn of the event loop are written in one transaction,
  * at the end of the turn. A commit is most of an insert's cost (docs/decisions/008-quote-path-profile.md),
@@ -121,39 +126,37 @@ interface PendingQuote {
  * row is committed, so a quote is never answered before it is stored. While another process holds
  * the write lock the batch waits off the event loop (api/platform/db/write.ts) and quotes arriving meanwhile
  * join it; each fails with SQLITE_BUSY once its own write deadline has passed.
+ *
+ * `nextReference` gives each quote its reference: its time bucket and 40 random bits by default;
+ * tests pass a source that repeats itself. The database's one writer is made by insertQuote.
  */
-/** The reference permutation under this database's key, made once: the writer encodes with it, the inbox decodes. */
-export function referenceCipher(db: Db): ReferenceCipher {
-  return prepared(db, 'quotes:cipher', () => {
-    const key = db.select({ key: quoteReferenceKey.key }).from(quoteReferenceKey).get()?.key;
-    if (!key) throw new Error('The quote reference key is missing from the database (quote_reference_key)');
-    return createReferenceCipher(key);
-  });
-}
-
-function createQuoteWriter(db: Db) {
+export function createQuoteWriter(db: Db, nextReference: ReferenceSource = randomReferences()) {
   // Prepared once: building and preparing the statement on every call cost more than the insert.
   const insert = prepareInsertQuote(db);
-  const references = referenceCipher(db);
-  // AUTOINCREMENT's own counter: the next id is one past any id ever used, even if deleted, so a
-  // reference is never given twice. Read inside the (immediate) transaction that uses it.
-  const lastId = db.$client.prepare("select seq from sqlite_sequence where name = 'quotes'").pluck();
-  const writeAll = db.$client.transaction((batch: PendingQuote[]): (string | { error: unknown })[] => {
-    const firstId = ((lastId.get() as number | undefined) ?? 0) + 1;
-    const publicIds = references.encode(batch.map((_, i) => firstId + i));
-    return batch.map((pending, i) => {
-      try {
-        insert(pending.quote, firstId + i, publicIds[i]);
-        return publicIds[i];
-      } catch (error) {
-        // A full disk or a read-only file fails the whole batch: SQLite may already have rolled
-        // the transaction back, so no row of it can be reported stored.
-        if (databaseUnavailableCode(error)) throw error;
-        // One bad row fails its own quote; SQLite undoes only that statement (its id stays unused).
-        return { error };
+  const writeAll = db.$client.transaction((batch: PendingQuote[]): (string | { error: unknown })[] =>
+    batch.map((pending) => {
+      // The quote's own time names its reference's bucket (api/quotes/reference.ts).
+      const at = Date.parse(pending.quote.createdAt);
+      for (let tries = 1; ; tries++) {
+        try {
+          const reference = nextReference(at);
+          insert(pending.quote, reference);
+          return reference;
+        } catch (error) {
+          // A full disk or a read-only file fails the whole batch: SQLite may already have rolled
+          // the transaction back, so no row of it can be reported stored.
+          if (databaseUnavailableCode(error)) throw error;
+          // The reference is taken (by a stored quote or one earlier in this batch): SQLite undid
+          // only this statement, so the quote draws again and the batch goes on. A reference
+          // meets only those of its own bucket, 1 in 1,023 of those stored, and has 40 random
+          // bits: at a million quotes stored, about one quote in a billion draws again.
+          if (referenceTaken(error) && tries < REFERENCE_TRIES) continue;
+          // One bad row fails its own quote; the others of the batch are stored.
+          return { error };
+        }
       }
-    });
-  });
+    }),
+  );
   let queue: PendingQuote[] = [];
   let flushPending = false;
   /** Tries in a row that met another connection's lock: sets the next pause. */
@@ -165,7 +168,7 @@ function createQuoteWriter(db: Db) {
     queue = [];
     let outcomes: (string | { error: unknown })[];
     try {
-      // Immediate: the write lock from the start, so the id counter read is the one written after.
+      // Immediate: the write lock from the start, so a busy database is met here and waited out off the loop.
       outcomes = writeAll.immediate(batch);
     } catch (error) {
       if (isBusy(error)) {

@@ -92,9 +92,11 @@ export function quoteRequests(companyId: number, count: number, seed: number, he
 
 /**
  * An operator with quotes in the inbox: signs up, then quotes their own page (a signed-in operator
- * may, whatever the subscription). Undefined when the commit has no inbox or sign-up differs.
+ * may, whatever the subscription). Gives the inbox's first page, and the find by reference of each
+ * quote on it (`GET /api/quotes/TQ-…`, as the Quotes tab's search does). Undefined when the commit
+ * has no inbox or sign-up differs.
  */
-async function inboxRequest(server: ServerProcess): Promise<LoadRequest[] | undefined> {
+async function inboxRequests(server: ServerProcess): Promise<{ page: LoadRequest[]; find: LoadRequest[] } | undefined> {
   const signup = await fetch(`${server.url}/api/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.url },
@@ -110,8 +112,10 @@ async function inboxRequest(server: ServerProcess): Promise<LoadRequest[] | unde
     if (res.status !== 200) return undefined;
   }
   const page = await fetch(`${server.url}/api/quotes`, { headers });
-  const rows = page.status === 200 ? ((await page.json()) as { quotes?: unknown[] }).quotes : undefined;
-  return rows && rows.length > 0 ? [{ method: 'GET', path: '/api/quotes', headers }] : undefined;
+  const rows = page.status === 200 ? ((await page.json()) as { quotes?: { reference?: string }[] }).quotes : undefined;
+  if (!rows || rows.length === 0) return undefined;
+  const find = rows.flatMap(({ reference }) => (reference ? [{ method: 'GET' as const, path: `/api/quotes/TQ-${reference}`, headers }] : []));
+  return { page: [{ method: 'GET', path: '/api/quotes', headers }], find };
 }
 
 export interface RouteFigures {
@@ -151,11 +155,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 export async function measureSideBySide(servers: [ServerProcess, ServerProcess], labels: [string, string], rounds = AGAINST_ROUNDS): Promise<AgainstFigures> {
   const quotes = quoteRequests(1, PAIRS, 2);
-  const inbox = await Promise.all(servers.map(inboxRequest));
+  const inbox = await Promise.all(servers.map(inboxRequests));
   const routes: [string, [LoadRequest[], LoadRequest[]] | undefined][] = [
     [`POST /api/quotes/calculate (${PAIRS.toLocaleString('en-GB')} random pairs of unit postcodes)`, [quotes, quotes]],
     ['GET /healthz', [[{ method: 'GET', path: '/healthz' }], [{ method: 'GET', path: '/healthz' }]]],
-    [`GET /api/quotes, the lead inbox's first page (${INBOX_QUOTES} quotes)`, inbox[0] && inbox[1] ? [inbox[0], inbox[1]] : undefined],
+    [`GET /api/quotes, the lead inbox's first page (${INBOX_QUOTES} quotes)`, inbox[0] && inbox[1] ? [inbox[0].page, inbox[1].page] : undefined],
+    [
+      `GET /api/quotes/TQ-…, find by reference (the first page's quotes in turn)`,
+      inbox[0]?.find.length && inbox[1]?.find.length ? [inbox[0].find, inbox[1].find] : undefined,
+    ],
   ];
   const loadAtStart = loadNow();
   // Warm-up on other pairs first, so the measured slices meet uncached pairs too.

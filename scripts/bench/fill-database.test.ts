@@ -31,7 +31,7 @@ describe('fillDatabase', () => {
     for (const { body } of bodies) {
       const res = await call('POST', '/api/quotes/calculate', { body: body! });
       expect(res.status, res.text).toBe(200);
-      expect(res.json.quoteId).toMatch(/^[0-9A-Z]{9}$/);
+      expect(res.json.quoteId).toMatch(/^[0-9A-Z]{10}$/);
     }
 
     // The same starter rows as a company made by the sign-up.

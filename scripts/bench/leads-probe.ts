@@ -136,7 +136,7 @@ async function main() {
       now.toISOString(),
       someId.id,
     ),
-    byReference: explain('select * from quotes where id = ? and company_id = ? and public_id = ?', someId.id, sample[0].companyId, someId.public_id),
+    byReference: explain('select * from quotes where public_id = ? and company_id = ?', someId.public_id, sample[0].companyId),
     numbers: explain(
       'select created_at, total_price_pence, status, pickup_postcode from quotes indexed by quotes_company_created where company_id = ? and created_at >= ? order by created_at',
       sample[0].companyId,

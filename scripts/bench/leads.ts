@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createReferenceCipher } from '../../api/quotes/reference';
-import { fillDatabase } from './fill-database';
+import { benchReference, fillDatabase } from './fill-database';
 import type { LeadsProbeResult } from './leads-probe';
 import { REPO_ROOT } from './server-process';
 
@@ -34,10 +33,8 @@ function addExportCompany(file: string, companies: number): number {
       `insert into users (email, password, name, company_id, subscription_status, current_period_end, created_at, updated_at)
        values ('export@example.com', 'not-a-hash', 'Export Owner', ?, 'active', '2099-01-01T00:00:00.000Z', ?, ?)`,
     ).run(companyId, now, now);
-    const cipher = createReferenceCipher(db.prepare('select key from quote_reference_key').pluck().get() as Buffer);
     const firstId = (db.prepare("select seq from sqlite_sequence where name = 'quotes'").pluck().get() as number) + 1;
     const ids = Array.from({ length: EXPORT_ROWS }, (_, i) => firstId + i);
-    const references = cipher.encode(ids);
     const insert = db.prepare(
       `insert into quotes (id, public_id, company_id, pickup_postcode, destination_postcode, vehicle_type, gearbox_type,
          rolling_status, passenger_count, problem_type, urgency, distance, call_out_fee_pence, distance_fee_pence,
@@ -47,7 +44,7 @@ function addExportCompany(file: string, companies: number): number {
     const spanMs = 30 * 86_400_000;
     db.transaction(() => {
       ids.forEach((id, i) => {
-        insert.run(id, references[i], companyId, new Date(newest - spanMs + Math.floor((i * spanMs) / EXPORT_ROWS)).toISOString());
+        insert.run(id, benchReference(id), companyId, new Date(newest - spanMs + Math.floor((i * spanMs) / EXPORT_ROWS)).toISOString());
       });
     })();
     return companyId;

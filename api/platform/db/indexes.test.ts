@@ -1,10 +1,13 @@
 // The look-ups that run per company configuration load, per checkout and per Stripe webhook read
 // one row through an index (migration 0003): a full scan would grow with the customer base. So do
-// the lead inbox's reads (decision 016): one quote by row id, a page and the numbers by company.
+// the lead inbox's reads (decision 016): one quote by reference, a page and the numbers by company;
+// and the booking look-ups by a quote's reference (decision 038).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckoutSessionIds } from '../../billing/store';
 import { openDatabase, type Db } from './client';
-import { bookingsOfQuotes, bookingsSince, findLeadById, leadsSince, listLeads } from '../../leads/store';
+import { bookingsOfQuotes, bookingsSince, findLeadByReference, leadsSince, listLeads } from '../../leads/store';
+import { bookingByReference } from '../../bookings/store';
+import { quoteForBooking } from '../../bookings/quote-lookup';
 import { findUserByCompanyId, findUserByStripeCustomer } from '../../auth/store';
 import { paymentByIntent } from '../../payments/store';
 import { companyTextsCountedSince, textKeysToNumberSince, textsCountedSince } from '../../mail/store';
@@ -44,7 +47,13 @@ describe('look-up indexes', () => {
       (d: Db) => openCheckoutSessionIds(d, 1),
       'SEARCH checkout_sessions USING INDEX checkout_sessions_user (user_id=?)',
     ],
-    ['a quote by reference (its row id)', (d: Db) => findLeadById(d, 1, 1, 'KJAECF76R'), 'SEARCH quotes USING INTEGER PRIMARY KEY (rowid=?)'],
+    ['a quote by reference (the inbox)', (d: Db) => findLeadByReference(d, 1, 'KJAECF76R'), 'SEARCH quotes USING INDEX quotes_public_id_unique (public_id=?)'],
+    ['a quote by reference (a booking request)', (d: Db) => quoteForBooking(d, 'TQ-KJAECF76R'), 'SEARCH q USING INDEX quotes_public_id_unique (public_id=?)'],
+    [
+      'a booking by its quote’s reference (accept, decline, refund, documents)',
+      (d: Db) => bookingByReference(d, 'KJAECF76R'),
+      'SEARCH q USING INDEX quotes_public_id_unique (public_id=?)',
+    ],
     [
       'a page of the Quotes tab after a cursor',
       (d: Db) => listLeads(d, { companyId: 1, after: { createdAt: '2026-01-01T00:00:00.000Z', id: 9 }, limit: 26 }),

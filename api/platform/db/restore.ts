@@ -1,9 +1,10 @@
 // A restore that is safe to serve from (docs/decisions/019-replication-and-restore.md).
 // A restored copy is the database as it was at some earlier moment: whatever the live server
-// did after it (the lost window) is gone, but its effects outside the database are not. Quotes
-// answered in that window were given references, and emails were sent. Serving from the copy as
-// it is would hand the same ids (and so the same TQ- references) to new quotes, and send alerts a
-// second time. So before the copy replaces anything, every number sequence (each AUTOINCREMENT
+// did after it (the lost window) is gone, but its effects outside the database are not. Rows
+// written in that window were given ids, and emails were sent. Serving from the copy as it is
+// would hand the same ids to new rows, and send alerts a second time. (Quote references are not
+// made from ids since decision 038: a time bucket and 40 random bits, so one given in the window
+// comes again only by a one-in-a-trillion draw.) So before the copy replaces anything, every number sequence (each AUTOINCREMENT
 // table's, and each counter of our own: COUNTER_COLUMNS, the receipts' and VAT invoices' numbers)
 // is moved past anything the lost window could have issued (SEQUENCE_GAP), the mail outbox and the
 // job markers are set so that nothing already handled is sent again (a motorist's text about a job
@@ -19,7 +20,7 @@ import { litestreamBinary } from './replication';
  * Ids skipped after a restore: at least a million, and more for a longer lost window: the
  * server cannot store more than 20,000 quotes a second (it measures about 6,000 on 2 cores), so
  * 20,000 per second between the copy's newest row and the restore covers anything issued since.
- * Quote references have a 45-bit domain (35 trillion): a year of such gaps uses a fraction of it.
+ * Ids are 64-bit: a year of such gaps uses a negligible fraction of them.
  */
 export const MIN_SEQUENCE_GAP = 1_000_000;
 export const MAX_IDS_PER_SECOND = 20_000;

@@ -227,9 +227,10 @@ export const quotes = sqliteTable(
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
     /**
-     * Public reference (TQ-{publicId}): a keyed permutation of the id, so unique without an index
-     * and never a global sequence (docs/product.md §10; api/quotes/reference.ts). Quotes stored before
-     * it keep their random 8-character references; new ones have 9 characters.
+     * Public reference (TQ-{publicId}): 10 random characters, unique by the index below, never a
+     * sequence (docs/product.md §10; api/quotes/reference.ts, decision 038). Quotes stored before
+     * keep the references they were given: 8 random characters, or 9 from decision 011's
+     * permutation of the id.
      */
     publicId: text('public_id').notNull(),
     companyId: companyRef(),
@@ -274,6 +275,9 @@ export const quotes = sqliteTable(
     // index with no read of rows scattered through the table (the inbox's numbers, docs/budgets.md: 4 ms → 1 ms at
     // 5 M quotes). Widening the index costs an insert a few per cent; a second index cost 12 %+.
     index('quotes_company_created').on(t.companyId, t.createdAt, t.status, t.totalPricePence, t.pickupPostcode),
+    // Every look-up by reference (the inbox, the booking request, the contact marker) and what
+    // keeps random references unique: a clash is drawn again by the writer (api/quotes/store.ts).
+    uniqueIndex('quotes_public_id_unique').on(t.publicId),
   ],
 );
 
@@ -291,8 +295,10 @@ export const vehicleRules = sqliteTable('vehicle_rules', {
 });
 
 /**
- * The one key of the quote reference permutation (api/quotes/reference.ts): 16 random bytes,
- * made by the migration that created the table; a single row.
+ * The key of the permutation that made the 9-character quote references of decision 011: nothing
+ * reads it since references became random (decision 038). Kept so that the release before can
+ * still start on this database if it is ever rolled back to: that release refuses to write quotes
+ * without it. A single row of 16 random bytes, made by migration 0002.
  */
 export const quoteReferenceKey = sqliteTable('quote_reference_key', {
   id: integer('id').primaryKey(),

@@ -73,7 +73,7 @@ export function createKeyedLocks(): KeyedLocks {
 export interface Store {
   /**
    * Prepared statements and other values built once per database on first use, by key
-   * (api/platform/db/prepared.ts): the hot reads, the job markers' statements, the reference cipher.
+   * (api/platform/db/prepared.ts): the hot reads and the job markers' statements.
    */
   readonly statements: Map<string, unknown>;
   /** The database's fault episodes (api/platform/db/faults.ts): its writers, the error handler and /readyz share it. */

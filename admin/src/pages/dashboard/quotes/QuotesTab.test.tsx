@@ -14,7 +14,7 @@ import QuotesTab from './QuotesTab';
 vi.mock('./QuotesPerDayChart', () => ({ default: () => null }));
 
 const lead: LeadDetail = {
-  reference: '4XD8HBZSR',
+  reference: '4XD8HBZSR7',
   createdAt: '2026-11-24T13:58:00Z',
   pickupPostcode: 'SW1A 1AA',
   destinationPostcode: 'EC1A 1BB',
@@ -118,8 +118,8 @@ function renderTab(url = '/dashboard?tab=quotes', routes: Record<string, Route> 
     }),
     'GET /api/quotes': () => ({ json: { quotes: [listed, older], nextCursor: 'c2' } }),
     'GET /api/quotes?cursor=c2': () => ({ json: { quotes: [oldest], nextCursor: null } }),
-    'GET /api/quotes/4XD8HBZSR': () => ({ json: lead }),
-    'GET /api/quotes/ZZZZZZZZZ': () => ({ status: 404, json: { message: 'Quote not found', code: 'NOT_FOUND' } }),
+    'GET /api/quotes/4XD8HBZSR7': () => ({ json: lead }),
+    'GET /api/quotes/ZZZZZZZZZZ': () => ({ status: 404, json: { message: 'Quote not found', code: 'NOT_FOUND' } }),
     ...routes,
   });
   vi.stubGlobal('fetch', api.fetchStub);
@@ -135,7 +135,7 @@ describe('<QuotesTab>', () => {
     const { api } = renderTab();
     await screen.findByRole('list', { name: 'Quotes' });
     const [first, second] = rows();
-    expect(within(first).getByRole('button', { name: 'Open quote TQ-4XD8HBZSR' })).toBeTruthy();
+    expect(within(first).getByRole('button', { name: 'Open quote TQ-4XD8HBZSR7' })).toBeTruthy();
     expect(first.textContent).toContain('24 Nov 2026, 13:58');
     expect(first.textContent).toContain('SW1A 1AA → EC1A 1BB, 3.2 miles');
     expect(first.textContent).toContain('Car · Automatic · Rolling · 2 passengers · Flat Tyre');
@@ -156,9 +156,9 @@ describe('<QuotesTab>', () => {
 
   it('finds a quote by its reference however it is typed, and opens it with its lines', async () => {
     const { router } = renderTab();
-    fireEvent.change(await screen.findByLabelText('Find by reference'), { target: { value: 'tq-4xd8 hbzsr' } });
-    const dialog = await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR' });
-    expect(router.state.location.search).toBe('?tab=quotes&quote=4XD8HBZSR');
+    fireEvent.change(await screen.findByLabelText('Find by reference'), { target: { value: 'tq-4xd8h bzsr7' } });
+    const dialog = await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR7' });
+    expect(router.state.location.search).toBe('?tab=quotes&quote=4XD8HBZSR7');
     const terms = within(dialog)
       .getAllByRole('term')
       .map((term) => term.textContent);
@@ -172,28 +172,37 @@ describe('<QuotesTab>', () => {
     expect(router.state.location.search).toBe('?tab=quotes');
   });
 
+  it('opens an older 9-character reference on Find, not as it is typed (it may be the start of a 10-character one)', async () => {
+    const { api } = renderTab('/dashboard?tab=quotes', { 'GET /api/quotes/K7Q2M3N4P': () => ({ json: { ...lead, reference: 'K7Q2M3N4P' } }) });
+    const search = await screen.findByLabelText('Find by reference');
+    fireEvent.change(search, { target: { value: 'tq-k7q2 m3n4p' } });
+    expect(gets(api, '/api/quotes/K7Q2M3N4P')).toHaveLength(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Find' }));
+    expect(await screen.findByRole('dialog', { name: 'Quote TQ-K7Q2M3N4P' })).toBeTruthy();
+  });
+
   it('says so when no quote has the reference, or when the text cannot be one', async () => {
     renderTab();
     const search = await screen.findByLabelText('Find by reference');
-    fireEvent.change(search, { target: { value: 'TQ-ZZZZZZZZZ' } });
-    expect((await screen.findByRole('alert')).textContent).toBe('No quote TQ-ZZZZZZZZZ found');
+    fireEvent.change(search, { target: { value: 'TQ-ZZZZZZZZZZ' } });
+    expect((await screen.findByRole('alert')).textContent).toBe('No quote TQ-ZZZZZZZZZZ found');
     expect(screen.queryByRole('dialog')).toBeNull();
 
     fireEvent.change(search, { target: { value: 'hello' } });
     fireEvent.click(screen.getByRole('button', { name: 'Find' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Enter a quote reference, such as TQ-4XD8HBZSR');
+    expect((await screen.findByRole('alert')).textContent).toBe('Enter a quote reference, such as TQ-4XD8HBZSR7');
     expect(search.getAttribute('aria-invalid')).toBe('true');
   });
 
   it('opens the quote of a deep link', async () => {
-    renderTab('/dashboard?tab=quotes&quote=TQ-4XD8HBZSR');
-    expect(await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR' })).toBeTruthy();
+    renderTab('/dashboard?tab=quotes&quote=TQ-4XD8HBZSR7');
+    expect(await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR7' })).toBeTruthy();
   });
 
   it('says a deep link’s quote is not found', async () => {
-    renderTab('/dashboard?tab=quotes&quote=ZZZZZZZZZ');
-    const dialog = await screen.findByRole('dialog', { name: 'Quote TQ-ZZZZZZZZZ' });
-    expect((await within(dialog).findByRole('alert')).textContent).toContain('No quote TQ-ZZZZZZZZZ found');
+    renderTab('/dashboard?tab=quotes&quote=ZZZZZZZZZZ');
+    const dialog = await screen.findByRole('dialog', { name: 'Quote TQ-ZZZZZZZZZZ' });
+    expect((await within(dialog).findByRole('alert')).textContent).toContain('No quote TQ-ZZZZZZZZZZ found');
   });
 
   it('saves a status with a note, shows it in the history and refreshes the list and numbers', async () => {
@@ -203,7 +212,7 @@ describe('<QuotesTab>', () => {
       statusChangedAt: '2026-11-24T15:00:00Z',
       history: [{ status: 'won' as const, note: 'Booked for 3pm', at: '2026-11-24T15:00:00Z' }],
     };
-    const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR', { 'PUT /api/quotes/4XD8HBZSR/status': () => ({ json: won }) });
+    const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR7', { 'PUT /api/quotes/4XD8HBZSR7/status': () => ({ json: won }) });
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(await within(dialog).findByLabelText('Status'), { target: { value: 'won' } });
     fireEvent.change(within(dialog).getByLabelText('Note (optional)'), { target: { value: 'Booked for 3pm' } });
@@ -212,7 +221,7 @@ describe('<QuotesTab>', () => {
       fireEvent.click(within(dialog).getByRole('button', { name: 'Save Status' }));
     });
     expect(await screen.findByText('Quote updated')).toBeTruthy();
-    expect(within(dialog).getByRole('status').textContent).toBe('Saved: TQ-4XD8HBZSR is now Won');
+    expect(within(dialog).getByRole('status').textContent).toBe('Saved: TQ-4XD8HBZSR7 is now Won');
     expect(api.calls.filter((call) => call.method === 'PUT').map((call) => call.body)).toEqual([{ status: 'won', note: 'Booked for 3pm' }]);
     const history = within(within(dialog).getByRole('region', { name: 'History' })).getAllByRole('listitem');
     expect(history.map((item) => item.textContent)).toEqual(['Quoted 24 Nov 2026, 13:58', 'Won24 Nov 2026, 15:00Booked for 3pm']);
@@ -223,8 +232,8 @@ describe('<QuotesTab>', () => {
   });
 
   it('keeps what was typed when the save fails, with the server’s message under the field', async () => {
-    const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR', {
-      'PUT /api/quotes/4XD8HBZSR/status': () => ({
+    const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR7', {
+      'PUT /api/quotes/4XD8HBZSR7/status': () => ({
         status: 400,
         json: { message: 'Note must not contain control characters', code: 'VALIDATION_FAILED', fields: { note: 'Note must not contain control characters' } },
       }),
@@ -244,7 +253,7 @@ describe('<QuotesTab>', () => {
   });
 
   it('refuses a note over 500 characters before sending it', async () => {
-    const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR');
+    const { api } = renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR7');
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(await within(dialog).findByLabelText('Note (optional)'), { target: { value: 'x'.repeat(501) } });
     expect(within(dialog).getByText('501/500 characters')).toBeTruthy();
@@ -326,8 +335,8 @@ describe('the Driver Portal’s fifth tab', () => {
   });
 
   it('opens on the Quotes tab and the quote of an alert’s link', async () => {
-    renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR', {}, <DriverPortal />);
-    expect(await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR' })).toBeTruthy();
+    renderTab('/dashboard?tab=quotes&quote=4XD8HBZSR7', {}, <DriverPortal />);
+    expect(await screen.findByRole('dialog', { name: 'Quote TQ-4XD8HBZSR7' })).toBeTruthy();
     // Behind the modal dialog, hidden from assistive technology until it closes.
     expect(screen.getByRole('tab', { name: 'Quotes', hidden: true }).getAttribute('aria-selected')).toBe('true');
   });

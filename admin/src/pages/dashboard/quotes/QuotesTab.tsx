@@ -9,6 +9,7 @@ import { useSearchParams } from 'react-router';
 import { Download, RefreshCw, Search } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
 import { readReference } from '#shared/leads';
+import { REFERENCE_LENGTH } from '#shared/reference';
 import { formatPounds } from '#shared/money';
 import { leadFilterSchema } from '#shared/schemas';
 import type { Lead } from '#shared/types';
@@ -188,7 +189,7 @@ function FindByReference({ onFound }: { onFound: (reference: string) => void }) 
   const find = async (text: string) => {
     const reference = readReference(text);
     if (!reference) {
-      setMessage('Enter a quote reference, such as TQ-4XD8HBZSR');
+      setMessage('Enter a quote reference, such as TQ-4XD8HBZSR7');
       return;
     }
     setSearching(true);
@@ -210,8 +211,9 @@ function FindByReference({ onFound }: { onFound: (reference: string) => void }) 
   const onChange = (value: string) => {
     setTyped(value);
     setMessage('');
-    // A whole reference as issued today (9 characters) opens at once; an older 8-character one on Enter.
-    if (readReference(value)?.length === 9) void find(value);
+    // A whole reference as issued today (10 characters) opens at once; an older 8- or 9-character one
+    // on Enter, since it is also the start of a longer one being typed.
+    if (readReference(value)?.length === REFERENCE_LENGTH) void find(value);
   };
 
   const onSubmit = (event: FormEvent) => {
