@@ -17,6 +17,7 @@ import { Button, ConfirmDialog, Dialog, FullPageSpinner } from '../../../compone
 import { useAuth } from '../../../lib/auth';
 import { useNow } from '../jobs/format';
 import { useAcceptLater, useAssign, useBoard } from './api';
+import { DispatchSettingsCard } from './DispatchSettingsCard';
 import { TrucksCard } from './TrucksCard';
 
 const COLUMNS = [
@@ -221,6 +222,7 @@ function BoardView() {
         </ul>
       </section>
       <TrucksCard trucks={data.trucks} drivers={data.drivers} />
+      <DispatchSettingsCard />
     </main>
   );
 }
