@@ -275,13 +275,18 @@ describe('jobs for later', () => {
     });
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({ status: 'accepted', scheduledFor: '2026-06-11T08:00:00.000Z', windowMinutes: 60, driver: { id: driver.id } });
-    // Not on the driver's list today; on it tomorrow.
+    // Not on the driver's list today, even just after midnight (London's, not UTC's); on it tomorrow.
+    const night = await book(later('2026-06-11', '01:00'));
+    await t.call('POST', `/api/bookings/${night.reference}/assign`, { token: owner.token, body: { driverId: driver.id, truckId: null } });
     expect((await t.call('GET', '/api/my-jobs', { token: driver.token })).json).toEqual([]);
 
     const reminders = runnerFor(laterReminderJob(t.bookings.service), { db: t.deps.db, now: () => t.deps.now() });
     cleanup.push(() => reminders.stop());
     advance(22 * 3_600_000); // 07:00 UTC: 08:00 in London, an hour before
-    expect((await t.call('GET', '/api/my-jobs', { token: driver.token })).json.map((j: { reference: string }) => j.reference)).toEqual([job.reference]);
+    expect((await t.call('GET', '/api/my-jobs', { token: driver.token })).json.map((j: { reference: string }) => j.reference)).toEqual([
+      night.reference,
+      job.reference,
+    ]);
     await reminders.tick();
     await reminders.tick();
     await worker.tick();

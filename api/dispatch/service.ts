@@ -15,7 +15,7 @@ import type { laterSettingsSchema, truckUpdateSchema } from '#shared/dispatch-sc
 import type { BookingService } from '../bookings/service';
 import { bookingById, type BookingWithQuote } from '../bookings/store';
 import { updateCompany, findCompanyById } from '../company/store';
-import { londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
+import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
 import { insertOutboxRows, type NewOutboxRow } from '../mail/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
@@ -67,8 +67,6 @@ export interface Person {
   companyId: number;
   role: Role;
 }
-
-const DAY_MS = 86_400_000;
 
 export function dispatchService(deps: DispatchDeps) {
   const { db, config, bookings, live } = deps;
@@ -314,7 +312,8 @@ export function dispatchService(deps: DispatchDeps) {
 
     /** The signed-in person's jobs for today, in order: open ones (a later one only on its day) and those finished today. */
     myJobs(person: Person): MyJob[] {
-      const endOfToday = new Date(Date.parse(startOfToday()) + DAY_MS + 2 * 3_600_000).toISOString();
+      // London's next midnight: a day is 23 or 25 hours long on the clocks' change days.
+      const endOfToday = londonMidnight(addDays(londonDate(deps.now()), 1)).toISOString();
       return assignedJobs(db, person.id, startOfToday())
         .filter((j) => j.status !== 'awaiting_payment' && (j.scheduledFor === null || j.scheduledFor < endOfToday))
         .map(toMyJob);
