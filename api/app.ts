@@ -24,7 +24,6 @@ import { RememberingRouter } from './platform/http/remembering-router';
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
 import { companyService } from './company/service';
-import { shareService } from './company/share';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
 import { alertRoutes } from './alerts/routes';
@@ -38,14 +37,17 @@ import { pricingRoutes } from './company/pricing-routes';
 import { postcodeRoutes } from './postcodes/routes';
 import { quoteRoutes } from './quotes/routes';
 import { shareRoutes } from './company/share-routes';
-import { allRoutes } from './contract';
+import { allRoutes, type ContractRoute } from './contract';
 import { recoveryService } from './auth/recovery';
 import { BODY_LIMITS, bodyLimitOf } from './contract/define';
-import { createQuoteLimiter } from './quotes/rate-limit';
+import { createRateLimits } from './rate-limits';
+import type { AppParts, Feature } from './routes';
 import { billingRoutes, createBilling } from './billing/routes';
 import { bookingRoutes } from './bookings/routes';
 import { bookingService, type BookingService } from './bookings/service';
 import { createLiveHub, type LiveHub } from './bookings/live';
+import { bookingPaymentSide } from './bookings/payment-side';
+import { createAppEvents } from './platform/events';
 import { vehicleRoutes } from './vehicles/routes';
 import { paymentService, type PaymentService } from './payments/service';
 import { paymentRoutes } from './payments/routes';
@@ -59,18 +61,13 @@ import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 import { dispatchRoutes } from './dispatch/routes';
-import { dispatchService, type DispatchService } from './dispatch/service';
-import { dispatchLive } from './dispatch/live';
 
-/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the outbox nudge, the payments, the receipts. */
+/** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
   service: BookingService;
   payments: PaymentService;
   documents: DocumentService;
   live: LiveHub;
-  outbox: { nudge: () => void };
-  /** Trucks, the board, assignments, jobs for later (api/dispatch/). */
-  dispatch: DispatchService;
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -95,6 +92,30 @@ const SPA_ROUTES = [
   /^\/driver\/[^/]+$/,
 ];
 
+/**
+ * Every feature's routes, mounted in this order (the contract's). Each serves its groups of the
+ * contract through `serve` (api/routes.ts); a new route is its contract entry and its handler, and
+ * only a new feature adds a line here.
+ */
+const FEATURES: Feature[] = [
+  authRoutes,
+  companyRoutes,
+  pricingRoutes,
+  chargeRoutes,
+  quoteRoutes,
+  leadRoutes,
+  postcodeRoutes,
+  vehicleRoutes,
+  shareRoutes,
+  billingRoutes,
+  alertRoutes,
+  dispatchRoutes,
+  bookingRoutes,
+  documentRoutes,
+  paymentRoutes,
+  docsRoutes,
+];
+
 /** The largest form body the local billing pages read (their forms send one short field). */
 const BILLING_FORM_LIMIT = 4 * 1024;
 
@@ -116,6 +137,11 @@ export interface AppOptions {
    * harness's operator factory gives one hash of its shared password, made once per run.
    */
   hashPassword?: (password: string) => Promise<string>;
+  /**
+   * Routes served beside the contract's, with their features: what a new contract entry and its
+   * handler would be, for the test that shows they need nothing else (api/two-file-route.test.ts).
+   */
+  extraRoutes?: { routes: ContractRoute[]; features: Feature[] };
 }
 
 export function createApp(options: AppOptions) {
@@ -140,6 +166,8 @@ export function createApp(options: AppOptions) {
       }),
     companyCache: createCompanyConfigCache(db),
     now: options.now ?? (() => new Date()),
+    // One per app: what the features tell each other (a job changed, messages written).
+    events: createAppEvents(logger),
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
@@ -151,55 +179,42 @@ export function createApp(options: AppOptions) {
   const { apiKey, url } = config.vehicleLookup;
   const vehicleLookup = options.vehicleLookup ?? createVehicleLookup({ provider: apiKey ? createDvlaProvider({ apiKey, url }) : undefined, logger });
   const recovery = recoveryService(deps);
-  // Every route below is one of the contract's (api/contract/; its middleware is attached in
-  // api/routes.ts), which also drives CORS, CSRF and the OpenAPI document.
-  // One budget per client for quotes and the nearest-postcode look-ups that lead to them.
-  const quoteLimiter = createQuoteLimiter(config);
-  // Bookings: the live status pages' streams and the mail outbox job's nudge (set by api/boot.ts
-  // once the job runs); their expiry is a job of api/boot.ts's.
+  // The contract's named rate limits, counted per app (api/rate-limits.ts).
+  const limits = createRateLimits(deps);
+  // Bookings: the live status pages' streams; their expiry is a job of api/boot.ts's, which also
+  // has the outbox's lanes hear of the messages a change wrote (deps.events).
   const live = createLiveHub(config.bookings.liveStreams, { now: () => deps.now().getTime() });
-  const outbox = { nudge: () => {} };
-  // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in local mode.
-  const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps));
-  // Receipts, VAT invoices and credit notes (docs/product.md §22): a completed paid job's is issued as it completes.
+  // Payment at booking (docs/product.md §21): Stripe Connect in Stripe mode, the built-in pages in
+  // local mode, with the bookings' side of a settled or abandoned checkout. Made before receipts
+  // (docs/product.md §22) and the bookings' live pages, so each job change reaches the money first,
+  // then the documents, then the pages (api/platform/events.ts).
+  const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps), bookingPaymentSide(deps));
   const documents = documentService(deps);
-  // The dispatch board and each person's own jobs hear of every change to a job (api/dispatch/).
-  const team = { changed: (_id: number) => {} };
-  const bookings = bookingService({
-    ...deps,
-    live,
-    payments,
-    onChange: (id) => team.changed(id),
-    nudgeOutbox: () => outbox.nudge(),
-    afterMove: (id, status) => documents.afterMove(id, status),
-    afterRefund: (id) => documents.afterRefund(id),
-  });
-  payments.attachBookings(bookings);
-  const dispatch = dispatchService({ ...deps, bookings, live: dispatchLive(live), nudgeOutbox: () => outbox.nudge() });
-  team.changed = (id) => dispatch.jobChanged(id);
+  const bookings = bookingService({ ...deps, live, payments });
+  // Every route is one of the contract's (api/contract/), served with its middleware by its
+  // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.
+  const table = options.extraRoutes ? [...allRoutes, ...options.extraRoutes.routes] : allRoutes;
   const api = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  api
-    // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
-    .use('/api/*', apiBodyLimit(tableLookup(allRoutes, bodyLimitOf, BODY_LIMITS.none)))
-    .route('/', authRoutes(deps, { checkoutUrlFor: (c, user) => billing.checkoutUrlFor(c, user) }, recovery, options.hashPassword))
-    .route('/', companyRoutes(companies))
-    .route('/', pricingRoutes(deps))
-    .route('/', chargeRoutes(deps))
-    .route('/', quoteRoutes(deps, quoteLimiter))
-    .route('/', leadRoutes(deps))
-    .route('/', postcodeRoutes(deps, quoteLimiter))
-    .route('/', vehicleRoutes(deps, vehicleService(deps, vehicleLookup)))
-    .route('/', shareRoutes(shareService(deps)))
-    .route('/', billingRoutes(deps, billing))
-    .route('/', alertRoutes(alertService(deps, recovery)))
-    // Before the bookings' routes: their static paths (/api/my-jobs/events) come before any `{reference}`.
-    .route('/', dispatchRoutes(deps, dispatch, live))
-    .route('/', bookingRoutes(deps, bookings, live, payments))
-    .route('/', documentRoutes(deps, bookings, documents))
-    .route('/', paymentRoutes(payments))
-    .route('/', docsRoutes(api, config.publicUrl))
-    .all('/api/*', notFoundJson);
-  const accessOf = accessLookup(allRoutes);
+  const parts: AppParts = {
+    deps,
+    limits,
+    billing,
+    recovery,
+    companies,
+    alerts: alertService(deps, recovery),
+    vehicles: vehicleService(deps, vehicleLookup),
+    bookings,
+    payments,
+    documents,
+    live,
+    api,
+    hashPassword: options.hashPassword,
+  };
+  // Each route's own limit (the table's x-body-limit); a path no route serves reads none.
+  api.use('/api/*', apiBodyLimit(tableLookup(table, bodyLimitOf, BODY_LIMITS.none)));
+  for (const feature of [...FEATURES, ...(options.extraRoutes?.features ?? [])]) api.route('/', feature(parts));
+  api.all('/api/*', notFoundJson);
+  const accessOf = accessLookup(table);
 
   const app = new Hono<AppEnv>({ router: new RememberingRouter() })
     .use(requestLogging(logger))
@@ -249,7 +264,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live, outbox, dispatch };
+  const appBookings: AppBookings = { service: bookings, payments, documents, live };
   return { app, deps, billing, bookings: appBookings };
 }
 

@@ -49,7 +49,13 @@ export function bootApp(config: Config, appLogger?: Logger, options: { now?: () 
   const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
   // A booking's messages go out at once, each channel's on its own lane, not at the lanes' next tick.
   const lanes = Object.values(OUTBOX_LANE_JOB).map((name) => handles.get(name)!);
-  bookings.outbox.nudge = () => setImmediate(() => lanes.forEach((lane) => void lane.tick()));
+  const nudge = () => {
+    setImmediate(() => lanes.forEach((lane) => void lane.tick()));
+  };
+  deps.events.on('job.changed', (change) => {
+    if (change.messages) nudge();
+  });
+  deps.events.on('messages.written', nudge);
   jobs.start();
   /** One run of every job now (each after any run in progress): for when the clock was moved on. */
   const runJobsNow = async () => {

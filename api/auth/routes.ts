@@ -1,48 +1,37 @@
 // Sign up, sign in (with the password, or an emailed link), sign out and the current user (docs/product.md §7); the rules are api/auth/account.ts's.
-import { ContractHono } from '../platform/http/contract-hono';
-import type { Context } from 'hono';
 import { accountService } from '../auth/account';
 import { toCurrentUser } from '../auth/current-user';
 import { currentUser } from '../auth/session';
-import type { UserRow } from '../auth/store';
-import type { AppDeps } from '../platform/deps';
-import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
-import { routes } from '../routes';
-import { RESET_REQUESTED, SIGN_IN_LINK_SENT, type RecoveryService } from '../auth/recovery';
+import { contract } from '../contract';
+import { serve, type AppParts } from '../routes';
+import { RESET_REQUESTED, SIGN_IN_LINK_SENT } from '../auth/recovery';
 
 export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
 
-export interface AuthHooks {
-  /**
-   * Where a new operator goes to start the trial (the billing provider's checkout). Given the
-   * request so the checkout can be bound to this browser (api/billing/checkout-binding.ts).
-   */
-  checkoutUrlFor(c: Context<AppEnv>, user: UserRow): Promise<string | undefined>;
-}
-
-export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoveryService, hashPassword?: (password: string) => Promise<string>) {
+export function authRoutes(parts: AppParts) {
+  const { deps, recovery, billing } = parts;
   const { sessions, config } = deps;
-  const accounts = accountService(deps, hashPassword);
+  const accounts = accountService(deps, parts.hashPassword);
 
-  return new ContractHono<AppEnv>()
-    .openapi(routes.auth.signup, async (c) => {
+  return serve(parts, contract.auth, {
+    signup: async (c) => {
       const user = await accounts.signup(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
-      const checkoutUrl = await hooks.checkoutUrlFor(c, user);
+      const checkoutUrl = await billing.checkoutUrlFor(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken, ...(checkoutUrl ? { checkoutUrl } : {}) }, 201);
-    })
-    .openapi(routes.auth.login, async (c) => {
+    },
+    login: async (c) => {
       const user = await accounts.login(c.req.valid('json'), clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
-    })
-    .openapi(routes.auth.logout, async (c) => {
+    },
+    logout: async (c) => {
       await accounts.logout(c.get('user'));
       sessions.end(c);
       return c.json({ success: true as const }, 200);
-    })
-    .openapi(routes.auth.forgotPassword, (c) => {
+    },
+    forgotPassword: (c) => {
       const { email } = c.req.valid('json');
       const { later } = recovery.requestReset(email, clientAddress(c, config.trustProxy));
       // After the answer: the same answer, in the same time, whether or not the address has an account.
@@ -52,15 +41,15 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
         );
       });
       return c.json({ message: RESET_REQUESTED }, 200);
-    })
-    .openapi(routes.auth.resetPassword, async (c) => {
+    },
+    resetPassword: async (c) => {
       const user = await recovery.resetPassword(c.req.valid('json'));
       // Whoever could reset the password holds the mailbox: this address is the owner's from now on.
       await accounts.remember(user, clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
-    })
-    .openapi(routes.auth.requestSignInLink, (c) => {
+    },
+    requestSignInLink: (c) => {
       const { email } = c.req.valid('json');
       const { later } = recovery.requestSignInLink(email, clientAddress(c, config.trustProxy));
       // After the answer, as for a reset: the same answer in the same time whether or not the address has an account.
@@ -70,20 +59,21 @@ export function authRoutes(deps: AppDeps, hooks: AuthHooks, recovery: RecoverySe
         );
       });
       return c.json({ message: SIGN_IN_LINK_SENT }, 200);
-    })
-    .openapi(routes.auth.signInWithLink, async (c) => {
+    },
+    signInWithLink: async (c) => {
       const user = await recovery.signInWithLink(c.req.valid('json').token);
       await accounts.signedInByLink(user, clientAddress(c, config.trustProxy));
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
-    })
-    .openapi(routes.auth.verifyEmail, async (c) => c.json(await recovery.verifyEmail(c.req.valid('json').token), 200))
-    .openapi(routes.auth.resendVerification, async (c) => c.json(await recovery.resendVerification(currentUser(c)), 200))
-    .openapi(routes.auth.changePassword, async (c) => {
+    },
+    verifyEmail: async (c) => c.json(await recovery.verifyEmail(c.req.valid('json').token), 200),
+    resendVerification: async (c) => c.json(await recovery.resendVerification(currentUser(c)), 200),
+    changePassword: async (c) => {
       const user = await recovery.changePassword(currentUser(c), c.req.valid('json'));
       // Every other session ended with the old version; this browser carries on with a new one.
       const authToken = await sessions.start(c, user);
       return c.json({ success: true as const, authToken }, 200);
-    })
-    .openapi(routes.auth.currentUser, (c) => c.json(toCurrentUser(currentUser(c), deps), 200));
+    },
+    currentUser: (c) => c.json(toCurrentUser(currentUser(c), deps), 200),
+  });
 }

@@ -1,41 +1,38 @@
 // The subscription calls of docs/product.md §7: each handler parses, calls one billingService function
 // (api/billing/service.ts, where the rules live) and answers.
-import { ContractHono } from '../platform/http/contract-hono';
 import type { CheckoutSuccessResponse } from '#shared/types';
 import { currentUser } from '../auth/session';
-import type { AppDeps } from '../platform/deps';
-import type { AppEnv } from '../platform/http/context';
-import { routes } from '../routes';
-import { billingService, type Billing } from './service';
+import { contract } from '../contract';
+import { serve, type AppParts } from '../routes';
+import { billingService } from './service';
 
 export { createBilling, type Billing } from './service';
 export { CHECKOUT_NEEDS_SIGN_IN } from '../contract/billing';
 export { ALREADY_PROCESSED, CHECKOUT_ERRORS, CHECKOUT_OF_ANOTHER_ACCOUNT, PROCESSED_SIGN_IN_WINDOW_MS } from './service';
 
-export function billingRoutes(deps: AppDeps, billing: Billing) {
-  const service = billingService(deps, billing);
+export function billingRoutes(parts: AppParts) {
+  const service = billingService(parts.deps, parts.billing);
 
-  return (
-    new ContractHono<AppEnv>()
-      .openapi(routes.billing.config, (c) => c.json(service.config(), 200))
-      // The body's email and name are ignored; anonymous callers get one answer whatever they send.
-      .openapi(routes.billing.checkout, async (c) => c.json({ url: await service.checkout(c, currentUser(c)) }, 200))
-      .openapi(routes.billing.checkoutReturn, async (c) => {
-        const { sessionId } = c.req.valid('json');
-        const result = await service.checkoutReturn(c, sessionId);
-        if (!result.ok) {
-          // The product's `error`, beside the `message` and `requestId` every other error body carries.
-          const { message, code } = result.error;
-          return c.json(
-            { success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string },
-            400,
-          );
-        }
-        return c.json(result.body, 200);
-      })
-      .openapi(routes.billing.details, (c) => c.json(service.details(currentUser(c)), 200))
-      .openapi(routes.billing.reactivate, async (c) => c.json(await service.reactivate(currentUser(c)), 200))
-      .openapi(routes.billing.portal, async (c) => c.json({ url: await service.portalUrl(currentUser(c)) }, 200))
-      .openapi(routes.billing.webhook, async (c) => c.json(await service.webhook(() => c.req.text(), c.req.header('stripe-signature')), 200))
-  );
+  return serve(parts, contract.billing, {
+    config: (c) => c.json(service.config(), 200),
+    // The body's email and name are ignored; anonymous callers get one answer whatever they send.
+    checkout: async (c) => c.json({ url: await service.checkout(c, currentUser(c)) }, 200),
+    checkoutReturn: async (c) => {
+      const { sessionId } = c.req.valid('json');
+      const result = await service.checkoutReturn(c, sessionId);
+      if (!result.ok) {
+        // The product's `error`, beside the `message` and `requestId` every other error body carries.
+        const { message, code } = result.error;
+        return c.json(
+          { success: false, error: message, message, code, requestId: c.get('requestId') } satisfies CheckoutSuccessResponse & { requestId: string },
+          400,
+        );
+      }
+      return c.json(result.body, 200);
+    },
+    details: (c) => c.json(service.details(currentUser(c)), 200),
+    reactivate: async (c) => c.json(await service.reactivate(currentUser(c)), 200),
+    portal: async (c) => c.json({ url: await service.portalUrl(currentUser(c)) }, 200),
+    webhook: async (c) => c.json(await service.webhook(() => c.req.text(), c.req.header('stripe-signature')), 200),
+  });
 }

@@ -16,6 +16,7 @@ import { NO_SMS_PROVIDER } from './service';
 import { BOOKING_ORIGIN_INVALID, BOOKING_ORIGIN_REFUSED, BOOKING_ORIGINS_TOO_MANY } from '#shared/bookings';
 import { SMS_CODE_EXPIRED, SMS_CODE_LOCKED, SMS_CODE_WRONG } from './sms-verification';
 import { TOO_MANY_SMS_CODES } from '../alerts/verification-allowance';
+import type { JobChanged } from '../platform/events';
 
 let cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -450,6 +451,28 @@ describe('tokens and scope', () => {
     const third = await book((await quote()).quoteId);
     expect(third.status).toBe(429);
     expect(third.headers.get('retry-after')).toBeTruthy();
+  });
+});
+
+describe('the job changed event', () => {
+  it('tells the app of each change of a job once it is stored: its company, booking, kind and whether it wrote messages; a refused change tells nothing', async () => {
+    const { t, op, quote, book } = await setup();
+    const heard: JobChanged[] = [];
+    t.deps.events.on('job.changed', (change) => {
+      heard.push(change);
+    });
+    const q = await quote();
+    const booked = await book(q.quoteId);
+    expect(booked.status).toBe(201);
+    const accepted = await t.call('POST', `/api/bookings/${q.quoteId}/accept`, { token: op.token, body: { etaMinutes: 20 } });
+    const driverToken = String(accepted.json.driverUrl).split('/').pop() ?? '';
+    expect((await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'on_the_way' } })).status).toBe(200);
+    expect((await t.call('POST', `/api/driver/${driverToken}/position`, { body: { lat: 53.4808, lng: -2.2426 } })).status).toBe(200);
+    // Too late for the motorist to cancel: refused, and nothing changed.
+    expect((await t.call('POST', `/api/jobs/${booked.json.jobToken}/cancel`)).status).toBe(409);
+    const { id } = t.deps.db.$client.prepare('select id from bookings').get() as { id: number };
+    const change = (kind: JobChanged['kind'], messages: boolean) => ({ companyId: op.companyId, bookingId: id, kind, messages });
+    expect(heard).toEqual([change('requested', true), change('accepted', true), change('on_the_way', true), change('position', false)]);
   });
 });
 

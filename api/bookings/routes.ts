@@ -1,61 +1,54 @@
 // The bookings' routes (declared in the route contract, api/contract/bookings.ts): the motorist's
 // booking, status page, live stream and cancel; the driver's page, steps and position; the
 // operator's jobs, answers and settings. The rules are api/bookings/service.ts's.
-import { ContractHono } from '../platform/http/contract-hono';
 import { streamSSE } from 'hono/streaming';
 import { currentUser } from '../auth/session';
-import type { AppDeps } from '../platform/deps';
 import { TooManyRequests } from '../platform/errors';
-import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { addressGroup } from '../platform/http/connection-guard';
 import { isFinished } from '#shared/bookings';
-import { routes } from '../routes';
-import type { LiveHub } from './live';
-import type { BookingService } from './service';
-import type { PaymentService } from '../payments/service';
+import { contract } from '../contract';
+import { serve, type AppParts } from '../routes';
 
 /** A comment line this often keeps proxies and phones from closing a quiet stream. */
 export const HEARTBEAT_MS = 20_000;
 export const STREAMS_FULL = 'Too many live pages are open. This page will refresh by itself.';
 
-export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingService, live: LiveHub, payments?: Pick<PaymentService, 'confirm'>) {
-  const client = (c: Parameters<typeof clientAddress>[0]) => clientAddress(c, deps.config.trustProxy);
-  const r = routes.bookings;
-  return new ContractHono<AppEnv>()
-    .openapi(r.book, async (c) => {
-      // A browser names the page's origin; a program sends none and is left to the rate limit (decision 033).
-      const { created, result } = await bookings.book(c.req.valid('json'), client(c), { origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin });
+export function bookingRoutes(parts: AppParts) {
+  const { deps, bookings, live, payments } = parts;
+  return serve(parts, contract.bookings, {
+    book: async (c) => {
+      // A browser names the page's origin; a program sends none and is left to the rate limits (decision 033).
+      const { created, result } = await bookings.book(c.req.valid('json'), { origin: c.req.header('origin'), ownOrigin: new URL(c.req.url).origin });
       c.header('Cache-Control', 'no-store');
       return created ? c.json(result, 201) : c.json(result, 200);
-    })
-    .openapi(r.list, (c) => c.json(bookings.list(currentUser(c).companyId), 200))
-    .openapi(r.accept, async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
-    .openapi(r.decline, async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
-    .openapi(r.refund, async (c) => c.json(await bookings.refund(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200))
-    .openapi(r.settings, (c) => c.json(bookings.settings(currentUser(c).companyId), 200))
-    .openapi(r.updateSettings, async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200))
-    .openapi(r.sendSmsCode, async (c) => c.json(await bookings.smsCodes.sendCode(currentUser(c).companyId), 200))
-    .openapi(r.confirmSmsCode, async (c) => c.json(await bookings.smsCodes.confirmCode(currentUser(c).companyId, c.req.valid('json').code), 200))
-    .openapi(r.job, async (c) => {
+    },
+    list: (c) => c.json(bookings.list(currentUser(c).companyId), 200),
+    accept: async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
+    decline: async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
+    refund: async (c) => c.json(await bookings.refund(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
+    settings: (c) => c.json(bookings.settings(currentUser(c).companyId), 200),
+    updateSettings: async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200),
+    sendSmsCode: async (c) => c.json(await bookings.smsCodes.sendCode(currentUser(c).companyId), 200),
+    confirmSmsCode: async (c) => c.json(await bookings.smsCodes.confirmCode(currentUser(c).companyId, c.req.valid('json').code), 200),
+    job: async (c) => {
       c.header('Cache-Control', 'no-store');
-      const address = client(c);
-      const { id, view } = bookings.job(c.req.param('token'), address);
+      const { id, view } = bookings.job(c.req.param('token'));
       // Back from checkout before its webhook: the provider is asked, and a paid booking shows as requested.
       if (view.status !== 'awaiting_payment' || !payments) return c.json(view, 200);
       await payments.confirm(id);
       return c.json(bookings.jobById(id) ?? view, 200);
-    })
-    .openapi(r.cancel, async (c) => c.json(await bookings.cancel(c.req.param('token'), client(c)), 200))
-    .openapi(r.driver, (c) => {
+    },
+    cancel: async (c) => c.json(await bookings.cancel(c.req.param('token')), 200),
+    driver: (c) => {
       c.header('Cache-Control', 'no-store');
-      return c.json(bookings.driver(c.req.param('token'), client(c)), 200);
-    })
-    .openapi(r.driverStatus, async (c) => c.json(await bookings.driverStep(c.req.param('token'), c.req.valid('json').status, client(c)), 200))
-    .openapi(r.driverPosition, async (c) => c.json(await bookings.driverPosition(c.req.param('token'), c.req.valid('json'), client(c)), 200))
-    .openapi(r.jobEvents, (c) => {
-      const address = client(c);
-      const { id, view } = bookings.job(c.req.param('token'), address);
+      return c.json(bookings.driver(c.req.param('token')), 200);
+    },
+    driverStatus: async (c) => c.json(await bookings.driverStep(c.req.param('token'), c.req.valid('json').status), 200),
+    driverPosition: async (c) => c.json(await bookings.driverPosition(c.req.param('token'), c.req.valid('json')), 200),
+    jobEvents: (c) => {
+      const address = clientAddress(c, deps.config.trustProxy);
+      const { id, view } = bookings.job(c.req.param('token'));
       let end: () => void = () => {};
       const ended = new Promise<void>((resolve) => (end = resolve));
       let write: (frame: Uint8Array) => void = () => {};
@@ -84,5 +77,6 @@ export function bookingRoutes(deps: Pick<AppDeps, 'config'>, bookings: BookingSe
           admission.leave();
         },
       );
-    });
+    },
+  });
 }

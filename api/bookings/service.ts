@@ -21,23 +21,21 @@ import { poundsToPence } from '#shared/money';
 import type { PaymentRefund } from '#shared/payment-schemas';
 import { NOT_REFUNDABLE } from '#shared/payments';
 import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
-import { bookingMessageKey, readReference, type LeadStatus } from '#shared/leads';
+import { readReference, type LeadStatus } from '#shared/leads';
 import type { z } from 'zod';
 import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '#shared/booking-schemas';
-import { alertRecipient } from '../alerts/recipient';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { lookupPostcode } from '../engine/distance/postcodes';
-import { insertOutboxRows, alertAddresses, mayMail, type NewOutboxRow } from '../mail/store';
+import { insertOutboxRows, type NewOutboxRow } from '../mail/store';
 import { isTextable } from '../mail/textable';
-import { prepared } from '../platform/db/prepared';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
+import type { JobChangeKind } from '../platform/events';
 import { Conflict, Forbidden, Gone, NotFound, ValidationFailed } from '../platform/errors';
-import { createRateLimiter } from '../platform/http/rate-limit';
 import { etaFromPosition, inJobArea } from './eta';
 import type { LiveHub } from './live';
-import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
-import { motoristSender } from './sender';
+import { bookingAlerts, leadStatusAfter } from './alerts';
+import { motoristMessages, type BookingFacts } from './messages';
 import { smsVerification } from './sms-verification';
 import {
   bookingByDriverToken,
@@ -47,19 +45,20 @@ import {
   bookingByReference,
   bookingHistory,
   companyBookings,
-  deleteAwaitingBooking,
   insertBooking,
   moveBooking,
   overdueBookings,
+  quoteForBooking,
+  setDriverTokenHash,
   setDriverPosition,
   addLeadEvent,
   type BookingWithQuote,
+  type QuoteToBook,
   type StatusPatch,
 } from './store';
 import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from './tokens';
-import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, jobUrl } from './job-link';
+import { JOB_LINK_PLACEHOLDER, jobUrl } from './job-link';
 import { toBooking, toDriverView, toJobView } from './views';
-import { quoteForBooking, type QuoteToBook } from './quote-lookup';
 import { checkLaterSlot, laterSlot } from '../dispatch/later';
 import { markReminded, remindersDue } from '../dispatch/store';
 import type { PaymentService } from '../payments/service';
@@ -75,7 +74,7 @@ export const PHONE_NOT_TEXTABLE = 'We can only text UK mobile numbers. Please en
 export const PHONE_NOT_TEXTABLE_UK_IE = 'We can only text UK and Irish mobile numbers. Please enter a UK or Irish mobile number.';
 export const JOB_RATE_LIMITED = 'Too many requests. Please wait a minute and try again.';
 export const POSITION_NOT_NOW = 'Your position is shared only while you are on the way.';
-export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
+export { NO_SMS_PROVIDER } from './alerts';
 export const NOT_A_LATER_JOB = 'This job is for now: accept it with an ETA.';
 /** A later job's motorist is reminded this long before its slot. */
 export const LATER_REMINDER_MS = 60 * 60_000;
@@ -83,29 +82,14 @@ export const LATER_REMINDER_MS = 60 * 60_000;
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
 
-export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now'> {
+export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events'> {
   live: LiveHub;
   /** Payment at booking (docs/product.md §21); without it every booking is requested at once. */
   payments?: PaymentService;
-  /** Called after a change wrote outbox rows: the worker sends them without waiting for its next tick. */
-  nudgeOutbox?: () => void;
-  /** After a job moved and its money followed (a completed job's receipt, api/documents/service.ts); never throws. */
-  afterMove?: (bookingId: number, status: BookingStatus) => Promise<void>;
-  /** After the operator refunded part or all of a job (its credit note, api/documents/service.ts); never throws. */
-  afterRefund?: (bookingId: number) => Promise<void>;
-  /** After any change to a job (booked, answered, moved, cancelled): the dispatch board and its driver's screen are told (api/dispatch/live.ts). */
-  onChange?: (bookingId: number) => void;
 }
 
 const finishedAtOf = (status: BookingStatus) => isFinished(status);
 const driverUrl = (publicUrl: string, token: string) => `${publicUrl}/driver/${token}`;
-
-/** The lead status a quote is left in by a booking change: booked is contacted, accepted and after is won. */
-function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatus {
-  if (booking === 'requested') return current === 'new' ? 'contacted' : current;
-  if (booking === 'accepted' || booking === 'on_the_way' || booking === 'arrived' || booking === 'loaded' || booking === 'completed') return 'won';
-  return current;
-}
 
 /** Where a booking was posted from: the browser's Origin header (none from a program), and the origin the request reached us at. */
 export interface BookingOrigin {
@@ -126,12 +110,9 @@ export function bookingService(deps: BookingServiceDeps) {
   const { db, config, live, payments } = deps;
   const tokens = bookingTokens(config.sessionSecret);
   const box = jobTokenBox(config.sessionSecret);
-  const bookingLimiter = createRateLimiter({ limit: config.bookings.bookingRateLimit, windowMs: 60 * 60_000 });
-  const companyBookingLimiter = createRateLimiter({ limit: config.bookings.companyRateLimit, windowMs: 60 * 60_000 });
-  const jobLimiter = createRateLimiter({ limit: config.bookings.jobRateLimit, windowMs: 60_000 });
   const smsReady = config.sms !== undefined;
-  const mailReady = config.mail.smtpUrl !== undefined;
   const smsCodes = smsVerification(deps);
+  const alerts = bookingAlerts(deps);
 
   const notFound = () => new NotFound(JOB_NOT_FOUND);
   const publicOrigin = new URL(config.publicUrl).origin;
@@ -163,45 +144,18 @@ export function bookingService(deps: BookingServiceDeps) {
 
   /** Pushes the job's new state to its open pages; a finished job's streams end after it (nothing more will change). */
   function publish(id: number) {
-    deps.onChange?.(id);
     if (!live.watched(id)) return;
     const b = bookingById(db, id);
     if (!b) return;
     live.publish(id, 'job', JSON.stringify(jobView(b)));
     if (isFinished(b.status)) live.closeJob(id);
   }
+  // Whatever changed a job (a move, a position, a refund, a payment settled), its open pages see it.
+  deps.events.on('job.changed', (change) => publish(change.bookingId));
 
-  function outboxRow(
-    b: { id: number; companyId: number },
-    channel: 'email' | 'sms',
-    audience: 'operator' | 'motorist',
-    step: string,
-    to: string,
-    content: { subject: string; text: string; html: string },
-    at: string,
-  ): NewOutboxRow {
-    // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
-    // until then it is held "waiting for a verified address".
-    const verified = channel === 'sms' || mayMail(db, b.companyId, to);
-    const ready = verified && (channel === 'sms' ? smsReady : mailReady);
-    return {
-      companyId: b.companyId,
-      bookingId: b.id,
-      kind: 'booking',
-      channel,
-      dedupeKey: bookingMessageKey(b.id, audience, step),
-      to,
-      ...content,
-      status: !verified ? 'unverified' : ready ? 'pending' : 'unsent',
-      attempts: 0,
-      nextAttemptAt: ready ? at : null,
-      lastError: ready || !verified ? null : channel === 'sms' ? NO_SMS_PROVIDER : 'not sent: no mail server configured',
-      createdAt: at,
-    };
-  }
-  // The subject is what the operator's alert list shows of a text: never its link's token.
-  const sms = (b: { id: number; companyId: number }, audience: 'operator' | 'motorist', step: string, to: string, body: string, at: string) =>
-    outboxRow(b, 'sms', audience, step, to, { subject: body.replaceAll(JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN).slice(0, 120), text: body, html: '' }, at);
+  /** Tells the app a job changed (api/platform/events.ts): the money, the documents, the live pages and the outbox follow. */
+  const changed = (b: { id: number; companyId: number }, kind: JobChangeKind, messages = false) =>
+    deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind, messages });
 
   /** A token from a path: one of ours by shape, else the same 404 as an unknown one. */
   function byToken(token: string, find: (hash: string) => BookingWithQuote | undefined): BookingWithQuote {
@@ -241,11 +195,9 @@ export function bookingService(deps: BookingServiceDeps) {
       return ok;
     });
     if (!moved) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
-    if (texts.length > 0) deps.nudgeOutbox?.();
-    publish(b.id);
-    // The money follows: a refund or a released hold when the job will not happen, a hold taken when it is done.
-    if (payments && (isFinished(to) || to === 'completed')) await payments.followJob(b.id, to);
-    await deps.afterMove?.(b.id, to);
+    // The money follows (a refund or a released hold when the job will not happen, a hold taken
+    // when it is done), then a completed job's receipt, the open pages and the texts.
+    await changed(b, to, texts.length > 0);
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;
@@ -267,49 +219,6 @@ export function bookingService(deps: BookingServiceDeps) {
     problemType: quote.problemType,
     pricePence: quote.totalPricePence,
   });
-  const factsOfBooking = (b: BookingWithQuote): Omit<BookingFacts, 'respondBy'> => ({
-    reference: b.reference,
-    companyName: b.companyName,
-    companyPhone: b.companyPhone,
-    customerName: b.customerName,
-    customerPhone: b.customerPhone,
-    registration: b.registration,
-    note: b.note,
-    position: b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null,
-    pickupPostcode: b.pickupPostcode,
-    destinationPostcode: b.destinationPostcode,
-    vehicleType: b.vehicleType,
-    problemType: b.problemType,
-    pricePence: b.pricePence,
-  });
-
-  /** Who the company's motorist texts are from now: its name once checked, else the platform's wording (api/bookings/sender.ts). */
-  const senderOf = (b: { companyId: number; companyName: string }): MotoristSender =>
-    motoristSender(db, { id: b.companyId, name: b.companyName }, deps.now(), config.billing.mode);
-
-  /**
-   * A booking just requested, inside its transaction: the operator's alerts and the motorist's
-   * text, whose status page link the outbox puts in as it sends it (api/bookings/job-link.ts).
-   * `smsNumber` is the operator's booking text number only once confirmed (sms-verification.ts).
-   */
-  function requestedAlerts(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, at: string) {
-    const rows: NewOutboxRow[] = [];
-    const addresses = alertAddresses(db, ref.companyId);
-    const to = addresses ? alertRecipient(addresses) : null;
-    if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
-    if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
-    rows.push(
-      sms(
-        ref,
-        'motorist',
-        'received',
-        facts.customerPhone,
-        motoristMessages.received(senderOf({ companyId: ref.companyId, companyName: facts.companyName }), facts, JOB_LINK_PLACEHOLDER),
-        at,
-      ),
-    );
-    insertOutboxRows(db, rows);
-  }
 
   /** A booking requested at once (nothing to pay): its history line and alerts. */
   function requested(
@@ -319,10 +228,10 @@ export function bookingService(deps: BookingServiceDeps) {
     at: string,
   ) {
     addLeadEvent(db, ref.quoteId, leadStatusAfter('requested', ref.leadStatus), 'requested', null, at);
-    requestedAlerts(ref, facts, smsNumber, at);
+    alerts.requested(ref, facts, smsNumber, at);
   }
 
-  const motoristText = (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())];
+  const { motoristText, senderOf } = alerts;
 
   return {
     /** Confirming the booking text number by a texted code (api/bookings/sms-verification.ts). */
@@ -333,9 +242,9 @@ export function bookingService(deps: BookingServiceDeps) {
      * takes payment at booking, the booking awaits payment (no alert yet) and the answer carries
      * the checkout to pay at: it becomes requested once paid (docs/product.md §21).
      */
-    async book(body: BookingRequestBody, client: string, from: BookingOrigin = {}): Promise<{ created: boolean; result: BookingCreated }> {
-      // The client's limit before anything else: past it, nothing is read, superseded or stored.
-      bookingLimiter.check(`booking:${client}`, BOOKING_RATE_LIMITED);
+    async book(body: BookingRequestBody, from: BookingOrigin = {}): Promise<{ created: boolean; result: BookingCreated }> {
+      // The client's and the company's rate limits were met before this runs (the contract's
+      // `x-rate-limit`, api/rate-limits.ts): a refused booking reads, supersedes and stores nothing.
       const quote = quoteForBooking(db, body.quoteId);
       if (!quote) throw new NotFound(QUOTE_NOT_FOUND);
       // Then, whatever the booking's state: a foreign page learns nothing more.
@@ -348,8 +257,6 @@ export function bookingService(deps: BookingServiceDeps) {
         const message = irishMobiles ? PHONE_NOT_TEXTABLE_UK_IE : PHONE_NOT_TEXTABLE;
         throw new ValidationFailed(message, { phone: message }, 'PHONE_NOT_TEXTABLE');
       }
-      // The company's own hourly limit, counted from every address, before an open checkout is superseded.
-      companyBookingLimiter.check(`booking-company:${quote.companyId}`, COMPANY_BOOKINGS_RATE_LIMITED);
       const token = tokens.jobToken(quote.id, body.bookingKey);
       const hash = hashToken(token);
       const answer = (b: BookingWithQuote) => ({
@@ -415,10 +322,7 @@ export function bookingService(deps: BookingServiceDeps) {
           createdAt: at,
         });
         if (inserted === undefined) return undefined;
-        prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(
-          hashToken(tokens.driverToken(inserted, salt)),
-          inserted,
-        );
+        setDriverTokenHash(db, inserted, hashToken(tokens.driverToken(inserted, salt)));
         if (checkout && due) {
           insertPayment(db, {
             bookingId: inserted,
@@ -453,54 +357,12 @@ export function bookingService(deps: BookingServiceDeps) {
         if (!b) throw new NotFound(QUOTE_NOT_FOUND);
         throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
       }
-      if (!checkout) deps.nudgeOutbox?.();
-      deps.onChange?.(b.id);
+      await changed(b, b.status, !checkout);
       return { created: true, result: answer(b) };
     },
 
-    /** Payment received (or the card held): the booking becomes requested, and the operator is alerted. */
-    async paymentSettled(bookingId: number, apply: () => boolean): Promise<boolean> {
-      const b = bookingById(db, bookingId);
-      if (!b) return false;
-      const now = deps.now();
-      const at = now.toISOString();
-      const company = findCompanyById(db, b.companyId);
-      const respondBy = new Date(now.getTime() + (company?.bookingResponseMinutes ?? 10) * 60_000).toISOString();
-      const moved = await write(db, () => {
-        if (!apply()) return false;
-        // A payment for a booking no longer awaiting it (a replay raced a return): the payment is recorded, the booking stays.
-        if (
-          !moveBooking(
-            db,
-            b.id,
-            'awaiting_payment',
-            'requested',
-            at,
-            { respondBy },
-            { quoteId: b.quoteId, status: leadStatusAfter('requested', b.leadStatus), note: null },
-          )
-        )
-          return true;
-        requestedAlerts(b, { ...factsOfBooking(b), respondBy }, company?.bookingSmsVerifiedAt ? company.bookingSmsNumber : null, at);
-        return true;
-      });
-      if (!moved) return false;
-      deps.nudgeOutbox?.();
-      publish(b.id);
-      return true;
-    },
-
-    /** An abandoned checkout: the booking awaiting it is deleted, and the quote may be booked again. */
-    async paymentAbandoned(bookingId: number, also?: () => void): Promise<boolean> {
-      return write(db, () => {
-        also?.();
-        return deleteAwaitingBooking(db, bookingId);
-      });
-    },
-
     /** The motorist's page. */
-    job(token: string, client: string): { id: number; view: JobView } {
-      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+    job(token: string): { id: number; view: JobView } {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return { id: b.id, view: jobView(b) };
     },
@@ -516,19 +378,16 @@ export function bookingService(deps: BookingServiceDeps) {
       return b && jobView(b);
     },
 
-    async cancel(token: string, client: string): Promise<JobView> {
-      jobLimiter.check(`job:${client}`, JOB_RATE_LIMITED);
+    async cancel(token: string): Promise<JobView> {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
       return jobView(await move(b, 'cancelled', 'motorist'));
     },
 
-    driver(token: string, client: string): DriverView {
-      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+    driver(token: string): DriverView {
       return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));
     },
 
-    async driverStep(token: string, step: DriverStep, client: string): Promise<DriverView> {
-      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+    async driverStep(token: string, step: DriverStep): Promise<DriverView> {
       return this.driverStepOf(
         byToken(token, (hash) => bookingByDriverToken(db, hash)),
         step,
@@ -550,8 +409,7 @@ export function bookingService(deps: BookingServiceDeps) {
     },
 
     /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
-    async driverPosition(token: string, position: { lat: number; lng: number }, client: string): Promise<DriverView> {
-      jobLimiter.check(`driver:${client}`, JOB_RATE_LIMITED);
+    async driverPosition(token: string, position: { lat: number; lng: number }): Promise<DriverView> {
       return this.driverPositionOf(
         byToken(token, (hash) => bookingByDriverToken(db, hash)),
         position,
@@ -568,7 +426,7 @@ export function bookingService(deps: BookingServiceDeps) {
       const eta = pickup && inJobArea(position, [pickup, destination ?? undefined]) ? etaFromPosition(position, pickup, now) : null;
       const stored = await write(db, () => setDriverPosition(db, b.id, position.lat, position.lng, now.toISOString(), eta));
       if (!stored) throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
-      publish(b.id);
+      await changed(b, 'position');
       const after = bookingById(db, b.id);
       if (!after) throw notFound();
       return toDriverView(after);
@@ -635,9 +493,11 @@ export function bookingService(deps: BookingServiceDeps) {
           insertOutboxRows(db, texts);
           return true;
         });
-        if (written) sent += 1;
+        if (!written) continue;
+        sent += 1;
+        // The outbox's lanes send it now rather than at their next tick.
+        await deps.events.emit('messages.written', { companyId: b.companyId });
       }
-      if (sent > 0) deps.nudgeOutbox?.();
       return sent;
     },
 
@@ -659,8 +519,8 @@ export function bookingService(deps: BookingServiceDeps) {
       const b = ownBooking(companyId, reference);
       if (!payments) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
       await payments.refund(b.id, body.amount === undefined ? undefined : poundsToPence(body.amount));
-      await deps.afterRefund?.(b.id);
-      publish(b.id);
+      // Its credit note, and the motorist's open page shows it.
+      await changed(b, 'refunded');
       const after = bookingById(db, b.id);
       if (!after) throw notFound();
       return operatorView(after);

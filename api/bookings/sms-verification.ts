@@ -68,7 +68,7 @@ export function withCode(db: Db, row: OutboxRow, now: Date): MailContent {
 /** Is `row` a code to send (its code made at sending)? */
 export const isSmsCodeRow = (row: Pick<OutboxRow, 'kind'>) => row.kind === SMS_CODE_KIND;
 
-export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & { nudgeOutbox?: () => void }) {
+export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'events'>) {
   const { db, config } = deps;
   const smsReady = config.sms !== undefined;
   registerSmsCodeKey(db, config.sessionSecret);
@@ -110,7 +110,8 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now'> & {
         ]);
         return to;
       });
-      deps.nudgeOutbox?.();
+      // Sent now, not at the outbox's next tick.
+      await deps.events.emit('messages.written', { companyId });
       return { success: true, smsNumber: number };
     },
 

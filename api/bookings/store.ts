@@ -3,7 +3,7 @@
 // write() transaction, so a status, its history row and its messages commit together.
 import type { Statement } from 'better-sqlite3';
 import type { BookingStatus } from '#shared/bookings';
-import type { LeadStatus } from '#shared/leads';
+import { readReference, type LeadStatus } from '#shared/leads';
 import type { PaymentKind, PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
@@ -276,4 +276,70 @@ export function bookingsOfQuotes(db: Db, quoteIds: readonly number[]): BookingRo
     'ofQuotes',
     `select ${BOOKING_COLUMNS} from bookings b where b.quote_id in (select value from json_each(?)) and b.status != 'awaiting_payment'`,
   ).all(JSON.stringify(quoteIds)) as BookingRow[];
+}
+
+// The quote a booking names, with what booking it needs of its company: found by its reference
+// through the unique index on public_id (docs/decisions/038-quote-references-measured-alternatives.md).
+export interface QuoteToBook {
+  id: number;
+  publicId: string;
+  companyId: number;
+  pickupPostcode: string;
+  destinationPostcode: string;
+  vehicleType: string;
+  problemType: string;
+  totalPricePence: number;
+  validUntil: string | null;
+  createdAt: string;
+  leadStatus: LeadStatus;
+  companyName: string;
+  companyPhone: string | null;
+  offerBooking: number;
+  /** JSON array of the origins the company's form is on (decision 033). */
+  bookingOrigins: string;
+  responseMinutes: number;
+  smsNumber: string | null;
+  /** 1 when the company texts Republic of Ireland mobiles too (api/mail/textable.ts). */
+  textIrishMobiles: number;
+  /** JSON `[{ label, amountPence }]` as frozen with the quote, or null for quotes from before lines were kept. */
+  lines: string | null;
+  urgency: string;
+  preferredDate: string | null;
+  preferredTime: string | null;
+  /** Jobs for later (api/dispatch/later.ts): how many days ahead, and how many jobs an hour. */
+  laterDaysAhead: number;
+  laterJobsPerHour: number;
+}
+
+/** The quote of this reference (as typed: any case, with or without TQ-), or undefined; a malformed one has none. */
+export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined {
+  const reference = readReference(typed);
+  if (reference === null) return undefined;
+  return prepared(db, 'bookings:quote', () =>
+    db.$client.prepare(
+      `select q.id, q.public_id as publicId, q.company_id as companyId, q.pickup_postcode as pickupPostcode,
+        q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
+        q.total_price_pence as totalPricePence, q.valid_until as validUntil, q.created_at as createdAt, q.status as leadStatus,
+        c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
+        c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
+        q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime,
+        c.later_days_ahead as laterDaysAhead, c.later_jobs_per_hour as laterJobsPerHour
+       from quotes q join companies c on c.id = q.company_id where q.public_id = ?`,
+    ),
+  ).get(reference) as QuoteToBook | undefined;
+}
+
+/** The company of the quote this reference names, or undefined: what the per-company booking limit counts by (api/rate-limits.ts). */
+export function companyOfQuote(db: Db, typed: string): number | undefined {
+  const reference = readReference(typed);
+  if (reference === null) return undefined;
+  const row = prepared(db, 'bookings:quoteCompany', () => db.$client.prepare('select company_id as companyId from quotes where public_id = ?')).get(
+    reference,
+  ) as { companyId: number } | undefined;
+  return row?.companyId;
+}
+
+/** The driver token's hash, once the row id it is made from is known (in the booking's own transaction). */
+export function setDriverTokenHash(db: Db, id: number, hash: string): void {
+  prepared(db, 'bookings:driverTokenHash', () => db.$client.prepare('update bookings set driver_token_hash = ? where id = ?')).run(hash, id);
 }

@@ -22,7 +22,7 @@ import {
   smsCodeSentSchema,
 } from '#shared/booking-responses';
 import { paymentRefundSchema } from '#shared/payment-schemas';
-import { body, error, json, parameter, rateLimited, route } from './define';
+import { body, error, json, parameter, route } from './define';
 
 const tokenParameter = (who: string) => [
   parameter('token', 'path', `The ${who}’s token (32 characters, from the link): never logged`, 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g'),
@@ -39,10 +39,11 @@ export const bookings = {
     method: 'post',
     path: '/api/bookings',
     'x-access': 'public',
+    'x-rate-limit': ['booking', 'bookingCompany'],
     tags: ['Public'],
     summary: 'Books the recovery of a quote at its quoted price: the operator is alerted at once (email, and a text when set)',
     description:
-      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). A mobile number the company does not text (not a UK mobile, or an Irish one unless the company allows them; never premium, satellite, personal or pager numbers): 400 PHONE_NOT_TEXTABLE with the message under `fields.phone`, nothing stored. Rate-limited per client address (BOOKING_RATE_LIMIT an hour, IPv6 counted by /64) before anything is read, and per company (BOOKING_COMPANY_RATE_LIMIT an hour).',
+      'One booking per quote: a repeat with the same `bookingKey` answers 200 with the booking it made; another form’s booking of a booked quote is 409 ALREADY_BOOKED. After the quote’s validity: 409 QUOTE_EXPIRED (a fresh quote is needed). A mobile number the company does not text (not a UK mobile, or an Irish one unless the company allows them; never premium, satellite, personal or pager numbers): 400 PHONE_NOT_TEXTABLE with the message under `fields.phone`, nothing stored. Rate-limited per client address (BOOKING_RATE_LIMIT an hour, IPv6 counted by /64), then per company (BOOKING_COMPANY_RATE_LIMIT an hour), before anything is checked or stored: a refused booking closes no open checkout.',
     request: {
       body: body(bookingRequestSchema, {
         quoteId: 'TQ-KJAECF76R',
@@ -60,22 +61,23 @@ export const bookings = {
       409: error(
         'The quote’s price has expired (QUOTE_EXPIRED), it is booked already (ALREADY_BOOKED), or the company takes no bookings online (BOOKING_NOT_OFFERED)',
       ),
-      429: rateLimited,
     },
   }),
   job: route({
     method: 'get',
     path: '/api/jobs/{token}',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The motorist’s status page: status, ETA, driver and the number to call',
     parameters: tokenParameter('motorist'),
-    responses: { 200: json(jobViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(jobViewSchema, 'The job'), 404: jobMissing, 410: jobClosed },
   }),
   jobEvents: route({
     method: 'get',
     path: '/api/jobs/{token}/events',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The job as Server-Sent Events: a `job` event now and at every change, a comment every 20 s',
     description:
@@ -92,34 +94,38 @@ export const bookings = {
     method: 'post',
     path: '/api/jobs/{token}/cancel',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The motorist cancels a booking that is requested or accepted',
     parameters: tokenParameter('motorist'),
-    responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(jobViewSchema, 'Cancelled'), 404: jobMissing, 409: outOfOrder, 410: jobClosed },
   }),
   driver: route({
     method: 'get',
     path: '/api/driver/{token}',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver’s page: the motorist, the vehicle, the route and the status',
     parameters: tokenParameter('driver'),
-    responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(driverViewSchema, 'The job'), 404: jobMissing, 410: jobClosed },
   }),
   driverStatus: route({
     method: 'post',
     path: '/api/driver/{token}/status',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver moves the job on: on_the_way → arrived → loaded → completed (positions are deleted at completed)',
     parameters: tokenParameter('driver'),
     request: { body: body(driverStatusSchema, { status: 'on_the_way' }) },
-    responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed },
   }),
   driverPosition: route({
     method: 'post',
     path: '/api/driver/{token}/position',
     'x-access': 'public',
+    'x-rate-limit': ['driver'],
     tags: ['Public'],
     summary: 'The driver’s position while on the way: the motorist’s ETA is recomputed from it',
     parameters: tokenParameter('driver'),
@@ -129,7 +135,6 @@ export const bookings = {
       404: jobMissing,
       409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER'),
       410: jobClosed,
-      429: rateLimited,
     },
   }),
   list: route({

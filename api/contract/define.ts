@@ -60,9 +60,39 @@ export const BODY_LIMITS = {
 export const bodyLimitOf = (r: Pick<ContractRoute, 'x-body-limit' | 'request'>): number =>
   r['x-body-limit'] ?? (r.request?.body ? BODY_LIMITS.small : BODY_LIMITS.none);
 
+/**
+ * The rate limits a route may name in its `x-rate-limit`, each counted per key: the client's
+ * address (IPv6 by /64, api/platform/http/rate-limit.ts), a company, or a signed-in session. The
+ * server (api/rate-limits.ts) refuses a request over any of its route's limits with 429 and
+ * `Retry-After` before the handler runs, so a refused request does no work; the document shows
+ * the limits under the route's 429 answer and in its `x-rate-limit`. Each number is its `env`
+ * variable's (docs/configuration.md; 0 turns the limit off).
+ */
+export const RATE_LIMITS = {
+  booking: { per: 'address', env: 'BOOKING_RATE_LIMIT', description: 'BOOKING_RATE_LIMIT bookings an hour per client address' },
+  bookingCompany: {
+    per: 'company',
+    env: 'BOOKING_COMPANY_RATE_LIMIT',
+    description: 'BOOKING_COMPANY_RATE_LIMIT bookings an hour per company, counted from every address',
+  },
+  job: { per: 'address', env: 'JOB_RATE_LIMIT', description: 'JOB_RATE_LIMIT requests a minute per client address to the motorist’s job pages' },
+  driver: { per: 'address', env: 'JOB_RATE_LIMIT', description: 'JOB_RATE_LIMIT requests a minute per client address to the driver’s pages' },
+  vehicleLookup: { per: 'address', env: 'VEHICLE_LOOKUP_RATE_LIMIT', description: 'VEHICLE_LOOKUP_RATE_LIMIT look-ups a minute per client address' },
+  quote: {
+    per: 'address',
+    env: 'QUOTE_RATE_LIMIT',
+    description: 'QUOTE_RATE_LIMIT a minute per client address, one budget with the quote calculations',
+  },
+  contact: { per: 'address', env: 'CONTACT_RATE_LIMIT', description: 'CONTACT_RATE_LIMIT a minute per client address' },
+} as const satisfies Record<string, { per: 'address' | 'company' | 'session'; env: string; description: string }>;
+
+export type RateLimitName = keyof typeof RATE_LIMITS;
+
 /** A route as the contract declares it: an OpenAPI route with its access. */
 export type ContractRoute = RouteConfig & {
   'x-access': Access;
+  /** The rate limits it is under, checked in this order before its handler runs (RATE_LIMITS). */
+  'x-rate-limit'?: readonly RateLimitName[];
   /** The largest body it reads, when not BODY_LIMITS' default for it (bodyLimitOf). */
   'x-body-limit'?: number;
   /** An operator route's 401 message when it should say what to do; the default says "not signed in". */
@@ -145,6 +175,10 @@ function sharedResponses(config: ContractRoute) {
   if (refusesSomeRole(config)) responses[403] = config.method === 'get' ? SHARED.roleRefused : SHARED.roleOrOrigin;
   if (config.request?.body) responses[413] = SHARED.tooLarge;
   if (jsonBody) responses[415] = SHARED.unsupported;
+  const limits = config['x-rate-limit'];
+  if (limits && limits.length > 0) {
+    responses[429] = error(`Rate limited (${limits.map((name) => RATE_LIMITS[name].description).join('; ')}): \`Retry-After\` says when to try again`);
+  }
   // A write waits for the database's write lock only until its deadline (api/platform/db/write.ts).
   if (config.method !== 'get') responses[503] = SHARED.unavailable;
   return responses;

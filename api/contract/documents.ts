@@ -3,7 +3,7 @@
 // the portal, and sets what its invoices print (VAT number, business address).
 import { OFFICE, OWNER } from '#shared/roles';
 import { documentListSchema, documentSummarySchema, invoiceSettingsSchema, invoiceSettingsUpdateSchema } from '#shared/documents';
-import { body, error, json, parameter, rateLimited, route } from './define';
+import { body, error, json, parameter, route } from './define';
 
 const tokenParameter = parameter('token', 'path', 'The motorist’s token (32 characters, from the link): never logged', 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
 const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
@@ -22,28 +22,31 @@ export const documents = {
     method: 'get',
     path: '/api/jobs/{token}/documents',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The job’s receipt or VAT invoice and its credit notes, oldest first (empty until the job is completed and paid)',
     parameters: [tokenParameter],
-    responses: { 200: json(documentListSchema, 'The documents'), 404: jobMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: json(documentListSchema, 'The documents'), 404: jobMissing, 410: jobClosed },
   }),
   jobReceipt: route({
     method: 'get',
     path: '/api/jobs/{token}/receipt',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'The job’s receipt or VAT invoice as a PDF',
     parameters: [tokenParameter],
-    responses: { 200: pdf, 404: jobMissing, 409: notIssued, 410: jobClosed, 429: rateLimited },
+    responses: { 200: pdf, 404: jobMissing, 409: notIssued, 410: jobClosed },
   }),
   jobDocument: route({
     method: 'get',
     path: '/api/jobs/{token}/documents/{number}',
     'x-access': 'public',
+    'x-rate-limit': ['job'],
     tags: ['Public'],
     summary: 'One of the job’s documents (a credit note, say) as a PDF',
     parameters: [tokenParameter, numberParameter],
-    responses: { 200: pdf, 404: documentMissing, 410: jobClosed, 429: rateLimited },
+    responses: { 200: pdf, 404: documentMissing, 410: jobClosed },
   }),
   bookingList: route({
     method: 'get',

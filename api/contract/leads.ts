@@ -4,7 +4,7 @@
 import { OFFICE } from '#shared/roles';
 import { leadContactSchema, leadFilterSchema, leadStatusUpdateSchema } from '#shared/schemas';
 import { leadDetailSchema, leadNumbersSchema, leadPageSchema, successSchema } from '#shared/responses';
-import { body, error, json, parameter, rateLimited, route } from './define';
+import { body, error, json, parameter, route } from './define';
 
 const referenceParameter = parameter('reference', 'path', 'A quote reference as shown (TQ-…), as typed', 'TQ-KJAECF76R');
 /** One answer for a malformed, unknown or another company's reference: nobody learns another company's quotes. */
@@ -74,11 +74,12 @@ export const leads = {
     method: 'post',
     path: '/api/quotes/{reference}/contact',
     'x-access': 'public',
+    'x-rate-limit': ['contact'],
     tags: ['Public'],
     summary: 'Records that the motorist tapped WhatsApp or Call on this quote (the widget’s contact event)',
     description: 'Sets only the quote’s contact marker. Rate-limited per client (CONTACT_RATE_LIMIT a minute).',
     parameters: [referenceParameter],
     request: { body: body(leadContactSchema, { channel: 'phone' }) },
-    responses: { 200: json(successSchema, 'Recorded'), 404: error('No quote has this reference'), 429: rateLimited },
+    responses: { 200: json(successSchema, 'Recorded'), 404: error('No quote has this reference') },
   }),
 };

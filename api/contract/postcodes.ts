@@ -1,7 +1,7 @@
 // The unit postcode nearest to a position: the quote form's "Use my location".
 import { z } from 'zod';
 import { nearbyPostcodeSchema } from '#shared/responses';
-import { error, json, rateLimited, route } from './define';
+import { error, json, route } from './define';
 
 export const NO_POSTCODE_NEAR = 'We could not find a UK postcode near you. Please type it.';
 
@@ -26,6 +26,7 @@ export const postcodes = {
     method: 'get',
     path: '/api/postcodes/nearest',
     'x-access': 'public',
+    'x-rate-limit': ['quote'],
     tags: ['Public'],
     summary: 'The unit postcode nearest to a position (the quote form’s “Use my location”)',
     description:
@@ -35,7 +36,6 @@ export const postcodes = {
       200: json(nearbyPostcodeSchema, 'The nearest unit'),
       400: error('lat or lng missing or not a number in range (per-field messages)'),
       404: error('No unit within 1 km: `code` is NO_POSTCODE_NEAR'),
-      429: rateLimited,
     },
   }),
 };

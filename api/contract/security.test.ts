@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { ROLES } from '#shared/roles';
-import { exampleBody, readsJson } from './define';
+import { exampleBody, RATE_LIMITS, readsJson } from './define';
 import { accessOf, allRoutes } from './index';
 
 /** The example body of each route that takes one, by `METHOD /path`. */
@@ -278,5 +278,44 @@ describe('bad input never reaches a 500', () => {
     const res = await t.raw('GET', '/api/nothing-here');
     expect(res.status).toBe(404);
     expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
+  });
+});
+
+describe('rate limits named in the contract refuse before any work (generated from the contract)', () => {
+  const LIMITED = allRoutes
+    .filter((r) => (r['x-rate-limit'] ?? []).length > 0)
+    .map((r) => ({ key: `${r.method.toUpperCase()} ${r.path}`, route: r, names: r['x-rate-limit'] ?? [] }));
+  // Any path parameter filled in with a value no row has (a token, an id): the handler's answer is a 404.
+  const unknownRow = (path: string) => path.replaceAll(/\{\w+\}/g, (name) => (name === '{token}' ? 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g' : '000000001'));
+
+  it('covers the routes that name a limit', () => {
+    expect(LIMITED.map((r) => r.key)).toEqual(expect.arrayContaining(['POST /api/bookings', 'GET /api/jobs/{token}', 'POST /api/vehicles/lookup']));
+  });
+
+  it.each(LIMITED)('$key: over its first limit, 429 with Retry-After in place of what its handler would answer', async ({ route: r, names }) => {
+    // Only the first limit is at 1; the others are off, so the answer is the first one's.
+    const env = Object.fromEntries(Object.values(RATE_LIMITS).map((limit) => [limit.env, '0']));
+    env[RATE_LIMITS[names[0]].env] = '1';
+    const t = createTestApp({ env });
+    const call = () => t.raw(r.method.toUpperCase(), unknownRow(r.path), { body: exampleBody(r) });
+    const first = await call();
+    expect(first.status).not.toBe(429);
+    const second = await call();
+    expect(second.status).toBe(429);
+    expect(second.json).toMatchObject({ code: 'RATE_LIMITED', message: expect.any(String), requestId: expect.any(String) });
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+    // A public route's refusal is readable by the page that asked.
+    if (accessOf(r) === 'public') expect(second.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('documents each limit: a 429 answer naming it, and `x-rate-limit` on the operation', async () => {
+    const t = createTestApp();
+    const doc = (await t.call('GET', '/api/openapi.json')).json;
+    for (const { route: r, names } of LIMITED) {
+      const operation = doc.paths[r.path.replaceAll(/\{(\w+)\}/g, '{$1}')][r.method];
+      expect(operation['x-rate-limit'], r.path).toEqual(names);
+      expect(operation.responses['429'], r.path).toBeDefined();
+    }
+    expect(doc.paths['/api/bookings'].post.responses['429'].description).toContain('BOOKING_COMPANY_RATE_LIMIT');
   });
 });

@@ -3,13 +3,14 @@
 // the URL, so no request log line holds it (docs/architecture.md).
 import { OFFICE, OWNER } from '#shared/roles';
 import { vehicleLookupRequestSchema, vehicleLookupResponseSchema, vehicleRulesSchema, vehicleRulesUpdateSchema } from '#shared/vehicle-rules';
-import { body, companyMissing, error, json, route } from './define';
+import { body, companyMissing, json, route } from './define';
 
 export const vehicles = {
   lookup: route({
     method: 'post',
     path: '/api/vehicles/lookup',
     'x-access': 'public',
+    'x-rate-limit': ['vehicleLookup'],
     tags: ['Public'],
     summary: 'What the DVLA says a number plate is, and which of the company’s vehicle types that makes it (the quote form’s Registration field)',
     description:
@@ -18,7 +19,6 @@ export const vehicles = {
     responses: {
       200: json(vehicleLookupResponseSchema, 'Found, not found or unavailable'),
       404: companyMissing,
-      429: error('Rate limited: `Retry-After` says when to try again (its own limit, VEHICLE_LOOKUP_RATE_LIMIT a minute)'),
     },
   }),
   rules: route({

@@ -6,16 +6,16 @@ import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
 import type { LiveHub, LiveKey } from '../bookings/live';
 import { HEARTBEAT_MS, STREAMS_FULL } from '../bookings/routes';
-import type { AppDeps } from '../platform/deps';
 import { NotFound, TooManyRequests } from '../platform/errors';
 import { addressGroup } from '../platform/http/connection-guard';
 import type { AppEnv } from '../platform/http/context';
-import { ContractHono } from '../platform/http/contract-hono';
 import { clientAddress } from '../platform/http/rate-limit';
 import { parseId } from '../platform/http/validate';
-import { routes } from '../routes';
+import { contract } from '../contract';
+import { serve, type AppParts } from '../routes';
 import { boardKey, personKey } from './live';
-import type { DispatchService, Person } from './service';
+import { dispatchLive } from './live';
+import { dispatchService, type Person } from './service';
 
 const person = (c: Context<AppEnv>): Person => {
   const user = currentUser(c);
@@ -27,7 +27,12 @@ const rowId = (raw: string, message: string) => {
   return id;
 };
 
-export function dispatchRoutes(deps: Pick<AppDeps, 'config'>, dispatch: DispatchService, live: LiveHub) {
+export function dispatchRoutes(parts: AppParts) {
+  const { deps, bookings, live } = parts;
+  const dispatch = dispatchService({ ...deps, bookings, live: dispatchLive(live) });
+  // Every change to a job (booked, answered, moved, cancelled) reaches its company's boards and its driver's screens.
+  deps.events.on('job.changed', (change) => dispatch.jobChanged(change.bookingId));
+
   /** A stream of `key`'s changes: a `ready` event now, then one `job` event per change, a comment every 20 s. */
   function changes(c: Context<AppEnv>, key: LiveKey) {
     const address = clientAddress(c, deps.config.trustProxy);
@@ -58,42 +63,40 @@ export function dispatchRoutes(deps: Pick<AppDeps, 'config'>, dispatch: Dispatch
     );
   }
 
-  const t = routes.trucks;
-  const d = routes.dispatch;
-  const m = routes.myJobs;
-  return (
-    new ContractHono<AppEnv>()
-      .openapi(t.list, (c) => c.json(dispatch.trucks(currentUser(c).companyId), 200))
-      .openapi(t.create, async (c) => c.json(await dispatch.createTruck(currentUser(c).companyId, c.req.valid('json')), 201))
-      .openapi(t.update, async (c) =>
-        c.json(await dispatch.updateTruck(currentUser(c).companyId, rowId(c.req.param('id'), 'Truck not found'), c.req.valid('json')), 200),
-      )
-      .openapi(t.remove, async (c) => c.json(await dispatch.deleteTruck(currentUser(c).companyId, rowId(c.req.param('id'), 'Truck not found')), 200))
-      .openapi(t.carriage, (c) => c.json(dispatch.carriage(currentUser(c).companyId), 200))
-      .openapi(t.setCarriage, async (c) =>
-        c.json(
-          await dispatch.setCarriage(currentUser(c).companyId, rowId(c.req.param('id'), 'No such vehicle type row of this company'), c.req.valid('json')),
-          200,
-        ),
-      )
-      .openapi(d.boardEvents, (c) => changes(c, boardKey(currentUser(c).companyId)))
-      .openapi(d.board, (c) => {
-        c.header('Cache-Control', 'no-store');
-        return c.json(dispatch.board(currentUser(c).companyId), 200);
-      })
-      .openapi(d.assign, async (c) => c.json(await dispatch.assign(person(c), c.req.param('reference'), c.req.valid('json')), 200))
-      .openapi(d.acceptLater, async (c) => c.json(await dispatch.acceptLater(person(c), c.req.param('reference'), c.req.valid('json')), 200))
-      .openapi(d.laterSettings, (c) => c.json(dispatch.laterSettings(currentUser(c).companyId), 200))
-      .openapi(d.updateLaterSettings, async (c) => c.json(await dispatch.updateLaterSettings(currentUser(c).companyId, c.req.valid('json')), 200))
-      // The stream before `{reference}`, so `events` is never read as a reference.
-      .openapi(m.events, (c) => changes(c, personKey(currentUser(c).id)))
-      .openapi(m.list, (c) => c.json(dispatch.myJobs(person(c)), 200))
-      .openapi(m.job, (c) => {
-        c.header('Cache-Control', 'no-store');
-        return c.json(dispatch.myJob(person(c), c.req.param('reference')), 200);
-      })
-      .openapi(m.status, async (c) => c.json(await dispatch.myStep(person(c), c.req.param('reference'), c.req.valid('json').status), 200))
-      .openapi(m.position, async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200))
-      .openapi(m.phone, async (c) => c.json(await dispatch.setMyPhone(person(c), c.req.valid('json').phone), 200))
-  );
+  const trucks = serve(parts, contract.trucks, {
+    list: (c) => c.json(dispatch.trucks(currentUser(c).companyId), 200),
+    create: async (c) => c.json(await dispatch.createTruck(currentUser(c).companyId, c.req.valid('json')), 201),
+    update: async (c) => c.json(await dispatch.updateTruck(currentUser(c).companyId, rowId(c.req.param('id'), 'Truck not found'), c.req.valid('json')), 200),
+    remove: async (c) => c.json(await dispatch.deleteTruck(currentUser(c).companyId, rowId(c.req.param('id'), 'Truck not found')), 200),
+    carriage: (c) => c.json(dispatch.carriage(currentUser(c).companyId), 200),
+    setCarriage: async (c) =>
+      c.json(
+        await dispatch.setCarriage(currentUser(c).companyId, rowId(c.req.param('id'), 'No such vehicle type row of this company'), c.req.valid('json')),
+        200,
+      ),
+  });
+  const board = serve(parts, contract.dispatch, {
+    board: (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(dispatch.board(currentUser(c).companyId), 200);
+    },
+    boardEvents: (c) => changes(c, boardKey(currentUser(c).companyId)),
+    assign: async (c) => c.json(await dispatch.assign(person(c), c.req.param('reference'), c.req.valid('json')), 200),
+    acceptLater: async (c) => c.json(await dispatch.acceptLater(person(c), c.req.param('reference'), c.req.valid('json')), 200),
+    laterSettings: (c) => c.json(dispatch.laterSettings(currentUser(c).companyId), 200),
+    updateLaterSettings: async (c) => c.json(await dispatch.updateLaterSettings(currentUser(c).companyId, c.req.valid('json')), 200),
+  });
+  // The contract lists `events` before `{reference}`, and serve registers in its order.
+  const mine = serve(parts, contract.myJobs, {
+    list: (c) => c.json(dispatch.myJobs(person(c)), 200),
+    events: (c) => changes(c, personKey(currentUser(c).id)),
+    job: (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(dispatch.myJob(person(c), c.req.param('reference')), 200);
+    },
+    status: async (c) => c.json(await dispatch.myStep(person(c), c.req.param('reference'), c.req.valid('json').status), 200),
+    position: async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200),
+    phone: async (c) => c.json(await dispatch.setMyPhone(person(c), c.req.valid('json').phone), 200),
+  });
+  return trucks.route('/', board).route('/', mine);
 }

@@ -54,11 +54,9 @@ export const CONFIRM_TRUCK = 'Assign it anyway?';
 type TruckUpdate = z.output<typeof truckUpdateSchema>;
 type LaterSettingsBody = z.output<typeof laterSettingsSchema>;
 
-export interface DispatchDeps extends Pick<AppDeps, 'db' | 'config' | 'now'> {
+export interface DispatchDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events'> {
   bookings: BookingService;
   live: DispatchLive;
-  /** Called after a change wrote outbox rows: the worker sends them without waiting for its next tick. */
-  nudgeOutbox?: () => void;
 }
 
 /** Whom a job's texts and streams concern: the signed-in person. */
@@ -197,7 +195,8 @@ export function dispatchService(deps: DispatchDeps) {
       setAssignment(db, b.id, { userId: after, truckId: checked.truck?.id ?? null, at, overrideBy: checked.overrideBy });
       if (texts.length > 0) insertOutboxRows(db, texts);
     });
-    if (texts.length > 0) deps.nudgeOutbox?.();
+    // The outbox's lanes send the driver's texts now rather than at their next tick.
+    if (texts.length > 0) await deps.events.emit('messages.written', { companyId: b.companyId });
     live.changed(b.companyId, after, { reference: b.reference, status: b.status });
     if (before !== null && before !== after) live.toPerson(before, { reference: b.reference, status: b.status, removed: true });
   }

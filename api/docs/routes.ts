@@ -2,11 +2,10 @@
 // as the app registered it, with the session cookie and the token header as its security schemes
 // and this server as its `servers` entry, and a readable page of the same document.
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { ContractHono } from '../platform/http/contract-hono';
-import type { AppEnv } from '../platform/http/context';
+import { contract } from '../contract';
 import { inlineStylePageCsp } from '../platform/http/security';
 import { SECURITY_SCHEMES } from '../contract/define';
-import { routes } from '../routes';
+import { serve, type AppParts } from '../routes';
 
 type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
 
@@ -38,8 +37,10 @@ function docsPage(doc: OpenApiDocument): string {
 ${rows}</main></body></html>`;
 }
 
-/** `api` is the app every contract route is registered on; the document is built on first request. */
-export function docsRoutes(api: Pick<OpenAPIHono<AppEnv>, 'getOpenAPI31Document' | 'openAPIRegistry'>, publicUrl: string) {
+/** `parts.api` is the app every contract route is registered on; the document is built on first request. */
+export function docsRoutes(parts: AppParts) {
+  const { api } = parts;
+  const publicUrl = parts.deps.config.publicUrl;
   for (const [name, scheme] of Object.entries(SECURITY_SCHEMES)) api.openAPIRegistry.registerComponent('securitySchemes', name, scheme);
   let doc: OpenApiDocument | undefined;
   let html: string | undefined;
@@ -50,10 +51,11 @@ export function docsRoutes(api: Pick<OpenAPIHono<AppEnv>, 'getOpenAPI31Document'
       servers: [{ url: publicUrl, description: 'This server (PUBLIC_URL)' }],
     }));
 
-  return new ContractHono<AppEnv>()
-    .openapi(routes.docs.openapi, (c) => c.json(document(), 200))
-    .openapi(routes.docs.page, (c) => {
+  return serve(parts, contract.docs, {
+    openapi: (c) => c.json(document(), 200),
+    page: (c) => {
       c.header('Content-Security-Policy', CSP);
       return c.html((html ??= docsPage(document())), 200);
-    });
+    },
+  });
 }

@@ -54,7 +54,7 @@ const summary = (row: DocumentRow): DocumentSummary => ({
 /** A document's number as a path gives it ('000012' or '12'); null when it is not one. */
 const numberOf = (typed: string): number | null => (/^\d{1,9}$/.test(typed) ? Number(typed) : null);
 
-export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
+export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'events'>) {
   const { db, logger, now } = deps;
 
   const primaryOf = (docs: DocumentRow[]) => {
@@ -194,28 +194,22 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now'>) {
     filename: `${DOCUMENT_TITLES[row.kind].toLowerCase().replaceAll(' ', '-')}-${documentNumber(row.number)}.pdf`,
   });
 
+  // A completed job gets what it is owed, a refund its credit note, as they happen (after the
+  // payments heard the same change: a hold is captured first). Never fails the change: the sweep tries again.
+  deps.events.on('job.changed', async ({ bookingId, kind }) => {
+    if (kind !== 'completed' && kind !== 'refunded') return;
+    try {
+      if (kind === 'completed') await settle(bookingId);
+      else await creditsFor(bookingId);
+    } catch (err) {
+      const msg = kind === 'completed' ? 'Could not issue a job’s receipt; the sweep will' : 'Could not issue a refund’s credit note; the sweep will';
+      logger.warn({ msg, bookingId, error: err instanceof Error ? err.message : String(err) });
+    }
+  });
+
   return {
     issueFor,
     creditsFor,
-
-    /** After a job's status changed: a completed job gets what it is owed. Never fails the change: the sweep tries again. */
-    async afterMove(bookingId: number, status: string): Promise<void> {
-      if (status !== 'completed') return;
-      try {
-        await settle(bookingId);
-      } catch (err) {
-        logger.warn({ msg: 'Could not issue a job’s receipt; the sweep will', bookingId, error: err instanceof Error ? err.message : String(err) });
-      }
-    },
-
-    /** After the operator's refund: its credit note at once (a refund before the document needs none). Never fails the refund: the sweep tries again. */
-    async afterRefund(bookingId: number): Promise<void> {
-      try {
-        await creditsFor(bookingId);
-      } catch (err) {
-        logger.warn({ msg: 'Could not issue a refund’s credit note; the sweep will', bookingId, error: err instanceof Error ? err.message : String(err) });
-      }
-    },
 
     /** The sweep (a job): documents owed and not yet issued, a receipt after a hold was captured late, credit notes after refunds. */
     async sweep(limit = 50): Promise<number> {

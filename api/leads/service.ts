@@ -25,7 +25,6 @@ import {
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { NotFound, ValidationFailed } from '../platform/errors';
-import { createRateLimiter } from '../platform/http/rate-limit';
 import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
 import { csvStream, type ExportRow } from './csv';
 import { leadNumbers, numbersWindow } from './numbers';
@@ -55,8 +54,7 @@ export function decodeCursor(cursor: string): { createdAt: string; id: number } 
 }
 
 export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
-  const { db, config } = deps;
-  const contactLimiter = createRateLimiter({ limit: config.contactRateLimit, windowMs: 60_000 });
+  const { db } = deps;
   const notFound = () => new NotFound(QUOTE_NOT_FOUND);
 
   /** The quote a typed reference names, of this company only. */
@@ -140,8 +138,7 @@ export function leadService(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
      * The motorist tapped WhatsApp or Call on this quote: public, so it sets the marker and nothing
      * else. Any stored reference is found through the unique index on public_id.
      */
-    async contact(reference: string, channel: ContactChannel, client: string): Promise<void> {
-      contactLimiter.check(`contact:${client}`, CONTACT_RATE_LIMITED);
+    async contact(reference: string, channel: ContactChannel): Promise<void> {
       const stored = readReference(reference);
       if (stored === null) throw notFound();
       const at = deps.now().toISOString();

@@ -5,8 +5,8 @@ import { insertQuote } from '../quotes/store';
 import { createTestApp, TEST_ORIGIN } from '../test/harness';
 import { quote18720 } from '../test/payment-fixtures';
 
-async function setup() {
-  const t = createTestApp();
+async function setup(env: Record<string, string> = {}) {
+  const t = createTestApp({ env });
   const op = await t.operator();
   const page = async (method: 'GET' | 'POST', path: string, init: { cookie?: string; origin?: string | null; form?: string } = {}) => {
     const headers: Record<string, string> = {};
@@ -19,9 +19,9 @@ async function setup() {
     return { status: res.status, location: res.headers.get('location'), text: await res.text() };
   };
   const quote = () => insertQuote(t.deps.db, quote18720(op.companyId));
-  const book = (quoteId: string) =>
+  const book = (quoteId: string, bookingKey = 'local-pay-booking-form-0001') =>
     t.call('POST', '/api/bookings', {
-      body: { quoteId, bookingKey: 'local-pay-booking-form-0001', name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
+      body: { quoteId, bookingKey, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE' },
     });
   return { t, op, page, quote, book };
 }
@@ -79,5 +79,33 @@ describe('payments in local mode', () => {
     const { t, page } = await setup();
     expect((await page('GET', '/pay/cs_local_unknown')).status).toBe(404);
     expect((await t.call('POST', '/api/payments/webhook', { body: {} })).status).toBe(404);
+  });
+});
+
+describe('a rate-limited booking does no work', () => {
+  // Another form's booking of a quote awaiting payment closes that checkout (the motorist who
+  // opened it can no longer pay): a booking refused by a rate limit must not get that far.
+  it.each([
+    ['the client address’s limit', { BOOKING_RATE_LIMIT: '1' }],
+    ['the company’s limit', { BOOKING_RATE_LIMIT: '0', BOOKING_COMPANY_RATE_LIMIT: '1' }],
+  ])('over %s: 429 with Retry-After, and the other motorist’s open checkout is left as it was', async (_limit, env) => {
+    const { t, op, page, quote, book } = await setup(env);
+    await page('POST', '/payments/connect', { cookie: op.cookie, form: 'action=connect' });
+    await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'full' } });
+    const reference = await quote();
+    const first = await book(reference);
+    expect(first.json.job.status).toBe('awaiting_payment');
+    const payments = () => t.deps.db.$client.prepare('select booking_id as bookingId, status, checkout_session_id as checkout from payments').all();
+    const before = payments();
+
+    const other = await book(reference, 'another-booking-form-0002');
+    expect(other.status).toBe(429);
+    expect(other.json.code).toBe('RATE_LIMITED');
+    expect(Number(other.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(payments()).toEqual(before);
+    expect(before).toEqual([expect.objectContaining({ status: 'awaiting' })]);
+    // The first motorist still pays at their checkout, and is booked.
+    expect(await page('POST', new URL(first.json.checkoutUrl).pathname)).toMatchObject({ status: 303, location: first.json.jobUrl });
+    expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open).toEqual([expect.objectContaining({ status: 'requested' })]);
   });
 });

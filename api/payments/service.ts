@@ -2,7 +2,9 @@
 // checkout a booking opens on that account for the amount the frozen quote and the rule say, and
 // the provider's word (webhook, the motorist's return, local mode's card page, reconciliation)
 // that makes the booking requested, or, abandoned, leaves no booking. Bookings' own side
-// (the status, the alerts) is api/bookings/service.ts's, reached through BookingPort.
+// (the status, the alerts) is api/bookings/payment-side.ts's, handed in as a BookingPort; the
+// money follows each later change of the job, heard as the `job.changed` event
+// (api/platform/events.ts), so the payments never call the booking service.
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { sealData, unsealData } from 'iron-session';
 import { penceToPounds, formatPence, poundsToPence } from '#shared/money';
@@ -22,7 +24,7 @@ import {
 import type { PaymentRuleUpdate, PaymentSettings } from '#shared/payment-schemas';
 import { findCompanyById } from '../company/store';
 import { findUserById } from '../auth/store';
-import type { QuoteToBook } from '../bookings/quote-lookup';
+import type { QuoteToBook } from '../bookings/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
@@ -102,13 +104,8 @@ export function checkoutDescription(plan: Pick<PaymentPlan, 'kind' | 'amountPenc
   return `${formatPence(totalPence)} for ${job}`;
 }
 
-export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>, provider: PaymentProvider) {
+export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now' | 'events'>, provider: PaymentProvider, bookings: BookingPort) {
   const { db, config, logger, now } = deps;
-  let bookings: BookingPort | undefined;
-  const port = () => {
-    if (!bookings) throw new Error('payments: bookings not attached');
-    return bookings;
-  };
   // The status page's URL holds the job's token: kept sealed with the payment, never in the clear.
   const sealPassword = Buffer.from(hkdfSync('sha256', config.sessionSecret, 'recovery-quote', 'payment return', 32)).toString('hex');
   const seal = (jobUrl: string) => sealData({ jobUrl }, { password: sealPassword, ttl: 0 });
@@ -138,13 +135,13 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
     if (!state.settled) return false;
     const at = now().toISOString();
     const status = payment.kind === 'hold' ? 'held' : 'paid';
-    return port().paymentSettled(payment.bookingId, () => {
+    return bookings.paymentSettled(payment.bookingId, () => {
       if (!extra()) return false;
       return movePayment(db, payment.id, ['awaiting'], { status, paymentIntentId: state.paymentIntentId, paidAt: at }, at);
     });
   }
 
-  const abandon = (payment: PaymentRow, also?: () => void) => port().paymentAbandoned(payment.bookingId, also);
+  const abandon = (payment: PaymentRow, also?: () => void) => bookings.paymentAbandoned(payment.bookingId, also);
 
   /** Applies one verified connected-account event (docs/product.md §21). */
   async function applyEvent(event: ProviderEvent, settings: PaymentSettingsRow): Promise<WebhookOutcome['outcome']> {
@@ -228,13 +225,9 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
    */
   const oneAtATime = <T>(paymentId: number, work: () => Promise<T>) => db.$store.locks.run(`payment:${paymentId}`, work);
 
-  return {
+  const service = {
     mode: provider.mode,
     provider,
-
-    attachBookings(port: BookingPort) {
-      bookings = port;
-    },
 
     settings: view,
 
@@ -501,12 +494,17 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         }
       }
       for (const pending of paymentsAfterJob(db, limit)) {
-        await this.followJob(pending.bookingId, pending.bookingStatus);
+        await service.followJob(pending.bookingId, pending.bookingStatus);
         done += 1;
       }
       return done;
     },
   };
+  // The money follows the job: refunded or released when it will not happen, captured when done.
+  deps.events.on('job.changed', async ({ bookingId, kind }) => {
+    if (kind === 'completed' || kind === 'declined' || kind === 'expired' || kind === 'cancelled') await service.followJob(bookingId, kind);
+  });
+  return service;
 }
 
 export type PaymentService = ReturnType<typeof paymentService>;

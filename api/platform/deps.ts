@@ -5,6 +5,7 @@ import type { Store } from './db/store';
 import type { Sessions } from '../auth/session';
 import type { Logger } from './http/observability';
 import type { CompanyConfigCache } from '../quotes/company-config';
+import type { AppEvents } from './events';
 
 export interface DistanceEstimator {
   /** Road miles to one decimal; throws PostcodeNotFound for a postcode no data level knows. */
@@ -28,4 +29,6 @@ export interface AppDeps {
   companyCache: CompanyConfigCache;
   /** The clock: tests move it; nothing else calls Date.now() for business rules. */
   now: () => Date;
+  /** What one feature tells the others (a job changed, messages written): api/platform/events.ts. */
+  events: AppEvents;
 }

@@ -11,6 +11,7 @@ import type { VehicleLookup } from './lookup';
 import { chooseVehicleType, defaultRules, typePhrase, vehiclePhrase, type VehicleTypeRow } from './rules';
 import { savedRules, saveRules } from './store';
 
+export const VEHICLE_LOOKUP_RATE_LIMITED = 'Too many number plate look-ups. Please wait a minute and try again.';
 export const UNKNOWN_VEHICLE_TYPE = 'Choose one of your vehicle types';
 
 export function vehicleService(deps: Pick<AppDeps, 'db' | 'companyCache' | 'config' | 'now'>, lookup: VehicleLookup) {

@@ -6,8 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCheckoutSessionIds } from '../../billing/store';
 import { openDatabase, type Db } from './client';
 import { bookingsOfQuotes, bookingsSince, findLeadByReference, leadsSince, listLeads } from '../../leads/store';
-import { bookingByReference } from '../../bookings/store';
-import { quoteForBooking } from '../../bookings/quote-lookup';
+import { bookingByReference, companyOfQuote, quoteForBooking } from '../../bookings/store';
 import { findUserByCompanyId, findUserByStripeCustomer } from '../../auth/store';
 import { paymentByIntent } from '../../payments/store';
 import { companyTextsCountedSince, textKeysToNumberSince, textsCountedSince } from '../../mail/store';
@@ -49,6 +48,11 @@ describe('look-up indexes', () => {
     ],
     ['a quote by reference (the inbox)', (d: Db) => findLeadByReference(d, 1, 'KJAECF76R'), 'SEARCH quotes USING INDEX quotes_public_id_unique (public_id=?)'],
     ['a quote by reference (a booking request)', (d: Db) => quoteForBooking(d, 'TQ-KJAECF76R'), 'SEARCH q USING INDEX quotes_public_id_unique (public_id=?)'],
+    [
+      'the company of a quote by reference (the booking limit per company)',
+      (d: Db) => companyOfQuote(d, 'TQ-KJAECF76R'),
+      'SEARCH quotes USING INDEX quotes_public_id_unique (public_id=?)',
+    ],
     [
       'a booking by its quote’s reference (accept, decline, refund, documents)',
       (d: Db) => bookingByReference(d, 'KJAECF76R'),

@@ -113,12 +113,15 @@ describe('ContractHono', () => {
 });
 
 describe('the feature folders', () => {
-  it('register their contract routes on ContractHono, never on OpenAPIHono itself', () => {
+  it('register their contract routes through serve (api/routes.ts, on a ContractHono), never on OpenAPIHono themselves', () => {
     const api = path.resolve(import.meta.dirname, '../..');
     const sources = (readdirSync(api, { recursive: true }) as string[]).filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
+    const read = (file: string) => readFileSync(path.join(api, file), 'utf8');
     // app.ts's own OpenAPIHono only gathers the feature folders' apps and serves the document.
-    const offenders = sources.filter((file) => file !== 'app.ts' && readFileSync(path.join(api, file), 'utf8').includes('new OpenAPIHono'));
-    expect(offenders).toEqual([]);
-    expect(sources.filter((file) => readFileSync(path.join(api, file), 'utf8').includes('new ContractHono')).length).toBeGreaterThan(10);
+    expect(sources.filter((file) => file !== 'app.ts' && read(file).includes('new OpenAPIHono'))).toEqual([]);
+    // One place registers routes, with the middleware the contract asks for.
+    expect(sources.filter((file) => read(file).includes('new ContractHono'))).toEqual(['routes.ts']);
+    expect(sources.filter((file) => /\.openapi\(/.test(read(file)))).toEqual(['routes.ts']);
+    expect(sources.filter((file) => read(file).includes('serve(parts, contract.')).length).toBeGreaterThan(10);
   });
 });

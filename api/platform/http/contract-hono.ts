@@ -5,25 +5,40 @@
 // the same order, so the OpenAPI document does not change; only what runs does
 // (docs/decisions/029-one-json-body-step.md).
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Env } from 'hono';
+import type { Env, MiddlewareHandler } from 'hono';
 import { jsonBodySchema } from '../../contract/define';
 import { validJsonBody } from './validate';
 
 type Register = OpenAPIHono['openapi'];
+
+/**
+ * A route's middleware that must run after its JSON body is validated (its rate limits,
+ * api/routes.ts, one of which counts by what the body names): put after the JSON-body step. A
+ * route that reads no body runs it right after its own middleware, before zod-openapi validates
+ * its query or path, so a limit there counts even a request with a malformed query. Never documented.
+ */
+export const AFTER_VALIDATION = 'x-after-validation-middleware';
+
+type WithAfter = { [AFTER_VALIDATION]?: MiddlewareHandler[] };
 
 export class ContractHono<E extends Env = Env> extends OpenAPIHono<E> {
   constructor(init?: ConstructorParameters<typeof OpenAPIHono<E>>[0]) {
     super(init);
     // zod-openapi defines `openapi` on each instance, so it is wrapped here rather than overridden.
     const register = this.openapi as unknown as Register;
-    const openapi: Register = (route, handler, hook) => {
+    const openapi: Register = (withAfter, handler, hook) => {
+      const { [AFTER_VALIDATION]: after = [], ...route } = withAfter as typeof withAfter & WithAfter;
       const schema = jsonBodySchema(route);
-      if (schema === undefined) return register(route, handler, hook);
-      const { middleware, hide, ...documented } = route;
+      const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
+      if (schema === undefined) return register(after.length > 0 ? { ...route, middleware: [...own, ...after] } : route, handler, hook);
+      const { middleware: _own, hide, ...documented } = route;
       if (!hide) this.openAPIRegistry.registerPath(documented);
-      const own = middleware === undefined ? [] : Array.isArray(middleware) ? middleware : [middleware];
       // Registered without its body, so zod-openapi adds no validator of its own, and hidden, as it is documented above.
-      return register({ ...route, hide: true, request: { ...route.request, body: undefined }, middleware: [...own, validJsonBody(schema)] }, handler, hook);
+      return register(
+        { ...route, hide: true, request: { ...route.request, body: undefined }, middleware: [...own, validJsonBody(schema), ...after] },
+        handler,
+        hook,
+      );
     };
     this.openapi = openapi as unknown as typeof this.openapi;
   }

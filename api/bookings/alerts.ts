@@ -1,0 +1,114 @@
+// The messages a booking's changes write to the outbox, in the change's own transaction: the
+// operator's alerts of a requested booking (email, and a text to a confirmed number) and the
+// motorist's service texts, whose status page link the outbox puts in as it sends them
+// (api/bookings/job-link.ts). Shared by the booking itself (api/bookings/service.ts) and by a
+// payment that settles one (api/bookings/payment-side.ts).
+import type { BookingStatus } from '#shared/bookings';
+import { bookingMessageKey, type LeadStatus } from '#shared/leads';
+import { alertRecipient } from '../alerts/recipient';
+import { alertAddresses, insertOutboxRows, mayMail, type NewOutboxRow } from '../mail/store';
+import type { AppDeps } from '../platform/deps';
+import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN } from './job-link';
+import { motoristMessages, operatorBookingEmail, operatorBookingSms, type BookingFacts, type MotoristSender } from './messages';
+import { motoristSender } from './sender';
+import type { BookingWithQuote } from './store';
+
+export const NO_SMS_PROVIDER = 'not sent: no SMS provider configured';
+
+/** The lead status a quote is left in by a booking change: booked is contacted, accepted and after is won. */
+export function leadStatusAfter(booking: BookingStatus, current: LeadStatus): LeadStatus {
+  if (booking === 'requested') return current === 'new' ? 'contacted' : current;
+  if (booking === 'accepted' || booking === 'on_the_way' || booking === 'arrived' || booking === 'loaded' || booking === 'completed') return 'won';
+  return current;
+}
+
+/** The facts a stored booking's alerts and texts are made of. */
+export const factsOfBooking = (b: BookingWithQuote): Omit<BookingFacts, 'respondBy'> => ({
+  reference: b.reference,
+  companyName: b.companyName,
+  companyPhone: b.companyPhone,
+  customerName: b.customerName,
+  customerPhone: b.customerPhone,
+  registration: b.registration,
+  note: b.note,
+  position: b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null,
+  pickupPostcode: b.pickupPostcode,
+  destinationPostcode: b.destinationPostcode,
+  vehicleType: b.vehicleType,
+  problemType: b.problemType,
+  pricePence: b.pricePence,
+});
+
+export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
+  const { db, config } = deps;
+  const smsReady = config.sms !== undefined;
+  const mailReady = config.mail.smtpUrl !== undefined;
+
+  function outboxRow(
+    b: { id: number; companyId: number },
+    channel: 'email' | 'sms',
+    audience: 'operator' | 'motorist',
+    step: string,
+    to: string,
+    content: { subject: string; text: string; html: string },
+    at: string,
+  ): NewOutboxRow {
+    // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
+    // until then it is held "waiting for a verified address".
+    const verified = channel === 'sms' || mayMail(db, b.companyId, to);
+    const ready = verified && (channel === 'sms' ? smsReady : mailReady);
+    return {
+      companyId: b.companyId,
+      bookingId: b.id,
+      kind: 'booking',
+      channel,
+      dedupeKey: bookingMessageKey(b.id, audience, step),
+      to,
+      ...content,
+      status: !verified ? 'unverified' : ready ? 'pending' : 'unsent',
+      attempts: 0,
+      nextAttemptAt: ready ? at : null,
+      lastError: ready || !verified ? null : channel === 'sms' ? NO_SMS_PROVIDER : 'not sent: no mail server configured',
+      createdAt: at,
+    };
+  }
+  // The subject is what the operator's alert list shows of a text: never its link's token.
+  const sms = (b: { id: number; companyId: number }, audience: 'operator' | 'motorist', step: string, to: string, body: string, at: string) =>
+    outboxRow(b, 'sms', audience, step, to, { subject: body.replaceAll(JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN).slice(0, 120), text: body, html: '' }, at);
+
+  /** Who the company's motorist texts are from now: its name once checked, else the platform's wording (api/bookings/sender.ts). */
+  const senderOf = (b: { companyId: number; companyName: string }): MotoristSender =>
+    motoristSender(db, { id: b.companyId, name: b.companyName }, deps.now(), config.billing.mode);
+
+  return {
+    senderOf,
+
+    /** One service text to the motorist of `b`, made now. */
+    motoristText: (b: BookingWithQuote, key: string, body: string) => [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
+
+    /**
+     * A booking just requested, inside its transaction: the operator's alerts and the motorist's
+     * text. `smsNumber` is the operator's booking text number only once confirmed (sms-verification.ts).
+     */
+    requested(ref: { id: number; companyId: number }, facts: BookingFacts, smsNumber: string | null, at: string) {
+      const rows: NewOutboxRow[] = [];
+      const addresses = alertAddresses(db, ref.companyId);
+      const to = addresses ? alertRecipient(addresses) : null;
+      if (to) rows.push(outboxRow(ref, 'email', 'operator', 'email', to, operatorBookingEmail(facts, config.publicUrl), at));
+      if (smsNumber) rows.push(sms(ref, 'operator', 'sms', smsNumber, operatorBookingSms(facts, config.publicUrl), at));
+      rows.push(
+        sms(
+          ref,
+          'motorist',
+          'received',
+          facts.customerPhone,
+          motoristMessages.received(senderOf({ companyId: ref.companyId, companyName: facts.companyName }), facts, JOB_LINK_PLACEHOLDER),
+          at,
+        ),
+      );
+      insertOutboxRows(db, rows);
+    },
+  };
+}
+
+export type BookingAlerts = ReturnType<typeof bookingAlerts>;

@@ -1,0 +1,71 @@
+// The app's events between features (decision 039): a small typed emitter, made once per app in
+// api/app.ts and handed to every feature in its dependencies (`deps.events`), so that a feature
+// tells others what happened without calling them, and none of them imports another in a circle.
+//
+// - `job.changed`: a booking changed (its status, the driver's position, a refund). Emitted by the
+//   bookings (api/bookings/) after the change is committed. Heard by the payments (the money
+//   follows the job: api/payments/service.ts), the documents (a completed job's receipt, a
+//   refund's credit note: api/documents/service.ts), the live status pages (api/bookings/service.ts)
+//   and, when the change wrote messages, the outbox's lanes (api/boot.ts), in that order.
+// - `messages.written`: messages not about one job were written to the outbox (the booking text
+//   number's code): heard by the outbox's lanes, which send them now rather than at their next tick.
+//
+// Listeners run one after the other in the order they subscribed, each awaited, so a listener may
+// rely on the ones before it (the receipt after the hold was captured). A listener that throws is
+// logged and the others still run: the change it hears of is committed already, and the jobs that
+// sweep up after (reconciliation, the document sweep) finish what it could not.
+import type { BookingStatus } from '#shared/bookings';
+import type { Logger } from './http/observability';
+
+/** What changed about a job: the status it moved to, the driver's position, or a refund. */
+export type JobChangeKind = BookingStatus | 'position' | 'refunded';
+
+export interface JobChanged {
+  companyId: number;
+  bookingId: number;
+  kind: JobChangeKind;
+  /** The change wrote messages to the outbox (alerts, the motorist's texts). */
+  messages: boolean;
+}
+
+export interface AppEventMap {
+  'job.changed': JobChanged;
+  'messages.written': { companyId: number };
+}
+
+type Listener<E> = (event: E) => void | Promise<void>;
+
+export interface Events<M> {
+  /** Subscribes `listener` to `name`; answers how to unsubscribe. */
+  on<K extends keyof M>(name: K, listener: Listener<M[K]>): () => void;
+  /** Runs every listener of `name`, in the order subscribed, each awaited; never rejects. */
+  emit<K extends keyof M>(name: K, event: M[K]): Promise<void>;
+}
+
+export function createEvents<M>(logger: Pick<Logger, 'error'>): Events<M> {
+  const listeners = new Map<keyof M, Listener<never>[]>();
+  return {
+    on(name, listener) {
+      const list = listeners.get(name) ?? [];
+      list.push(listener as Listener<never>);
+      listeners.set(name, list);
+      return () => {
+        const index = list.indexOf(listener as Listener<never>);
+        if (index >= 0) list.splice(index, 1);
+      };
+    },
+    async emit(name, event) {
+      for (const listener of [...(listeners.get(name) ?? [])]) {
+        try {
+          await (listener as Listener<typeof event>)(event);
+        } catch (err) {
+          logger.error({ msg: 'An event listener failed', event: String(name), error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    },
+  };
+}
+
+export type AppEvents = Events<AppEventMap>;
+
+export const createAppEvents = (logger: Pick<Logger, 'error'>): AppEvents => createEvents<AppEventMap>(logger);
