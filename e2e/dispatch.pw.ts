@@ -104,10 +104,13 @@ test('the office dispatches, the drivers see their own jobs live', async ({ page
   });
 
   await test.step('the board: accept, then driver A and the flatbed in two taps', async () => {
-    const accepted = await dispatcher.request.post(`/api/bookings/${first.reference}/accept`, { data: { etaMinutes: 20 } });
-    expect(accepted.ok(), await accepted.text()).toBe(true);
+    // The banner's link, while the booking still waits for its answer.
     await dispatcher.getByRole('link', { name: 'Open the board' }).click();
     await expect(dispatcher.getByRole('heading', { name: 'Dispatch board' })).toBeVisible();
+    const accepted = await dispatcher.request.post(`/api/bookings/${first.reference}/accept`, { data: { etaMinutes: 20 } });
+    expect(accepted.ok(), await accepted.text()).toBe(true);
+    // Answered: the banner goes, on the board as on every page.
+    await expect(dispatcher.getByRole('link', { name: 'Open the board' })).toHaveCount(0);
     const card = dispatcher.getByRole('listitem').filter({ hasText: `TQ-${first.reference}` });
     await card.getByRole('button', { name: 'Assign' }).click();
     await dispatcher.getByRole('button', { name: 'Alf Driver' }).click();
