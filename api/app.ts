@@ -61,12 +61,19 @@ import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
 import { dispatchRoutes } from './dispatch/routes';
+import { teamRoutes } from './team/routes';
+import { createBlobStore, type BlobStore } from './proof/blob-store';
+import { proofRoutes } from './proof/routes';
+import { proofService, type ProofService } from './proof/service';
+import { teamService } from './team/service';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
   service: BookingService;
   payments: PaymentService;
   documents: DocumentService;
+  /** Photos, signatures and checklists of jobs, and the store their files are kept in. */
+  proof: ProofService;
   live: LiveHub;
 }
 
@@ -75,6 +82,7 @@ const SPA_ROUTES = [
   /^\/verify-email\/[^/]+$/,
   /^\/reset-password\/[^/]+$/,
   /^\/sign-in\/[^/]+$/,
+  /^\/join\/[^/]+$/,
   /^\/$/,
   /^\/auth$/,
   /^\/auth-page$/,
@@ -112,7 +120,9 @@ const FEATURES: Feature[] = [
   dispatchRoutes,
   bookingRoutes,
   documentRoutes,
+  proofRoutes,
   paymentRoutes,
+  teamRoutes,
   docsRoutes,
 ];
 
@@ -142,6 +152,8 @@ export interface AppOptions {
    * handler would be, for the test that shows they need nothing else (api/two-file-route.test.ts).
    */
   extraRoutes?: { routes: ContractRoute[]; features: Feature[] };
+  /** Where photos and signatures are kept: by default the one the configuration names (api/proof/blob-store.ts). */
+  blobs?: BlobStore;
 }
 
 export function createApp(options: AppOptions) {
@@ -191,6 +203,8 @@ export function createApp(options: AppOptions) {
   const payments = paymentService(deps, config.billing.mode === 'stripe' ? createStripePayments(deps) : createLocalPayments(deps), bookingPaymentSide(deps));
   const documents = documentService(deps);
   const bookings = bookingService({ ...deps, live, payments });
+  // Proof of condition (docs/product.md, "Proof of condition"): files in the blob store, rows in the database.
+  const proof = proofService(deps, options.blobs ?? createBlobStore(config.uploads));
   // Every route is one of the contract's (api/contract/), served with its middleware by its
   // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.
   const table = options.extraRoutes ? [...allRoutes, ...options.extraRoutes.routes] : allRoutes;
@@ -206,7 +220,10 @@ export function createApp(options: AppOptions) {
     bookings,
     payments,
     documents,
+    proof,
     live,
+    // The team: invitations, roles, the refund limit, and the sign-ins the audit log records.
+    team: teamService(deps),
     api,
     hashPassword: options.hashPassword,
   };
@@ -264,7 +281,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, live };
+  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live };
   return { app, deps, billing, bookings: appBookings };
 }
 

@@ -12,11 +12,13 @@ import type { Logger } from './platform/http/observability';
 import type { AppDeps } from './platform/deps';
 import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
+import { auditRetentionJob } from './team/audit-retention';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { laterReminderJob } from './dispatch/reminders';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
+import { blobSweepJob } from './proof/sweep';
 
 /**
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
@@ -24,11 +26,13 @@ import { documentSweepJob } from './documents/sweep';
  */
 const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   retentionJob({ ...deps, hour: deps.config.retentionHour }),
+  auditRetentionJob({ ...deps, hour: deps.config.retentionHour }),
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
   laterReminderJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
+  blobSweepJob({ db: deps.db, blobs: bookings.proof.blobs }),
 ];
 
 /** `now`: the server's clock, when not the real one (the browser journeys' clock control, api/platform/test-clock.ts). */

@@ -25,11 +25,13 @@ import type { ContractRoute } from './contract';
 import { refusesSomeRole } from './contract/define';
 import type { DocumentService } from './documents/service';
 import type { PaymentService } from './payments/service';
+import type { ProofService } from './proof/service';
 import type { AppDeps } from './platform/deps';
 import { AFTER_VALIDATION, ContractHono } from './platform/http/contract-hono';
 import type { AppEnv } from './platform/http/context';
 import { limitMiddleware, type RateLimits } from './rate-limits';
 import type { VehicleService } from './vehicles/service';
+import type { TeamService } from './team/service';
 
 /** What the features' routes are given: the dependency bag, the app's rate limits and the services more than one feature uses. */
 export interface AppParts {
@@ -43,7 +45,11 @@ export interface AppParts {
   bookings: BookingService;
   payments: PaymentService;
   documents: DocumentService;
+  /** Photos, signatures and checklists of jobs (docs/product.md, "Proof of condition"). */
+  proof: ProofService;
   live: LiveHub;
+  /** The team (docs/product.md §23): invitations, roles, sign-ins for the audit log. */
+  team: TeamService;
   /** The API app itself: the OpenAPI document is generated from what was registered on it. */
   api: OpenAPIHono<AppEnv>;
   /** How a sign-up's password is hashed, when not argon2id's default (the test harness's factory). */

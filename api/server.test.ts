@@ -190,7 +190,9 @@ describe('under quote load', () => {
       allocated += Number(/ allocated=(\d+)/.exec(line)?.[1] ?? 0);
       promoted += Number(/ promoted=(\d+)/.exec(line)?.[1] ?? 0);
     }
-    expect(allocated).toBeGreaterThan(100_000_000);
+    // Enough young-generation traffic for the ratio to mean something, even on a loaded machine
+    // that serves fewer quotes in the 3 seconds (55 MB was seen at a load average of 16 on 2 cores).
+    expect(allocated).toBeGreaterThan(30_000_000);
     expect(promoted / allocated).toBeLessThan(0.03);
   });
 });

@@ -1,7 +1,7 @@
 // `npm run backup` as an operator runs it: a process of its own, given DATABASE_PATH and a
 // destination and nothing of the server's configuration.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -35,6 +35,27 @@ describe('npm run backup', () => {
     const copy = new Database(destination, { readonly: true });
     expect(copy.prepare('select body from notes').pluck().all()).toEqual(['kept']);
     copy.close();
+  });
+
+  it('copies the photos and signatures beside the database into a folder beside the copy, unless they are in a bucket', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'recovery-backup-uploads-'));
+    const source = path.join(dir, 'recovery.db');
+    openDatabase(source).$client.close();
+    mkdirSync(path.join(dir, 'uploads', 'ab'), { recursive: true });
+    writeFileSync(path.join(dir, 'uploads', 'ab', 'abcdefghijklmnopqrstuv'), 'a photo');
+    const destination = path.join(dir, 'backups', 'copy.db');
+    const backup = (env: Record<string, string> = {}) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/backup.ts', destination], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATABASE_PATH: source, ...env },
+      });
+    const run = backup();
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Copied 1 photos and signatures');
+    expect(readFileSync(path.join(dir, 'backups', 'copy-uploads', 'ab', 'abcdefghijklmnopqrstuv'), 'utf8')).toBe('a photo');
+    const inBucket = backup({ S3_BUCKET: 'photos' });
+    expect(inBucket.stdout).toContain('Photos and signatures are in the bucket photos');
   });
 
   it('runs the full integrity_check with --full-check, whichever side of the destination it is given', () => {

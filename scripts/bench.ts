@@ -2,7 +2,7 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, or `main`) runs those sections alone
+// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `uploads`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
 // smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
@@ -52,6 +52,7 @@ import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
 import { DISPATCH_BUDGET_MS, DISPATCH_STREAMS, measureDispatch, type DispatchFigures } from './bench/dispatch';
 import { BOARD_BUDGET_MS, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
+import { CONCURRENT_UPLOADS, measureUploads, REPORT_PHOTOS, UPLOAD_BYTES, type UploadsFigures } from './bench/uploads';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
 
 const LOAD: LoadSettings = { connections: 10, durationSeconds: 10 };
@@ -808,8 +809,44 @@ ${render(rows)}
 `;
 }
 
+function uploadsSection(host: ReturnType<typeof machine>, figures: UploadsFigures, script: string): string {
+  const { uploads, report } = figures;
+  const growth = figures.rssPeakBytes - figures.rssBeforeBytes;
+  const rows: Row[] = [
+    {
+      what: `server RSS growth with ${CONCURRENT_UPLOADS} uploads of ${UPLOAD_BYTES / 1024 / 1024} MB at once (the disk store): ${mb(figures.rssBeforeBytes)} before, ${mb(figures.rssPeakBytes)} at the peak`,
+      measured: mb(growth),
+      budget: '≤ 50 MB',
+      pass: growth <= 50e6 && uploads.failures === 0,
+    },
+    {
+      what: `one upload among those ${CONCURRENT_UPLOADS}, on loopback (p50 ${ms1(uploads.p50Ms)}, max ${ms1(uploads.maxMs)}${uploads.failures > 0 ? `, ${int(uploads.failures)} failures` : ''})`,
+      measured: `p99 ${ms1(uploads.p99Ms)}`,
+      budget: '≤ 1 s',
+      pass: uploads.p99Ms <= 1000 && uploads.failures === 0,
+    },
+    {
+      what: `the job report PDF of a job with ${REPORT_PHOTOS} photos and their thumbnails`,
+      measured: `${(report.bytes / 1024).toFixed(0)} KB`,
+      budget: '≤ 2 MB',
+      pass: report.bytes <= 2 * 1024 * 1024,
+    },
+    { what: 'the time to make and download it', measured: ms1(report.ms), budget: '≤ 2 s', pass: report.ms <= 2000 },
+  ];
+  return `## Photos and signatures
+
+\`scripts/bench/uploads.ts\`: \`${script}\` with \`NODE_ENV=production\`, \`BILLING_MODE=local\`, \`UPLOAD_RATE_LIMIT=0\`, a fresh database
+and uploads folder, one operator signed up and one job accepted. Two small uploads warm the route up; then ${CONCURRENT_UPLOADS}
+JPEG files of ${UPLOAD_BYTES / 1024 / 1024} MB each are posted to the driver's upload route at once, the server's RSS read from /proc
+every 20 ms. A second job gets ${REPORT_PHOTOS} photos of about 300 KB with 15 KB thumbnails, is completed, and its report is
+downloaded by the operator. The quote path does not load \`api/proof/\`: the main section's figures are its measure. ${ranAt(host)}
+
+${render(rows)}
+`;
+}
+
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
-const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'dispatch', 'retention', 'restore', 'logs', 'nearest'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'dispatch', 'uploads', 'retention', 'restore', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
@@ -928,6 +965,13 @@ async function main() {
     console.log(`Dispatch: one assignment fanned out to ${int(DISPATCH_STREAMS)} open board and driver streams…`);
     if (!built) throw new Error('the board is measured on the production bundle: npm run build failed');
     const section = dispatchSection(host, await measureDispatch(), await measureBoardRender(script));
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('uploads')) {
+    console.log(`Photos: ${CONCURRENT_UPLOADS} uploads at once, and the job report…`);
+    if (!built) throw new Error('the uploads are measured on the production bundle: npm run build failed');
+    const section = uploadsSection(host, await measureUploads(script), script);
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

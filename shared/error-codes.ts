@@ -79,6 +79,11 @@ export const ERROR_CODES = [
   // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
   'DOCUMENT_NOT_ISSUED',
   'FULL_INVOICE_UNAVAILABLE',
+  // Proof of condition: an upload that is not a JPEG, PNG, WebP or HEIC image (by its bytes), a
+  // job that holds all the files it may, and a thumbnail sent before its photo
+  'NOT_AN_IMAGE',
+  'PROOF_FILES_FULL',
+  'PROOF_THUMBNAIL_EARLY',
   // Confirming the booking text number by a texted code: no number to confirm, no SMS provider,
   // a wrong code, one that has expired (or was never sent), and one locked by too many wrong tries
   'NO_SMS_NUMBER',
@@ -93,6 +98,15 @@ export const ERROR_CODES = [
   'SLOT_FULL',
   'SLOT_OUT_OF_RANGE',
   'NOT_A_LATER_JOB',
+  // The team: an invitation to an address already in this company or another, a change that would
+  // leave no owner, an invitation link expired (or withdrawn) or used, and a dispatcher's refund over
+  // the owner's limit
+  'ALREADY_IN_TEAM',
+  'EMAIL_IN_OTHER_COMPANY',
+  'LAST_OWNER',
+  'INVITATION_EXPIRED',
+  'INVITATION_USED',
+  'REFUND_OVER_LIMIT',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

@@ -57,7 +57,9 @@ export const NOTICE_KINDS = ['sms-limit'] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 /** The code texted to confirm the operator's booking text number (api/bookings/sms-verification.ts). */
 export const SMS_CODE_KIND = 'sms-code';
-export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND;
+/** The owner's invitation to join the company (api/team/invitation-mail.ts): its link is made as it is sent. */
+export const TEAM_INVITATION_KIND = 'team-invitation';
+export type OutboxKind = AlertKind | AccountMailKind | NoticeKind | typeof SMS_CODE_KIND | typeof TEAM_INVITATION_KIND;
 
 /** The hour (Europe/London) the daily summary goes out. */
 export const DAILY_SUMMARY_HOUR = 8;

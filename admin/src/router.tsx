@@ -35,6 +35,8 @@ export const routes: RouteObject[] = [
       { path: '/verify-email/:token', lazy: screen(() => import('./pages/account/VerifyEmailPage')) },
       { path: '/reset-password/:token', lazy: screen(() => import('./pages/account/ResetPasswordPage')) },
       { path: '/sign-in/:token', lazy: screen(() => import('./pages/account/SignInLinkPage')) },
+      // The owner's invitation (docs/product.md, "The team").
+      { path: '/join/:token', lazy: screen(() => import('./pages/account/JoinPage')) },
       {
         Component: ProtectedRoute,
         children: [

@@ -14,6 +14,7 @@ import type { Db } from '../platform/db/client';
 import type { AppDeps } from '../platform/deps';
 import { issueToken, LINK_PATH, type TokenPurpose } from './tokens';
 import { isSmsCodeRow, withCode } from '../bookings/sms-verification';
+import { isInvitationRow, withInvitationLink } from '../team/invitation-mail';
 
 /** What the logged link of an unsent mail does, for the line that shows it. */
 const UNSENT_LINK_DOES: Record<TokenPurpose, string> = { 'verify-email': 'verify', 'reset-password': 'reset the password of', 'sign-in': 'sign in as' };
@@ -152,6 +153,8 @@ export function queueAccountMail(
 export function withLink(db: Db, row: OutboxRow, publicUrl: string, now: Date): MailContent {
   // The booking text number's code is made the same way, as it is sent.
   if (isSmsCodeRow(row)) return withCode(db, row, now);
+  // The owner's invitations are made the same way (api/team/invitation-mail.ts).
+  if (isInvitationRow(row)) return withInvitationLink(db, row, publicUrl, now);
   const purpose = PURPOSE[row.kind as AccountMailKind];
   if (!purpose || row.userId == null || !row.text.includes(LINK_PLACEHOLDER)) return row;
   const token = issueToken(db, { purpose, userId: row.userId, email: row.to, now });

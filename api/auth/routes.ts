@@ -10,7 +10,8 @@ import { RESET_REQUESTED, SIGN_IN_LINK_SENT } from '../auth/recovery';
 export { TOO_MANY_SIGN_INS, TOO_MANY_SIGN_INS_FOR_ACCOUNT, TOO_MANY_SIGN_UPS } from '../auth/account';
 
 export function authRoutes(parts: AppParts) {
-  const { deps, recovery, billing } = parts;
+  // A sign-in is recorded: the Team page's last sign-in and the audit log (api/team/service.ts).
+  const { deps, recovery, billing, team } = parts;
   const { sessions, config } = deps;
   const accounts = accountService(deps, parts.hashPassword);
 
@@ -23,6 +24,7 @@ export function authRoutes(parts: AppParts) {
     },
     login: async (c) => {
       const user = await accounts.login(c.req.valid('json'), clientAddress(c, config.trustProxy));
+      await team.signedIn(user, c.get('requestId') ?? null);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     },
@@ -46,6 +48,7 @@ export function authRoutes(parts: AppParts) {
       const user = await recovery.resetPassword(c.req.valid('json'));
       // Whoever could reset the password holds the mailbox: this address is the owner's from now on.
       await accounts.remember(user, clientAddress(c, config.trustProxy));
+      await team.signedIn(user, c.get('requestId') ?? null);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     },
@@ -63,6 +66,7 @@ export function authRoutes(parts: AppParts) {
     signInWithLink: async (c) => {
       const user = await recovery.signInWithLink(c.req.valid('json').token);
       await accounts.signedInByLink(user, clientAddress(c, config.trustProxy));
+      await team.signedIn(user, c.get('requestId') ?? null);
       const authToken = await sessions.start(c, user);
       return c.json({ ...toCurrentUser(user, deps), authToken }, 200);
     },

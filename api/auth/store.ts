@@ -33,12 +33,19 @@ export function findUserById(db: Db, id: number): UserRow | undefined {
   ).get({ id });
 }
 
+/**
+ * The company's owner: its first owner, who holds the company's subscription (decision 041). A
+ * dispatcher's or driver's access, the company's page and its alerts follow this person's billing
+ * state, never their own row's.
+ */
 export function findUserByCompanyId(db: Db, companyId: number): UserRow | undefined {
   return prepared(db, 'userByCompanyId', () =>
     db
       .select()
       .from(users)
-      .where(eq(users.companyId, sql.placeholder('companyId')))
+      .where(and(eq(users.companyId, sql.placeholder('companyId')), eq(users.role, 'owner')))
+      .orderBy(users.id)
+      .limit(1)
       .prepare(),
   ).get({ companyId });
 }

@@ -9,6 +9,7 @@ import { addressGroup } from '../platform/http/connection-guard';
 import { isFinished } from '#shared/bookings';
 import { contract } from '../contract';
 import { serve, type AppParts } from '../routes';
+import { actorOf } from '../team/audit';
 
 /** A comment line this often keeps proxies and phones from closing a quiet stream. */
 export const HEARTBEAT_MS = 20_000;
@@ -24,9 +25,12 @@ export function bookingRoutes(parts: AppParts) {
       return created ? c.json(result, 201) : c.json(result, 200);
     },
     list: (c) => c.json(bookings.list(currentUser(c).companyId), 200),
-    accept: async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
-    decline: async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
-    refund: async (c) => c.json(await bookings.refund(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 200),
+    accept: async (c) => c.json(await bookings.accept(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200),
+    decline: async (c) => c.json(await bookings.decline(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200),
+    refund: async (c) => {
+      const user = currentUser(c);
+      return c.json(await bookings.refund(user.companyId, c.req.param('reference'), c.req.valid('json'), { who: actorOf(c), role: user.role }), 200);
+    },
     settings: (c) => c.json(bookings.settings(currentUser(c).companyId), 200),
     updateSettings: async (c) => c.json(await bookings.updateSettings(currentUser(c).companyId, c.req.valid('json')), 200),
     sendSmsCode: async (c) => c.json(await bookings.smsCodes.sendCode(currentUser(c).companyId), 200),

@@ -17,7 +17,8 @@ import {
   type DriverStep,
 } from '#shared/bookings';
 import type { BookingAccept, BookingDecline } from '#shared/booking-schemas';
-import { poundsToPence } from '#shared/money';
+import { penceToPounds, poundsToPence } from '#shared/money';
+import type { Role } from '#shared/roles';
 import type { PaymentRefund } from '#shared/payment-schemas';
 import { NOT_REFUNDABLE } from '#shared/payments';
 import type { BookingCreated, BookingList, BookingSettings, DriverView, JobView } from '#shared/booking-responses';
@@ -63,6 +64,8 @@ import { checkLaterSlot, laterSlot } from '../dispatch/later';
 import { markReminded, remindersDue } from '../dispatch/store';
 import type { PaymentService } from '../payments/service';
 import { insertPayment } from '../payments/store';
+import { ACTOR_LABELS, type Actor, type AuditEvent, recordAudit, SYSTEM } from '../team/audit';
+import { assertWithinRefundLimit } from '../team/refund-limit';
 
 export const QUOTE_NOT_FOUND = 'Quote not found';
 export const ALREADY_BOOKED = 'This quote is already booked.';
@@ -185,13 +188,26 @@ export function bookingService(deps: BookingServiceDeps) {
     patch: StatusPatch = {},
     note: string | null = null,
     texts: NewOutboxRow[] = [],
+    /** Who moved it, for the audit log (docs/product.md, "The team"): the signed-in person, else the driver's link, the motorist or the system. */
+    who: Actor = { ...SYSTEM, label: ACTOR_LABELS[actor] },
+    /** The audit log's line when not a plain status change (an accept with its ETA, a decline with its reason). */
+    event?: Omit<AuditEvent, 'companyId' | 'subject'>,
   ) {
     if (!canMove(b.status, to, actor)) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
-    const at = deps.now().toISOString();
+    const now = deps.now();
+    const at = now.toISOString();
     const full: StatusPatch = { ...patch, ...(finishedAtOf(to) ? { finishedAt: at } : {}), ...(to === 'completed' ? { forgetPositions: true } : {}) };
     const moved = await write(db, () => {
       const ok = moveBooking(db, b.id, b.status, to, at, full, { quoteId: b.quoteId, status: leadStatusAfter(to, b.leadStatus), note });
       if (ok && texts.length > 0) insertOutboxRows(db, texts);
+      if (ok) {
+        recordAudit(
+          db,
+          who,
+          { companyId: b.companyId, subject: b.reference, ...(event ?? { kind: 'booking-status', before: { status: b.status }, after: { status: to } }) },
+          now,
+        );
+      }
       return ok;
     });
     if (!moved) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
@@ -383,6 +399,11 @@ export function bookingService(deps: BookingServiceDeps) {
       return jobView(await move(b, 'cancelled', 'motorist'));
     },
 
+    /** The id of the booking behind a driver's token, with the driver's page's 404 and 410 (its rate limit is the route's). */
+    driverBookingId(token: string): number {
+      return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
+    },
+
     driver(token: string): DriverView {
       return toDriverView(byToken(token, (hash) => bookingByDriverToken(db, hash)));
     },
@@ -440,7 +461,7 @@ export function bookingService(deps: BookingServiceDeps) {
       return { open: [...requested, ...active], recent: rows.filter((b) => isFinished(b.status)) };
     },
 
-    async accept(companyId: number, reference: string, body: BookingAccept) {
+    async accept(companyId: number, reference: string, body: BookingAccept, who?: Actor) {
       const b = ownBooking(companyId, reference);
       const now = deps.now();
       const eta = { minutes: body.etaMinutes, at: new Date(now.getTime() + body.etaMinutes * 60_000).toISOString() };
@@ -452,6 +473,8 @@ export function bookingService(deps: BookingServiceDeps) {
         { etaMinutes: eta.minutes, etaAt: eta.at, etaFromPosition: false, driverName, acceptedAt: now.toISOString() },
         `ETA ${eta.minutes} min${driverName ? `, driver ${driverName}` : ''}`,
         motoristText(b, 'accepted', motoristMessages.accepted(senderOf(b), b.reference, eta, driverName)),
+        who,
+        { kind: 'booking-accepted', before: { status: b.status }, after: { status: 'accepted', etaMinutes: eta.minutes, driverName } },
       );
       return operatorView(after);
     },
@@ -501,7 +524,7 @@ export function bookingService(deps: BookingServiceDeps) {
       return sent;
     },
 
-    async decline(companyId: number, reference: string, body: BookingDecline) {
+    async decline(companyId: number, reference: string, body: BookingDecline, who?: Actor) {
       const b = ownBooking(companyId, reference);
       const after = await move(
         b,
@@ -510,15 +533,24 @@ export function bookingService(deps: BookingServiceDeps) {
         { declineReason: body.reason },
         body.reason,
         motoristText(b, 'declined', motoristMessages.declined(senderOf(b), b.reference, b.companyPhone)),
+        who,
+        { kind: 'booking-declined', before: { status: b.status }, after: { status: 'declined', reason: body.reason } },
       );
       return operatorView(after);
     },
 
     /** The operator refunds part or all of the job's payment (docs/product.md §21); the motorist's open page shows it. */
-    async refund(companyId: number, reference: string, body: PaymentRefund) {
+    async refund(companyId: number, reference: string, body: PaymentRefund, by?: { who: Actor; role: Role }) {
       const b = ownBooking(companyId, reference);
       if (!payments) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
-      await payments.refund(b.id, body.amount === undefined ? undefined : poundsToPence(body.amount));
+      await payments.refund(b.id, body.amount === undefined ? undefined : poundsToPence(body.amount), {
+        // A dispatcher refunds up to the owner's limit; the owner has none (docs/product.md, "The team").
+        limit: (amount) => {
+          if (by && by.role !== 'owner') assertWithinRefundLimit(db, companyId, amount);
+        },
+        inWrite: (amount) =>
+          recordAudit(db, by?.who ?? SYSTEM, { companyId, kind: 'refund', subject: b.reference, after: { amount: penceToPounds(amount) } }, deps.now()),
+      });
       // Its credit note, and the motorist's open page shows it.
       await changed(b, 'refunded');
       const after = bookingById(db, b.id);

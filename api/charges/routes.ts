@@ -7,6 +7,7 @@ import { chargeService } from '../charges/service';
 import type { ChargeKind } from '../charges/store';
 import { contract } from '../contract';
 import { serve, type AppParts } from '../routes';
+import { actorOf } from '../team/audit';
 
 // The lists differ only in their paths, body schema and row JSON, which the table declares per list and
 // OpenAPIHono validates per route; the handlers are one shape, written once against the
@@ -19,10 +20,10 @@ function listRoutes(parts: AppParts, group: Group, resource: AnyResource) {
   return serve(parts, group, {
     list: (c) => c.json(service.list(currentUser(c).companyId), 200),
     publicList: (c) => c.json(service.listPublic(c.req.param('id')), 200),
-    create: async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json')), 201),
-    update: async (c) => c.json(await service.update(currentUser(c).companyId, c.req.param('id'), c.req.valid('json')), 200),
+    create: async (c) => c.json(await service.create(currentUser(c).companyId, c.req.valid('json'), actorOf(c)), 201),
+    update: async (c) => c.json(await service.update(currentUser(c).companyId, c.req.param('id'), c.req.valid('json'), actorOf(c)), 200),
     remove: async (c) => {
-      await service.remove(currentUser(c).companyId, c.req.param('id'));
+      await service.remove(currentUser(c).companyId, c.req.param('id'), actorOf(c));
       return c.json({ success: true as const }, 200);
     },
   });

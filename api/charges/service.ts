@@ -8,6 +8,7 @@ import { Conflict, NotFound } from '../platform/errors';
 import { parseId } from '../platform/http/validate';
 import { livePublicCompany } from '../company/access';
 import type { ChargeResource } from './resources';
+import { type Actor, changedValues, recordAudit, SYSTEM } from '../team/audit';
 
 /** Names compare trimmed and case-insensitively: 'Car' and ' car ' are one vehicle type. */
 const nameKey = (name: string) => name.trim().toLocaleLowerCase('en-GB');
@@ -29,20 +30,33 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
     if (taken) throw new Conflict(`${name.trim()} already exists`, 'NAME_TAKEN');
   };
 
+  /** The audit log's line of a row added, changed or deleted: its values before and after, in the portal's words. Inside the write. */
+  function logChange(companyId: number, who: Actor, before: ChargeRow<K> | undefined, after: ChargeRow<K> | undefined) {
+    const was = before && resource.toJson(before);
+    const now = after && resource.toJson(after);
+    const changed = was && now ? changedValues(was as object, now as object) : { before: was, after: now };
+    if (!changed) return;
+    const name = (row: ChargeRow<K> | undefined) => (row && resource.nameColumn ? String((row as Record<string, unknown>)[resource.nameColumn]) : undefined);
+    const subject = [resource.label, name(after) ?? name(before)].filter(Boolean).join(': ');
+    recordAudit(db, who, { companyId, kind: 'charges-changed', subject, ...changed }, deps.now());
+  }
+
   return {
     list: (companyId: number): Json[] => listCharges(db, kind, companyId).map(resource.toJson),
     /** Public: enabled rows of a company whose page is live. */
     listPublic: (rawCompanyId: string): Json[] => listCharges(db, kind, livePublicCompany(deps, rawCompanyId).id, true).map(resource.toJson),
-    async create(companyId: number, body: z.output<Body>): Promise<Json> {
+    async create(companyId: number, body: z.output<Body>, who: Actor = SYSTEM): Promise<Json> {
       const values = resource.toColumns(body, true) as ChargeInsert<K>;
       return resource.toJson(
         await write(db, () => {
           refuseDuplicateName(listCharges(db, kind, companyId), values);
-          return createCharge(db, kind, companyId, values);
+          const row = createCharge(db, kind, companyId, values);
+          logChange(companyId, who, undefined, row);
+          return row;
         }),
       );
     },
-    async update(companyId: number, rawId: string, body: Partial<z.output<Body>>): Promise<Json> {
+    async update(companyId: number, rawId: string, body: Partial<z.output<Body>>, who: Actor = SYSTEM): Promise<Json> {
       const id = parseId(rawId);
       if (id === undefined) throw missing();
       const patch = resource.toColumns(body, false);
@@ -51,17 +65,28 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
           ? await write(db, () => {
               // A missing row is a 404, whatever its new name would clash with.
               const rows = listCharges(db, kind, companyId);
-              if (!rows.some((r) => r.id === id)) return undefined;
+              const before = rows.find((r) => r.id === id);
+              if (!before) return undefined;
               refuseDuplicateName(rows, patch, id);
-              return updateCharge(db, kind, companyId, id, patch);
+              const after = updateCharge(db, kind, companyId, id, patch);
+              logChange(companyId, who, before, after);
+              return after;
             })
           : listCharges(db, kind, companyId).find((r) => r.id === id);
       if (!row) throw missing();
       return resource.toJson(row);
     },
-    async remove(companyId: number, rawId: string): Promise<void> {
+    async remove(companyId: number, rawId: string, who: Actor = SYSTEM): Promise<void> {
       const id = parseId(rawId);
-      if (id === undefined || !(await write(db, () => deleteCharge(db, kind, companyId, id)))) throw missing();
+      const removed =
+        id !== undefined &&
+        (await write(db, () => {
+          const before = listCharges(db, kind, companyId).find((r) => r.id === id);
+          if (!before || !deleteCharge(db, kind, companyId, id)) return false;
+          logChange(companyId, who, before, undefined);
+          return true;
+        }));
+      if (!removed) throw missing();
     },
   };
 }

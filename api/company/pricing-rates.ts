@@ -13,6 +13,7 @@ import { priceQuote } from '../engine/pricing/calculate';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { livePublicCompany } from './access';
+import { type Actor, changedValues, recordAudit, SYSTEM } from '../team/audit';
 
 /** The guided set-up's sample trip (docs/product.md §14): the miles are fixed, so only the rates move the price. */
 export const SAMPLE_MILES = 10;
@@ -46,7 +47,7 @@ export function pricingRatesService(deps: AppDeps) {
   const { db } = deps;
   return {
     own: (companyId: number): PricingRates => toJson(getPricing(db, companyId)),
-    async save(companyId: number, b: z.output<typeof pricingUpdateSchema>): Promise<PricingRates> {
+    async save(companyId: number, b: z.output<typeof pricingUpdateSchema>, who: Actor = SYSTEM): Promise<PricingRates> {
       const d = PRICING_DEFAULTS;
       const rules = PRICING_RULE_DEFAULTS;
       const maximumRadius = b.maximumRadius ?? rules.maximumRadius;
@@ -81,7 +82,16 @@ export function pricingRatesService(deps: AppDeps) {
         pricesIncludeVat: b.pricesIncludeVat ?? rules.pricesIncludeVat,
         quoteValidityHours: b.quoteValidityHours ?? rules.quoteValidityHours,
       };
-      return toJson(await write(db, () => savePricing(db, companyId, patch)));
+      return toJson(
+        await write(db, () => {
+          const before = toJson(getPricing(db, companyId));
+          const saved = savePricing(db, companyId, patch);
+          // Only what changed, in the portal's pounds (docs/product.md, "The team").
+          const changed = changedValues(before, toJson(saved));
+          if (changed) recordAudit(db, who, { companyId, kind: 'prices-changed', subject: 'Pricing & Rates', ...changed }, deps.now());
+          return saved;
+        }),
+      );
     },
     /**
      * The sample quote beside the set-up's rates: the engine prices the company's first vehicle

@@ -9,7 +9,7 @@ import type { Company, PublicCompanyWithCharges } from '#shared/types';
 import { chargeResources } from '../charges/resources';
 import { listCharges } from '../charges/store';
 import { findCompanyById, findCompanyBySlug, findCompanyLogo, updateCompany, updateCompanyWithLogo, type CompanyPatch, type CompanyRow } from './store';
-import type { UserRow } from '../auth/store';
+import { findUserByCompanyId, type UserRow } from '../auth/store';
 import { getPricing } from './pricing-store';
 import { write } from '../platform/db/write';
 import { statusGivesAccess } from '../billing/status';
@@ -91,7 +91,9 @@ export function companyService(deps: AppDeps) {
         if (company.customSlug) throw new Conflict('The custom URL is locked and cannot be changed', 'SLUG_LOCKED');
         // A locked URL is for good: only an account that has started its subscription may take
         // one, so unpaid sign-ups cannot squat names. Checked before "taken" so it tells them nothing.
-        if (!statusGivesAccess(owner, deps.now(), config.billing.mode)) throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
+        // The company's subscription is its owner's (decision 041), whoever of its owners saves.
+        if (!statusGivesAccess(findUserByCompanyId(db, companyId) ?? owner, deps.now(), config.billing.mode))
+          throw new PaymentRequired(CLAIM_NEEDS_SUBSCRIPTION);
         // A locked URL is a live page: one whose prices nobody could act on is not made (the numbers this save sets count).
         const contact = {
           phone: patch.phone !== undefined ? patch.phone : company.phone,

@@ -18,8 +18,10 @@ import { leads } from './leads';
 import { postcodes } from './postcodes';
 import { payments } from './payments';
 import { pricing } from './pricing';
+import { proof } from './proof';
 import { quotes } from './quotes';
 import { share } from './share';
+import { audit, team } from './team';
 import { vehicles } from './vehicles';
 
 export type { Access, ContractRoute } from './define';
@@ -57,7 +59,10 @@ export const contract = named({
   bookings,
   trucks,
   documents,
+  proof,
   payments,
+  team,
+  audit,
   docs,
 });
 

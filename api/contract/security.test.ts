@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, quoteBody, TEST_ORIGIN } from '../test/harness';
 import { ROLES } from '#shared/roles';
-import { exampleBody, RATE_LIMITS, readsJson } from './define';
+import { jpegFile } from '../test/images';
+import { bodyLimitOf, exampleBody, RATE_LIMITS, readsJson } from './define';
 import { accessOf, allRoutes } from './index';
 
 /** The example body of each route that takes one, by `METHOD /path`. */
@@ -56,6 +57,18 @@ const ROW_FIXTURES: Record<string, RowFixture> = {
     },
     async listedFor(t, operator, path, value) {
       return (await t.raw('GET', collectionOf(path), { token: operator.token })).json.some((r: { id: number }) => String(r.id) === value);
+    },
+  },
+  // A person of the owner's company (people join by invitation; the harness adds one directly).
+  personId: {
+    async create(t, owner) {
+      return String((await t.teammate(owner, 'dispatcher')).id);
+    },
+    async read(t, owner, _path, value) {
+      return (await t.call('GET', '/api/team/people', { token: owner.token })).json.find((p: { id: number }) => String(p.id) === value);
+    },
+    async listedFor(t, operator, _path, value) {
+      return (await t.call('GET', '/api/team/people', { token: operator.token })).json.some((p: { id: number }) => String(p.id) === value);
     },
   },
   // A quote the owner's own page gave a motorist.
@@ -198,6 +211,93 @@ describe('operator routes (generated from the contract)', () => {
     const op = await t.operator();
     const res = await t.call('GET', '/api/company', { token: op.token, origin: 'https://evil.example' });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+/**
+ * How to reach a route that reads a raw body (an image, not JSON) with a path that works: its
+ * query and a real token, and how to see what it stored. Keyed by the path as declared.
+ */
+interface RawBodyFixture {
+  url(t: TestApp): Promise<string>;
+  /** What the route would have stored, as the job's reader sees it: must not change on a refusal. */
+  stored(t: TestApp, url: string): Promise<unknown>;
+}
+
+const RAW_BODY_FIXTURES: Record<string, RawBodyFixture> = {
+  // A driver's upload: a job booked and accepted, its driver's token.
+  '/api/driver/{token}/files': {
+    async url(t) {
+      const op = await t.operator();
+      const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+      const booked = await t.call('POST', '/api/bookings', {
+        body: {
+          quoteId: quote.json.quoteId,
+          bookingKey: `raw-body-fixture-${op.companyId}-000000`,
+          name: 'Jane Motorist',
+          phone: '07700 900123',
+          registration: 'AB12CDE',
+        },
+      });
+      expect(booked.status).toBe(201);
+      const accepted = await t.call('POST', `/api/bookings/${quote.json.quoteId}/accept`, { token: op.token, body: { etaMinutes: 10 } });
+      const token = (accepted.json.driverUrl as string).split('/driver/')[1];
+      return `/api/driver/${token}/files?uploadId=raw-body-fixture-0001&stage=pickup&kind=photo&slot=front&takenAt=2026-06-10T12:00:00Z`;
+    },
+    async stored(t, url) {
+      return (await t.raw('GET', url.replace(/\/files\?.*$/, '/proof'))).json.files;
+    },
+  },
+};
+
+describe('routes reading a raw body (generated from the contract)', () => {
+  const t = createTestApp();
+  // The webhooks read theirs raw too, to check the provider's signature over it: their own tests cover them.
+  const RAW = allRoutes
+    .filter((r) => r.request?.body !== undefined && !readsJson(r) && accessOf(r) !== 'webhook')
+    .map((r) => ({
+      key: `${r.method.toUpperCase()} ${r.path}`,
+      method: r.method.toUpperCase(),
+      path: r.path,
+      limit: bodyLimitOf(r),
+      types: Object.keys(r.request!.body!.content),
+    }));
+
+  it('has a fixture for every route that reads a raw body, and each declares its media types and its limit', () => {
+    expect(RAW.length).toBeGreaterThan(0);
+    for (const r of RAW) {
+      expect(RAW_BODY_FIXTURES[r.path], r.key).toBeDefined();
+      expect(r.types.length, r.key).toBeGreaterThan(0);
+      expect(r.limit, r.key).toBeGreaterThan(1024);
+    }
+  });
+
+  it.each(RAW)('$key with a body not of its media types → 415, nothing stored', async ({ method, path }) => {
+    const url = await RAW_BODY_FIXTURES[path].url(t);
+    const before = await RAW_BODY_FIXTURES[path].stored(t, url);
+    for (const [type, body] of [
+      ['text/plain', 'hello'],
+      ['application/json', '{"stage":"pickup"}'],
+      ['image/jpeg', '%PDF-1.7 not what it says it is'],
+    ]) {
+      const res = await t.app.request(`${TEST_ORIGIN}${url}`, { method, headers: { 'content-type': type }, body });
+      expect(res.status, type).toBe(415);
+      expect(((await res.json()) as { message?: string }).message).toBeTruthy();
+    }
+    expect(await RAW_BODY_FIXTURES[path].stored(t, url)).toEqual(before);
+  });
+
+  it.each(RAW)('$key over its x-body-limit → 413, nothing stored', async ({ method, path, limit }) => {
+    const url = await RAW_BODY_FIXTURES[path].url(t);
+    const before = await RAW_BODY_FIXTURES[path].stored(t, url);
+    const res = await t.app.request(`${TEST_ORIGIN}${url}`, {
+      method,
+      headers: { 'content-type': 'image/jpeg' },
+      body: new Uint8Array(jpegFile({ scanBytes: limit + 1 })),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { code?: string }).code).toBe('PAYLOAD_TOO_LARGE');
+    expect(await RAW_BODY_FIXTURES[path].stored(t, url)).toEqual(before);
   });
 });
 

@@ -4,7 +4,7 @@
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
-import type { LiveHub, LiveKey } from '../bookings/live';
+import type { LiveKey } from '../bookings/live';
 import { HEARTBEAT_MS, STREAMS_FULL } from '../bookings/routes';
 import { NotFound, TooManyRequests } from '../platform/errors';
 import { addressGroup } from '../platform/http/connection-guard';

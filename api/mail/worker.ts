@@ -43,6 +43,7 @@ import { statusGivesAccess } from '../billing/status';
 import { ALERT_KINDS, isMotoristMessage } from '#shared/leads';
 import { smtpTransport, type MailTransport } from './transport';
 import { withLink } from '../auth/account-mail';
+import { InvitationClosed } from '../team/invitation-mail';
 import { SmsRefused, twilioTransport, type SmsTransport } from './sms-transport';
 import { smsBudget } from './sms-budget';
 import type { AlertChannel } from '#shared/leads';
@@ -354,7 +355,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
       try {
         return { r: due, mail: withJobLink(db, due, withLink(db, due, config.publicUrl, at), box, config.publicUrl) };
       } catch (error) {
-        if (!(error instanceof JobLinkUnavailable)) throw error;
+        if (!(error instanceof JobLinkUnavailable || error instanceof InvitationClosed)) throw error;
         recordOutcome(db, due.id, { status: 'failed', attempts: due.attempts, lastError: error.message });
         return 'held' as const;
       }

@@ -461,7 +461,16 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
      * refund of it under way is done: 409 PAYMENT_NOT_REFUNDABLE when nothing is left, 400 above
      * what is left, 503 when the provider is down (nothing recorded).
      */
-    async refund(bookingId: number, amountPence?: number): Promise<void> {
+    /**
+     * `limit`: a dispatcher's largest refund (docs/product.md, "The team"), checked against the
+     * amount this refund would be (all that is left when none is given) before any money moves.
+     * `inWrite` runs in the write that records the refund (the audit log's line).
+     */
+    async refund(
+      bookingId: number,
+      amountPence?: number,
+      options: { limit?: (amount: number) => void; inWrite?: (amount: number) => void } = {},
+    ): Promise<void> {
       const found = paymentByBooking(db, bookingId);
       if (!found) throw new Conflict(NOT_REFUNDABLE.none, 'PAYMENT_NOT_REFUNDABLE');
       const amount = await oneAtATime(found.id, async () => {
@@ -470,8 +479,12 @@ export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
         if (left === 0 || !payment.paymentIntentId) throw new Conflict(NOT_REFUNDABLE[payment.status], 'PAYMENT_NOT_REFUNDABLE');
         const amount = amountPence ?? left;
         if (amount > left) throw new ValidationFailed(refundTooMuch(left), { amount: refundTooMuch(left) });
+        options.limit?.(amount);
         await provider.refund(payment.accountId, payment.paymentIntentId, amount, refundKey(payment, amount));
-        await write(db, () => recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString()));
+        await write(db, () => {
+          recordRefund(db, payment.id, payment.refundedPence + amount, now().toISOString());
+          options.inWrite?.(amount);
+        });
         return amount;
       });
       logger.info({ msg: 'Payment refunded by the operator', bookingId, amountPence: amount });

@@ -110,6 +110,22 @@ export const envSchema = z
     BOOKING_COMPANY_RATE_LIMIT: z.coerce.number().int().min(0).default(30),
     /** Status, cancel and driver requests per minute per client address. */
     JOB_RATE_LIMIT: z.coerce.number().int().min(0).default(120),
+    /** Where uploaded photos and signatures are kept on disk when S3_BUCKET is not set; beside the database by default. */
+    UPLOADS_PATH: z.string().min(1).optional(),
+    /** S3-compatible object storage for the uploads instead of the disk (api/proof/blob-store.ts). */
+    S3_BUCKET: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => v || undefined),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) URL' }).optional(),
+    S3_REGION: z.string().trim().min(1).default('eu-west-2'),
+    S3_ACCESS_KEY_ID: z.string().trim().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().trim().optional(),
+    /** `1` for stores that name the bucket in the path (MinIO, most S3-compatible services). */
+    S3_FORCE_PATH_STYLE: z.enum(['0', '1']).default('0'),
+    /** Photo and signature uploads per minute per client address. */
+    UPLOAD_RATE_LIMIT: z.coerce.number().int().min(0).default(60),
     /** Open live status streams in all (at most half of MAX_CONNECTIONS, its default) and per client address. */
     LIVE_STREAMS_MAX: z.coerce.number().int().min(1).optional(),
     LIVE_STREAMS_PER_ADDRESS: z.coerce.number().int().min(1).default(20),
@@ -155,6 +171,9 @@ export const envSchema = z
     }
     if (env.MAX_CONNECTIONS_PER_ADDRESS !== undefined && env.MAX_CONNECTIONS_PER_ADDRESS > env.MAX_CONNECTIONS) {
       ctx.addIssue({ code: 'custom', path: ['MAX_CONNECTIONS_PER_ADDRESS'], message: 'MAX_CONNECTIONS_PER_ADDRESS must be at most MAX_CONNECTIONS' });
+    }
+    if ((env.S3_ACCESS_KEY_ID ? 1 : 0) + (env.S3_SECRET_ACCESS_KEY ? 1 : 0) === 1) {
+      ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are needed together' });
     }
     if (env.DISTANCE_PROVIDER === 'osrm' && !env.OSRM_URL) {
       ctx.addIssue({ code: 'custom', path: ['OSRM_URL'], message: 'OSRM_URL is required when DISTANCE_PROVIDER=osrm' });
@@ -203,6 +222,12 @@ export interface Config {
   /** Texts handed to the SMS provider per UK day, all companies together (api/mail/sms-budget.ts). */
   smsDailyLimit: number;
   bookings: { bookingRateLimit: number; companyRateLimit: number; jobRateLimit: number; liveStreams: { total: number; perAddress: number } };
+  /** Where photos and signatures are kept (api/proof/blob-store.ts): S3-compatible storage when `s3` is set, else `path` on disk. */
+  uploads: {
+    path: string;
+    rateLimit: number;
+    s3?: { bucket: string; endpoint?: string; region: string; forcePathStyle: boolean; credentials?: { accessKeyId: string; secretAccessKey: string } };
+  };
   /** Number plate look-ups: no `apiKey`, no look-ups (the plate is still recorded with the quote). */
   vehicleLookup: { apiKey?: string; url: string; rateLimit: number };
   /** The browser journeys' clock control (api/platform/test-clock.ts): never on in production. */
@@ -287,6 +312,20 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       companyRateLimit: env.BOOKING_COMPANY_RATE_LIMIT,
       jobRateLimit: env.JOB_RATE_LIMIT,
       liveStreams: { total: env.LIVE_STREAMS_MAX ?? Math.floor(env.MAX_CONNECTIONS / 2), perAddress: env.LIVE_STREAMS_PER_ADDRESS },
+    },
+    uploads: {
+      path: env.UPLOADS_PATH ?? path.join(path.dirname(path.resolve(env.DATABASE_PATH)), 'uploads'),
+      rateLimit: env.UPLOAD_RATE_LIMIT,
+      s3: env.S3_BUCKET
+        ? {
+            bucket: env.S3_BUCKET,
+            endpoint: env.S3_ENDPOINT,
+            region: env.S3_REGION,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE === '1',
+            credentials:
+              env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+          }
+        : undefined,
     },
     vehicleLookup: { apiKey: env.DVLA_API_KEY, url: env.DVLA_API_URL, rateLimit: env.VEHICLE_LOOKUP_RATE_LIMIT },
     testClockControl: env.TEST_CLOCK_CONTROL === '1',

@@ -74,8 +74,8 @@ export class PayloadTooLarge extends DomainError {
 /** A body in a media type the route does not read (a JSON route sent form data, text or none). */
 export class UnsupportedMediaType extends DomainError {
   readonly status = 415;
-  constructor(message = 'Content-Type must be application/json') {
-    super(message, 'UNSUPPORTED_MEDIA_TYPE');
+  constructor(message = 'Content-Type must be application/json', code: ErrorCode = 'UNSUPPORTED_MEDIA_TYPE') {
+    super(message, code);
   }
 }
 

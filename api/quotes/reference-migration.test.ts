@@ -13,7 +13,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../platform/paths';
 import { openDatabase, type Db } from '../platform/db/client';
 import * as schema from '../platform/db/schema';
-import { seedDemoCompany } from '../platform/db/seed';
 import { createStore } from '../platform/db/store';
 import { createTestApp, quoteBody } from '../test/harness';
 
@@ -49,7 +48,11 @@ function databaseBefore0026(now: Date): string {
   const sqlite = new Database(file);
   const db = Object.assign(drizzle(sqlite, { schema }), { $store: createStore({}) }) as Db;
   migrate(db, { migrationsFolder: migrationsBefore0026() });
-  seedDemoCompany(db);
+  // The company the quotes belong to, written in SQL as the schema then was (the seed writes
+  // today's columns, some of which later migrations add).
+  sqlite
+    .prepare("insert into companies (id, name, created_at, updated_at) values (1, 'Demo Recovery Co.', '2026-06-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z')")
+    .run();
   expect(sqlite.prepare("select count(*) from sqlite_master where name = 'quotes_public_id_unique'").pluck().get()).toBe(0);
   sqlite.prepare('update quote_reference_key set key = ?').run(OLD_KEY);
   const insert = sqlite.prepare(

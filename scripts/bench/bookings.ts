@@ -88,7 +88,7 @@ function timings(samples: number[]): Timings {
   };
 }
 
-async function call<T>(
+export async function call<T>(
   server: ServerProcess,
   method: string,
   path: string,
@@ -103,7 +103,7 @@ async function call<T>(
   return { status: res.status, json: (await res.json()) as T };
 }
 
-async function expectStatus<T>(what: string, answer: Promise<{ status: number; json: T }>, ...ok: number[]): Promise<T> {
+export async function expectStatus<T>(what: string, answer: Promise<{ status: number; json: T }>, ...ok: number[]): Promise<T> {
   const { status, json } = await answer;
   if (!ok.includes(status)) throw new Error(`${what} answered ${status}: ${JSON.stringify(json)}`);
   return json;
@@ -123,7 +123,7 @@ function bookingBody(quoteId: string, n: number) {
   };
 }
 
-interface Operator {
+export interface Operator {
   companyId: number;
   headers: Record<string, string>;
 }
@@ -132,7 +132,7 @@ interface Operator {
  * The operator whose company takes the bookings: signed up as a new company is (booking on), with
  * the free trial started at local billing's checkout and a phone number, so its page quotes to anyone.
  */
-async function signUp(server: ServerProcess): Promise<Operator> {
+export async function signUp(server: ServerProcess): Promise<Operator> {
   const origin = { origin: server.url };
   const signedUp = await expectStatus(
     'sign-up',

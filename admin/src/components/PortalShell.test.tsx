@@ -17,7 +17,9 @@ function Editor() {
 
 function renderShell(onlineQuotes?: 'open' | 'paused' | 'not-set-up') {
   const api = fakeApi({
-    'GET /api/auth/user': () => ({ json: { id: 1, email: 'op@example.com', name: 'Op', companyId: 7, subscriptionStatus: 'active', trialEndsAt: null } }),
+    'GET /api/auth/user': () => ({
+      json: { id: 1, email: 'op@example.com', name: 'Op', companyId: 7, role: 'owner', subscriptionStatus: 'active', trialEndsAt: null },
+    }),
     'POST /api/logout': () => ({ json: { success: true } }),
     ...(onlineQuotes ? { 'GET /api/company': () => ({ json: { id: 7, name: 'Acme Recovery', onlineQuotes } }) } : {}),
   });

@@ -91,9 +91,12 @@ function Shell({ children }: { children: ReactNode }) {
                 <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/dashboard/my-jobs')}>
                   <ListChecks aria-hidden="true" /> My jobs
                 </DropdownMenu.Item>
-                <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
-                  <CreditCard aria-hidden="true" /> Manage Subscription
-                </DropdownMenu.Item>
+                {/* Billing is the owner's (docs/product.md, "The team"). */}
+                {user?.role === 'owner' && (
+                  <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
+                    <CreditCard aria-hidden="true" /> Manage Subscription
+                  </DropdownMenu.Item>
+                )}
                 <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/contact')}>
                   <LifeBuoy aria-hidden="true" /> Contact & Support
                 </DropdownMenu.Item>

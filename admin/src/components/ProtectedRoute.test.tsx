@@ -35,6 +35,12 @@ describe('decideProtectedRoute', () => {
     expect(decide(null, '/dashboard/?payment_success=true&session_id=cs_1')).toEqual({ kind: 'render' });
   });
 
+  it('holds a driver’s own jobs page to the company’s subscription too', () => {
+    expect(decide({ subscriptionStatus: 'inactive' }, '/dashboard/my-jobs')).toEqual({ kind: 'redirect', to: '/subscription' });
+    expect(decide({ subscriptionStatus: 'active' }, '/dashboard/my-jobs')).toEqual({ kind: 'render' });
+    expect(decide(null, '/dashboard/my-jobs')).toEqual({ kind: 'redirect', to: '/auth-page' });
+  });
+
   it.each(['active', 'trialing', 'trial', 'cancelled'])('opens the dashboard for %s', (status) => {
     expect(decide({ subscriptionStatus: status }, '/dashboard')).toEqual({ kind: 'render' });
   });

@@ -8,6 +8,8 @@ import { FullPageSpinner } from './ui/spinner';
 /** Coming back from checkout: the dashboard signs the user in itself from the session id. */
 /** React Router matches /dashboard/ and /Dashboard too: the rules must see them as the dashboard. */
 const isDashboard = (pathname: string) => pathname.replace(/\/+$/, '').toLowerCase() === '/dashboard';
+/** The portal's pages, which need the company's subscription: the dashboard and a driver's own jobs. */
+const isPortal = (pathname: string) => isDashboard(pathname) || pathname.replace(/\/+$/, '').toLowerCase() === '/dashboard/my-jobs';
 
 function isPostPaymentVisit(pathname: string, search: string): boolean {
   if (!isDashboard(pathname)) return false;
@@ -27,7 +29,7 @@ export function decideProtectedRoute(input: {
   if (input.isLoading) return { kind: 'loading' };
   const postPayment = isPostPaymentVisit(input.pathname, input.search);
   if (!input.user) return postPayment ? { kind: 'render' } : { kind: 'redirect', to: '/auth-page' };
-  if (isDashboard(input.pathname) && !postPayment && !hasDashboardAccess(input.user.subscriptionStatus)) {
+  if (isPortal(input.pathname) && !postPayment && !hasDashboardAccess(input.user.subscriptionStatus)) {
     return { kind: 'redirect', to: '/subscription' };
   }
   return { kind: 'render' };

@@ -62,6 +62,15 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
 export const homeForStatus = (status: string | null | undefined): '/dashboard' | '/subscription' =>
   hasDashboardAccess(status) ? '/dashboard' : '/subscription';
 
+/** A driver's own screen: the jobs assigned to them (docs/product.md, "The team"). */
+export const MY_JOBS_PATH = '/dashboard/my-jobs';
+
+/** Where a person lands after signing in: a driver on their jobs, everyone else on the portal, or the subscription page when the company's has lapsed. */
+export const homeFor = (user: { subscriptionStatus: string | null | undefined; role?: string }): string => {
+  const home = homeForStatus(user.subscriptionStatus);
+  return home === '/dashboard' && user.role === 'driver' ? MY_JOBS_PATH : home;
+};
+
 function messageOf(error: Error): string {
   return error instanceof ApiRequestError ? error.serverMessage : error.message;
 }
@@ -93,7 +102,7 @@ export function useAuth(): Auth {
       const user = withoutToken(response);
       storeAuthSession(response.authToken, user);
       queryClient.setQueryData(AUTH_QUERY_KEY, user);
-      const home = homeForStatus(user.subscriptionStatus);
+      const home = homeFor(user);
       // Back to the page that sent the visitor to sign in (ProtectedRoute), when the account may use it.
       const returnTo: unknown = (location.state as { returnTo?: unknown } | null)?.returnTo;
       void navigate(home === '/dashboard' && typeof returnTo === 'string' && returnTo.startsWith('/') ? returnTo : home, { replace: true });

@@ -38,6 +38,8 @@ export const users = sqliteTable(
     role: text('role').$type<Role>().notNull().default('owner'),
     /** E.164 mobile the person's job texts go to (a driver told of an assignment); null: none. */
     phone: text('phone'),
+    /** When this person last signed in (password, emailed link, reset or invitation): the Team page shows it. */
+    lastSignInAt: text('last_sign_in_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -130,6 +132,8 @@ export const companies = sqliteTable(
     /** Jobs for later (docs/product.md §23): how many days ahead a slot may be booked, and how many jobs one hour takes. */
     laterDaysAhead: integer('later_days_ahead').notNull().default(14),
     laterJobsPerHour: integer('later_jobs_per_hour').notNull().default(2),
+    /** The largest refund a dispatcher may give, in pence (docs/product.md, The team): 0 until the owner sets one. The owner has no limit. */
+    dispatcherRefundLimitPence: pence('dispatcher_refund_limit_pence').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -702,3 +706,140 @@ export const documents = sqliteTable(
     index('documents_booking').on(t.bookingId),
   ],
 );
+
+/**
+ * The owner's invitations to join the company (docs/product.md, The team): an address and a role,
+ * a one-time link made as the mail is sent (only its SHA-256 kept here), 7 days, single use.
+ */
+export const teamInvitations = sqliteTable(
+  'team_invitations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    email: text('email').notNull(),
+    role: text('role').$type<Role>().notNull(),
+    /** Who sent it; null once that person is gone. */
+    invitedBy: integer('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    /** SHA-256 of the link's token, written when the mail is sent (api/team/invitation-mail.ts); null until then. */
+    tokenHash: text('token_hash'),
+    createdAt: createdAt(),
+    expiresAt: text('expires_at').notNull(),
+    acceptedAt: text('accepted_at'),
+    /** Withdrawn by the owner, or replaced by a newer invitation to the same address. */
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [uniqueIndex('team_invitations_token').on(t.tokenHash), index('team_invitations_company').on(t.companyId, t.createdAt)],
+);
+
+/**
+ * Who did what (docs/product.md, The team): append-only. SQLite triggers refuse every UPDATE, and
+ * every DELETE of a row younger than 24 months (the retention job deletes the older ones,
+ * api/team/audit-retention.ts). The person's name is kept as it was, so a removed person's rows
+ * still say who it was; `company_id` is no foreign key so no cascade ever tries to delete a row.
+ */
+export const auditEvents = sqliteTable(
+  'audit_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: integer('company_id').notNull(),
+    /** The person who did it; null for the system (an expiry, a webhook). */
+    personId: integer('person_id'),
+    personName: text('person_name').notNull(),
+    kind: text('kind').notNull(),
+    /** What it was done to, in the operator's words: a booking reference, a person's email, a price list. */
+    subject: text('subject'),
+    /** JSON of the values before and after, when something changed. */
+    oldValue: text('old_value'),
+    newValue: text('new_value'),
+    requestId: text('request_id'),
+    at: text('at').notNull(),
+  },
+  (t) => [
+    index('audit_events_company').on(t.companyId, t.id),
+    index('audit_events_person').on(t.companyId, t.personId, t.id),
+    index('audit_events_kind').on(t.companyId, t.kind, t.id),
+    index('audit_events_at').on(t.at),
+  ],
+);
+
+/**
+ * A job's evidence (docs/product.md, "Proof of condition"): a photo or a signature taken on the
+ * driver's page at pickup or drop-off. The bytes live in the blob store (api/proof/blob-store.ts),
+ * never here: the row keeps their keys, size, SHA-256, type and what the phone said of them. Each
+ * row is named in URLs by `public_id` (128 random bits), and is deleted with its booking; a trigger
+ * then queues its blobs in `blob_deletions` for the store.
+ */
+export const jobFiles = sqliteTable(
+  'job_files',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    publicId: text('public_id').notNull(),
+    /** The phone's own id for the upload: a retry of one that did arrive stores nothing twice. */
+    clientId: text('client_id').notNull(),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    kind: text('kind').$type<'photo' | 'signature'>().notNull(),
+    /** front, rear, left, right or damage for a photo; null for a signature. */
+    slot: text('slot'),
+    note: text('note'),
+    signerName: text('signer_name'),
+    /** When and where the phone took it, as the phone said. */
+    takenAt: text('taken_at').notNull(),
+    latitude: real('latitude'),
+    longitude: real('longitude'),
+    takenBy: text('taken_by').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    /** Hex SHA-256 of the bytes as uploaded. */
+    sha256: text('sha256').notNull(),
+    storeKey: text('store_key').notNull(),
+    /** The copy the motorist is shown, its own EXIF location and metadata taken out; null when none could be made (HEIC). */
+    shownKey: text('shown_key'),
+    /** A small JPEG or PNG the phone made, for grids and the job report. */
+    thumbKey: text('thumb_key'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('job_files_public').on(t.publicId),
+    uniqueIndex('job_files_client').on(t.bookingId, t.clientId),
+    index('job_files_booking').on(t.bookingId, t.takenAt),
+  ],
+);
+
+/** Blobs whose rows are gone, for the store to delete (api/proof/sweep.ts). Filled by a trigger on `job_files`. */
+export const blobDeletions = sqliteTable('blob_deletions', {
+  key: text('key').primaryKey(),
+  queuedAt: text('queued_at').notNull(),
+});
+
+/** The condition checklist and notes of a job at one stage, as the driver last saved them. */
+export const jobConditions = sqliteTable(
+  'job_conditions',
+  {
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    companyId: companyRef(),
+    /** JSON `[{ item, checked }]`: the operator's items as they were when saved. */
+    checklist: text('checklist').notNull(),
+    notes: text('notes').notNull().default(''),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bookingId, t.stage] })],
+);
+
+/** What the operator asks of the driver's page (docs/product.md, "Proof of condition"); no row, the defaults. */
+export const proofSettings = sqliteTable('proof_settings', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  photosBeforeLoaded: bool('photos_before_loaded').notNull().default(false),
+  photosBeforeCompleted: bool('photos_before_completed').notNull().default(false),
+  /** JSON array of the checklist's items. */
+  checklist: text('checklist').notNull(),
+  updatedAt: updatedAt(),
+});

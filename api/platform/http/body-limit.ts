@@ -3,6 +3,8 @@
 // (undici Request, AbortController, Readable.toWeb) for every API request: for the quote route
 // that was a fifth of the server's time (docs/decisions/008-quote-path-profile.md).
 import { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from './context';
 import { bodyLimit } from 'hono/body-limit';
@@ -19,6 +21,22 @@ export function clientClosedRequest(env: unknown): boolean {
 }
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+/** A raw image body (the driver's uploads, api/proof/routes.ts): its route streams it, and must never see it read whole first. */
+const IMAGE_TYPE = /^image\/[\w.+-]+\s*(;|$)/i;
+
+/** Passes a body on, and errors it with 413 at the byte that crosses `maxSize`. */
+function countedBody(body: ReadableStream<Uint8Array>, maxSize: number): ReadableStream<Uint8Array> {
+  let size = 0;
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > maxSize) controller.error(new PayloadTooLarge());
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+}
 // Like Request.text(): UTF-8, a leading byte-order mark dropped; but strict, so that invalid
 // UTF-8 is refused by the JSON validator (api/platform/http/validate.ts) rather than read as U+FFFD.
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -78,7 +96,23 @@ export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string)
     const maxSize = sizeOf(c.req.method, c.req.path);
     // node-server passes Node's request as c.env.incoming; app.request() in tests has none.
     const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
-    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+    const type = c.req.header('content-type') ?? '';
+    // An image sent without its length (chunked): counted as it streams to its route, where
+    // Hono's bodyLimit would first read all of it into memory (docs/decisions/045-proof-of-condition.md).
+    if (IMAGE_TYPE.test(type)) {
+      const length = c.req.header('content-length');
+      // With its length declared, the route reads Node's stream itself (imageBody below): nothing
+      // here may touch `c.req.raw.body`, which would turn it into a web stream first.
+      if (length !== undefined && !c.req.header('transfer-encoding')) {
+        if (Number(length) > maxSize) throw new PayloadTooLarge();
+        return next();
+      }
+      if (c.req.raw.body) {
+        c.req.raw = new Request(c.req.raw, { body: countedBody(c.req.raw.body, maxSize), duplex: 'half' } as RequestInit);
+        return next();
+      }
+    }
+    if (!(incoming instanceof IncomingMessage) || !JSON_TYPE.test(type)) {
       let web = webLimits.get(maxSize);
       if (!web) webLimits.set(maxSize, (web = webBodyLimitFor(maxSize)));
       return web(c, next);
@@ -101,4 +135,16 @@ export function apiBodyLimit(maxSizeOf: number | ((method: string, path: string)
     }
     await next();
   };
+}
+
+/**
+ * The body of a raw image route as a Node stream: Node's own request when it arrives with its
+ * length declared (apiBodyLimit left it untouched, so no web stream is made and undone for every
+ * chunk), else the request's web body (counted by apiBodyLimit, or a test's app.request()).
+ */
+export function imageBody(c: Context<AppEnv>): Readable | null {
+  const incoming = (c.env as { incoming?: unknown } | undefined)?.incoming;
+  if (incoming instanceof IncomingMessage && c.req.header('content-length') !== undefined && !c.req.header('transfer-encoding')) return incoming;
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : null;
 }

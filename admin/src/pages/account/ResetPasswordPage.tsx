@@ -10,7 +10,7 @@ import { newPasswordField, PASSWORD_HINT } from '#shared/account-schemas';
 import { errorCodeOf } from '#shared/error-codes';
 import { toast } from '../../components/toast';
 import { Button, Field, Input } from '../../components/ui';
-import { AUTH_QUERY_KEY, homeForStatus, storeAuthSession, withoutToken } from '../../lib/auth';
+import { AUTH_QUERY_KEY, homeFor, storeAuthSession, withoutToken } from '../../lib/auth';
 import { errorText } from '../dashboard/api';
 import { AccountCard } from './AccountCard';
 
@@ -37,7 +37,7 @@ export default function ResetPasswordPage() {
       storeAuthSession(response.authToken, user);
       queryClient.setQueryData(AUTH_QUERY_KEY, user);
       toast({ title: 'Password changed', description: 'You are signed in. Every other session has been signed out.' });
-      void navigate(homeForStatus(user.subscriptionStatus), { replace: true });
+      void navigate(homeFor(user), { replace: true });
     },
     onError: (error) => {
       const field = error instanceof ApiRequestError ? error.fields?.password : undefined;

@@ -7,7 +7,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { TriangleAlert } from 'lucide-react';
 import { call, portalApi } from '#shared/api-client';
 import { Button, Spinner } from '../../components/ui';
-import { AUTH_QUERY_KEY, homeForStatus, storeAuthSession, withoutToken } from '../../lib/auth';
+import { AUTH_QUERY_KEY, homeFor, storeAuthSession, withoutToken } from '../../lib/auth';
 import { errorText } from '../dashboard/api';
 import { AccountCard } from './AccountCard';
 
@@ -23,7 +23,7 @@ export default function SignInLinkPage() {
       // Anything read before (as nobody, or as someone else) is stale now.
       void queryClient.cancelQueries().then(() => {
         queryClient.setQueryData(AUTH_QUERY_KEY, user);
-        void navigate(homeForStatus(user.subscriptionStatus), { replace: true });
+        void navigate(homeFor(user), { replace: true });
       });
     },
   });

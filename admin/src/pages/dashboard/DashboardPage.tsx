@@ -2,12 +2,13 @@
 // Payment return). Coming back from checkout with payment_success=true&session_id=… the page
 // exchanges the session for a signed-in account, then reloads on a clean URL.
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import type { Role } from '#shared/roles';
 import { TriangleAlert } from 'lucide-react';
 import { PortalShell } from '../../components/PortalShell';
 import { toast } from '../../components/toast';
 import { Button, FullPageSpinner } from '../../components/ui';
-import { fetchCurrentUser, storeAuthSession, useAuth } from '../../lib/auth';
+import { fetchCurrentUser, MY_JOBS_PATH, storeAuthSession, useAuth } from '../../lib/auth';
 import { CHECKOUT_MESSAGES, finalHandling, processCheckoutSession } from '../subscription/processCheckout';
 import { DriverPortal } from './DriverPortal';
 import { SetupGuide } from '../setup/SetupGuide';
@@ -87,10 +88,10 @@ function AuthenticationError() {
   );
 }
 
-/** The guided set-up while it is open (from sign-up until the operator leaves or finishes it), else the portal. */
-function PortalHome({ userId }: { userId: number }) {
+/** The guided set-up while it is open (from sign-up until the owner leaves or finishes it), else the portal. */
+function PortalHome({ userId, role }: { userId: number; role: Role }) {
   const { progress } = useSetupProgress(userId);
-  return progress?.status === 'open' ? <SetupGuide userId={userId} /> : <DriverPortal userId={userId} />;
+  return role === 'owner' && progress?.status === 'open' ? <SetupGuide userId={userId} /> : <DriverPortal userId={userId} role={role} />;
 }
 
 export default function DashboardPage() {
@@ -108,9 +109,11 @@ export default function DashboardPage() {
   if (processing) return <FullPageSpinner text="Processing your payment and setting up your account..." />;
   if (isLoading) return <FullPageSpinner text="Loading dashboard..." />;
   if (!user) return timedOut ? <AuthenticationError /> : <FullPageSpinner text="Authenticating..." />;
+  // A driver's portal is their jobs (docs/product.md, "The team").
+  if (user.role === 'driver') return <Navigate to={MY_JOBS_PATH} replace />;
   return (
     <PortalShell>
-      <PortalHome userId={user.id} />
+      <PortalHome userId={user.id} role={user.role} />
     </PortalShell>
   );
 }

@@ -3,7 +3,8 @@
 // return from connecting a payment account (`?payments=…`: its Payments section is there).
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
-import { Calculator, Eye, Inbox, Palette, Phone, Receipt, TriangleAlert } from 'lucide-react';
+import { Calculator, Eye, Inbox, Palette, Phone, Receipt, ScrollText, TriangleAlert, Users } from 'lucide-react';
+import type { Role } from '#shared/roles';
 import { toast } from '../../components/toast';
 import { Button, Spinner, Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui';
 import { useCompany } from './api';
@@ -13,10 +14,13 @@ import { ContactTab } from './ContactTab';
 import { PricingTab } from './PricingTab';
 import { useBrandingEditor, type BrandingEditor } from './useBrandingEditor';
 import { SetupBar } from '../setup/SetupBar';
-import { OpenTabProvider, type PortalTab } from './go-to-field';
+import { OpenTabProvider } from './go-to-field';
 
 // Its own chunk, with recharts: loaded when the tab first opens, not with the portal.
 const QuotesTab = lazy(() => import('./quotes/QuotesTab'));
+// The owner's team and audit log (docs/product.md, "The team"): chunks of their own, loaded when opened.
+const TeamTab = lazy(() => import('./team/TeamTab'));
+const AuditTab = lazy(() => import('./team/AuditTab'));
 
 export const previewPath = (customSlug: string | null | undefined): string => (customSlug ? `/company/${encodeURIComponent(customSlug)}` : '/preview');
 
@@ -47,19 +51,32 @@ function CompanyTab({ loading, failed, children }: { loading: boolean; failed: b
 
 const TAB_CONTENT = 'data-[state=inactive]:hidden';
 
-/** `userId`: the signed-in operator, whose set-up progress the checklist bar above the tabs resumes. */
-export function DriverPortal({ userId }: { userId?: number }) {
+/**
+ * `userId`: the signed-in operator, whose set-up progress the checklist bar above the tabs resumes.
+ * `role`: what they may do (docs/product.md, "The team"): the company's settings, its team and
+ * its audit log are the owner's; a dispatcher sees the Quotes tab (with the jobs) only.
+ */
+export function DriverPortal({ userId, role = 'owner' }: { userId?: number; role?: Role }) {
+  const owner = role === 'owner';
   const company = useCompany();
   const editor = useBrandingEditor(company.data);
   const [popupBlocked, setPopupBlocked] = useState(false);
   const [previewing, setPreviewing] = useState(false);
   const [params] = useSearchParams();
-  const firstTab: PortalTab = params.get('tab') === 'quotes' || params.has('quote') || params.has('payments') ? 'quotes' : 'pricing';
+  const asked = params.get('tab');
+  const firstTab: string = !owner
+    ? 'quotes'
+    : asked === 'team' || asked === 'audit'
+      ? asked
+      : asked === 'quotes' || params.has('quote') || params.has('payments')
+        ? 'quotes'
+        : 'pricing';
   const [tab, setTab] = useState<string>(firstTab);
-  const [quotesOpened, setQuotesOpened] = useState(firstTab === 'quotes');
+  const [opened, setOpened] = useState<ReadonlySet<string>>(new Set([firstTab]));
+  const quotesOpened = opened.has('quotes');
   const openTab = (next: string) => {
     setTab(next);
-    if (next === 'quotes') setQuotesOpened(true);
+    setOpened((before) => new Set(before).add(next));
   };
 
   const preview = async () => {
@@ -77,7 +94,7 @@ export function DriverPortal({ userId }: { userId?: number }) {
           Driver Portal<span className="sr-only"> - </span>
           <span className="mt-1 block text-base font-normal text-slate-600">Manage your towing service settings and rates</span>
         </h1>
-        <div className="grid justify-items-end gap-2">
+        <div className={owner ? 'grid justify-items-end gap-2' : 'hidden'}>
           <Button onClick={() => void preview()} disabled={previewing || company.isLoading}>
             <Eye aria-hidden="true" /> Preview Quote Screen
           </Button>
@@ -90,45 +107,63 @@ export function DriverPortal({ userId }: { userId?: number }) {
       </div>
 
       {/* The setup checklist and the way back into the guided set-up, whichever tab is open. */}
-      {userId !== undefined && <SetupBar userId={userId} />}
+      {owner && userId !== undefined && <SetupBar userId={userId} />}
 
       {/* Every tab stays mounted so unsaved edits survive switching tabs. */}
       {/* A reason on one tab can link to the field on another that fixes it (go-to-field.tsx). */}
       <OpenTabProvider value={openTab}>
         <Tabs value={tab} onValueChange={openTab} className="mt-8">
           <TabsList aria-label="Settings">
-            <TabsTrigger value="pricing">
-              <Calculator aria-hidden="true" /> Pricing & Rates
-            </TabsTrigger>
-            <TabsTrigger value="charges">
-              <Receipt aria-hidden="true" /> Custom Charges
-            </TabsTrigger>
-            <TabsTrigger value="branding">
-              <Palette aria-hidden="true" /> Branding
-            </TabsTrigger>
-            <TabsTrigger value="contact">
-              <Phone aria-hidden="true" /> Contact Info
-            </TabsTrigger>
+            {owner && (
+              <>
+                <TabsTrigger value="pricing">
+                  <Calculator aria-hidden="true" /> Pricing & Rates
+                </TabsTrigger>
+                <TabsTrigger value="charges">
+                  <Receipt aria-hidden="true" /> Custom Charges
+                </TabsTrigger>
+                <TabsTrigger value="branding">
+                  <Palette aria-hidden="true" /> Branding
+                </TabsTrigger>
+                <TabsTrigger value="contact">
+                  <Phone aria-hidden="true" /> Contact Info
+                </TabsTrigger>
+              </>
+            )}
             <TabsTrigger value="quotes">
               <Inbox aria-hidden="true" /> Quotes
             </TabsTrigger>
+            {owner && (
+              <>
+                <TabsTrigger value="team">
+                  <Users aria-hidden="true" /> Team
+                </TabsTrigger>
+                <TabsTrigger value="audit">
+                  <ScrollText aria-hidden="true" /> Audit log
+                </TabsTrigger>
+              </>
+            )}
           </TabsList>
-          <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
-            <PricingTab />
-          </TabsContent>
-          <TabsContent value="charges" forceMount className={TAB_CONTENT}>
-            <ChargesTab />
-          </TabsContent>
-          <TabsContent value="branding" forceMount className={TAB_CONTENT}>
-            <CompanyTab loading={company.isLoading} failed={company.isError}>
-              {() => company.data && <BrandingTab editor={editor} company={company.data} />}
-            </CompanyTab>
-          </TabsContent>
-          <TabsContent value="contact" forceMount className={TAB_CONTENT}>
-            <CompanyTab loading={company.isLoading} failed={company.isError}>
-              {() => company.data && <ContactTab company={company.data} />}
-            </CompanyTab>
-          </TabsContent>
+          {owner && (
+            <>
+              <TabsContent value="pricing" forceMount className={TAB_CONTENT}>
+                <PricingTab />
+              </TabsContent>
+              <TabsContent value="charges" forceMount className={TAB_CONTENT}>
+                <ChargesTab />
+              </TabsContent>
+              <TabsContent value="branding" forceMount className={TAB_CONTENT}>
+                <CompanyTab loading={company.isLoading} failed={company.isError}>
+                  {() => company.data && <BrandingTab editor={editor} company={company.data} />}
+                </CompanyTab>
+              </TabsContent>
+              <TabsContent value="contact" forceMount className={TAB_CONTENT}>
+                <CompanyTab loading={company.isLoading} failed={company.isError}>
+                  {() => company.data && <ContactTab company={company.data} />}
+                </CompanyTab>
+              </TabsContent>
+            </>
+          )}
           {/* Rendered from its first opening (which loads it), then kept like the others. */}
           <TabsContent value="quotes" forceMount className={TAB_CONTENT}>
             {quotesOpened && (
@@ -137,6 +172,24 @@ export function DriverPortal({ userId }: { userId?: number }) {
               </Suspense>
             )}
           </TabsContent>
+          {owner && (
+            <>
+              <TabsContent value="team" forceMount className={TAB_CONTENT}>
+                {opened.has('team') && (
+                  <Suspense fallback={<Spinner label="Loading your team" />}>
+                    <TeamTab />
+                  </Suspense>
+                )}
+              </TabsContent>
+              <TabsContent value="audit" forceMount className={TAB_CONTENT}>
+                {opened.has('audit') && (
+                  <Suspense fallback={<Spinner label="Loading the audit log" />}>
+                    <AuditTab />
+                  </Suspense>
+                )}
+              </TabsContent>
+            </>
+          )}
         </Tabs>
       </OpenTabProvider>
     </main>

@@ -8,6 +8,7 @@ import { ApiRequestError, api, call } from '#shared/api-client';
 import type { DriverView } from '#shared/booking-responses';
 import { BOOKING_STATUS_LABELS, clockTime, type DriverStep } from '#shared/bookings';
 import { telUrl, ukNational } from '#shared/phone';
+import { DriverProof } from './proof/DriverProof';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },
@@ -51,6 +52,8 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
   const [sharing, setSharing] = useState(false);
+  /** Why the next step waits (the operator requires photos not yet taken), or null. */
+  const [proofBlock, setProofBlock] = useState<string | null>(null);
   const watch = useRef<number | null>(null);
   const lastSent = useRef(0);
 
@@ -177,6 +180,7 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
           <p className="mt-2 text-sm text-slate-700">{SHARING_NOTE}</p>
         </section>
       )}
+      <DriverProof token={token} status={view.status} onBlock={setProofBlock} />
       {problem && (
         <p role="alert" className="text-red-800">
           {problem}
@@ -184,9 +188,10 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
       )}
       {next && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
+          {proofBlock && <p className="mx-auto mb-2 max-w-md text-center font-semibold text-red-800">{proofBlock}</p>}
           <button
             type="button"
-            disabled={busy}
+            disabled={busy || proofBlock !== null}
             onClick={() => void move(next.step)}
             className="mx-auto flex min-h-16 w-full max-w-md items-center justify-center rounded-xl bg-brand-700 text-xl font-bold text-white disabled:opacity-60"
           >

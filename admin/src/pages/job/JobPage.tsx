@@ -12,6 +12,7 @@ import { paymentSummary } from '#shared/payments';
 import { telUrl, ukNational } from '#shared/phone';
 import { useMinutesLeft } from './format';
 import { JobDocuments } from './JobDocuments';
+import { JobProof } from './proof/JobProof';
 import { useLiveJob } from './live';
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
@@ -159,6 +160,7 @@ export default function JobPage() {
         )}
       </section>
       <JobDocuments token={token} job={job} />
+      <JobProof token={token} job={job} />
       {company.phone && (
         <div className="fixed inset-x-0 bottom-0 bg-white/95 p-4 shadow-[0_-1px_4px_rgba(0,0,0,0.1)]">
           <a

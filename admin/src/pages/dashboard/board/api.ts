@@ -18,7 +18,8 @@ const TRUCKS_KEY = [pathOf(portalApi.trucks)] as const;
 export function useJobChanges(path: string, onChange: (change: { reference: string; status: string; removed?: boolean }) => void, enabled = true): boolean {
   const [live, setLive] = useState(false);
   useEffect(() => {
-    if (!enabled) return;
+    // No EventSource (an old browser, a test's DOM): the screen polls instead.
+    if (!enabled || typeof EventSource === 'undefined') return;
     let stopped = false;
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;

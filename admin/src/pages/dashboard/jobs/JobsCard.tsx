@@ -21,6 +21,7 @@ import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitl
 import { formatDateTime } from '../quotes/format';
 import { useAnswerJob, useJobs, type Answer } from './api';
 import { JobDocumentLinks } from './JobDocumentLinks';
+import { JobProofPanel } from './JobProofPanel';
 import { countdown, useNow, whatsappShare } from './format';
 
 const TONES: Record<BookingStatus, 'warning' | 'brand' | 'success' | 'neutral' | 'danger'> = {
@@ -135,6 +136,7 @@ function JobItem({ job }: { job: Booking }) {
       {requested && <AnswerForms job={job} />}
       {job.driverUrl && <DriverLink job={job} url={job.driverUrl} />}
       {job.status === 'completed' && job.payment && <JobDocumentLinks job={job} />}
+      <JobProofPanel job={job} />
       <History job={job} />
     </article>
   );

@@ -18,6 +18,7 @@ import { fieldMessages } from '#shared/field-messages';
 import { errorText } from '../api';
 import { BookingSettingsCard } from '../jobs/BookingSettingsCard';
 import { InvoiceSettingsCard } from '../jobs/InvoiceSettingsCard';
+import { ProofSettingsCard } from '../jobs/ProofSettingsCard';
 import { JobsCard } from '../jobs/JobsCard';
 import { PaymentsCard } from '../payments/PaymentsCard';
 import { AlertSettingsCard } from './AlertSettingsCard';
@@ -60,6 +61,7 @@ export default function QuotesTab() {
       <BookingSettingsCard />
       <PaymentsCard />
       <InvoiceSettingsCard />
+      <ProofSettingsCard />
       <LeadDetailDialog requested={requested} reference={reference} onClose={closeQuote} />
     </div>
   );
