@@ -15,6 +15,7 @@ import { retentionJob } from './leads/retention';
 import { auditRetentionJob } from './team/audit-retention';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
+import { laterReminderJob } from './dispatch/reminders';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
 import { blobSweepJob } from './proof/sweep';
@@ -29,6 +30,7 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   auditRetentionJob({ ...deps, hour: deps.config.retentionHour }),
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
+  laterReminderJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
   blobSweepJob({ db: deps.db, blobs: bookings.proof.blobs }),

@@ -44,13 +44,20 @@ export function sseFrame(event: string, data: string): Uint8Array {
   );
 }
 
+/**
+ * What a stream follows: a job by its id (the status pages), or a key of the dispatch's own
+ * streams (a company's boards, a person's own jobs: api/dispatch/live.ts). One hub holds both, so
+ * one total cap keeps them all below the connection cap.
+ */
+export type LiveKey = number | string;
+
 export type Admission = { ok: true; leave: () => void } | { ok: false; reason: 'total' | 'address' };
 
 export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, options: LiveOptions = {}) {
   const limits = { ...initialLimits };
   const now = options.now ?? Date.now;
   const maxLifetimeMs = options.maxLifetimeMs ?? MAX_STREAM_MS;
-  const byJob = new Map<number, Set<LiveStream>>();
+  const byJob = new Map<LiveKey, Set<LiveStream>>();
   const perAddress = new Map<string, number>();
   /** Every open stream with when it opened (in opening order, so the oldest come first). */
   const all = new Map<LiveStream, number>();
@@ -70,7 +77,7 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
 
   return {
     /** Counts a stream of `jobId` from `address` (its group: api/platform/http/connection-guard.ts) in, if the caps allow it. */
-    join(jobId: number, address: string, stream: LiveStream): Admission {
+    join(jobId: LiveKey, address: string, stream: LiveStream): Admission {
       if (closed || all.size >= limits.total) return { ok: false, reason: 'total' };
       const fromAddress = perAddress.get(address) ?? 0;
       if (fromAddress >= limits.perAddress) return { ok: false, reason: 'address' };
@@ -103,7 +110,7 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
      * 2,000 times, a copy of the bytes per stream, each alive until its socket took it, filled the
      * young generation and made its collections most of the change's cost (docs/budgets.md).
      */
-    publish(jobId: number, event: string, data: string): number {
+    publish(jobId: LiveKey, event: string, data: string): number {
       const streams = byJob.get(jobId);
       if (!streams) return 0;
       const frame = sseFrame(event, data);
@@ -111,9 +118,9 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
       return streams.size;
     },
     /** Whether anyone is watching the job (a change's view is built only then). */
-    watched: (jobId: number) => (byJob.get(jobId)?.size ?? 0) > 0,
+    watched: (jobId: LiveKey) => (byJob.get(jobId)?.size ?? 0) > 0,
     /** Ends every stream of the job: it has finished, and its page has been sent its last state. */
-    closeJob(jobId: number): number {
+    closeJob(jobId: LiveKey): number {
       const streams = [...(byJob.get(jobId) ?? [])];
       for (const stream of streams) stream.close();
       return streams.length;

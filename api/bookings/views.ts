@@ -21,6 +21,8 @@ export const paymentOf = (b: BookingWithQuote): BookingPayment | null =>
         refunded: penceToPounds(b.paymentRefundedPence ?? 0),
         checkoutUrl: b.paymentStatus === 'awaiting' ? b.paymentCheckoutUrl : null,
       };
+/** A job for later: its slot and, once accepted, its time window (docs/product.md §23). */
+const laterOf = (b: BookingWithQuote) => ({ scheduledFor: b.scheduledFor, windowMinutes: b.windowMinutes });
 const positionOf = (b: BookingWithQuote) => (b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null);
 
 export function toJobView(b: BookingWithQuote, history: History): JobView {
@@ -39,6 +41,7 @@ export function toJobView(b: BookingWithQuote, history: History): JobView {
     declineReason: b.declineReason,
     history,
     payment: paymentOf(b),
+    ...laterOf(b),
   };
 }
 
@@ -58,6 +61,7 @@ export function toDriverView(b: BookingWithQuote): DriverView {
     position: positionOf(b),
     eta: etaOf(b),
     sharingPosition: b.status === 'on_the_way' && b.driverPositionAt !== null,
+    ...laterOf(b),
   };
 }
 
@@ -85,5 +89,7 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     payment: paymentOf(b),
     source: b.source ?? 'website',
     takenBy: b.takenBy,
+
+    ...laterOf(b),
   };
 }

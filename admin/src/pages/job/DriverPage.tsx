@@ -2,7 +2,7 @@
 // the next step (on the way → arrived → loaded → completed). While on the way the driver may share
 // their position, only after a tap and only until arrived: the motorist's ETA is recomputed from
 // it. One-handed: the button sits at the bottom of the screen.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import type { DriverView } from '#shared/booking-responses';
@@ -22,9 +22,32 @@ export const SHARING_NOTE = 'Your position is shared only while you are on the w
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 
-export default function DriverPage() {
-  const { token = '' } = useParams();
+/**
+ * Where the page reads and moves its job: the driver's link (its token, no sign-in), or the
+ * signed-in driver's own job (docs/product.md §23, admin/src/pages/dashboard/my-jobs/). `version`
+ * changes when the job changed elsewhere, and the page reads it again.
+ */
+export interface DriverJobSource {
+  read(): Promise<DriverView>;
+  move(step: DriverStep): Promise<DriverView>;
+  position(position: { lat: number; lng: number }): Promise<DriverView>;
+  version?: number;
+}
+
+function linkSource(token: string): DriverJobSource {
   const endpoint = api().driver[':token'];
+  const param = { token };
+  return {
+    read: () => call(endpoint.$get, { param }, { anonymous: true }),
+    move: (status) => call(endpoint.status.$post, { param, json: { status } }, { anonymous: true }),
+    position: (json) => call(endpoint.position.$post, { param, json }, { anonymous: true }),
+  };
+}
+
+export default function DriverPage({ source }: { source?: DriverJobSource }) {
+  const { token = '' } = useParams();
+  const byLink = useMemo(() => linkSource(token), [token]);
+  const job = source ?? byLink;
   const [view, setView] = useState<DriverView | null>(null);
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,13 +57,15 @@ export default function DriverPage() {
   const watch = useRef<number | null>(null);
   const lastSent = useRef(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read again when the job changed elsewhere (`version`)
   useEffect(() => {
-    call(api().driver[':token'].$get, { param: { token } }, { anonymous: true })
+    job
+      .read()
       .then(setView)
       .catch((error: unknown) =>
         setProblem(error instanceof ApiRequestError && error.status === 410 ? error.serverMessage : 'Job not found. Check the link the operator sent.'),
       );
-  }, [token]);
+  }, [job, job.version]);
 
   const stopSharing = () => {
     if (watch.current !== null) navigator.geolocation.clearWatch(watch.current);
@@ -59,7 +84,7 @@ export default function DriverPage() {
     setBusy(true);
     setProblem('');
     try {
-      setView(await call(endpoint.status.$post, { param: { token }, json: { status: step } }, { anonymous: true }));
+      setView(await job.move(step));
     } catch (error) {
       setProblem(error instanceof ApiRequestError ? error.serverMessage : 'No connection. Try again.');
     } finally {
@@ -75,7 +100,8 @@ export default function DriverPage() {
       (position) => {
         if (Date.now() - lastSent.current < POSITION_EVERY_MS) return;
         lastSent.current = Date.now();
-        call(endpoint.position.$post, { param: { token }, json: { lat: position.coords.latitude, lng: position.coords.longitude } }, { anonymous: true })
+        job
+          .position({ lat: position.coords.latitude, lng: position.coords.longitude })
           .then(setView)
           .catch(() => undefined);
       },

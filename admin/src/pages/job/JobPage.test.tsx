@@ -28,6 +28,8 @@ const job = (over: Partial<JobView> = {}): JobView => ({
   declineReason: null,
   history: [{ status: 'requested', at: new Date().toISOString() }],
   payment: null,
+  scheduledFor: null,
+  windowMinutes: null,
   ...over,
 });
 
