@@ -61,6 +61,7 @@ import { createVehicleLookup, type VehicleLookup } from './vehicles/lookup';
 import { createDvlaProvider } from './vehicles/dvla';
 import { documentService, type DocumentService } from './documents/service';
 import { documentRoutes } from './documents/routes';
+import { dispatchRoutes } from './dispatch/routes';
 import { teamRoutes } from './team/routes';
 import { createBlobStore, type BlobStore } from './proof/blob-store';
 import { proofRoutes } from './proof/routes';
@@ -93,7 +94,9 @@ const SPA_ROUTES = [
   /^\/auth$/,
   /^\/auth-page$/,
   /^\/dashboard$/,
+  /^\/dashboard\/board$/,
   /^\/dashboard\/my-jobs$/,
+  /^\/dashboard\/my-jobs\/[^/]+$/,
   /^\/subscription$/,
   /^\/subscription-test$/,
   /^\/contact$/,
@@ -121,6 +124,7 @@ const FEATURES: Feature[] = [
   shareRoutes,
   billingRoutes,
   alertRoutes,
+  dispatchRoutes,
   bookingRoutes,
   documentRoutes,
   proofRoutes,

@@ -16,6 +16,7 @@ import { auditRetentionJob } from './team/audit-retention';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { reviewRequestJob } from './bookings/reviews';
+import { laterReminderJob } from './dispatch/reminders';
 import { paymentReconcileJob } from './payments/reconcile';
 import { documentSweepJob } from './documents/sweep';
 import { blobSweepJob } from './proof/sweep';
@@ -31,6 +32,7 @@ const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
   reviewRequestJob(bookings.service),
+  laterReminderJob(bookings.service),
   paymentReconcileJob(bookings.payments),
   documentSweepJob(bookings.documents),
   blobSweepJob({ db: deps.db, blobs: bookings.proof.blobs }),

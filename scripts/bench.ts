@@ -2,7 +2,7 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `uploads`, or `main`) runs those sections alone
+// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `uploads`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
 // smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
@@ -50,6 +50,8 @@ import { WAL_SIZE_LIMIT_BYTES } from '../api/platform/db/checkpointer';
 import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against';
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
+import { DISPATCH_BUDGET_MS, DISPATCH_STREAMS, measureDispatch, type DispatchFigures } from './bench/dispatch';
+import { BOARD_BUDGET_MS, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
 import { CONCURRENT_UPLOADS, measureUploads, REPORT_PHOTOS, UPLOAD_BYTES, type UploadsFigures } from './bench/uploads';
 import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
 
@@ -710,6 +712,22 @@ ${render(rows)}
 `;
 }
 
+function dispatchSection(host: ReturnType<typeof machine>, figures: DispatchFigures, board: BoardRenderFigures): string {
+  const pass = figures.reached === figures.streams && figures.p99Ms <= DISPATCH_BUDGET_MS;
+  const best = Math.min(...board.runsMs);
+  return `## Dispatch
+
+One assignment (\`POST /api/bookings/{reference}/assign\`) with ${int(figures.streams)} streams open, half the company's boards
+(\`/api/board/events\`) and half its driver's My jobs (\`/api/my-jobs/events\`), in one process on the real app (\`app.request\`,
+no sockets; scripts/bench/dispatch.ts): from the request to each stream's \`job\` event. ${ranAt(host)}
+
+| what | measured | budget | |
+| --- | --- | --- | --- |
+| an assignment reaching every open board and driver stream (${int(figures.reached)} of ${int(figures.streams)} reached; p50 ${figures.p50Ms} ms, max ${figures.maxMs} ms) | p99 ${figures.p99Ms} ms | ≤ ${int(DISPATCH_BUDGET_MS)} ms | ${pass ? 'pass' : 'FAIL'} |
+| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone (390×844 Chromium, 4× CPU throttle, the production bundle): from navigation to the first job card's button, after a warm-up load (runs: ${board.runsMs.map((ms) => `${int(ms)} ms`).join(', ')}; scripts/bench/board-render.ts) | best ${int(best)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${best <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+`;
+}
+
 function bookingsSection(host: ReturnType<typeof machine>, figures: BookingsFigures, script: string): string {
   const { booking, streams, quotes, descriptors } = figures;
   const { delivery } = streams;
@@ -828,7 +846,7 @@ ${render(rows)}
 }
 
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
-const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'uploads', 'retention', 'restore', 'logs', 'nearest'] as const;
+const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'dispatch', 'uploads', 'retention', 'restore', 'logs', 'nearest'] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
@@ -940,6 +958,13 @@ async function main() {
     console.log(`Bookings: the booking request, ${int(STREAMS)} open status streams, quotes beside them…`);
     if (!built) throw new Error('the bookings are measured on the production bundle: npm run build failed');
     const section = bookingsSection(host, await measureBookings(script, quoteRequests(CITY_POSTCODES, PAIR_COUNT, 6)), script);
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('dispatch')) {
+    console.log(`Dispatch: one assignment fanned out to ${int(DISPATCH_STREAMS)} open board and driver streams…`);
+    if (!built) throw new Error('the board is measured on the production bundle: npm run build failed');
+    const section = dispatchSection(host, await measureDispatch(), await measureBoardRender(script));
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

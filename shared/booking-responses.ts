@@ -39,6 +39,12 @@ export const jobViewSchema = z
     createdAt: z.string(),
     respondBy: z.string().meta({ description: 'When a booking not answered by then expires' }),
     eta,
+    scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for a job for now' }),
+    windowMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
     driverName: z.string().nullable(),
     declineReason: z.string().nullable(),
     history: z.array(historyEntry).meta({ description: 'Oldest first' }),
@@ -100,6 +106,12 @@ export const driverViewSchema = z
     position: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'The motorist’s shared position, until the job completes' }),
     eta,
     sharingPosition: z.boolean().meta({ description: 'The driver’s position was received while on the way' }),
+    scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for a job for now' }),
+    windowMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
   })
   .meta({ id: 'DriverView' });
 
@@ -124,6 +136,13 @@ export const bookingSchema = z
     driverName: z.string().nullable(),
     declineReason: z.string().nullable(),
     driverUrl: z.string().nullable().meta({ description: 'The driver’s page, once accepted and until finished' }),
+    scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for a job for now' }),
+    windowMinutes: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'A later job once accepted: the driver is expected from scheduledFor to this many minutes after' }),
+
     history: z.array(historyEntry),
     payment: bookingPaymentSchema
       .nullable()

@@ -94,6 +94,13 @@ export const ERROR_CODES = [
   'SMS_CODE_WRONG',
   'SMS_CODE_EXPIRED',
   'SMS_CODE_LOCKED',
+  // Dispatch (docs/product.md §23): a truck that cannot carry the job's vehicle (sent again with
+  // `confirm: true` to assign it anyway), a later slot that is full (`nextSlot` offers the next
+  // free one) or outside the days the company books ahead, a later-job answer to a job for now
+  'TRUCK_CANNOT_CARRY',
+  'SLOT_FULL',
+  'SLOT_OUT_OF_RANGE',
+  'NOT_A_LATER_JOB',
   // The team: an invitation to an address already in this company or another, a change that would
   // leave no owner, an invitation link expired (or withdrawn) or used, and a dispatcher's refund over
   // the owner's limit

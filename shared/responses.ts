@@ -19,6 +19,11 @@ export const apiErrorSchema = z
     message: z.string(),
     code: z.enum(ERROR_CODES).meta({ description: 'Stable, for clients to branch on (shared/error-codes.ts)' }),
     fields: z.record(z.string(), z.string()).optional().meta({ description: 'Per-field messages (validation only)' }),
+    nextSlot: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'SLOT_FULL only: the next free slot (ISO), null when none is free within the days the company books ahead' }),
     requestId: z.string().optional(),
   })
   .meta({ id: 'Error' });

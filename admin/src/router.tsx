@@ -44,7 +44,9 @@ export const routes: RouteObject[] = [
         children: [
           { path: '/dashboard', lazy: screen(() => import('./pages/dashboard/DashboardPage')) },
           { path: '/dashboard/new-quote', lazy: screen(() => import('./pages/phone/NewQuotePage')) },
-          { path: '/dashboard/my-jobs', lazy: screen(() => import('./pages/my-jobs/MyJobsPage')) },
+          { path: '/dashboard/board', lazy: screen(() => import('./pages/dashboard/board/BoardPage')) },
+          { path: '/dashboard/my-jobs', lazy: screen(() => import('./pages/dashboard/my-jobs/MyJobsPage')) },
+          { path: '/dashboard/my-jobs/:reference', lazy: screen(() => import('./pages/dashboard/my-jobs/MyJobPage')) },
           { path: '/subscription', lazy: screen(() => import('./pages/subscription/SubscriptionPage')) },
           { path: '/contact', lazy: screen(() => import('./pages/ContactPage')) },
         ],

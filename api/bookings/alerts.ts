@@ -108,8 +108,13 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
      * booked by phone is always sent theirs: it carries the only link to their status page. None
      * for a job on account with no contact mobile (customer_phone '').
      */
-    motoristText: (b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'> & { motoristTextsOff?: string }, key: MotoristTextStep, body: string) =>
-      b.customerPhone === '' || (b.motoristTextsOff !== undefined && textsOff(b.motoristTextsOff).includes(key))
+    // A later job's reminder is not one of the steps the operator turns off.
+    motoristText: (
+      b: Pick<BookingWithQuote, 'id' | 'companyId' | 'customerPhone'> & { motoristTextsOff?: string },
+      key: MotoristTextStep | 'reminder',
+      body: string,
+    ) =>
+      b.customerPhone === '' || (b.motoristTextsOff !== undefined && key !== 'reminder' && textsOff(b.motoristTextsOff).includes(key))
         ? []
         : [sms(b, 'motorist', key, b.customerPhone, body, deps.now().toISOString())],
 

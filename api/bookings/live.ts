@@ -45,12 +45,15 @@ export function sseFrame(event: string, data: string): Uint8Array {
 }
 
 /**
- * Whose page a stream feeds: the motorist's status page (the default) or the driver's page, each
- * sent its own view of the job. Both share the caps.
+ * What a stream follows: a job by its id, for the motorist's status page (the default audience) or
+ * the driver's page, each sent its own view of the job; or a key of the dispatch's own streams (a
+ * company's boards, a person's own jobs: api/dispatch/live.ts). One hub holds them all, so one
+ * total cap keeps them all below the connection cap.
  */
+export type LiveKey = number | string;
 export type Audience = 'motorist' | 'driver';
-/** A driver's streams are kept under the job's id negated (ids are positive): one map, no key built per change. */
-const keyOf = (jobId: number, audience: Audience) => (audience === 'driver' ? -jobId : jobId);
+/** A driver's streams of a job are kept under the job's id negated (ids are positive): one map, no key built per change. */
+const keyOf = (jobId: LiveKey, audience: Audience): LiveKey => (audience === 'driver' && typeof jobId === 'number' ? -jobId : jobId);
 
 export type Admission = { ok: true; leave: () => void } | { ok: false; reason: 'total' | 'address' };
 
@@ -58,7 +61,7 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
   const limits = { ...initialLimits };
   const now = options.now ?? Date.now;
   const maxLifetimeMs = options.maxLifetimeMs ?? MAX_STREAM_MS;
-  const byJob = new Map<number, Set<LiveStream>>();
+  const byJob = new Map<LiveKey, Set<LiveStream>>();
   const perAddress = new Map<string, number>();
   /** Every open stream with when it opened (in opening order, so the oldest come first). */
   const all = new Map<LiveStream, number>();
@@ -78,7 +81,7 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
 
   return {
     /** Counts a stream of `jobId` from `address` (its group: api/platform/http/connection-guard.ts) in, if the caps allow it. */
-    join(jobId: number, address: string, stream: LiveStream, audience: Audience = 'motorist'): Admission {
+    join(jobId: LiveKey, address: string, stream: LiveStream, audience: Audience = 'motorist'): Admission {
       const key = keyOf(jobId, audience);
       if (closed || all.size >= limits.total) return { ok: false, reason: 'total' };
       const fromAddress = perAddress.get(address) ?? 0;
@@ -112,7 +115,7 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
      * 2,000 times, a copy of the bytes per stream, each alive until its socket took it, filled the
      * young generation and made its collections most of the change's cost (docs/budgets.md).
      */
-    publish(jobId: number, event: string, data: string, audience: Audience = 'motorist'): number {
+    publish(jobId: LiveKey, event: string, data: string, audience: Audience = 'motorist'): number {
       const streams = byJob.get(keyOf(jobId, audience));
       if (!streams) return 0;
       const frame = sseFrame(event, data);
@@ -120,9 +123,9 @@ export function createLiveHub(initialLimits: LiveLimits = DEFAULT_LIVE_LIMITS, o
       return streams.size;
     },
     /** Whether anyone is watching the job (a change's view is built only then). */
-    watched: (jobId: number, audience: Audience = 'motorist') => (byJob.get(keyOf(jobId, audience))?.size ?? 0) > 0,
+    watched: (jobId: LiveKey, audience: Audience = 'motorist') => (byJob.get(keyOf(jobId, audience))?.size ?? 0) > 0,
     /** Ends every stream of the job's pages of one audience: it has finished, and those pages have been sent their last state. */
-    closeJob(jobId: number, audience: Audience = 'motorist'): number {
+    closeJob(jobId: LiveKey, audience: Audience = 'motorist'): number {
       const streams = [...(byJob.get(keyOf(jobId, audience)) ?? [])];
       for (const stream of streams) stream.close();
       return streams.length;

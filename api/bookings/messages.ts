@@ -122,6 +122,11 @@ const PLATFORM = PRODUCT_NAME;
 /** A driver's first name as stored, or none when the name carries a contact detail (stored before the rule). */
 const driver = (name: string | null) => (name && isPlainName(name) ? name.trim().split(/\s+/)[0] : null);
 
+const londonDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'long', day: 'numeric', month: 'long' });
+/** A later job's slot as a motorist reads it: 'Tuesday 1 December between 09:00 and 10:00'. */
+export const slotWords = (slot: string, windowMinutes: number) =>
+  `${londonDay.format(new Date(slot))} between ${clockTime(slot)} and ${clockTime(new Date(Date.parse(slot) + windowMinutes * 60_000).toISOString())}`;
+
 export const motoristMessages = {
   received: (sender: MotoristSender, b: Pick<BookingFacts, 'reference' | 'respondBy'>, jobUrl: string) =>
     sender !== null
@@ -137,6 +142,15 @@ export const motoristMessages = {
     sender !== null
       ? `${sender}: booking TQ-${reference} confirmed. ${driver(driverName) ? `${driver(driverName)} is` : 'We are'} expected about ${clockTime(eta.at)} (${eta.minutes} min). Follow it here: ${jobUrl}`
       : `${PLATFORM}: your recovery booking TQ-${reference} is confirmed. The driver is expected about ${clockTime(eta.at)} (${eta.minutes} min). Follow it here: ${jobUrl}`,
+
+  acceptedLater: (sender: MotoristSender, reference: string, slot: string, windowMinutes: number) =>
+    sender !== null
+      ? `${sender}: booking TQ-${reference} accepted for ${slotWords(slot, windowMinutes)}.`
+      : `${PLATFORM}: your recovery booking TQ-${reference} has been accepted for ${slotWords(slot, windowMinutes)}.`,
+  reminder: (sender: MotoristSender, reference: string, slot: string, windowMinutes: number, jobUrl: string) =>
+    sender !== null
+      ? `${sender}: reminder, your recovery TQ-${reference} is ${slotWords(slot, windowMinutes)}. Follow it here: ${jobUrl}`
+      : `${PLATFORM}: reminder, your recovery booking TQ-${reference} is ${slotWords(slot, windowMinutes)}. Follow it here: ${jobUrl}`,
   onTheWay: (sender: MotoristSender, reference: string) =>
     sender !== null
       ? `${sender}: your driver is on the way (TQ-${reference}).`

@@ -66,6 +66,8 @@ import {
 import { bookingTokens, hashToken, jobTokenBox, newSalt, TOKEN_PATTERN } from './tokens';
 import { JOB_LINK_PLACEHOLDER, jobUrl } from './job-link';
 import { balanceBeforePence, toBooking, toDriverView, toJobView } from './views';
+import { checkLaterSlot, laterSlot } from '../dispatch/later';
+import { markReminded, remindersDue } from '../dispatch/store';
 import type { PaymentService } from '../payments/service';
 import { insertPayment } from '../payments/store';
 import { ACTOR_LABELS, type Actor, type AuditEvent, recordAudit, SYSTEM } from '../team/audit';
@@ -87,6 +89,10 @@ export const BALANCE_ALREADY_RECORDED = 'The balance of this job is recorded as 
 export { NO_SMS_PROVIDER } from './alerts';
 /** A job on account was made by the operator: it waits a day for its acceptance, not the motorist's few minutes. */
 export const ACCOUNT_JOB_RESPOND_MS = 24 * 3_600_000;
+
+export const NOT_A_LATER_JOB = 'This job is for now: accept it with an ETA.';
+/** A later job's motorist is reminded this long before its slot. */
+export const LATER_REMINDER_MS = 60 * 60_000;
 
 export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
@@ -356,6 +362,10 @@ export function bookingService(deps: BookingServiceDeps) {
       const now = deps.now();
       const validUntil = quote.validUntil ? Date.parse(quote.validUntil) : Date.parse(quote.createdAt) + 24 * 3_600_000;
       if (now.getTime() > validUntil) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+      // A quote for later books its slot, if the company has room then (api/dispatch/later.ts).
+      const slot = quote.urgency === 'later' ? laterSlot(quote.preferredDate, quote.preferredTime) : null;
+      const laterCompany = { id: quote.companyId, daysAhead: quote.laterDaysAhead, jobsPerHour: quote.laterJobsPerHour };
+      if (slot) checkLaterSlot(db, laterCompany, slot, now);
 
       // Payment at booking: the checkout is opened on the operator's account before anything is
       // stored, so a provider that is down (503) leaves nothing behind and the form can retry.
@@ -366,8 +376,11 @@ export function bookingService(deps: BookingServiceDeps) {
       const respondBy = new Date(now.getTime() + quote.responseMinutes * 60_000).toISOString();
       const salt = newSalt();
       const id = await write(db, () => {
+        // Checked again in the transaction: another booking may have taken the hour meanwhile.
+        const scheduledFor = slot ? checkLaterSlot(db, laterCompany, slot, now) : null;
         // The driver token's hash needs the row id: a placeholder first, replaced in the same transaction.
         const inserted = insertBooking(db, {
+          scheduledFor,
           quoteId: quote.id,
           companyId: quote.companyId,
           status: checkout ? 'awaiting_payment' : 'requested',
@@ -611,7 +624,14 @@ export function bookingService(deps: BookingServiceDeps) {
     },
 
     async driverStep(token: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
-      const b = driverBooking(token);
+      return this.driverStepOf(driverBooking(token), step, balanceMethod);
+    },
+
+    /** The driver's page of a job found another way (the signed-in driver's own job, api/dispatch/service.ts). */
+    driverViewOf: (b: BookingWithQuote): DriverView => toDriverView(b),
+
+    /** The driver's next step on a job already found: by its token, or as the signed-in driver it is assigned to. */
+    async driverStepOf(b: BookingWithQuote, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
       // How the balance was paid goes with completion, in the same write, so the receipt issued then says it; with nothing left to pay there is nothing to record.
       const balance = step === 'completed' && balanceMethod && balanceBeforePence(b) > 0 ? { balanceMethod, balancePaidAt: deps.now().toISOString() } : {};
       const texts =
@@ -637,7 +657,13 @@ export function bookingService(deps: BookingServiceDeps) {
 
     /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
     async driverPosition(token: string, position: { lat: number; lng: number }): Promise<DriverView> {
-      const b = byToken(token, (hash) => bookingByDriverToken(db, hash));
+      return this.driverPositionOf(
+        byToken(token, (hash) => bookingByDriverToken(db, hash)),
+        position,
+      );
+    },
+
+    async driverPositionOf(b: BookingWithQuote, position: { lat: number; lng: number }): Promise<DriverView> {
       if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
       const now = deps.now();
       const pickup =
@@ -677,6 +703,51 @@ export function bookingService(deps: BookingServiceDeps) {
         { kind: 'booking-accepted', before: { status: b.status }, after: { status: 'accepted', etaMinutes: eta.minutes, driverName } },
       );
       return operatorView(after);
+    },
+
+    /**
+     * Accepts a job for later with its time window (docs/product.md §23): the driver is expected
+     * from its slot to `windowMinutes` after; the motorist is texted the window, and reminded an
+     * hour before (remindDue).
+     */
+    async acceptLater(companyId: number, reference: string, windowMinutes: number) {
+      const b = ownBooking(companyId, reference);
+      if (!b.scheduledFor) throw new Conflict(NOT_A_LATER_JOB, 'NOT_A_LATER_JOB');
+      const now = deps.now();
+      const after = await move(
+        b,
+        'accepted',
+        'operator',
+        { windowMinutes, acceptedAt: now.toISOString() },
+        `For ${b.scheduledFor}, window ${windowMinutes} min`,
+        motoristText(b, 'accepted', motoristMessages.acceptedLater(senderOf(b), b.reference, b.scheduledFor, windowMinutes)),
+      );
+      return operatorView(after);
+    },
+
+    /** Texts the reminder of every accepted later job whose slot is within the hour, once each, with its status link; answers how many. */
+    async remindDue(): Promise<number> {
+      const now = deps.now();
+      let sent = 0;
+      for (const { id } of remindersDue(db, now.toISOString(), new Date(now.getTime() + LATER_REMINDER_MS).toISOString(), 100)) {
+        const b = bookingById(db, id);
+        if (!b?.scheduledFor) continue;
+        const texts = motoristText(
+          b,
+          'reminder',
+          motoristMessages.reminder(senderOf(b), b.reference, b.scheduledFor, b.windowMinutes ?? 60, JOB_LINK_PLACEHOLDER),
+        );
+        const written = await write(db, () => {
+          if (!markReminded(db, id, now.toISOString())) return false;
+          insertOutboxRows(db, texts);
+          return true;
+        });
+        if (!written) continue;
+        sent += 1;
+        // The outbox's lanes send it now rather than at their next tick.
+        await deps.events.emit('messages.written', { companyId: b.companyId });
+      }
+      return sent;
     },
 
     async decline(companyId: number, reference: string, body: BookingDecline, who?: Actor) {

@@ -39,6 +39,11 @@ export interface BookingRow {
   balancePaidAt: string | null;
   statusChangedAt: string;
   createdAt: string;
+  /** A job for later: its slot (docs/product.md §23); null for a job for now. */
+  scheduledFor: string | null;
+  windowMinutes: number | null;
+  /** The person of the company the job is assigned to. */
+  assignedUserId: number | null;
 }
 
 /** A booking with what its pages show of the quote and the company. */
@@ -80,7 +85,8 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
   b.driver_salt as driverSalt, b.respond_by as respondBy, b.eta_minutes as etaMinutes, b.eta_at as etaAt,
   b.eta_from_position as etaFromPosition, b.driver_name as driverName, b.decline_reason as declineReason,
   b.driver_lat as driverLat, b.driver_lng as driverLng, b.driver_position_at as driverPositionAt,
-  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.balance_method as balanceMethod, b.balance_paid_at as balancePaidAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt`;
+  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.balance_method as balanceMethod, b.balance_paid_at as balancePaidAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt,
+  b.scheduled_for as scheduledFor, b.window_minutes as windowMinutes, b.assigned_user_id as assignedUserId`;
 
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
   q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
@@ -153,6 +159,8 @@ export type NewBooking = Pick<
   /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */
   jobTokenSealed: string;
   source?: JobSource;
+  /** A job for later: its slot (api/dispatch/later.ts). */
+  scheduledFor?: string | null;
 };
 
 /** Inserts a booking; answers its id, or undefined when the quote already has one. */
@@ -161,11 +169,11 @@ export function insertBooking(db: Db, b: NewBooking): number | undefined {
     db,
     'insert',
     `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
-      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at, source)
+      pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at, source, scheduled_for)
      values (@quoteId, @companyId, @status, @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
-      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt, @source)
+      @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt, @source, @scheduledFor)
      on conflict (quote_id) do nothing`,
-  ).run({ ...b, status: b.status ?? 'requested', source: b.source ?? null });
+  ).run({ ...b, status: b.status ?? 'requested', source: b.source ?? null, scheduledFor: b.scheduledFor ?? null });
   return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
 }
 
@@ -191,6 +199,8 @@ export interface StatusPatch {
   finishedAt?: string;
   /** Payment received: the operator's response time runs from now. */
   respondBy?: string;
+  /** A later job accepted with its time window (minutes from its slot). */
+  windowMinutes?: number;
   /** Completed: the driver's and the motorist's positions are deleted. */
   forgetPositions?: boolean;
   /** How the balance was paid, recorded with completion. */
@@ -223,6 +233,7 @@ export function moveBooking(
     ['respondBy', 'respond_by'],
     ['balanceMethod', 'balance_method'],
     ['balancePaidAt', 'balance_paid_at'],
+    ['windowMinutes', 'window_minutes'],
   ];
   for (const [field, column] of columns) {
     if (patch[field] === undefined) continue;
@@ -355,6 +366,9 @@ export interface QuoteToBook {
   urgency: string;
   preferredDate: string | null;
   preferredTime: string | null;
+  /** Jobs for later (api/dispatch/later.ts): how many days ahead, and how many jobs an hour. */
+  laterDaysAhead: number;
+  laterJobsPerHour: number;
 }
 
 /** The quote of this reference (as typed: any case, with or without TQ-), or undefined; a malformed one has none. */
@@ -368,7 +382,8 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
         q.total_price_pence as totalPricePence, q.valid_until as validUntil, q.created_at as createdAt, q.status as leadStatus,
         c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
         c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
-        q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime
+        q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime,
+        c.later_days_ahead as laterDaysAhead, c.later_jobs_per_hour as laterJobsPerHour
        from quotes q join companies c on c.id = q.company_id where q.public_id = ?`,
     ),
   ).get(reference) as QuoteToBook | undefined;

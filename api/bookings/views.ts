@@ -33,6 +33,9 @@ const balanceOf = (b: BookingWithQuote) => ({
   balance: penceToPounds(balanceDuePence(b)),
   balanceRecorded: (BALANCE_METHODS as readonly string[]).includes(b.balanceMethod ?? '') ? (b.balanceMethod as BalanceMethod) : null,
 });
+
+/** A job for later: its slot and, once accepted, its time window (docs/product.md §23). */
+const laterOf = (b: BookingWithQuote) => ({ scheduledFor: b.scheduledFor, windowMinutes: b.windowMinutes });
 const positionOf = (b: BookingWithQuote) => (b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : null);
 
 /** The driver's position, shown to the motorist only while on the way and shared. */
@@ -59,6 +62,8 @@ export function toJobView(b: BookingWithQuote, history: History, map?: { tilesUr
     ...balanceOf(b),
     driverPosition,
     map: driverPosition && map ? map : null,
+
+    ...laterOf(b),
   };
 }
 
@@ -82,6 +87,7 @@ export function toDriverView(b: BookingWithQuote): DriverView {
     position: positionOf(b),
     eta: etaOf(b),
     sharingPosition: b.status === 'on_the_way' && b.driverPositionAt !== null,
+    ...laterOf(b),
   };
 }
 
@@ -110,5 +116,7 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     ...balanceOf(b),
     source: b.source ?? 'website',
     takenBy: b.takenBy,
+
+    ...laterOf(b),
   };
 }

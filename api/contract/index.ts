@@ -13,6 +13,7 @@ import { gearboxTypes, passengerCharges, rollingStatusTypes, surcharges, vehicle
 import { company } from './company';
 import type { Access, ContractRoute } from './define';
 import { docs } from './docs';
+import { dispatch, myJobs, trucks } from './dispatch';
 import { documents } from './documents';
 import { leads } from './leads';
 import { postcodes } from './postcodes';
@@ -54,7 +55,11 @@ export const contract = named({
   share,
   billing,
   alerts,
+  // Static paths under /api/bookings and /api/my-jobs before their `{reference}` routes.
+  myJobs,
+  dispatch,
   bookings,
+  trucks,
   documents,
   proof,
   payments,

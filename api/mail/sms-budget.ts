@@ -47,7 +47,8 @@ export const COMPANY_DAILY_TEXTS = { standard: 50, trial: 10 } as const;
 const HELD_TEXT_LIFETIME_MS = 24 * 3_600_000;
 
 /** The steps of a job after the operator accepted it: the motorist's texts about them are not counted against the number. */
-const AFTER_ACCEPTANCE: ReadonlySet<string> = new Set(['accepted', 'on_the_way', 'arrived', 'loaded', 'completed']);
+// A later job's reminder is written only once the job is accepted (api/dispatch/reminders.ts).
+const AFTER_ACCEPTANCE: ReadonlySet<string> = new Set(['accepted', 'on_the_way', 'arrived', 'loaded', 'completed', 'reminder']);
 const MOTORIST_TEXT = /^booking:\d+:motorist:(.+)$/;
 /** The widest choice an operator can make (api/mail/textable.ts): a motorist's number outside it is never texted. */
 const ANY_OPERATOR_CHOICE = { irishMobiles: true };

@@ -105,6 +105,17 @@ export class OutsideServiceArea extends DomainError {
   }
 }
 
+/** A later job's hour is full (docs/product.md §23): the next free slot is offered with it. */
+export class SlotFull extends DomainError {
+  readonly status = 409;
+  constructor(
+    message: string,
+    readonly nextSlot: string | null,
+  ) {
+    super(message, 'SLOT_FULL');
+  }
+}
+
 export class TooManyRequests extends DomainError {
   readonly status = 429;
   constructor(

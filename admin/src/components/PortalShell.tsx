@@ -3,13 +3,14 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
-import { CreditCard, KeyRound, LifeBuoy, LogOut, Menu, PhoneCall, Truck } from 'lucide-react';
+import { CreditCard, KeyRound, LayoutGrid, LifeBuoy, ListChecks, LogOut, Menu, PhoneCall, Truck } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { UnsavedChangesProvider, useConfirmLeave } from '../lib/unsaved';
 import { Button } from './ui';
 import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { VerifyEmailBanner } from './VerifyEmailBanner';
 import { PausedPageNotice } from './PausedPageNotice';
+import { NewBookingBanner } from '../pages/dashboard/board/NewBookingBanner';
 
 const ITEM =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 [&_svg]:size-4';
@@ -91,6 +92,14 @@ function Shell({ children }: { children: ReactNode }) {
               </DropdownMenu.Trigger>
               <DropdownMenu.Portal>
                 <DropdownMenu.Content align="end" sideOffset={6} className="z-50 min-w-56 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
+                  {(user?.role === 'owner' || user?.role === 'dispatcher') && (
+                    <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/dashboard/board')}>
+                      <LayoutGrid aria-hidden="true" /> Dispatch board
+                    </DropdownMenu.Item>
+                  )}
+                  <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/dashboard/my-jobs')}>
+                    <ListChecks aria-hidden="true" /> My jobs
+                  </DropdownMenu.Item>
                   {/* Billing is the owner's (docs/product.md, "The team"). */}
                   {user?.role === 'owner' && (
                     <DropdownMenu.Item className={ITEM} onSelect={() => leaveTo('/subscription')}>
@@ -113,6 +122,7 @@ function Shell({ children }: { children: ReactNode }) {
           </div>
         </div>
       </header>
+      <NewBookingBanner />
       <VerifyEmailBanner />
       {!onSubscription && <PausedPageNotice variant="banner" />}
       <ChangePasswordDialog open={changingPassword} onOpenChange={setChangingPassword} />

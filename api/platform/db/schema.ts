@@ -10,6 +10,7 @@ import type { TokenPurpose } from '../../auth/tokens';
 import type { SubscriptionStatus } from '#shared/subscription';
 import type { JobSource } from '#shared/phone-jobs';
 import type { Role } from '#shared/roles';
+import type { TruckKind } from '#shared/trucks';
 import { bool, createdAt, pence, updatedAt } from './columns';
 
 export const users = sqliteTable(
@@ -36,6 +37,8 @@ export const users = sqliteTable(
     trialUsed: bool('trial_used').notNull().default(false),
     /** What this person may do in the company (shared/roles.ts): the one who signed up is its owner. */
     role: text('role').$type<Role>().notNull().default('owner'),
+    /** E.164 mobile the person's job texts go to (a driver told of an assignment); null: none. */
+    phone: text('phone'),
     /** When this person last signed in (password, emailed link, reset or invitation): the Team page shows it. */
     lastSignInAt: text('last_sign_in_at'),
     createdAt: createdAt(),
@@ -132,6 +135,9 @@ export const companies = sqliteTable(
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */
     businessAddress: text('business_address'),
+    /** Jobs for later (docs/product.md §23): how many days ahead a slot may be booked, and how many jobs one hour takes. */
+    laterDaysAhead: integer('later_days_ahead').notNull().default(14),
+    laterJobsPerHour: integer('later_jobs_per_hour').notNull().default(2),
     /** The largest refund a dispatcher may give, in pence (docs/product.md, The team): 0 until the owner sets one. The owner has no limit. */
     dispatcherRefundLimitPence: pence('dispatcher_refund_limit_pence').notNull().default(0),
     createdAt: createdAt(),
@@ -553,6 +559,19 @@ export const bookings = sqliteTable(
     /** When the review request was written (once per job), or null. */
     reviewRequestedAt: text('review_requested_at'),
     statusChangedAt: text('status_changed_at').notNull(),
+    /** The person of the company the job is assigned to (docs/product.md §23): they alone of the drivers may read and move it. */
+    assignedUserId: integer('assigned_user_id').references((): AnySQLiteColumn => users.id, { onDelete: 'set null' }),
+    truckId: integer('truck_id').references((): AnySQLiteColumn => trucks.id, { onDelete: 'set null' }),
+    assignedAt: text('assigned_at'),
+    /** A truck the vehicle's type does not fit was confirmed anyway: by whom and when (kept as the record). */
+    truckOverrideBy: integer('truck_override_by'),
+    truckOverrideAt: text('truck_override_at'),
+    /** A job for later: the slot booked (UTC ISO, from the quote's London date and time); null for now. */
+    scheduledFor: text('scheduled_for'),
+    /** A later job accepted with a time window: the driver is expected from scheduledFor to this many minutes after. */
+    windowMinutes: integer('window_minutes'),
+    /** The reminder an hour before a later job was written to the outbox. */
+    reminderAt: text('reminder_at'),
     createdAt: createdAt(),
     /**
      * Where the job came from (shared/phone-jobs.ts, JobSource): the company's own website, our hosted
@@ -562,6 +581,8 @@ export const bookings = sqliteTable(
     source: text('source').$type<JobSource>(),
   },
   (t) => [
+    index('bookings_assigned').on(t.assignedUserId, t.status),
+    index('bookings_company_scheduled').on(t.companyId, t.scheduledFor),
     uniqueIndex('bookings_quote').on(t.quoteId),
     uniqueIndex('bookings_job_token').on(t.jobTokenHash),
     uniqueIndex('bookings_driver_token').on(t.driverTokenHash),
@@ -569,6 +590,35 @@ export const bookings = sqliteTable(
     index('bookings_status_respond_by').on(t.status, t.respondBy),
   ],
 );
+
+/** The company's trucks (docs/product.md §23): what each may carry, and who usually drives it. */
+export const trucks = sqliteTable(
+  'trucks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    companyId: companyRef(),
+    name: text('name').notNull(),
+    kind: text('kind').$type<TruckKind>().notNull(),
+    maxWeightKg: integer('max_weight_kg').notNull(),
+    evAllowed: bool('ev_allowed').notNull().default(true),
+    defaultDriverId: integer('default_driver_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('trucks_company').on(t.companyId)],
+);
+
+/** What a vehicle type needs of a truck: the kinds that may carry it (none named: any), its weight and whether it is electric. */
+export const vehicleTypeCarriage = sqliteTable('vehicle_type_carriage', {
+  vehicleTypeId: integer('vehicle_type_id')
+    .primaryKey()
+    .references(() => vehicleTypes.id, { onDelete: 'cascade' }),
+  companyId: companyRef(),
+  /** JSON array of truck kinds. */
+  truckKinds: text('truck_kinds').notNull().default('[]'),
+  weightKg: integer('weight_kg'),
+  electric: bool('electric').notNull().default(false),
+});
 
 /**
  * Payment at booking (docs/product.md §21), one row per company once it sets a rule or connects:

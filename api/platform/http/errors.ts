@@ -6,7 +6,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { codeForStatus } from '#shared/error-codes';
 import { databaseUnavailableCode, type DatabaseFaults } from '../db/faults';
-import { DomainError, OutsideServiceArea, ServiceUnavailable, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
+import { DomainError, OutsideServiceArea, ServiceUnavailable, SlotFull, TooManyRequests, Unprocessable, ValidationFailed } from '../errors';
 import type { AppEnv } from './context';
 import { clientClosedRequest } from './body-limit';
 import { loggedPath, type Logger } from './observability';
@@ -23,7 +23,8 @@ export const errorHandler = (logger: Logger, databaseFaults: DatabaseFaults) => 
     if ((err instanceof TooManyRequests || err instanceof ServiceUnavailable) && err.retryAfterSeconds) c.header('Retry-After', String(err.retryAfterSeconds));
     // With the Call button's number, the quote form answers this instead of a toast.
     const phone = err instanceof OutsideServiceArea ? { phone: err.phone } : {};
-    return c.json({ message: err.message, code: err.code, ...(fields ? { fields } : {}), ...phone, requestId }, err.status);
+    const slot = err instanceof SlotFull ? { nextSlot: err.nextSlot } : {};
+    return c.json({ message: err.message, code: err.code, ...(fields ? { fields } : {}), ...phone, ...slot, requestId }, err.status);
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;

@@ -33,6 +33,8 @@ const view = (over: Partial<DriverView> = {}): DriverView => ({
   position: null,
   eta: { minutes: 25, at: new Date(Date.now() + 25 * 60_000).toISOString(), fromPosition: false },
   sharingPosition: false,
+  scheduledFor: null,
+  windowMinutes: null,
   ...over,
 });
 

@@ -3,7 +3,7 @@
 // arrived → loaded → completed). Kept live (live.ts), so a cancellation shows while the page is
 // open. While on the way the driver may share their position, only after a tap and only until
 // arrived: the motorist's ETA is recomputed from it. One-handed: the button sits at the bottom.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import type { DriverView } from '#shared/booking-responses';
@@ -38,11 +38,42 @@ export const balanceWords = (balance: number) => (balance > 0 ? `To collect: ${f
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 
-export default function DriverPage() {
-  const { token = '' } = useParams();
+/**
+ * Where the page reads and moves its job: the driver's link (its token, no sign-in), or the
+ * signed-in driver's own job (docs/product.md §23, admin/src/pages/dashboard/my-jobs/). `version`
+ * changes when the job changed elsewhere, and the page reads it again.
+ */
+export interface DriverJobSource {
+  read(): Promise<DriverView>;
+  move(step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView>;
+  position(position: { lat: number; lng: number }): Promise<DriverView>;
+  /** Records how the balance of a completed job was paid, where the source can. */
+  balance?(method: BalanceMethod): Promise<DriverView>;
+  version?: number;
+}
+
+function linkSource(token: string): DriverJobSource {
   const endpoint = api().driver[':token'];
-  const [live, setView] = useLiveDriverJob(token);
-  const view = live.state === 'ready' ? live.job : null;
+  const param = { token };
+  return {
+    read: () => call(endpoint.$get, { param }, { anonymous: true }),
+    move: (status, balanceMethod) => call(endpoint.status.$post, { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}) } }, { anonymous: true }),
+    position: (json) => call(endpoint.position.$post, { param, json }, { anonymous: true }),
+    balance: (method) => call(endpoint.balance.$post, { param, json: { method } }, { anonymous: true }),
+  };
+}
+
+export default function DriverPage({ source }: { source?: DriverJobSource }) {
+  const { token = '' } = useParams();
+  const byLink = useMemo(() => linkSource(token), [token]);
+  const job = source ?? byLink;
+  // By its link the page follows its own stream (live.ts); a signed-in driver's own job is read
+  // again whenever `version` says it changed elsewhere.
+  const [live, setLiveView] = useLiveDriverJob(token, source === undefined);
+  const [ownView, setOwnView] = useState<DriverView | null>(null);
+  const [readFailed, setReadFailed] = useState<string | null>(null);
+  const view = source ? ownView : live.state === 'ready' ? live.job : null;
+  const setView = source ? setOwnView : setLiveView;
   const [problem, setProblem] = useState('');
   // Completing a job with a balance to collect asks first how it was paid.
   const [askBalance, setAskBalance] = useState(false);
@@ -52,6 +83,16 @@ export default function DriverPage() {
   const [proofBlock, setProofBlock] = useState<string | null>(null);
   const watch = useRef<number | null>(null);
   const lastSent = useRef(0);
+
+  useEffect(() => {
+    if (!source) return;
+    source
+      .read()
+      .then(setOwnView)
+      .catch((error: unknown) =>
+        setReadFailed(error instanceof ApiRequestError && error.status === 410 ? error.serverMessage : 'Job not found. Check the link the operator sent.'),
+      );
+  }, [source, source?.version]);
 
   const stopSharing = () => {
     if (watch.current !== null) navigator.geolocation.clearWatch(watch.current);
@@ -80,11 +121,9 @@ export default function DriverPage() {
   }
   const move = (step: DriverStep, balanceMethod?: BalanceMethod) => {
     setAskBalance(false);
-    return send(() =>
-      call(endpoint.status.$post, { param: { token }, json: { status: step, ...(balanceMethod ? { balanceMethod } : {}) } }, { anonymous: true }),
-    );
+    return send(() => job.move(step, balanceMethod));
   };
-  const recordBalance = (method: BalanceMethod) => send(() => call(endpoint.balance.$post, { param: { token }, json: { method } }, { anonymous: true }));
+  const recordBalance = job.balance ? (method: BalanceMethod) => send(() => job.balance?.(method) ?? job.read()) : undefined;
 
   function share() {
     if (!('geolocation' in navigator)) return setProblem('This phone cannot share its position.');
@@ -94,7 +133,8 @@ export default function DriverPage() {
       (position) => {
         if (Date.now() - lastSent.current < POSITION_EVERY_MS) return;
         lastSent.current = Date.now();
-        call(endpoint.position.$post, { param: { token }, json: { lat: position.coords.latitude, lng: position.coords.longitude } }, { anonymous: true })
+        job
+          .position({ lat: position.coords.latitude, lng: position.coords.longitude })
           .then(setView)
           .catch(() => undefined);
       },
@@ -107,7 +147,7 @@ export default function DriverPage() {
   }
 
   if (!view) {
-    const gone = live.state === 'gone' ? (live.status === 410 ? live.message : 'Job not found. Check the link the operator sent.') : null;
+    const gone = source ? readFailed : live.state === 'gone' ? (live.status === 410 ? live.message : 'Job not found. Check the link the operator sent.') : null;
     return (
       <main className="mx-auto max-w-md p-6">
         <title>Job</title>
@@ -187,7 +227,7 @@ export default function DriverPage() {
         </p>
         {view.balanceRecorded === 'on_account' && <p className="mt-1">{BALANCE_RECORDED.on_account}</p>}
       </section>
-      {view.status === 'completed' && view.balance > 0 && (
+      {recordBalance && view.status === 'completed' && view.balance > 0 && (
         <section aria-labelledby="balance-heading" className={card}>
           <h2 id="balance-heading" className="text-lg font-semibold">
             {balanceQuestion(view.balance)}
@@ -216,7 +256,8 @@ export default function DriverPage() {
           <p className="mt-2 text-sm text-slate-700">{SHARING_NOTE}</p>
         </section>
       )}
-      <DriverProof token={token} status={view.status} onBlock={setProofBlock} />
+      {/* Photos and signatures go up under the job's link (its token); a signed-in driver's own job has none. */}
+      {!source && <DriverProof token={token} status={view.status} onBlock={setProofBlock} />}
       {problem && (
         <p role="alert" className="text-red-800">
           {problem}

@@ -34,6 +34,8 @@ const job = (over: Partial<JobView> = {}): JobView => ({
   balanceRecorded: null,
   driverPosition: null,
   map: null,
+  scheduledFor: null,
+  windowMinutes: null,
   ...over,
 });
 

@@ -25,10 +25,11 @@ interface LiveSource<V> {
   done: (view: V) => boolean;
 }
 
-function useLive<V>(token: string, source: (token: string) => LiveSource<V>): [Live<V>, (view: V) => void] {
+function useLive<V>(token: string, source: (token: string) => LiveSource<V>, enabled = true): [Live<V>, (view: V) => void] {
   const [live, setLive] = useState<Live<V>>({ state: 'loading' });
   // biome-ignore lint/correctness/useExhaustiveDependencies: `source` is a module-level function; the stream follows the token only
   useEffect(() => {
+    if (!enabled) return;
     let stopped = false;
     let stream: EventSource | undefined;
     let poll: ReturnType<typeof setInterval> | undefined;
@@ -77,7 +78,7 @@ function useLive<V>(token: string, source: (token: string) => LiveSource<V>): [L
     };
     connect();
     return close;
-  }, [token]);
+  }, [token, enabled]);
   return [live, (view) => setLive((current) => ({ state: 'ready', job: view, live: current.state === 'ready' && current.live }))];
 }
 
@@ -103,4 +104,4 @@ const driverSource = (token: string): LiveSource<DriverView> => {
 /** The motorist's status page's job. */
 export const useLiveJob = (token: string) => useLive(token, motoristSource);
 /** The driver's page's job: a cancellation shows as it happens. */
-export const useLiveDriverJob = (token: string) => useLive(token, driverSource);
+export const useLiveDriverJob = (token: string, enabled = true) => useLive(token, driverSource, enabled);

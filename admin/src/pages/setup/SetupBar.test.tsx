@@ -9,7 +9,7 @@ import { fakeApi } from '../../test/dom';
 import { renderRoutes } from '../../test/render';
 import DashboardPage from '../dashboard/DashboardPage';
 
-const USER = { id: 9, email: 'dana@example.co.uk', name: 'Dana', companyId: 3, subscriptionStatus: 'trialing' };
+const USER = { id: 9, email: 'dana@example.co.uk', name: 'Dana', companyId: 3, role: 'owner', subscriptionStatus: 'trialing' };
 const CHECKLIST = {
   items: [
     { key: 'contact', label: 'Contact number', done: true },

@@ -39,6 +39,9 @@ const requested: Booking = {
   balanceRecorded: null,
   source: 'website',
   takenBy: null,
+
+  scheduledFor: null,
+  windowMinutes: null,
 };
 const DRIVER_URL = 'http://localhost/driver/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
 const accepted: Booking = {

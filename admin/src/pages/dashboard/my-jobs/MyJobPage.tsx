@@ -1,0 +1,26 @@
+// One of the signed-in driver's jobs, /dashboard/my-jobs/{reference} (docs/product.md §23): the
+// driver's page (admin/src/pages/job/DriverPage.tsx) on the session's routes instead of a link's
+// token, read again whenever the job changes (a cancel by the motorist, a reassignment).
+import { useCallback, useMemo, useState } from 'react';
+import { useParams } from 'react-router';
+import { call, pathOf, portalApi } from '#shared/api-client';
+import DriverPage, { type DriverJobSource } from '../../job/DriverPage';
+import { useJobChanges } from '../board/api';
+
+export default function MyJobPage() {
+  const { reference = '' } = useParams();
+  const [version, setVersion] = useState(0);
+  const onChange = useCallback((change: { reference: string }) => change.reference === reference && setVersion((v) => v + 1), [reference]);
+  useJobChanges(pathOf(portalApi['my-jobs'].events), onChange);
+  const source = useMemo<DriverJobSource>(() => {
+    const endpoint = portalApi['my-jobs'][':reference'];
+    const param = { reference };
+    return {
+      read: () => call(endpoint.$get, { param }),
+      move: (status, balanceMethod) => call(endpoint.status.$post, { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}) } }),
+      position: (json) => call(endpoint.position.$post, { param, json }),
+      version,
+    };
+  }, [reference, version]);
+  return <DriverPage source={source} />;
+}

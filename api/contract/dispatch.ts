@@ -1,0 +1,245 @@
+// The team's dispatch (docs/product.md §23): the company's trucks and what its vehicle types need
+// of one, the dispatch board with its live stream, assigning a job to a person and a truck, jobs
+// for later, and the signed-in person's own jobs ("My jobs"), which they move on as the driver's
+// page does, without its link.
+import { EVERYONE, OFFICE, OWNER } from '#shared/roles';
+import { z } from 'zod';
+import { driverViewSchema } from '#shared/booking-responses';
+import { positionSchema } from '#shared/booking-schemas';
+import {
+  acceptLaterSchema,
+  assignSchema,
+  boardJobSchema,
+  boardSchema,
+  carriageRowSchema,
+  carriageSchema,
+  laterSettingsRowSchema,
+  laterSettingsSchema,
+  myJobSchema,
+  myPhoneRowSchema,
+  myPhoneSchema,
+  myStepSchema,
+  truckRowSchema,
+  truckSchema,
+  truckUpdateSchema,
+} from '#shared/dispatch-schemas';
+import { successSchema } from '#shared/responses';
+import { body, error, json, parameter, route } from './define';
+
+const idParams = [parameter('id', 'path', 'A row id', '1')];
+const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
+const truckMissing = error('No truck of this company has this id');
+const bookingMissing = error('No booking of this company has this reference');
+const myJobMissing = error('No job with this reference is assigned to the signed-in person: `code` NOT_FOUND');
+const stream = {
+  description: 'text/event-stream',
+  content: { 'text/event-stream': { schema: { type: 'string' as const } } },
+};
+
+export const trucks = {
+  list: route({
+    method: 'get',
+    path: '/api/trucks',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'The company’s trucks, by name',
+    responses: { 200: json(z.array(truckRowSchema), 'The trucks') },
+  }),
+  create: route({
+    method: 'post',
+    path: '/api/trucks',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary:
+      'Adds a truck: name or registration, kind, the heaviest vehicle it carries, electric vehicles allowed, and its usual driver (a driver of the company)',
+    request: { body: body(truckSchema, { name: 'AB12 CDE', kind: 'flatbed', maxWeightKg: 3500, evAllowed: true, defaultDriverId: null }) },
+    responses: { 201: json(truckRowSchema, 'The new truck') },
+  }),
+  update: route({
+    method: 'put',
+    path: '/api/trucks/{id}',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'Changes the given fields of a truck',
+    parameters: idParams,
+    request: { body: body(truckUpdateSchema, { maxWeightKg: 2600 }) },
+    responses: { 200: json(truckRowSchema, 'The truck'), 404: truckMissing },
+  }),
+  remove: route({
+    method: 'delete',
+    path: '/api/trucks/{id}',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'Deletes a truck; the jobs it was on keep no truck',
+    parameters: idParams,
+    responses: { 200: json(successSchema, 'Deleted'), 404: truckMissing },
+  }),
+  carriage: route({
+    method: 'get',
+    path: '/api/vehicle-type-carriage',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'What each vehicle type needs of a truck: the kinds that may carry it (none: any), its weight, whether it is electric',
+    responses: { 200: json(z.array(carriageRowSchema), 'Every vehicle type of the company') },
+  }),
+  setCarriage: route({
+    method: 'put',
+    path: '/api/vehicle-types/{id}/carriage',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'Sets what a vehicle type needs of a truck',
+    parameters: idParams,
+    request: { body: body(carriageSchema, { truckKinds: ['flatbed', 'spec_lift'], weightKg: 1500, electric: false }) },
+    responses: { 200: json(carriageRowSchema, 'The vehicle type’s needs'), 404: error('No such vehicle type row of this company') },
+  }),
+};
+
+export const dispatch = {
+  board: route({
+    method: 'get',
+    path: '/api/board',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'The dispatch board: open jobs, jobs for later, those finished today, the people and trucks to assign, and how many bookings wait for an answer',
+    responses: { 200: json(boardSchema, 'The board') },
+  }),
+  boardEvents: route({
+    method: 'get',
+    path: '/api/board/events',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary:
+      'The company’s job changes as Server-Sent Events: a `job` event `{ reference, status }` at every booking, answer, assignment and step; the board then reads itself again',
+    description:
+      'Counted with the status pages’ streams (LIVE_STREAMS_PER_ADDRESS, LIVE_STREAMS_MAX): over either, 429 STREAMS_FULL, and the board polls instead.',
+    responses: { 200: stream, 429: error('Too many open streams (STREAMS_FULL)') },
+  }),
+  assign: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/assign',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'Assigns (or reassigns, or clears) an open job’s driver and truck; the driver is texted and their screen told at once',
+    description:
+      '`driverId`: a person of the company (null: nobody). `truckId`: a truck of the company (null: none). A truck that cannot carry the job’s vehicle type (kind, weight or electric) is 409 TRUCK_CANNOT_CARRY; the same call with `confirm: true` assigns it and records who confirmed it.',
+    parameters: [referenceParameter],
+    request: { body: body(assignSchema, { driverId: 2, truckId: 1 }) },
+    responses: {
+      200: json(boardJobSchema, 'Assigned'),
+      404: bookingMissing,
+      409: error('The truck cannot carry the vehicle (TRUCK_CANNOT_CARRY: send again with `confirm: true`), or the job is finished (BOOKING_OUT_OF_ORDER)'),
+    },
+  }),
+  acceptLater: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/accept-later',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary:
+      'Accepts a requested job for later with its time window (minutes from its slot), and its driver and truck when given; the motorist is texted the window, and reminded an hour before',
+    parameters: [referenceParameter],
+    request: { body: body(acceptLaterSchema, { windowMinutes: 60, driverId: 2, truckId: 1 }) },
+    responses: {
+      200: json(boardJobSchema, 'Accepted'),
+      404: bookingMissing,
+      409: error('A job for now (NOT_A_LATER_JOB), not requested (BOOKING_OUT_OF_ORDER), or a truck that cannot carry the vehicle (TRUCK_CANNOT_CARRY)'),
+    },
+  }),
+  laterSettings: route({
+    method: 'get',
+    path: '/api/later-settings',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Dispatch'],
+    summary: 'Jobs for later: how many days ahead the company takes them, and how many jobs one hour takes',
+    responses: { 200: json(laterSettingsRowSchema, 'The settings') },
+  }),
+  updateLaterSettings: route({
+    method: 'put',
+    path: '/api/later-settings',
+    'x-access': 'operator',
+    'x-roles': OWNER,
+    tags: ['Dispatch'],
+    summary: 'Changes the given settings of jobs for later',
+    request: { body: body(laterSettingsSchema, { daysAhead: 14, jobsPerHour: 2 }) },
+    responses: { 200: json(laterSettingsRowSchema, 'The settings') },
+  }),
+};
+
+export const myJobs = {
+  list: route({
+    method: 'get',
+    path: '/api/my-jobs',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'The signed-in person’s jobs for today, in order: open ones (a job for later on its day) and those finished today',
+    responses: { 200: json(z.array(myJobSchema), 'The jobs') },
+  }),
+  events: route({
+    method: 'get',
+    path: '/api/my-jobs/events',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary:
+      'The signed-in person’s job changes as Server-Sent Events: a `job` event `{ reference, status, removed? }` when a job is given to them, taken off them (`removed`), cancelled or moved',
+    responses: { 200: stream, 429: error('Too many open streams (STREAMS_FULL)') },
+  }),
+  job: route({
+    method: 'get',
+    path: '/api/my-jobs/{reference}',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'One of the signed-in person’s jobs, as the driver’s page shows it',
+    parameters: [referenceParameter],
+    responses: { 200: json(driverViewSchema, 'The job'), 404: myJobMissing },
+  }),
+  status: route({
+    method: 'post',
+    path: '/api/my-jobs/{reference}/status',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'Moves one of the signed-in person’s jobs on, as the driver’s page does: on_the_way → arrived → loaded → completed',
+    parameters: [referenceParameter],
+    request: { body: body(myStepSchema, { status: 'on_the_way' }) },
+    responses: {
+      200: json(driverViewSchema, 'Moved'),
+      404: myJobMissing,
+      409: error('The job cannot move to that status now: `code` BOOKING_OUT_OF_ORDER'),
+    },
+  }),
+  position: route({
+    method: 'post',
+    path: '/api/my-jobs/{reference}/position',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'The signed-in driver’s position while on the way: the motorist’s ETA is recomputed from it',
+    parameters: [referenceParameter],
+    request: { body: body(positionSchema, { lat: 52.4862, lng: -1.8904 }) },
+    responses: { 200: json(driverViewSchema, 'Stored'), 404: myJobMissing, 409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER') },
+  }),
+  phone: route({
+    method: 'put',
+    path: '/api/me/phone',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'The signed-in person’s own mobile number for their job texts (a job given to them or taken off them); null or blank: none',
+    request: { body: body(myPhoneSchema, { phone: '07700 900456' }) },
+    responses: { 200: json(myPhoneRowSchema, 'Saved') },
+  }),
+};
