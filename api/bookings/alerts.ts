@@ -2,7 +2,7 @@
 // operator's alerts of a requested booking (email, and a text to a confirmed number) and the
 // motorist's service texts, whose status page link the outbox puts in as it sends them
 // (api/bookings/job-link.ts); the operator's alerts of a motorist's cancel; the review request.
-// Shared by the booking itself (api/bookings/service.ts) and by a payment that settles one
+// Shared by the booking itself (api/bookings/request.ts) and by a payment that settles one
 // (api/bookings/payment-side.ts).
 import { MOTORIST_TEXT_STEPS, type BookingStatus, type MotoristTextStep } from '#shared/bookings';
 import { bookingMessageKey, type LeadStatus } from '#shared/leads';

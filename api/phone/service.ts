@@ -2,7 +2,7 @@
 // one-off adjustment shown as its own line; the quote stored as a web quote is, marked as taken by
 // phone by whom; its link texted through the outbox (UK mobiles only, 3 a number a day per
 // company, inside the company's text budget), sent by WhatsApp or copied; the link's page for the
-// caller; booking it for them (api/bookings/service.ts, bookForCaller); and missed calls reported
+// caller; booking it for them (api/bookings/request.ts, bookForCaller); and missed calls reported
 // by the voice webhook, each caller texted the company's quote page once a UK day.
 import { PRODUCT_NAME } from '#shared/constants';
 import type { Booking } from '#shared/booking-responses';
@@ -246,7 +246,7 @@ export function phoneService(deps: PhoneServiceDeps) {
       return { sentTo: phone, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - sent };
     },
 
-    /** Books the caller's phone quote for them, accepted at once (api/bookings/service.ts). */
+    /** Books the caller's phone quote for them, accepted at once (api/bookings/request.ts). */
     async book(companyId: number, reference: string, body: PhoneBookingBody): Promise<Booking> {
       const pq = ownPhoneQuote(companyId, reference);
       return deps.bookings.bookForCaller(companyId, pq.publicId, body);

@@ -6,9 +6,9 @@
 //   recorded as paid). Emitted by the bookings (api/bookings/) after the change is committed, and
 //   by the payments when a job's payment changed by itself after the job moved (`payment`: money
 //   that followed late, a refund made in the provider's dashboard). Heard by the payments (the money
-//   follows the job: api/payments/service.ts), the documents (a completed job's receipt, its
+//   follows the job: api/payments/refunds.ts), the documents (a completed job's receipt, its
 //   updated receipt after the balance, a refund's credit note: api/documents/service.ts), the live
-//   status pages, the motorist's and the driver's (api/bookings/service.ts) and, when the change
+//   status pages, the motorist's and the driver's (api/bookings/context.ts) and, when the change
 //   wrote messages, the outbox's lanes (api/boot.ts), in that order.
 // - `messages.written`: messages not about one job were written to the outbox (the booking text
 //   number's code): heard by the outbox's lanes, which send them now rather than at their next tick.

@@ -1,0 +1,118 @@
+// The driver's side of a job (docs/product.md §20): the driver's page by its link, the steps
+// (on the way, arrived, completed), the position and its ETA, and the balance recorded as paid
+// (by the driver or the operator).
+import type { DriverStep } from '#shared/bookings';
+import { balancePaidBy, type BalanceMethod } from '#shared/payments';
+import type { DriverView } from '#shared/booking-responses';
+import { lookupPostcode } from '../engine/distance/postcodes';
+import { write } from '../platform/db/write';
+import { Conflict } from '../platform/errors';
+import { etaFromPosition, inJobArea } from './eta';
+import { motoristMessages } from './messages';
+import { bookingByDriverToken, bookingById, recordBalance, setDriverPosition, type BookingWithQuote } from './store';
+import { JOB_LINK_PLACEHOLDER } from './job-link';
+import { balanceBeforePence, toDriverView } from './views';
+import { ACTOR_LABELS, type Actor, recordAudit, SYSTEM } from '../team/audit';
+import { type BookingContext, BALANCE_ALREADY_RECORDED, BALANCE_NOT_NOW, NOTHING_DUE, POSITION_NOT_NOW } from './context';
+
+export function driverPart(ctx: BookingContext) {
+  const { deps, db, notFound, operatorView, changed, byToken, ownBooking, move, motoristText, senderOf, driverBooking } = ctx;
+  /**
+   * Records how a completed job's balance was paid: 409 before completion, when nothing is left
+   * to pay, or when it is recorded as paid already (the same method again answers the job as it
+   * is). A balance on account may later be recorded as paid. The updated receipt follows (the
+   * `balance` change, heard by the documents), then the open pages.
+   */
+  async function recordBalanceOf(b: BookingWithQuote, method: BalanceMethod, who: Actor): Promise<BookingWithQuote> {
+    if (b.status !== 'completed') throw new Conflict(BALANCE_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+    if (balanceBeforePence(b) === 0) throw new Conflict(NOTHING_DUE, 'NOTHING_DUE');
+    if (b.balanceMethod === method) return b;
+    if (balancePaidBy(b.balanceMethod)) throw new Conflict(BALANCE_ALREADY_RECORDED, 'BALANCE_RECORDED');
+    const now = deps.now();
+    const written = await write(db, () => {
+      if (!recordBalance(db, b.id, method, now.toISOString())) return false;
+      // Who recorded it, in the same write (docs/product.md, "The team").
+      const event = { kind: 'balance-recorded', subject: b.reference, before: { balance: b.balanceMethod }, after: { balance: method } } as const;
+      recordAudit(db, who, { companyId: b.companyId, ...event }, now);
+      return true;
+    });
+    if (!written) throw new Conflict(BALANCE_ALREADY_RECORDED, 'BALANCE_RECORDED');
+    await changed(b, 'balance');
+    const after = bookingById(db, b.id);
+    if (!after) throw notFound();
+    return after;
+  }
+
+  return {
+    /** The id of the booking behind a driver's token, with the driver's page's 404 and 410 (its rate limit is the route's). */
+    driverBookingId(token: string): number {
+      return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
+    },
+
+    driver(token: string): DriverView {
+      return toDriverView(driverBooking(token));
+    },
+
+    /** The driver's page with its job's id, for its live stream. */
+    driverJob(token: string): { id: number; view: DriverView } {
+      const b = driverBooking(token);
+      return { id: b.id, view: toDriverView(b) };
+    },
+
+    async driverStep(token: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
+      return this.driverStepOf(driverBooking(token), step, balanceMethod);
+    },
+
+    /** The driver's page of a job found another way (the signed-in driver's own job, api/dispatch/service.ts). */
+    driverViewOf: (b: BookingWithQuote): DriverView => toDriverView(b),
+
+    /** The driver's next step on a job already found: by its token, or as the signed-in driver it is assigned to. */
+    async driverStepOf(b: BookingWithQuote, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
+      // How the balance was paid goes with completion, in the same write, so the receipt issued then says it; with nothing left to pay there is nothing to record.
+      const balance = step === 'completed' && balanceMethod && balanceBeforePence(b) > 0 ? { balanceMethod, balancePaidAt: deps.now().toISOString() } : {};
+      const texts =
+        step === 'on_the_way'
+          ? motoristText(b, 'on_the_way', motoristMessages.onTheWay(senderOf(b), b.reference))
+          : step === 'arrived'
+            ? motoristText(b, 'arrived', motoristMessages.arrived(senderOf(b), b.reference))
+            : step === 'completed'
+              ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference, JOB_LINK_PLACEHOLDER))
+              : [];
+      return toDriverView(await move(b, step, 'driver', balance, null, texts));
+    },
+
+    /** The driver records how the balance of a completed job was paid. */
+    async driverBalance(token: string, method: BalanceMethod): Promise<DriverView> {
+      return toDriverView(await recordBalanceOf(driverBooking(token), method, { ...SYSTEM, label: ACTOR_LABELS.driver }));
+    },
+
+    /** The operator records how the balance of a completed job was paid. */
+    async operatorBalance(companyId: number, reference: string, method: BalanceMethod, who: Actor = SYSTEM) {
+      return operatorView(await recordBalanceOf(ownBooking(companyId, reference), method, who));
+    },
+
+    /** The driver's position while on the way: the motorist's ETA is recomputed from it. */
+    async driverPosition(token: string, position: { lat: number; lng: number }): Promise<DriverView> {
+      return this.driverPositionOf(
+        byToken(token, (hash) => bookingByDriverToken(db, hash)),
+        position,
+      );
+    },
+
+    async driverPositionOf(b: BookingWithQuote, position: { lat: number; lng: number }): Promise<DriverView> {
+      if (b.status !== 'on_the_way') throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+      const now = deps.now();
+      const pickup =
+        b.pickupLat !== null && b.pickupLng !== null ? { lat: b.pickupLat, lng: b.pickupLng } : lookupPostcode(b.pickupPostcode.replace(/\s+/g, ''));
+      const destination = lookupPostcode(b.destinationPostcode.replace(/\s+/g, ''));
+      // Stored whatever it is (the driver's page shows it), used for the ETA only in the job's area.
+      const eta = pickup && inJobArea(position, [pickup, destination ?? undefined]) ? etaFromPosition(position, pickup, now) : null;
+      const stored = await write(db, () => setDriverPosition(db, b.id, position.lat, position.lng, now.toISOString(), eta));
+      if (!stored) throw new Conflict(POSITION_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+      await changed(b, 'position');
+      const after = bookingById(db, b.id);
+      if (!after) throw notFound();
+      return toDriverView(after);
+    },
+  };
+}
