@@ -135,8 +135,11 @@ test('the office dispatches, the drivers see their own jobs live', async ({ page
       ['Completed', 'Completed'],
     ]) {
       await driverA.getByRole('button', { name: button, exact: true }).click();
+      // Completing a job with a balance asks first how it was paid (the signed-in driver's page as the link's).
+      if (button === 'Completed') await driverA.getByRole('button', { name: 'Cash' }).click();
       await expect(driverA.getByRole('heading', { level: 1 })).toHaveText(status);
     }
+    await expect(driverA.getByText('Balance paid in cash').first()).toBeVisible();
     await driverA.goto('/dashboard/my-jobs');
   });
 

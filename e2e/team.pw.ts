@@ -106,7 +106,7 @@ test('the owner invites a dispatcher; the dispatcher joins from the mail on a ph
     await driver.getByLabel('Choose a password').fill('gravel-lantern-kettle-52');
     await driver.getByRole('button', { name: 'Join and sign in' }).click();
     await expect(driver).toHaveURL(/\/dashboard\/my-jobs$/, { timeout: 20_000 });
-    await expect(driver.getByText('No jobs assigned to you today.')).toBeVisible();
+    await expect(driver.getByText('No jobs for you today yet. New ones appear here as they are given to you.')).toBeVisible();
     await expectNoSeriousA11yViolations(driver, 'a driver’s jobs');
     await driverPhone.close();
   });
