@@ -4,6 +4,7 @@
 // sent (api/mail/worker.ts calls withLink), so the outbox never holds a usable link: the row
 // keeps LINK_PLACEHOLDER and the database keeps only the token's hash. Without SMTP_URL the link
 // is logged once at info level instead, so a local install still works.
+import { LINK_PLACEHOLDER } from './link-placeholder';
 import { randomBytes } from 'node:crypto';
 import type { AccountMailKind } from '#shared/leads';
 import { PRODUCT_NAME } from '#shared/constants';
@@ -19,8 +20,7 @@ import { isInvitationRow, withInvitationLink } from '../team/invitation-mail';
 /** What the logged link of an unsent mail does, for the line that shows it. */
 const UNSENT_LINK_DOES: Record<TokenPurpose, string> = { 'verify-email': 'verify', 'reset-password': 'reset the password of', 'sign-in': 'sign in as' };
 
-/** Stands for the link in a stored account mail until it is sent. */
-export const LINK_PLACEHOLDER = '{{link}}';
+export { LINK_PLACEHOLDER };
 
 const PURPOSE: Partial<Record<AccountMailKind, TokenPurpose>> = {
   'verify-email': 'verify-email',

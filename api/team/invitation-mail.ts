@@ -8,7 +8,7 @@ import { TEAM_INVITATION_KIND } from '#shared/leads';
 import { isPlainName } from '#shared/names';
 import { ROLE_WORDS, type Role } from '#shared/roles';
 import { INVITATION_DAYS } from '#shared/team';
-import { LINK_PLACEHOLDER } from '../auth/account-mail';
+import { LINK_PLACEHOLDER } from '../auth/link-placeholder';
 import { hashToken } from '../auth/tokens';
 import { escapeHtml, type MailContent } from '../mail/message';
 import { insertOutboxRows, type OutboxRow } from '../mail/store';
