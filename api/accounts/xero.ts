@@ -111,6 +111,17 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
         ];
   };
 
+  /** An invoice's or a credit note's lines as Xero takes them: one of each, net, with its tax. */
+  const lineItems = (lines: XeroLine[]) =>
+    lines.map((l) => ({
+      Description: l.description,
+      Quantity: 1,
+      UnitAmount: l.unitAmount,
+      TaxAmount: l.taxAmount,
+      AccountCode: l.accountCode,
+      TaxType: l.taxType,
+    }));
+
   return {
     async createContact(contact, signal) {
       const body = await call<{ Contacts?: { ContactID?: string }[] }>(
@@ -139,14 +150,7 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
               LineAmountTypes: 'Exclusive',
               Status: 'AUTHORISED',
               CurrencyCode: 'GBP',
-              LineItems: invoice.lines.map((l) => ({
-                Description: l.description,
-                Quantity: 1,
-                UnitAmount: l.unitAmount,
-                TaxAmount: l.taxAmount,
-                AccountCode: l.accountCode,
-                TaxType: l.taxType,
-              })),
+              LineItems: lineItems(invoice.lines),
             },
           ],
         },
@@ -170,14 +174,7 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
               LineAmountTypes: 'Exclusive',
               Status: 'AUTHORISED',
               CurrencyCode: 'GBP',
-              LineItems: note.lines.map((l) => ({
-                Description: l.description,
-                Quantity: 1,
-                UnitAmount: l.unitAmount,
-                TaxAmount: l.taxAmount,
-                AccountCode: l.accountCode,
-                TaxType: l.taxType,
-              })),
+              LineItems: lineItems(note.lines),
             },
           ],
         },
