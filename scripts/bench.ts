@@ -51,9 +51,9 @@ import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against'
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
 import { DISPATCH_BUDGET_MS, DISPATCH_STREAMS, measureDispatch, type DispatchFigures } from './bench/dispatch';
-import { BOARD_BUDGET_MS, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
+import { BOARD_BUDGET_MS, BOARD_NETWORK, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
 import { CONCURRENT_UPLOADS, measureUploads, REPORT_PHOTOS, UPLOAD_BYTES, type UploadsFigures } from './bench/uploads';
-import { adminFirstLoadJs, hostedPageWeight, isBuilt, widgetGzipBytes, type PageWeight } from './bench/sizes';
+import { adminFirstLoadJs, BOARD_ROUTE_BUDGET_BYTES, hostedPageWeight, isBuilt, routeJs, widgetGzipBytes, type PageWeight } from './bench/sizes';
 
 const LOAD: LoadSettings = { connections: 10, durationSeconds: 10 };
 const WARM_UP: LoadSettings = { connections: 10, durationSeconds: 3 };
@@ -715,16 +715,27 @@ ${render(rows)}
 function dispatchSection(host: ReturnType<typeof machine>, figures: DispatchFigures, board: BoardRenderFigures): string {
   const pass = figures.reached === figures.streams && figures.p99Ms <= DISPATCH_BUDGET_MS;
   const best = Math.min(...board.runsMs);
+  const bestOnNetwork = Math.min(...board.networkRunsMs);
+  const runs = (list: number[]) => list.map((ms) => `${int(ms)} ms`).join(', ');
+  const route = routeJs('BoardPage');
+  const network = `${BOARD_NETWORK.latency} ms a request, ${(BOARD_NETWORK.downloadThroughput * 8) / 1e6} Mbit/s down, ${(BOARD_NETWORK.uploadThroughput * 8) / 1e3} kbit/s up`;
   return `## Dispatch
 
 One assignment (\`POST /api/bookings/{reference}/assign\`) with ${int(figures.streams)} streams open, half the company's boards
 (\`/api/board/events\`) and half its driver's My jobs (\`/api/my-jobs/events\`), in one process on the real app (\`app.request\`,
-no sockets; scripts/bench/dispatch.ts): from the request to each stream's \`job\` event. ${ranAt(host)}
+no sockets; scripts/bench/dispatch.ts): from the request to each stream's \`job\` event. The board's first screen
+(scripts/bench/board-render.ts): ${int(board.jobs)} open jobs, a phone-sized Chromium (390×844) with its CPU slowed 4×, the
+production bundle, timed from navigation to the first job card's button, after a warm-up load; then again with a
+Slow-4G-like network as well (${network}). ${ranAt(host)}
 
 | what | measured | budget | |
 | --- | --- | --- | --- |
 | an assignment reaching every open board and driver stream (${int(figures.reached)} of ${int(figures.streams)} reached; p50 ${figures.p50Ms} ms, max ${figures.maxMs} ms) | p99 ${figures.p99Ms} ms | ≤ ${int(DISPATCH_BUDGET_MS)} ms | ${pass ? 'pass' : 'FAIL'} |
-| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone (390×844 Chromium, 4× CPU throttle, the production bundle): from navigation to the first job card's button, after a warm-up load (runs: ${board.runsMs.map((ms) => `${int(ms)} ms`).join(', ')}; scripts/bench/board-render.ts) | best ${int(best)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${best <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone, 4× CPU throttle (runs: ${runs(board.runsMs)}) | best ${int(best)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${best <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the same, 4× CPU throttle and the Slow-4G-like network (runs: ${runs(board.networkRunsMs)}) | best ${int(bestOnNetwork)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${bestOnNetwork <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the board's read of those jobs, \`GET /api/board\`, on the wire (headers included; ${kb(board.boardBodyBytes)} decoded) | ${kb(board.boardTransferBytes)} | reported | |
+| the board route's own JavaScript beyond the first load (${route.requests} files, gzip) | ${kb(route.gzipBytes)} | ≤ ${kb(BOARD_ROUTE_BUDGET_BYTES)} | ${route.gzipBytes <= BOARD_ROUTE_BUDGET_BYTES ? 'pass' : 'FAIL'} |
+| requests the page had made when its first card was found (from the network or the browser's cache) | ${board.requests.length}: ${board.requests.map((r) => `\`${r.replace(/-[\w-]{8}\.(js|css)$/, '.$1')}\``).join(', ')} | reported | |
 `;
 }
 

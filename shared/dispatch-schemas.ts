@@ -122,8 +122,6 @@ export const boardJobSchema = z
     registration: z.string(),
     createdAt: z.string().meta({ description: 'Booked at: the card shows how long it has waited' }),
     statusChangedAt: z.string(),
-    respondBy: z.string(),
-    finishedAt: z.string().nullable(),
     scheduledFor: z.string().nullable().meta({ description: 'A job for later: its slot (ISO); null for now' }),
     windowMinutes: z.number().int().nullable(),
     driver: person.nullable(),

@@ -5,6 +5,9 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ProtectedRoute } from './components/ProtectedRoute';
 import { FullPageSpinner } from './components/ui/spinner';
+import { prefetchCurrentUser } from './lib/auth';
+import { queryClient } from './lib/query';
+import { prefetchBoard } from './pages/dashboard/board/api';
 import { RootLayout, RouteError } from './RootLayout';
 
 type LazyRoute = NonNullable<RouteObject['lazy']>;
@@ -41,10 +44,24 @@ export const routes: RouteObject[] = [
       { path: '/join/:token', lazy: screen(() => import('./pages/account/JoinPage')) },
       {
         Component: ProtectedRoute,
+        // The guard's read of the signed-in user starts with the page's chunk, not once it has run.
+        loader: () => {
+          prefetchCurrentUser(queryClient);
+          return null;
+        },
         children: [
           { path: '/dashboard', lazy: screen(() => import('./pages/dashboard/DashboardPage')) },
           { path: '/dashboard/new-quote', lazy: screen(() => import('./pages/phone/NewQuotePage')) },
-          { path: '/dashboard/board', lazy: screen(() => import('./pages/dashboard/board/BoardPage')) },
+          // The board's read starts with its chunk and the signed-in user's, not after both
+          // (docs/budgets.md "Dispatch"): the loader does not wait for it.
+          {
+            path: '/dashboard/board',
+            loader: () => {
+              prefetchBoard(queryClient);
+              return null;
+            },
+            lazy: screen(() => import('./pages/dashboard/board/BoardPage')),
+          },
           { path: '/dashboard/my-jobs', lazy: screen(() => import('./pages/dashboard/my-jobs/MyJobsPage')) },
           { path: '/dashboard/my-jobs/:reference', lazy: screen(() => import('./pages/dashboard/my-jobs/MyJobPage')) },
           { path: '/subscription', lazy: screen(() => import('./pages/subscription/SubscriptionPage')) },

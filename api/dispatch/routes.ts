@@ -1,6 +1,7 @@
 // The dispatch's routes (declared in the route contract, api/contract/dispatch.ts): trucks and
 // what vehicle types need of one, the board and its stream, assignments, jobs for later, and the
 // signed-in person's own jobs with their stream. The rules are api/dispatch/service.ts's.
+import { compress } from 'hono/compress';
 import { streamSSE } from 'hono/streaming';
 import type { Context } from 'hono';
 import { currentUser } from '../auth/session';
@@ -101,5 +102,8 @@ export function dispatchRoutes(parts: AppParts) {
     position: async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200),
     phone: async (c) => c.json(await dispatch.setMyPhone(person(c), c.req.valid('json').phone), 200),
   });
-  return trucks.route('/', board).route('/', mine);
+  // The board's read is the largest answer a portal page waits for (every job of the day, read
+  // again by every portal page's banner): gzipped when the browser accepts it (docs/budgets.md
+  // "Dispatch"). It holds no secret for a reflected guess to be measured against.
+  return trucks.use(contract.dispatch.board.path, compress()).route('/', board).route('/', mine);
 }

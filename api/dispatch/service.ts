@@ -110,8 +110,6 @@ export function dispatchService(deps: DispatchDeps) {
       registration: j.registration,
       createdAt: j.createdAt,
       statusChangedAt: j.statusChangedAt,
-      respondBy: j.respondBy,
-      finishedAt: j.finishedAt,
       scheduledFor: j.scheduledFor,
       windowMinutes: j.windowMinutes,
       driver: j.assignedUserId !== null && j.driverPersonName !== null ? { id: j.assignedUserId, name: j.driverPersonName } : null,

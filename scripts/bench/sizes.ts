@@ -1,6 +1,6 @@
 // Transfer sizes against docs/budgets.md: the widget, the hosted company page with everything it
 // loads from our origin before the form is usable, and the admin SPA's first-load JavaScript.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { REPO_ROOT } from './server-process';
@@ -65,3 +65,34 @@ export function adminFirstLoadJs(indexFile = ADMIN_INDEX): PageWeight {
 }
 
 export const widgetGzipBytes = () => gzipBytes(readFileSync(WIDGET_FILE));
+
+/** The board route's own JavaScript beyond the first load, gzip (routeJs('BoardPage'); admin/board-size.test.ts). */
+export const BOARD_ROUTE_BUDGET_BYTES = 55_000;
+
+/** The `./x.js` modules a built chunk imports statically (`import … from "./x.js"`, or a bare `import "./x.js"`). */
+function staticImports(code: string): string[] {
+  return [...code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)].map((m) => m[1]);
+}
+
+/**
+ * What one lazy route costs beyond the first load: the chunk whose name starts with
+ * `chunkPrefix` (say 'BoardPage', the screen's module) and every chunk it imports statically,
+ * gzipped, less those index.html already loads. Its own lazy imports (`import("./x.js")`) are
+ * fetched later and not counted.
+ */
+export function routeJs(chunkPrefix: string, adminDir = path.dirname(ADMIN_INDEX)): PageWeight {
+  const assets = path.join(adminDir, 'assets');
+  const entry = readdirSync(assets).find((f) => f.startsWith(`${chunkPrefix}-`) && f.endsWith('.js'));
+  if (!entry) throw new Error(`no chunk named ${chunkPrefix}-*.js in ${assets}`);
+  const firstLoad = new Set(adminFirstLoadJs(path.join(adminDir, 'index.html')).urls.map((u) => path.basename(u)));
+  const seen = new Set<string>();
+  const pending = [entry];
+  while (pending.length > 0) {
+    const file = pending.pop() as string;
+    if (seen.has(file) || firstLoad.has(file)) continue;
+    seen.add(file);
+    pending.push(...staticImports(readFileSync(path.join(assets, file), 'utf8')));
+  }
+  const urls = [...seen].map((f) => `/assets/${f}`);
+  return { gzipBytes: [...seen].reduce((sum, f) => sum + gzipBytes(readFileSync(path.join(assets, f))), 0), requests: urls.length, urls };
+}

@@ -1,16 +1,19 @@
 // The signed-in operator's frame: 'Driver Portal', who is signed in, and the account menu
 // (docs/product.md §2 Driver Portal).
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { DropdownMenu } from 'radix-ui';
 import { CreditCard, KeyRound, LayoutGrid, LifeBuoy, ListChecks, LogOut, Menu, PhoneCall, Truck } from 'lucide-react';
 import { useAuth } from '../lib/auth';
 import { UnsavedChangesProvider, useConfirmLeave } from '../lib/unsaved';
 import { Button } from './ui';
-import { ChangePasswordDialog } from './ChangePasswordDialog';
 import { VerifyEmailBanner } from './VerifyEmailBanner';
 import { PausedPageNotice } from './PausedPageNotice';
 import { NewBookingBanner } from '../pages/dashboard/board/NewBookingBanner';
+
+// Its form, the password rule and their validation library are fetched when the menu's "Change
+// Password" is chosen, not with every portal page (docs/budgets.md "Dispatch").
+const ChangePasswordDialog = lazy(() => import('./ChangePasswordDialog').then((m) => ({ default: m.ChangePasswordDialog })));
 
 const ITEM =
   'flex cursor-pointer select-none items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-800 outline-none data-[highlighted]:bg-slate-100 [&_svg]:size-4';
@@ -125,7 +128,11 @@ function Shell({ children }: { children: ReactNode }) {
       <NewBookingBanner />
       <VerifyEmailBanner />
       {!onSubscription && <PausedPageNotice variant="banner" />}
-      <ChangePasswordDialog open={changingPassword} onOpenChange={setChangingPassword} />
+      {changingPassword && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog open onOpenChange={setChangingPassword} />
+        </Suspense>
+      )}
       {children}
     </div>
   );

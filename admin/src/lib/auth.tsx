@@ -2,7 +2,7 @@
 // docs/product.md §6/§7: a 401 on the current user's route means "no user", not an error. Login, signup and
 // logout are mutations so screens can show their pending labels; their navigation and failure
 // toasts (docs/product.md §4, §8) live here so every caller behaves the same.
-import { useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient, type UseMutationResult } from '@tanstack/react-query';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiRequestError, AUTH_TOKEN_KEY, AUTH_USER_KEY, call, pathOf, portalApi } from '#shared/api-client';
 import { hasDashboardAccess } from '#shared/subscription';
@@ -56,6 +56,14 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
     }
     throw error;
   }
+}
+
+/**
+ * Starts reading the signed-in user as a protected route is matched, beside its page's chunk (and
+ * the page's own first read) rather than after them; useAuth then takes this read.
+ */
+export function prefetchCurrentUser(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery({ queryKey: AUTH_QUERY_KEY, queryFn: fetchCurrentUser });
 }
 
 /** Where a freshly signed-in user belongs (docs/product.md §4). */

@@ -4,7 +4,7 @@
 // driver and the truck; "Assign" and then one tap on a truck gives the job that truck and its
 // usual driver (or the driver tapped first): two taps. Trucks that can carry the vehicle come first;
 // one that cannot asks to confirm. Live: the portal's board stream reads it again at every change.
-import { useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useState } from 'react';
 import { Navigate } from 'react-router';
 import { ApiRequestError } from '#shared/api-client';
 import { errorCodeOf } from '#shared/error-codes';
@@ -17,8 +17,10 @@ import { Button, ConfirmDialog, Dialog, FullPageSpinner } from '../../../compone
 import { useAuth } from '../../../lib/auth';
 import { useNow } from '../jobs/format';
 import { useAcceptLater, useAssign, useBoard } from './api';
-import { DispatchSettingsCard } from './DispatchSettingsCard';
-import { TrucksCard } from './TrucksCard';
+
+// Below the jobs, with forms and reads of their own: fetched after the first screen, not before it.
+const TrucksCard = lazy(() => import('./TrucksCard').then((m) => ({ default: m.TrucksCard })));
+const DispatchSettingsCard = lazy(() => import('./DispatchSettingsCard').then((m) => ({ default: m.DispatchSettingsCard })));
 
 const COLUMNS = [
   { title: 'Requested', statuses: ['requested'] },
@@ -48,7 +50,8 @@ export function arrange(jobs: BoardJob[], now: number) {
   const later = jobs.filter(
     (j) => j.scheduledFor !== null && !isFinished(j.status) && j.status !== 'on_the_way' && j.status !== 'arrived' && j.status !== 'loaded',
   );
-  const forNow = jobs.filter((j) => !later.includes(j));
+  const isLater = new Set(later);
+  const forNow = jobs.filter((j) => !isLater.has(j));
   const days = new Map<string, BoardJob[]>();
   for (const job of [...later].sort((a, b) => (a.scheduledFor ?? '').localeCompare(b.scheduledFor ?? ''))) {
     const heading = dayHeading(job.scheduledFor ?? '', now);
@@ -61,10 +64,13 @@ export function arrange(jobs: BoardJob[], now: number) {
   };
 }
 
-function JobCard({ job, board, now }: { job: BoardJob; board: Board; now: number }) {
-  const [assigning, setAssigning] = useState(false);
+/**
+ * One job's card: plain elements and no state of its own, so 200 of them cost little to draw;
+ * the browser skips laying out and painting those off screen until scrolled to.
+ */
+const JobCard = memo(function JobCard({ job, now, onAssign }: { job: BoardJob; now: number; onAssign: (job: BoardJob) => void }) {
   return (
-    <li className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-900/10">
+    <li className="rounded-lg bg-white p-3 shadow-sm ring-1 ring-slate-900/10 [contain-intrinsic-size:auto_9rem] [content-visibility:auto]">
       <p className="font-semibold">
         {job.pickupPostcode} → {job.destinationPostcode}
       </p>
@@ -83,14 +89,23 @@ function JobCard({ job, board, now }: { job: BoardJob; board: Board; now: number
         {job.truckOverride && <span className="ml-1 text-amber-800">(cannot carry this vehicle: confirmed)</span>}
       </p>
       {!isFinished(job.status) && (
-        <Button variant="outline" className="mt-2 w-full" onClick={() => setAssigning(true)}>
+        <Button variant="outline" className="mt-2 w-full" onClick={() => onAssign(job)}>
           {job.driver || job.truck ? 'Reassign' : job.scheduledFor && job.status === 'requested' ? 'Accept for later' : 'Assign'}
         </Button>
       )}
-      {assigning && <AssignDialog job={job} board={board} onClose={() => setAssigning(false)} />}
     </li>
   );
-}
+});
+
+/**
+ * Cards drawn in each list before the board's first paint; the rest follow at once in a
+ * transition, which yields to the browser (and to taps) as it goes. A phone's first screen shows
+ * two or three cards, a desk's a dozen at most.
+ */
+export const FIRST_SCREEN_CARDS = 12;
+
+/** The first `FIRST_SCREEN_CARDS` of a list until the board has painted once, then all of it. */
+export const firstScreen = <T,>(list: T[], complete: boolean): T[] => (complete ? list : list.slice(0, FIRST_SCREEN_CARDS));
 
 const WINDOWS = [30, 60, 120] as const;
 
@@ -182,9 +197,20 @@ function AssignDialog({ job, board, onClose }: { job: BoardJob; board: Board; on
 function BoardView() {
   const board = useBoard(true);
   const now = useNow(30_000);
+  // The one job being assigned: its dialog is the board's, not each card's.
+  const [assigning, setAssigning] = useState<string | null>(null);
+  const onAssign = useCallback((job: BoardJob) => setAssigning(job.reference), []);
+  const closeAssign = useCallback(() => setAssigning(null), []);
+  const [complete, setComplete] = useState(false);
+  const loaded = board.data !== undefined;
+  useEffect(() => {
+    if (loaded) startTransition(() => setComplete(true));
+  }, [loaded]);
   if (!board.data) return <FullPageSpinner />;
   const { columns, later, done } = arrange(board.data.jobs, now);
   const data = board.data;
+  // The dialog follows the job in each new read of the board (a reassignment elsewhere shows in it).
+  const assigningJob = assigning === null ? undefined : data.jobs.find((j) => j.reference === assigning);
   return (
     <main className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-6 sm:px-6">
       <title>Dispatch board</title>
@@ -196,8 +222,8 @@ function BoardView() {
               {column.title} ({column.jobs.length})
             </h2>
             <ul className="flex flex-col gap-2">
-              {column.jobs.map((job) => (
-                <JobCard key={job.reference} job={job} board={data} now={now} />
+              {firstScreen(column.jobs, complete).map((job) => (
+                <JobCard key={job.reference} job={job} now={now} onAssign={onAssign} />
               ))}
             </ul>
           </section>
@@ -207,8 +233,8 @@ function BoardView() {
         <section key={heading} aria-label={heading} className="rounded-xl bg-sky-50 p-3">
           <h2 className="mb-2 font-semibold">{heading}</h2>
           <ul className="grid gap-2 md:grid-cols-2 xl:grid-cols-4">
-            {jobs.map((job) => (
-              <JobCard key={job.reference} job={job} board={data} now={now} />
+            {firstScreen(jobs, complete).map((job) => (
+              <JobCard key={job.reference} job={job} now={now} onAssign={onAssign} />
             ))}
           </ul>
         </section>
@@ -216,13 +242,16 @@ function BoardView() {
       <section aria-label="Done today" className="rounded-xl bg-slate-100 p-3">
         <h2 className="mb-2 font-semibold">Done today ({done.length})</h2>
         <ul className="grid gap-2 md:grid-cols-2 xl:grid-cols-4">
-          {done.map((job) => (
-            <JobCard key={job.reference} job={job} board={data} now={now} />
+          {firstScreen(done, complete).map((job) => (
+            <JobCard key={job.reference} job={job} now={now} onAssign={onAssign} />
           ))}
         </ul>
       </section>
-      <TrucksCard trucks={data.trucks} drivers={data.drivers} />
-      <DispatchSettingsCard />
+      {assigningJob && <AssignDialog job={assigningJob} board={data} onClose={closeAssign} />}
+      <Suspense fallback={null}>
+        <TrucksCard trucks={data.trucks} drivers={data.drivers} />
+        <DispatchSettingsCard />
+      </Suspense>
     </main>
   );
 }

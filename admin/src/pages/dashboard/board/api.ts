@@ -3,7 +3,7 @@
 // or refused, the screen reads every 10 s and tries the stream again each minute. Query keys are
 // the API paths, as in ../api.ts.
 import { useEffect, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import type { AcceptLaterBody, AssignBody, TruckBody } from '#shared/dispatch-schemas';
 
@@ -45,10 +45,21 @@ export function useJobChanges(path: string, onChange: (change: { reference: stri
   return live;
 }
 
+const readBoard = () => call(portalApi.board.$get);
+
+/**
+ * Starts the board's read when its route is matched, before the route's chunk and the signed-in
+ * user have arrived; the board's useBoard then takes this read instead of starting its own. Not
+ * signed in, or a driver: the read is refused and the route's guard sends them on as before.
+ */
+export function prefetchBoard(queryClient: QueryClient): void {
+  void queryClient.prefetchQuery({ queryKey: BOARD_KEY, queryFn: readBoard });
+}
+
 export const useBoard = (live: boolean, enabled = true) =>
   useQuery({
     queryKey: BOARD_KEY,
-    queryFn: () => call(portalApi.board.$get),
+    queryFn: readBoard,
     refetchInterval: live ? false : POLL_MS,
     refetchIntervalInBackground: true,
     enabled,
