@@ -97,6 +97,21 @@ describe('a caller’s quote', () => {
     expect(dump).not.toContain(token);
   });
 
+  it('is marked in the Quotes tab’s list with who took it, through its filters and pages; a web quote is not', async () => {
+    const { t, op, create, body } = await setup();
+    const phone = await create();
+    const web = await t.call('POST', '/api/quotes/calculate', { body: { ...body, companyId: op.companyId } });
+    const list = await t.call('GET', '/api/quotes', { token: op.token });
+    const takenBy = Object.fromEntries(list.json.quotes.map((q: { reference: string; takenBy: string | null }) => [q.reference, q.takenBy]));
+    expect(takenBy).toEqual({ [phone.json.reference]: op.user.name, [web.json.quoteId]: null });
+    const filtered = await t.call('GET', '/api/quotes?status=new&urgency=immediate&limit=1', { token: op.token });
+    expect(filtered.status).toBe(200);
+    expect(filtered.json.quotes).toHaveLength(1);
+    const next = await t.call('GET', `/api/quotes?status=new&urgency=immediate&limit=1&cursor=${filtered.json.nextCursor}`, { token: op.token });
+    expect([...filtered.json.quotes, ...next.json.quotes].map((q: { takenBy: string | null }) => q.takenBy).sort()).toEqual([op.user.name, null].sort());
+    expect((await t.call('GET', `/api/quotes/${phone.json.reference}`, { token: op.token })).json.takenBy).toBe(op.user.name);
+  });
+
   it('answers another company’s reference, an unknown one and a web quote with 404', async () => {
     const { t, op, other, create, body } = await setup();
     const mine = await create();
