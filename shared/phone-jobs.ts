@@ -3,6 +3,7 @@
 // a text with the company's quote page. The request schemas the server validates with and the
 // portal's form uses, the answers, and the words both sides show.
 import { z } from 'zod';
+import { accountJobSchema } from './accounts';
 import { bookingAcceptSchema, bookingRequestSchema } from './booking-schemas';
 import { forbiddenCharacterMessage, isCleanText, quoteRequestSchema } from './schemas';
 
@@ -33,6 +34,7 @@ export const QUOTE_LINK_NO_SMS = 'Texts are not set up on this server. Send it b
 export const PHONE_QUOTE_NOT_FOUND = 'No phone quote of this company has this reference';
 export const QUOTE_LINK_NOT_FOUND = 'This quote link is not valid. Please ask the company for a new one.';
 export const QUOTE_LINK_EXPIRED = 'This quote has expired.';
+export const ACCOUNT_CHOICE_INVALID = 'Choose one of your trade accounts';
 
 /** The text a caller is sent, and the WhatsApp message the operator's phone opens: the same words. */
 export const quoteLinkMessage = (companyName: string, reference: string, total: string, link: string) =>
@@ -59,7 +61,11 @@ export const adjustmentSchema = z.object({
  * A caller's quote: the public form's fields (the company is the session's, never the body's)
  * and an optional one-off adjustment with its reason, shown as its own line.
  */
-export const phoneQuoteRequestSchema = quoteRequestSchema.safeExtend({ adjustment: adjustmentSchema.optional() });
+export const phoneQuoteRequestSchema = quoteRequestSchema.safeExtend({
+  adjustment: adjustmentSchema.optional(),
+  /** A trade account of the company's (docs/product.md §26): its rate card prices the quote, and booking it puts the job on the account. */
+  accountId: z.number({ error: ACCOUNT_CHOICE_INVALID }).int(ACCOUNT_CHOICE_INVALID).positive(ACCOUNT_CHOICE_INVALID).optional(),
+});
 export type PhoneQuoteRequest = z.input<typeof phoneQuoteRequestSchema>;
 
 /** The number to text the quote link to: any way a person types it; the server keeps UK mobiles only. */
@@ -67,7 +73,11 @@ export const quoteLinkTextSchema = bookingRequestSchema.pick({ phone: true });
 export type QuoteLinkText = z.input<typeof quoteLinkTextSchema>;
 
 /** Booking a caller's quote for them: their name, mobile and registration, accepted at once with an ETA. */
-export const phoneBookingSchema = bookingRequestSchema.pick({ name: true, phone: true, registration: true, note: true }).extend(bookingAcceptSchema.shape);
+export const phoneBookingSchema = bookingRequestSchema
+  .pick({ name: true, phone: true, registration: true, note: true })
+  .extend(bookingAcceptSchema.shape)
+  // A quote priced on a trade account: the job goes on the account, with its PO and the credit-limit confirmation (docs/product.md §26).
+  .extend({ poNumber: accountJobSchema.shape.poNumber, confirmOverLimit: accountJobSchema.shape.confirmOverLimit });
 export type PhoneBooking = z.input<typeof phoneBookingSchema>;
 
 const money = z.number().meta({ description: 'Pounds, at most two decimals' });

@@ -41,6 +41,7 @@ export const phone = {
     request: { body: body(phoneQuoteRequestSchema, exampleQuote) },
     responses: {
       200: json(phoneQuotePriceSchema, 'The price'),
+      404: error('`accountId` is not one of the company’s trade accounts: `code` NOT_FOUND'),
       422: error('A valid postcode our data does not know, or a pickup beyond the company’s maximum radius (OUTSIDE_SERVICE_AREA)'),
     },
   }),
@@ -56,6 +57,7 @@ export const phone = {
     request: { body: body(phoneQuoteRequestSchema, exampleQuote) },
     responses: {
       201: json(phoneQuoteSchema, 'Stored'),
+      404: error('`accountId` is not one of the company’s trade accounts: `code` NOT_FOUND'),
       422: error('A valid postcode our data does not know, or a pickup beyond the company’s maximum radius (OUTSIDE_SERVICE_AREA)'),
     },
   }),
@@ -85,6 +87,8 @@ export const phone = {
     'x-roles': OFFICE,
     tags: ['Phone'],
     summary: 'Books the caller’s quote for them at its price: accepted at once with the ETA; the caller is texted the status page',
+    description:
+      'A quote priced on a trade account (`accountId`) is booked on that account as `POST /api/accounts/{id}/jobs` books one (no card; a delivery note, not a receipt), then accepted: a missing PO the account requires is 400 PO_REQUIRED under `fields.poNumber`, and a job past the credit limit 409 CREDIT_LIMIT_EXCEEDED until sent again with `confirmOverLimit: true`.',
     parameters: [referenceParameter],
     request: {
       body: body(phoneBookingSchema, { name: 'Alex Driver', phone: '07700 900123', registration: 'AB12 CDE', etaMinutes: 30, driverName: 'Sam' }),
@@ -92,7 +96,9 @@ export const phone = {
     responses: {
       201: json(bookingSchema, 'Booked and accepted: `driverUrl` is the driver’s page'),
       404: phoneQuoteMissing,
-      409: error('The quote has expired (QUOTE_EXPIRED) or is booked already (ALREADY_BOOKED)'),
+      409: error(
+        'The quote has expired (QUOTE_EXPIRED), is booked already (ALREADY_BOOKED), or takes its account past its credit limit (CREDIT_LIMIT_EXCEEDED)',
+      ),
     },
   }),
   missedCalls: route({

@@ -3,7 +3,7 @@
 // to the fake SMS provider, its page, a booking made from it and one made for the caller, the
 // Jobs list, numbers and CSV, and the voice webhook with requests signed here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { bookings, mailOutbox, missedCalls, phoneQuotes, quotes } from '../platform/db/schema';
+import { accountJobs, bookings, mailOutbox, missedCalls, payments, phoneQuotes, quotes } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { mailOutboxJobs } from '../mail/worker';
@@ -20,6 +20,7 @@ import {
   QUOTE_LINK_TEXTS_USED,
 } from '#shared/phone-jobs';
 import { MOBILE_INVALID } from '#shared/booking-schemas';
+import { ACCOUNT_NOT_FOUND, PO_REQUIRED } from '#shared/accounts';
 import { twilioSignature } from './twilio-signature';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -410,5 +411,70 @@ describe('the voice webhook', () => {
     expect(text.status).toBe(409);
     expect(text.json).toMatchObject({ code: 'SMS_NOT_CONFIGURED', message: QUOTE_LINK_NO_SMS });
     expect(t.deps.db.select().from(mailOutbox).all()).toEqual([]);
+  });
+});
+
+describe('a caller’s quote on a trade account', () => {
+  const LEEDS = { name: 'Leeds Motors', email: 'accounts@leeds.example', accountCode: '4010', poRequired: true, creditLimit: 10, rateCard: { callOutFee: 45 } };
+
+  it('is priced on the account’s card (the changed line named), and only on an account of the company', async () => {
+    const { t, op, other, body } = await setup();
+    const account = await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS });
+    expect(account.status).toBe(201);
+    const theirs = await t.call('POST', '/api/accounts', { token: other.token, body: LEEDS });
+    const plain = await t.call('POST', '/api/phone-quotes/price', { token: op.token, body });
+    const priced = await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: account.json.id } });
+    expect(priced.status).toBe(200);
+    expect(priced.json.lines).toContainEqual({ label: 'Call-out Fee (account rate)', amount: 45 });
+    expect(plain.json.lines.some((line: { label: string }) => line.label.endsWith('(account rate)'))).toBe(false);
+    const foreign = await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: theirs.json.id } });
+    expect(foreign).toMatchObject({ status: 404, json: { code: 'NOT_FOUND', message: ACCOUNT_NOT_FOUND } });
+    const stored = await t.call('POST', '/api/phone-quotes', { token: op.token, body: { ...body, accountId: theirs.json.id } });
+    expect(stored.status).toBe(404);
+    expect(t.deps.db.select().from(phoneQuotes).all()).toEqual([]);
+    expect((await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: 'leeds' } })).status).toBe(400);
+  });
+
+  it('booked for the caller goes on the account: the PO refused by name when missing, the credit limit confirmed, no card, a delivery note', async () => {
+    const { t, op, body } = await setup();
+    const account = await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS });
+    const quote = await t.call('POST', '/api/phone-quotes', { token: op.token, body: { ...body, accountId: account.json.id } });
+    expect(quote.status).toBe(201);
+    expect(quote.json.lines).toContainEqual({ label: 'Call-out Fee (account rate)', amount: 45 });
+    const book = (extra: Record<string, unknown>) =>
+      t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+        token: op.token,
+        body: { name: 'Sam Fitter', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 30, ...extra },
+      });
+    const noPo = await book({});
+    expect(noPo).toMatchObject({ status: 400, json: { code: 'PO_REQUIRED', fields: { poNumber: PO_REQUIRED } } });
+    const overLimit = await book({ poNumber: 'PO-77' });
+    expect(overLimit).toMatchObject({ status: 409, json: { code: 'CREDIT_LIMIT_EXCEEDED' } });
+    expect(overLimit.json.message).toContain('Leeds Motors over its credit limit of £10.00');
+    expect(t.deps.db.select().from(bookings).all()).toEqual([]);
+
+    const booked = await book({ poNumber: 'PO-77', confirmOverLimit: true });
+    expect(booked.status).toBe(201);
+    expect(booked.json).toMatchObject({ status: 'accepted', source: 'phone', takenBy: op.user.name, eta: { minutes: 30 }, payment: null });
+    expect(t.deps.db.select().from(accountJobs).all()).toMatchObject([{ accountId: account.json.id, poNumber: 'PO-77', overLimit: true }]);
+    const driver = (booked.json.driverUrl as string).split('/driver/')[1];
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await t.call('POST', `/api/driver/${driver}/status`, { body: { status } })).status).toBe(200);
+    }
+    expect(t.deps.db.select().from(payments).all()).toEqual([]);
+    const documents = await t.call('GET', `/api/bookings/${quote.json.reference}/documents`, { token: op.token });
+    expect(documents.json).toMatchObject([{ kind: 'delivery_note', title: 'Delivery note' }]);
+    expect((await t.call('GET', `/api/accounts/${account.json.id}/statement`, { token: op.token })).json.uninvoiced).toBe(booked.json.price);
+  });
+
+  it('a quote not priced on an account books for the caller as before, whatever PO is sent', async () => {
+    const { t, op, create } = await setup();
+    const quote = await create();
+    const booked = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+      token: op.token,
+      body: { name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 20, poNumber: 'PO-1' },
+    });
+    expect(booked.status).toBe(201);
+    expect(t.deps.db.select().from(accountJobs).all()).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ import { phoneService } from './service';
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 export function phoneRoutes(parts: AppParts) {
-  const { deps, bookings, payments } = parts;
-  const phone = phoneService({ ...deps, bookings, payments });
+  const { deps, bookings, payments, accounts } = parts;
+  const phone = phoneService({ ...deps, bookings, payments, accounts });
   return serve(parts, contract.phone, {
     price: async (c) => c.json(await phone.price(currentUser(c).companyId, c.req.valid('json')), 200),
     create: async (c) => {

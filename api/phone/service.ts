@@ -43,6 +43,7 @@ import { Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, Valida
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
 import type { PaymentService } from '../payments/service';
+import type { AccountService } from '../accounts/service';
 import { createQuoteService } from '../quotes/quote-service';
 import type { NewQuote } from '../quotes/store';
 import { QUOTE_LINK_PLACEHOLDER, QUOTE_LINK_SHOWN } from './link-fill';
@@ -67,8 +68,10 @@ export const VOICE_WEBHOOK_OFF = 'Missed-call texts are off: no SMS provider is 
 export const VOICE_SIGNATURE_INVALID = 'The request is not signed by the SMS provider';
 
 export interface PhoneServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'companyCache' | 'distance' | 'events'> {
-  bookings: Pick<BookingService, 'bookForCaller'>;
+  bookings: Pick<BookingService, 'bookForCaller' | 'accept'>;
   payments?: Pick<PaymentService, 'planFor'>;
+  /** Trade accounts (docs/product.md §26): a caller's quote may be priced on an account's card and booked on it. */
+  accounts: Pick<AccountService, 'rateCardOf' | 'tieQuote' | 'accountOfQuote' | 'book'>;
 }
 
 /** The staff member taking the call: the session's user. */
@@ -104,8 +107,9 @@ export function phoneService(deps: PhoneServiceDeps) {
         return '';
       },
     });
-    // The session's company, never one named in the body.
-    const answer = await quote({ ...body, companyId: undefined, companySlug: undefined }, { signedInCompanyId: companyId });
+    // The session's company, never one named in the body; on a trade account, its card laid over the company's prices (one engine).
+    const rateCard = body.accountId === undefined ? undefined : deps.accounts.rateCardOf(companyId, body.accountId);
+    const answer = await quote({ ...body, companyId: undefined, companySlug: undefined }, { signedInCompanyId: companyId, rateCard });
     if (!priced) throw new Error('phone quote: the quote service stored nothing');
     return { row: withAdjustment(priced, body.adjustment), includedInPrices: answer.vat?.includedInPrices ?? true };
   }
@@ -181,16 +185,19 @@ export function phoneService(deps: PhoneServiceDeps) {
     async create(taker: Taker, body: PhoneQuoteBody): Promise<PhoneQuote> {
       const { row } = await price(taker.companyId, body);
       const salt = newLinkSalt();
-      const { id } = await write(db, () =>
-        insertPhoneQuote(db, row, {
+      const { id } = await write(db, () => {
+        const inserted = insertPhoneQuote(db, row, {
           takenByUserId: taker.userId,
           takenByName: taker.name,
           adjustmentPence: body.adjustment && body.adjustment.amount !== 0 ? poundsToPence(body.adjustment.amount) : null,
           adjustmentReason: body.adjustment && body.adjustment.amount !== 0 ? body.adjustment.reason : null,
           linkSalt: salt,
           linkTokenHash: hashToken(tokens.token(salt)),
-        }),
-      );
+        });
+        // Priced on an account's card: tied to it in the same transaction, so only that account books it.
+        if (body.accountId !== undefined) deps.accounts.tieQuote(taker.companyId, body.accountId, inserted.id);
+        return inserted;
+      });
       const stored = phoneQuoteById(db, id);
       if (!stored) throw new NotFound(PHONE_QUOTE_NOT_FOUND);
       return phoneQuoteView(stored);
@@ -246,10 +253,25 @@ export function phoneService(deps: PhoneServiceDeps) {
       return { sentTo: phone, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - sent };
     },
 
-    /** Books the caller's phone quote for them, accepted at once (api/bookings/request.ts). */
+    /**
+     * Books the caller's phone quote for them, accepted at once (api/bookings/request.ts). A quote
+     * priced on a trade account goes on the account through the accounts' own booking (its PO and
+     * credit limit, no card), then is accepted with the ETA as any phone booking is.
+     */
     async book(companyId: number, reference: string, body: PhoneBookingBody): Promise<Booking> {
       const pq = ownPhoneQuote(companyId, reference);
-      return deps.bookings.bookForCaller(companyId, pq.publicId, body);
+      const accountId = deps.accounts.accountOfQuote(pq.quoteId);
+      if (accountId === undefined) return deps.bookings.bookForCaller(companyId, pq.publicId, body);
+      await deps.accounts.book(companyId, String(accountId), {
+        quoteId: pq.publicId,
+        poNumber: body.poNumber,
+        name: body.name,
+        phone: body.phone,
+        registration: body.registration,
+        note: body.note,
+        confirmOverLimit: body.confirmOverLimit,
+      });
+      return deps.bookings.accept(companyId, pq.publicId, { etaMinutes: body.etaMinutes, driverName: body.driverName });
     },
 
     /** The caller's page of a link: 404 for a malformed, unknown or deleted link alike. */
