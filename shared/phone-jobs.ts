@@ -35,6 +35,15 @@ export const PHONE_QUOTE_NOT_FOUND = 'No phone quote of this company has this re
 export const QUOTE_LINK_NOT_FOUND = 'This quote link is not valid. Please ask the company for a new one.';
 export const QUOTE_LINK_EXPIRED = 'This quote has expired.';
 export const ACCOUNT_CHOICE_INVALID = 'Choose one of your trade accounts';
+// A payment link for a job booked for the caller: the quote's own link, which then offers to pay.
+export const PAYMENT_LINK_NOT_BOOKED = 'Book the quote for the caller first: the payment link pays for the booked job.';
+export const PAYMENT_LINK_NO_PAYMENTS = 'Payment links need payment at booking set up in Payments, on your connected account.';
+export const PAYMENT_LINK_ON_ACCOUNT = 'A job on account is not paid by card: it is invoiced with the account’s monthly invoice.';
+export const PAYMENT_LINK_FINISHED = 'This job has finished: there is nothing to pay by link.';
+export const PAYMENT_LINK_PAID = 'This job is paid.';
+/** The text (and WhatsApp message) of a payment link. */
+export const paymentLinkMessage = (sender: string, reference: string, amount: string, link: string) =>
+  `${sender}: pay ${amount} for your recovery TQ-${reference} here: ${link}`;
 
 /** The text a caller is sent, and the WhatsApp message the operator's phone opens: the same words. */
 export const quoteLinkMessage = (companyName: string, reference: string, total: string, link: string) =>
@@ -145,8 +154,28 @@ export const quoteLinkViewSchema = z
       .nullable()
       .meta({ description: 'What the caller pays as they book (a deposit or the full price), or null' }),
     booked: z.boolean().meta({ description: 'The quote is booked already' }),
+    payNow: z.object({ amount: money, kind: z.string() }).nullable().meta({
+      description:
+        'A booked job with nothing paid yet that the caller may pay through this link now (a deposit or the full price, on the company’s rule: `POST /api/quote-links/{token}/pay`), or null',
+    }),
+    paid: z.boolean().meta({ description: 'The booked job’s payment was taken (at booking or through this link)' }),
   })
   .meta({ id: 'QuoteLinkView' });
+
+/** A payment link for a job booked for the caller: the quote's own link, which then offers to pay what is due. */
+export const paymentLinkSchema = z
+  .object({
+    linkUrl: z.string().meta({ description: 'The quote’s link (`/q/{token}`): its page offers **Pay** for the booked job' }),
+    message: z.string().meta({ description: 'The text the caller is sent with the link: the WhatsApp message too' }),
+    amount: money.meta({ description: 'What the link pays now, by the company’s rule' }),
+    kind: z.string().meta({ description: 'deposit, full or hold' }),
+  })
+  .meta({ id: 'PaymentLink' });
+export type PaymentLink = z.infer<typeof paymentLinkSchema>;
+
+export const paymentCheckoutSchema = z
+  .object({ checkoutUrl: z.string().meta({ description: 'The checkout on the company’s own payment account: open it in the browser' }) })
+  .meta({ id: 'PaymentCheckout' });
 export type QuoteLinkView = z.infer<typeof quoteLinkViewSchema>;
 
 export const missedCallSchema = z

@@ -19,7 +19,13 @@ export function phoneRoutes(parts: AppParts) {
     },
     text: async (c) => c.json(await phone.text(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json').phone), 200),
     book: async (c) => c.json(await phone.book(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 201),
+    paymentLink: (c) => c.json(phone.paymentLink(currentUser(c).companyId, c.req.param('reference')), 200),
+    textPaymentLink: async (c) => c.json(await phone.textPaymentLink(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json').phone), 200),
     missedCalls: (c) => c.json(phone.missedCalls(currentUser(c).companyId), 200),
+    pay: async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await phone.pay(c.req.param('token')), 200);
+    },
     link: (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json(phone.link(c.req.param('token')), 200);

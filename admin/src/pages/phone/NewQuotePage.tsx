@@ -446,7 +446,10 @@ function SendCard({ account, busy, errors, attempt, storedQuote, onDone }: SendC
         </div>
       )}
       {booked ? (
-        <p className="text-sm text-slate-700">This quote is booked: it is in your Jobs list.</p>
+        <>
+          <p className="text-sm text-slate-700">This quote is booked: it is in your Jobs list.</p>
+          {!account && <PaymentLinkCard reference={booked.reference} mobile={mobile} busy={busy} attempt={attempt} onDone={onDone} />}
+        </>
       ) : (
         <form className="grid gap-3 border-t border-slate-200 pt-4" onSubmit={(event) => void book(event)} noValidate>
           <h3 className="font-semibold">Book it for the caller</h3>
@@ -483,6 +486,70 @@ function SendCard({ account, busy, errors, attempt, storedQuote, onDone }: SendC
           )}
         </form>
       )}
+    </section>
+  );
+}
+
+/**
+ * 'Send a payment link' for a job just booked for the caller (docs/product.md §25): the quote's own
+ * link, whose page then offers to pay what the company's rule asks now, sent by text (within the
+ * quote links' limits and the text budget), WhatsApp or copied.
+ */
+function PaymentLinkCard({
+  reference,
+  mobile,
+  busy,
+  attempt,
+  onDone,
+}: { reference: string; mobile: string } & Pick<SendCardProps, 'busy' | 'attempt' | 'onDone'>) {
+  const endpoint = portalApi['phone-quotes'][':reference']['payment-link'];
+  const link = useQuery({
+    queryKey: [pathOf(endpoint, { param: { reference } })],
+    queryFn: () => call(endpoint.$get, { param: { reference } }),
+    retry: false,
+  });
+  if (link.isPending) return null;
+  if (!link.data) {
+    return <p className="text-sm text-slate-700">{link.error ? problemOf(link.error).message : ''}</p>;
+  }
+  const { linkUrl, message, amount } = link.data;
+
+  async function text() {
+    const sent = await attempt(() => call(endpoint.text.$post, { param: { reference }, json: { phone: mobile } }));
+    if (sent) onDone(`Payment link sent to ${formatPhoneNational(sent.sentTo)}.`);
+  }
+
+  function whatsapp() {
+    window.open(`https://wa.me/?text=${encodeURIComponent(message)}`, '_blank', 'noopener');
+    onDone('WhatsApp opened with the payment link.');
+  }
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(linkUrl);
+      onDone('Payment link copied.');
+    } catch {
+      onDone(`Copy this link: ${linkUrl}`);
+    }
+  }
+
+  return (
+    <section aria-labelledby="payment-link-heading" className="grid gap-3 border-t border-slate-200 pt-4">
+      <h3 id="payment-link-heading" className="font-semibold">
+        Send a payment link
+      </h3>
+      <p className="text-sm text-slate-700">The caller pays {formatPounds(amount)} now, by card, from the link.</p>
+      <div className="grid gap-2 sm:grid-cols-3">
+        <Button type="button" onClick={() => void text()} disabled={busy || !mobile.trim()}>
+          Text the payment link
+        </Button>
+        <Button type="button" variant="outline" onClick={whatsapp} disabled={busy}>
+          WhatsApp
+        </Button>
+        <Button type="button" variant="outline" onClick={() => void copy()} disabled={busy}>
+          Copy link
+        </Button>
+      </div>
     </section>
   );
 }
