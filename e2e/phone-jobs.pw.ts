@@ -2,7 +2,9 @@
 // New quote, types two postcodes, sees the priced lines and texts the link (the fake SMS provider
 // receives it); a second phone opens the link from that text, books and pays a 20 % deposit in local
 // mode; the job is in the Jobs list marked "phone". The operator then books a second caller
-// directly, and that caller's status page follows the driver's steps. Last, the voice webhook: a
+// directly, texts them a payment link they pay the deposit from, and that caller's status page
+// follows the driver's steps. A caller for a trade account is priced on its card (the £45 call-out)
+// and booked on it once its PO is given. Last, the voice webhook: a
 // signed missed call texts the caller once; an unsigned one answers 403. The taps from New quote to
 // "Link sent" are counted (docs/budgets.md: at most 10 besides the typing).
 import { expect, test, type Page } from '@playwright/test';
@@ -113,6 +115,12 @@ test('a caller quoted, sent the link, booked and paid from it; a second caller b
     const job = desk.getByRole('article', { name: new RegExp(`^TQ-${reference}`) });
     await expect(job.getByLabel('From: phone')).toBeVisible({ timeout: 15_000 });
     await expect(job.getByText(`Taken by phone by ${operator.name}`)).toBeVisible();
+    // The Quotes tab's list marks it too, in words beside its icon.
+    const listed = desk
+      .getByRole('list', { name: 'Quotes' })
+      .getByRole('listitem')
+      .filter({ hasText: `TQ-${reference}` });
+    await expect(listed.getByText(`Taken by phone by ${operator.name}`)).toBeVisible();
   });
 
   const secondCaller = runMobile();
@@ -138,6 +146,21 @@ test('a caller quoted, sent the link, booked and paid from it; a second caller b
     return { reference: reference!, jobUrl: /http\S+\/job\/[A-Za-z0-9_-]{32}/.exec(sms.body)![0] };
   });
 
+  await test.step('a payment link texted to the second caller: they pay the deposit from it, and the job stays accepted', async () => {
+    await expect(desk.getByRole('heading', { name: 'Send a payment link' })).toBeVisible();
+    await desk.getByRole('button', { name: 'Text the payment link' }).click();
+    await expect(desk.getByText(/^Payment link sent to /)).toBeVisible();
+    const [sms] = await textTo(secondCaller, 'pay £');
+    const payer = await (await browser.newContext(PHONE)).newPage();
+    await payer.goto(/http\S+\/q\/[A-Za-z0-9_-]{32}/.exec(sms.body)![0]);
+    await expect(payer.getByText(/^This quote is booked\. Pay £/)).toBeVisible();
+    await payer.getByRole('button', { name: /^Pay £/ }).click();
+    await payer.waitForURL(/\/pay\//);
+    await payer.getByRole('button', { name: /^Pay £/ }).click();
+    await expect(payer.getByRole('heading', { name: 'Accepted' })).toBeVisible();
+    await expect(payer.getByText(/^Deposit paid £/)).toBeVisible();
+  });
+
   await test.step('the second caller’s status page follows the driver’s steps', async () => {
     const status = await (await browser.newContext(PHONE)).newPage();
     await status.goto(booked.jobUrl);
@@ -150,6 +173,31 @@ test('a caller quoted, sent the link, booked and paid from it; a second caller b
       await driver.getByRole('button', { name: step }).click();
       await expect(status.getByRole('heading', { name: step })).toBeVisible();
     }
+  });
+
+  await test.step('a caller for a trade account: priced on its card, refused without the PO it requires, booked on it with one', async () => {
+    const account = await desk.request.post('/api/accounts', {
+      data: { name: 'Leeds Motors', email: 'accounts@leeds.example', accountCode: '4010', poRequired: true, rateCard: { callOutFee: 45 } },
+    });
+    expect(account.ok(), await account.text()).toBe(true);
+    await desk.goto('/dashboard/new-quote');
+    await desk.getByLabel('Trade account').selectOption({ label: 'Leeds Motors' });
+    await desk.getByLabel('Pickup postcode').fill('M1 1AE');
+    await desk.getByLabel('Destination postcode').fill('M4 4BF');
+    await desk.getByRole('button', { name: 'Price it' }).click();
+    await expect(desk.getByRole('list', { name: 'Price lines' }).getByRole('listitem').filter({ hasText: 'Call-out Fee (account rate)' })).toContainText(
+      '£45.00',
+    );
+    await expectNoSeriousA11yViolations(desk, 'New quote on a trade account');
+    await desk.getByLabel('Caller’s mobile').fill(national(runMobile()));
+    await desk.getByLabel('Caller’s name').fill('Sam Fitter');
+    await desk.getByLabel('Registration', { exact: true }).fill('EF56 GHJ');
+    await desk.getByRole('button', { name: 'Book it now' }).click();
+    await expect(desk.getByText('This account needs a purchase-order number on every job').first()).toBeVisible();
+    await desk.getByLabel('PO number').fill('PO-4411');
+    await desk.getByRole('button', { name: 'Book it now' }).click();
+    await expect(desk.getByText(/^Booked: TQ-/)).toBeVisible();
+    await expect(desk.getByRole('heading', { name: 'Send a payment link' })).toHaveCount(0);
   });
 
   await test.step('the voice webhook: unsigned 403; a signed missed call texts the caller once', async () => {

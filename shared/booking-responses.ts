@@ -51,6 +51,7 @@ export const jobViewSchema = z
     payment: bookingPaymentSchema.nullable().meta({ description: 'Paid at booking (docs/product.md §21); null when nothing was due' }),
     balance: money.meta({ description: 'Left to pay: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
     balanceRecorded: balanceRecorded,
+    onAccount: z.boolean().meta({ description: 'A job on a trade account: no card is taken, and its documents list holds its delivery note once completed' }),
     driverPosition: z
       .object({ lat: z.number(), lng: z.number() })
       .nullable()

@@ -71,13 +71,22 @@ export const invoiceSettingsSchema = z
   .meta({ id: 'InvoiceSettings' });
 export type InvoiceSettings = z.infer<typeof invoiceSettingsSchema>;
 
+/** What a job's documents list holds: its issued documents, or a job on account's delivery note in their place. */
+export const LISTED_DOCUMENT_KINDS = [...DOCUMENT_KINDS, 'delivery_note'] as const;
+export const DELIVERY_NOTE_TITLE = 'Delivery note';
+
 export const documentSummarySchema = z
   .object({
-    number: z.string().meta({ description: 'Sequential per operator, as printed' }),
-    kind: z.enum(DOCUMENT_KINDS),
+    number: z.string().meta({
+      description: 'Sequential per operator, as printed; empty for a delivery note, which has no number (download it as the job’s receipt)',
+    }),
+    kind: z.enum(LISTED_DOCUMENT_KINDS),
     title: z.string(),
     issuedAt: z.string(),
-    total: z.number().meta({ description: 'Pounds, VAT included; a credit note’s amount credited' }),
+    total: z
+      .number()
+      .nullable()
+      .meta({ description: 'Pounds, VAT included; a credit note’s amount credited; null on a delivery note its account has printed without prices' }),
   })
   .meta({ id: 'DocumentSummary' });
 export const documentListSchema = z.array(documentSummarySchema);

@@ -120,6 +120,10 @@ export const ERROR_CODES = [
   'OVER_BALANCE',
   'NOTHING_TO_INVOICE',
   'XERO_NOT_CONFIGURED',
+  // A payment link for a job booked for a caller (docs/product.md §25): nothing it could pay (the
+  // quote not booked yet, a job on account, no payment at booking set up, the job finished), or paid already
+  'PAYMENT_LINK_UNAVAILABLE',
+  'ALREADY_PAID',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

@@ -3,6 +3,7 @@
 // a text with the company's quote page. The request schemas the server validates with and the
 // portal's form uses, the answers, and the words both sides show.
 import { z } from 'zod';
+import { accountJobSchema } from './accounts';
 import { bookingAcceptSchema, bookingRequestSchema } from './booking-schemas';
 import { forbiddenCharacterMessage, isCleanText, quoteRequestSchema } from './schemas';
 
@@ -33,6 +34,16 @@ export const QUOTE_LINK_NO_SMS = 'Texts are not set up on this server. Send it b
 export const PHONE_QUOTE_NOT_FOUND = 'No phone quote of this company has this reference';
 export const QUOTE_LINK_NOT_FOUND = 'This quote link is not valid. Please ask the company for a new one.';
 export const QUOTE_LINK_EXPIRED = 'This quote has expired.';
+export const ACCOUNT_CHOICE_INVALID = 'Choose one of your trade accounts';
+// A payment link for a job booked for the caller: the quote's own link, which then offers to pay.
+export const PAYMENT_LINK_NOT_BOOKED = 'Book the quote for the caller first: the payment link pays for the booked job.';
+export const PAYMENT_LINK_NO_PAYMENTS = 'Payment links need payment at booking set up in Payments, on your connected account.';
+export const PAYMENT_LINK_ON_ACCOUNT = 'A job on account is not paid by card: it is invoiced with the account’s monthly invoice.';
+export const PAYMENT_LINK_FINISHED = 'This job has finished: there is nothing to pay by link.';
+export const PAYMENT_LINK_PAID = 'This job is paid.';
+/** The text (and WhatsApp message) of a payment link. */
+export const paymentLinkMessage = (sender: string, reference: string, amount: string, link: string) =>
+  `${sender}: pay ${amount} for your recovery TQ-${reference} here: ${link}`;
 
 /** The text a caller is sent, and the WhatsApp message the operator's phone opens: the same words. */
 export const quoteLinkMessage = (companyName: string, reference: string, total: string, link: string) =>
@@ -59,7 +70,11 @@ export const adjustmentSchema = z.object({
  * A caller's quote: the public form's fields (the company is the session's, never the body's)
  * and an optional one-off adjustment with its reason, shown as its own line.
  */
-export const phoneQuoteRequestSchema = quoteRequestSchema.safeExtend({ adjustment: adjustmentSchema.optional() });
+export const phoneQuoteRequestSchema = quoteRequestSchema.safeExtend({
+  adjustment: adjustmentSchema.optional(),
+  /** A trade account of the company's (docs/product.md §26): its rate card prices the quote, and booking it puts the job on the account. */
+  accountId: z.number({ error: ACCOUNT_CHOICE_INVALID }).int(ACCOUNT_CHOICE_INVALID).positive(ACCOUNT_CHOICE_INVALID).optional(),
+});
 export type PhoneQuoteRequest = z.input<typeof phoneQuoteRequestSchema>;
 
 /** The number to text the quote link to: any way a person types it; the server keeps UK mobiles only. */
@@ -67,7 +82,11 @@ export const quoteLinkTextSchema = bookingRequestSchema.pick({ phone: true });
 export type QuoteLinkText = z.input<typeof quoteLinkTextSchema>;
 
 /** Booking a caller's quote for them: their name, mobile and registration, accepted at once with an ETA. */
-export const phoneBookingSchema = bookingRequestSchema.pick({ name: true, phone: true, registration: true, note: true }).extend(bookingAcceptSchema.shape);
+export const phoneBookingSchema = bookingRequestSchema
+  .pick({ name: true, phone: true, registration: true, note: true })
+  .extend(bookingAcceptSchema.shape)
+  // A quote priced on a trade account: the job goes on the account, with its PO and the credit-limit confirmation (docs/product.md §26).
+  .extend({ poNumber: accountJobSchema.shape.poNumber, confirmOverLimit: accountJobSchema.shape.confirmOverLimit });
 export type PhoneBooking = z.input<typeof phoneBookingSchema>;
 
 const money = z.number().meta({ description: 'Pounds, at most two decimals' });
@@ -135,8 +154,28 @@ export const quoteLinkViewSchema = z
       .nullable()
       .meta({ description: 'What the caller pays as they book (a deposit or the full price), or null' }),
     booked: z.boolean().meta({ description: 'The quote is booked already' }),
+    payNow: z.object({ amount: money, kind: z.string() }).nullable().meta({
+      description:
+        'A booked job with nothing paid yet that the caller may pay through this link now (a deposit or the full price, on the company’s rule: `POST /api/quote-links/{token}/pay`), or null',
+    }),
+    paid: z.boolean().meta({ description: 'The booked job’s payment was taken (at booking or through this link)' }),
   })
   .meta({ id: 'QuoteLinkView' });
+
+/** A payment link for a job booked for the caller: the quote's own link, which then offers to pay what is due. */
+export const paymentLinkSchema = z
+  .object({
+    linkUrl: z.string().meta({ description: 'The quote’s link (`/q/{token}`): its page offers **Pay** for the booked job' }),
+    message: z.string().meta({ description: 'The text the caller is sent with the link: the WhatsApp message too' }),
+    amount: money.meta({ description: 'What the link pays now, by the company’s rule' }),
+    kind: z.string().meta({ description: 'deposit, full or hold' }),
+  })
+  .meta({ id: 'PaymentLink' });
+export type PaymentLink = z.infer<typeof paymentLinkSchema>;
+
+export const paymentCheckoutSchema = z
+  .object({ checkoutUrl: z.string().meta({ description: 'The checkout on the company’s own payment account: open it in the browser' }) })
+  .meta({ id: 'PaymentCheckout' });
 export type QuoteLinkView = z.infer<typeof quoteLinkViewSchema>;
 
 export const missedCallSchema = z

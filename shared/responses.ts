@@ -316,6 +316,7 @@ export const leadSchema = z
     customerContacts: z
       .array(z.object({ channel: z.enum(CONTACT_CHANNELS), at: z.string() }))
       .meta({ description: 'The first tap of each button, oldest first (a later tap of the same button changes nothing)' }),
+    takenBy: z.string().nullable().meta({ description: 'Who took the quote on the phone (docs/product.md §25); null for a quote from the web' }),
   })
   .meta({ id: 'Lead' });
 

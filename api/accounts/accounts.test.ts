@@ -124,7 +124,7 @@ describe('a trade account from its rate card to the books', () => {
     expect(noPo.status).toBe(400);
     expect(noPo.json).toMatchObject({ code: 'PO_REQUIRED', fields: { poNumber: PO_REQUIRED } });
 
-    const jobs: { reference: string; po: string; total: number }[] = [];
+    const jobs: { reference: string; po: string; total: number; jobUrl: string }[] = [];
     async function runJob(quote: { quoteId: string; totalPrice: number }, po: string, registration: string) {
       const booked = await t.call('POST', `/api/accounts/${id}/jobs`, {
         token: op.token,
@@ -138,12 +138,12 @@ describe('a trade account from its rate card to the books', () => {
       for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
         expect((await t.call('POST', `/api/driver/${driver}/status`, { body: { status } })).status).toBe(200);
       }
-      jobs.push({ reference: booked.json.reference, po, total: quote.totalPrice });
+      jobs.push({ reference: booked.json.reference, po, total: quote.totalPrice, jobUrl: booked.json.jobUrl });
       return booked.json.reference as string;
     }
     const reference = await runJob(first, 'PO-4411', 'AB12 CDE');
 
-    // No card: no payment row; the receipt is the account's delivery note, here without prices.
+    // No card: no payment row; the receipt is the account's delivery note.
     expect(t.deps.db.select().from(payments).all()).toEqual([]);
     const note = await t.app.request(`http://localhost:3999/api/bookings/${reference}/receipt`, { headers: { 'x-auth-token': op.token } });
     expect(note.status).toBe(200);
@@ -151,6 +151,20 @@ describe('a trade account from its rate card to the books', () => {
     expect(noteText).toContain('Delivery note');
     expect(noteText).toContain('PO-4411');
     expect(noteText).toContain(reference);
+    // The status page lists the delivery note where a receipt would be (unnumbered), downloaded as its receipt.
+    const jobToken = jobs[0].jobUrl.split('/job/')[1];
+    expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ status: 'completed', onAccount: true, payment: null });
+    const listed = await t.call('GET', `/api/jobs/${jobToken}/documents`);
+    expect(listed.status).toBe(200);
+    expect(listed.json).toEqual([{ number: '', kind: 'delivery_note', title: 'Delivery note', issuedAt: expect.any(String), total: first.totalPrice }]);
+    expect((await t.call('GET', `/api/bookings/${reference}/documents`, { token: op.token })).json).toEqual(listed.json);
+    // An account whose notes print no prices shows none in the list either.
+    expect((await t.call('PUT', `/api/accounts/${id}`, { token: op.token, body: { deliveryNotePrices: false } })).status).toBe(200);
+    expect((await t.call('GET', `/api/jobs/${jobToken}/documents`)).json[0].total).toBeNull();
+    expect((await t.call('PUT', `/api/accounts/${id}`, { token: op.token, body: { deliveryNotePrices: true } })).status).toBe(200);
+    const download = await t.app.request(`http://localhost:3999/api/jobs/${jobToken}/receipt`);
+    expect(download.status).toBe(200);
+    expect(pdfText(new Uint8Array(await download.arrayBuffer()))).toContain('Delivery note');
 
     clock.now = new Date('2026-11-14T09:00:00Z');
     await runJob(await onAccount(), 'PO-4412', 'CD34 EFG');

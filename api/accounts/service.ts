@@ -358,6 +358,22 @@ export function accountService(deps: AccountServiceDeps) {
       return view(row);
     },
 
+    /** The account's rate card for the quote service (none: the company's own prices); another company's account is a 404. */
+    rateCardOf(companyId: number, id: number): RateCard {
+      const account = own(companyId, id);
+      return account.rateCard ? parse<RateCard>(account.rateCard) : {};
+    },
+
+    /** Ties a quote priced on the account's card to it, so it may be booked on it (inside the caller's write()). */
+    tieQuote(companyId: number, id: number, quoteId: number): void {
+      linkQuote(db, quoteId, own(companyId, id).id);
+    },
+
+    /** The account a quote was priced for, if any. */
+    accountOfQuote(quoteId: number): number | undefined {
+      return accountOfQuote(db, quoteId);
+    },
+
     /** A quote on the account's rates, stored and tied to the account. */
     async quote(companyId: number, id: string, body: ValidQuoteRequest) {
       const account = own(companyId, id);

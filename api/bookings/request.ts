@@ -1,7 +1,8 @@
 // Booking a quote (docs/product.md §20, §21, §25, §26): the motorist's booking at the quote's
 // frozen price (with payment at booking, its checkout first), what it would pay now, the
 // operator's booking of a caller's quote on the phone, and a job on account.
-import { BOOKING_ORIGIN_REFUSED, QUOTE_EXPIRED_FOR_BOOKING } from '#shared/bookings';
+import { BOOKING_ORIGIN_REFUSED, isFinished, QUOTE_EXPIRED_FOR_BOOKING } from '#shared/bookings';
+import { PAYMENT_LINK_FINISHED, PAYMENT_LINK_NO_PAYMENTS, PAYMENT_LINK_NOT_BOOKED, PAYMENT_LINK_ON_ACCOUNT, PAYMENT_LINK_PAID } from '#shared/phone-jobs';
 import { penceToPounds } from '#shared/money';
 import type { PaymentDue } from '#shared/payments';
 import type { Booking, BookingCreated } from '#shared/booking-responses';
@@ -16,6 +17,7 @@ import {
   bookingById,
   bookingByQuote,
   insertBooking,
+  sealedJobToken,
   moveBooking,
   quoteForBooking,
   setDriverTokenHash,
@@ -26,7 +28,8 @@ import {
 import { hashToken, newSalt } from './tokens';
 import { JOB_LINK_PLACEHOLDER, jobUrl } from './job-link';
 import { checkLaterSlot, laterSlot } from '../dispatch/later';
-import { insertPayment } from '../payments/store';
+import { insertPayment, paymentByBooking } from '../payments/store';
+import { JobLinkUnavailable } from './job-link';
 import {
   type BookingContext,
   ACCOUNT_JOB_RESPOND_MS,
@@ -77,6 +80,26 @@ export function requestPart(ctx: BookingContext) {
   ) {
     addLeadEvent(db, ref.quoteId, leadStatusAfter('requested', ref.leadStatus), 'requested', null, at);
     alerts.requested(ref, facts, smsNumber, at);
+  }
+
+  /**
+   * What a job booked with nothing paid (the operator's booking for a caller, docs/product.md §25)
+   * may pay through its payment link now, on the operator's account by their rule; a reason it
+   * cannot (thrown: 409) otherwise. Read by the operator's screen and the link's page alike.
+   */
+  function payableLater(
+    companyId: number,
+    reference: string,
+  ): { booking: BookingWithQuote; quote: QuoteToBook; due: NonNullable<ReturnType<NonNullable<typeof payments>['planFor']>> } {
+    const quote = quoteForBooking(db, reference);
+    const booking = quote && quote.companyId === companyId ? bookingByQuote(db, quote.id) : undefined;
+    if (!quote || !booking || booking.status === 'awaiting_payment') throw new Conflict(PAYMENT_LINK_NOT_BOOKED, 'PAYMENT_LINK_UNAVAILABLE');
+    if (booking.onAccount === 1) throw new Conflict(PAYMENT_LINK_ON_ACCOUNT, 'PAYMENT_LINK_UNAVAILABLE');
+    if (booking.paymentStatus !== null && booking.paymentStatus !== 'awaiting') throw new Conflict(PAYMENT_LINK_PAID, 'ALREADY_PAID');
+    if (isFinished(booking.status)) throw new Conflict(PAYMENT_LINK_FINISHED, 'PAYMENT_LINK_UNAVAILABLE');
+    const due = payments?.planFor(quote);
+    if (!due) throw new Conflict(PAYMENT_LINK_NO_PAYMENTS, 'PAYMENT_LINK_UNAVAILABLE');
+    return { booking, quote, due };
   }
 
   return {
@@ -204,6 +227,52 @@ export function requestPart(ctx: BookingContext) {
       }
       await changed(b, b.status, !checkout);
       return { created: true, result: answer(b) };
+    },
+
+    payableLater,
+
+    /**
+     * The checkout of a job's payment link: its open one while it lasts, else a new one on the
+     * operator's account returning to the job's status page. Paid meanwhile: 409 ALREADY_PAID.
+     */
+    async checkoutLater(companyId: number, reference: string): Promise<{ checkoutUrl: string }> {
+      const { booking, quote, due } = payableLater(companyId, reference);
+      if (!payments) throw new Conflict(PAYMENT_LINK_NO_PAYMENTS, 'PAYMENT_LINK_UNAVAILABLE');
+      if (booking.paymentStatus === 'awaiting') {
+        if (booking.paymentCheckoutUrl && !payments.lapsed(booking.id)) return { checkoutUrl: booking.paymentCheckoutUrl };
+        // Lapsed: closed first (paid at the last moment: paid).
+        if ((await payments.supersede(booking.id)) === 'settled') throw new Conflict(PAYMENT_LINK_PAID, 'ALREADY_PAID');
+      }
+      const sealed = sealedJobToken(db, booking.id);
+      const token = sealed ? box.open(sealed) : undefined;
+      if (!token) throw new JobLinkUnavailable();
+      const checkout = await payments.openCheckout({ ...due, quote, jobUrl: jobUrl(config.publicUrl, token) });
+      const at = deps.now().toISOString();
+      const stored = await write(db, () => {
+        if (paymentByBooking(db, booking.id)) return false;
+        insertPayment(db, {
+          bookingId: booking.id,
+          companyId: booking.companyId,
+          provider: payments.mode,
+          accountId: due.accountId,
+          kind: due.plan.kind,
+          amountPence: due.plan.amountPence,
+          lines: JSON.stringify(due.plan.lines),
+          checkoutSessionId: checkout.id,
+          checkoutUrl: checkout.url,
+          checkoutExpiresAt: checkout.expiresAt,
+          returnSeal: checkout.returnSeal,
+          createdAt: at,
+          updatedAt: at,
+        });
+        return true;
+      });
+      if (stored) return { checkoutUrl: checkout.url };
+      // Another tap opened one first: this one is closed, theirs answered.
+      await payments.discardCheckout(due.accountId, checkout.id);
+      const theirs = paymentByBooking(db, booking.id);
+      if (theirs?.status !== 'awaiting') throw new Conflict(PAYMENT_LINK_PAID, 'ALREADY_PAID');
+      return { checkoutUrl: theirs.checkoutUrl };
     },
 
     /** What a booking of this quote would pay now and leave for later: the booking form says it before sending. */

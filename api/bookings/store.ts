@@ -77,6 +77,8 @@ export interface BookingWithQuote extends BookingRow {
   source: JobSource | null;
   /** Who took the caller's quote; null for a web quote. */
   takenBy: string | null;
+  /** 1 for a job on a trade account (docs/product.md §26): a delivery note, not a receipt. */
+  onAccount: number;
 }
 
 const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId, b.status, b.customer_name as customerName,
@@ -95,7 +97,8 @@ const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.picku
   case when c.booking_sms_verified_at is not null then c.booking_sms_number end as companySmsNumber,
   p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence,
   p.refunded_pence as paymentRefundedPence, p.checkout_url as paymentCheckoutUrl,
-  case when pq.quote_id is not null then 'phone' else b.source end as source, pq.taken_by_name as takenBy
+  case when pq.quote_id is not null then 'phone' else b.source end as source, pq.taken_by_name as takenBy,
+  exists (select 1 from account_jobs aj where aj.booking_id = b.id) as onAccount
   from bookings b join quotes q on q.id = b.quote_id join companies c on c.id = b.company_id
   left join payments p on p.booking_id = b.id left join phone_quotes pq on pq.quote_id = b.quote_id`;
 

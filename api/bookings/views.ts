@@ -60,6 +60,7 @@ export function toJobView(b: BookingWithQuote, history: History, map?: { tilesUr
     history,
     payment: paymentOf(b),
     ...balanceOf(b),
+    onAccount: b.onAccount === 1,
     driverPosition,
     map: driverPosition && map ? map : null,
 

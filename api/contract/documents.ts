@@ -24,7 +24,8 @@ export const documents = {
     'x-access': 'public',
     'x-rate-limit': ['job'],
     tags: ['Public'],
-    summary: 'The job’s receipt or VAT invoice and its credit notes, oldest first (empty until the job is completed and paid)',
+    summary:
+      'The job’s receipt or VAT invoice and its credit notes, oldest first (empty until the job is completed and paid); a job on account’s delivery note in their place',
     parameters: [tokenParameter],
     responses: { 200: json(documentListSchema, 'The documents'), 404: jobMissing, 410: jobClosed },
   }),

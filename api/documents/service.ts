@@ -6,6 +6,7 @@
 // frozen, and is never edited; the PDF is drawn from the frozen copy at each download.
 import { eq } from 'drizzle-orm';
 import {
+  DELIVERY_NOTE_TITLE,
   DOCUMENT_NOT_ISSUED,
   DOCUMENT_TITLES,
   documentNumber,
@@ -261,7 +262,20 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
       return owed.length;
     },
 
+    /** The job's documents; for a job on account, its delivery note in the receipt's place (made as it is downloaded, never stored). */
     list(bookingId: number): DocumentSummary[] {
+      const note = deliveryNoteOf?.(bookingId);
+      if (note) {
+        return [
+          {
+            number: '',
+            kind: 'delivery_note',
+            title: DELIVERY_NOTE_TITLE,
+            issuedAt: note.issuedAt,
+            total: note.details.withoutPrices ? null : penceToPounds(note.totals.grossPence),
+          },
+        ];
+      }
       return bookingDocuments(db, bookingId).map(summary);
     },
 

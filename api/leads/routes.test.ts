@@ -74,6 +74,7 @@ describe('GET /api/quotes', () => {
           statusChangedAt: null,
           customerContact: null,
           customerContacts: [],
+          takenBy: null,
         },
       ],
       nextCursor: null,

@@ -34,6 +34,8 @@ export interface LeadRow {
   contactedAt: string | null;
   whatsappTappedAt: string | null;
   phoneTappedAt: string | null;
+  /** Who took the quote on the phone; null for a web quote (docs/product.md §25). */
+  takenBy: string | null;
 }
 
 /** One quote opened: its priced columns too. */
@@ -59,7 +61,8 @@ const LEAD_COLUMNS = `id, public_id as publicId, created_at as createdAt, pickup
   rolling_status as rollingStatus, passenger_count as passengerCount, problem_type as problemType, urgency,
   preferred_date as preferredDate, preferred_time as preferredTime, total_price_pence as totalPricePence, status,
   status_changed_at as statusChangedAt, contact_channel as contactChannel, contacted_at as contactedAt,
-  whatsapp_tapped_at as whatsappTappedAt, phone_tapped_at as phoneTappedAt`;
+  whatsapp_tapped_at as whatsappTappedAt, phone_tapped_at as phoneTappedAt,
+  (select taken_by_name from phone_quotes where phone_quotes.quote_id = quotes.id) as takenBy`;
 
 const DETAIL_COLUMNS = `${LEAD_COLUMNS}, call_out_fee_pence as callOutFeePence, distance_fee_pence as distanceFeePence,
   labour_fee_pence as labourFeePence, extra_fees_pence as extraFeesPence, vat_pence as vatPence,
@@ -132,8 +135,6 @@ export interface LeadExportRow extends LeadRow {
   lastChangeStatus: LeadStatus | null;
   lastChangeAt: string | null;
   note: string | null;
-  /** Who took the quote on the phone; null for a web quote (docs/product.md §25). */
-  takenBy: string | null;
 }
 
 /** The export's extra columns for one chunk of rows, read by row id in one statement. */
@@ -143,14 +144,12 @@ export function withExportDetails(db: Db, rows: readonly LeadRow[]): LeadExportR
     db,
     'exportDetails',
     `select q.id, q.vat_pence as vatPence, last.status as lastChangeStatus, last.created_at as lastChangeAt,
-      (select note from lead_events where quote_id = q.id and note is not null and trim(note) <> '' order by id desc limit 1) as note,
-      pq.taken_by_name as takenBy
+      (select note from lead_events where quote_id = q.id and note is not null and trim(note) <> '' order by id desc limit 1) as note
     from quotes q left join lead_events last on last.id = (select max(id) from lead_events where quote_id = q.id)
-    left join phone_quotes pq on pq.quote_id = q.id
     where q.id in (select value from json_each(?))`,
   ).all(JSON.stringify(rows.map((row) => row.id))) as ({ id: number } & Omit<LeadExportRow, keyof LeadRow>)[];
   const byId = new Map(details.map((detail) => [detail.id, detail]));
-  return rows.map((row) => ({ vatPence: 0, lastChangeStatus: null, lastChangeAt: null, note: null, takenBy: null, ...byId.get(row.id), ...row }));
+  return rows.map((row) => ({ vatPence: 0, lastChangeStatus: null, lastChangeAt: null, note: null, ...byId.get(row.id), ...row }));
 }
 
 /** Whether the company is VAT-registered now: its export then splits each total into net, VAT and gross. */

@@ -25,6 +25,7 @@ export function toLead(row: LeadRow): Lead {
     statusChangedAt: row.statusChangedAt,
     customerContact: row.contactChannel && row.contactedAt ? { channel: row.contactChannel, at: row.contactedAt } : null,
     customerContacts: contactTaps(row),
+    takenBy: row.takenBy,
   };
 }
 

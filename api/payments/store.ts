@@ -74,6 +74,11 @@ export function insertPayment(db: Db, row: NewPayment): PaymentRow {
   return db.insert(payments).values(row).returning().get();
 }
 
+/** A booking's checkout that lapsed unpaid, for a booking that stays (a payment link's, docs/product.md §25): deleted, so another may be opened. */
+export function deleteAwaitingPayment(db: Db, bookingId: number): boolean {
+  return db.$client.prepare("delete from payments where booking_id = ? and status = 'awaiting'").run(bookingId).changes > 0;
+}
+
 export function paymentBySession(db: Db, sessionId: string): PaymentRow | undefined {
   return db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId)).get();
 }

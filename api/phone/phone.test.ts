@@ -3,7 +3,7 @@
 // to the fake SMS provider, its page, a booking made from it and one made for the caller, the
 // Jobs list, numbers and CSV, and the voice webhook with requests signed here.
 import { afterEach, describe, expect, it } from 'vitest';
-import { bookings, mailOutbox, missedCalls, phoneQuotes, quotes } from '../platform/db/schema';
+import { accountJobs, bookings, mailOutbox, missedCalls, payments, phoneQuotes, quotes } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { mailOutboxJobs } from '../mail/worker';
@@ -18,8 +18,12 @@ import {
   QUOTE_LINK_NOT_UK_MOBILE,
   QUOTE_LINK_TEXTS_PER_NUMBER,
   QUOTE_LINK_TEXTS_USED,
+  PAYMENT_LINK_NO_PAYMENTS,
+  PAYMENT_LINK_NOT_BOOKED,
+  PAYMENT_LINK_ON_ACCOUNT,
 } from '#shared/phone-jobs';
 import { MOBILE_INVALID } from '#shared/booking-schemas';
+import { ACCOUNT_NOT_FOUND, PO_REQUIRED } from '#shared/accounts';
 import { twilioSignature } from './twilio-signature';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -95,6 +99,21 @@ describe('a caller’s quote', () => {
     // No column of the database holds the token itself.
     const dump = JSON.stringify(t.deps.db.select().from(phoneQuotes).all());
     expect(dump).not.toContain(token);
+  });
+
+  it('is marked in the Quotes tab’s list with who took it, through its filters and pages; a web quote is not', async () => {
+    const { t, op, create, body } = await setup();
+    const phone = await create();
+    const web = await t.call('POST', '/api/quotes/calculate', { body: { ...body, companyId: op.companyId } });
+    const list = await t.call('GET', '/api/quotes', { token: op.token });
+    const takenBy = Object.fromEntries(list.json.quotes.map((q: { reference: string; takenBy: string | null }) => [q.reference, q.takenBy]));
+    expect(takenBy).toEqual({ [phone.json.reference]: op.user.name, [web.json.quoteId]: null });
+    const filtered = await t.call('GET', '/api/quotes?status=new&urgency=immediate&limit=1', { token: op.token });
+    expect(filtered.status).toBe(200);
+    expect(filtered.json.quotes).toHaveLength(1);
+    const next = await t.call('GET', `/api/quotes?status=new&urgency=immediate&limit=1&cursor=${filtered.json.nextCursor}`, { token: op.token });
+    expect([...filtered.json.quotes, ...next.json.quotes].map((q: { takenBy: string | null }) => q.takenBy).sort()).toEqual([op.user.name, null].sort());
+    expect((await t.call('GET', `/api/quotes/${phone.json.reference}`, { token: op.token })).json.takenBy).toBe(op.user.name);
   });
 
   it('answers another company’s reference, an unknown one and a web quote with 404', async () => {
@@ -395,5 +414,182 @@ describe('the voice webhook', () => {
     expect(text.status).toBe(409);
     expect(text.json).toMatchObject({ code: 'SMS_NOT_CONFIGURED', message: QUOTE_LINK_NO_SMS });
     expect(t.deps.db.select().from(mailOutbox).all()).toEqual([]);
+  });
+});
+
+describe('a caller’s quote on a trade account', () => {
+  const LEEDS = { name: 'Leeds Motors', email: 'accounts@leeds.example', accountCode: '4010', poRequired: true, creditLimit: 10, rateCard: { callOutFee: 45 } };
+
+  it('is priced on the account’s card (the changed line named), and only on an account of the company', async () => {
+    const { t, op, other, body } = await setup();
+    const account = await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS });
+    expect(account.status).toBe(201);
+    const theirs = await t.call('POST', '/api/accounts', { token: other.token, body: LEEDS });
+    const plain = await t.call('POST', '/api/phone-quotes/price', { token: op.token, body });
+    const priced = await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: account.json.id } });
+    expect(priced.status).toBe(200);
+    expect(priced.json.lines).toContainEqual({ label: 'Call-out Fee (account rate)', amount: 45 });
+    expect(plain.json.lines.some((line: { label: string }) => line.label.endsWith('(account rate)'))).toBe(false);
+    const foreign = await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: theirs.json.id } });
+    expect(foreign).toMatchObject({ status: 404, json: { code: 'NOT_FOUND', message: ACCOUNT_NOT_FOUND } });
+    const stored = await t.call('POST', '/api/phone-quotes', { token: op.token, body: { ...body, accountId: theirs.json.id } });
+    expect(stored.status).toBe(404);
+    expect(t.deps.db.select().from(phoneQuotes).all()).toEqual([]);
+    expect((await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: 'leeds' } })).status).toBe(400);
+  });
+
+  it('booked for the caller goes on the account: the PO refused by name when missing, the credit limit confirmed, no card, a delivery note', async () => {
+    const { t, op, body } = await setup();
+    const account = await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS });
+    const quote = await t.call('POST', '/api/phone-quotes', { token: op.token, body: { ...body, accountId: account.json.id } });
+    expect(quote.status).toBe(201);
+    expect(quote.json.lines).toContainEqual({ label: 'Call-out Fee (account rate)', amount: 45 });
+    const book = (extra: Record<string, unknown>) =>
+      t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+        token: op.token,
+        body: { name: 'Sam Fitter', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 30, ...extra },
+      });
+    const noPo = await book({});
+    expect(noPo).toMatchObject({ status: 400, json: { code: 'PO_REQUIRED', fields: { poNumber: PO_REQUIRED } } });
+    const overLimit = await book({ poNumber: 'PO-77' });
+    expect(overLimit).toMatchObject({ status: 409, json: { code: 'CREDIT_LIMIT_EXCEEDED' } });
+    expect(overLimit.json.message).toContain('Leeds Motors over its credit limit of £10.00');
+    expect(t.deps.db.select().from(bookings).all()).toEqual([]);
+
+    const booked = await book({ poNumber: 'PO-77', confirmOverLimit: true });
+    expect(booked.status).toBe(201);
+    expect(booked.json).toMatchObject({ status: 'accepted', source: 'phone', takenBy: op.user.name, eta: { minutes: 30 }, payment: null });
+    expect(t.deps.db.select().from(accountJobs).all()).toMatchObject([{ accountId: account.json.id, poNumber: 'PO-77', overLimit: true }]);
+    const driver = (booked.json.driverUrl as string).split('/driver/')[1];
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await t.call('POST', `/api/driver/${driver}/status`, { body: { status } })).status).toBe(200);
+    }
+    expect(t.deps.db.select().from(payments).all()).toEqual([]);
+    const documents = await t.call('GET', `/api/bookings/${quote.json.reference}/documents`, { token: op.token });
+    expect(documents.json).toMatchObject([{ kind: 'delivery_note', title: 'Delivery note' }]);
+    expect((await t.call('GET', `/api/accounts/${account.json.id}/statement`, { token: op.token })).json.uninvoiced).toBe(booked.json.price);
+  });
+
+  it('a quote not priced on an account books for the caller as before, whatever PO is sent', async () => {
+    const { t, op, create } = await setup();
+    const quote = await create();
+    const booked = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+      token: op.token,
+      body: { name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 20, poNumber: 'PO-1' },
+    });
+    expect(booked.status).toBe(201);
+    expect(t.deps.db.select().from(accountJobs).all()).toEqual([]);
+  });
+});
+
+describe('a payment link for a job booked for the caller', () => {
+  async function withPayments() {
+    const s = await setup();
+    const { t, op } = s;
+    const form = (action: string) =>
+      t.app.request(`${TEST_ORIGIN}/payments/connect`, {
+        method: 'POST',
+        headers: { cookie: op.cookie, origin: TEST_ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `action=${action}`,
+        redirect: 'manual',
+      });
+    expect((await form('connect')).status).toBe(303);
+    const rule = await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'deposit', depositType: 'percent', depositPercent: 20 } });
+    expect(rule.json.active).toBe(true);
+    const quote = await s.create();
+    const paymentLink = (reference = quote.json.reference, token = op.token) => t.call('GET', `/api/phone-quotes/${reference}/payment-link`, { token });
+    const bookIt = () =>
+      t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+        token: op.token,
+        body: { name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 25 },
+      });
+    const linkToken = (quote.json.linkUrl as string).split('/q/')[1];
+    return { ...s, quote, paymentLink, bookIt, linkToken, form };
+  }
+
+  it('is the quote’s own link, texted within the quote links’ limits; its page pays the deposit into the operator’s account and the job stays booked', async () => {
+    const { t, op, other, quote, paymentLink, bookIt, linkToken, worker, fake, outbox } = await withPayments();
+    const early = await paymentLink();
+    expect(early).toMatchObject({ status: 409, json: { code: 'PAYMENT_LINK_UNAVAILABLE', message: PAYMENT_LINK_NOT_BOOKED } });
+    expect((await bookIt()).status).toBe(201);
+
+    const link = await paymentLink();
+    expect(link.status).toBe(200);
+    const deposit = Math.round(quote.json.totalPrice * 20) / 100;
+    expect(link.json).toMatchObject({ linkUrl: quote.json.linkUrl, amount: deposit, kind: 'deposit' });
+    expect(link.json.message).toContain(quote.json.linkUrl);
+    expect((await paymentLink(quote.json.reference, other.token)).status).toBe(404);
+
+    const sent = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/payment-link/text`, { token: op.token, body: { phone: '07700 900555' } });
+    expect(sent).toMatchObject({ status: 200, json: { sentTo: CALLER, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - 1 } });
+    await worker.tick();
+    const text = fake.received.find((m) => m.body.includes('/q/'));
+    expect(text?.body).toContain(`pay £${deposit.toFixed(2)} for your recovery TQ-${quote.json.reference} here: ${quote.json.linkUrl}`);
+    expect(JSON.stringify(outbox())).not.toContain(linkToken);
+
+    const view = await t.call('GET', `/api/quote-links/${linkToken}`);
+    expect(view.json).toMatchObject({ booked: true, paid: false, payNow: { amount: deposit, kind: 'deposit' } });
+    const pay = await t.call('POST', `/api/quote-links/${linkToken}/pay`);
+    expect(pay.status).toBe(200);
+    expect(pay.json.checkoutUrl).toMatch(new RegExp(`^${TEST_ORIGIN}/pay/cs_local_[A-Za-z0-9_-]{32}$`));
+    // A second tap answers the same open checkout.
+    expect((await t.call('POST', `/api/quote-links/${linkToken}/pay`)).json.checkoutUrl).toBe(pay.json.checkoutUrl);
+    const paid = await t.app.request(pay.json.checkoutUrl, { method: 'POST', headers: { origin: TEST_ORIGIN }, redirect: 'manual' });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get('location')).toMatch(/\/job\/[A-Za-z0-9_-]{32}$/);
+
+    const job = (await t.call('GET', '/api/bookings', { token: op.token })).json.open[0];
+    expect(job).toMatchObject({ reference: quote.json.reference, status: 'accepted', payment: { kind: 'deposit', status: 'paid', amount: deposit } });
+    expect((await t.call('GET', `/api/quote-links/${linkToken}`)).json).toMatchObject({ paid: true, payNow: null });
+    expect(await paymentLink()).toMatchObject({ status: 409, json: { code: 'ALREADY_PAID' } });
+    expect(await t.call('POST', `/api/quote-links/${linkToken}/pay`)).toMatchObject({ status: 409, json: { code: 'ALREADY_PAID' } });
+    expect((await t.call('POST', `/api/quote-links/${'x'.repeat(32)}/pay`)).status).toBe(404);
+  });
+
+  it('counts its texts with the quote links’ (3 a number a day), and refuses numbers that are not UK mobiles', async () => {
+    const { t, op, quote, bookIt } = await withPayments();
+    expect((await bookIt()).status).toBe(201);
+    for (let i = 0; i < QUOTE_LINK_TEXTS_PER_NUMBER - 1; i++) {
+      expect((await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } })).status).toBe(200);
+    }
+    const textPay = (phone: string) => t.call('POST', `/api/phone-quotes/${quote.json.reference}/payment-link/text`, { token: op.token, body: { phone } });
+    expect((await textPay(CALLER)).status).toBe(200);
+    expect(await textPay(CALLER)).toMatchObject({ status: 429, json: { message: QUOTE_LINK_TEXTS_USED } });
+    expect(await textPay('+353 85 123 4567')).toMatchObject({ status: 400, json: { code: 'PHONE_NOT_TEXTABLE', fields: { phone: QUOTE_LINK_NOT_UK_MOBILE } } });
+  });
+
+  it('a checkout that lapses unpaid goes, the job stays booked, and the link opens a new one', async () => {
+    const { t, op, advance, bookIt, linkToken } = await withPayments();
+    expect((await bookIt()).status).toBe(201);
+    const first = await t.call('POST', `/api/quote-links/${linkToken}/pay`);
+    expect(first.status).toBe(200);
+    advance(31 * 60_000);
+    await t.bookings.payments.reconcile();
+    expect(t.deps.db.select().from(payments).all()).toEqual([]);
+    expect((await t.call('GET', '/api/bookings', { token: op.token })).json.open[0]).toMatchObject({ status: 'accepted', payment: null });
+    const again = await t.call('POST', `/api/quote-links/${linkToken}/pay`);
+    expect(again.status).toBe(200);
+    expect(again.json.checkoutUrl).not.toBe(first.json.checkoutUrl);
+  });
+
+  it('is refused for a job on account and where the company takes no payment at booking', async () => {
+    const { t, op, body, paymentLink, bookIt } = await withPayments();
+    const account = await t.call('POST', '/api/accounts', { token: op.token, body: { name: 'Leeds Motors', email: 'a@leeds.example', accountCode: '4010' } });
+    const onAccount = await t.call('POST', '/api/phone-quotes', { token: op.token, body: { ...body, accountId: account.json.id } });
+    expect(
+      (
+        await t.call('POST', `/api/phone-quotes/${onAccount.json.reference}/book`, {
+          token: op.token,
+          body: { name: 'Sam Fitter', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 30 },
+        })
+      ).status,
+    ).toBe(201);
+    expect(await paymentLink(onAccount.json.reference)).toMatchObject({
+      status: 409,
+      json: { code: 'PAYMENT_LINK_UNAVAILABLE', message: PAYMENT_LINK_ON_ACCOUNT },
+    });
+    expect((await bookIt()).status).toBe(201);
+    expect((await t.call('PUT', '/api/payments/rule', { token: op.token, body: { rule: 'none' } })).status).toBe(200);
+    expect(await paymentLink()).toMatchObject({ status: 409, json: { code: 'PAYMENT_LINK_UNAVAILABLE', message: PAYMENT_LINK_NO_PAYMENTS } });
   });
 });

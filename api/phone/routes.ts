@@ -9,8 +9,8 @@ import { phoneService } from './service';
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 export function phoneRoutes(parts: AppParts) {
-  const { deps, bookings, payments } = parts;
-  const phone = phoneService({ ...deps, bookings, payments });
+  const { deps, bookings, payments, accounts } = parts;
+  const phone = phoneService({ ...deps, bookings, payments, accounts });
   return serve(parts, contract.phone, {
     price: async (c) => c.json(await phone.price(currentUser(c).companyId, c.req.valid('json')), 200),
     create: async (c) => {
@@ -19,7 +19,13 @@ export function phoneRoutes(parts: AppParts) {
     },
     text: async (c) => c.json(await phone.text(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json').phone), 200),
     book: async (c) => c.json(await phone.book(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json')), 201),
+    paymentLink: (c) => c.json(phone.paymentLink(currentUser(c).companyId, c.req.param('reference')), 200),
+    textPaymentLink: async (c) => c.json(await phone.textPaymentLink(currentUser(c).companyId, c.req.param('reference'), c.req.valid('json').phone), 200),
     missedCalls: (c) => c.json(phone.missedCalls(currentUser(c).companyId), 200),
+    pay: async (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(await phone.pay(c.req.param('token')), 200);
+    },
     link: (c) => {
       c.header('Cache-Control', 'no-store');
       return c.json(phone.link(c.req.param('token')), 200);

@@ -22,7 +22,9 @@ import {
   QUOTE_LINK_TEXTS_PER_NUMBER,
   QUOTE_LINK_TEXTS_USED,
   quoteLinkMessage,
+  paymentLinkMessage,
   type MissedCall,
+  type PaymentLink,
   type PhoneQuote,
   type QuoteLinkView,
   type phoneBookingSchema,
@@ -31,7 +33,7 @@ import {
 import { publicLink } from '#shared/share';
 import type { z } from 'zod';
 import type { BookingService } from '../bookings/service';
-import { quoteForBooking } from '../bookings/store';
+import { bookingByQuote, quoteForBooking } from '../bookings/store';
 import { motoristSender } from '../bookings/sender';
 import { hashToken, TOKEN_PATTERN } from '../bookings/tokens';
 import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calendar';
@@ -43,6 +45,7 @@ import { Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, Valida
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
 import type { PaymentService } from '../payments/service';
+import type { AccountService } from '../accounts/service';
 import { createQuoteService } from '../quotes/quote-service';
 import type { NewQuote } from '../quotes/store';
 import { QUOTE_LINK_PLACEHOLDER, QUOTE_LINK_SHOWN } from './link-fill';
@@ -67,8 +70,10 @@ export const VOICE_WEBHOOK_OFF = 'Missed-call texts are off: no SMS provider is 
 export const VOICE_SIGNATURE_INVALID = 'The request is not signed by the SMS provider';
 
 export interface PhoneServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'companyCache' | 'distance' | 'events'> {
-  bookings: Pick<BookingService, 'bookForCaller'>;
+  bookings: Pick<BookingService, 'bookForCaller' | 'accept' | 'payableLater' | 'checkoutLater'>;
   payments?: Pick<PaymentService, 'planFor'>;
+  /** Trade accounts (docs/product.md §26): a caller's quote may be priced on an account's card and booked on it. */
+  accounts: Pick<AccountService, 'rateCardOf' | 'tieQuote' | 'accountOfQuote' | 'book'>;
 }
 
 /** The staff member taking the call: the session's user. */
@@ -104,8 +109,9 @@ export function phoneService(deps: PhoneServiceDeps) {
         return '';
       },
     });
-    // The session's company, never one named in the body.
-    const answer = await quote({ ...body, companyId: undefined, companySlug: undefined }, { signedInCompanyId: companyId });
+    // The session's company, never one named in the body; on a trade account, its card laid over the company's prices (one engine).
+    const rateCard = body.accountId === undefined ? undefined : deps.accounts.rateCardOf(companyId, body.accountId);
+    const answer = await quote({ ...body, companyId: undefined, companySlug: undefined }, { signedInCompanyId: companyId, rateCard });
     if (!priced) throw new Error('phone quote: the quote service stored nothing');
     return { row: withAdjustment(priced, body.adjustment), includedInPrices: answer.vat?.includedInPrices ?? true };
   }
@@ -168,6 +174,58 @@ export function phoneService(deps: PhoneServiceDeps) {
     return !owner || statusGivesAccess(owner, now, config.billing.mode);
   }
 
+  /**
+   * Texts a link of the quote (its page, or the booked job's payment on it) to a UK mobile through
+   * the outbox. The text holds a placeholder where the link goes (api/phone/link-fill.ts); its key
+   * counts the number's quote links of the UK day, whichever link each was.
+   */
+  async function sendLink(pq: PhoneQuoteRow, phone: string, what: 'quote' | 'payment', message: (sender: string) => string) {
+    const { companyId } = pq;
+    if (!isTextable(phone, { irishMobiles: false })) {
+      throw new ValidationFailed(QUOTE_LINK_NOT_UK_MOBILE, { phone: QUOTE_LINK_NOT_UK_MOBILE }, 'PHONE_NOT_TEXTABLE');
+    }
+    // Without an SMS provider the text would only wait in the outbox: the operator is told now, while the caller is on the line.
+    if (!smsReady) throw new Conflict(QUOTE_LINK_NO_SMS, 'SMS_NOT_CONFIGURED');
+    const now = deps.now();
+    // A booked job's payment link outlives its quote's validity: the price was fixed at booking.
+    if (what === 'quote' && expired(pq, now)) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
+    // Texts to strangers cost money: only a company whose subscription or trial gives access sends them.
+    if (!companyLive(companyId, now)) throw new PaymentRequired(QUOTE_LINK_NEEDS_SUBSCRIPTION);
+    const at = now.toISOString();
+    const day = londonDate(now);
+    const prefix = `quote-link:${companyId}:${phone}:${day}:`;
+    const sender = motoristSender(db, { id: companyId, name: pq.companyName }, now, config.billing.mode);
+    const body = message(sender ?? PRODUCT_NAME);
+    const sent = await write(db, () => {
+      const before = quoteLinkTextsToday(db, prefix);
+      if (before >= QUOTE_LINK_TEXTS_PER_NUMBER) return undefined;
+      insertOutboxRows(db, [
+        {
+          companyId,
+          kind: 'quote-link',
+          channel: 'sms',
+          dedupeKey: `${prefix}${before + 1}:q${pq.quoteId}`,
+          to: phone,
+          subject: body.replaceAll(QUOTE_LINK_PLACEHOLDER, QUOTE_LINK_SHOWN).slice(0, 120),
+          text: body,
+          html: '',
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: at,
+          createdAt: at,
+        },
+      ]);
+      return before + 1;
+    });
+    if (sent === undefined) {
+      const retryAfter = Math.ceil((londonMidnight(addDays(day, 1)).getTime() - now.getTime()) / 1000);
+      throw new TooManyRequests(QUOTE_LINK_TEXTS_USED, retryAfter);
+    }
+    // The outbox's lanes send it now rather than at their next tick (api/platform/events.ts).
+    await deps.events.emit('messages.written', { companyId });
+    return { sentTo: phone, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - sent };
+  }
+
   const pageUrl = (slug: string | null) => (slug ? publicLink(config.publicUrl, slug) : null);
 
   return {
@@ -181,16 +239,19 @@ export function phoneService(deps: PhoneServiceDeps) {
     async create(taker: Taker, body: PhoneQuoteBody): Promise<PhoneQuote> {
       const { row } = await price(taker.companyId, body);
       const salt = newLinkSalt();
-      const { id } = await write(db, () =>
-        insertPhoneQuote(db, row, {
+      const { id } = await write(db, () => {
+        const inserted = insertPhoneQuote(db, row, {
           takenByUserId: taker.userId,
           takenByName: taker.name,
           adjustmentPence: body.adjustment && body.adjustment.amount !== 0 ? poundsToPence(body.adjustment.amount) : null,
           adjustmentReason: body.adjustment && body.adjustment.amount !== 0 ? body.adjustment.reason : null,
           linkSalt: salt,
           linkTokenHash: hashToken(tokens.token(salt)),
-        }),
-      );
+        });
+        // Priced on an account's card: tied to it in the same transaction, so only that account books it.
+        if (body.accountId !== undefined) deps.accounts.tieQuote(taker.companyId, body.accountId, inserted.id);
+        return inserted;
+      });
       const stored = phoneQuoteById(db, id);
       if (!stored) throw new NotFound(PHONE_QUOTE_NOT_FOUND);
       return phoneQuoteView(stored);
@@ -202,54 +263,56 @@ export function phoneService(deps: PhoneServiceDeps) {
      */
     async text(companyId: number, reference: string, phone: string): Promise<{ sentTo: string; textsLeftToday: number }> {
       const pq = ownPhoneQuote(companyId, reference);
-      if (!isTextable(phone, { irishMobiles: false })) {
-        throw new ValidationFailed(QUOTE_LINK_NOT_UK_MOBILE, { phone: QUOTE_LINK_NOT_UK_MOBILE }, 'PHONE_NOT_TEXTABLE');
-      }
-      // Without an SMS provider the text would only wait in the outbox: the operator is told now, while the caller is on the line.
-      if (!smsReady) throw new Conflict(QUOTE_LINK_NO_SMS, 'SMS_NOT_CONFIGURED');
-      const now = deps.now();
-      if (expired(pq, now)) throw new Conflict(QUOTE_EXPIRED_FOR_BOOKING, 'QUOTE_EXPIRED');
-      // Texts to strangers cost money: only a company whose subscription or trial gives access sends them.
-      if (!companyLive(companyId, now)) throw new PaymentRequired(QUOTE_LINK_NEEDS_SUBSCRIPTION);
-      const at = now.toISOString();
-      const day = londonDate(now);
-      const prefix = `quote-link:${companyId}:${phone}:${day}:`;
-      const sender = motoristSender(db, { id: companyId, name: pq.companyName }, now, config.billing.mode);
-      const body = quoteLinkMessage(sender ?? PRODUCT_NAME, pq.publicId, formatPence(pq.totalPricePence), QUOTE_LINK_PLACEHOLDER);
-      const sent = await write(db, () => {
-        const before = quoteLinkTextsToday(db, prefix);
-        if (before >= QUOTE_LINK_TEXTS_PER_NUMBER) return undefined;
-        insertOutboxRows(db, [
-          {
-            companyId,
-            kind: 'quote-link',
-            channel: 'sms',
-            dedupeKey: `${prefix}${before + 1}:q${pq.quoteId}`,
-            to: phone,
-            subject: body.replaceAll(QUOTE_LINK_PLACEHOLDER, QUOTE_LINK_SHOWN).slice(0, 120),
-            text: body,
-            html: '',
-            status: 'pending',
-            attempts: 0,
-            nextAttemptAt: at,
-            createdAt: at,
-          },
-        ]);
-        return before + 1;
-      });
-      if (sent === undefined) {
-        const retryAfter = Math.ceil((londonMidnight(addDays(day, 1)).getTime() - now.getTime()) / 1000);
-        throw new TooManyRequests(QUOTE_LINK_TEXTS_USED, retryAfter);
-      }
-      // The outbox's lanes send it now rather than at their next tick (api/platform/events.ts).
-      await deps.events.emit('messages.written', { companyId });
-      return { sentTo: phone, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - sent };
+      return sendLink(pq, phone, 'quote', (sender) => quoteLinkMessage(sender, pq.publicId, formatPence(pq.totalPricePence), QUOTE_LINK_PLACEHOLDER));
     },
 
-    /** Books the caller's phone quote for them, accepted at once (api/bookings/request.ts). */
+    /** The payment link of a job booked for the caller (the quote's own link), and its message for WhatsApp. */
+    paymentLink(companyId: number, reference: string): PaymentLink {
+      const pq = ownPhoneQuote(companyId, reference);
+      const { due } = deps.bookings.payableLater(companyId, pq.publicId);
+      const linkUrl = quoteLinkUrl(config.publicUrl, tokens.token(pq.linkSalt));
+      return {
+        linkUrl,
+        message: paymentLinkMessage(pq.companyName, pq.publicId, formatPence(due.plan.amountPence), linkUrl),
+        amount: penceToPounds(due.plan.amountPence),
+        kind: due.plan.kind,
+      };
+    },
+
+    /** Texts the payment link, within the quote links' limits: the same 3 a number a day, the company's daily texts. */
+    async textPaymentLink(companyId: number, reference: string, phone: string): Promise<{ sentTo: string; textsLeftToday: number }> {
+      const pq = ownPhoneQuote(companyId, reference);
+      const { due } = deps.bookings.payableLater(companyId, pq.publicId);
+      return sendLink(pq, phone, 'payment', (sender) => paymentLinkMessage(sender, pq.publicId, formatPence(due.plan.amountPence), QUOTE_LINK_PLACEHOLDER));
+    },
+
+    /** The caller taps Pay on the link's page: the booked job's checkout on the company's account. */
+    async pay(token: string): Promise<{ checkoutUrl: string }> {
+      if (!TOKEN_PATTERN.test(token)) throw new NotFound(QUOTE_LINK_NOT_FOUND);
+      const pq = phoneQuoteByLink(db, hashToken(token));
+      if (!pq) throw new NotFound(QUOTE_LINK_NOT_FOUND);
+      return deps.bookings.checkoutLater(pq.companyId, pq.publicId);
+    },
+
+    /**
+     * Books the caller's phone quote for them, accepted at once (api/bookings/request.ts). A quote
+     * priced on a trade account goes on the account through the accounts' own booking (its PO and
+     * credit limit, no card), then is accepted with the ETA as any phone booking is.
+     */
     async book(companyId: number, reference: string, body: PhoneBookingBody): Promise<Booking> {
       const pq = ownPhoneQuote(companyId, reference);
-      return deps.bookings.bookForCaller(companyId, pq.publicId, body);
+      const accountId = deps.accounts.accountOfQuote(pq.quoteId);
+      if (accountId === undefined) return deps.bookings.bookForCaller(companyId, pq.publicId, body);
+      await deps.accounts.book(companyId, String(accountId), {
+        quoteId: pq.publicId,
+        poNumber: body.poNumber,
+        name: body.name,
+        phone: body.phone,
+        registration: body.registration,
+        note: body.note,
+        confirmOverLimit: body.confirmOverLimit,
+      });
+      return deps.bookings.accept(companyId, pq.publicId, { etaMinutes: body.etaMinutes, driverName: body.driverName });
     },
 
     /** The caller's page of a link: 404 for a malformed, unknown or deleted link alike. */
@@ -260,6 +323,19 @@ export function phoneService(deps: PhoneServiceDeps) {
       const now = deps.now();
       const toBook = deps.payments ? quoteForBooking(db, pq.publicId) : undefined;
       const due = toBook ? deps.payments?.planFor(toBook) : null;
+      // A booked job: what its payment link may pay now, or that it is paid.
+      const booking = pq.booked === 1 ? bookingByQuote(db, pq.quoteId) : undefined;
+      const paid = booking !== undefined && booking.paymentStatus !== null && booking.paymentStatus !== 'awaiting';
+      let payNow: QuoteLinkView['payNow'] = null;
+      if (booking && !paid) {
+        try {
+          const later = deps.bookings.payableLater(pq.companyId, pq.publicId).due.plan;
+          payNow = { amount: penceToPounds(later.amountPence), kind: later.kind };
+        } catch (error) {
+          // Nothing to pay by link (on account, no payment set up, finished): the page offers no Pay.
+          if (!(error instanceof Conflict)) throw error;
+        }
+      }
       return {
         reference: pq.publicId,
         company: {
@@ -280,6 +356,8 @@ export function phoneService(deps: PhoneServiceDeps) {
         offerBooking: pq.offerBooking === 1,
         payAtBooking: due ? { amount: penceToPounds(due.plan.amountPence), kind: due.plan.kind } : null,
         booked: pq.booked === 1,
+        payNow,
+        paid,
       };
     },
 

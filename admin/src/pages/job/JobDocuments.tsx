@@ -1,17 +1,22 @@
 // The motorist's receipt, VAT invoice and credit notes on the status page (docs/product.md §22):
 // listed once the job is completed with money paid at booking, each a PDF download by the job's
-// token. Read again when a refund changes what was paid, so a new credit note appears.
+// token. Read again when a refund changes what was paid, so a new credit note appears. A job on a
+// trade account lists its delivery note in the receipt's place (§26), downloaded as the receipt.
 import { useQuery } from '@tanstack/react-query';
 import { api, call, pathOf } from '#shared/api-client';
 import type { DocumentSummary } from '#shared/documents';
 import type { JobView } from '#shared/booking-responses';
 import { formatPounds } from '#shared/money';
 
-const linkName = (d: DocumentSummary) => `Download ${d.title.toLowerCase().replace(/^vat/, 'VAT').replace(/ vat /, ' VAT ')} ${d.number} (PDF)`;
+const linkName = (d: DocumentSummary) =>
+  d.kind === 'delivery_note'
+    ? 'Download delivery note (PDF)'
+    : `Download ${d.title.toLowerCase().replace(/^vat/, 'VAT').replace(/ vat /, ' VAT ')} ${d.number} (PDF)`;
 
 export function JobDocuments({ token, job }: { token: string; job: JobView }) {
   // Paid at booking, or the balance recorded at completion: a receipt is owed, issued again when the balance is recorded later.
-  const owed = job.status === 'completed' && ((job.payment !== null && job.payment.status !== 'awaiting') || job.balanceRecorded !== null);
+  // On account: the delivery note stands in the receipt's place.
+  const owed = job.status === 'completed' && ((job.payment !== null && job.payment.status !== 'awaiting') || job.balanceRecorded !== null || job.onAccount);
   const client = api();
   const documents = useQuery({
     queryKey: ['job-documents', token, job.payment?.refunded ?? 0, job.balanceRecorded],
@@ -24,19 +29,23 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
   return (
     <section aria-labelledby="documents-heading" className="rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5">
       <h2 id="documents-heading" className="font-semibold">
-        Receipt
+        {job.onAccount ? 'Delivery note' : 'Receipt'}
       </h2>
       {documents.data && documents.data.length > 0 ? (
         <ul className="mt-2 space-y-2">
           {documents.data.map((d) => (
-            <li key={d.number}>
+            <li key={`${d.kind}-${d.number}`}>
               <a
-                href={pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })}
+                href={
+                  d.kind === 'delivery_note'
+                    ? pathOf(client.jobs[':token'].receipt, { param: { token } })
+                    : pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })
+                }
                 download
                 className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
               >
                 <span>{linkName(d)}</span>
-                <span className="text-slate-700">{formatPounds(d.total)}</span>
+                {d.total !== null && <span className="text-slate-700">{formatPounds(d.total)}</span>}
               </a>
             </li>
           ))}

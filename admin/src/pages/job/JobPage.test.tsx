@@ -32,6 +32,7 @@ const job = (over: Partial<JobView> = {}): JobView => ({
   payment: null,
   balance: 142.5,
   balanceRecorded: null,
+  onAccount: false,
   driverPosition: null,
   map: null,
   scheduledFor: null,
@@ -137,6 +138,21 @@ describe('<JobPage>', () => {
     latest().send(job({ status: 'completed', price: 187.2, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } }));
     const link = await screen.findByRole('link', { name: /^Download simplified VAT invoice 000001 \(PDF\)/ });
     expect(link.getAttribute('href')).toBe(`/api/jobs/${TOKEN}/documents/000001`);
+    expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('lists a completed job on account’s delivery note where a receipt would be, downloaded as the job’s receipt', async () => {
+    const api = fakeApi({
+      [`GET /api/jobs/${TOKEN}/documents`]: () => ({
+        json: [{ number: '', kind: 'delivery_note', title: 'Delivery note', issuedAt: new Date().toISOString(), total: null }],
+      }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    open();
+    latest().send(job({ status: 'completed', onAccount: true }));
+    expect(await screen.findByRole('heading', { name: 'Delivery note' })).toBeTruthy();
+    const link = await screen.findByRole('link', { name: 'Download delivery note (PDF)' });
+    expect(link.getAttribute('href')).toBe(`/api/jobs/${TOKEN}/receipt`);
     expect(link.hasAttribute('download')).toBe(true);
   });
 

@@ -2,6 +2,8 @@
 // form's fields, priced by the server's engine with the company's prices; an optional one-off
 // adjustment with its reason; then the quote is sent to the caller by text, WhatsApp or a copied
 // link, or booked for them there and then. Phone-first: one column, the actions within a few taps.
+// A quote may be put on one of the company's trade accounts (§26): the account's rate card prices
+// it, and booking it puts the job on the account, with its PO and credit limit (no card).
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ApiRequestError, call, pathOf, portalApi } from '#shared/api-client';
@@ -13,6 +15,7 @@ import { clockTime } from '#shared/bookings';
 import { GEARBOX_OPTIONS, ROLLING_OPTIONS } from '#shared/constants';
 import { formatPounds } from '#shared/money';
 import type { PhoneQuote, PhoneQuotePrice, PhoneQuoteRequest } from '#shared/phone-jobs';
+import type { Account } from '#shared/accounts';
 import { useQuoteSetup } from '../../../../widget/src/quote-setup';
 import { PortalShell } from '../../components/PortalShell';
 import { Button, Field, FullPageSpinner, Input, Select } from '../../components/ui';
@@ -21,12 +24,12 @@ import { useAuth } from '../../lib/auth';
 type Errors = Record<string, string>;
 type Status = { tone: 'ok' | 'error'; text: string } | null;
 
-/** The server's per-field messages and its message, from a refused request. */
-function problemOf(error: unknown): { message: string; fields: Errors } {
+/** The server's per-field messages, its message and its code, from a refused request. */
+function problemOf(error: unknown): { message: string; fields: Errors; code?: string } {
   if (!(error instanceof ApiRequestError)) return { message: 'No connection. Please try again.', fields: {} };
   try {
-    const body = JSON.parse(error.body) as { message?: string; fields?: Errors };
-    return { message: body.message ?? error.serverMessage, fields: body.fields ?? {} };
+    const body = JSON.parse(error.body) as { message?: string; fields?: Errors; code?: string };
+    return { message: body.message ?? error.serverMessage, fields: body.fields ?? {}, code: body.code };
   } catch {
     return { message: error.serverMessage, fields: {} };
   }
@@ -46,6 +49,8 @@ export default function NewQuotePage() {
 
 function NewQuote() {
   const { setup } = useQuoteSetup({ apiBase: '' });
+  // The company's trade accounts (docs/product.md §26); none listed, no choice shown.
+  const accounts = useQuery({ queryKey: [pathOf(portalApi.accounts)], queryFn: () => call(portalApi.accounts.$get) });
   const [form, setForm] = useState({
     pickupPostcode: '',
     destinationPostcode: '',
@@ -60,6 +65,7 @@ function NewQuote() {
     registration: '',
     adjustmentAmount: '',
     adjustmentReason: '',
+    accountId: '',
   });
   const [position, setPosition] = useState('');
   const [plate, setPlate] = useState<string | null>(null);
@@ -73,6 +79,7 @@ function NewQuote() {
   if (setup.status !== 'ready') return <p className="p-6 text-red-700">Unable to load your prices. Please reload the page.</p>;
   const vehicleType = form.vehicleType || setup.vehicleTypes[0]?.value || '';
   const problemType = form.problemType || setup.problemTypes[0]?.value || '';
+  const account = accounts.data?.find((a) => String(a.id) === form.accountId);
 
   /** Any change prices again from scratch: what was priced or stored belongs to the old answers. */
   const change = (name: keyof typeof form) => (event: { target: { value: string } }) => {
@@ -96,10 +103,11 @@ function NewQuote() {
       ...(form.urgency === 'later' ? { preferredDate: form.preferredDate || undefined, preferredTime: form.preferredTime || undefined } : {}),
       ...(form.registration.trim() ? { registration: form.registration } : {}),
       ...(amount || form.adjustmentReason.trim() ? { adjustment: { amount: Number(amount), reason: form.adjustmentReason } } : {}),
+      ...(account ? { accountId: account.id } : {}),
     };
   }
 
-  async function attempt<T>(work: () => Promise<T>): Promise<T | undefined> {
+  async function attempt<T>(work: () => Promise<T>, onRefused?: (code: string | undefined) => void): Promise<T | undefined> {
     setBusy(true);
     setStatus(null);
     try {
@@ -107,9 +115,10 @@ function NewQuote() {
       setErrors({});
       return result;
     } catch (error) {
-      const { message, fields } = problemOf(error);
+      const { message, fields, code } = problemOf(error);
       setErrors(fields);
       setStatus({ tone: 'error', text: message });
+      onRefused?.(code);
       return undefined;
     } finally {
       setBusy(false);
@@ -157,6 +166,18 @@ function NewQuote() {
       <h1 className="text-2xl font-bold tracking-tight">New quote</h1>
       <form className={card} onSubmit={(event) => void priceIt(event)} noValidate>
         <h2 className="text-lg font-semibold">The caller’s job</h2>
+        {accounts.data && accounts.data.length > 0 && (
+          <Field label="Trade account" error={errors.accountId} hint={account ? 'Priced on the account’s rates; booked on the account, no card.' : undefined}>
+            <Select value={form.accountId} onChange={change('accountId')}>
+              <option value="">None (a private caller)</option>
+              {accounts.data.map((a) => (
+                <option key={a.id} value={String(a.id)}>
+                  {a.name}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        )}
         <div className="grid gap-4 sm:grid-cols-2">
           <Field label="Pickup postcode" error={errors.pickupPostcode}>
             <Input value={form.pickupPostcode} onChange={change('pickupPostcode')} autoComplete="off" autoCapitalize="characters" />
@@ -256,7 +277,17 @@ function NewQuote() {
         </p>
       )}
       {price && <PriceCard price={price} />}
-      {price && <SendCard busy={busy} attempt={attempt} storedQuote={storedQuote} onDone={(text) => setStatus({ tone: 'ok', text })} errors={errors} />}
+      {price && (
+        <SendCard
+          key={account?.id ?? 'caller'}
+          account={account}
+          busy={busy}
+          attempt={attempt}
+          storedQuote={storedQuote}
+          onDone={(text) => setStatus({ tone: 'ok', text })}
+          errors={errors}
+        />
+      )}
       <MissedCalls />
     </main>
   );
@@ -315,17 +346,21 @@ function PriceCard({ price }: { price: PhoneQuotePrice }) {
 }
 
 interface SendCardProps {
+  /** The trade account the quote is on, if any: booked on it with its PO, never sent as a link to book and pay. */
+  account: Account | undefined;
   busy: boolean;
   errors: Errors;
-  attempt: <T>(work: () => Promise<T>) => Promise<T | undefined>;
+  attempt: <T>(work: () => Promise<T>, onRefused?: (code: string | undefined) => void) => Promise<T | undefined>;
   storedQuote: () => Promise<PhoneQuote>;
   onDone: (text: string) => void;
 }
 
-function SendCard({ busy, errors, attempt, storedQuote, onDone }: SendCardProps) {
+function SendCard({ account, busy, errors, attempt, storedQuote, onDone }: SendCardProps) {
   const [mobile, setMobile] = useState('');
-  const [booking, setBooking] = useState({ name: '', registration: '', etaMinutes: '30', driverName: '' });
+  const [booking, setBooking] = useState({ name: '', registration: '', etaMinutes: '30', driverName: '', poNumber: '' });
   const [booked, setBooked] = useState<Booking | null>(null);
+  // The account's credit limit would be passed: the operator confirms before it is booked anyway.
+  const [overLimit, setOverLimit] = useState(false);
 
   async function text() {
     const sent = await attempt(async () => {
@@ -358,21 +393,27 @@ function SendCard({ busy, errors, attempt, storedQuote, onDone }: SendCardProps)
     }
   }
 
-  async function book(event: FormEvent) {
-    event.preventDefault();
-    const job = await attempt(async () => {
-      const quote = await storedQuote();
-      return call(portalApi['phone-quotes'][':reference'].book.$post, {
-        param: { reference: quote.reference },
-        json: {
-          name: booking.name,
-          phone: mobile,
-          registration: booking.registration,
-          etaMinutes: Number(booking.etaMinutes),
-          ...(booking.driverName.trim() ? { driverName: booking.driverName } : {}),
-        },
-      });
-    });
+  async function book(event: FormEvent | null, confirmOverLimit = false) {
+    event?.preventDefault();
+    setOverLimit(false);
+    const job = await attempt(
+      async () => {
+        const quote = await storedQuote();
+        return call(portalApi['phone-quotes'][':reference'].book.$post, {
+          param: { reference: quote.reference },
+          json: {
+            name: booking.name,
+            phone: mobile,
+            registration: booking.registration,
+            etaMinutes: Number(booking.etaMinutes),
+            ...(booking.driverName.trim() ? { driverName: booking.driverName } : {}),
+            ...(account && booking.poNumber.trim() ? { poNumber: booking.poNumber } : {}),
+            ...(confirmOverLimit ? { confirmOverLimit: true } : {}),
+          },
+        });
+      },
+      (code) => setOverLimit(code === 'CREDIT_LIMIT_EXCEEDED'),
+    );
     if (job) {
       setBooked(job);
       onDone(`Booked: TQ-${job.reference}, expected at ${job.eta ? clockTime(job.eta.at) : '–'}. The caller is texted the status page.`);
@@ -389,19 +430,26 @@ function SendCard({ busy, errors, attempt, storedQuote, onDone }: SendCardProps)
       <Field label="Caller’s mobile" error={errors.phone}>
         <Input type="tel" inputMode="tel" autoComplete="off" value={mobile} onChange={(event) => setMobile(event.target.value)} placeholder="07700 900123" />
       </Field>
-      <div className="grid gap-2 sm:grid-cols-3">
-        <Button type="button" onClick={() => void text()} disabled={busy || !mobile.trim()}>
-          Text the link
-        </Button>
-        <Button type="button" variant="outline" onClick={() => void whatsapp()} disabled={busy}>
-          WhatsApp
-        </Button>
-        <Button type="button" variant="outline" onClick={() => void copy()} disabled={busy}>
-          Copy link
-        </Button>
-      </div>
+      {account ? (
+        <p className="text-sm text-slate-700">On account with {account.name}: no card is taken, and the job is invoiced with the account’s monthly invoice.</p>
+      ) : (
+        <div className="grid gap-2 sm:grid-cols-3">
+          <Button type="button" onClick={() => void text()} disabled={busy || !mobile.trim()}>
+            Text the link
+          </Button>
+          <Button type="button" variant="outline" onClick={() => void whatsapp()} disabled={busy}>
+            WhatsApp
+          </Button>
+          <Button type="button" variant="outline" onClick={() => void copy()} disabled={busy}>
+            Copy link
+          </Button>
+        </div>
+      )}
       {booked ? (
-        <p className="text-sm text-slate-700">This quote is booked: it is in your Jobs list.</p>
+        <>
+          <p className="text-sm text-slate-700">This quote is booked: it is in your Jobs list.</p>
+          {!account && <PaymentLinkCard reference={booked.reference} mobile={mobile} busy={busy} attempt={attempt} onDone={onDone} />}
+        </>
       ) : (
         <form className="grid gap-3 border-t border-slate-200 pt-4" onSubmit={(event) => void book(event)} noValidate>
           <h3 className="font-semibold">Book it for the caller</h3>
@@ -418,12 +466,90 @@ function SendCard({ busy, errors, attempt, storedQuote, onDone }: SendCardProps)
             <Field label="Driver (optional)" error={errors.driverName}>
               <Input value={booking.driverName} onChange={set('driverName')} autoComplete="off" />
             </Field>
+            {account && (
+              <Field
+                label={account.poRequired ? 'PO number' : 'PO number (optional)'}
+                error={errors.poNumber}
+                hint={account.poRequired ? 'This account needs one on every job.' : undefined}
+              >
+                <Input value={booking.poNumber} onChange={set('poNumber')} autoComplete="off" aria-required={account.poRequired} />
+              </Field>
+            )}
           </Row>
           <Button type="submit" disabled={busy}>
             Book it now
           </Button>
+          {overLimit && (
+            <Button type="button" variant="outline" onClick={() => void book(null, true)} disabled={busy}>
+              Book it anyway
+            </Button>
+          )}
         </form>
       )}
+    </section>
+  );
+}
+
+/**
+ * 'Send a payment link' for a job just booked for the caller (docs/product.md §25): the quote's own
+ * link, whose page then offers to pay what the company's rule asks now, sent by text (within the
+ * quote links' limits and the text budget), WhatsApp or copied.
+ */
+function PaymentLinkCard({
+  reference,
+  mobile,
+  busy,
+  attempt,
+  onDone,
+}: { reference: string; mobile: string } & Pick<SendCardProps, 'busy' | 'attempt' | 'onDone'>) {
+  const endpoint = portalApi['phone-quotes'][':reference']['payment-link'];
+  const link = useQuery({
+    queryKey: [pathOf(endpoint, { param: { reference } })],
+    queryFn: () => call(endpoint.$get, { param: { reference } }),
+    retry: false,
+  });
+  if (link.isPending) return null;
+  if (!link.data) {
+    return <p className="text-sm text-slate-700">{link.error ? problemOf(link.error).message : ''}</p>;
+  }
+  const { linkUrl, message, amount } = link.data;
+
+  async function text() {
+    const sent = await attempt(() => call(endpoint.text.$post, { param: { reference }, json: { phone: mobile } }));
+    if (sent) onDone(`Payment link sent to ${formatPhoneNational(sent.sentTo)}.`);
+  }
+
+  function whatsapp() {
+    window.open(`https://wa.me/?text=${encodeURIComponent(message)}`, '_blank', 'noopener');
+    onDone('WhatsApp opened with the payment link.');
+  }
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(linkUrl);
+      onDone('Payment link copied.');
+    } catch {
+      onDone(`Copy this link: ${linkUrl}`);
+    }
+  }
+
+  return (
+    <section aria-labelledby="payment-link-heading" className="grid gap-3 border-t border-slate-200 pt-4">
+      <h3 id="payment-link-heading" className="font-semibold">
+        Send a payment link
+      </h3>
+      <p className="text-sm text-slate-700">The caller pays {formatPounds(amount)} now, by card, from the link.</p>
+      <div className="grid gap-2 sm:grid-cols-3">
+        <Button type="button" onClick={() => void text()} disabled={busy || !mobile.trim()}>
+          Text the payment link
+        </Button>
+        <Button type="button" variant="outline" onClick={whatsapp} disabled={busy}>
+          WhatsApp
+        </Button>
+        <Button type="button" variant="outline" onClick={() => void copy()} disabled={busy}>
+          Copy link
+        </Button>
+      </div>
     </section>
   );
 }

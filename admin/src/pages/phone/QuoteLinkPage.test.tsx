@@ -31,6 +31,8 @@ const view = (over: Partial<QuoteLinkView> = {}): QuoteLinkView => ({
   offerBooking: true,
   payAtBooking: { amount: 18, kind: 'deposit' },
   booked: false,
+  payNow: null,
+  paid: false,
   ...over,
 });
 
@@ -77,6 +79,29 @@ describe('<QuoteLinkPage>', () => {
     expect(screen.getByRole('link', { name: 'Get a new quote' }).getAttribute('href')).toBe('http://localhost/company/dana');
     expect(screen.getByRole('link', { name: /^Call Dana Recovery/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Book this recovery' })).toBeNull();
+  });
+
+  it('is the payment link of a job booked for the caller: Pay opens the job’s checkout, even past the quote’s validity', async () => {
+    const api = fakeApi({
+      [`GET /api/quote-links/${TOKEN}`]: () => ({ json: view({ booked: true, expired: true, payAtBooking: null, payNow: { amount: 18, kind: 'deposit' } }) }),
+      [`POST /api/quote-links/${TOKEN}/pay`]: () => ({ json: { checkoutUrl: 'http://localhost/pay/cs_local_y' } }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    const assign = vi.fn();
+    vi.stubGlobal('location', { ...window.location, assign });
+    open();
+    await screen.findByText('This quote is booked. Pay £18.00 for it here, or follow it from the link in your text message.');
+    expect(screen.queryByText(QUOTE_LINK_EXPIRED)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Book this recovery' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Pay £18.00' }));
+    expect(assign).toHaveBeenCalledWith('http://localhost/pay/cs_local_y');
+  });
+
+  it('says a booked job is paid, with nothing more to pay', async () => {
+    vi.stubGlobal('fetch', fakeApi({ [`GET /api/quote-links/${TOKEN}`]: () => ({ json: view({ booked: true, paid: true }) }) }).fetchStub);
+    open();
+    await screen.findByText('This quote is booked and paid. Follow it from the link in your text message.');
+    expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull();
   });
 
   it('says an unknown link is not valid', async () => {

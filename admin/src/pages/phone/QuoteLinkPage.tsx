@@ -1,7 +1,9 @@
 // The caller's page of a quote the operator sent, /q/{token} (docs/product.md §25): the company's
 // brand, the quote's lines and validity, and **Book this recovery** (with **Pay** where the
 // operator takes payment at booking): the same booking and payment as a web quote, the same status
-// page after. An expired link says so and offers a call and a new quote. Phone-first, no cookie.
+// page after. An expired link says so and offers a call and a new quote. Once the operator booked
+// it for the caller, the same link is its payment link: **Pay** opens the checkout of what the
+// company's rule asks now. Phone-first, no cookie.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
@@ -87,13 +89,15 @@ function Quote({ quote }: { quote: QuoteLinkView }) {
           <span>Total</span>
           <span>{formatPounds(quote.totalPrice)}</span>
         </p>
-        {quote.expired ? (
+        {quote.booked ? null : quote.expired ? (
           <p className="mt-3 text-lg font-semibold text-red-800">{QUOTE_LINK_EXPIRED}</p>
         ) : (
           <p className="mt-3 text-slate-700">Valid until {ukDateTime(quote.validUntil)}</p>
         )}
       </section>
-      {quote.expired ? (
+      {quote.booked ? (
+        <Booked quote={quote} />
+      ) : quote.expired ? (
         <section className={card}>
           <p>Call {company.name} or get a new quote.</p>
           {company.pageUrl && (
@@ -101,10 +105,6 @@ function Quote({ quote }: { quote: QuoteLinkView }) {
               Get a new quote
             </a>
           )}
-        </section>
-      ) : quote.booked ? (
-        <section className={card}>
-          <p className="text-lg">This quote is booked. Follow it from the link in your text message.</p>
         </section>
       ) : quote.offerBooking ? (
         booking ? (
@@ -131,6 +131,54 @@ function Quote({ quote }: { quote: QuoteLinkView }) {
         </div>
       )}
     </main>
+  );
+}
+
+/** A booked quote: paid, or what its payment link may pay now (the checkout on the company's account), or only where to follow it. */
+function Booked({ quote }: { quote: QuoteLinkView }) {
+  const { token = '' } = useParams();
+  const [problem, setProblem] = useState('');
+  const [sending, setSending] = useState(false);
+  async function pay() {
+    setSending(true);
+    setProblem('');
+    try {
+      const { checkoutUrl } = await call(api()['quote-links'][':token'].pay.$post, { param: { token } }, { anonymous: true });
+      window.location.assign(checkoutUrl);
+    } catch (error) {
+      setProblem(error instanceof ApiRequestError ? error.serverMessage : 'No connection. Please try again, or call.');
+      setSending(false);
+    }
+  }
+  if (!quote.payNow) {
+    return (
+      <section className={card}>
+        <p className="text-lg">
+          {quote.paid
+            ? 'This quote is booked and paid. Follow it from the link in your text message.'
+            : 'This quote is booked. Follow it from the link in your text message.'}
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className={`${card} grid gap-3`}>
+      <p className="text-lg">This quote is booked. Pay {formatPounds(quote.payNow.amount)} for it here, or follow it from the link in your text message.</p>
+      {problem && (
+        <p role="alert" className="text-red-800">
+          {problem}
+        </p>
+      )}
+      <button
+        type="button"
+        onClick={() => void pay()}
+        disabled={sending}
+        className="min-h-14 rounded-xl text-lg font-semibold text-white disabled:opacity-60"
+        style={{ backgroundColor: quote.company.primaryColour }}
+      >
+        Pay {formatPounds(quote.payNow.amount)}
+      </button>
+    </section>
   );
 }
 

@@ -22,8 +22,8 @@ export function JobDocumentLinks({ job }: { job: Booking }) {
   return (
     <div className="flex flex-wrap items-center gap-3 text-sm">
       {list.map((d) => (
-        <a key={d.number} className="font-medium text-brand-700 underline" href={documentHref(job.reference, d.number)} download>
-          {d.title} {d.number} ({formatPounds(d.total)}, PDF)
+        <a key={`${d.kind}-${d.number}`} className="font-medium text-brand-700 underline" href={documentHref(job.reference, d)} download>
+          {[d.title, d.number].filter(Boolean).join(' ')} ({d.total === null ? '' : `${formatPounds(d.total)}, `}PDF)
         </a>
       ))}
       {mayAskFull && !asking && (

@@ -2,13 +2,16 @@
 // client: a job's documents, the full VAT invoice on request, and the invoice details.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, pathOf, portalApi } from '#shared/api-client';
-import type { InvoiceSettingsUpdate } from '#shared/documents';
+import type { DocumentSummary, InvoiceSettingsUpdate } from '#shared/documents';
 
 const INVOICE_SETTINGS_KEY = [pathOf(portalApi['invoice-settings'])] as const;
 const documentsKey = (reference: string) => [pathOf(portalApi.bookings[':reference'].documents, { param: { reference } })] as const;
 
-export const documentHref = (reference: string, number: string) =>
-  pathOf(portalApi.bookings[':reference'].documents[':number'], { param: { reference, number } });
+/** A document's download; a delivery note, which has no number, is the job's receipt download (docs/product.md §26). */
+export const documentHref = (reference: string, d: Pick<DocumentSummary, 'kind' | 'number'>) =>
+  d.kind === 'delivery_note'
+    ? pathOf(portalApi.bookings[':reference'].receipt, { param: { reference } })
+    : pathOf(portalApi.bookings[':reference'].documents[':number'], { param: { reference, number: d.number } });
 
 /** A completed job's documents; read again when a refund changes what was paid. */
 export const useJobDocuments = (reference: string, refunded: number) =>

@@ -32,6 +32,7 @@ const lead: LeadDetail = {
   statusChangedAt: null,
   customerContact: { channel: 'whatsapp', at: '2026-11-24T14:02:00Z' },
   customerContacts: [{ channel: 'whatsapp', at: '2026-11-24T14:02:00Z' }],
+  takenBy: null,
   lines: [
     { label: 'Vehicle Base Price', amount: 50 },
     { label: 'Call-out Fee', amount: 1184.5 },
@@ -51,6 +52,7 @@ const older = {
   customerContact: null,
   customerContacts: [],
   status: 'won' as const,
+  takenBy: 'Dana Driver',
 };
 const oldest = { ...listed, reference: 'ABCDEFGH', createdAt: '2026-11-01T09:00:00Z', customerContact: null, customerContacts: [] };
 
@@ -148,6 +150,9 @@ describe('<QuotesTab>', () => {
     expect(first.textContent).toContain('Customer tapped WhatsApp at 14:02');
     expect(second.textContent).toContain('Scheduled: Sat, 5 Dec 2026 at 14:30');
     expect(second.textContent).toContain('Won');
+    // A quote taken on the phone says so in words beside its icon; a web quote has no marker.
+    expect(within(second).getByText('Taken by phone by Dana Driver')).toBeTruthy();
+    expect(within(first).queryByText(/^Taken by phone/)).toBeNull();
 
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(rows()).toHaveLength(3));

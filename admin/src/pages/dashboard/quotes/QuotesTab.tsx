@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
-import { Download, RefreshCw, Search } from 'lucide-react';
+import { Download, Phone, RefreshCw, Search } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
 import { readReference } from '#shared/leads';
 import { REFERENCE_LENGTH } from '#shared/reference';
@@ -276,6 +276,13 @@ function LeadRow({ lead, onOpen }: { lead: Lead; onOpen: (reference: string) => 
             {formatDateTime(lead.createdAt)}
           </time>
         </p>
+        {lead.takenBy !== null && (
+          // A quote taken on the phone: an icon and the words, never colour alone (docs/product.md §25).
+          <p className="flex items-center gap-1 font-medium text-slate-800">
+            <Phone aria-hidden="true" className="size-4 shrink-0" />
+            Taken by phone by {lead.takenBy}
+          </p>
+        )}
         <p className="font-medium break-words">{routeText(lead)}</p>
         <p className="text-slate-700">{vehicleText(lead)}</p>
         <p className="text-slate-700">{when === 'Now' ? 'Now' : `Scheduled: ${when}`}</p>
