@@ -86,6 +86,41 @@ export const PAYMENT_COLUMNS = ['Date', 'Amount', 'Payee', 'Description', 'Refer
 const TAX_NAMES = { xero: { vat: '20% (VAT on Income)', none: 'No VAT' }, quickbooks: { vat: '20.0% S', none: 'No VAT' } } as const;
 const CHUNK = 200;
 const SYNC_EVERY_MS = 5 * 60_000;
+/**
+ * Writes to one organisation in one sync at most (docs/budgets.md): Xero allows 60 calls a minute
+ * and 5,000 a day per organisation, so a backlog (the first sync of a busy month) goes over several
+ * runs instead of being refused part way with 429s.
+ */
+export const XERO_WRITES_PER_SYNC = 50;
+
+/** The sync's budget of writes is spent: what is left goes next run. */
+class SyncBudgetSpent extends Error {}
+
+/** The client, counting its writes against the sync's budget. */
+function budgeted(api: XeroClient, budget: { left: number }): XeroClient {
+  const spend = () => {
+    if (budget.left <= 0) throw new SyncBudgetSpent();
+    budget.left -= 1;
+  };
+  return {
+    async createContact(contact, call) {
+      spend();
+      return api.createContact(contact, call);
+    },
+    async createInvoice(invoice, call) {
+      spend();
+      return api.createInvoice(invoice, call);
+    },
+    async createCreditNote(note, call) {
+      spend();
+      return api.createCreditNote(note, call);
+    },
+    async createPayment(payment, call) {
+      spend();
+      return api.createPayment(payment, call);
+    },
+  };
+}
 
 const parse = <T>(json: string): T => JSON.parse(json) as T;
 /** Pounds as an importer reads them: plain, two decimals, never escaped (a number is never a formula). */
@@ -441,7 +476,8 @@ export function books(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>, x
     if (!config.xero) throw new Conflict(XERO_NOT_CONFIGURED, 'XERO_NOT_CONFIGURED');
     const found = xero.client(companyId);
     if (!found) throw new Conflict(XERO_NOT_CONNECTED, 'XERO_NOT_CONNECTED');
-    const { client: api, connection } = found;
+    const { connection } = found;
+    const api = budgeted(found.client, { left: XERO_WRITES_PER_SYNC });
     // Keys name the organisation too: the same row sent to another organisation is another document.
     const key = (what: string) => `rq-${connection.tenantId}-${companyId}-${what}`;
     const sent = nothingSent();
@@ -449,12 +485,15 @@ export function books(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>, x
       await sendAccounts(companyId, api, key, sent, signal);
       await sendCardJobs(connection, api, key, sent, signal);
     } catch (err) {
-      if (!(err instanceof XeroUnavailable)) throw err;
-      const at = now().toISOString();
-      await write(db, () =>
-        db.$client.prepare('update xero_connections set last_error = ?, last_error_at = ? where company_id = ?').run(err.message, at, companyId),
-      );
-      throw new ServiceUnavailable(err.message, 'XERO_UNAVAILABLE');
+      // A spent budget is a sync that went well: the rest goes next run.
+      if (!(err instanceof SyncBudgetSpent)) {
+        if (!(err instanceof XeroUnavailable)) throw err;
+        const at = now().toISOString();
+        await write(db, () =>
+          db.$client.prepare('update xero_connections set last_error = ?, last_error_at = ? where company_id = ?').run(err.message, at, companyId),
+        );
+        throw new ServiceUnavailable(err.message, 'XERO_UNAVAILABLE');
+      }
     }
     const at = now().toISOString();
     await write(db, () =>

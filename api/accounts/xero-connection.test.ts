@@ -177,4 +177,31 @@ describe('a company’s own Xero connection', () => {
     expect(redirector.reached).toEqual([]);
     expect((await t.call('GET', '/api/books/xero', { token: op.token })).json.connected).toBe(false);
   });
+
+  it('carries on after reconnecting the same organisation, and starts afresh in another', async () => {
+    const { t, op, fake, clock } = await setup();
+    await connectXero(t, op.token, fake);
+    clock.now = new Date(clock.now.getTime() + 60_000);
+    await bookPaidByCard(t, op, { at: clock.now });
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toMatchObject({ cardJobs: 1 });
+    await t.call('DELETE', '/api/books/xero', { token: op.token });
+    // Paid while disconnected: sent once the same organisation is connected again; the first job is not sent twice.
+    clock.now = new Date(clock.now.getTime() + 60_000);
+    await bookPaidByCard(t, op, { at: clock.now });
+    await connectXero(t, op.token, fake);
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toMatchObject({ contacts: 0, cardJobs: 1, cardPayments: 1 });
+    expect(fake.invoices).toHaveLength(2);
+
+    // Another organisation: the Xero ids of the first mean nothing there; money from now on goes to it.
+    const other = { tenantId: 'c0ffee00-0000-4000-8000-000000000003', tenantName: 'Smith Recovery (new books)' };
+    fake.consentTo = [other];
+    clock.now = new Date(clock.now.getTime() + 60_000);
+    await connectXero(t, op.token, fake);
+    expect((await t.call('GET', '/api/books/xero', { token: op.token })).json.organisation).toBe('Smith Recovery (new books)');
+    expect(t.deps.db.$client.prepare('select count(*) from xero_card_jobs').pluck().get()).toBe(0);
+    clock.now = new Date(clock.now.getTime() + 60_000);
+    await bookPaidByCard(t, op, { at: clock.now });
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toMatchObject({ contacts: 1, cardJobs: 1, cardPayments: 1 });
+    expect(fake.writes.filter((w) => w.tenantId === other.tenantId)).toHaveLength(3);
+  });
 });
