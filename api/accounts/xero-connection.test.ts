@@ -196,8 +196,11 @@ describe('a company’s own Xero connection', () => {
     const other = { tenantId: 'c0ffee00-0000-4000-8000-000000000003', tenantName: 'Smith Recovery (new books)' };
     fake.consentTo = [other];
     clock.now = new Date(clock.now.getTime() + 60_000);
+    const live = fake.refreshTokens();
     await connectXero(t, op.token, fake);
     expect((await t.call('GET', '/api/books/xero', { token: op.token })).json.organisation).toBe('Smith Recovery (new books)');
+    // Connected over a live connection: the replaced refresh token is revoked at Xero.
+    expect(fake.revoked.slice(-1)).toEqual(live);
     expect(t.deps.db.$client.prepare('select count(*) from xero_card_jobs').pluck().get()).toBe(0);
     clock.now = new Date(clock.now.getTime() + 60_000);
     await bookPaidByCard(t, op, { at: clock.now });

@@ -73,6 +73,8 @@ interface TokenAnswer {
   access_token?: string;
   refresh_token?: string;
   expires_in?: number;
+  /** OAuth's error code when refused: `invalid_grant` for a code or refresh token no longer good. */
+  error?: string;
 }
 
 export function xeroConnections(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>) {
@@ -98,8 +100,23 @@ export function xeroConnections(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       },
       signal,
     );
-    const body = res.ok ? ((await res.json()) as TokenAnswer) : {};
+    const body = (await res.json().catch(() => ({}))) as TokenAnswer;
     return { status: res.status, body };
+  }
+
+  /** Revokes a refresh token at Xero (ending its connection there); a failure is logged, never kept. */
+  async function revoke(xero: XeroConfig, companyId: number, refreshToken: string): Promise<void> {
+    const basic = Buffer.from(`${xero.clientId}:${xero.clientSecret}`).toString('base64');
+    try {
+      const res = await xeroFetch(xero.revokeUrl, {
+        method: 'POST',
+        headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: refreshToken }).toString(),
+      });
+      if (!res.ok) logger.warn({ msg: 'Xero did not revoke a company’s refresh token', companyId, status: res.status });
+    } catch (err) {
+      logger.warn({ msg: 'Xero did not revoke a company’s refresh token', companyId, error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   const keep = (companyId: number, body: TokenAnswer) => {
@@ -115,8 +132,9 @@ export function xeroConnections(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
     if (!row?.refreshTokenSealed) throw new XeroUnavailable(XERO_NOT_CONNECTED);
     if (!refreshToken) return dropConnection(companyId);
     const answer = await tokens(xero, { grant_type: 'refresh_token', refresh_token: refreshToken }, signal);
-    // Xero refuses a refresh token revoked, expired (60 days unused) or already used: only connecting again mends it.
-    if (answer.status === 400 || answer.status === 401) return dropConnection(companyId);
+    // Xero refuses a refresh token revoked, expired (60 days unused) or already used: only connecting
+    // again mends it. Any other refusal (the app's own credentials wrong) is the platform's to mend.
+    if (answer.status === 400 && answer.body.error === 'invalid_grant') return dropConnection(companyId);
     if (answer.status !== 200 || !answer.body.access_token || !answer.body.refresh_token)
       throw new XeroUnavailable(`Xero could not refresh the connection (${answer.status})`);
     const sealed = box.seal(answer.body.refresh_token);
@@ -240,6 +258,7 @@ export function xeroConnections(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       const chosen = tenant;
       const sealed = box.seal(answer.body.refresh_token as string);
       const iso = at.toISOString();
+      const replaced = connectionOf(db, companyId)?.refreshTokenSealed;
       await write(db, () => {
         const before = connectionOf(db, companyId);
         const sameOrganisation = before?.tenantId === chosen.tenantId;
@@ -256,6 +275,9 @@ export function xeroConnections(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
           .run({ companyId, ...chosen, sealed, bank: pending.bankAccountCode, at: iso, userId, same: sameOrganisation ? 1 : 0 });
       });
       keep(companyId, answer.body);
+      // Connected again over a live connection: the replaced refresh token is revoked, not left working.
+      const old = replaced ? box.open(replaced) : undefined;
+      if (old) await revoke(xero, companyId, old);
       return 'connected';
     },
 
@@ -264,19 +286,7 @@ export function xeroConnections(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'l
       const xero = app();
       const row = connectionOf(db, companyId);
       const refreshToken = row?.refreshTokenSealed ? box.open(row.refreshTokenSealed) : undefined;
-      if (refreshToken) {
-        const basic = Buffer.from(`${xero.clientId}:${xero.clientSecret}`).toString('base64');
-        try {
-          const res = await xeroFetch(xero.revokeUrl, {
-            method: 'POST',
-            headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-            body: new URLSearchParams({ token: refreshToken }).toString(),
-          });
-          if (!res.ok) logger.warn({ msg: 'Xero did not revoke a disconnected company’s token', companyId, status: res.status });
-        } catch (err) {
-          logger.warn({ msg: 'Xero did not revoke a disconnected company’s token', companyId, error: err instanceof Error ? err.message : String(err) });
-        }
-      }
+      if (refreshToken) await revoke(xero, companyId, refreshToken);
       access.delete(companyId);
       if (row) {
         await write(db, () =>
