@@ -270,7 +270,7 @@ function BooksCard() {
     url.searchParams.delete('xero');
     window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
   }, [status]);
-  const failed = (title: string) => (error: unknown) => toast({ title, description: errorText(error), variant: 'destructive' });
+  const failed = (title: string) => (error: Error) => toast({ title, description: errorText(error), variant: 'destructive' });
   return (
     <Card>
       <CardHeader>
