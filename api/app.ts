@@ -69,7 +69,8 @@ import { proofService, type ProofService } from './proof/service';
 import { teamService } from './team/service';
 import { accountService, type AccountService } from './accounts/service';
 import { accountRoutes } from './accounts/routes';
-import { books as createBooks, type Books, type BooksOptions } from './accounts/books';
+import { books as createBooks, type Books } from './accounts/books';
+import { xeroConnections, type XeroConnections } from './accounts/xero-connection';
 
 /** The bookings' parts the server's boot and shutdown hold: the service, the live streams, the payments, the receipts. */
 export interface AppBookings {
@@ -82,6 +83,8 @@ export interface AppBookings {
   /** Trade accounts (docs/product.md §26): their month-end run, and the books' Xero sync. */
   accounts: AccountService;
   books: Books;
+  /** Each company's own Xero connection. */
+  xero: XeroConnections;
 }
 
 /** SPA routes (docs/product.md §2), and the pages the account's emailed links open. Any other path gets the SPA's 404 page with status 404. */
@@ -156,8 +159,6 @@ export interface AppOptions {
    * harness's operator factory gives one hash of its shared password, made once per run.
    */
   hashPassword?: (password: string) => Promise<string>;
-  /** The books' Xero client, when not the one XERO_CLIENT_ID and XERO_CLIENT_SECRET make. */
-  books?: BooksOptions;
   /**
    * Routes served beside the contract's, with their features: what a new contract entry and its
    * handler would be, for the test that shows they need nothing else (api/two-file-route.test.ts).
@@ -219,7 +220,9 @@ export function createApp(options: AppOptions) {
   // Trade accounts (docs/product.md §26): a job on account's delivery note stands in for its receipt.
   const accounts = accountService({ ...deps, bookings });
   documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
-  const books = createBooks(deps, options.books);
+  // The books: each company's own Xero organisation, connected by its owner (docs/product.md §26).
+  const xero = xeroConnections(deps);
+  const books = createBooks(deps, xero);
   // Every route is one of the contract's (api/contract/), served with its middleware by its
   // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.
   const table = options.extraRoutes ? [...allRoutes, ...options.extraRoutes.routes] : allRoutes;
@@ -241,6 +244,7 @@ export function createApp(options: AppOptions) {
     team: teamService(deps),
     accounts,
     books,
+    xero,
     api,
     hashPassword: options.hashPassword,
   };
@@ -298,7 +302,7 @@ export function createApp(options: AppOptions) {
   // Other methods on paths no route serves: the JSON error shape, not Hono's plain text.
   app.notFound(notFoundJson);
   app.onError(errorHandler(logger, faults));
-  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live, accounts, books };
+  const appBookings: AppBookings = { service: bookings, payments, documents, proof, live, accounts, books, xero };
   return { app, deps, billing, bookings: appBookings };
 }
 

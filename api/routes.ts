@@ -26,6 +26,7 @@ import { refusesSomeRole } from './contract/define';
 import type { DocumentService } from './documents/service';
 import type { AccountService } from './accounts/service';
 import type { Books } from './accounts/books';
+import type { XeroConnections } from './accounts/xero-connection';
 import type { PaymentService } from './payments/service';
 import type { ProofService } from './proof/service';
 import type { AppDeps } from './platform/deps';
@@ -55,6 +56,8 @@ export interface AppParts {
   /** Trade accounts and the books (docs/product.md §26). */
   accounts: AccountService;
   books: Books;
+  /** Each company's own Xero connection (api/accounts/xero-connection.ts). */
+  xero: XeroConnections;
   /** The API app itself: the OpenAPI document is generated from what was registered on it. */
   api: OpenAPIHono<AppEnv>;
   /** How a sign-up's password is hashed, when not argon2id's default (the test harness's factory). */

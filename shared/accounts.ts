@@ -15,7 +15,15 @@ export const QUOTE_NOT_FOR_ACCOUNT = 'This quote was not priced for this account
 export const OVER_BALANCE = 'More than is left to pay on this invoice';
 export const CREDIT_OVER_BALANCE = 'More than is left to credit on this invoice';
 export const NOTHING_TO_INVOICE = 'No completed jobs left to invoice for this month';
-export const XERO_NOT_CONFIGURED = 'Xero is not connected: set XERO_CLIENT_ID and XERO_CLIENT_SECRET';
+export const XERO_NOT_CONFIGURED = 'Xero is not set up on this server: set XERO_CLIENT_ID and XERO_CLIENT_SECRET';
+export const XERO_NOT_CONNECTED = 'Xero is not connected: connect your Xero organisation under The books first';
+export const XERO_STATE_INVALID = 'This Xero connection was started elsewhere, has expired or was used already. Connect Xero again.';
+export const XERO_CALLBACK_INCOMPLETE = 'Xero sent back no state or no code. Connect Xero again.';
+export const XERO_REFUSED = 'Xero refused the connection. Connect Xero again.';
+export const XERO_NO_ORGANISATION = 'Xero gave access to no organisation. Connect Xero again and choose your organisation.';
+export const XERO_RECONNECT = 'Xero no longer accepts this connection: connect Xero again.';
+/** The contact a company's card jobs are invoiced to in its Xero organisation. */
+export const XERO_CARD_CONTACT = 'Card customers';
 export const DELIVERY_NOTE_TITLE = 'Delivery note';
 
 /** An account's code for the books: what its sales are coded to in Xero or QuickBooks (200, 4000, SALES-TRADE). */
@@ -235,4 +243,42 @@ export const statementSchema = z
   .meta({ id: 'AccountStatement' });
 export type Statement = z.infer<typeof statementSchema>;
 
-export const xeroSyncSchema = z.object({ contacts: z.number(), invoices: z.number(), creditNotes: z.number(), payments: z.number() }).meta({ id: 'XeroSync' });
+export const xeroSyncSchema = z
+  .object({
+    contacts: z.number(),
+    invoices: z.number(),
+    creditNotes: z.number(),
+    payments: z.number(),
+    cardJobs: z.number().meta({ description: 'Jobs paid by card sent as invoices' }),
+    cardPayments: z.number().meta({ description: 'Card payments (at booking, and balances by card) sent as payments' }),
+    refunds: z.number().meta({ description: 'Refunds of card payments sent as credit notes paid out' }),
+  })
+  .meta({ id: 'XeroSync' });
+export type XeroSync = z.infer<typeof xeroSyncSchema>;
+
+const bankAccountCode = z
+  .string({ error: 'Bank account code is required' })
+  .trim()
+  .regex(ACCOUNT_CODE, 'Enter the code of a bank account in Xero, like 090')
+  .optional();
+
+/** Connecting Xero: optionally the bank account (its code in Xero) payments are recorded into. */
+export const xeroConnectSchema = z.object({ bankAccountCode }).meta({ id: 'XeroConnect' });
+export const xeroConnectUrlSchema = z
+  .object({ url: z.string().meta({ description: 'Xero’s consent page: the browser goes there' }) })
+  .meta({ id: 'XeroConnectUrl' });
+
+export const xeroStatusSchema = z
+  .object({
+    configured: z.boolean().meta({ description: 'XERO_CLIENT_ID and XERO_CLIENT_SECRET are set on the server' }),
+    connected: z.boolean(),
+    organisation: z.string().nullable().meta({ description: 'The Xero organisation connected' }),
+    connectedAt: z.string().nullable(),
+    bankAccountCode: z.string().nullable(),
+    salesAccountCode: z.string().nullable(),
+    lastSyncAt: z.string().nullable(),
+    lastError: z.string().nullable().meta({ description: 'Why the last sync failed, until one succeeds' }),
+    lastErrorAt: z.string().nullable(),
+  })
+  .meta({ id: 'XeroStatus' });
+export type XeroStatus = z.infer<typeof xeroStatusSchema>;

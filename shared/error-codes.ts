@@ -113,7 +113,9 @@ export const ERROR_CODES = [
   // Trade accounts (docs/product.md §26): a job on an account that requires a purchase-order number
   // without one, a job past the account's credit limit not yet confirmed, a quote booked on an
   // account it was not priced for, a payment or credit of more than the invoice has left, a month
-  // with no completed jobs left to invoice, and the Xero sync asked for without Xero configured
+  // with no completed jobs left to invoice, the Xero sync asked for without Xero configured on the
+  // platform or connected by the company, a return from Xero's consent page with a state that is
+  // unknown, expired, used or another company's, Xero refusing the connection, and Xero unreachable
   'PO_REQUIRED',
   'CREDIT_LIMIT_EXCEEDED',
   'QUOTE_NOT_FOR_ACCOUNT',
@@ -124,6 +126,10 @@ export const ERROR_CODES = [
   // quote not booked yet, a job on account, no payment at booking set up, the job finished), or paid already
   'PAYMENT_LINK_UNAVAILABLE',
   'ALREADY_PAID',
+  'XERO_NOT_CONNECTED',
+  'XERO_STATE_INVALID',
+  'XERO_REFUSED',
+  'XERO_UNAVAILABLE',
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   /** The payment provider cannot be reached or answers with its own failure: a 503 that changed nothing. */

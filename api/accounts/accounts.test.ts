@@ -16,7 +16,7 @@ import { mailOutboxJobs } from '../mail/worker';
 import { payments } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmtpSink, type ReceivedMail } from '../test/smtp-sink';
-import { startXeroFake } from '../test/xero-fake';
+import { connectXero, startXeroFake } from '../test/xero-fake';
 import { XERO_INVOICE_COLUMNS } from './books';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'accounts-'));
@@ -97,6 +97,8 @@ async function setup() {
     (await t.call('PUT', '/api/invoice-settings', { token: op.token, body: { vatNumber: 'GB123456789', businessAddress: '1 Depot Way\nLeeds LS1 1AA' } }))
       .status,
   ).toBe(200);
+  // The owner connects the company's own Xero organisation (the fake's).
+  expect((await connectXero(t, op.token, xero)).status).toBe(302);
   return { t, op, clock, sink, xero, mail };
 }
 
@@ -213,7 +215,7 @@ describe('a trade account from its rate card to the books', () => {
 
     // Xero: the contact and the invoice; after marking it paid, the payment.
     const synced = await t.call('POST', '/api/books/xero-sync', { token: op.token });
-    expect(synced.json).toEqual({ contacts: 1, invoices: 1, creditNotes: 0, payments: 0 });
+    expect(synced.json).toEqual({ contacts: 1, invoices: 1, creditNotes: 0, payments: 0, cardJobs: 0, cardPayments: 0, refunds: 0 });
     expect(xero.contacts).toHaveLength(1);
     expect(xero.contacts[0]).toMatchObject({ Name: 'Leeds Motors', EmailAddress: 'accounts@leedsmotors.example' });
     expect(xero.invoices[0]).toMatchObject({ Type: 'ACCREC', InvoiceNumber: invoice.number, Contact: { ContactID: xero.contacts[0].ContactID } });
@@ -224,7 +226,15 @@ describe('a trade account from its rate card to the books', () => {
     });
     expect(paid.status).toBe(200);
     expect(paid.json).toMatchObject({ paid: total, balance: 0 });
-    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({ contacts: 0, invoices: 0, creditNotes: 0, payments: 1 });
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({
+      contacts: 0,
+      invoices: 0,
+      creditNotes: 0,
+      payments: 1,
+      cardJobs: 0,
+      cardPayments: 0,
+      refunds: 0,
+    });
     expect(xero.payments[0]).toMatchObject({ Invoice: { InvoiceID: xero.invoices[0].InvoiceID }, Amount: total, Reference: 'BACS 881' });
     const statement = await t.call('GET', `/api/accounts/${id}/statement`, { token: op.token });
     expect(statement.json).toMatchObject({ open: 0, overdue: 0, uninvoiced: 0 });
@@ -341,11 +351,27 @@ describe('an account’s limits and corrections', () => {
     expect((await t.app.request('http://localhost:3999/api/books/export?format=sage', { headers: { 'x-auth-token': op.token } })).status).toBe(400);
 
     // Xero: the invoice, then the credit note allocated to it, then the part payment.
-    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({ contacts: 1, invoices: 1, creditNotes: 1, payments: 1 });
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({
+      contacts: 1,
+      invoices: 1,
+      creditNotes: 1,
+      payments: 1,
+      cardJobs: 0,
+      cardPayments: 0,
+      refunds: 0,
+    });
     expect(xero.creditNotes[0]).toMatchObject({ Type: 'ACCRECCREDIT', CreditNoteNumber: 'CN-000002', Contact: { ContactID: xero.contacts[0].ContactID } });
     expect(xero.allocations).toEqual([
       { Invoice: { InvoiceID: xero.invoices[0].InvoiceID }, Amount: 10, Date: '2026-12-01', CreditNoteID: xero.creditNotes[0].CreditNoteID },
     ]);
-    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({ contacts: 0, invoices: 0, creditNotes: 0, payments: 0 });
+    expect((await t.call('POST', '/api/books/xero-sync', { token: op.token })).json).toEqual({
+      contacts: 0,
+      invoices: 0,
+      creditNotes: 0,
+      payments: 0,
+      cardJobs: 0,
+      cardPayments: 0,
+      refunds: 0,
+    });
   });
 });

@@ -15,7 +15,7 @@ function pdfAnswer(c: Context<AppEnv>, file: { bytes: Uint8Array; filename: stri
 }
 
 export function accountRoutes(parts: AppParts) {
-  const { accounts, books } = parts;
+  const { accounts, books, xero } = parts;
   const company = (c: Context<AppEnv>) => currentUser(c).companyId;
   const id = (c: Context<AppEnv>) => c.req.param('id') ?? '';
   const number = (c: Context<AppEnv>) => c.req.param('number') ?? '';
@@ -37,5 +37,13 @@ export function accountRoutes(parts: AppParts) {
     },
     exportBooks: (c) => books.exportCsv(c, company(c), { format: c.req.query('format'), kind: c.req.query('kind'), month: c.req.query('month') }),
     xeroSync: async (c) => c.json(await books.syncXero(company(c)), 200),
+    xeroStatus: (c) => c.json(xero.status(company(c)), 200),
+    xeroConnect: async (c) => c.json(await xero.start(company(c), currentUser(c).id, c.req.valid('json')), 200),
+    xeroCallback: async (c) => {
+      const user = currentUser(c);
+      const outcome = await xero.callback(user.companyId, user.id, { code: c.req.query('code'), state: c.req.query('state'), error: c.req.query('error') });
+      return c.body(null, 302, { Location: `/dashboard?tab=accounts&xero=${outcome}` });
+    },
+    xeroDisconnect: async (c) => c.json(await xero.disconnect(company(c)), 200),
   });
 }

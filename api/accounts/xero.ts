@@ -1,9 +1,10 @@
-// A small adapter for Xero's Accounting API (docs/product.md §26): a custom connection's OAuth 2.0
-// client credentials for an access token (kept until a minute before it expires), then contacts,
-// invoices and payments. Every call carries the secret or the token, so none follows a redirect
-// (`redirect: 'error'`) and each gives up after XERO_TIMEOUT_MS. Off unless XERO_CLIENT_ID and
-// XERO_CLIENT_SECRET are set; tested against api/test/xero-fake.ts.
-import type { Config } from '../platform/config';
+// A small adapter for Xero's Accounting API (docs/product.md §26): contacts, invoices, credit notes
+// and payments in one company's own Xero organisation (its tenant), with the access token that
+// company's connection gives (api/accounts/xero-connection.ts). Every call carries the token, so
+// none follows a redirect (`redirect: 'error'`) and each gives up after XERO_TIMEOUT_MS. Every
+// write carries an Idempotency-Key made from our own row, so a retry after a lost answer is
+// answered with what Xero made the first time, never a second document. Tested against
+// api/test/xero-fake.ts.
 
 export const XERO_TIMEOUT_MS = 15_000;
 /** UK output VAT at the standard rate, and no VAT, as Xero names the tax types. */
@@ -11,9 +12,19 @@ export const XERO_TAX = { standard: 'OUTPUT2', none: 'NONE' } as const;
 
 export class XeroUnavailable extends Error {}
 
+/** Every call to Xero, its identity server's and its API's: no redirect is followed, and each has a deadline. */
+export async function xeroFetch(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
+  const timeout = AbortSignal.timeout(XERO_TIMEOUT_MS);
+  try {
+    return await fetch(url, { ...init, redirect: 'error', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+  } catch (err) {
+    throw new XeroUnavailable(`Xero could not be reached: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 export interface XeroContact {
   name: string;
-  email: string;
+  email: string | null;
   vatNumber: string | null;
   address: string | null;
 }
@@ -21,7 +32,8 @@ export interface XeroContact {
 export interface XeroLine {
   description: string;
   unitAmount: number;
-  taxAmount: number;
+  /** The line's VAT, for amounts net of VAT; Xero works it out for amounts that include it. */
+  taxAmount?: number;
   accountCode: string;
   taxType: string;
 }
@@ -33,65 +45,73 @@ export interface XeroInvoice {
   date: string;
   dueDate: string;
   lines: XeroLine[];
+  /** Line amounts include VAT (a card job's price as the motorist paid it); net of it by default. */
+  amountsIncludeVat?: boolean;
 }
 
+export interface XeroCreditNote {
+  contactId: string;
+  number: string;
+  reference?: string;
+  date: string;
+  lines: XeroLine[];
+  amountsIncludeVat?: boolean;
+  /** Allocated to this invoice at once (a correction); without one the credit is left to be paid out (a refund). */
+  allocate?: { invoiceId: string; amount: number };
+}
+
+/** Money into the bank account against an invoice, or out of it against a credit note (a refund). */
 export interface XeroPayment {
-  invoiceId: string;
+  invoiceId?: string;
+  creditNoteId?: string;
   date: string;
   amount: number;
   reference: string | null;
 }
 
-export interface XeroClient {
-  createContact(contact: XeroContact, signal?: AbortSignal): Promise<string>;
-  createInvoice(invoice: XeroInvoice, signal?: AbortSignal): Promise<string>;
-  /** An authorised sales credit note, allocated to the invoice it corrects. */
-  createCreditNote(note: Omit<XeroInvoice, 'reference' | 'dueDate'> & { invoiceId: string; amount: number }, signal?: AbortSignal): Promise<string>;
-  createPayment(payment: XeroPayment, signal?: AbortSignal): Promise<string>;
+/** `key`: the Idempotency-Key, made from our own row and step; the same key is the same document. */
+export interface XeroCall {
+  key: string;
+  signal?: AbortSignal;
 }
 
-type XeroConfig = NonNullable<Config['xero']>;
+export interface XeroClient {
+  createContact(contact: XeroContact, call: XeroCall): Promise<string>;
+  createInvoice(invoice: XeroInvoice, call: XeroCall): Promise<string>;
+  /** An authorised sales credit note. */
+  createCreditNote(note: XeroCreditNote, call: XeroCall): Promise<string>;
+  createPayment(payment: XeroPayment, call: XeroCall): Promise<string>;
+}
 
-export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
-  let token: { value: string; until: number } | undefined;
+/** One company's organisation: where, which tenant, into which bank account, and its access token. */
+export interface XeroOrganisation {
+  apiUrl: string;
+  tenantId: string;
+  bankAccountCode: string;
+  accessToken(signal?: AbortSignal): Promise<string>;
+  /** Xero refused the token (401): the next call takes a fresh one. */
+  tokenRefused(): void;
+}
 
-  async function send(url: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
-    const timeout = AbortSignal.timeout(XERO_TIMEOUT_MS);
-    try {
-      return await fetch(url, { ...init, redirect: 'error', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
-    } catch (err) {
-      throw new XeroUnavailable(`Xero could not be reached: ${err instanceof Error ? err.message : String(err)}`);
-    }
-  }
-
-  async function accessToken(signal?: AbortSignal): Promise<string> {
-    if (token && token.until > now().getTime()) return token.value;
-    const basic = Buffer.from(`${config.clientId}:${config.clientSecret}`).toString('base64');
-    const res = await send(
-      config.tokenUrl,
+export function xeroClient(org: XeroOrganisation): XeroClient {
+  async function call<T>(method: 'POST' | 'PUT', path: string, payload: unknown, { key, signal }: XeroCall): Promise<T> {
+    const bearer = await org.accessToken(signal);
+    const res = await xeroFetch(
+      `${org.apiUrl}${path}`,
       {
-        method: 'POST',
-        headers: { Authorization: `Basic ${basic}`, 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'accounting.transactions accounting.contacts' }).toString(),
+        method,
+        headers: {
+          Authorization: `Bearer ${bearer}`,
+          'xero-tenant-id': org.tenantId,
+          'Idempotency-Key': key,
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+        },
+        body: JSON.stringify(payload),
       },
       signal,
     );
-    if (!res.ok) throw new XeroUnavailable(`Xero refused the client credentials (${res.status})`);
-    const body = (await res.json()) as { access_token?: string; expires_in?: number };
-    if (!body.access_token) throw new XeroUnavailable('Xero gave no access token');
-    // Renewed a minute early, so a token never expires between the check and the call.
-    token = { value: body.access_token, until: now().getTime() + Math.max((body.expires_in ?? 1800) - 60, 0) * 1000 };
-    return token.value;
-  }
-
-  async function call<T>(method: 'POST' | 'PUT', path: string, payload: unknown, signal?: AbortSignal): Promise<T> {
-    const bearer = await accessToken(signal);
-    const res = await send(
-      `${config.apiUrl}${path}`,
-      { method, headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(payload) },
-      signal,
-    );
-    if (res.status === 401) token = undefined;
+    if (res.status === 401) org.tokenRefused();
     if (!res.ok) throw new XeroUnavailable(`Xero answered ${res.status} to ${method} ${path}`);
     return (await res.json()) as T;
   }
@@ -111,7 +131,7 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
         ];
   };
 
-  /** An invoice's or a credit note's lines as Xero takes them: one of each, net, with its tax. */
+  /** An invoice's or a credit note's lines as Xero takes them: one of each, with its tax. */
   const lineItems = (lines: XeroLine[]) =>
     lines.map((l) => ({
       Description: l.description,
@@ -123,18 +143,22 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
     }));
 
   return {
-    async createContact(contact, signal) {
+    async createContact(contact, options) {
       const body = await call<{ Contacts?: { ContactID?: string }[] }>(
         'POST',
         '/Contacts',
-        { Contacts: [{ Name: contact.name, EmailAddress: contact.email, TaxNumber: contact.vatNumber ?? undefined, Addresses: addressOf(contact.address) }] },
-        signal,
+        {
+          Contacts: [
+            { Name: contact.name, EmailAddress: contact.email ?? undefined, TaxNumber: contact.vatNumber ?? undefined, Addresses: addressOf(contact.address) },
+          ],
+        },
+        options,
       );
       const id = body.Contacts?.[0]?.ContactID;
       if (!id) throw new XeroUnavailable('Xero gave no ContactID');
       return id;
     },
-    async createInvoice(invoice, signal) {
+    async createInvoice(invoice, options) {
       const body = await call<{ Invoices?: { InvoiceID?: string }[] }>(
         'POST',
         '/Invoices',
@@ -147,20 +171,20 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
               Reference: invoice.reference,
               Date: invoice.date,
               DueDate: invoice.dueDate,
-              LineAmountTypes: 'Exclusive',
+              LineAmountTypes: invoice.amountsIncludeVat ? 'Inclusive' : 'Exclusive',
               Status: 'AUTHORISED',
               CurrencyCode: 'GBP',
               LineItems: lineItems(invoice.lines),
             },
           ],
         },
-        signal,
+        options,
       );
       const id = body.Invoices?.[0]?.InvoiceID;
       if (!id) throw new XeroUnavailable('Xero gave no InvoiceID');
       return id;
     },
-    async createCreditNote(note, signal) {
+    async createCreditNote(note, options) {
       const body = await call<{ CreditNotes?: { CreditNoteID?: string }[] }>(
         'POST',
         '/CreditNotes',
@@ -170,42 +194,46 @@ export function xeroClient(config: XeroConfig, now: () => Date): XeroClient {
               Type: 'ACCRECCREDIT',
               Contact: { ContactID: note.contactId },
               CreditNoteNumber: note.number,
+              Reference: note.reference,
               Date: note.date,
-              LineAmountTypes: 'Exclusive',
+              LineAmountTypes: note.amountsIncludeVat ? 'Inclusive' : 'Exclusive',
               Status: 'AUTHORISED',
               CurrencyCode: 'GBP',
               LineItems: lineItems(note.lines),
             },
           ],
         },
-        signal,
+        options,
       );
       const id = body.CreditNotes?.[0]?.CreditNoteID;
       if (!id) throw new XeroUnavailable('Xero gave no CreditNoteID');
-      await call(
-        'PUT',
-        `/CreditNotes/${encodeURIComponent(id)}/Allocations`,
-        { Allocations: [{ Invoice: { InvoiceID: note.invoiceId }, Amount: note.amount, Date: note.date }] },
-        signal,
-      );
+      if (note.allocate) {
+        await call(
+          'PUT',
+          `/CreditNotes/${encodeURIComponent(id)}/Allocations`,
+          { Allocations: [{ Invoice: { InvoiceID: note.allocate.invoiceId }, Amount: note.allocate.amount, Date: note.date }] },
+          { ...options, key: `${options.key}-allocation` },
+        );
+      }
       return id;
     },
-    async createPayment(payment, signal) {
+    async createPayment(payment, options) {
       const body = await call<{ Payments?: { PaymentID?: string }[] }>(
         'PUT',
         '/Payments',
         {
           Payments: [
             {
-              Invoice: { InvoiceID: payment.invoiceId },
-              Account: { Code: config.bankAccountCode },
+              Invoice: payment.invoiceId ? { InvoiceID: payment.invoiceId } : undefined,
+              CreditNote: payment.creditNoteId ? { CreditNoteID: payment.creditNoteId } : undefined,
+              Account: { Code: org.bankAccountCode },
               Date: payment.date,
               Amount: payment.amount,
               Reference: payment.reference ?? undefined,
             },
           ],
         },
-        signal,
+        options,
       );
       const id = body.Payments?.[0]?.PaymentID;
       if (!id) throw new XeroUnavailable('Xero gave no PaymentID');

@@ -17,6 +17,9 @@ import {
   accountUpdateSchema,
   invoiceRunSchema,
   statementSchema,
+  xeroConnectSchema,
+  xeroConnectUrlSchema,
+  xeroStatusSchema,
   xeroSyncSchema,
 } from '#shared/accounts';
 import { quoteRequestSchema } from '#shared/schemas';
@@ -234,11 +237,67 @@ export const accounts = {
     'x-access': 'operator',
     'x-roles': OWNER,
     tags: ['Accounts'],
-    summary: 'Sends what Xero does not have yet: contacts, invoices, credit notes and payments (the sync also runs every few minutes)',
+    summary:
+      'Sends what the company’s Xero organisation does not have yet: account contacts, invoices, credit notes and payments, and the jobs paid by card with their payments and refunds (the sync also runs every few minutes)',
     responses: {
       200: json(xeroSyncSchema, 'What was sent'),
-      409: error('Xero is not configured (XERO_NOT_CONFIGURED)'),
-      503: error('Xero could not be reached or refused: what was sent before stays sent'),
+      409: error('Xero is not set up on the server (XERO_NOT_CONFIGURED) or not connected by this company (XERO_NOT_CONNECTED)'),
+      503: error('Xero could not be reached or refused (XERO_UNAVAILABLE): what was sent before stays sent, and the owner sees why'),
+    },
+  }),
+  xeroStatus: route({
+    method: 'get',
+    path: '/api/books/xero',
+    'x-access': 'operator',
+    'x-roles': OWNER,
+    tags: ['Accounts'],
+    summary: 'The company’s Xero connection: whether Xero is set up on the server, the organisation connected, and the last sync’s failure if any',
+    responses: { 200: json(xeroStatusSchema, 'The connection') },
+  }),
+  xeroConnect: route({
+    method: 'post',
+    path: '/api/books/xero/connect',
+    'x-access': 'operator',
+    'x-roles': OWNER,
+    tags: ['Accounts'],
+    summary:
+      'Starts connecting the company’s own Xero organisation: Xero’s consent page with a single-use state (10 minutes), to which the browser goes; Xero sends it back to the callback',
+    request: { body: body(xeroConnectSchema, { bankAccountCode: '090' }) },
+    responses: {
+      200: json(xeroConnectUrlSchema, 'Where the browser goes'),
+      409: error('Xero is not set up on the server (XERO_NOT_CONFIGURED)'),
+    },
+  }),
+  xeroCallback: route({
+    method: 'get',
+    path: '/api/books/xero/callback',
+    'x-access': 'operator',
+    'x-roles': OWNER,
+    tags: ['Accounts'],
+    summary:
+      'Where Xero sends the owner back: the state must be one this company started, unexpired and unused; the code is exchanged for tokens, the organisation taken from Xero’s connections, and the browser sent to the Accounts tab',
+    parameters: [
+      parameter('state', 'query', 'The state the connect step made', 'k3J…'),
+      parameter('code', 'query', 'Xero’s authorisation code', 'a1b2c3'),
+      parameter('error', 'query', 'Xero’s refusal (the owner cancelled): nothing is connected', 'access_denied'),
+    ],
+    responses: {
+      302: { description: 'To /dashboard?tab=accounts&xero=connected (or xero=cancelled)' },
+      400: error('No state or code, or a state unknown, expired, used or another company’s (XERO_STATE_INVALID): nothing changed'),
+      409: error('Xero is not set up on the server (XERO_NOT_CONFIGURED), or Xero refused the code or gave no organisation (XERO_REFUSED)'),
+      503: error('Xero could not be reached (XERO_UNAVAILABLE): nothing connected'),
+    },
+  }),
+  xeroDisconnect: route({
+    method: 'delete',
+    path: '/api/books/xero',
+    'x-access': 'operator',
+    'x-roles': OWNER,
+    tags: ['Accounts'],
+    summary: 'Disconnects the company’s Xero organisation: its refresh token is revoked at Xero and forgotten here; what was sent stays in Xero',
+    responses: {
+      200: json(xeroStatusSchema, 'The connection, now disconnected'),
+      409: error('Xero is not set up on the server (XERO_NOT_CONFIGURED)'),
     },
   }),
 };

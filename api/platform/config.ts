@@ -13,9 +13,14 @@ export const LOG_LEVELS = ['error', 'warn', 'info', 'debug', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** The DVLA Vehicle Enquiry Service's production endpoint; its test environment is https://uat.driver-vehicle-licensing.api.gov.uk/vehicle-enquiry/v1/vehicles */
-/** Xero's Accounting API and its identity server's token endpoint. */
+/** Xero's Accounting API, its list of the organisations a token reaches, and its identity server's endpoints. */
 export const XERO_API_URL = 'https://api.xero.com/api.xro/2.0';
+export const XERO_CONNECTIONS_URL = 'https://api.xero.com/connections';
 export const XERO_TOKEN_URL = 'https://identity.xero.com/connect/token';
+export const XERO_AUTHORIZE_URL = 'https://login.xero.com/identity/connect/authorize';
+export const XERO_REVOKE_URL = 'https://identity.xero.com/connect/revocation';
+/** What a company's connection asks of its Xero organisation: a refresh token, and Xero's granular scopes for contacts, invoices (with credit notes) and payments. */
+export const XERO_SCOPES = 'offline_access accounting.contacts accounting.invoices accounting.payments';
 export const DVLA_PRODUCTION_URL = 'https://driver-vehicle-licensing.api.gov.uk/vehicle-enquiry/v1/vehicles';
 
 /** Where the database lives unless DATABASE_PATH says otherwise (the server and `npm run backup`). */
@@ -70,7 +75,7 @@ export const envSchema = z
       ),
     /** The tiles' attribution, as their provider asks it to be shown. */
     MAP_ATTRIBUTION: z.string().trim().default('© OpenStreetMap contributors'),
-    /** Xero's Accounting API, a custom connection's client credentials: without both the sync is off (api/accounts/xero.ts). */
+    /** The platform's Xero app (a web app, authorisation code flow): without both no company can connect Xero (api/accounts/xero-connection.ts). */
     XERO_CLIENT_ID: z
       .string()
       .optional()
@@ -81,7 +86,11 @@ export const envSchema = z
       .transform((v) => v?.trim() || undefined),
     XERO_API_URL: z.url({ protocol: /^https?$/, error: 'XERO_API_URL must be an http(s) URL' }).default(XERO_API_URL),
     XERO_TOKEN_URL: z.url({ protocol: /^https?$/, error: 'XERO_TOKEN_URL must be an http(s) URL' }).default(XERO_TOKEN_URL),
-    /** The bank account (its code in Xero) that account payments are recorded into. */
+    XERO_AUTHORIZE_URL: z.url({ protocol: /^https?$/, error: 'XERO_AUTHORIZE_URL must be an http(s) URL' }).default(XERO_AUTHORIZE_URL),
+    XERO_CONNECTIONS_URL: z.url({ protocol: /^https?$/, error: 'XERO_CONNECTIONS_URL must be an http(s) URL' }).default(XERO_CONNECTIONS_URL),
+    XERO_REVOKE_URL: z.url({ protocol: /^https?$/, error: 'XERO_REVOKE_URL must be an http(s) URL' }).default(XERO_REVOKE_URL),
+    XERO_SCOPES: z.string().trim().min(1).default(XERO_SCOPES),
+    /** The bank account (its code in Xero) a new connection records payments into; each company may change its own. */
     XERO_BANK_ACCOUNT_CODE: z.string().trim().min(1).max(30).default('090'),
     /** The proxies whose X-Forwarded-For is believed: a hop count, or addresses and CIDR ranges (api/platform/http/trust-proxy.ts). */
     TRUST_PROXY: z
@@ -210,6 +219,22 @@ export const envSchema = z
     }
   });
 
+/** The platform's Xero app: its credentials, Xero's endpoints, and where Xero sends the owner back to. */
+export interface XeroConfig {
+  clientId: string;
+  clientSecret: string;
+  apiUrl: string;
+  tokenUrl: string;
+  authorizeUrl: string;
+  connectionsUrl: string;
+  revokeUrl: string;
+  scopes: string;
+  /** PUBLIC_URL + /api/books/xero/callback: registered as the app's redirect URI in Xero. */
+  redirectUri: string;
+  /** The default bank account code of a new connection. */
+  bankAccountCode: string;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -264,8 +289,8 @@ export interface Config {
   map?: { tilesUrl: string; attribution: string };
   /** The browser journeys' clock control (api/platform/test-clock.ts): never on in production. */
   testClockControl: boolean;
-  /** Xero's Accounting API (api/accounts/xero.ts): absent, the sync is off. */
-  xero?: { clientId: string; clientSecret: string; apiUrl: string; tokenUrl: string; bankAccountCode: string };
+  /** The platform's Xero app (api/accounts/xero-connection.ts): absent, no company can connect Xero. */
+  xero?: XeroConfig;
 }
 
 export class ConfigError extends Error {}
@@ -371,6 +396,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             clientSecret: env.XERO_CLIENT_SECRET,
             apiUrl: env.XERO_API_URL,
             tokenUrl: env.XERO_TOKEN_URL,
+            authorizeUrl: env.XERO_AUTHORIZE_URL,
+            connectionsUrl: env.XERO_CONNECTIONS_URL,
+            revokeUrl: env.XERO_REVOKE_URL,
+            scopes: env.XERO_SCOPES,
+            redirectUri: `${publicUrl}/api/books/xero/callback`,
             bankAccountCode: env.XERO_BANK_ACCOUNT_CODE,
           }
         : undefined,

@@ -1027,3 +1027,82 @@ export const xeroCreditNotes = sqliteTable('xero_credit_notes', {
     .references(() => documents.id),
   xeroId: text('xero_id').notNull(),
 });
+
+/**
+ * A company's own Xero organisation (docs/product.md §26): connected by its owner through Xero's
+ * authorisation code flow. The refresh token is kept sealed (AES-256-GCM under a key derived from
+ * SESSION_SECRET, api/platform/sealed-secret.ts) and replaced by the new one on every refresh; it is
+ * null once disconnected. The tenant is kept after a disconnect, so reconnecting the same
+ * organisation keeps the Xero ids already stored, and another one starts afresh.
+ */
+export const xeroConnections = sqliteTable('xero_connections', {
+  companyId: integer('company_id')
+    .primaryKey()
+    .references(() => companies.id, { onDelete: 'cascade' }),
+  tenantId: text('tenant_id').notNull(),
+  tenantName: text('tenant_name').notNull(),
+  refreshTokenSealed: text('refresh_token_sealed'),
+  /** Where payments are recorded in Xero, and what card jobs' sales are coded to. */
+  bankAccountCode: text('bank_account_code').notNull(),
+  salesAccountCode: text('sales_account_code').notNull().default('200'),
+  /** The contact card jobs are invoiced to in this organisation, once made. */
+  cardContactId: text('card_contact_id'),
+  /** When this connection was made: card payments taken from then on go to Xero. */
+  connectedAt: text('connected_at').notNull(),
+  connectedBy: integer('connected_by'),
+  lastSyncAt: text('last_sync_at'),
+  /** The last sync's failure, shown to the owner until a sync succeeds. */
+  lastError: text('last_error'),
+  lastErrorAt: text('last_error_at'),
+  updatedAt: updatedAt(),
+});
+
+/** A connection started by an owner: the OAuth state's SHA-256 (the state itself is only in Xero's URL), single use, minutes long. */
+export const xeroAuthStates = sqliteTable(
+  'xero_auth_states',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    companyId: companyRef(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    bankAccountCode: text('bank_account_code').notNull(),
+    expiresAt: text('expires_at').notNull(),
+  },
+  (t) => [index('xero_auth_states_company').on(t.companyId)],
+);
+
+/**
+ * A job paid by card (at booking, or its balance by card) as Xero has it: an invoice to the card
+ * customers' contact, the payment at booking and the balance's payment on it, and how much of its
+ * refunds have gone to Xero. Each id is kept as it comes back, so a failure part way sends nothing twice.
+ */
+export const xeroCardJobs = sqliteTable('xero_card_jobs', {
+  bookingId: integer('booking_id')
+    .primaryKey()
+    .references(() => bookings.id, { onDelete: 'cascade' }),
+  companyId: companyRef(),
+  xeroInvoiceId: text('xero_invoice_id'),
+  xeroPaymentId: text('xero_payment_id'),
+  xeroBalancePaymentId: text('xero_balance_payment_id'),
+  /** Refunds counted into xero_card_refunds rows so far. */
+  refundedPence: pence('refunded_pence').notNull().default(0),
+});
+
+/** A refund of a card job as Xero has it: a sales credit note, paid out (a refund) from the bank account. */
+export const xeroCardRefunds = sqliteTable(
+  'xero_card_refunds',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    amountPence: pence('amount_pence').notNull(),
+    /** YYYY-MM-DD, UK. */
+    refundedOn: text('refunded_on').notNull(),
+    xeroCreditNoteId: text('xero_credit_note_id'),
+    xeroRefundId: text('xero_refund_id'),
+  },
+  (t) => [index('xero_card_refunds_booking').on(t.bookingId)],
+);

@@ -26,6 +26,7 @@ describe('redaction', () => {
     ['/api/quote-links/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g', '/api/quote-links/[redacted]'],
     ['/subscription-success?session_id=cs_test_a1b2&x=1', '/subscription-success?session_id=[redacted]&x=1'],
     ['/anything?token=secret&reset_token=also', '/anything?token=[redacted]&reset_token=[redacted]'],
+    ['/api/books/xero/callback?code=a1b2c3&state=k3J_d9&scope=x', '/api/books/xero/callback?code=[redacted]&state=[redacted]&scope=x'],
     ['Could not expire cs_live_a1B2c3 at Stripe', 'Could not expire [redacted] at Stripe'],
     ['cookie Fe26.2*1*aa*bb*cc*1*dd*ee~2 was bad', 'cookie [redacted] was bad'],
   ])('%s → %s', (text, expected) => {

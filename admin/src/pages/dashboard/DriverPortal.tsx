@@ -68,7 +68,7 @@ export function DriverPortal({ userId, role = 'owner' }: { userId?: number; role
   const asked = params.get('tab');
   const firstTab: string = !owner
     ? 'quotes'
-    : asked === 'team' || asked === 'audit'
+    : asked === 'team' || asked === 'audit' || asked === 'accounts'
       ? asked
       : asked === 'quotes' || params.has('quote') || params.has('payments')
         ? 'quotes'

@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 // The Accounts tab: an account added with its terms and a £45 call-out as its rate card, the list
-// with what each owes, and an invoice marked paid for its balance.
+// with what each owes, an invoice marked paid for its balance, and the company's Xero connection
+// (connect, the last sync's failure, disconnect).
 import '../../../test/dom';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
-import type { Account, AccountInvoice } from '#shared/accounts';
+import type { Account, AccountInvoice, XeroStatus } from '#shared/accounts';
 import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
@@ -42,8 +43,23 @@ const invoice: AccountInvoice = {
   jobs: 3,
 };
 
-function renderTab() {
+const notConnected: XeroStatus = {
+  configured: true,
+  connected: false,
+  organisation: null,
+  connectedAt: null,
+  bankAccountCode: '090',
+  salesAccountCode: null,
+  lastSyncAt: null,
+  lastError: null,
+  lastErrorAt: null,
+};
+
+function renderTab(xero: XeroStatus = notConnected) {
   const api = fakeApi({
+    'GET /api/books/xero': () => ({ json: xero }),
+    'POST /api/books/xero/connect': () => ({ json: { url: 'https://login.xero.example/identity/connect/authorize?state=s' } }),
+    'DELETE /api/books/xero': () => ({ json: { ...xero, connected: false, organisation: null } }),
     'GET /api/accounts': () => ({ json: [leeds] }),
     'POST /api/accounts': (body) => ({ status: 201, json: { ...leeds, ...(body as object), id: 8 } }),
     'GET /api/account-invoices': () => ({ json: [invoice] }),
@@ -93,5 +109,34 @@ describe('<AccountsTab>', () => {
     });
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ amount: 486 }]);
     expect(await screen.findByText('Invoice 000012 marked paid')).toBeTruthy();
+  });
+
+  it('connects Xero by sending the browser to Xero’s consent page', async () => {
+    const assign = vi.fn();
+    vi.stubGlobal('location', { href: window.location.href, assign });
+    const api = renderTab();
+    const connect = await screen.findByRole('button', { name: 'Connect Xero' });
+    await act(async () => {
+      fireEvent.click(connect);
+    });
+    expect(api.calls.filter((c) => c.path === '/api/books/xero/connect').map((c) => c.body)).toEqual([{}]);
+    expect(assign).toHaveBeenCalledWith('https://login.xero.example/identity/connect/authorize?state=s');
+  });
+
+  it('shows the organisation connected and why the last sync failed, and disconnects', async () => {
+    const api = renderTab({
+      ...notConnected,
+      connected: true,
+      organisation: 'Smith Recovery Ltd',
+      lastError: 'Xero answered 500 to PUT /Payments',
+      lastErrorAt: '2026-12-03T09:02:00.000Z',
+    });
+    expect(await screen.findByText('Smith Recovery Ltd')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Last sync failed: Xero answered 500 to PUT /Payments');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
+    });
+    expect(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/books/xero')).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Connect Xero' })).toBeTruthy();
   });
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { accountCreateSchema, type AccountInvoice } from '#shared/accounts';
 import { ApiRequestError } from '#shared/api-client';
 import { formatPounds } from '#shared/money';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { toast } from '../../../components/toast';
 import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner, Textarea } from '../../../components/ui';
 import { errorText } from '../api';
@@ -20,7 +20,10 @@ import {
   useCreateAccount,
   useMarkPaid,
   useRunInvoices,
-  useXeroSync,
+  useXeroConnect,
+  useXeroDisconnect,
+  useXeroStatus,
+  useXeroSyncAndStatus,
 } from './accounts-api';
 
 /** The form's fields: the account with the rate card's call-out and percentage off (the API takes the whole card). */
@@ -252,37 +255,92 @@ function InvoiceRow({ invoice, accountId }: { invoice: AccountInvoice; accountId
 }
 
 function BooksCard() {
-  const sync = useXeroSync();
+  const sync = useXeroSyncAndStatus();
+  const xero = useXeroStatus();
+  const connect = useXeroConnect();
+  const disconnect = useXeroDisconnect();
+  const status = xero.data;
+  // Back from Xero's consent page (the callback sends the browser to ?tab=accounts&xero=…): say how it went, once.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const returned = url.searchParams.get('xero');
+    if (!returned || !status) return;
+    if (returned === 'connected' && status.organisation) toast({ title: `Xero connected: ${status.organisation}` });
+    if (returned === 'cancelled') toast({ title: 'Xero was not connected.' });
+    url.searchParams.delete('xero');
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }, [status]);
+  const failed = (title: string) => (error: Error) => toast({ title, description: errorText(error), variant: 'destructive' });
   return (
     <Card>
       <CardHeader>
         <CardTitle>The books</CardTitle>
         <CardDescription>Invoices, credit notes and payments for Xero or QuickBooks.</CardDescription>
       </CardHeader>
-      <CardContent className="flex flex-wrap items-center gap-3 text-sm">
-        <a className="font-medium text-brand-700 underline" href={exportHref('xero', 'invoices')} download>
-          Xero invoices (CSV)
-        </a>
-        <a className="font-medium text-brand-700 underline" href={exportHref('quickbooks', 'invoices')} download>
-          QuickBooks invoices (CSV)
-        </a>
-        <a className="font-medium text-brand-700 underline" href={exportHref('xero', 'payments')} download>
-          Payments (CSV)
-        </a>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          disabled={sync.isPending}
-          onClick={() =>
-            sync.mutate(undefined, {
-              onSuccess: (sent) => toast({ title: `Sent to Xero: ${sent.invoices} invoices, ${sent.payments} payments` }),
-              onError: (error) => toast({ title: 'Xero sync failed', description: errorText(error), variant: 'destructive' }),
-            })
-          }
-        >
-          Sync to Xero
-        </Button>
+      <CardContent className="flex flex-col gap-3 text-sm">
+        <div className="flex flex-wrap items-center gap-3">
+          <a className="font-medium text-brand-700 underline" href={exportHref('xero', 'invoices')} download>
+            Xero invoices (CSV)
+          </a>
+          <a className="font-medium text-brand-700 underline" href={exportHref('quickbooks', 'invoices')} download>
+            QuickBooks invoices (CSV)
+          </a>
+          <a className="font-medium text-brand-700 underline" href={exportHref('xero', 'payments')} download>
+            Payments (CSV)
+          </a>
+        </div>
+        {status && !status.configured && <p className="text-slate-600">Xero is not set up on this server.</p>}
+        {status?.configured && !status.connected && (
+          <div className="flex flex-wrap items-center gap-3">
+            <p className="text-slate-600">Connect your own Xero organisation: invoices, card payments and refunds are sent to it every few minutes.</p>
+            <Button
+              type="button"
+              size="sm"
+              disabled={connect.isPending}
+              onClick={() => connect.mutate(undefined, { onError: failed('Xero could not be connected') })}
+            >
+              Connect Xero
+            </Button>
+          </div>
+        )}
+        {status?.connected && (
+          <div className="flex flex-wrap items-center gap-3">
+            <p>
+              Connected to Xero: <span className="font-medium">{status.organisation}</span>
+            </p>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              disabled={sync.isPending}
+              onClick={() =>
+                sync.mutate(undefined, {
+                  onSuccess: (sent) =>
+                    toast({
+                      title: `Sent to Xero: ${sent.invoices + sent.cardJobs} invoices, ${sent.payments + sent.cardPayments} payments, ${sent.refunds} refunds`,
+                    }),
+                  onError: failed('Xero sync failed'),
+                })
+              }
+            >
+              Sync to Xero
+            </Button>
+            <Button
+              type="button"
+              variant="ghost"
+              size="sm"
+              disabled={disconnect.isPending}
+              onClick={() => disconnect.mutate(undefined, { onError: failed('Xero could not be disconnected') })}
+            >
+              Disconnect
+            </Button>
+          </div>
+        )}
+        {status?.lastError && (
+          <p role="alert" className="text-red-700">
+            Last sync failed: {status.lastError}
+          </p>
+        )}
       </CardContent>
     </Card>
   );

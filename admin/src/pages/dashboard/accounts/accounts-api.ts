@@ -42,3 +42,40 @@ export function useMarkPaid() {
 }
 
 export const useXeroSync = () => useMutation({ mutationFn: () => call(portalApi.books['xero-sync'].$post) });
+
+const XERO_KEY = [pathOf(portalApi.books.xero)] as const;
+
+/** The company's Xero connection: set up on the server, connected, and the last sync's failure. */
+export const useXeroStatus = () => useQuery({ queryKey: XERO_KEY, queryFn: () => call(portalApi.books.xero.$get) });
+
+/** Starts connecting: the browser goes to Xero's consent page, which sends it back to the callback. */
+export const useXeroConnect = () =>
+  useMutation({
+    mutationFn: () => call(portalApi.books.xero.connect.$post, { json: {} }),
+    onSuccess: ({ url }) => window.location.assign(url),
+  });
+
+export function useXeroDisconnect() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(portalApi.books.xero.$delete),
+    onSuccess: (status) => queryClient.setQueryData(XERO_KEY, status),
+  });
+}
+
+/** A sync changes the last sync's time and failure: read them again either way. */
+export function useXeroSyncAndStatus() {
+  const queryClient = useQueryClient();
+  const sync = useXeroSync();
+  return {
+    ...sync,
+    mutate: (...args: Parameters<typeof sync.mutate>) =>
+      sync.mutate(args[0], {
+        ...args[1],
+        onSettled: (...settled) => {
+          void queryClient.invalidateQueries({ queryKey: XERO_KEY });
+          args[1]?.onSettled?.(...settled);
+        },
+      }),
+  };
+}
