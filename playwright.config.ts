@@ -1,6 +1,6 @@
 // Browser journeys in Debian's Chromium (its headless shell where installed) against the real server: the production bundle,
 // dist/server.mjs, that `npm test` builds first (run `npm run build` before `npx playwright test`).
-// Two workers, a test file each at a time: every journey signs up its own operator and reads
+// Four workers, a test file each at a time: every journey signs up its own operator and reads
 // only its own texts and mail from the fakes. Journeys that move the server's clock
 // (*.clock.pw.ts, through TEST_CLOCK_CONTROL) have a server and database of their own, so they run
 // beside the others. Two origins: the API/app on :4173 and a plain static server for examples/ on
@@ -49,7 +49,9 @@ export const CLOCK_ORIGIN = `http://127.0.0.1:${clockPort}`;
 export default defineConfig({
   testDir: './e2e',
   fullyParallel: false,
-  workers: 2,
+  // Four browsers on two cores: a journey mostly waits (on the server, the fakes, its own
+  // animations), about 0.5 of a core each, so two left a core idle for most of the run.
+  workers: 4,
   projects: [
     { name: 'journeys', testMatch: '**/*.pw.ts', testIgnore: '**/*.clock.pw.ts' },
     // The server's clock is the whole server's: moved on while another journey runs, it would
@@ -95,6 +97,8 @@ export default defineConfig({
         BOOKING_RATE_LIMIT: '0',
         // The journeys sign up a fresh operator each from one address.
         SIGNUP_RATE_LIMIT: '0',
+        // And hold their live streams (status pages, driver pages, the board) from one address too.
+        LIVE_STREAMS_PER_ADDRESS: '200',
         LOG_LEVEL: 'silent',
         DVLA_API_KEY: FAKE_DVLA_KEY,
         DVLA_API_URL: dvlaFakeUrl(dvlaPort),
