@@ -16,3 +16,11 @@ afterEach(() => {
     throw new Error(`console.error was called ${errors.length} time(s): ${first}`);
   }
 });
+
+// In a browser-like environment (jsdom), findBy… and waitFor give a screen up to 5 s, not Testing
+// Library's 1 s: `npm test` runs Vitest beside the browser journeys, and on a busy 2-core machine a
+// re-render can take longer than a second. A screen that never appears still fails.
+if (typeof document !== 'undefined') {
+  const { configure } = await import('@testing-library/dom');
+  configure({ asyncUtilTimeout: 5000 });
+}
