@@ -67,7 +67,14 @@ export function toJobView(b: BookingWithQuote, history: History, map?: { tilesUr
   };
 }
 
-export function toDriverView(b: BookingWithQuote): DriverView {
+/** The balance's pay link as a view carries it (docs/product.md §22): whether one may be made, and the link once made. */
+export interface PayLinkView {
+  payByLink: boolean;
+  payLink: string | null;
+}
+const NO_PAY_LINK: PayLinkView = { payByLink: false, payLink: null };
+
+export function toDriverView(b: BookingWithQuote, pay: PayLinkView = NO_PAY_LINK): DriverView {
   return {
     reference: b.reference,
     status: b.status,
@@ -84,6 +91,7 @@ export function toDriverView(b: BookingWithQuote): DriverView {
     rolling: b.rollingStatus ? rollingWords(b.rollingStatus, 'sentence') : null,
     passengers: b.passengerCount,
     ...balanceOf(b),
+    ...pay,
     position: positionOf(b),
     eta: etaOf(b),
     sharingPosition: b.status === 'on_the_way' && b.driverPositionAt !== null,
@@ -91,7 +99,7 @@ export function toDriverView(b: BookingWithQuote): DriverView {
   };
 }
 
-export function toBooking(b: BookingWithQuote, history: History, driverUrl: string | null): Booking {
+export function toBooking(b: BookingWithQuote, history: History, driverUrl: string | null, pay: PayLinkView = NO_PAY_LINK): Booking {
   return {
     reference: b.reference,
     status: b.status,
@@ -114,6 +122,7 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     history,
     payment: paymentOf(b),
     ...balanceOf(b),
+    ...pay,
     source: b.source ?? 'website',
     takenBy: b.takenBy,
 

@@ -30,6 +30,8 @@ const view = (over: Partial<DriverView> = {}): DriverView => ({
   passengers: 2,
   balance: 149.76,
   balanceRecorded: null,
+  payByLink: false,
+  payLink: null,
   position: null,
   eta: { minutes: 25, at: new Date(Date.now() + 25 * 60_000).toISOString(), fromPosition: false },
   sharingPosition: false,

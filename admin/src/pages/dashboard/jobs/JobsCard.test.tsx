@@ -37,6 +37,8 @@ const requested: Booking = {
   payment: null,
   balance: 143.75,
   balanceRecorded: null,
+  payByLink: false,
+  payLink: null,
   source: 'website',
   takenBy: null,
 
