@@ -605,6 +605,7 @@ describe('the review request', () => {
     await reviews.tick();
     await worker.tick();
     expect(reviewTexts()).toEqual([]);
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(0);
     clock.now = new Date(clock.now.getTime() + 60 * 60_000);
     await reviews.tick();
     await reviews.tick();
@@ -622,6 +623,8 @@ describe('the review request', () => {
     await reviews.tick();
     await worker.tick();
     expect(reviewTexts()).toHaveLength(1);
+    // The numbers card counts the one sent; the opted-out number's job is not.
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(1);
     await reviews.stop();
   });
 });
