@@ -448,6 +448,9 @@ describe('the balance by card through a pay link', () => {
     }
     const completed = await s.t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'completed' } });
     expect(completed.json).toMatchObject({ status: 'completed', balance: 149.76, payByLink: true, payLink: null });
+    // A completed job carries no old ETA, on the driver's page or the motorist's.
+    expect(completed.json.eta).toBeNull();
+    expect((await s.t.call('GET', `/api/jobs/${token}`)).json.eta).toBeNull();
     const page = pageOf(s.t);
     const receipt = async () => {
       const res = await s.t.app.request(`${TEST_ORIGIN}/api/jobs/${token}/receipt`);
