@@ -47,6 +47,7 @@ import { bookingRoutes } from './bookings/routes';
 import { bookingService, type BookingService } from './bookings/service';
 import { createLiveHub, type LiveHub } from './bookings/live';
 import { bookingPaymentSide } from './bookings/payment-side';
+import { payLinkPages } from './bookings/pay-page';
 import { createAppEvents } from './platform/events';
 import { vehicleRoutes } from './vehicles/routes';
 import { paymentService, type PaymentService } from './payments/service';
@@ -283,12 +284,20 @@ export function createApp(options: AppOptions) {
     .route(
       '/',
       config.billing.mode === 'local'
-        ? localPaymentPages(config, payments, (companyId) => {
-            const company = findCompanyById(db, companyId);
-            return company && { name: company.name, reference: (bookingId: number) => bookingById(db, bookingId)?.reference ?? '' };
-          })
+        ? localPaymentPages(
+            config,
+            () => deps.now(),
+            payments,
+            (companyId) => {
+              const company = findCompanyById(db, companyId);
+              return company && { name: company.name, reference: (bookingId: number) => bookingById(db, bookingId)?.reference ?? '' };
+            },
+          )
         : absentLocalPaymentPages(),
     )
+    // A completed job's balance by its pay link (docs/product.md §22): one button's form.
+    .use('/balance/*', apiBodyLimit(BILLING_FORM_LIMIT))
+    .route('/', payLinkPages(config, bookings, payments))
     .route(
       '/',
       createHostedRoutes({

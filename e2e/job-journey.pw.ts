@@ -2,7 +2,8 @@
 // against the real server in local payments mode (docs/product.md §20, §21, §22): the motorist
 // reads "Deposit now … Balance …" before sending; after a decline the open status page shows the
 // refund within 2 s; the driver's open page shows "Cancelled" within 2 s of the motorist's cancel;
-// the driver records "Balance paid by card" at completion and the receipt PDF says paid; the SMS
+// the motorist pays the balance through the pay link shown as a QR code on the driver's phone, the
+// driver's page says "Balance paid by card" and the updated receipt PDF says paid; the SMS
 // fake receives one text per step, each one GSM-7 segment of at most 160 characters.
 import { spawnSync } from 'node:child_process';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
@@ -124,11 +125,21 @@ test('two phones live a job: the money said plainly, a refund and a cancel seen 
     await driver.getByRole('button', { name: 'Completed' }).click();
     await expect(driver.getByText(/^How was the balance of £\d+\.\d\d paid\?$/)).toBeVisible();
     await expectNoSeriousA11yViolations(driver, 'the driver’s balance question');
-    await driver.getByRole('button', { name: 'Card' }).click();
-    await expect(driver.getByText('Balance paid by card')).toBeVisible();
+    await driver.getByRole('button', { name: 'Completed, not paid yet' }).click();
     await expect(phone.getByRole('heading', { name: 'Completed' })).toBeVisible();
+    // The balance by card through the pay link: a QR code on the driver's phone, paid on the motorist's.
+    await driver.getByRole('button', { name: 'Card, by pay link' }).click();
+    await expect(driver.getByRole('img', { name: 'QR code of the pay link' })).toBeVisible();
+    await expectNoSeriousA11yViolations(driver, 'the pay link’s QR code');
+    const statusPage = phone.url();
+    await phone.goto((await driver.getByRole('link', { name: /\/balance\// }).getAttribute('href'))!);
+    await phone.getByRole('button', { name: /^Pay £\d+\.\d\d by card$/ }).click();
+    await phone.getByRole('button', { name: /^Pay £/ }).click();
+    await expect(phone.getByRole('heading', { name: 'Paid. Thank you.' })).toBeVisible();
+    await expect(driver.getByText('Balance paid by card')).toBeVisible({ timeout: 10_000 });
+    await phone.goto(statusPage);
 
-    const link = phone.getByRole('link', { name: /^Download receipt 000001 \(PDF\)/ });
+    const link = phone.getByRole('link', { name: /^Download receipt 000002 \(PDF\)/ });
     await expect(link).toBeVisible();
     await expectNoSeriousA11yViolations(phone, 'the completed job’s status page');
     const [download] = await Promise.all([phone.waitForEvent('download'), link.click()]);
@@ -144,6 +155,7 @@ test('two phones live a job: the money said plainly, a refund and a cancel seen 
     const expected = {
       declined: ['has been received', 'cannot be taken'],
       cancelled: ['has been received', 'has been accepted', 'is cancelled, as you asked'],
+      // The pay link's text would be this trial company's 11th today: held by its 10 a day (its wording is tested in api/bookings/job-journey.test.ts).
       completed: ['has been received', 'has been accepted', 'is on the way', 'has arrived', 'is completed. Receipt: '],
     } as const;
     for (const [booking, steps] of Object.entries(expected) as [keyof typeof MOBILES, readonly string[]][]) {

@@ -104,6 +104,10 @@ export const driverViewSchema = z
     passengers: z.number().int().meta({ description: 'Passengers to carry' }),
     balance: money.meta({ description: 'Left to collect: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
     balanceRecorded,
+    payByLink: z
+      .boolean()
+      .meta({ description: 'A completed job with a balance due, and a payment account ready: the balance may be taken by card through a pay link' }),
+    payLink: z.string().nullable().meta({ description: 'The balance’s pay link (for its QR code), once made and while a balance is due; null otherwise' }),
     position: z.object({ lat: z.number(), lng: z.number() }).nullable().meta({ description: 'The motorist’s shared position, until the job completes' }),
     eta,
     sharingPosition: z.boolean().meta({ description: 'The driver’s position was received while on the way' }),
@@ -150,6 +154,10 @@ export const bookingSchema = z
       .meta({ description: 'Paid at booking: deposit paid, paid, held, refunded, with amounts; null when nothing was due' }),
     balance: money.meta({ description: 'Left to pay: the price less what was paid (or held) at booking, nothing once recorded as paid' }),
     balanceRecorded: balanceRecorded,
+    payByLink: z
+      .boolean()
+      .meta({ description: 'A completed job with a balance due, and a payment account ready: the balance may be taken by card through a pay link' }),
+    payLink: z.string().nullable().meta({ description: 'The balance’s pay link, once made and while a balance is due; null otherwise' }),
     source: z.enum(JOB_SOURCES).meta({ description: 'Where the job came from: the company’s website, our hosted pages (its page, a quote link) or the phone' }),
     takenBy: z.string().nullable().meta({ description: 'Who priced the caller’s quote; null for a web quote' }),
   })

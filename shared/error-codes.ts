@@ -78,6 +78,8 @@ export const ERROR_CODES = [
   /** Recording a completed job's balance: nothing is left to pay, or it is recorded as paid already. */
   'NOTHING_DUE',
   'BALANCE_RECORDED',
+  /** A balance's pay link asked for while the company's payment account is not ready. */
+  'PAY_LINK_UNAVAILABLE',
   // Receipts and invoices: none issued yet for the job (it is not completed and paid), or a full
   // VAT invoice asked for where none can be issued (not a VAT invoice, or one already)
   'DOCUMENT_NOT_ISSUED',

@@ -359,6 +359,7 @@ export const leadNumbersSchema = z
     moneyTaken: money.meta({ description: 'Paid at booking for the last 30 days’ bookings (deposits, full prices, holds taken), less what was refunded' }),
     phoneQuotes: z.number().int().meta({ description: 'Of the last 30 days’ quotes, those the operator priced for a caller on the phone' }),
     phoneBookings: z.number().int().meta({ description: 'Of the last 30 days’ bookings, those of quotes taken by phone' }),
+    reviewRequests: z.number().int().meta({ description: 'Of the last 30 days’ bookings, those whose motorist was sent the review request' }),
   })
   .meta({ id: 'LeadNumbers' });
 

@@ -9,7 +9,7 @@ import { bookingMessageKey, type LeadStatus } from '#shared/leads';
 import { alertRecipient } from '../alerts/recipient';
 import { alertAddresses, insertOutboxRows, mayMail, type NewOutboxRow } from '../mail/store';
 import type { AppDeps } from '../platform/deps';
-import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN } from './job-link';
+import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, PAY_LINK_PLACEHOLDER, PAY_LINK_SHOWN } from './job-link';
 import {
   motoristMessages,
   operatorBookingEmail,
@@ -93,7 +93,15 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
   }
   // The subject is what the operator's alert list shows of a text: never its link's token.
   const sms = (b: { id: number; companyId: number }, audience: 'operator' | 'motorist', step: string, to: string, body: string, at: string) =>
-    outboxRow(b, 'sms', audience, step, to, { subject: body.replaceAll(JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN).slice(0, 120), text: body, html: '' }, at);
+    outboxRow(
+      b,
+      'sms',
+      audience,
+      step,
+      to,
+      { subject: body.replaceAll(JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN).replaceAll(PAY_LINK_PLACEHOLDER, PAY_LINK_SHOWN).slice(0, 120), text: body, html: '' },
+      at,
+    );
 
   /** Who the company's motorist texts are from now: its name once checked, else the platform's wording (api/bookings/sender.ts). */
   const senderOf = (b: { companyId: number; companyName: string }): MotoristSender =>
@@ -137,6 +145,12 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
       if (to) rows.push(outboxRow(b, 'email', 'operator', 'cancelled-email', to, operatorCancelledEmail(facts, config.publicUrl), at));
       if (b.companySmsNumber) rows.push(sms(b, 'operator', 'cancelled-sms', b.companySmsNumber, operatorCancelledSms(facts), at));
       return rows;
+    },
+
+    /** The balance's pay link texted to the motorist (docs/product.md §22), once per job (its key); none without a mobile. */
+    payLink(b: BookingWithQuote, balancePence: number, at: string): NewOutboxRow[] {
+      if (b.customerPhone === '') return [];
+      return [sms(b, 'motorist', 'pay-link', b.customerPhone, motoristMessages.payLink(senderOf(b), b.reference, balancePence, PAY_LINK_PLACEHOLDER), at)];
     },
 
     /** The review request of a completed job, from a checked sender, with its one-tap opt-out on the status page. */

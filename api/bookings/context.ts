@@ -29,7 +29,8 @@ import { bookingAlerts, leadStatusAfter } from './alerts';
 import { smsVerification } from './sms-verification';
 import { bookingByDriverToken, bookingById, bookingByReference, bookingHistory, moveBooking, type BookingWithQuote, type StatusPatch } from './store';
 import { bookingTokens, hashToken, jobTokenBox, TOKEN_PATTERN } from './tokens';
-import { toBooking, toDriverView, toJobView } from './views';
+import { balanceDuePence, type PayLinkView, toBooking, toDriverView, toJobView } from './views';
+import { payUrl } from './job-link';
 import type { PaymentService } from '../payments/service';
 import { ACTOR_LABELS, type Actor, type AuditEvent, recordAudit, SYSTEM } from '../team/audit';
 
@@ -46,6 +47,7 @@ export const POSITION_NOT_NOW = 'Your position is shared only while you are on t
 export const BALANCE_NOT_NOW = 'The balance is recorded once the job is completed.';
 export const NOTHING_DUE = 'Nothing is left to pay on this job.';
 export const BALANCE_ALREADY_RECORDED = 'The balance of this job is recorded as paid already.';
+export const PAY_LINK_UNAVAILABLE = 'A pay link needs your payment account connected and ready: see Payments in the portal.';
 export { NO_SMS_PROVIDER } from './alerts';
 /** A job on account was made by the operator: it waits a day for its acceptance, not the motorist's few minutes. */
 export const ACCOUNT_JOB_RESPOND_MS = 24 * 3_600_000;
@@ -95,9 +97,23 @@ export function bookingContext(deps: BookingServiceDeps) {
     return bookingHistory(db, b.quoteId);
   }
   const jobView = (b: BookingWithQuote): JobView => toJobView(b, historyOf(b), config.map);
+  /** The balance's pay link (docs/product.md §22): offered on a completed job with a balance due and a ready payment account; the link once made. */
+  function payLinkView(b: BookingWithQuote): PayLinkView {
+    const due = b.status === 'completed' && balanceDuePence(b) > 0;
+    return {
+      payByLink: due && (payments?.payLinkReady(b.companyId) ?? false),
+      payLink: due && b.paySalt ? payUrl(config.publicUrl, tokens.payToken(b.id, b.paySalt)) : null,
+    };
+  }
+  const driverView = (b: BookingWithQuote) => toDriverView(b, payLinkView(b));
   /** The operator's view: the driver's page while the job is accepted and under way. */
   const operatorView = (b: BookingWithQuote) =>
-    toBooking(b, historyOf(b), isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)));
+    toBooking(
+      b,
+      historyOf(b),
+      isFinished(b.status) || b.status === 'requested' ? null : driverUrl(config.publicUrl, tokens.driverToken(b.id, b.driverSalt)),
+      payLinkView(b),
+    );
 
   /**
    * Pushes the job's new state to its open pages, the motorist's and the driver's; a finished
@@ -118,7 +134,7 @@ export function bookingContext(deps: BookingServiceDeps) {
     }
     // The driver's open page hears of a cancellation as the motorist's does (docs/product.md §20).
     if (driver) {
-      live.publish(id, 'job', JSON.stringify(toDriverView(b)), 'driver');
+      live.publish(id, 'job', JSON.stringify(driverView(b)), 'driver');
       if (isFinished(b.status)) live.closeJob(id, 'driver');
     }
   }
@@ -206,6 +222,8 @@ export function bookingContext(deps: BookingServiceDeps) {
     alerts,
     notFound,
     jobView,
+    driverView,
+    payLinkView,
     operatorView,
     changed,
     byToken,

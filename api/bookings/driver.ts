@@ -9,14 +9,26 @@ import { write } from '../platform/db/write';
 import { Conflict } from '../platform/errors';
 import { etaFromPosition, inJobArea } from './eta';
 import { motoristMessages } from './messages';
-import { bookingByDriverToken, bookingById, recordBalance, setDriverPosition, type BookingWithQuote } from './store';
+import {
+  bookingByDriverToken,
+  bookingById,
+  bookingByPayToken,
+  markPayLinkTexted,
+  recordBalance,
+  setDriverPosition,
+  setPayLink,
+  type BookingWithQuote,
+} from './store';
+import { hashToken, newSalt } from './tokens';
+import { insertOutboxRows } from '../mail/store';
 import { JOB_LINK_PLACEHOLDER } from './job-link';
-import { balanceBeforePence, toDriverView } from './views';
+import { balanceBeforePence, balanceDuePence } from './views';
 import { ACTOR_LABELS, type Actor, recordAudit, SYSTEM } from '../team/audit';
-import { type BookingContext, BALANCE_ALREADY_RECORDED, BALANCE_NOT_NOW, NOTHING_DUE, POSITION_NOT_NOW } from './context';
+import { type BookingContext, BALANCE_ALREADY_RECORDED, BALANCE_NOT_NOW, NOTHING_DUE, PAY_LINK_UNAVAILABLE, POSITION_NOT_NOW } from './context';
 
 export function driverPart(ctx: BookingContext) {
-  const { deps, db, notFound, operatorView, changed, byToken, ownBooking, move, motoristText, senderOf, driverBooking } = ctx;
+  const { deps, db, tokens, alerts, payments, notFound, driverView, operatorView, changed, byToken, ownBooking, move, motoristText, senderOf, driverBooking } =
+    ctx;
   /**
    * Records how a completed job's balance was paid: 409 before completion, when nothing is left
    * to pay, or when it is recorded as paid already (the same method again answers the job as it
@@ -43,20 +55,61 @@ export function driverPart(ctx: BookingContext) {
     return after;
   }
 
+  /**
+   * The balance's pay link (docs/product.md §22): made once (a salt kept with the booking, its
+   * token's hash looked up) and texted to the motorist once, through the outbox. 409 before
+   * completion, with nothing left to pay, once paid, or without a ready payment account.
+   */
+  async function payLinkOf(b: BookingWithQuote): Promise<BookingWithQuote> {
+    if (b.status !== 'completed') throw new Conflict(BALANCE_NOT_NOW, 'BOOKING_OUT_OF_ORDER');
+    if (balanceBeforePence(b) === 0) throw new Conflict(NOTHING_DUE, 'NOTHING_DUE');
+    const due = balanceDuePence(b);
+    if (due === 0) throw new Conflict(BALANCE_ALREADY_RECORDED, 'BALANCE_RECORDED');
+    if (!payments?.payLinkReady(b.companyId)) throw new Conflict(PAY_LINK_UNAVAILABLE, 'PAY_LINK_UNAVAILABLE');
+    if (b.paySalt && b.payLinkTextedAt) return b;
+    const at = deps.now().toISOString();
+    const salt = newSalt();
+    const texted = await write(db, () => {
+      setPayLink(db, b.id, salt, hashToken(tokens.payToken(b.id, salt)));
+      const texts = markPayLinkTexted(db, b.id, at) ? alerts.payLink(b, due, at) : [];
+      if (texts.length > 0) insertOutboxRows(db, texts);
+      return texts.length > 0;
+    });
+    if (texted) await changed(b, 'balance', true);
+    const after = bookingById(db, b.id);
+    if (!after) throw notFound();
+    return after;
+  }
+
   return {
+    /** The driver's pay link for a completed job's balance: shown as a QR code, and texted to the motorist. */
+    async driverPayLink(token: string): Promise<DriverView> {
+      return driverView(await payLinkOf(driverBooking(token)));
+    },
+
+    /** The operator's pay link for a completed job's balance, texted to the motorist. */
+    async operatorPayLink(companyId: number, reference: string) {
+      return operatorView(await payLinkOf(ownBooking(companyId, reference)));
+    },
+
+    /** The booking behind a pay link's token, for its page (404 for an unknown one, 410 once the job's page closed). */
+    payLinkBooking(token: string): BookingWithQuote {
+      return byToken(token, (hash) => bookingByPayToken(db, hash));
+    },
+
     /** The id of the booking behind a driver's token, with the driver's page's 404 and 410 (its rate limit is the route's). */
     driverBookingId(token: string): number {
       return byToken(token, (hash) => bookingByDriverToken(db, hash)).id;
     },
 
     driver(token: string): DriverView {
-      return toDriverView(driverBooking(token));
+      return driverView(driverBooking(token));
     },
 
     /** The driver's page with its job's id, for its live stream. */
     driverJob(token: string): { id: number; view: DriverView } {
       const b = driverBooking(token);
-      return { id: b.id, view: toDriverView(b) };
+      return { id: b.id, view: driverView(b) };
     },
 
     async driverStep(token: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
@@ -64,7 +117,7 @@ export function driverPart(ctx: BookingContext) {
     },
 
     /** The driver's page of a job found another way (the signed-in driver's own job, api/dispatch/service.ts). */
-    driverViewOf: (b: BookingWithQuote): DriverView => toDriverView(b),
+    driverViewOf: (b: BookingWithQuote): DriverView => driverView(b),
 
     /** The driver's next step on a job already found: by its token, or as the signed-in driver it is assigned to. */
     async driverStepOf(b: BookingWithQuote, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
@@ -78,12 +131,12 @@ export function driverPart(ctx: BookingContext) {
             : step === 'completed'
               ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference, JOB_LINK_PLACEHOLDER))
               : [];
-      return toDriverView(await move(b, step, 'driver', balance, null, texts));
+      return driverView(await move(b, step, 'driver', balance, null, texts));
     },
 
     /** The driver records how the balance of a completed job was paid. */
     async driverBalance(token: string, method: BalanceMethod): Promise<DriverView> {
-      return toDriverView(await recordBalanceOf(driverBooking(token), method, { ...SYSTEM, label: ACTOR_LABELS.driver }));
+      return driverView(await recordBalanceOf(driverBooking(token), method, { ...SYSTEM, label: ACTOR_LABELS.driver }));
     },
 
     /** The operator records how the balance of a completed job was paid. */
@@ -112,7 +165,7 @@ export function driverPart(ctx: BookingContext) {
       await changed(b, 'position');
       const after = bookingById(db, b.id);
       if (!after) throw notFound();
-      return toDriverView(after);
+      return driverView(after);
     },
   };
 }

@@ -3,6 +3,7 @@
 // the operator told of a cancellation. Local payments mode (the built-in card page) and the fake
 // SMS provider and SMTP server on loopback.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -412,6 +413,143 @@ describe('the balance', () => {
   });
 });
 
+describe('the balance by card through a pay link', () => {
+  const PDFTOTEXT = '/usr/bin/pdftotext';
+  const pdfText = (bytes: Uint8Array) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'pay-link-')), 'doc.pdf');
+    writeFileSync(file, bytes);
+    const run = spawnSync(PDFTOTEXT, ['-layout', '-enc', 'UTF-8', file, '-'], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`pdftotext failed: ${run.stderr}`);
+    return run.stdout.replace(/[ \t]+/g, ' ');
+  };
+  /** A page outside the API (the pay link's, local mode's card page), as a browser on our own origin asks for it. */
+  const pageOf =
+    (t: { app: { request: (url: string, init: RequestInit) => Response | Promise<Response> } }) =>
+    async (path: string, method: 'GET' | 'POST' = 'GET') => {
+      const res = await t.app.request(`${TEST_ORIGIN}${path}`, {
+        method,
+        headers: method === 'POST' ? { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN } : {},
+        body: method === 'POST' ? '' : undefined,
+        redirect: 'manual',
+      });
+      return { status: res.status, location: res.headers.get('location'), text: await res.text() };
+    };
+  /** A £187.20 job with a 20 % deposit paid at booking, completed with the balance left to pay. */
+  async function completedUnpaid() {
+    const s = await setup();
+    await s.takePayments({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const { reference, token } = await s.paidBooking();
+    const accepted = await s.t.call('POST', `/api/bookings/${reference}/accept`, { token: s.op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1) as string;
+    for (const status of ['on_the_way', 'arrived', 'loaded']) {
+      expect((await s.t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+      // The pay link is for a completed job only.
+      expect((await s.t.call('POST', `/api/driver/${driverToken}/pay-link`)).json.code).toBe('BOOKING_OUT_OF_ORDER');
+    }
+    const completed = await s.t.call('POST', `/api/driver/${driverToken}/status`, { body: { status: 'completed' } });
+    expect(completed.json).toMatchObject({ status: 'completed', balance: 149.76, payByLink: true, payLink: null });
+    // A completed job carries no old ETA, on the driver's page or the motorist's.
+    expect(completed.json.eta).toBeNull();
+    expect((await s.t.call('GET', `/api/jobs/${token}`)).json.eta).toBeNull();
+    const page = pageOf(s.t);
+    const receipt = async () => {
+      const res = await s.t.app.request(`${TEST_ORIGIN}/api/jobs/${token}/receipt`);
+      expect(res.status).toBe(200);
+      return pdfText(new Uint8Array(await res.arrayBuffer()));
+    };
+    return { ...s, reference, token, driverToken, page, receipt };
+  }
+
+  it('makes the link once (stored hashed), texts it to the motorist once, and a card payment on it records the balance as card with a new receipt saying Paid', async () => {
+    const { t, op, fake, worker, reference, token, driverToken, page, receipt } = await completedUnpaid();
+    const made = await t.call('POST', `/api/driver/${driverToken}/pay-link`);
+    expect(made.status).toBe(200);
+    const link = made.json.payLink as string;
+    expect(link).toMatch(new RegExp(`^${t.config.publicUrl}/balance/[A-Za-z0-9_-]{32}$`));
+    const payToken = link.split('/').at(-1) as string;
+    // The same link again, and the operator sees it too; the token itself is stored nowhere, only its hash.
+    expect((await t.call('POST', `/api/driver/${driverToken}/pay-link`)).json.payLink).toBe(link);
+    expect((await t.call('POST', `/api/bookings/${reference}/pay-link`, { token: op.token })).json).toMatchObject({ payLink: link, payByLink: true });
+    const stored =
+      JSON.stringify(t.deps.db.$client.prepare('select * from bookings').all()) + JSON.stringify(t.deps.db.$client.prepare('select * from mail_outbox').all());
+    expect(stored).not.toContain(payToken);
+    expect(stored).toContain(createHash('sha256').update(payToken).digest('base64url'));
+
+    // One text to the motorist with the link, one GSM-7 segment; asked again, no second text.
+    await worker.tick();
+    await worker.tick();
+    const texts = fake.received.filter((m) => m.to === '+447700900123' && m.body.includes('/balance/')).map((m) => m.body);
+    const company = t.deps.db.$client.prepare('select name from companies where id = ?').pluck().get(op.companyId) as string;
+    expect(texts).toEqual([`${company}: pay the balance of £149.76 for TQ-${reference} by card here: ${link}`]);
+    expect(gsm7Length(texts[0]!)).toBeLessThanOrEqual(160);
+
+    // The unpaid receipt says "Balance due" with the pay link.
+    const unpaid = await receipt();
+    expect(unpaid).toContain('Balance due £149.76');
+    expect(unpaid).toContain('Pay the balance by card:');
+    expect(unpaid.replace(/\s+/g, '')).toContain(link);
+
+    // The link's page: what is left to pay, and a button that opens a checkout on the operator's account.
+    const open = await page(`/balance/${payToken}`);
+    expect(open.status).toBe(200);
+    expect(open.text).toContain('Pay £149.76 by card');
+    expect(open.text).toContain(`Balance for recovery TQ-${reference}`);
+    const toCheckout = await page(`/balance/${payToken}`, 'POST');
+    expect(toCheckout.status).toBe(303);
+    expect(toCheckout.location).toMatch(/\/pay\/cs_local_/);
+    // The same checkout while it is open.
+    expect((await page(`/balance/${payToken}`, 'POST')).location).toBe(toCheckout.location);
+    const card = await page(new URL(toCheckout.location as string).pathname);
+    expect(card.text).toContain('Pay £149.76');
+    const paid = await page(new URL(toCheckout.location as string).pathname, 'POST');
+    expect(paid).toMatchObject({ status: 303, location: link });
+    expect((await page(`/balance/${payToken}`)).text).toContain('Paid. Thank you.');
+
+    expect((await t.call('GET', `/api/jobs/${token}`)).json).toMatchObject({ balance: 0, balanceRecorded: 'card' });
+    expect((await t.call('GET', `/api/driver/${driverToken}`)).json).toMatchObject({ balance: 0, balanceRecorded: 'card', payByLink: false, payLink: null });
+    const after = await receipt();
+    expect(after).toMatch(/Paid: deposit by card,[^\n]*£187\.20\n[^\n]*by card\n/);
+    expect(after).not.toContain('Balance due');
+    expect(after).not.toContain('Pay the balance by card');
+    expect(((await t.call('GET', `/api/jobs/${token}/documents`)).json as unknown[]).length).toBe(2);
+    const logged = (await t.call('GET', '/api/audit', { token: op.token })).json.events as Array<Record<string, unknown>>;
+    expect(logged.filter((e) => e.kind === 'balance-recorded').map((e) => [e.personName, e.after])).toEqual([['Pay link', { balance: 'card' }]]);
+    // Paid: no more link, and a second payment cannot be opened.
+    expect((await t.call('POST', `/api/driver/${driverToken}/pay-link`)).json.code).toBe('BALANCE_RECORDED');
+    expect((await page(`/balance/${payToken}`, 'POST')).status).toBe(303);
+    expect(t.deps.db.$client.prepare('select count(*) from balance_checkouts').pluck().get()).toBe(1);
+  });
+
+  it('refuses a link without a ready payment account, and answers an unknown or cross-site pay link with a page, never a checkout', async () => {
+    const { t, op, quote, book } = await setup();
+    const page = pageOf(t);
+    // No payment account: the balance is the whole price, but no link can be made.
+    const reference = await quote();
+    await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed'])
+      expect((await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+    expect((await t.call('GET', `/api/driver/${driverToken}`)).json).toMatchObject({ payByLink: false, payLink: null });
+    expect(await t.call('POST', `/api/driver/${driverToken}/pay-link`)).toMatchObject({ status: 409, json: { code: 'PAY_LINK_UNAVAILABLE' } });
+    expect(await t.call('POST', `/api/bookings/${reference}/pay-link`, { token: op.token })).toMatchObject({
+      status: 409,
+      json: { code: 'PAY_LINK_UNAVAILABLE' },
+    });
+    const unknown = await page('/balance/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
+    expect(unknown.status).toBe(404);
+    expect(unknown.text).toContain('This pay link does not exist.');
+    expect((await page('/balance/not-a-token', 'POST')).status).toBe(404);
+    // The button's form is sent from its own page only: from another site, nothing is opened.
+    const crossSite = await t.app.request(`${TEST_ORIGIN}/balance/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://elsewhere.example' },
+      body: '',
+    });
+    expect(crossSite.status).toBe(403);
+  });
+});
+
 describe('the driver on the motorist’s map', () => {
   async function onTheWay(env: Record<string, string>) {
     const s = await setup(env);
@@ -470,6 +608,7 @@ describe('the review request', () => {
     await reviews.tick();
     await worker.tick();
     expect(reviewTexts()).toEqual([]);
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(0);
     clock.now = new Date(clock.now.getTime() + 60 * 60_000);
     await reviews.tick();
     await reviews.tick();
@@ -487,6 +626,8 @@ describe('the review request', () => {
     await reviews.tick();
     await worker.tick();
     expect(reviewTexts()).toHaveLength(1);
+    // The numbers card counts the one sent; the opted-out number's job is not.
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(1);
     await reviews.stop();
   });
 });

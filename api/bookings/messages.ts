@@ -172,6 +172,11 @@ export const motoristMessages = {
     sender !== null
       ? `${sender}: booking TQ-${reference} is cancelled, as you asked.${phone ? ` To book again, call us on ${formatPhoneNational(phone)}.` : ''}`
       : `${PLATFORM}: your recovery booking TQ-${reference} is cancelled, as you asked.`,
+  /** A completed job's balance by card: `payUrl` is the pay link (the outbox puts it in as it sends, api/bookings/job-link.ts). */
+  payLink: (sender: MotoristSender, reference: string, balancePence: number, payUrl: string) =>
+    sender !== null
+      ? `${sender}: pay the balance of ${formatPence(balancePence)} for TQ-${reference} by card here: ${payUrl}`
+      : `${PLATFORM}: pay the balance of ${formatPence(balancePence)} for your recovery TQ-${reference} by card here: ${payUrl}`,
   /** Only from a checked company (its own link): never in the platform's wording. `jobUrl` is the status page, where one tap stops them. */
   review: (sender: string, reviewUrl: string, jobUrl: string) => `${sender}: thank you! Please review us: ${reviewUrl} Stop these: ${jobUrl}`,
   expired: (sender: MotoristSender, reference: string, phone: string | null) =>

@@ -9,7 +9,11 @@ import type { AppDeps } from '../platform/deps';
 import type { BookingPort } from '../payments/service';
 import { bookingAlerts, factsOfBooking, leadStatusAfter } from './alerts';
 import { deleteAwaitingPayment } from '../payments/store';
-import { bookingById, deleteAwaitingBooking, moveBooking } from './store';
+import { recordAudit, SYSTEM } from '../team/audit';
+import { bookingById, deleteAwaitingBooking, moveBooking, recordBalance } from './store';
+
+/** Who the audit log says recorded a balance paid through the pay link. */
+export const PAY_LINK_ACTOR = { ...SYSTEM, label: 'Pay link' } as const;
 
 export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'events'>): BookingPort {
   const { db } = deps;
@@ -38,6 +42,27 @@ export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' |
       if (!moved) return false;
       await deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind: moved, messages: moved === 'requested' });
       return true;
+    },
+
+    /**
+     * The balance paid by card through the pay link: recorded as card with the checkout, unless
+     * the balance was recorded as paid another way meanwhile (the payment is still recorded); the
+     * updated receipt and the open pages follow (`job.changed`, kind `balance`).
+     */
+    async balancePaid(bookingId, apply) {
+      const b = bookingById(db, bookingId);
+      if (!b) return false;
+      const now = deps.now();
+      const applied = await write(db, () => {
+        if (!apply()) return false;
+        if (recordBalance(db, b.id, 'card', now.toISOString())) {
+          const event = { kind: 'balance-recorded', subject: b.reference, before: { balance: b.balanceMethod }, after: { balance: 'card' } } as const;
+          recordAudit(db, PAY_LINK_ACTOR, { companyId: b.companyId, ...event }, now);
+        }
+        return true;
+      });
+      if (applied) await deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind: 'balance', messages: false });
+      return applied;
     },
 
     /**

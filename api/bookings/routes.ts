@@ -102,6 +102,8 @@ export function bookingRoutes(parts: AppParts) {
       return c.json(await bookings.driverStep(c.req.param('token'), body.status, body.balanceMethod), 200);
     },
     driverBalance: async (c) => c.json(await bookings.driverBalance(c.req.param('token'), c.req.valid('json').method), 200),
+    driverPayLink: async (c) => c.json(await bookings.driverPayLink(c.req.param('token')), 200),
+    payLink: async (c) => c.json(await bookings.operatorPayLink(currentUser(c).companyId, c.req.param('reference')), 200),
     driverPosition: async (c) => c.json(await bookings.driverPosition(c.req.param('token'), c.req.valid('json')), 200),
     jobEvents: (c) => {
       const { id, view } = bookings.job(c.req.param('token'));

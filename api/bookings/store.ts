@@ -37,6 +37,10 @@ export interface BookingRow {
   finishedAt: string | null;
   balanceMethod: string | null;
   balancePaidAt: string | null;
+  /** The balance's pay link's salt (api/bookings/tokens.ts), once the link was asked for; null before. */
+  paySalt: string | null;
+  /** When the pay link was texted to the motorist, or null. */
+  payLinkTextedAt: string | null;
   statusChangedAt: string;
   createdAt: string;
   /** A job for later: its slot (docs/product.md §23); null for a job for now. */
@@ -87,7 +91,7 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
   b.driver_salt as driverSalt, b.respond_by as respondBy, b.eta_minutes as etaMinutes, b.eta_at as etaAt,
   b.eta_from_position as etaFromPosition, b.driver_name as driverName, b.decline_reason as declineReason,
   b.driver_lat as driverLat, b.driver_lng as driverLng, b.driver_position_at as driverPositionAt,
-  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.balance_method as balanceMethod, b.balance_paid_at as balancePaidAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt,
+  b.accepted_at as acceptedAt, b.finished_at as finishedAt, b.balance_method as balanceMethod, b.balance_paid_at as balancePaidAt, b.pay_salt as paySalt, b.pay_link_texted_at as payLinkTextedAt, b.status_changed_at as statusChangedAt, b.created_at as createdAt,
   b.scheduled_for as scheduledFor, b.window_minutes as windowMinutes, b.assigned_user_id as assignedUserId`;
 
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
@@ -115,6 +119,29 @@ export function bookingByReference(db: Db, reference: string): BookingWithQuote 
 
 export function bookingById(db: Db, id: number): BookingWithQuote | undefined {
   return statement(db, 'byId', `${WITH_QUOTE} where b.id = ?`).get(id) as BookingWithQuote | undefined;
+}
+
+/** The booking of a balance's pay link (docs/product.md §22), by its token's hash. */
+export function bookingByPayToken(db: Db, hash: string): BookingWithQuote | undefined {
+  return statement(db, 'byPay', `${WITH_QUOTE} where b.pay_token_hash = ?`).get(hash) as BookingWithQuote | undefined;
+}
+
+/** The salt of a booking's pay link, or null before it was asked for. */
+export function paySaltOf(db: Db, id: number): string | null {
+  const row = statement(db, 'paySalt', 'select pay_salt as salt from bookings where id = ?').get(id) as { salt: string | null } | undefined;
+  return row?.salt ?? null;
+}
+
+/** Keeps a pay link's salt and its token's hash, once: false when the booking has one already. */
+export function setPayLink(db: Db, id: number, salt: string, hash: string): boolean {
+  return (
+    statement(db, 'setPayLink', 'update bookings set pay_salt = ?, pay_token_hash = ? where id = ? and pay_salt is null').run(salt, hash, id).changes === 1
+  );
+}
+
+/** Marks the pay link texted to the motorist; false when it was already (once per job). */
+export function markPayLinkTexted(db: Db, id: number, at: string): boolean {
+  return statement(db, 'payLinkTexted', 'update bookings set pay_link_texted_at = ? where id = ? and pay_link_texted_at is null').run(at, id).changes === 1;
 }
 
 export function bookingByJobToken(db: Db, hash: string): BookingWithQuote | undefined {

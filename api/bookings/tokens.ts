@@ -5,7 +5,8 @@
 //    form (a retry after a dropped connection) is answered with the same token, and one made
 //    anywhere else is not;
 //  - the driver token over a random salt kept with the booking, so the portal can show the
-//    driver's link again whenever the operator asks.
+//    driver's link again whenever the operator asks; the balance's pay link the same way, over a
+//    salt of its own made when the link is first asked for.
 // Only their SHA-256 hashes are stored and looked up: a copy of the database alone opens no job.
 // The job token cannot be made again (its input, the form's key, is not kept), yet the motorist's
 // first text carries its link; so it is also kept encrypted with the booking (jobTokenBox below),
@@ -21,6 +22,8 @@ export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
 export interface BookingTokens {
   jobToken(quoteId: number, bookingKey: string): string;
   driverToken(bookingId: number, salt: string): string;
+  /** The balance's pay link (docs/product.md §22): over its own random salt, so the driver's QR code can be shown again. */
+  payToken(bookingId: number, salt: string): string;
 }
 
 export function bookingTokens(sessionSecret: string): BookingTokens {
@@ -29,6 +32,7 @@ export function bookingTokens(sessionSecret: string): BookingTokens {
   return {
     jobToken: (quoteId, bookingKey) => token(`job:${quoteId}:${bookingKey}`),
     driverToken: (bookingId, salt) => token(`driver:${bookingId}:${salt}`),
+    payToken: (bookingId, salt) => token(`pay:${bookingId}:${salt}`),
   };
 }
 

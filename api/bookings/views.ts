@@ -12,6 +12,8 @@ type History = { status: BookingStatus; at: string }[];
 
 const etaOf = (b: BookingWithQuote) =>
   b.etaMinutes !== null && b.etaAt !== null ? { minutes: b.etaMinutes, at: b.etaAt, fromPosition: b.etaFromPosition === 1 } : null;
+/** The ETA as the motorist's and the driver's pages carry it: only while the driver is yet to arrive, never an old one after. */
+const pendingEtaOf = (b: BookingWithQuote) => (b.status === 'accepted' || b.status === 'on_the_way' ? etaOf(b) : null);
 /** The payment at booking; the checkout link only while it is awaited (docs/product.md §21). */
 export const paymentOf = (b: BookingWithQuote): BookingPayment | null =>
   b.paymentKind === null || b.paymentStatus === null
@@ -54,7 +56,7 @@ export function toJobView(b: BookingWithQuote, history: History, map?: { tilesUr
     price: penceToPounds(b.pricePence),
     createdAt: b.createdAt,
     respondBy: b.respondBy,
-    eta: etaOf(b),
+    eta: pendingEtaOf(b),
     driverName: b.driverName,
     declineReason: b.declineReason,
     history,
@@ -68,7 +70,14 @@ export function toJobView(b: BookingWithQuote, history: History, map?: { tilesUr
   };
 }
 
-export function toDriverView(b: BookingWithQuote): DriverView {
+/** The balance's pay link as a view carries it (docs/product.md §22): whether one may be made, and the link once made. */
+export interface PayLinkView {
+  payByLink: boolean;
+  payLink: string | null;
+}
+const NO_PAY_LINK: PayLinkView = { payByLink: false, payLink: null };
+
+export function toDriverView(b: BookingWithQuote, pay: PayLinkView = NO_PAY_LINK): DriverView {
   return {
     reference: b.reference,
     status: b.status,
@@ -85,14 +94,15 @@ export function toDriverView(b: BookingWithQuote): DriverView {
     rolling: b.rollingStatus ? rollingWords(b.rollingStatus, 'sentence') : null,
     passengers: b.passengerCount,
     ...balanceOf(b),
+    ...pay,
     position: positionOf(b),
-    eta: etaOf(b),
+    eta: pendingEtaOf(b),
     sharingPosition: b.status === 'on_the_way' && b.driverPositionAt !== null,
     ...laterOf(b),
   };
 }
 
-export function toBooking(b: BookingWithQuote, history: History, driverUrl: string | null): Booking {
+export function toBooking(b: BookingWithQuote, history: History, driverUrl: string | null, pay: PayLinkView = NO_PAY_LINK): Booking {
   return {
     reference: b.reference,
     status: b.status,
@@ -115,6 +125,7 @@ export function toBooking(b: BookingWithQuote, history: History, driverUrl: stri
     history,
     payment: paymentOf(b),
     ...balanceOf(b),
+    ...pay,
     source: b.source ?? 'website',
     takenBy: b.takenBy,
 

@@ -177,6 +177,24 @@ export const bookings = {
       410: jobClosed,
     },
   }),
+  driverPayLink: route({
+    method: 'post',
+    path: '/api/driver/{token}/pay-link',
+    'x-access': 'public',
+    'x-rate-limit': ['driver'],
+    tags: ['Public'],
+    summary:
+      'The balance of a completed job by card: makes its pay link (for the driver’s QR code, `payLink`) on the operator’s payment account and texts it to the motorist, once',
+    parameters: tokenParameter('driver'),
+    responses: {
+      200: json(driverViewSchema, 'The pay link is `payLink`'),
+      404: jobMissing,
+      409: error(
+        'Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), paid already (BALANCE_RECORDED), or no payment account ready (PAY_LINK_UNAVAILABLE)',
+      ),
+      410: jobClosed,
+    },
+  }),
   driverPosition: route({
     method: 'post',
     path: '/api/driver/{token}/position',
@@ -227,6 +245,22 @@ export const bookings = {
       200: json(bookingSchema, 'Recorded'),
       404: bookingMissing,
       409: error('Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), or recorded as paid already (BALANCE_RECORDED)'),
+    },
+  }),
+  payLink: route({
+    method: 'post',
+    path: '/api/bookings/{reference}/pay-link',
+    'x-access': 'operator',
+    'x-roles': OFFICE,
+    tags: ['Bookings'],
+    summary: 'The balance of a completed job by card: makes its pay link on the company’s payment account and texts it to the motorist, once',
+    parameters: [referenceParameter],
+    responses: {
+      200: json(bookingSchema, 'The pay link is `payLink`'),
+      404: bookingMissing,
+      409: error(
+        'Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), paid already (BALANCE_RECORDED), or no payment account ready (PAY_LINK_UNAVAILABLE)',
+      ),
     },
   }),
   decline: route({

@@ -190,6 +190,49 @@ describe('assigning a job', () => {
   });
 });
 
+describe('the driver told when their job will not happen', () => {
+  it('texts the assigned driver once when the motorist cancels or the office declines, and no one without a number', async () => {
+    const { t, fake, owner, book, worker } = await setup();
+    const a = await t.teammate(owner, 'driver');
+    const silentDriver = await t.teammate(owner, 'driver');
+    expect((await t.call('PUT', '/api/me/phone', { token: a.token, body: { phone: '07700 900457' } })).status).toBe(200);
+    const cancelled = await book();
+    await t.call('POST', `/api/bookings/${cancelled.reference}/accept`, { token: owner.token, body: { etaMinutes: 20 } });
+    expect((await t.call('POST', `/api/bookings/${cancelled.reference}/assign`, { token: owner.token, body: { driverId: a.id, truckId: null } })).status).toBe(
+      200,
+    );
+    expect((await t.call('POST', `/api/jobs/${cancelled.jobToken}/cancel`)).status).toBe(200);
+    const declined = await book();
+    expect((await t.call('POST', `/api/bookings/${declined.reference}/assign`, { token: owner.token, body: { driverId: a.id, truckId: null } })).status).toBe(
+      200,
+    );
+    expect((await t.call('POST', `/api/bookings/${declined.reference}/decline`, { token: owner.token, body: { reason: 'No truck free' } })).status).toBe(200);
+    const other = await book();
+    await t.call('POST', `/api/bookings/${other.reference}/accept`, { token: owner.token, body: { etaMinutes: 20 } });
+    await t.call('POST', `/api/bookings/${other.reference}/assign`, { token: owner.token, body: { driverId: silentDriver.id, truckId: null } });
+    expect((await t.call('POST', `/api/jobs/${other.jobToken}/cancel`)).status).toBe(200);
+    await worker.tick();
+    await worker.tick();
+    // In the outbox's order (a booking's own messages first), not necessarily the order written.
+    expect(
+      fake.received
+        .filter((m) => m.to === '+447700900457')
+        .map((m) => m.body)
+        .sort(),
+    ).toEqual(
+      [
+        `RecoveryQuote: job TQ-${cancelled.reference} is yours: M1 1AE to M4 4BF. Open it: ${t.config.publicUrl}/dashboard/my-jobs`,
+        `RecoveryQuote: job TQ-${cancelled.reference} is cancelled. Do not go to it; if you set off, turn back.`,
+        `RecoveryQuote: job TQ-${declined.reference} is yours: M1 1AE to M4 4BF. Open it: ${t.config.publicUrl}/dashboard/my-jobs`,
+        `RecoveryQuote: job TQ-${declined.reference} was declined. Do not go to it.`,
+      ].sort(),
+    );
+    // Each once: the outbox holds one text per job and kind.
+    const rows = t.deps.db.select().from(mailOutbox).all();
+    expect(rows.filter((r) => r.to === '+447700900457' && /cancelled|declined/.test(r.text))).toHaveLength(2);
+  });
+});
+
 describe('a driver’s own jobs', () => {
   it('reads and moves only the jobs assigned to them, without the driver’s link; the motorist’s cancel reaches their screen', async () => {
     const { t, owner, book, frames } = await setup();

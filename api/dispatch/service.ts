@@ -155,6 +155,22 @@ export function dispatchService(deps: DispatchDeps) {
     ];
   }
 
+  // The driver a job is assigned to is texted when it will not happen (a cancellation, by the
+  // motorist or the office, or a decline), once, when their number is set: their page may be closed.
+  deps.events.on('job.changed', async ({ bookingId, kind }) => {
+    if (kind !== 'cancelled' && kind !== 'declined') return;
+    const b = bookingById(db, bookingId);
+    const driver = b?.assignedUserId ? personOf(db, b.companyId, b.assignedUserId) : undefined;
+    if (!b || !driver?.phone) return;
+    const at = deps.now().toISOString();
+    const texts = personText(b, driver.phone, `${kind}-${driver.id}`, driverMessages[kind](b), at).map((row) => ({
+      ...row,
+      dedupeKey: bookingMessageKey(b.id, 'operator', `driver-${kind}-${driver.id}`),
+    }));
+    await write(db, () => insertOutboxRows(db, texts));
+    await deps.events.emit('messages.written', { companyId: b.companyId });
+  });
+
   /** The job of the company by reference, as the bookings' rules find it (404 for another company's). */
   function ownJob(companyId: number, reference: string): BookingWithQuote {
     const id = bookings.operatorBookingId(companyId, reference);

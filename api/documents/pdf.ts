@@ -39,7 +39,12 @@ export interface DocumentDetails {
 export type PrintedKind = DocumentKind | 'delivery_note' | 'statement';
 const PRINTED_TITLES: Record<PrintedKind, string> = { ...DOCUMENT_TITLES, delivery_note: 'Delivery note', statement: 'Statement' };
 
+/** Above the balance's pay link on an unpaid receipt or invoice. */
+export const PAY_LINK_LINE = 'Pay the balance by card:';
+
 export interface PrintableDocument {
+  /** The balance's pay link, while a balance is due and a link was made: printed under the totals, never frozen (docs/product.md §22). */
+  payLink?: string | null;
   kind: PrintedKind;
   number: number;
   issuedAt: string;
@@ -276,6 +281,15 @@ export async function renderDocumentPdf(doc: PrintableDocument): Promise<Uint8Ar
     }
   }
 
+  if (doc.payLink && t.balancePence > 0) {
+    down(20);
+    text(PAY_LINK_LINE, MARGIN, 10, bold);
+    // A link wraps at any character (it has no spaces to break at), across the page's width.
+    for (const part of doc.payLink.match(/.{1,90}/g) ?? []) {
+      down(13);
+      text(part, MARGIN, 9, regular);
+    }
+  }
   down(36);
   const footer =
     doc.kind === 'delivery_note'

@@ -18,7 +18,10 @@ import {
 import { penceToPounds } from '#shared/money';
 import { BALANCE_METHODS, balancePaidBy, wasTaken, type BalanceMethod } from '#shared/payments';
 import { londonDate } from '../engine/calendar/uk-calendar';
+import { payUrl } from '../bookings/job-link';
 import { bookingById, type BookingWithQuote } from '../bookings/store';
+import { bookingTokens } from '../bookings/tokens';
+import { balanceDuePence } from '../bookings/views';
 import { findCompanyById, updateCompany, type CompanyPatch } from '../company/store';
 import { getPricing } from '../company/pricing-store';
 import { paymentByBooking } from '../payments/store';
@@ -69,8 +72,9 @@ const summary = (row: DocumentRow): DocumentSummary => ({
 /** A document's number as a path gives it ('000012' or '12'); null when it is not one. */
 const numberOf = (typed: string): number | null => (/^\d{1,9}$/.test(typed) ? Number(typed) : null);
 
-export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'events'>) {
-  const { db, logger, now } = deps;
+export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'events' | 'config'>) {
+  const { db, logger, now, config } = deps;
+  const tokens = bookingTokens(config.sessionSecret);
   /** A job on account's delivery note, which replaces its receipt (api/accounts/service.ts); attached once both are built. */
   let deliveryNoteOf: ((bookingId: number) => PrintableDocument | undefined) | undefined;
 
@@ -227,8 +231,19 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
     return row;
   }
 
+  /**
+   * The balance's pay link printed under an unpaid receipt or invoice (docs/product.md §22): not
+   * frozen with the document (it holds a token, and stops once paid), put in as it is drawn.
+   */
+  function payLinkFor(row: DocumentRow): string | null {
+    if (row.kind === 'credit_note' || parse<DocumentTotals>(row.totals).balancePence <= 0) return null;
+    const b = row.bookingId === null ? undefined : bookingById(db, row.bookingId);
+    if (!b?.paySalt || balanceDuePence(b) === 0) return null;
+    return payUrl(config.publicUrl, tokens.payToken(b.id, b.paySalt));
+  }
+
   const pdfOf = async (row: DocumentRow) => ({
-    bytes: await renderDocumentPdf(printable(row)),
+    bytes: await renderDocumentPdf({ ...printable(row), payLink: payLinkFor(row) }),
     filename: `${DOCUMENT_TITLES[row.kind].toLowerCase().replaceAll(' ', '-')}-${documentNumber(row.number)}.pdf`,
   });
 

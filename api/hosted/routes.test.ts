@@ -337,6 +337,11 @@ describe('a company page that does not quote', () => {
     expect(page).not.toContain('<recovery-quote');
     expect(page).not.toContain('widget.js');
     expect(page).not.toContain('404');
+    // No promise it cannot keep: no instant price in its title, its description or its previews.
+    expect(page).toContain('<title>Pennine Recovery – Vehicle recovery</title>');
+    expect(page).not.toMatch(/instant|in seconds/i);
+    // The operator's colours stay.
+    expect(page).toContain(company.primaryColour);
   });
 
   it('says a company with no number has not set up online quotes yet, with no form', async () => {
@@ -344,5 +349,7 @@ describe('a company page that does not quote', () => {
     expect(res.status).toBe(200);
     expect(page).toContain('Online quotes from Pennine Recovery are not set up yet');
     expect(page).not.toContain('<recovery-quote');
+    // No "try again later": nothing says it will.
+    expect(page).not.toContain('try again later');
   });
 });

@@ -152,17 +152,21 @@ const CLOSED_CSS = `.closed{margin:32px 16px;padding:24px;background:#fff;border
 
 function closedNotice(company: HostedCompany, state: Exclude<OnlineQuotes, 'open'>) {
   return html`<section class="closed" aria-labelledby="closed-title"><h2 id="closed-title">${quotesClosedMessage(company.name, state)}</h2>
-<p>${company.phone || company.whatsapp ? 'Please contact us directly:' : 'Please try again later.'}</p>
+${company.phone || company.whatsapp ? html`<p>Please contact us directly:</p>` : company.email ? html`<p>Please contact us by email: <a href="mailto:${company.email}">${company.email}</a></p>` : ''}
 ${company.phone ? html`<a class="call" href="${telUrl(company.phone)}">Call ${formatPhoneNational(company.phone)}</a>` : ''}
 ${company.whatsapp ? html`<a class="call" href="https://wa.me/${whatsappNumber(company.whatsapp)}" rel="noopener">WhatsApp ${formatPhoneNational(company.whatsapp)}</a>` : ''}
 </section>`;
 }
 
 function companyPage(company: HostedCompany & { onlineQuotes: OnlineQuotes }, css: string, slug: string, pageUrl: string) {
-  const title = `${company.name} – Instant Recovery Quote`;
+  // A page that does not quote promises no instant price: not in its title, its description or its links' previews.
+  const quoting = company.onlineQuotes === 'open';
+  const title = quoting ? `${company.name} – Instant Recovery Quote` : `${company.name} – Vehicle recovery`;
   const description =
     company.companyDescription?.trim() ||
-    `Get an instant vehicle recovery quote from ${company.name}. Enter your pickup and destination postcodes for a price in seconds.`;
+    (quoting
+      ? `Get an instant vehicle recovery quote from ${company.name}. Enter your pickup and destination postcodes for a price in seconds.`
+      : `Vehicle recovery by ${company.name}.`);
   const year = new Date().getFullYear();
   const area = serviceAreaText(company);
   const features = featureBlocks(company);

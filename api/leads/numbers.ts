@@ -1,7 +1,7 @@
 // The numbers at the top of the Quotes tab, from one read of the company's last 30 UK days
 // (oldest first): counts, shares, the median total, quotes per day and the top pickup districts;
 // and from the same days' bookings: how many, how many completed, the median time to accept, and
-// the money taken at booking less refunds (docs/product.md §21).
+// the money taken at booking less refunds (docs/product.md §21), and the review requests sent.
 import { penceToPounds } from '#shared/money';
 import { keptPence } from '#shared/payments';
 import { paymentAmountsOfRow } from '../payments/store';
@@ -77,6 +77,7 @@ export function leadNumbers(
     ),
     phoneQuotes,
     phoneBookings: booked.filter((booking) => booking.phone === 1).length,
+    reviewRequests: booked.filter((booking) => booking.reviewRequestedAt !== null && booking.reviewRequestedAt !== undefined).length,
   };
 }
 

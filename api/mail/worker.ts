@@ -50,7 +50,7 @@ import type { AlertChannel } from '#shared/leads';
 import { JobLinkUnavailable, withJobLink } from '../bookings/job-link';
 import { withQuoteLink } from '../phone/link-fill';
 import { quoteLinkTokens } from '../phone/link-token';
-import { jobTokenBox } from '../bookings/tokens';
+import { bookingTokens, jobTokenBox } from '../bookings/tokens';
 import { documentAttachment } from '../documents/attachment';
 
 /** The outbox writer's job name (quote alerts, digests, daily summaries). */
@@ -190,6 +190,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   const transport = options.transport ?? (config.mail.smtpUrl ? smtpTransport(config.mail.smtpUrl) : undefined);
   const sms = options.smsTransport ?? (config.sms ? twilioTransport(config.sms) : undefined);
   const box = jobTokenBox(config.sessionSecret);
+  const tokens = bookingTokens(config.sessionSecret);
   const quoteLinks = quoteLinkTokens(config.sessionSecret);
   const everyMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   // A first start alerts from here on, not for every quote stored before alerts existed.
@@ -357,7 +358,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
         return 'held' as const;
       }
       try {
-        const mail = withJobLink(db, due, withLink(db, due, config.publicUrl, at), box, config.publicUrl);
+        const mail = withJobLink(db, due, withLink(db, due, config.publicUrl, at), box, config.publicUrl, tokens);
         return { r: due, mail: withQuoteLink(db, due, mail, quoteLinks, config.publicUrl) };
       } catch (error) {
         if (!(error instanceof JobLinkUnavailable || error instanceof InvitationClosed)) throw error;

@@ -21,6 +21,11 @@ export interface BookingPort {
   paymentSettled(bookingId: number, apply: () => boolean): Promise<boolean>;
   /** Deletes a booking still awaiting payment, with its payment (`also` runs in the same transaction). */
   paymentAbandoned(bookingId: number, also?: () => void): Promise<boolean>;
+  /**
+   * A completed job's balance paid through its pay link: runs `apply` (the checkout marked paid)
+   * in one transaction with the balance recorded as card; false when `apply` answers false.
+   */
+  balancePaid(bookingId: number, apply: () => boolean): Promise<boolean>;
 }
 
 export const ruleOf = (row: PaymentSettingsRow | undefined): PaymentRule => ({

@@ -13,7 +13,7 @@ import type { AppEnv } from '../platform/http/context';
 import { isOwnOriginPost } from '../platform/http/security';
 import type { CheckoutState, PaymentProvider } from './provider';
 import type { PaymentService } from './service';
-import { paymentBySession } from './store';
+import { type BalanceCheckoutRow, paymentBySession } from './store';
 import { onboardingReturnPath } from './stripe';
 
 export const LOCAL_PAYMENTS_NOTE = 'Local payments mode: this page stands in for Stripe. No card is needed and nothing is charged.';
@@ -103,6 +103,7 @@ export function absentLocalPaymentPages() {
 /** Local mode's connect and card pages, served by this app in place of Stripe's. */
 export function localPaymentPages(
   config: Config,
+  now: () => Date,
   payments: PaymentService,
   company: (companyId: number) => { name: string; reference: (bookingId: number) => string } | undefined,
 ) {
@@ -129,6 +130,38 @@ export function localPaymentPages(
   const unknown = (c: Context<AppEnv>) =>
     c.html(checkoutMessagePage({ heading: 'Payment not found', text: 'This payment page does not exist.', linkText: 'Go back', linkUrl: '/' }), 404);
 
+  /** A completed job's balance by its pay link (docs/product.md §22): the same card page, one line. */
+  async function balancePage(c: Context<AppEnv>, row: BalanceCheckoutRow) {
+    const owner = company(row.companyId);
+    if (!owner) return unknown(c);
+    const back = (await payments.balanceReturnUrl(row)) || '/';
+    if (row.status === 'paid') {
+      return c.html(checkoutMessagePage({ heading: 'Payment complete', text: 'This payment is already made.', linkText: 'Go back', linkUrl: back }));
+    }
+    if (row.status !== 'awaiting' || Date.parse(row.checkoutExpiresAt) <= now().getTime()) {
+      return c.html(
+        checkoutMessagePage({
+          heading: 'Payment expired',
+          text: 'This payment page has expired. Open the pay link again.',
+          linkText: 'Go back',
+          linkUrl: back,
+        }),
+        410,
+      );
+    }
+    const reference = owner.reference(row.bookingId);
+    return c.html(
+      cardPage({
+        companyName: owner.name,
+        reference,
+        kindLabel: 'Balance',
+        lines: [{ label: `Balance for recovery TQ-${reference}`, amountPence: row.amountPence }],
+        amountPence: row.amountPence,
+        cancelUrl: back,
+      }),
+    );
+  }
+
   return new Hono<AppEnv>()
     .get('/payments/connect', (c) => {
       noStore(c);
@@ -147,6 +180,8 @@ export function localPaymentPages(
     })
     .get('/pay/:id', async (c) => {
       noStore(c);
+      const balance = payments.balanceCheckoutOf(c.req.param('id'));
+      if (balance?.provider === 'local') return balancePage(c, balance);
       const found = payments.localCheckout(c.req.param('id'));
       const owner = found && company(found.payment.companyId);
       if (!found || !owner) return unknown(c);
@@ -179,6 +214,12 @@ export function localPaymentPages(
     .post('/pay/:id', async (c) => {
       noStore(c);
       if (!isOwnOriginPost(c, config.publicUrl)) return refused(c);
+      const balance = payments.balanceCheckoutOf(c.req.param('id'));
+      if (balance?.provider === 'local') {
+        const outcome = await payments.localPayBalance(balance);
+        if (outcome === 'expired') return c.redirect(localCheckoutPath(c.req.param('id')), 303);
+        return c.redirect((await payments.balanceReturnUrl(balance)) || '/', 303);
+      }
       const { outcome, jobUrl } = await payments.localPay(c.req.param('id'));
       if (outcome === 'unknown' || !jobUrl) return unknown(c);
       if (outcome === 'expired') return c.redirect(localCheckoutPath(c.req.param('id')), 303);

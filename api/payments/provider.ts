@@ -11,7 +11,8 @@ export interface CheckoutRequest {
   accountId: string;
   /** The quote's reference without TQ-. */
   reference: string;
-  kind: PaymentKind;
+  /** What a booking pays at booking, or a completed job's balance through its pay link (docs/product.md §22). */
+  kind: PaymentKind | 'balance';
   amountPence: number;
   lines: QuoteLine[];
   /** What the motorist reads on the checkout page: what the amount is for. */

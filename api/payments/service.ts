@@ -12,6 +12,7 @@
 // (webhooks.ts: webhooks and reconciliation). This factory composes them into the one service.
 import type { AppDeps } from '../platform/deps';
 import { accountPart } from './account';
+import { balancePart } from './balance';
 import { checkoutPart } from './checkout';
 import { type BookingPort, paymentContext } from './context';
 import type { PaymentProvider } from './provider';
@@ -25,10 +26,12 @@ export { STALE_EVENT, UNKNOWN_ACCOUNT, type WebhookOutcome } from './webhooks';
 export function paymentService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now' | 'events'>, provider: PaymentProvider, bookings: BookingPort) {
   const ctx = paymentContext(deps, provider, bookings);
   const refunds = refundPart(ctx);
+  const balance = balancePart(ctx);
   const service = {
     ...accountPart(ctx),
     ...checkoutPart(ctx),
-    ...webhookPart(ctx, refunds),
+    ...balance,
+    ...webhookPart(ctx, refunds, balance),
     ...refunds,
   };
   // The money follows the job: refunded or released when it will not happen, captured when done.

@@ -5,7 +5,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { PaymentAmounts, PaymentKind, PaymentStatus } from '#shared/payments';
 import type { Db } from '../platform/db/client';
 import { prepared } from '../platform/db/prepared';
-import { paymentEvents, paymentSettings, payments } from '../platform/db/schema';
+import { balanceCheckouts, paymentEvents, paymentSettings, payments } from '../platform/db/schema';
 
 export type PaymentSettingsRow = typeof paymentSettings.$inferSelect;
 
@@ -154,4 +154,39 @@ export function paymentsAfterJob(db: Db, limit: number): { id: number; bookingId
        limit ?`,
     )
     .all(limit) as { id: number; bookingId: number; companyId: number; bookingStatus: string }[];
+}
+
+export type BalanceCheckoutRow = typeof balanceCheckouts.$inferSelect;
+
+export function insertBalanceCheckout(db: Db, row: typeof balanceCheckouts.$inferInsert): BalanceCheckoutRow {
+  return db.insert(balanceCheckouts).values(row).returning().get();
+}
+
+export function balanceCheckoutBySession(db: Db, sessionId: string): BalanceCheckoutRow | undefined {
+  return db.select().from(balanceCheckouts).where(eq(balanceCheckouts.checkoutSessionId, sessionId)).get();
+}
+
+/** A job's balance checkouts still awaited, newest first. */
+export function awaitedBalanceCheckouts(db: Db, bookingId: number): BalanceCheckoutRow[] {
+  return db
+    .select()
+    .from(balanceCheckouts)
+    .where(and(eq(balanceCheckouts.bookingId, bookingId), eq(balanceCheckouts.status, 'awaiting')))
+    .orderBy(sql`${balanceCheckouts.id} desc`)
+    .all();
+}
+
+/** Moves an awaited balance checkout to paid or expired; false when it was not awaited. */
+export function moveBalanceCheckout(
+  db: Db,
+  id: number,
+  patch: { status: 'paid'; paymentIntentId: string | null; paidAt: string } | { status: 'expired' },
+): boolean {
+  return (
+    db
+      .update(balanceCheckouts)
+      .set(patch)
+      .where(and(eq(balanceCheckouts.id, id), eq(balanceCheckouts.status, 'awaiting')))
+      .run().changes > 0
+  );
 }

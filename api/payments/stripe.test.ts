@@ -363,3 +363,43 @@ describe('payments: the money follows the job', () => {
     expect(fake.refunds.filter((r) => r.payment_intent === intent)).toHaveLength(1);
   });
 });
+
+describe('payments: the balance by a pay link', () => {
+  it('opens one Checkout line for the balance on the operator’s account; its webhook records the balance as card once, and the return page says paid', async () => {
+    const { t, op, accountId, reference, event } = await paidStripeBooking(fake, { rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 20 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').pop() ?? '';
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } })).status).toBe(200);
+    }
+    const link = (await t.call('POST', `/api/bookings/${reference}/pay-link`, { token: op.token })).json.payLink as string;
+    const path = new URL(link).pathname;
+    const opened = await t.app.request(`${TEST_ORIGIN}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_ORIGIN },
+      body: '',
+      redirect: 'manual',
+    });
+    expect(opened.status).toBe(303);
+    const session = [...fake.sessions.values()].find((s) => s.url === opened.headers.get('location'));
+    if (!session) throw new Error('no fake session');
+    expect(session.account).toBe(accountId);
+    expect(session.line_items_sent.map((l) => [l.name, l.unitAmount])).toEqual([[`Balance for recovery TQ-${reference}`, 14976]]);
+    const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions').at(-1);
+    expect(created?.params.get('payment_intent_data[capture_method]')).toBe('automatic');
+    expect(created?.params.get('success_url')).toBe(link);
+
+    const paid = fake.payCheckout(session.id);
+    expect(await event('checkout.session.completed', paid, { account: accountId, id: 'evt_balance_paid' })).toMatchObject({
+      status: 200,
+      json: { outcome: 'applied' },
+    });
+    expect(await event('checkout.session.completed', paid, { account: accountId, id: 'evt_balance_paid' })).toMatchObject({
+      json: { outcome: 'replayed' },
+    });
+    expect((await t.call('GET', `/api/driver/${driverToken}`)).json).toMatchObject({ balance: 0, balanceRecorded: 'card', payLink: null });
+    const page = await (await t.app.request(`${TEST_ORIGIN}${path}`)).text();
+    expect(page).toContain('Paid. Thank you.');
+    expect(((await t.call('GET', `/api/bookings/${reference}/documents`, { token: op.token })).json as unknown[]).length).toBe(2);
+  });
+});

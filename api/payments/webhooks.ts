@@ -13,7 +13,9 @@ import {
   settingsByAccount,
   type PaymentSettingsRow,
 } from './store';
+import type { balancePart } from './balance';
 import type { PaymentContext } from './context';
+import { moveBalanceCheckout } from './store';
 
 export const UNKNOWN_ACCOUNT = 'This event is not for a payment account of this platform';
 export const STALE_EVENT = 'A newer state of this account has been applied already';
@@ -27,7 +29,11 @@ const idOf = (value: unknown): string | null =>
 
 export type WebhookOutcome = { outcome: 'applied' | 'replayed' | 'ignored'; type: string };
 
-export function webhookPart(ctx: PaymentContext, refunds: { followJob: (bookingId: number, bookingStatus: string) => Promise<void> }) {
+export function webhookPart(
+  ctx: PaymentContext,
+  refunds: { followJob: (bookingId: number, bookingStatus: string) => Promise<void> },
+  balance: Pick<ReturnType<typeof balancePart>, 'settleBalance' | 'balanceCheckoutOf'>,
+) {
   const { db, logger, now, provider, settle, abandon, paymentChanged } = ctx;
   /** Applies one verified connected-account event (docs/product.md §21). */
   async function applyEvent(event: ProviderEvent, settings: PaymentSettingsRow): Promise<WebhookOutcome['outcome']> {
@@ -62,6 +68,31 @@ export function webhookPart(ctx: PaymentContext, refunds: { followJob: (bookingI
       case 'checkout.session.async_payment_succeeded':
       case 'checkout.session.expired': {
         const payment = typeof o.id === 'string' ? paymentBySession(db, o.id) : undefined;
+        // A completed job's balance paid through its pay link (docs/product.md §22).
+        const balanceRow = !payment && typeof o.id === 'string' ? balance.balanceCheckoutOf(o.id) : undefined;
+        if (balanceRow && balanceRow.accountId === event.account) {
+          let recorded: boolean | undefined;
+          const once = () => (recorded ??= record());
+          const applied =
+            event.type === 'checkout.session.expired'
+              ? await write(db, () => {
+                  if (!once()) return false;
+                  return moveBalanceCheckout(db, balanceRow.id, { status: 'expired' });
+                })
+              : await balance.settleBalance(
+                  balanceRow,
+                  {
+                    status: o.status === 'complete' ? 'complete' : 'open',
+                    settled: o.status === 'complete' && o.payment_status === 'paid',
+                    paymentIntentId: idOf(o.payment_intent),
+                  },
+                  once,
+                );
+          if (recorded === false) return 'replayed';
+          if (applied) return 'applied';
+          if (recorded === undefined) recorded = await write(db, record);
+          return recorded ? 'ignored' : 'replayed';
+        }
         // Another checkout of the operator's own (their website's, say): not ours to act on.
         if (!payment || payment.accountId !== event.account) return write(db, () => (record() ? 'ignored' : 'replayed'));
         // The event's id is recorded in the transaction that applies it, or on its own when nothing applied.

@@ -132,6 +132,17 @@ describe('demo mode', () => {
     expect(document.activeElement).toBe(screen.getByLabelText('Pickup Location'));
   });
 
+  it('leaves an incomplete postcode as typed on blur, its message under the field (before: "M16 0R" became "M1 60R")', async () => {
+    const user = userEvent.setup();
+    render(<QuoteForm demo />);
+    const pickup = screen.getByLabelText('Pickup Location');
+    await user.type(pickup, 'M16 0R');
+    await user.tab();
+    expect(pickup).toHaveProperty('value', 'M16 0R');
+    expect(pickup.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(pickup.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Please enter a valid UK postcode for pickup location');
+  });
+
   it('toasts an invalid destination postcode', async () => {
     const user = userEvent.setup();
     render(<QuoteForm demo />);

@@ -265,8 +265,11 @@ function QuoteWorkspace({ company, companyId, vehicleTypes, problemTypes, demo, 
   const normalisePostcode = (field: 'pickupPostcode' | 'destinationPostcode') => {
     const value = values[field];
     if (!value.trim()) return;
-    setValues((current) => ({ ...current, [field]: formatPostcode(value) }));
-    setErrors((current) => ({ ...current, [field]: postcodeError(value, field === 'pickupPostcode' ? 'pickup' : 'destination') }));
+    const error = postcodeError(value, field === 'pickupPostcode' ? 'pickup' : 'destination');
+    // Only a valid postcode is tidied: an incomplete one ('M16 0R') stays as typed, its message
+    // under the field, rather than rewritten into another postcode ('M1 60R').
+    if (!error) setValues((current) => ({ ...current, [field]: formatPostcode(value) }));
+    setErrors((current) => ({ ...current, [field]: error }));
   };
 
   const focusField = (field: QuoteField) => {

@@ -1,14 +1,30 @@
 // Until the operator opens the link mailed at sign-up, the portal says so at the top, with
 // "Resend": no quote alert or summary is sent until the address is verified.
 import { useMutation } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { MailWarning } from 'lucide-react';
 import { ApiRequestError, call, portalApi } from '#shared/api-client';
 import { useAuth } from '../lib/auth';
 import { Button } from './ui';
 
 export function VerifyEmailBanner() {
-  const { user } = useAuth();
+  const { user, refetch } = useAuth();
   const resend = useMutation({ mutationFn: () => call(portalApi['email-verification'].$post) });
+  const waiting = !!user && !user.emailVerified;
+  // The link is often opened in another tab (from the mail): back here, the account is read again,
+  // so the banner goes once the address is verified rather than at the next full load.
+  useEffect(() => {
+    if (!waiting) return;
+    const readAgain = () => {
+      if (document.visibilityState === 'visible') void refetch();
+    };
+    window.addEventListener('focus', readAgain);
+    document.addEventListener('visibilitychange', readAgain);
+    return () => {
+      window.removeEventListener('focus', readAgain);
+      document.removeEventListener('visibilitychange', readAgain);
+    };
+  }, [waiting, refetch]);
   if (!user || user.emailVerified) return null;
   return (
     <section aria-label="Verify your email address" className="border-b border-amber-200 bg-amber-50">

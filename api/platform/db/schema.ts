@@ -558,6 +558,14 @@ export const bookings = sqliteTable(
     balancePaidAt: text('balance_paid_at'),
     /** When the review request was written (once per job), or null. */
     reviewRequestedAt: text('review_requested_at'),
+    /**
+     * The balance's pay link (docs/product.md §22): its token is made again from this random salt
+     * (api/bookings/tokens.ts) and looked up by its hash; null until the link is first asked for.
+     */
+    paySalt: text('pay_salt'),
+    payTokenHash: text('pay_token_hash'),
+    /** When the pay link was texted to the motorist (once per job), or null. */
+    payLinkTextedAt: text('pay_link_texted_at'),
     statusChangedAt: text('status_changed_at').notNull(),
     /** The person of the company the job is assigned to (docs/product.md §23): they alone of the drivers may read and move it. */
     assignedUserId: integer('assigned_user_id').references((): AnySQLiteColumn => users.id, { onDelete: 'set null' }),
@@ -586,6 +594,7 @@ export const bookings = sqliteTable(
     uniqueIndex('bookings_quote').on(t.quoteId),
     uniqueIndex('bookings_job_token').on(t.jobTokenHash),
     uniqueIndex('bookings_driver_token').on(t.driverTokenHash),
+    uniqueIndex('bookings_pay_token').on(t.payTokenHash),
     index('bookings_company_created').on(t.companyId, t.createdAt),
     index('bookings_status_respond_by').on(t.status, t.respondBy),
   ],
@@ -687,6 +696,35 @@ export const payments = sqliteTable(
     // The connected account's charge and PaymentIntent events (refunds, a hold cancelled) name the intent.
     index('payments_intent').on(t.paymentIntentId),
   ],
+);
+
+/**
+ * A completed job's balance paid by card through its pay link (docs/product.md §22): each checkout
+ * opened on the operator's own payment account, awaiting until paid (then the booking's balance is
+ * recorded as card) or lapsed.
+ */
+export const balanceCheckouts = sqliteTable(
+  'balance_checkouts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    provider: text('provider').$type<'local' | 'stripe'>().notNull(),
+    accountId: text('account_id').notNull(),
+    amountPence: pence('amount_pence').notNull(),
+    status: text('status').$type<'awaiting' | 'paid' | 'expired'>().notNull().default('awaiting'),
+    checkoutSessionId: text('checkout_session_id').notNull(),
+    checkoutUrl: text('checkout_url').notNull(),
+    checkoutExpiresAt: text('checkout_expires_at').notNull(),
+    /** Local mode: the pay link's page to return to, sealed (it holds the link's token). */
+    returnSeal: text('return_seal'),
+    paymentIntentId: text('payment_intent_id'),
+    paidAt: text('paid_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('balance_checkouts_session').on(t.checkoutSessionId), index('balance_checkouts_booking').on(t.bookingId, t.status)],
 );
 
 /** Connected-account events applied once each (the payment webhook's idempotency). */

@@ -21,6 +21,7 @@ describe('redaction', () => {
     ['/api/sign-in-link', '/api/sign-in-link'],
     ['/job/k3Jd9_2l', '/job/[redacted]'],
     ['/driver/k3Jd9_2l?x=1', '/driver/[redacted]?x=1'],
+    ['/balance/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g', '/balance/[redacted]'],
     ['/api/jobs/k3Jd9_2l/receipt', '/api/jobs/[redacted]/receipt'],
     ['/q/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g', '/q/[redacted]'],
     ['/api/quote-links/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g', '/api/quote-links/[redacted]'],

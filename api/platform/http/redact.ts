@@ -1,6 +1,6 @@
 // One redaction for every log line (docs/security.md): a token in a URL is a credential, and a log
 // is read by more people than the database. Path tokens (the billing portal's link, checkout ids,
-// and the account and booking links under /verify-email/, /reset-password/, /sign-in/, /join/, /job/, /api/jobs/, /driver/, and a
+// and the account and booking links under /verify-email/, /reset-password/, /sign-in/, /join/, /job/, /api/jobs/, /driver/, the balance's pay link under /balance/, and a
 // caller's quote link under /q/ and /api/quote-links/),
 // `token` and `session_id` query parameters, an OAuth return's `code` and `state` (Xero's, to
 // /api/books/xero/callback), checkout ids and sealed sessions anywhere in a text
@@ -11,7 +11,19 @@ import type { Logger } from './observability';
 export const REDACTED = '[redacted]';
 
 /** Paths whose next segment is a bearer token. */
-const TOKEN_PATHS = ['billing/portal', 'billing/checkout', 'verify-email', 'reset-password', 'sign-in', 'join', 'jobs?', 'driver', 'q', 'quote-links'];
+const TOKEN_PATHS = [
+  'billing/portal',
+  'billing/checkout',
+  'verify-email',
+  'reset-password',
+  'sign-in',
+  'join',
+  'jobs?',
+  'driver',
+  'q',
+  'quote-links',
+  'balance',
+];
 const PATH_TOKEN = new RegExp(`(/(?:${TOKEN_PATHS.join('|')})/)[^/?#\\s"'<>]+`, 'g');
 /** `?token=…`, `&reset_token=…`, `?session_id=…` (Stripe's checkout return), `?code=…&state=…` (an OAuth return). */
 const QUERY_TOKEN = /([?&](?:[\w.-]*token|session_id|code|state)=)[^&#\s"'<>]+/gi;
@@ -21,7 +33,7 @@ const CHECKOUT_ID = /\bcs_(?:local|test|live)_[\w-]+/g;
 const SEAL = /Fe26\.2\*[^\s"'<>]+/g;
 /** Cheap first look: most lines (every quote's request line) carry none of these. */
 const MAYBE =
-  /\/(?:billing\/(?:portal|checkout)|verify-email|reset-password|sign-in|join|jobs?|driver|q|quote-links)\/|token|session_id|[?&](?:code|state)=|cs_(?:local|test|live)_|Fe26\.2\*/i;
+  /\/(?:billing\/(?:portal|checkout)|verify-email|reset-password|sign-in|join|jobs?|driver|q|quote-links|balance)\/|token|session_id|[?&](?:code|state)=|cs_(?:local|test|live)_|Fe26\.2\*/i;
 
 export function redact(text: string): string {
   if (!MAYBE.test(text)) return text;

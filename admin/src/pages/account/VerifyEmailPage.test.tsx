@@ -50,3 +50,17 @@ it('reads the user again after verifying, even when the first read answers late 
   await waitFor(() => expect(reads).toBe(2));
   await waitFor(() => expect(screen.queryByRole('region', { name: 'Verify your email address' })).toBeNull());
 });
+
+it('goes from the portal’s tab once the address was verified in another tab and this one is back in view', async () => {
+  let verified = false;
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (`${init?.method ?? 'GET'} ${String(input)}` === 'GET /api/auth/user') return json({ ...user, emailVerified: verified });
+    return new Response(JSON.stringify({ message: 'Not found' }), { status: 404 });
+  });
+  renderRoutes([{ path: '/dashboard', element: <VerifyEmailBanner /> }], '/dashboard');
+  expect(await screen.findByRole('region', { name: 'Verify your email address' })).toBeTruthy();
+  // The link opened in another tab verified the address; this tab is brought back.
+  verified = true;
+  window.dispatchEvent(new Event('focus'));
+  await waitFor(() => expect(screen.queryByRole('region', { name: 'Verify your email address' })).toBeNull());
+});

@@ -1,9 +1,12 @@
 // @vitest-environment jsdom
 import '../../test/dom';
 import { render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/toast';
-import { openPreview, previewPath } from './DriverPortal';
+import { fakeApi } from '../../test/dom';
+import { renderRoutes } from '../../test/render';
+import { DriverPortal, openPreview, previewPath } from './DriverPortal';
 
 function fakeTab() {
   return { opener: {} as unknown, location: { href: '' } };
@@ -46,5 +49,16 @@ describe('Preview Quote Screen', () => {
     expect(tab.location.href).toBe('/preview');
     expect(await screen.findByText('Changes not saved')).toBeTruthy();
     expect(screen.getByText('Preview opened, but recent changes may not be visible')).toBeTruthy();
+  });
+});
+
+describe('the portal’s tabs', () => {
+  it('opens the tab the address names (before: only Quotes, Team and Audit log), and keeps the open tab in it, so a reload opens the same one', async () => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    const router = renderRoutes([{ path: '/dashboard', element: <DriverPortal userId={1} /> }], '/dashboard?tab=contact');
+    expect((await screen.findByRole('tab', { name: 'Contact Info' })).getAttribute('aria-selected')).toBe('true');
+    await userEvent.setup().click(screen.getByRole('tab', { name: 'Custom Charges' }));
+    expect(router.state.location.search).toBe('?tab=charges');
+    vi.unstubAllGlobals();
   });
 });

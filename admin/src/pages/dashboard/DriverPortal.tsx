@@ -58,27 +58,39 @@ const TAB_CONTENT = 'data-[state=inactive]:hidden';
  * `role`: what they may do (docs/product.md, "The team"): the company's settings, its team and
  * its audit log are the owner's; a dispatcher sees the Quotes tab (with the jobs) only.
  */
+/** The owner's tabs, as `?tab=` names them. */
+const OWNER_TABS = ['pricing', 'charges', 'branding', 'contact', 'quotes', 'accounts', 'team', 'audit'] as const;
+
 export function DriverPortal({ userId, role = 'owner' }: { userId?: number; role?: Role }) {
   const owner = role === 'owner';
   const company = useCompany();
   const editor = useBrandingEditor(company.data);
   const [popupBlocked, setPopupBlocked] = useState(false);
   const [previewing, setPreviewing] = useState(false);
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const asked = params.get('tab');
   const firstTab: string = !owner
     ? 'quotes'
-    : asked === 'team' || asked === 'audit' || asked === 'accounts'
+    : asked !== null && (OWNER_TABS as readonly string[]).includes(asked)
       ? asked
-      : asked === 'quotes' || params.has('quote') || params.has('payments')
+      : params.has('quote') || params.has('payments')
         ? 'quotes'
         : 'pricing';
   const [tab, setTab] = useState<string>(firstTab);
   const [opened, setOpened] = useState<ReadonlySet<string>>(new Set([firstTab]));
   const quotesOpened = opened.has('quotes');
+  // The open tab is in the address (?tab=…), so a reload or a shared link opens the same one.
   const openTab = (next: string) => {
     setTab(next);
     setOpened((before) => new Set(before).add(next));
+    setParams(
+      (before) => {
+        const after = new URLSearchParams(before);
+        after.set('tab', next);
+        return after;
+      },
+      { replace: true },
+    );
   };
 
   const preview = async () => {

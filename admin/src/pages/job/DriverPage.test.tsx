@@ -9,7 +9,7 @@ import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
 import type { BalanceMethod } from '#shared/payments';
-import DriverPage, { balanceQuestion, DRIVER_FINISHED, NOT_PAID_YET, SHARING_NOTE } from './DriverPage';
+import DriverPage, { balanceQuestion, DRIVER_FINISHED, NOT_PAID_YET, PAY_BY_LINK, PAY_LINK_POLL_MS, payLinkHeading, SHARING_NOTE } from './DriverPage';
 
 const TOKEN = 'Dr1v3rT0k3nDr1v3rT0k3nDr1v3rT0k3';
 
@@ -30,6 +30,8 @@ const view = (over: Partial<DriverView> = {}): DriverView => ({
   passengers: 2,
   balance: 149.76,
   balanceRecorded: null,
+  payByLink: false,
+  payLink: null,
   position: null,
   eta: { minutes: 25, at: new Date(Date.now() + 25 * 60_000).toISOString(), fromPosition: false },
   sharingPosition: false,
@@ -198,5 +200,39 @@ describe('<DriverPage> the balance after completion', () => {
     await user.click(screen.getByRole('button', { name: 'Bank transfer' }));
     expect(await screen.findByText('Balance paid by bank transfer')).toBeTruthy();
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.body)).toEqual([{ status: 'completed' }, { method: 'bank_transfer' }]);
+  });
+
+  it('offers the pay link with a ready payment account, shows it as a QR code, and says the balance is paid once the customer paid', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const link = 'http://localhost:3000/balance/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
+    let paid = false;
+    const api = fakeApi({
+      [`POST /api/driver/${TOKEN}/pay-link`]: () => ({ json: view({ status: 'completed', payByLink: true, payLink: link }) }),
+      [`GET /api/driver/${TOKEN}`]: () => ({
+        json: paid ? view({ status: 'completed', balance: 0, balanceRecorded: 'card' }) : view({ status: 'completed', payByLink: true, payLink: link }),
+      }),
+    });
+    vi.stubGlobal('fetch', api.fetchStub);
+    renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    latestEventSource().send(view({ status: 'completed', payByLink: true }));
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    await user.click(await screen.findByRole('button', { name: PAY_BY_LINK }));
+    expect(await screen.findByRole('heading', { name: payLinkHeading(149.76) })).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'QR code of the pay link' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: link }).getAttribute('href')).toBe(link);
+    expect(screen.queryByRole('button', { name: PAY_BY_LINK })).toBeNull();
+    // The customer pays: the page reads the job again and says so.
+    paid = true;
+    await vi.advanceTimersByTimeAsync(PAY_LINK_POLL_MS);
+    expect(await screen.findByText('Balance paid by card')).toBeTruthy();
+    vi.useRealTimers();
+  });
+
+  it('offers no pay link without a ready payment account', async () => {
+    vi.stubGlobal('fetch', fakeApi({}).fetchStub);
+    renderRoutes([{ path: '/driver/:token', element: <DriverPage /> }], `/driver/${TOKEN}`);
+    latestEventSource().send(view({ status: 'completed', payByLink: false }));
+    expect(await screen.findByRole('heading', { name: balanceQuestion(149.76) })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: PAY_BY_LINK })).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
 // arrived → loaded → completed). Kept live (live.ts), so a cancellation shows while the page is
 // open. While on the way the driver may share their position, only after a tap and only until
 // arrived: the motorist's ETA is recomputed from it. One-handed: the button sits at the bottom.
+import QRCode from 'qrcode';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
@@ -34,6 +35,12 @@ export const DRIVER_FINISHED: Partial<Record<DriverView['status'], string>> = {
 };
 export const balanceQuestion = (balance: number) => `How was the balance of ${formatPounds(balance)} paid?`;
 export const NOT_PAID_YET = 'Completed, not paid yet';
+/** The balance by card through a pay link (docs/product.md §22): the button, and what shows once the link is made. */
+export const PAY_BY_LINK = 'Card, by pay link';
+export const payLinkHeading = (balance: number) => `Scan to pay ${formatPounds(balance)} by card`;
+/** How often the page reads the job while its pay link is out. */
+export const PAY_LINK_POLL_MS = 5_000;
+export const PAY_LINK_SENT = 'The link is texted to the customer too. This page says when it is paid.';
 export const balanceWords = (balance: number) => (balance > 0 ? `To collect: ${formatPounds(balance)}` : 'Nothing to collect: paid at booking');
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
@@ -49,6 +56,8 @@ export interface DriverJobSource {
   position(position: { lat: number; lng: number }): Promise<DriverView>;
   /** Records how the balance of a completed job was paid, where the source can. */
   balance?(method: BalanceMethod): Promise<DriverView>;
+  /** Makes the balance's pay link (texted to the customer), where the source can. */
+  payLink?(): Promise<DriverView>;
   version?: number;
 }
 
@@ -60,6 +69,7 @@ function linkSource(token: string): DriverJobSource {
     move: (status, balanceMethod) => call(endpoint.status.$post, { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}) } }, { anonymous: true }),
     position: (json) => call(endpoint.position.$post, { param, json }, { anonymous: true }),
     balance: (method) => call(endpoint.balance.$post, { param, json: { method } }, { anonymous: true }),
+    payLink: () => call(endpoint['pay-link'].$post, { param }, { anonymous: true }),
   };
 }
 
@@ -124,6 +134,15 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
     return send(() => job.move(step, balanceMethod));
   };
   const recordBalance = job.balance ? (method: BalanceMethod) => send(() => job.balance?.(method) ?? job.read()) : undefined;
+  const makePayLink = job.payLink ? () => send(() => job.payLink?.() ?? job.read()) : undefined;
+  // A completed job's stream has ended: while its pay link is out, the page reads the job now and
+  // then, so 'Balance paid by card' shows once the customer has paid.
+  const payLinkOut = view?.status === 'completed' && view.payLink !== null;
+  useEffect(() => {
+    if (!payLinkOut) return;
+    const timer = setInterval(() => void job.read().then(setView, () => {}), PAY_LINK_POLL_MS);
+    return () => clearInterval(timer);
+  }, [payLinkOut, job, setView]);
 
   function share() {
     if (!('geolocation' in navigator)) return setProblem('This phone cannot share its position.');
@@ -233,6 +252,17 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
             {balanceQuestion(view.balance)}
           </h2>
           <BalanceButtons busy={busy} onPick={(method) => void recordBalance(method)} skip={view.balanceRecorded === 'on_account' ? 'on_account' : null} />
+          {makePayLink && view.payByLink && !view.payLink && (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={() => void makePayLink()}
+              className="mt-2 min-h-12 w-full rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700 disabled:opacity-60"
+            >
+              {PAY_BY_LINK}
+            </button>
+          )}
+          {view.payLink && <PayLinkCode link={view.payLink} balance={view.balance} />}
         </section>
       )}
       {!finished && (
@@ -316,6 +346,30 @@ function Navigate({ label, place }: { label: string; place: Place }) {
           </a>
         ))}
       </div>
+    </div>
+  );
+}
+
+/** The pay link as a QR code the customer scans on the driver's phone, and the link itself. */
+function PayLinkCode({ link, balance }: { link: string; balance: number }) {
+  const [image, setImage] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    QRCode.toDataURL(link, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
+      .then((url) => current && setImage(url))
+      .catch(() => current && setImage(null));
+    return () => {
+      current = false;
+    };
+  }, [link]);
+  return (
+    <div className="mt-4 grid justify-items-center gap-2 text-center">
+      <h3 className="text-lg font-semibold">{payLinkHeading(balance)}</h3>
+      {image && <img src={image} width={240} height={240} alt="QR code of the pay link" className="rounded-lg border border-slate-300" />}
+      <a href={link} className="break-all text-brand-700 underline">
+        {link}
+      </a>
+      <p>{PAY_LINK_SENT}</p>
     </div>
   );
 }

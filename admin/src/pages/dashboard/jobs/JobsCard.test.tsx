@@ -10,7 +10,7 @@ import { fakeApi } from '../../../test/dom';
 import { renderRoutes } from '../../../test/render';
 import { JOBS_POLL_MS } from './api';
 import { countdown } from './format';
-import { JobsCard, waitingText } from './JobsCard';
+import { CONFIRM_DECLINE, JobsCard, KEEP_BOOKING, waitingText } from './JobsCard';
 
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
@@ -37,6 +37,8 @@ const requested: Booking = {
   payment: null,
   balance: 143.75,
   balanceRecorded: null,
+  payByLink: false,
+  payLink: null,
   source: 'website',
   takenBy: null,
 
@@ -201,6 +203,26 @@ describe('<JobsCard>', () => {
         .getAllByRole('listitem')
         .map((item) => item.textContent?.replace(/^.*\d\d:\d\d/, '')),
     ).toEqual(['Requested', 'Declined']);
+  });
+
+  it('asks before declining a job paid at booking, saying it refunds the customer; "Keep the booking" sends nothing', async () => {
+    const paidRequested: Booking = { ...requested, payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null } };
+    const api = renderCard({
+      'GET /api/bookings': () => list([paidRequested]),
+      'POST /api/bookings/KJAECF76R/decline': () => ({ json: { ...paidRequested, status: 'declined', declineReason: 'No truck free' } }),
+    });
+    const form = await screen.findByRole('form', { name: 'Decline TQ-KJAECF76R' });
+    fireEvent.change(within(form).getByLabelText('Reason for declining'), { target: { value: 'No truck free' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Decline' }));
+    const ask = await screen.findByRole('alertdialog', { name: 'Decline TQ-KJAECF76R?' });
+    expect(within(ask).getByText('The customer paid £37.44 at booking: declining refunds what is left of it in full.')).toBeTruthy();
+    expect(posts(api)).toEqual([]);
+    fireEvent.click(within(ask).getByRole('button', { name: KEEP_BOOKING }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(posts(api)).toEqual([]);
+    fireEvent.click(within(form).getByRole('button', { name: 'Decline' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: CONFIRM_DECLINE }));
+    await waitFor(() => expect(posts(api)).toEqual([{ method: 'POST', path: '/api/bookings/KJAECF76R/decline', body: { reason: 'No truck free' } }]));
   });
 
   it('shows the server’s refusal, such as a booking that expired meanwhile, and its per-field messages', async () => {

@@ -228,11 +228,25 @@ function FormError({ errors }: { errors: Record<string, string> }) {
   ) : null;
 }
 
+/** What declining a job paid (or held) at booking costs, said before it is done; null when nothing was taken. */
+export function declineWarning(payment: BookingPayment | null): string | null {
+  if (payment?.status === 'held') return `${formatPounds(payment.amount)} is held on the customer’s card: declining releases it.`;
+  if (payment?.status === 'paid' || payment?.status === 'partially_refunded')
+    return `The customer paid ${formatPounds(payment.amount)} at booking: declining refunds what is left of it in full.`;
+  return null;
+}
+export const CONFIRM_DECLINE = 'Yes, decline';
+export const KEEP_BOOKING = 'Keep the booking';
+
 function AnswerForms({ job }: { job: Booking }) {
   const { send, errors, pending } = useJobAction(job.reference);
   const [eta, setEta] = useState('');
   const [driver, setDriver] = useState('');
   const [reason, setReason] = useState('');
+  // A paid job is declined only once the operator has read what it refunds.
+  const [confirming, setConfirming] = useState(false);
+  const warning = declineWarning(job.payment);
+  const decline = () => send('decline', bookingDeclineSchema, { reason });
   return (
     <div className="grid gap-3">
       <div className="grid gap-4 md:grid-cols-2">
@@ -277,9 +291,29 @@ function AnswerForms({ job }: { job: Booking }) {
           button="Decline"
           variant="outline"
           pending={pending}
-          onSubmit={() => send('decline', bookingDeclineSchema, { reason })}
+          onSubmit={() => (warning ? setConfirming(true) : decline())}
         />
       </div>
+      {confirming && warning && (
+        <div role="alertdialog" aria-label={`Decline TQ-${job.reference}?`} className="grid gap-2 rounded-md border border-amber-300 bg-amber-50 p-3">
+          <p className="text-sm text-amber-950">{warning}</p>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="outline"
+              disabled={pending}
+              onClick={() => {
+                setConfirming(false);
+                decline();
+              }}
+            >
+              {CONFIRM_DECLINE}
+            </Button>
+            <Button variant="success" onClick={() => setConfirming(false)}>
+              {KEEP_BOOKING}
+            </Button>
+          </div>
+        </div>
+      )}
       <FormError errors={errors} />
     </div>
   );

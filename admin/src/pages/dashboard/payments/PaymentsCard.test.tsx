@@ -127,6 +127,8 @@ describe('<PaymentsCard>', () => {
     );
     expect(await screen.findByText(RETURN_TEXT.ready)).toBeTruthy();
     expect(screen.getByText('Ready')).toBeTruthy();
+    // The operator lands on this card (its heading focused), not on a card above that loaded later.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Payments' })));
     expect(calls(api, 'POST', '/api/payments/sync')).toHaveLength(1);
     expect(router.state.location.search).toBe('?tab=quotes');
   });

@@ -105,12 +105,23 @@ export function PaymentsCard({ go = goTo }: { go?: (url: string) => void }) {
     else connect.mutate();
   }, [returned, setParams, sync, connect]);
 
+  // The cards above this one load after it and push it down: once what the return says is
+  // known, the card's heading takes the focus, so the operator lands here, not on a card above.
+  const landed = arrival !== null && settings.data !== undefined && (arrival === 'refresh' || sync.isSuccess || sync.isError);
+  useEffect(() => {
+    if (!landed) return;
+    section.current?.querySelector<HTMLElement>('#payments-heading')?.focus({ preventScroll: true });
+    section.current?.scrollIntoView?.({ block: 'start' });
+  }, [landed]);
+
   const data = settings.data;
   return (
     <section ref={section} aria-labelledby="payments-heading" id="payments">
       <Card>
         <CardHeader>
-          <CardTitle id="payments-heading">Payments</CardTitle>
+          <CardTitle id="payments-heading" tabIndex={-1} className="focus:outline-none">
+            Payments
+          </CardTitle>
           <CardDescription>Take a deposit or the full price when a motorist books, paid into your own account.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-6">

@@ -34,6 +34,9 @@ export function LeadNumbersCard() {
   );
 }
 
+/** The review requests sent of the last 30 days' bookings (docs/product.md §20). */
+export const REVIEW_REQUESTS_LABEL = 'Review requests sent (30 days)';
+
 function Figures({ numbers }: { numbers: LeadNumbers }) {
   const chartTitle = useId();
   const stats = [
@@ -49,6 +52,7 @@ function Figures({ numbers }: { numbers: LeadNumbers }) {
     // Phone jobs counted apart from web ones (docs/product.md §25).
     { label: 'Phone quotes (30 days)', value: String(numbers.phoneQuotes) },
     { label: 'Phone bookings (30 days)', value: String(numbers.phoneBookings) },
+    { label: REVIEW_REQUESTS_LABEL, value: String(numbers.reviewRequests) },
   ];
   return (
     <div className="grid gap-6">

@@ -74,6 +74,7 @@ const numbers: LeadNumbers = {
   moneyTaken: 37.44,
   phoneQuotes: 1,
   phoneBookings: 1,
+  reviewRequests: 4,
 };
 const settings: LeadSettings = {
   alertMode: 'each',
@@ -309,6 +310,7 @@ describe('<QuotesTab>', () => {
       'Money taken: £37.44',
       'Phone quotes (30 days): 1',
       'Phone bookings (30 days): 1',
+      'Review requests sent (30 days): 4',
     ]);
     const funnel = screen.getByRole('region', { name: 'From quote to job, last 30 days' });
     expect(
