@@ -13,6 +13,7 @@ import { clientAddress } from '../platform/http/rate-limit';
 import { parseId } from '../platform/http/validate';
 import { contract } from '../contract';
 import { serve, type AppParts } from '../routes';
+import { actorOf } from '../team/audit';
 import { boardKey, personKey } from './live';
 import { dispatchLive } from './live';
 import { dispatchService, type Person } from './service';
@@ -81,8 +82,8 @@ export function dispatchRoutes(parts: AppParts) {
       return c.json(dispatch.board(currentUser(c).companyId), 200);
     },
     boardEvents: (c) => changes(c, boardKey(currentUser(c).companyId)),
-    assign: async (c) => c.json(await dispatch.assign(person(c), c.req.param('reference'), c.req.valid('json')), 200),
-    acceptLater: async (c) => c.json(await dispatch.acceptLater(person(c), c.req.param('reference'), c.req.valid('json')), 200),
+    assign: async (c) => c.json(await dispatch.assign(person(c), c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200),
+    acceptLater: async (c) => c.json(await dispatch.acceptLater(person(c), c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200),
     laterSettings: (c) => c.json(dispatch.laterSettings(currentUser(c).companyId), 200),
     updateLaterSettings: async (c) => c.json(await dispatch.updateLaterSettings(currentUser(c).companyId, c.req.valid('json')), 200),
   });
