@@ -362,6 +362,9 @@ export function dispatchService(deps: DispatchDeps) {
 
     myJob: (person: Person, reference: string): DriverView => bookings.driverViewOf(myOwnJob(person, reference)),
 
+    /** The id of the signed-in person's own job, for its photos and checklist (404 as for any other of their routes). */
+    myJobId: (person: Person, reference: string): number => myOwnJob(person, reference).id,
+
     myStep: (person: Person, reference: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> =>
       bookings.driverStepOf(myOwnJob(person, reference), step, balanceMethod),
 
