@@ -97,8 +97,10 @@ export default defineConfig({
         BOOKING_RATE_LIMIT: '0',
         // The journeys sign up a fresh operator each from one address.
         SIGNUP_RATE_LIMIT: '0',
-        // And hold their live streams (status pages, driver pages, the board) from one address too.
-        LIVE_STREAMS_PER_ADDRESS: '200',
+        // Every journey's pages (status pages, boards, drivers' screens) stream from 127.0.0.1: the
+        // default 20 a client address would refuse some, and a refused stream falls back to a read
+        // every 10 s, slower than the journeys' waits.
+        LIVE_STREAMS_PER_ADDRESS: '500',
         LOG_LEVEL: 'silent',
         DVLA_API_KEY: FAKE_DVLA_KEY,
         DVLA_API_URL: dvlaFakeUrl(dvlaPort),

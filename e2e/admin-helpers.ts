@@ -2,6 +2,7 @@
 // through the UI and starts the trial through the local billing checkout.
 import { expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
 
 let counter = 0;
 
@@ -126,4 +127,29 @@ export async function quoteWithFirstChoices(form: Locator) {
   await form.getByLabel('Problem Description').selectOption({ index: 1 });
   await form.getByRole('button', { name: 'Calculate Quote' }).click();
   await expect(form.getByRole('heading', { name: 'Quote Ready!' })).toBeVisible();
+}
+
+interface SinkMail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** The invitation link in the newest mail to `to`, once the mail server has it. */
+export async function invitationLink(to: string): Promise<string> {
+  const pattern = new RegExp(`${API_ORIGIN.replace(/[.:/]/g, '\\$&')}/join/[A-Za-z0-9_-]+`);
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = ((await (await fetch(`${MESSAGES_READER}/mail`)).json()) as SinkMail[]).filter(
+          (m) => m.to.includes(to) && /^You are invited to join/.test(m.subject),
+        );
+        link = mails.at(-1)?.text.match(pattern)?.[0];
+        return link;
+      },
+      { message: `an invitation mail to ${to}`, timeout: 30_000 },
+    )
+    .toBeTruthy();
+  return link ?? '';
 }

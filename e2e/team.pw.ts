@@ -4,33 +4,7 @@
 // sees the Quotes tab but no settings, team or billing; the owner reads the audit log; a driver who
 // joins lands on their own jobs.
 import { expect, test } from '@playwright/test';
-import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
-import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
-
-interface SinkMail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-
-/** The invitation link in the newest mail to `to`, once the mail server has it. */
-async function invitationLink(to: string): Promise<string> {
-  const pattern = new RegExp(`${API_ORIGIN.replace(/[.:/]/g, '\\$&')}/join/[A-Za-z0-9_-]+`);
-  let link: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const mails = ((await (await fetch(`${MESSAGES_READER}/mail`)).json()) as SinkMail[]).filter(
-          (m) => m.to.includes(to) && /^You are invited to join/.test(m.subject),
-        );
-        link = mails.at(-1)?.text.match(pattern)?.[0];
-        return link;
-      },
-      { message: `an invitation mail to ${to}`, timeout: 30_000 },
-    )
-    .toBeTruthy();
-  return link ?? '';
-}
+import { expectNoSeriousA11yViolations, expectToast, invitationLink, signUpWithTrial } from './admin-helpers';
 
 test('the owner invites a dispatcher; the dispatcher joins from the mail on a phone and sees the office’s work only; the owner reads the audit log; a driver lands on My jobs', async ({
   page,

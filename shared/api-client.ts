@@ -55,6 +55,12 @@ function storedToken(): string | null {
   }
 }
 
+/** The signed-in session's header, for a request `call` cannot make (an image body streamed from the phone's queue). */
+export function sessionHeaders(): Record<string, string> {
+  const token = storedToken();
+  return token ? { 'x-auth-token': token } : {};
+}
+
 export interface ApiRequestOptions {
   /** Public calls from an embedded widget send no cookies or token. */
   anonymous?: boolean;

@@ -59,7 +59,7 @@ export function respondPart(ctx: BookingContext) {
      * from its slot to `windowMinutes` after; the motorist is texted the window, and reminded an
      * hour before (remindDue).
      */
-    async acceptLater(companyId: number, reference: string, windowMinutes: number) {
+    async acceptLater(companyId: number, reference: string, windowMinutes: number, who?: Actor) {
       const b = ownBooking(companyId, reference);
       if (!b.scheduledFor) throw new Conflict(NOT_A_LATER_JOB, 'NOT_A_LATER_JOB');
       const now = deps.now();
@@ -70,6 +70,8 @@ export function respondPart(ctx: BookingContext) {
         { windowMinutes, acceptedAt: now.toISOString() },
         `For ${b.scheduledFor}, window ${windowMinutes} min`,
         motoristText(b, 'accepted', motoristMessages.acceptedLater(senderOf(b), b.reference, b.scheduledFor, windowMinutes)),
+        who,
+        { kind: 'booking-accepted', before: { status: b.status }, after: { status: 'accepted', scheduledFor: b.scheduledFor, windowMinutes } },
       );
       return operatorView(after);
     },

@@ -23,8 +23,10 @@ import {
   truckSchema,
   truckUpdateSchema,
 } from '#shared/dispatch-schemas';
+import { conditionSchema, conditionViewSchema, MAX_FILES_PER_JOB, MAX_UPLOAD_BYTES, proofFileSchema, proofViewSchema } from '#shared/proof';
 import { successSchema } from '#shared/responses';
 import { body, error, json, parameter, route } from './define';
+import { fileParameter, image, sizeParameter, UPLOAD_DESCRIPTION, uploadParameters } from './proof';
 
 const idParams = [parameter('id', 'path', 'A row id', '1')];
 const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
@@ -231,6 +233,72 @@ export const myJobs = {
     parameters: [referenceParameter],
     request: { body: body(positionSchema, { lat: 52.4862, lng: -1.8904 }) },
     responses: { 200: json(driverViewSchema, 'Stored'), 404: myJobMissing, 409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER') },
+  }),
+  proof: route({
+    method: 'get',
+    path: '/api/my-jobs/{reference}/proof',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'The photos, signatures and checklists of one of the signed-in person’s jobs, as the driver’s page shows them, and what the operator asks for',
+    parameters: [referenceParameter],
+    responses: { 200: json(proofViewSchema, 'The proof'), 404: myJobMissing },
+  }),
+  condition: route({
+    method: 'put',
+    path: '/api/my-jobs/{reference}/condition',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'Saves the checklist and notes of one stage of one of the signed-in person’s jobs, as the driver’s page does',
+    parameters: [referenceParameter],
+    request: {
+      body: body(conditionSchema, {
+        stage: 'pickup',
+        checklist: [{ item: 'Keys handed over', checked: true }],
+        notes: 'Light scuff on the offside mirror, pointed out to the owner',
+      }),
+    },
+    responses: {
+      200: json(conditionViewSchema, 'Saved'),
+      404: myJobMissing,
+      409: error('The job takes no photos or checklist now: `code` BOOKING_OUT_OF_ORDER'),
+    },
+  }),
+  upload: route({
+    method: 'post',
+    path: '/api/my-jobs/{reference}/files',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    'x-body-limit': MAX_UPLOAD_BYTES,
+    tags: ['My jobs'],
+    summary:
+      'Uploads one photo or signature of one of the signed-in person’s jobs, as the driver’s page does: the body is the image, what it is goes in the query',
+    description: `${UPLOAD_DESCRIPTION} The photo’s taker is the signed-in person.`,
+    parameters: [referenceParameter, ...uploadParameters],
+    request: { body: { required: true, ...image } },
+    responses: {
+      201: json(proofFileSchema, 'Stored'),
+      200: json(proofFileSchema, 'Stored already (the same `uploadId`), or the thumbnail added'),
+      400: error('A query value is missing or wrong: `fields` names it'),
+      404: myJobMissing,
+      409: error(
+        `The job takes no files now (BOOKING_OUT_OF_ORDER), holds ${MAX_FILES_PER_JOB} already (PROOF_FILES_FULL), or a thumbnail came before its photo (PROOF_THUMBNAIL_EARLY)`,
+      ),
+      413: error(`The image is over ${MAX_UPLOAD_BYTES / 1024 / 1024} MB: nothing was stored`),
+      415: error('The body is not a JPEG, PNG, WebP or HEIC image: nothing was stored (NOT_AN_IMAGE)'),
+      429: error('Too many uploads from this address: `Retry-After` says when to try again'),
+    },
+  }),
+  file: route({
+    method: 'get',
+    path: '/api/my-jobs/{reference}/files/{fileId}',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary: 'One of the files of one of the signed-in person’s jobs, as uploaded',
+    parameters: [referenceParameter, fileParameter, sizeParameter],
+    responses: { 200: image, 404: error('No job with this reference is assigned to the signed-in person, or no file of it has this id: `code` NOT_FOUND') },
   }),
   phone: route({
     method: 'put',

@@ -20,15 +20,29 @@ import { body, error, json, parameter, rateLimited, route } from './define';
 const driverToken = parameter('token', 'path', 'The driver’s token (32 characters, from the link): never logged', 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
 const jobToken = parameter('token', 'path', 'The motorist’s token (32 characters, from the link): never logged', 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g');
 const referenceParameter = parameter('reference', 'path', 'The booked quote’s reference (TQ-…), as typed', 'TQ-KJAECF76R');
-const fileParameter = parameter('fileId', 'path', 'The file’s id (22 characters, 128 random bits), from the job’s proof', 'q7Yc2LmN4rT1uV8aC5eF6g');
-const sizeParameter = parameter('size', 'query', '`thumbnail` for the small copy the grids and the report use; the full image otherwise', 'thumbnail');
+export const fileParameter = parameter('fileId', 'path', 'The file’s id (22 characters, 128 random bits), from the job’s proof', 'q7Yc2LmN4rT1uV8aC5eF6g');
+export const sizeParameter = parameter('size', 'query', '`thumbnail` for the small copy the grids and the report use; the full image otherwise', 'thumbnail');
 const query = (name: string, description: string, example: string) => parameter(name, 'query', description, example);
+
+/** What an upload is, in its query: the driver's page (by its token) and the signed-in driver's own job send the same. */
+export const uploadParameters = [
+  query('uploadId', 'The phone’s own id for this upload (16–64 of A–Z a–z 0–9 - _)', 'u-2f9c1d7e8a4b4c21'),
+  query('stage', '`pickup` or `dropoff`', 'pickup'),
+  query('kind', '`photo` or `signature`', 'photo'),
+  query('slot', 'A photo’s place in the set: `front`, `rear`, `left`, `right` or `damage`', 'front'),
+  query('note', 'A damage close-up’s short note (200 characters)', 'Scratch on the rear bumper'),
+  query('signer', 'A signature’s typed name (80 characters)', 'Alex Driver'),
+  query('takenAt', 'When the phone took it (ISO 8601)', '2026-11-28T21:14:05.120Z'),
+  query('lat', 'Where the phone was, if it shared it', '52.4862'),
+  query('lng', 'Where the phone was, if it shared it', '-1.8904'),
+  query('variant', '`full` (default) or `thumbnail`', 'full'),
+];
 
 const jobMissing = error('No job has this token: `code` NOT_FOUND');
 const jobClosed = error('The job finished more than a day ago and its page has closed: `code` JOB_CLOSED');
 const bookingMissing = error('No booking of this company has this reference');
 const fileMissing = error('No file of this job has this id (or none can be shown here): `code` NOT_FOUND');
-const image = {
+export const image = {
   description: 'The image (Content-Type its own, by its bytes), never cached',
   content: Object.fromEntries(IMAGE_TYPES.map((type) => [type, { schema: { type: 'string' as const, format: 'binary' } }])),
 };
@@ -36,6 +50,8 @@ const pdf = {
   description: 'The job report as a PDF (Content-Disposition: attachment)',
   content: { 'application/pdf': { schema: { type: 'string' as const, format: 'binary' } } },
 };
+
+export const UPLOAD_DESCRIPTION = `The body is a JPEG, PNG, WebP or HEIC image, recognised by its bytes (anything else: 415 NOT_AN_IMAGE), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (413), streamed to the store with its SHA-256; the motorist’s copy has its EXIF and XMP (where the phone’s position is) taken out. At most ${MAX_FILES_PER_JOB} files a job (409 PROOF_FILES_FULL). A repeat with the same \`uploadId\` answers 200 with the file stored the first time. \`variant=thumbnail\` adds the small copy of a photo already uploaded (409 PROOF_THUMBNAIL_EARLY before it). Rate-limited per client address (UPLOAD_RATE_LIMIT a minute). A refused or interrupted upload stores nothing.`;
 
 export const proof = {
   upload: route({
@@ -45,20 +61,8 @@ export const proof = {
     'x-body-limit': MAX_UPLOAD_BYTES,
     tags: ['Public'],
     summary: 'Uploads one photo or signature from the driver’s page: the body is the image itself, what it is goes in the query',
-    description: `The body is a JPEG, PNG, WebP or HEIC image, recognised by its bytes (anything else: 415 NOT_AN_IMAGE), at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (413), streamed to the store with its SHA-256; the motorist’s copy has its EXIF and XMP (where the phone’s position is) taken out. At most ${MAX_FILES_PER_JOB} files a job (409 PROOF_FILES_FULL). A repeat with the same \`uploadId\` answers 200 with the file stored the first time. \`variant=thumbnail\` adds the small copy of a photo already uploaded (409 PROOF_THUMBNAIL_EARLY before it). Rate-limited per client address (UPLOAD_RATE_LIMIT a minute). A refused or interrupted upload stores nothing.`,
-    parameters: [
-      driverToken,
-      query('uploadId', 'The phone’s own id for this upload (16–64 of A–Z a–z 0–9 - _)', 'u-2f9c1d7e8a4b4c21'),
-      query('stage', '`pickup` or `dropoff`', 'pickup'),
-      query('kind', '`photo` or `signature`', 'photo'),
-      query('slot', 'A photo’s place in the set: `front`, `rear`, `left`, `right` or `damage`', 'front'),
-      query('note', 'A damage close-up’s short note (200 characters)', 'Scratch on the rear bumper'),
-      query('signer', 'A signature’s typed name (80 characters)', 'Alex Driver'),
-      query('takenAt', 'When the phone took it (ISO 8601)', '2026-11-28T21:14:05.120Z'),
-      query('lat', 'Where the phone was, if it shared it', '52.4862'),
-      query('lng', 'Where the phone was, if it shared it', '-1.8904'),
-      query('variant', '`full` (default) or `thumbnail`', 'full'),
-    ],
+    description: UPLOAD_DESCRIPTION,
+    parameters: [driverToken, ...uploadParameters],
     request: { body: { required: true, ...image } },
     responses: {
       201: json(proofFileSchema, 'Stored'),

@@ -24,7 +24,10 @@ const REFUSED_ROLES = OPERATOR_ROUTES.flatMap((r) => ROLES.filter((role) => !r.r
 /** With any path parameter filled in, for the calls whose answer does not depend on the row. */
 const anyId = (path: string) => path.replaceAll(/\{\w+\}/g, '1');
 const WRITES = OPERATOR_ROUTES.filter((r) => r.method !== 'GET');
-const WITH_BODY = OPERATOR_ROUTES.filter((r) => r.takesBody);
+/** Those reading a JSON body; the ones reading an image have their own cases below (RAW_BODY_FIXTURES). */
+const WITH_BODY = OPERATOR_ROUTES.filter(
+  (r) => r.takesBody && readsJson(allRoutes.find((route) => route.path === r.path && route.method.toUpperCase() === r.method)!),
+);
 
 type TestApp = ReturnType<typeof createTestApp>;
 type Operator = Awaited<ReturnType<TestApp['operator']>>;
@@ -219,33 +222,55 @@ describe('operator routes (generated from the contract)', () => {
  * query and a real token, and how to see what it stored. Keyed by the path as declared.
  */
 interface RawBodyFixture {
-  url(t: TestApp): Promise<string>;
+  /** The URL, and the headers of the credential it needs beyond the URL (a session), if any. */
+  url(t: TestApp): Promise<{ url: string; headers?: Record<string, string> }>;
   /** What the route would have stored, as the job's reader sees it: must not change on a refusal. */
-  stored(t: TestApp, url: string): Promise<unknown>;
+  stored(t: TestApp, url: string, headers?: Record<string, string>): Promise<unknown>;
 }
+
+/** A job booked with `op`'s company and accepted: its reference, and its driver's token. */
+async function acceptedJob(t: TestApp, op: Operator) {
+  const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+  const booked = await t.call('POST', '/api/bookings', {
+    body: {
+      quoteId: quote.json.quoteId,
+      bookingKey: `raw-body-fixture-${op.companyId}-000000`,
+      name: 'Jane Motorist',
+      phone: '07700 900123',
+      registration: 'AB12CDE',
+    },
+  });
+  expect(booked.status).toBe(201);
+  const accepted = await t.call('POST', `/api/bookings/${quote.json.quoteId}/accept`, { token: op.token, body: { etaMinutes: 10 } });
+  return { reference: quote.json.quoteId as string, driverToken: (accepted.json.driverUrl as string).split('/driver/')[1] };
+}
+
+const UPLOAD_QUERY = 'uploadId=raw-body-fixture-0001&stage=pickup&kind=photo&slot=front&takenAt=2026-06-10T12:00:00Z';
 
 const RAW_BODY_FIXTURES: Record<string, RawBodyFixture> = {
   // A driver's upload: a job booked and accepted, its driver's token.
   '/api/driver/{token}/files': {
     async url(t) {
-      const op = await t.operator();
-      const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
-      const booked = await t.call('POST', '/api/bookings', {
-        body: {
-          quoteId: quote.json.quoteId,
-          bookingKey: `raw-body-fixture-${op.companyId}-000000`,
-          name: 'Jane Motorist',
-          phone: '07700 900123',
-          registration: 'AB12CDE',
-        },
-      });
-      expect(booked.status).toBe(201);
-      const accepted = await t.call('POST', `/api/bookings/${quote.json.quoteId}/accept`, { token: op.token, body: { etaMinutes: 10 } });
-      const token = (accepted.json.driverUrl as string).split('/driver/')[1];
-      return `/api/driver/${token}/files?uploadId=raw-body-fixture-0001&stage=pickup&kind=photo&slot=front&takenAt=2026-06-10T12:00:00Z`;
+      const { driverToken } = await acceptedJob(t, await t.operator());
+      return { url: `/api/driver/${driverToken}/files?${UPLOAD_QUERY}` };
     },
     async stored(t, url) {
       return (await t.raw('GET', url.replace(/\/files\?.*$/, '/proof'))).json.files;
+    },
+  },
+  // The signed-in driver's own job: the same job, assigned to them, reached with their session.
+  '/api/my-jobs/{reference}/files': {
+    async url(t) {
+      const owner = await t.operator();
+      const driver = await t.teammate(owner, 'driver');
+      const { reference } = await acceptedJob(t, owner);
+      expect((await t.call('POST', `/api/bookings/${reference}/assign`, { token: owner.token, body: { driverId: driver.id, truckId: null } })).status).toBe(
+        200,
+      );
+      return { url: `/api/my-jobs/${reference}/files?${UPLOAD_QUERY}`, headers: { 'x-auth-token': driver.token } };
+    },
+    async stored(t, url, headers) {
+      return (await t.raw('GET', url.replace(/\/files\?.*$/, '/proof'), { headers })).json.files;
     },
   },
 };
@@ -273,31 +298,31 @@ describe('routes reading a raw body (generated from the contract)', () => {
   });
 
   it.each(RAW)('$key with a body not of its media types → 415, nothing stored', async ({ method, path }) => {
-    const url = await RAW_BODY_FIXTURES[path].url(t);
-    const before = await RAW_BODY_FIXTURES[path].stored(t, url);
+    const { url, headers: auth } = await RAW_BODY_FIXTURES[path].url(t);
+    const before = await RAW_BODY_FIXTURES[path].stored(t, url, auth);
     for (const [type, body] of [
       ['text/plain', 'hello'],
       ['application/json', '{"stage":"pickup"}'],
       ['image/jpeg', '%PDF-1.7 not what it says it is'],
     ]) {
-      const res = await t.app.request(`${TEST_ORIGIN}${url}`, { method, headers: { 'content-type': type }, body });
+      const res = await t.app.request(`${TEST_ORIGIN}${url}`, { method, headers: { ...auth, 'content-type': type }, body });
       expect(res.status, type).toBe(415);
       expect(((await res.json()) as { message?: string }).message).toBeTruthy();
     }
-    expect(await RAW_BODY_FIXTURES[path].stored(t, url)).toEqual(before);
+    expect(await RAW_BODY_FIXTURES[path].stored(t, url, auth)).toEqual(before);
   });
 
   it.each(RAW)('$key over its x-body-limit → 413, nothing stored', async ({ method, path, limit }) => {
-    const url = await RAW_BODY_FIXTURES[path].url(t);
-    const before = await RAW_BODY_FIXTURES[path].stored(t, url);
+    const { url, headers: auth } = await RAW_BODY_FIXTURES[path].url(t);
+    const before = await RAW_BODY_FIXTURES[path].stored(t, url, auth);
     const res = await t.app.request(`${TEST_ORIGIN}${url}`, {
       method,
-      headers: { 'content-type': 'image/jpeg' },
+      headers: { ...auth, 'content-type': 'image/jpeg' },
       body: new Uint8Array(jpegFile({ scanBytes: limit + 1 })),
     });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { code?: string }).code).toBe('PAYLOAD_TOO_LARGE');
-    expect(await RAW_BODY_FIXTURES[path].stored(t, url)).toEqual(before);
+    expect(await RAW_BODY_FIXTURES[path].stored(t, url, auth)).toEqual(before);
   });
 });
 

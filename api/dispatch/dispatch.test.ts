@@ -188,6 +188,59 @@ describe('assigning a job', () => {
     await worker.tick();
     expect(fake.received.filter((m) => m.to === '+447700900456').at(-1)?.body).toBe(`RecoveryQuote: job TQ-${reference} is no longer yours. Do not go to it.`);
   });
+  it('writes every assignment, reassignment, unassignment and confirmed override in the audit log, with the person, the job and old and new values', async () => {
+    const { t, owner, book } = await setup();
+    const dispatcher = await t.teammate(owner, 'dispatcher');
+    const a = await t.teammate(owner, 'driver');
+    const b = await t.teammate(owner, 'driver');
+    const car = (await t.call('GET', '/api/vehicle-type-carriage', { token: owner.token })).json.find((v: { vehicleType: string }) => v.vehicleType === 'Car');
+    await t.call('PUT', `/api/vehicle-types/${car.vehicleTypeId}/carriage`, { token: owner.token, body: { truckKinds: ['flatbed'] } });
+    const flatbed = (await t.call('POST', '/api/trucks', { token: owner.token, body: { name: 'Flatbed', kind: 'flatbed', maxWeightKg: 3500 } })).json;
+    const lift = (await t.call('POST', '/api/trucks', { token: owner.token, body: { name: 'Lift', kind: 'wheel_lift', maxWeightKg: 3500 } })).json;
+    const { reference } = await book();
+    const assign = (body: Record<string, unknown>) => t.call('POST', `/api/bookings/${reference}/assign`, { token: dispatcher.token, body });
+    const assignments = async () =>
+      (await t.call('GET', '/api/audit?kind=booking-assigned', { token: owner.token })).json.events.slice().reverse() as Array<Record<string, unknown>>;
+
+    expect((await assign({ driverId: a.id, truckId: flatbed.id })).status).toBe(200);
+    // The same driver and truck again is no change; a refused truck changes nothing and logs nothing.
+    expect((await assign({ driverId: a.id, truckId: flatbed.id })).status).toBe(200);
+    expect((await assign({ driverId: a.id, truckId: lift.id })).status).toBe(409);
+    expect((await assign({ driverId: b.id, truckId: lift.id, confirm: true })).status).toBe(200);
+    expect((await assign({ driverId: null, truckId: null })).status).toBe(200);
+
+    const events = await assignments();
+    expect(events).toHaveLength(3);
+    for (const e of events)
+      expect(e).toMatchObject({ personId: dispatcher.id, personName: dispatcher.user.name, subject: reference, requestId: expect.any(String) });
+    expect(events.map(({ before, after }) => ({ before, after }))).toEqual([
+      { before: { driver: null, truck: null }, after: { driver: { id: a.id, name: a.user.name }, truck: { id: flatbed.id, name: 'Flatbed' } } },
+      {
+        before: { driver: { id: a.id, name: a.user.name }, truck: { id: flatbed.id, name: 'Flatbed' } },
+        after: { driver: { id: b.id, name: b.user.name }, truck: { id: lift.id, name: 'Lift' }, truckOverride: true },
+      },
+      { before: { driver: { id: b.id, name: b.user.name }, truck: { id: lift.id, name: 'Lift' } }, after: { driver: null, truck: null } },
+    ]);
+  });
+
+  it('logs the accept of a job for later, and its driver, as the person who did it', async () => {
+    const { t, owner, book } = await setup();
+    const dispatcher = await t.teammate(owner, 'dispatcher');
+    const driver = await t.teammate(owner, 'driver');
+    const job = await book({ urgency: 'later', preferredDate: '2026-06-11', preferredTime: '09:00' });
+    expect(job.res.status).toBe(201);
+    const accepted = await t.call('POST', `/api/bookings/${job.reference}/accept-later`, {
+      token: dispatcher.token,
+      body: { windowMinutes: 60, driverId: driver.id },
+    });
+    expect(accepted.status).toBe(200);
+    const events = (await t.call('GET', '/api/audit', { token: owner.token })).json.events.filter((e: { subject: string }) => e.subject === job.reference);
+    expect(events.map((e: { kind: string; personId: number }) => [e.kind, e.personId])).toEqual([
+      ['booking-assigned', dispatcher.id],
+      ['booking-accepted', dispatcher.id],
+    ]);
+    expect(events[1].after).toMatchObject({ status: 'accepted', windowMinutes: 60 });
+  });
 });
 
 describe('the driver told when their job will not happen', () => {

@@ -8,12 +8,16 @@ import { currentUser } from '../auth/session';
 import type { LiveKey } from '../bookings/live';
 import { HEARTBEAT_MS, STREAMS_FULL } from '../bookings/routes';
 import { NotFound, TooManyRequests } from '../platform/errors';
+import { imageBody } from '../platform/http/body-limit';
 import { addressGroup } from '../platform/http/connection-guard';
 import type { AppEnv } from '../platform/http/context';
 import { clientAddress } from '../platform/http/rate-limit';
 import { parseId } from '../platform/http/validate';
 import { contract } from '../contract';
+import { imageAnswer } from '../proof/routes';
+import type { Audience } from '../proof/service';
 import { serve, type AppParts } from '../routes';
+import { actorOf } from '../team/audit';
 import { boardKey, personKey } from './live';
 import { dispatchLive } from './live';
 import { dispatchService, type Person } from './service';
@@ -29,8 +33,10 @@ const rowId = (raw: string, message: string) => {
 };
 
 export function dispatchRoutes(parts: AppParts) {
-  const { deps, bookings, live } = parts;
+  const { deps, bookings, live, proof } = parts;
   const dispatch = dispatchService({ ...deps, bookings, live: dispatchLive(live) });
+  const myJobId = (c: Context<AppEnv>) => dispatch.myJobId(person(c), c.req.param('reference') ?? '');
+  const assignee = (c: Context<AppEnv>): Audience => ({ kind: 'assignee', reference: c.req.param('reference') ?? '' });
   // Every change to a job (booked, answered, moved, cancelled) reaches its company's boards and its driver's screens.
   deps.events.on('job.changed', (change) => dispatch.jobChanged(change.bookingId));
 
@@ -82,8 +88,8 @@ export function dispatchRoutes(parts: AppParts) {
       return c.json(dispatch.board(currentUser(c).companyId), 200);
     },
     boardEvents: (c) => changes(c, boardKey(currentUser(c).companyId)),
-    assign: async (c) => c.json(await dispatch.assign(person(c), c.req.param('reference'), c.req.valid('json')), 200),
-    acceptLater: async (c) => c.json(await dispatch.acceptLater(person(c), c.req.param('reference'), c.req.valid('json')), 200),
+    assign: async (c) => c.json(await dispatch.assign(person(c), c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200),
+    acceptLater: async (c) => c.json(await dispatch.acceptLater(person(c), c.req.param('reference'), c.req.valid('json'), actorOf(c)), 200),
     laterSettings: (c) => c.json(dispatch.laterSettings(currentUser(c).companyId), 200),
     updateLaterSettings: async (c) => c.json(await dispatch.updateLaterSettings(currentUser(c).companyId, c.req.valid('json')), 200),
   });
@@ -100,6 +106,20 @@ export function dispatchRoutes(parts: AppParts) {
       return c.json(await dispatch.myStep(person(c), c.req.param('reference'), status, balanceMethod), 200);
     },
     position: async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200),
+    // Photos, signatures and the checklist: the proof's own rules, on the job found as above.
+    proof: (c) => {
+      c.header('Cache-Control', 'no-store');
+      return c.json(proof.view(myJobId(c), assignee(c)), 200);
+    },
+    condition: async (c) => c.json(await proof.saveCondition(myJobId(c), c.req.valid('json')), 200),
+    upload: async (c) => {
+      // The uploads' own limit, before the job is looked up or a byte of the body is read.
+      proof.checkUploadRate(clientAddress(c, deps.config.trustProxy));
+      const { created, file } = await proof.upload(myJobId(c), assignee(c), c.req.query(), c.req.header('content-type'), imageBody(c), currentUser(c).name);
+      c.header('Cache-Control', 'no-store');
+      return c.json(file, created ? 201 : 200);
+    },
+    file: async (c) => imageAnswer(c, await proof.file(myJobId(c), c.req.param('fileId') ?? '', assignee(c), c.req.query('size'))),
     phone: async (c) => c.json(await dispatch.setMyPhone(person(c), c.req.valid('json').phone), 200),
   });
   // The board's read is the largest answer a portal page waits for (every job of the day, read

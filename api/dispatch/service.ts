@@ -20,6 +20,7 @@ import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calen
 import { insertOutboxRows, type NewOutboxRow } from '../mail/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
+import { type Actor, recordAudit } from '../team/audit';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
 import type { DispatchLive } from './live';
 import { driverMessages } from './messages';
@@ -65,6 +66,12 @@ export interface Person {
   id: number;
   companyId: number;
   role: Role;
+}
+
+/** A job's driver and truck as the audit log keeps them: ids with the names they had then. */
+export interface AssignmentRecord {
+  driver: { id: number; name: string } | null;
+  truck: { id: number; name: string } | null;
 }
 
 export function dispatchService(deps: DispatchDeps) {
@@ -196,10 +203,30 @@ export function dispatchService(deps: DispatchDeps) {
     return { driver: driver ?? null, truck, overrideBy: why ? by.id : null };
   }
 
-  async function applyAssignment(b: BookingWithQuote, checked: ReturnType<typeof checkAssignment>) {
-    const at = deps.now().toISOString();
+  /** The job's driver and truck now, as the audit log's "before". */
+  function assignmentOf(bookingId: number): AssignmentRecord {
+    const j = dispatchJobById(db, bookingId);
+    return {
+      driver: j?.assignedUserId != null && j.driverPersonName !== null ? { id: j.assignedUserId, name: j.driverPersonName } : null,
+      truck: j?.truckId != null && j.truckName !== null ? { id: j.truckId, name: j.truckName } : null,
+    };
+  }
+
+  async function applyAssignment(b: BookingWithQuote, checked: ReturnType<typeof checkAssignment>, who: Actor) {
+    const now = deps.now();
+    const at = now.toISOString();
     const before = b.assignedUserId;
     const after = checked.driver?.id ?? null;
+    const was = assignmentOf(b.id);
+    const becomes: AssignmentRecord = {
+      driver: checked.driver ? { id: checked.driver.id, name: checked.driver.name } : null,
+      truck: checked.truck ? { id: checked.truck.id, name: checked.truck.name } : null,
+    };
+    // Every change of driver or truck is logged (docs/product.md §23), and so is every confirmed
+    // truck that cannot carry the vehicle, even when it was already on the job: the confirmation is
+    // the act the log must show. Saving the same driver and truck again changes nothing to record.
+    const changed = was.driver?.id !== becomes.driver?.id || was.truck?.id !== becomes.truck?.id;
+    const override = checked.overrideBy !== null;
     const texts: NewOutboxRow[] = [];
     if (after !== before) {
       if (checked.driver) texts.push(...personText(b, checked.driver.phone, `assigned-${checked.driver.id}`, driverMessages.assigned(b, config.publicUrl), at));
@@ -209,6 +236,20 @@ export function dispatchService(deps: DispatchDeps) {
     await write(db, () => {
       setAssignment(db, b.id, { userId: after, truckId: checked.truck?.id ?? null, at, overrideBy: checked.overrideBy });
       if (texts.length > 0) insertOutboxRows(db, texts);
+      if (changed || override) {
+        recordAudit(
+          db,
+          who,
+          {
+            companyId: b.companyId,
+            kind: 'booking-assigned',
+            subject: b.reference,
+            before: was,
+            after: override ? { ...becomes, truckOverride: true } : becomes,
+          },
+          now,
+        );
+      }
     });
     // The outbox's lanes send the driver's texts now rather than at their next tick.
     if (texts.length > 0) await deps.events.emit('messages.written', { companyId: b.companyId });
@@ -288,24 +329,24 @@ export function dispatchService(deps: DispatchDeps) {
       };
     },
 
-    async assign(by: Person, reference: string, body: AssignBody): Promise<BoardJob> {
+    async assign(by: Person, reference: string, body: AssignBody, who: Actor): Promise<BoardJob> {
       const b = ownJob(by.companyId, reference);
       if (isFinished(b.status) || b.status === 'awaiting_payment') throw new Conflict(JOB_NOT_OPEN, 'BOOKING_OUT_OF_ORDER');
       const checked = checkAssignment(b, by, body.driverId, body.truckId, body.confirm);
-      await applyAssignment(b, checked);
+      await applyAssignment(b, checked, who);
       return boardJobOf(b.id);
     },
 
     /** Accepts a job for later with its time window, and its driver and truck when given (docs/product.md §23). */
-    async acceptLater(by: Person, reference: string, body: AcceptLaterBody): Promise<BoardJob> {
+    async acceptLater(by: Person, reference: string, body: AcceptLaterBody, who: Actor): Promise<BoardJob> {
       const b = ownJob(by.companyId, reference);
       if (!b.scheduledFor) throw new Conflict('This job is for now: accept it with an ETA.', 'NOT_A_LATER_JOB');
       const assigning = body.driverId !== undefined || body.truckId !== undefined;
       // Everything is checked before the job moves: a refused truck leaves it requested.
       const checked = assigning ? checkAssignment(b, by, body.driverId ?? null, body.truckId ?? null, body.confirm) : null;
-      await bookings.acceptLater(by.companyId, reference, body.windowMinutes);
+      await bookings.acceptLater(by.companyId, reference, body.windowMinutes, who);
       const accepted = bookingById(db, b.id);
-      if (checked && accepted) await applyAssignment(accepted, checked);
+      if (checked && accepted) await applyAssignment(accepted, checked, who);
       return boardJobOf(b.id);
     },
 
@@ -334,6 +375,9 @@ export function dispatchService(deps: DispatchDeps) {
     },
 
     myJob: (person: Person, reference: string): DriverView => bookings.driverViewOf(myOwnJob(person, reference)),
+
+    /** The id of the signed-in person's own job, for its photos and checklist (404 as for any other of their routes). */
+    myJobId: (person: Person, reference: string): number => myOwnJob(person, reference).id,
 
     myStep: (person: Person, reference: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> =>
       bookings.driverStepOf(myOwnJob(person, reference), step, balanceMethod),

@@ -313,6 +313,112 @@ describe('the driver’s uploads', () => {
   });
 });
 
+describe('the signed-in driver’s own job ("My jobs")', () => {
+  /** Uploads as the driver's page does on a signed-in driver's own job: the session instead of the link. */
+  async function myUpload(s: Setup, token: string, reference: string, body: Uint8Array, query: Record<string, string> = {}) {
+    uploadCounter += 1;
+    const params = new URLSearchParams({
+      uploadId: `my-upload-${uploadCounter}-${Math.random().toString(36).slice(2, 10)}`,
+      stage: 'pickup',
+      kind: 'photo',
+      slot: 'front',
+      takenAt: '2026-06-10T12:10:00.000Z',
+      ...query,
+    });
+    const res = await s.t.app.request(`${TEST_ORIGIN}/api/my-jobs/${reference}/files?${params}`, {
+      method: 'POST',
+      headers: { 'content-type': 'image/jpeg', 'x-auth-token': token },
+      body: new Uint8Array(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text ? JSON.parse(text) : undefined };
+  }
+  const checklist = { stage: 'pickup', checklist: [{ item: 'Keys handed over', checked: true }], notes: 'Scuff on the mirror' };
+
+  it('takes photos, a signature and the checklist through the session, taken by the person, seen by the operator', async () => {
+    const s = await setup();
+    const driver = await s.t.teammate(s.op, 'driver');
+    await accepted(s);
+    expect((await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: s.op.token, body: { driverId: driver.id, truckId: null } })).status).toBe(
+      200,
+    );
+
+    const photo = jpegFile();
+    const res = await myUpload(s, driver.token, s.reference, photo, { slot: 'rear' });
+    expect(res.status).toBe(201);
+    expect(res.json).toMatchObject({ slot: 'rear', takenBy: driver.user.name, size: photo.length });
+    expect(res.json.url).toBe(`/api/my-jobs/${s.reference}/files/${res.json.id}`);
+    const signature = await myUpload(s, driver.token, s.reference, pngFile(), { kind: 'signature', signer: 'Jane Motorist' });
+    expect(signature.status).toBe(201);
+    expect((await s.t.call('PUT', `/api/my-jobs/${s.reference}/condition`, { token: driver.token, body: checklist })).status).toBe(200);
+
+    const mine = await s.t.call('GET', `/api/my-jobs/${s.reference}/proof`, { token: driver.token });
+    expect(mine.status).toBe(200);
+    expect(mine.json.files.map((f: { kind: string }) => f.kind)).toEqual(['photo', 'signature']);
+    expect(mine.json.conditions[0]).toMatchObject({ stage: 'pickup', notes: 'Scuff on the mirror' });
+    const got = await bytes(s, res.json.url, { token: driver.token });
+    expect(got.status).toBe(200);
+    expect(got.body.equals(photo)).toBe(true);
+
+    const operator = await s.t.call('GET', `/api/bookings/${s.reference}/proof`, { token: s.op.token });
+    expect(operator.json.files.map((f: { takenBy: string }) => f.takenBy)).toEqual([driver.user.name, driver.user.name]);
+    expect(operator.json.conditions).toHaveLength(1);
+  });
+
+  it('answers 404 to anyone the job is not assigned to: another driver, the office, another company; nothing is stored', async () => {
+    const s = await setup();
+    const a = await s.t.teammate(s.op, 'driver');
+    const b = await s.t.teammate(s.op, 'driver');
+    const dispatcher = await s.t.teammate(s.op, 'dispatcher');
+    const other = await s.t.operator();
+    const otherDriver = await s.t.teammate(other, 'driver');
+    await accepted(s);
+    // Not assigned to anyone yet: nobody's own job, not even the owner's.
+    expect((await myUpload(s, s.op.token, s.reference, jpegFile())).status).toBe(404);
+    await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: s.op.token, body: { driverId: a.id, truckId: null } });
+    const stored = (await myUpload(s, a.token, s.reference, jpegFile())).json;
+
+    for (const who of [b, dispatcher, s.op, other, otherDriver]) {
+      expect((await myUpload(s, who.token, s.reference, jpegFile())).status).toBe(404);
+      expect((await s.t.call('GET', `/api/my-jobs/${s.reference}/proof`, { token: who.token })).status).toBe(404);
+      expect((await s.t.call('PUT', `/api/my-jobs/${s.reference}/condition`, { token: who.token, body: checklist })).status).toBe(404);
+      expect((await bytes(s, stored.url, { token: who.token })).status).toBe(404);
+    }
+    expect(s.t.deps.db.select().from(jobFiles).all()).toHaveLength(1);
+    expect((await s.t.call('GET', `/api/bookings/${s.reference}/proof`, { token: s.op.token })).json.conditions).toEqual([]);
+
+    // Reassigned: the first driver loses it at once, the second has it, files and all.
+    await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: dispatcher.token, body: { driverId: b.id, truckId: null } });
+    expect((await s.t.call('GET', `/api/my-jobs/${s.reference}/proof`, { token: a.token })).status).toBe(404);
+    expect((await bytes(s, stored.url, { token: a.token })).status).toBe(404);
+    expect((await s.t.call('GET', `/api/my-jobs/${s.reference}/proof`, { token: b.token })).json.files).toHaveLength(1);
+    // The office's people may be given a job too, and then it is theirs.
+    await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: s.op.token, body: { driverId: dispatcher.id, truckId: null } });
+    expect((await myUpload(s, dispatcher.token, s.reference, jpegFile())).status).toBe(201);
+  });
+
+  it('takes nothing before acceptance, nor once the job finished more than a day ago', async () => {
+    const s = await setup();
+    const driver = await s.t.teammate(s.op, 'driver');
+    await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: s.op.token, body: { driverId: driver.id, truckId: null } });
+    const early = await myUpload(s, driver.token, s.reference, jpegFile());
+    expect(early.status).toBe(409);
+    expect(early.json.message).toBe('This job takes no photos now.');
+    await accepted(s);
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) {
+      expect((await s.t.call('POST', `/api/my-jobs/${s.reference}/status`, { token: driver.token, body: { status } })).status).toBe(200);
+    }
+    // A queued photo arriving late the same day still goes up…
+    s.clock.now = new Date(s.clock.now.getTime() + 23 * 3_600_000);
+    expect((await myUpload(s, driver.token, s.reference, jpegFile())).status).toBe(201);
+    // …but not after the day the driver's link would have been open.
+    s.clock.now = new Date(s.clock.now.getTime() + 2 * 3_600_000);
+    expect((await myUpload(s, driver.token, s.reference, jpegFile())).status).toBe(409);
+    expect((await s.t.call('PUT', `/api/my-jobs/${s.reference}/condition`, { token: driver.token, body: checklist })).status).toBe(409);
+    expect(s.t.deps.db.select().from(jobFiles).all()).toHaveLength(1);
+  });
+});
+
 describe('over a real connection (Node’s own request stream)', () => {
   it('stores an upload sent with its length, and nothing of one whose connection drops half way', async () => {
     const s = await setup();

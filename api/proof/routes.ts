@@ -15,7 +15,7 @@ import type { Audience, ProofService } from './service';
 type FileAnswer = Awaited<ReturnType<ProofService['file']>>;
 
 /** An image reached by a credential: never cached, never sniffed into anything else, never run as a page. */
-function imageAnswer(c: Context<AppEnv>, file: FileAnswer) {
+export function imageAnswer(c: Context<AppEnv>, file: FileAnswer) {
   c.header('Content-Type', file.contentType);
   c.header('Content-Length', String(file.size));
   c.header('Cache-Control', 'no-store');
@@ -53,7 +53,7 @@ export function proofRoutes(parts: AppParts) {
       // The uploads' own limit, before the token is looked up or a byte of the body is read.
       proof.checkUploadRate(client(c));
       const id = bookings.driverBookingId(token(c));
-      const { created, file } = await proof.upload(id, token(c), c.req.query(), c.req.header('content-type'), imageBody(c));
+      const { created, file } = await proof.upload(id, { kind: 'driver', token: token(c) }, c.req.query(), c.req.header('content-type'), imageBody(c));
       c.header('Cache-Control', 'no-store');
       return c.json(file, created ? 201 : 200);
     },

@@ -4,7 +4,7 @@
 // session's company, through the bookings' look-ups); everything here is by booking id.
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import type { BookingStatus } from '#shared/bookings';
+import { JOB_PAGE_CLOSES_AFTER_MS, type BookingStatus } from '#shared/bookings';
 import {
   type conditionSchema,
   IMAGE_TYPES,
@@ -47,8 +47,12 @@ import {
 } from './store';
 import { NOT_AN_IMAGE, NotAnImage, receiveImage } from './upload';
 
-/** Who is looking, and so what they see: the motorist never sees positions, hashes or the file as uploaded. */
-export type Audience = { kind: 'driver' | 'motorist'; token: string } | { kind: 'operator'; reference: string };
+/**
+ * Who is looking, and so what they see: the motorist never sees positions, hashes or the file as
+ * uploaded. `assignee` is the signed-in person the job is assigned to ("My jobs"), who sees what
+ * the driver's link sees.
+ */
+export type Audience = { kind: 'driver' | 'motorist'; token: string } | { kind: 'operator' | 'assignee'; reference: string };
 
 /** A job takes files from its acceptance on, and for a day after it completes (queued uploads arriving late). */
 const TAKES_FILES: readonly BookingStatus[] = ['accepted', 'on_the_way', 'arrived', 'loaded', 'completed'];
@@ -58,7 +62,7 @@ export const FILE_NOT_FOUND = 'No such photo';
 const newPublicId = () => randomBytes(16).toString('base64url');
 
 function baseOf(audience: Audience): string {
-  if (audience.kind === 'operator') return `/api/bookings/${encodeURIComponent(audience.reference)}`;
+  if ('reference' in audience) return `/api/${audience.kind === 'operator' ? 'bookings' : 'my-jobs'}/${encodeURIComponent(audience.reference)}`;
   return `/api/${audience.kind === 'driver' ? 'driver' : 'jobs'}/${audience.token}`;
 }
 
@@ -103,6 +107,13 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
     return b;
   };
 
+  /**
+   * From its acceptance until a day after it finished, as long as the driver's link works: the
+   * signed-in driver's own job has no link to close, so the same day is counted here.
+   */
+  const takesFiles = (b: BookingWithQuote) =>
+    TAKES_FILES.includes(b.status) && !(b.finishedAt && now().getTime() - Date.parse(b.finishedAt) > JOB_PAGE_CLOSES_AFTER_MS);
+
   const conditionView = (row: ReturnType<typeof conditionsOf>[number]): ConditionView => ({
     stage: row.stage,
     checklist: parseChecklist(row.checklist),
@@ -136,21 +147,23 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
     },
 
     /**
-     * Stores one upload of the driver's page. Answers the file and whether it is new (a repeat
-     * of the same uploadId is answered with the first, storing nothing).
+     * Stores one upload of the driver's page (by its link, or the signed-in driver's own job).
+     * Answers the file and whether it is new (a repeat of the same uploadId is answered with the
+     * first, storing nothing). `takenBy`: the signed-in person; by the link, the driver's name
+     * given at accept.
      */
     async upload(
       bookingId: number,
-      token: string,
+      audience: Audience,
       query: Record<string, string>,
       contentType: string | undefined,
       body: Readable | null,
+      takenBy?: string,
     ): Promise<{ created: boolean; file: ProofFile }> {
       const q = uploadQuery(query);
-      const audience: Audience = { kind: 'driver', token };
       if (!/^image\/[\w.+-]+\s*(;|$)/i.test(contentType ?? '') || !body) throw new UnsupportedMediaType(NOT_AN_IMAGE, 'NOT_AN_IMAGE');
       const b = booking(bookingId);
-      if (!TAKES_FILES.includes(b.status)) throw new Conflict(JOB_TAKES_NO_FILES, 'BOOKING_OUT_OF_ORDER');
+      if (!takesFiles(b)) throw new Conflict(JOB_TAKES_NO_FILES, 'BOOKING_OUT_OF_ORDER');
       const before = jobFileByClientId(db, bookingId, q.uploadId);
 
       if (q.variant === 'thumbnail') {
@@ -183,7 +196,7 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
             takenAt: new Date(q.takenAt).toISOString(),
             latitude: q.lat ?? null,
             longitude: q.lng ?? null,
-            takenBy: b.driverName ?? 'Driver',
+            takenBy: takenBy ?? b.driverName ?? 'Driver',
             contentType: got.type,
             size: got.size,
             sha256: got.sha256,
@@ -204,7 +217,7 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
     /** Saves a stage's checklist and notes (the driver's page). */
     async saveCondition(bookingId: number, input: z.output<typeof conditionSchema>): Promise<ConditionView> {
       const b = booking(bookingId);
-      if (!TAKES_FILES.includes(b.status)) throw new Conflict(JOB_TAKES_NO_FILES, 'BOOKING_OUT_OF_ORDER');
+      if (!takesFiles(b)) throw new Conflict(JOB_TAKES_NO_FILES, 'BOOKING_OUT_OF_ORDER');
       const row = await write(db, () =>
         saveCondition(db, {
           bookingId,
@@ -226,7 +239,8 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
         conditions: conditionsOf(db, bookingId).map(conditionView),
         settings: proofSettingsOf(db, b.companyId),
         room: Math.max(0, MAX_FILES_PER_JOB - files.length),
-        reportUrl: b.status === 'completed' ? `${baseOf(audience)}/report` : null,
+        // The motorist's and the operator's routes serve the report; the driver's pages do not.
+        reportUrl: b.status === 'completed' && (audience.kind === 'motorist' || audience.kind === 'operator') ? `${baseOf(audience)}/report` : null,
       };
     },
 

@@ -90,13 +90,8 @@ export function quoteRequests(companyId: number, count: number, seed: number, he
   return requests;
 }
 
-/**
- * An operator with quotes in the inbox: signs up, then quotes their own page (a signed-in operator
- * may, whatever the subscription). Gives the inbox's first page, and the find by reference of each
- * quote on it (`GET /api/quotes/TQ-…`, as the Quotes tab's search does). Undefined when the commit
- * has no inbox or sign-up differs.
- */
-async function inboxRequests(server: ServerProcess): Promise<{ page: LoadRequest[]; find: LoadRequest[] } | undefined> {
+/** A signed-up operator of one server: the headers of their session. Undefined when the commit's sign-up differs. */
+async function benchOperator(server: ServerProcess): Promise<{ headers: Record<string, string>; companyId: number } | undefined> {
   const signup = await fetch(`${server.url}/api/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: server.url },
@@ -105,7 +100,20 @@ async function inboxRequests(server: ServerProcess): Promise<{ page: LoadRequest
   if (signup.status !== 201) return undefined;
   const { authToken, companyId } = (await signup.json()) as { authToken?: string; companyId?: number };
   if (!authToken || !companyId) return undefined;
-  const headers = { 'x-auth-token': authToken, origin: server.url };
+  return { headers: { 'x-auth-token': authToken, origin: server.url }, companyId };
+}
+
+/**
+ * The operator's quotes in the inbox: they quote their own page (a signed-in operator may,
+ * whatever the subscription). Gives the inbox's first page, and the find by reference of each
+ * quote on it (`GET /api/quotes/TQ-…`, as the Quotes tab's search does). Undefined when the commit
+ * has no inbox.
+ */
+async function inboxRequests(
+  server: ServerProcess,
+  operator: { headers: Record<string, string>; companyId: number },
+): Promise<{ page: LoadRequest[]; find: LoadRequest[] } | undefined> {
+  const { headers, companyId } = operator;
   for (const quote of quoteRequests(companyId, INBOX_QUOTES, 7, headers)) {
     const res = await fetch(`${server.url}${quote.path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: quote.body });
     await res.arrayBuffer();
@@ -116,6 +124,26 @@ async function inboxRequests(server: ServerProcess): Promise<{ page: LoadRequest
   if (!rows || rows.length === 0) return undefined;
   const find = rows.flatMap(({ reference }) => (reference ? [{ method: 'GET' as const, path: `/api/quotes/TQ-${reference}`, headers }] : []));
   return { page: [{ method: 'GET', path: '/api/quotes', headers }], find };
+}
+
+/** Distinct call-out fees the price changes go through in turn (shared by all connections): each changes the price, so each writes its audit row. */
+const PRICE_STEPS = 1000;
+
+/**
+ * An audited write: the operator's price change (`PUT /api/pricing`), a different call-out fee each
+ * time, so where the commit keeps an audit log every request also inserts its row (old and new
+ * value) in the change's transaction. Side by side with a commit before the log, the ratio is the
+ * insert's cost. Undefined when the commit refuses the change.
+ */
+async function auditedWriteRequests(server: ServerProcess, operator: { headers: Record<string, string> }): Promise<LoadRequest[] | undefined> {
+  const bodyOf = (n: number) => JSON.stringify({ callOutFee: 50 + (n % PRICE_STEPS) / 100 });
+  const first = await fetch(`${server.url}/api/pricing`, {
+    method: 'PUT',
+    headers: { ...operator.headers, 'content-type': 'application/json' },
+    body: bodyOf(PRICE_STEPS - 1),
+  });
+  await first.arrayBuffer();
+  return first.status === 200 ? [{ method: 'PUT', path: '/api/pricing', bodyOf, headers: operator.headers }] : undefined;
 }
 
 export interface RouteFigures {
@@ -155,7 +183,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 export async function measureSideBySide(servers: [ServerProcess, ServerProcess], labels: [string, string], rounds = AGAINST_ROUNDS): Promise<AgainstFigures> {
   const quotes = quoteRequests(1, PAIRS, 2);
-  const inbox = await Promise.all(servers.map(inboxRequests));
+  const operators = await Promise.all(servers.map(benchOperator));
+  const inbox = await Promise.all(servers.map((server, i) => (operators[i] ? inboxRequests(server, operators[i]) : undefined)));
+  const audited = await Promise.all(servers.map((server, i) => (operators[i] ? auditedWriteRequests(server, operators[i]) : undefined)));
   const routes: [string, [LoadRequest[], LoadRequest[]] | undefined][] = [
     [`POST /api/quotes/calculate (${PAIRS.toLocaleString('en-GB')} random pairs of unit postcodes)`, [quotes, quotes]],
     ['GET /healthz', [[{ method: 'GET', path: '/healthz' }], [{ method: 'GET', path: '/healthz' }]]],
@@ -164,6 +194,7 @@ export async function measureSideBySide(servers: [ServerProcess, ServerProcess],
       `GET /api/quotes/TQ-…, find by reference (the first page's quotes in turn)`,
       inbox[0]?.find.length && inbox[1]?.find.length ? [inbox[0].find, inbox[1].find] : undefined,
     ],
+    [`PUT /api/pricing, an audited write (a price change, a new call-out fee each time)`, audited[0] && audited[1] ? [audited[0], audited[1]] : undefined],
   ];
   const loadAtStart = loadNow();
   // Warm-up on other pairs first, so the measured slices meet uncached pairs too.

@@ -9,9 +9,14 @@ export interface LoadSettings {
 }
 
 export interface LoadRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   body?: string;
+  /**
+   * A body made afresh for each request sent, from a count all connections share: a write that
+   * must change something every time (each connection otherwise sends the same list in lockstep).
+   */
+  bodyOf?: (n: number) => string;
   headers?: Record<string, string>;
 }
 
@@ -31,6 +36,7 @@ export async function runLoad(server: ServerProcess, requests: LoadRequest[], se
   let peakRssBytes = 0;
   const sampleRss = () => (peakRssBytes = Math.max(peakRssBytes, server.rssBytes() ?? 0));
   const sampler = setInterval(sampleRss, 100);
+  let sent = 0;
   try {
     const result = await autocannon({
       url: server.url,
@@ -38,12 +44,17 @@ export async function runLoad(server: ServerProcess, requests: LoadRequest[], se
       duration: settings.durationSeconds,
       // Prebuilt once per connection rather than per request, so the load generator (which shares
       // the machine with the server) spends as little as possible per request.
-      requests: requests.map((r) => ({
-        method: r.method,
-        path: r.path,
-        ...(r.body === undefined ? {} : { body: r.body }),
-        headers: { ...(r.body === undefined ? {} : { 'content-type': 'application/json' }), ...r.headers },
-      })),
+      requests: requests.map((r) => {
+        const { bodyOf } = r;
+        const json = r.body !== undefined || bodyOf !== undefined;
+        return {
+          method: r.method,
+          path: r.path,
+          ...(r.body === undefined ? {} : { body: r.body }),
+          ...(bodyOf ? { setupRequest: (request: autocannon.Request) => ({ ...request, body: bodyOf(sent++) }) } : {}),
+          headers: { ...(json ? { 'content-type': 'application/json' } : {}), ...r.headers },
+        };
+      }),
     });
     sampleRss();
     return {

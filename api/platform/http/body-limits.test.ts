@@ -25,9 +25,15 @@ const BODY_ROUTES = allRoutes
 describe('body limits', () => {
   const t = createTestApp();
 
-  it('gives every route a small limit, except the company update (its logo), the two Stripe webhooks and the driver’s photo upload', () => {
+  it('gives every route a small limit, except the company update (its logo), the two Stripe webhooks and the driver’s photo uploads (by link and signed in)', () => {
     const large = BODY_ROUTES.filter((r) => r.limit > BODY_LIMITS.small).map((r) => r.key);
-    expect(large.sort()).toEqual(['POST /api/driver/{token}/files', 'POST /api/payments/webhook', 'POST /api/webhook', 'PUT /api/company']);
+    expect(large.sort()).toEqual([
+      'POST /api/driver/{token}/files',
+      'POST /api/my-jobs/{reference}/files',
+      'POST /api/payments/webhook',
+      'POST /api/webhook',
+      'PUT /api/company',
+    ]);
     for (const r of BODY_ROUTES) expect(r.limit, r.key).toBeGreaterThan(0);
   });
 

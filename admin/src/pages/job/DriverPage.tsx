@@ -14,7 +14,7 @@ import { BALANCE_METHOD_LABELS, BALANCE_METHODS, BALANCE_RECORDED, type BalanceM
 import { telUrl, ukNational } from '#shared/phone';
 import { useLiveDriverJob } from './live';
 import { navigationLinks, type Place } from './navigate';
-import { DriverProof } from './proof/DriverProof';
+import { DriverProof, linkProof, type ProofSource } from './proof/DriverProof';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },
@@ -58,6 +58,8 @@ export interface DriverJobSource {
   balance?(method: BalanceMethod): Promise<DriverView>;
   /** Makes the balance's pay link (texted to the customer), where the source can. */
   payLink?(): Promise<DriverView>;
+  /** The job's photos, checklist and signature: read, saved and uploaded the same way as the job. */
+  proof: ProofSource;
   version?: number;
 }
 
@@ -70,6 +72,7 @@ function linkSource(token: string): DriverJobSource {
     position: (json) => call(endpoint.position.$post, { param, json }, { anonymous: true }),
     balance: (method) => call(endpoint.balance.$post, { param, json: { method } }, { anonymous: true }),
     payLink: () => call(endpoint['pay-link'].$post, { param }, { anonymous: true }),
+    proof: linkProof(token),
   };
 }
 
@@ -286,8 +289,8 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
           <p className="mt-2 text-sm text-slate-700">{SHARING_NOTE}</p>
         </section>
       )}
-      {/* Photos and signatures go up under the job's link (its token); a signed-in driver's own job has none. */}
-      {!source && <DriverProof token={token} status={view.status} onBlock={setProofBlock} />}
+      {/* Photos and signatures go up the way the job is reached: its link's token, or the signed-in driver's session. */}
+      <DriverProof source={job.proof} status={view.status} onBlock={setProofBlock} />
       {problem && (
         <p role="alert" className="text-red-800">
           {problem}

@@ -1,10 +1,12 @@
 // One of the signed-in driver's jobs, /dashboard/my-jobs/{reference} (docs/product.md §23): the
 // driver's page (admin/src/pages/job/DriverPage.tsx) on the session's routes instead of a link's
-// token, read again whenever the job changes (a cancel by the motorist, a reassignment).
+// token, read again whenever the job changes (a cancel by the motorist, a reassignment); its
+// photos, checklist and signature go up with the session too, queued on the phone as by the link.
 import { useCallback, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import DriverPage, { type DriverJobSource } from '../../job/DriverPage';
+import { myJobProof } from '../../job/proof/DriverProof';
 import { useJobChanges } from '../board/api';
 
 export default function MyJobPage() {
@@ -19,6 +21,7 @@ export default function MyJobPage() {
       read: () => call(endpoint.$get, { param }),
       move: (status, balanceMethod) => call(endpoint.status.$post, { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}) } }),
       position: (json) => call(endpoint.position.$post, { param, json }),
+      proof: myJobProof(reference),
       version,
     };
   }, [reference, version]);

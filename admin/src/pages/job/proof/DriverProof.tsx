@@ -6,7 +6,7 @@
 // Completed, the page says so until the four are taken (queued counts: the signal may be poor).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ApiRequestError, api, call } from '#shared/api-client';
+import { ApiRequestError, api, call, pathOf, portalApi } from '#shared/api-client';
 import type { BookingStatus } from '#shared/bookings';
 import {
   PHOTO_SLOT_LABELS,
@@ -16,12 +16,13 @@ import {
   PROOF_WAITING,
   REQUIRED_SLOTS,
   type PhotoSlot,
+  type ConditionView,
   type ProofStage,
   type ProofView,
 } from '#shared/proof';
 import { currentPosition, photoForUpload } from './resize';
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad';
-import { type QueueState, uploadQueue } from './upload-queue';
+import { driverLinkUploads, type QueueState, type UploadTarget, uploadQueue } from './upload-queue';
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
 const button = 'flex min-h-12 w-full items-center justify-center rounded-lg border-2 border-slate-700 px-3 text-lg font-semibold';
@@ -31,17 +32,58 @@ export const SIGNATURE_EMPTY = 'Ask the customer to sign in the box first.';
 export const SIGNER_NEEDED = 'Type the name of the person signing.';
 export const CONDITION_SAVED = 'Checklist saved.';
 
+/** A stage's checklist and notes, as the page saves them. */
+export interface ConditionBody {
+  stage: ProofStage;
+  checklist: { item: string; checked: boolean }[];
+  notes: string;
+}
+
+/**
+ * Where the page reads, saves and uploads a job's proof: by the driver's link (its token), or the
+ * signed-in driver's own job (the session, docs/product.md §23). `key` names its cache and queue.
+ */
+export interface ProofSource {
+  key: string;
+  read(): Promise<ProofView>;
+  saveCondition(body: ConditionBody): Promise<ConditionView>;
+  uploads: UploadTarget;
+}
+
+export function linkProof(token: string): ProofSource {
+  const client = api().driver[':token'];
+  const param = { token };
+  return {
+    key: token,
+    read: () => call(client.proof.$get, { param }, { anonymous: true }),
+    saveCondition: (json) => call(client.condition.$put, { param, json }, { anonymous: true }),
+    uploads: driverLinkUploads(token),
+  };
+}
+
+export function myJobProof(reference: string): ProofSource {
+  const client = portalApi['my-jobs'][':reference'];
+  const param = { reference };
+  return {
+    key: `my-jobs:${reference}`,
+    read: () => call(client.proof.$get, { param }),
+    saveCondition: (json) => call(client.condition.$put, { param, json }),
+    uploads: { key: `my-jobs:${reference}`, url: pathOf(client.files, { param }), session: true },
+  };
+}
+
 /** The stage the driver is at: pickup once arrived, drop-off once loaded. */
 export const stageOf = (status: BookingStatus): ProofStage | null => (status === 'arrived' ? 'pickup' : status === 'loaded' ? 'dropoff' : null);
 
-export function DriverProof({ token, status, onBlock }: { token: string; status: BookingStatus; onBlock: (message: string | null) => void }) {
-  const client = api().driver[':token'];
+export function DriverProof({ source, status, onBlock }: { source: ProofSource; status: BookingStatus; onBlock: (message: string | null) => void }) {
   const queryClient = useQueryClient();
-  const queue = useMemo(() => uploadQueue(token), [token]);
+  const { key } = source;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one queue per page, named by its key; the source object may be made again each render
+  const queue = useMemo(() => uploadQueue(source.uploads), [key]);
   const [queued, setQueued] = useState<QueueState>({ waiting: [], refused: [] });
   const proof = useQuery({
-    queryKey: ['driver-proof', token],
-    queryFn: () => call(client.proof.$get, { param: { token } }, { anonymous: true }),
+    queryKey: ['driver-proof', key],
+    queryFn: () => source.read(),
     retry: false,
   });
   const waiting = queued.waiting.length;
@@ -57,7 +99,7 @@ export function DriverProof({ token, status, onBlock }: { token: string; status:
   // What went up shows as uploaded.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to the queue getting shorter only
   useEffect(() => {
-    void queryClient.invalidateQueries({ queryKey: ['driver-proof', token] });
+    void queryClient.invalidateQueries({ queryKey: ['driver-proof', key] });
   }, [waiting]);
 
   const stage = stageOf(status);
@@ -70,7 +112,7 @@ export function DriverProof({ token, status, onBlock }: { token: string; status:
 
   return (
     <>
-      {stage && proof.data && <StageProof key={stage} token={token} stage={stage} proof={proof.data} taken={taken} queue={queue} />}
+      {stage && proof.data && <StageProof key={stage} source={source} stage={stage} proof={proof.data} taken={taken} queue={queue} />}
       {(waiting > 0 || queued.refused.length > 0 || (proof.data?.files.length ?? 0) > 0) && (
         <section className={card} aria-label="Uploads">
           <p role="status">{waiting > 0 ? PROOF_WAITING(waiting) : PROOF_ALL_UPLOADED}</p>
@@ -86,13 +128,13 @@ export function DriverProof({ token, status, onBlock }: { token: string; status:
 }
 
 function StageProof({
-  token,
+  source,
   stage,
   proof,
   taken,
   queue,
 }: {
-  token: string;
+  source: ProofSource;
   stage: ProofStage;
   proof: ProofView;
   taken: (stage: ProofStage, slot: PhotoSlot) => boolean;
@@ -135,11 +177,7 @@ function StageProof({
     setProblem('');
     setSaid('');
     try {
-      await call(
-        api().driver[':token'].condition.$put,
-        { param: { token }, json: { stage, checklist: proof.settings.checklist.map((item) => ({ item, checked: checked[item] ?? false })), notes } },
-        { anonymous: true },
-      );
+      await source.saveCondition({ stage, checklist: proof.settings.checklist.map((item) => ({ item, checked: checked[item] ?? false })), notes });
       setSaid(CONDITION_SAVED);
     } catch (error) {
       setProblem(error instanceof ApiRequestError ? error.serverMessage : 'No connection. Try again.');

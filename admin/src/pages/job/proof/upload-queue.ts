@@ -3,12 +3,12 @@
 // one at a time, retried with a growing pause while the signal is poor and at once when the phone
 // says it is back online. A page closed and opened again picks up where it left off. Nothing the
 // driver does waits for it: a status change goes at once, whatever is still queued.
-import { ApiRequestError } from '#shared/api-client';
+import { ApiRequestError, sessionHeaders } from '#shared/api-client';
 import type { ProofStage } from '#shared/proof';
 
 export interface QueuedUpload {
   uploadId: string;
-  /** The driver's token: the page the upload belongs to. */
+  /** The page the upload belongs to (UploadTarget's `key`): the driver's token, or the signed-in driver's own job. */
   token: string;
   stage: ProofStage;
   kind: 'photo' | 'signature';
@@ -33,6 +33,19 @@ export interface QueueState {
 
 const DB_NAME = 'recovery-quote-proof';
 const STORE = 'uploads';
+/**
+ * Where a page's uploads go: the driver's link (its token in the path, no cookies), or the
+ * signed-in driver's own job (the session). `key` names the page's queue on the phone.
+ */
+export interface UploadTarget {
+  key: string;
+  url: string;
+  session: boolean;
+}
+
+/** The driver's link: its queue is kept under its token, as it always was (uploads queued before still go). */
+export const driverLinkUploads = (token: string): UploadTarget => ({ key: token, url: `/api/driver/${token}/files`, session: false });
+
 /** Pauses between tries while uploads fail: 2 s, growing to a minute. */
 export const RETRY_PAUSES_MS = [2_000, 5_000, 15_000, 30_000, 60_000];
 
@@ -106,12 +119,12 @@ function queryOf(entry: QueuedUpload, variant: 'full' | 'thumbnail'): string {
   return new URLSearchParams(query).toString();
 }
 
-async function send(entry: QueuedUpload, variant: 'full' | 'thumbnail', body: Blob): Promise<void> {
-  const response = await fetch(`/api/driver/${entry.token}/files?${queryOf(entry, variant)}`, {
+async function send(target: UploadTarget, entry: QueuedUpload, variant: 'full' | 'thumbnail', body: Blob): Promise<void> {
+  const response = await fetch(`${target.url}?${queryOf(entry, variant)}`, {
     method: 'POST',
-    headers: { 'Content-Type': body.type || 'image/jpeg' },
+    headers: { 'Content-Type': body.type || 'image/jpeg', ...(target.session ? sessionHeaders() : {}) },
     body,
-    credentials: 'omit',
+    credentials: target.session ? 'include' : 'omit',
   });
   if (!response.ok) throw new ApiRequestError(response.status, await response.text(), response.statusText);
 }
@@ -121,9 +134,10 @@ const passing = (error: unknown) => !(error instanceof ApiRequestError) || error
 
 /**
  * The queue of one driver's page: `add` keeps an upload and starts sending; `subscribe` is told
- * of every change. Made once per token and kept for the page's life.
+ * of every change. Made once per page (its target) and kept for the page's life.
  */
-export function uploadQueue(token: string, options: { pauses?: number[]; online?: EventTarget } = {}) {
+export function uploadQueue(target: UploadTarget, options: { pauses?: number[]; online?: EventTarget } = {}) {
+  const token = target.key;
   const pauses = options.pauses ?? RETRY_PAUSES_MS;
   const listeners = new Set<(state: QueueState) => void>();
   let state: QueueState = { waiting: [], refused: [] };
@@ -153,11 +167,11 @@ export function uploadQueue(token: string, options: { pauses?: number[]; online?
         if (!entry) break;
         try {
           if (!entry.fileSent) {
-            await send(entry, 'full', entry.file);
+            await send(target, entry, 'full', entry.file);
             entry.fileSent = true;
             await shelf.put(entry);
           }
-          if (entry.thumbnail) await send(entry, 'thumbnail', entry.thumbnail);
+          if (entry.thumbnail) await send(target, entry, 'thumbnail', entry.thumbnail);
           await shelf.remove(entry.uploadId);
           failures = 0;
         } catch (error) {
