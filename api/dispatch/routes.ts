@@ -95,8 +95,8 @@ export function dispatchRoutes(parts: AppParts) {
       return c.json(dispatch.myJob(person(c), c.req.param('reference')), 200);
     },
     status: async (c) => {
-      const { status, balanceMethod } = c.req.valid('json');
-      return c.json(await dispatch.myStep(person(c), c.req.param('reference'), status, balanceMethod), 200);
+      const { status, balanceMethod, queuedPhotos } = c.req.valid('json');
+      return c.json(await dispatch.myStep(person(c), c.req.param('reference'), status, balanceMethod, queuedPhotos), 200);
     },
     position: async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200),
     phone: async (c) => c.json(await dispatch.setMyPhone(person(c), c.req.valid('json').phone), 200),

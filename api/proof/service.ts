@@ -32,6 +32,7 @@ import { createRateLimiter } from '../platform/http/rate-limit';
 import { type BlobStore, newBlobKey } from './blob-store';
 import { renderJobReport, type ReportPhoto } from '../documents/job-report';
 import {
+  awaitedPhotos,
   conditionsOf,
   insertJobFile,
   jobFileByClientId,
@@ -226,6 +227,7 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
         conditions: conditionsOf(db, bookingId).map(conditionView),
         settings: proofSettingsOf(db, b.companyId),
         room: Math.max(0, MAX_FILES_PER_JOB - files.length),
+        awaiting: awaitedPhotos(db, bookingId),
         reportUrl: b.status === 'completed' ? `${baseOf(audience)}/report` : null,
       };
     },

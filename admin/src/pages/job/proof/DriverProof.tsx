@@ -18,6 +18,7 @@ import {
   type PhotoSlot,
   type ProofStage,
   type ProofView,
+  type QueuedPhoto,
 } from '#shared/proof';
 import { currentPosition, photoForUpload } from './resize';
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad';
@@ -34,7 +35,18 @@ export const CONDITION_SAVED = 'Checklist saved.';
 /** The stage the driver is at: pickup once arrived, drop-off once loaded. */
 export const stageOf = (status: BookingStatus): ProofStage | null => (status === 'arrived' ? 'pickup' : status === 'loaded' ? 'dropoff' : null);
 
-export function DriverProof({ token, status, onBlock }: { token: string; status: BookingStatus; onBlock: (message: string | null) => void }) {
+export function DriverProof({
+  token,
+  status,
+  onBlock,
+  onQueued,
+}: {
+  token: string;
+  status: BookingStatus;
+  onBlock: (message: string | null) => void;
+  /** The photos still queued, by stage, whenever the queue changes: the step leaving a stage declares its own (decision 050). */
+  onQueued?: (queued: Record<ProofStage, QueuedPhoto[]>) => void;
+}) {
   const client = api().driver[':token'];
   const queryClient = useQueryClient();
   const queue = useMemo(() => uploadQueue(token), [token]);
@@ -67,6 +79,11 @@ export function DriverProof({ token, status, onBlock }: { token: string; status:
   const missing = stage ? REQUIRED_SLOTS.filter((slot) => !taken(stage, slot)) : [];
   const block = required && stage && missing.length > 0 ? PHOTOS_NEEDED(stage) : null;
   useEffect(() => onBlock(block), [block, onBlock]);
+  useEffect(() => {
+    const of = (s: ProofStage) =>
+      queued.waiting.flatMap((w) => (w.stage === s && w.kind === 'photo' && w.slot ? [{ uploadId: w.uploadId, slot: w.slot as PhotoSlot }] : []));
+    onQueued?.({ pickup: of('pickup'), dropoff: of('dropoff') });
+  }, [queued, onQueued]);
 
   return (
     <>
