@@ -219,6 +219,7 @@ export function createApp(options: AppOptions) {
   // Trade accounts (docs/product.md §26): a job on account's delivery note stands in for its receipt.
   const accounts = accountService({ ...deps, bookings });
   documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
+  documents.attachJobReports({ summary: (bookingId) => proof.reportSummary(bookingId), pdf: (bookingId) => proof.report(bookingId) });
   const books = createBooks(deps, options.books);
   // Every route is one of the contract's (api/contract/), served with its middleware by its
   // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.

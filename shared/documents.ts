@@ -12,12 +12,19 @@ import { z } from 'zod';
 export const DOCUMENT_KINDS = ['receipt', 'simplified_invoice', 'vat_invoice', 'credit_note', 'invoice'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
+/** What a job's documents list: its numbered documents, and its job report (docs/product.md, "Proof of condition"), which has no number. */
+export const LISTED_KINDS = [...DOCUMENT_KINDS, 'job_report'] as const;
+export type ListedKind = (typeof LISTED_KINDS)[number];
+/** The job report's place in the list and in the documents' paths (`…/documents/job-report`). */
+export const JOB_REPORT_NUMBER = 'job-report';
+
+export const DOCUMENT_TITLES: Record<ListedKind, string> = {
   receipt: 'Receipt',
   simplified_invoice: 'Simplified VAT invoice',
   vat_invoice: 'VAT invoice',
   credit_note: 'Credit note',
   invoice: 'Invoice',
+  job_report: 'Job report',
 };
 
 /** A simplified VAT invoice may be given up to this total, VAT included (HMRC VAT Notice 700/21); above it, a full one. */
@@ -73,11 +80,11 @@ export type InvoiceSettings = z.infer<typeof invoiceSettingsSchema>;
 
 export const documentSummarySchema = z
   .object({
-    number: z.string().meta({ description: 'Sequential per operator, as printed' }),
-    kind: z.enum(DOCUMENT_KINDS),
+    number: z.string().meta({ description: 'Sequential per operator, as printed; `job-report` for the job report' }),
+    kind: z.enum(LISTED_KINDS),
     title: z.string(),
     issuedAt: z.string(),
-    total: z.number().meta({ description: 'Pounds, VAT included; a credit note’s amount credited' }),
+    total: z.number().nullable().meta({ description: 'Pounds, VAT included; a credit note’s amount credited; null for the job report' }),
   })
   .meta({ id: 'DocumentSummary' });
 export const documentListSchema = z.array(documentSummarySchema);

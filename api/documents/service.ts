@@ -10,6 +10,7 @@ import {
   DOCUMENT_TITLES,
   documentNumber,
   FULL_INVOICE_UNAVAILABLE,
+  JOB_REPORT_NUMBER,
   type DocumentKind,
   type DocumentSummary,
   type InvoiceSettings,
@@ -47,6 +48,12 @@ function paidWords(atBooking: keyof typeof PAID_AS | null, balance: BalanceMetho
 
 export const DOCUMENT_NOT_FOUND = 'No document of this job has this number';
 
+/** The job reports as the documents list and serve them. */
+export interface JobReports {
+  summary(bookingId: number): DocumentSummary | undefined;
+  pdf(bookingId: number): Promise<{ bytes: Uint8Array; filename: string }>;
+}
+
 const parse = <T>(json: string): T => JSON.parse(json) as T;
 export const printable = (row: DocumentRow): PrintableDocument => ({
   kind: row.kind,
@@ -72,6 +79,8 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
   const { db, logger, now } = deps;
   /** A job on account's delivery note, which replaces its receipt (api/accounts/service.ts); attached once both are built. */
   let deliveryNoteOf: ((bookingId: number) => PrintableDocument | undefined) | undefined;
+  /** A completed job's report, kept by proof of condition (api/proof/service.ts) and listed with the documents; attached once both are built. */
+  let jobReports: JobReports | undefined;
 
   /**
    * The job's receipt or invoice as it stands: the newest (a balance paid later issues an updated
@@ -261,12 +270,18 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
       return owed.length;
     },
 
+    /** The job's documents, oldest first, then its job report once issued. */
     list(bookingId: number): DocumentSummary[] {
-      return bookingDocuments(db, bookingId).map(summary);
+      const report = jobReports?.summary(bookingId);
+      return [...bookingDocuments(db, bookingId).map(summary), ...(report ? [report] : [])];
     },
 
     attachDeliveryNotes(find: (bookingId: number) => PrintableDocument | undefined) {
       deliveryNoteOf = find;
+    },
+
+    attachJobReports(reports: JobReports) {
+      jobReports = reports;
     },
 
     /** The job's receipt or invoice as a PDF (a job on account's delivery note); 409 before one is issued. */
@@ -278,7 +293,9 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
       return pdfOf(row);
     },
 
-    async documentPdf(bookingId: number, typed: string) {
+    /** One of the job's documents by its number, or its job report by `job-report`. */
+    async documentPdf(bookingId: number, typed: string): Promise<{ bytes: Uint8Array; filename: string }> {
+      if (typed === JOB_REPORT_NUMBER && jobReports?.summary(bookingId)) return jobReports.pdf(bookingId);
       return pdfOf(documentOf(bookingId, typed));
     },
 

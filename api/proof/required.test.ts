@@ -18,7 +18,13 @@ async function setup(rule: { photosBeforeLoaded?: boolean; photosBeforeCompleted
   expect((await t.call('PUT', '/api/proof-settings', { token: op.token, body: rule })).status).toBe(200);
   const q = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
   const booked = await t.call('POST', '/api/bookings', {
-    body: { quoteId: q.json.quoteId, bookingKey: `proof-required-${Math.random().toString(36).slice(2, 12)}`, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12CDE' },
+    body: {
+      quoteId: q.json.quoteId,
+      bookingKey: `proof-required-${Math.random().toString(36).slice(2, 12)}`,
+      name: 'Jane Motorist',
+      phone: '07700 900123',
+      registration: 'AB12CDE',
+    },
   });
   expect(booked.status).toBe(201);
   const reference = q.json.quoteId as string;
@@ -82,9 +88,7 @@ describe('the operator’s required photos, on the server', () => {
 
     expect((await s.step('loaded', { queuedPhotos: [...queued, { uploadId: id(4), slot: 'right' }] })).status).toBe(200);
     // The one received already is no promise; the other three are awaited.
-    expect((await s.proof()).awaiting).toEqual(
-      ['rear', 'left', 'right'].map((slot) => ({ stage: 'pickup', slot, promisedAt: '2026-06-10T12:00:00.000Z' })),
-    );
+    expect((await s.proof()).awaiting).toEqual(['rear', 'left', 'right'].map((slot) => ({ stage: 'pickup', slot, promisedAt: '2026-06-10T12:00:00.000Z' })));
     await s.photo('pickup', 'rear', id(2));
     expect((await s.proof()).awaiting.map((a: { slot: string }) => a.slot)).toEqual(['left', 'right']);
 
@@ -107,7 +111,9 @@ describe('the operator’s required photos, on the server', () => {
 
   it('holds the signed-in driver’s own job to the same rule', async () => {
     const s = await setup({ photosBeforeLoaded: true });
-    expect((await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: s.op.token, body: { driverId: s.op.user.id, truckId: null } })).status).toBe(200);
+    expect((await s.t.call('POST', `/api/bookings/${s.reference}/assign`, { token: s.op.token, body: { driverId: s.op.user.id, truckId: null } })).status).toBe(
+      200,
+    );
     const mine = (status: string, extra: Record<string, unknown> = {}) =>
       s.t.call('POST', `/api/my-jobs/${s.reference}/status`, { token: s.op.token, body: { status, ...extra } });
     for (const status of ['on_the_way', 'arrived']) expect((await mine(status)).status).toBe(200);

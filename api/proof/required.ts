@@ -37,5 +37,6 @@ export function checkRequiredPhotos(
 
 /** Records the promises a checked move carries, inside the move's own write. */
 export function keepPromises(db: Db, booking: { id: number; companyId: number }, checked: ReturnType<typeof checkRequiredPhotos>, at: string): void {
-  if (checked && checked.photos.length > 0) recordPromises(db, { bookingId: booking.id, companyId: booking.companyId, stage: checked.stage, promisedAt: at }, checked.photos);
+  if (checked && checked.photos.length > 0)
+    recordPromises(db, { bookingId: booking.id, companyId: booking.companyId, stage: checked.stage, promisedAt: at }, checked.photos);
 }

@@ -133,7 +133,11 @@ export const receivedSlots = (db: Db, bookingId: number, stage: ProofStage): str
     .flatMap((r) => (r.slot ? [r.slot] : []));
 
 /** Records the photos the phone said it held queued; a promise of one received (or promised) already is left as it was. */
-export function recordPromises(db: Db, row: { bookingId: number; companyId: number; stage: ProofStage; promisedAt: string }, photos: readonly { uploadId: string; slot: PhotoSlot }[]): void {
+export function recordPromises(
+  db: Db,
+  row: { bookingId: number; companyId: number; stage: ProofStage; promisedAt: string },
+  photos: readonly { uploadId: string; slot: PhotoSlot }[],
+): void {
   const fresh = photos.filter((p) => !jobFileByClientId(db, row.bookingId, p.uploadId));
   if (fresh.length > 0)
     db.insert(jobFilePromises)
@@ -159,10 +163,18 @@ export const awaitedPhotos = (db: Db, bookingId: number): { stage: ProofStage; s
 
 export type JobReportRow = typeof jobReports.$inferSelect;
 
-export const jobReportOf = (db: Db, bookingId: number): JobReportRow | undefined => db.select().from(jobReports).where(eq(jobReports.bookingId, bookingId)).get();
+export const jobReportOf = (db: Db, bookingId: number): JobReportRow | undefined =>
+  db.select().from(jobReports).where(eq(jobReports.bookingId, bookingId)).get();
 
-/** Stores the job's report unless one is stored already: answers the row kept (the first one wins). */
-export function insertJobReport(db: Db, row: JobReportRow): JobReportRow {
-  db.insert(jobReports).values(row).onConflictDoNothing().run();
-  return jobReportOf(db, row.bookingId) ?? row;
+/**
+ * Stores the job's report in place of the one issued under `previousKey` (none: in place of none).
+ * Should another have been stored meanwhile, that one is kept and answered instead. The row
+ * replaced goes, and its trigger queues its blob for deletion.
+ */
+export function replaceJobReport(db: Db, row: JobReportRow, previousKey: string | null): JobReportRow {
+  const current = jobReportOf(db, row.bookingId);
+  if ((current?.storeKey ?? null) !== previousKey) return current ?? row;
+  if (current) db.delete(jobReports).where(eq(jobReports.bookingId, row.bookingId)).run();
+  db.insert(jobReports).values(row).run();
+  return row;
 }

@@ -867,7 +867,8 @@ export const jobFilePromises = sqliteTable(
 /**
  * A completed job's report PDF, made once at completion and kept as it was (docs/product.md,
  * "Proof of condition"): its bytes in the blob store under `store_key`, deleted with the booking
- * (a trigger queues the blob in `blob_deletions`).
+ * (a trigger queues the blob in `blob_deletions`). A photo arriving late issues a new one in its
+ * place (api/proof/service.ts).
  */
 export const jobReports = sqliteTable('job_reports', {
   bookingId: integer('booking_id')
@@ -878,6 +879,8 @@ export const jobReports = sqliteTable('job_reports', {
   size: integer('size').notNull(),
   /** Hex SHA-256 of the PDF as issued. */
   sha256: text('sha256').notNull(),
+  /** What it was drawn from, in brief (its files, thumbnails and checklists): other contents issue it again. */
+  contents: text('contents').notNull(),
   issuedAt: text('issued_at').notNull(),
 });
 

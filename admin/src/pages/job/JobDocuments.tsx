@@ -18,7 +18,7 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
     queryFn: () => call(client.jobs[':token'].documents.$get, { param: { token } }, { anonymous: true }),
     enabled: owed,
     // Issued as the job completes: a moment's wait at most.
-    refetchInterval: (query) => (query.state.data?.length === 0 ? 3_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.total !== null) ? false : 3_000),
   });
   if (!owed) return null;
   return (
@@ -26,20 +26,23 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
       <h2 id="documents-heading" className="font-semibold">
         Receipt
       </h2>
-      {documents.data && documents.data.length > 0 ? (
+      {documents.data?.some((d) => d.total !== null) ? (
         <ul className="mt-2 space-y-2">
-          {documents.data.map((d) => (
-            <li key={d.number}>
-              <a
-                href={pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })}
-                download
-                className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
-              >
-                <span>{linkName(d)}</span>
-                <span className="text-slate-700">{formatPounds(d.total)}</span>
-              </a>
-            </li>
-          ))}
+          {documents.data.map((d) =>
+            // The job report has its own link under 'Photos and condition' on this page.
+            d.total === null ? null : (
+              <li key={d.number}>
+                <a
+                  href={pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })}
+                  download
+                  className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
+                >
+                  <span>{linkName(d)}</span>
+                  <span className="text-slate-700">{formatPounds(d.total)}</span>
+                </a>
+              </li>
+            ),
+          )}
         </ul>
       ) : (
         <p className="mt-2 text-slate-700" role="status">

@@ -17,6 +17,7 @@ CREATE TABLE `job_reports` (
 	`store_key` text NOT NULL,
 	`size` integer NOT NULL,
 	`sha256` text NOT NULL,
+	`contents` text NOT NULL,
 	`issued_at` text NOT NULL,
 	FOREIGN KEY (`booking_id`) REFERENCES `bookings`(`id`) ON UPDATE no action ON DELETE cascade,
 	FOREIGN KEY (`company_id`) REFERENCES `companies`(`id`) ON UPDATE no action ON DELETE cascade
