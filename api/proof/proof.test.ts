@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_FILES_PER_JOB } from '#shared/proof';
 import { bookings, jobFiles } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
-import { GPS_MARK, jpegFile, pngFile } from '../test/images';
+import { GPS_MARK, heicFile, jpegFile, pngFile } from '../test/images';
 import { startS3Fake } from '../test/s3-fake';
 import { blobSweepJob } from './sweep';
 
@@ -314,6 +314,38 @@ describe('the driver’s uploads', () => {
   });
 });
 
+describe('HEIC photos', () => {
+  it('get a motorist’s copy with the EXIF and XMP position zeroed; one whose image data comes first is kept for the operator only', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    const heic = { 'content-type': 'image/heic' };
+    const file = heicFile({ imageBytes: 100_000 });
+    expect((await upload(s, driver, file, { slot: 'front' }, heic)).status).toBe(201);
+    const unreadable = heicFile({ mdatFirst: true });
+    expect((await upload(s, driver, unreadable, { slot: 'rear' }, heic)).status).toBe(201);
+
+    const motorist = (await s.t.call('GET', `/api/jobs/${s.jobToken}/proof`)).json.files;
+    expect(motorist.map((f: { slot: string; contentType: string }) => [f.slot, f.contentType])).toEqual([
+      ['front', 'image/heic'],
+      ['rear', 'image/heic'],
+    ]);
+    const shown = await bytes(s, motorist[0].url);
+    expect(shown.status).toBe(200);
+    expect(shown.type).toBe('image/heic');
+    expect(shown.body.length).toBe(file.length);
+    expect(file.includes(GPS_MARK)).toBe(true);
+    expect(shown.body.includes(GPS_MARK)).toBe(false);
+    expect(shown.body.includes('GPSLatitude')).toBe(false);
+    expect(motorist[1].url).toBeNull();
+
+    const operator = (await s.t.call('GET', `/api/bookings/${s.reference}/proof`, { token: s.op.token })).json.files;
+    expect((await bytes(s, operator[0].url, { token: s.op.token })).body.equals(file)).toBe(true);
+    expect((await bytes(s, operator[1].url, { token: s.op.token })).body.equals(unreadable)).toBe(true);
+    // The front's two copies and the rear's one; nothing left of the rear's copy that could not be made.
+    expect(s.storedFiles()).toHaveLength(3);
+  });
+});
+
 describe('over a real connection (Node’s own request stream)', () => {
   it('stores an upload sent with its length, and nothing of one whose connection drops half way', async () => {
     const s = await setup();
@@ -456,7 +488,8 @@ describe('the job report kept with the documents', () => {
     writeFileSync(file, body);
     return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
   };
-  const reports = (s: Setup) => s.t.deps.db.$client.prepare('select store_key as key, size, sha256 from job_reports').all() as { key: string; size: number; sha256: string }[];
+  const reports = (s: Setup) =>
+    s.t.deps.db.$client.prepare('select store_key as key, size, sha256 from job_reports').all() as { key: string; size: number; sha256: string }[];
 
   it('is issued and stored at completion, listed with the documents and downloadable by both, and stays as issued', async () => {
     const s = await setup();
@@ -508,7 +541,9 @@ describe('the job report kept with the documents', () => {
     expect(pdfText(again.body)).toContain('Rear');
     const [second] = reports(s);
     expect(second.key).not.toBe(first.key);
-    expect((await s.t.call('GET', `/api/jobs/${s.jobToken}/documents`)).json).toContainEqual(expect.objectContaining({ kind: 'job_report', issuedAt: '2026-06-10T12:30:00.000Z' }));
+    expect((await s.t.call('GET', `/api/jobs/${s.jobToken}/documents`)).json).toContainEqual(
+      expect.objectContaining({ kind: 'job_report', issuedAt: '2026-06-10T12:30:00.000Z' }),
+    );
     expect(s.t.deps.db.$client.prepare('select key from blob_deletions').all()).toEqual([{ key: first.key }]);
   });
 

@@ -309,7 +309,8 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
     let embedded = 0;
     for (const f of files) {
       // The thumbnail, else the shown copy while the report stays small (docs/budgets.md: 2 MB with 12 photos).
-      const key = f.thumbKey ?? (f.shownKey && f.size <= REPORT_FULL_IMAGE_MAX && embedded + f.size <= REPORT_IMAGE_BUDGET ? f.shownKey : null);
+      const printable = f.contentType === 'image/jpeg' || f.contentType === 'image/png';
+      const key = f.thumbKey ?? (printable && f.shownKey && f.size <= REPORT_FULL_IMAGE_MAX && embedded + f.size <= REPORT_IMAGE_BUDGET ? f.shownKey : null);
       const bytes = key ? await readAll(blobs, key) : undefined;
       if (bytes) embedded += bytes.length;
       photos.push({
