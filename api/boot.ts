@@ -13,6 +13,7 @@ import type { AppDeps } from './platform/deps';
 import { createJobRunner, type Job } from './platform/jobs/runner';
 import { retentionJob } from './leads/retention';
 import { auditRetentionJob } from './team/audit-retention';
+import { onOutboxWritten } from './mail/store';
 import { mailOutboxJobs, OUTBOX_LANE_JOB } from './mail/worker';
 import { bookingExpiryJob } from './bookings/expiry';
 import { reviewRequestJob } from './bookings/reviews';
@@ -56,11 +57,20 @@ export function bootApp(config: Config, appLogger?: Logger, options: { now?: () 
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   const jobs = createJobRunner(deps);
   const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
-  // A booking's messages go out at once, each channel's on its own lane, not at the lanes' next tick.
+  // Messages go out at once, each channel's on its own lane, not at the lanes' next tick: every
+  // write to the outbox nudges the lanes once its transaction is over (setImmediate), and nudges
+  // made before that run are one run.
   const lanes = Object.values(OUTBOX_LANE_JOB).map((name) => handles.get(name)!);
+  let nudged = false;
   const nudge = () => {
-    setImmediate(() => lanes.forEach((lane) => void lane.tick()));
+    if (nudged) return;
+    nudged = true;
+    setImmediate(() => {
+      nudged = false;
+      for (const lane of lanes) void lane.tick();
+    });
   };
+  onOutboxWritten(deps.db, nudge);
   deps.events.on('job.changed', (change) => {
     if (change.messages) nudge();
   });

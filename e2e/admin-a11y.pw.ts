@@ -27,6 +27,8 @@ const TAB_READY: Record<string, string> = {
 };
 
 test('portal tabs and contact page', async ({ page }) => {
+  // Nine axe audits: about 17 s on a quiet runner, several times that on a loaded one.
+  test.setTimeout(150_000);
   await signUpWithTrial(page);
   for (const [tab, ready] of Object.entries(TAB_READY)) {
     await page.getByRole('tab', { name: tab }).click();

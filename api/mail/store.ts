@@ -141,12 +141,25 @@ const outboxParams = (row: NewOutboxRow) => ({
   priority: priorityOf(row),
 });
 
+/** Who is told, per database, that rows were added to its outbox (the running server's lanes). */
+const outboxWriteListeners = new WeakMap<Db, () => void>();
+
+/**
+ * Tells `listener` each time rows are added to `db`'s outbox, so the lanes send them now rather
+ * than at their next tick, whichever feature wrote them (a sign-in link, an invitation, a text).
+ * The listener is called inside the writer's transaction: it must only schedule work.
+ */
+export function onOutboxWritten(db: Db, listener: () => void): void {
+  outboxWriteListeners.set(db, listener);
+}
+
 /** Adds the rows whose dedupe key is new; a row already written for the same key stays as it is. */
 export function insertOutboxRows(db: Db, rows: NewOutboxRow[]): void {
   const insert = prepared(db, 'insertOutboxRow', () =>
     db.insert(mailOutbox).values(outboxValues()).onConflictDoNothing({ target: mailOutbox.dedupeKey }).prepare(),
   );
   for (const row of rows) insert.run(outboxParams(row));
+  if (rows.length > 0) outboxWriteListeners.get(db)?.();
 }
 
 /** How many of the company's quotes were stored from `fromIso` on with an id below `beforeId`: a quote's place in its hour. */

@@ -95,7 +95,7 @@ describe('the real server under load', () => {
 describe('request bodies over a real socket', () => {
   // api/platform/http/body-limit.ts reads JSON bodies from Node's stream only when node-server runs the
   // app; app.request() tests go through Hono's bodyLimit instead, so these run here.
-  it('answers 413 past the route’s body limit (declared or chunked), 400 for malformed JSON, and quotes from a chunked body', { timeout: 20_000 }, async () => {
+  it('answers 413 past the route’s body limit (declared or chunked), 400 for malformed JSON, and quotes from a chunked body', { timeout: 90_000 }, async () => {
     const server = await startServer();
     const tooBig = JSON.stringify({ ...(JSON.parse(quoteBody(0)) as object), padding: 'x'.repeat(3 * 1024 * 1024) });
     const chunked = (text: string) =>
@@ -120,7 +120,7 @@ describe('request bodies over a real socket', () => {
 });
 
 describe('crash safety', () => {
-  it('keeps every write acknowledged before kill -9, and the database passes integrity_check', { timeout: 30_000 }, async () => {
+  it('keeps every write acknowledged before kill -9, and the database passes integrity_check', { timeout: 90_000 }, async () => {
     const server = await startServer();
     const token = await signUp(server, 'crash');
     const acknowledged: string[] = [];
@@ -158,7 +158,7 @@ describe('crash safety', () => {
 });
 
 describe('graceful shutdown', () => {
-  it('on SIGTERM finishes in-flight requests, refuses new connections and exits 0', { timeout: 30_000 }, async () => {
+  it('on SIGTERM finishes in-flight requests, refuses new connections and exits 0', { timeout: 90_000 }, async () => {
     const server = await startServer();
     // Sign-ups hash a password (argon2, 19 MiB): slow enough to be in flight when the signal lands.
     const written: Promise<void>[] = [];
@@ -198,7 +198,7 @@ describe('graceful shutdown', () => {
     expect(countRows(server.databasePath, 'users')).toBe(6);
   });
 
-  it('on SIGTERM ends the open job status streams, so the drain does not wait for them, and exits 0', { timeout: 30_000 }, async () => {
+  it('on SIGTERM ends the open job status streams, so the drain does not wait for them, and exits 0', { timeout: 90_000 }, async () => {
     const server = await startServer();
     // The seeded demo company takes bookings online (new companies do by default; it predates them).
     const writer = new Database(server.databasePath, { fileMustExist: true });
@@ -239,7 +239,7 @@ describe('graceful shutdown', () => {
 });
 
 describe('online backup', () => {
-  it('backupDatabase while the server serves writes makes a sound copy with every quote acknowledged before it', { timeout: 30_000 }, async () => {
+  it('backupDatabase while the server serves writes makes a sound copy with every quote acknowledged before it', { timeout: 90_000 }, async () => {
     const server = await startServer();
     let acknowledged = 0;
     let stop = false;
@@ -266,7 +266,7 @@ describe('online backup', () => {
 });
 
 describe('connection cap', () => {
-  it('refuses connections past MAX_CONNECTIONS, says so once, and serves again when they close', { timeout: 30_000 }, async () => {
+  it('refuses connections past MAX_CONNECTIONS, says so once, and serves again when they close', { timeout: 90_000 }, async () => {
     const server = await spawnServer({ databasePath: tempDatabasePath('cap'), env: { MAX_CONNECTIONS: '20', LOG_LEVEL: 'info' }, stdout: 'pipe' });
     started.push(server);
     let log = '';
