@@ -183,7 +183,10 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
 
     const small = await bookAndPay();
     await complete(small.driverToken);
-    expect((await t.call('GET', `/api/jobs/${small.jobToken}/documents`)).json.map((d: { kind: string }) => d.kind)).toEqual(['simplified_invoice', 'job_report']);
+    expect((await t.call('GET', `/api/jobs/${small.jobToken}/documents`)).json.map((d: { kind: string }) => d.kind)).toEqual([
+      'simplified_invoice',
+      'job_report',
+    ]);
     // HMRC's full invoice shows the customer's address: asked for with it, refused without.
     const address = { customerAddress: '1 High Street\nLeeds LS1 1AA' };
     for (const body of [{}, { customerAddress: '  ' }]) {
