@@ -1,4 +1,4 @@
-// Browser journeys in Debian's Chromium against the real server: the production bundle,
+// Browser journeys in Debian's Chromium (its headless shell where installed) against the real server: the production bundle,
 // dist/server.mjs, that `npm test` builds first (run `npm run build` before `npx playwright test`).
 // Two workers, a test file each at a time: every journey signs up its own operator and reads
 // only its own texts and mail from the fakes. Journeys that move the server's clock
@@ -12,12 +12,16 @@ import { defineConfig } from '@playwright/test';
 import { FAKE_DVLA_KEY, dvlaFakeUrl } from './api/test/dvla-fake';
 import { messageFakeEnv, messageFakePorts } from './api/test/message-fakes';
 
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Debian's headless shell (package chromium-headless-shell, what Playwright itself runs headless) where
+// installed: the same Blink and V8 without the browser's UI and GPU processes, about half the CPU of
+// the full browser per journey on the 2-core runner. The full browser otherwise.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 if (!existsSync('dist/server.mjs')) {
   throw new Error('dist/server.mjs not found: the journeys run against the built server. Run "npm run build" first.');
 }
 if (!existsSync(chromium)) {
-  throw new Error(`Chromium not found at ${chromium}. Install it with "apt-get install -y chromium" or set CHROMIUM_PATH.`);
+  throw new Error(`Chromium not found at ${chromium}. Install it with "apt-get install -y chromium-headless-shell" (or chromium) or set CHROMIUM_PATH.`);
 }
 
 // E2E_PORT moves the servers (API on it, examples on it + 1, the DVLA fake on it + 2, the SMS and

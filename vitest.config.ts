@@ -41,9 +41,13 @@ const common = {
   // operator factory's password once (api/test/global-setup.ts).
   globalSetup: ['./api/test/global-setup.ts'],
   provide: { freshDist },
+  // The servers the process tests start (scripts/bench/server-process.ts) run that same build.
+  env: freshDist ? { TEST_SERVER_SCRIPT: 'dist/server.mjs' } : {},
   setupFiles: ['./vitest.setup.ts'],
   pool: 'forks' as const,
-  testTimeout: 20000,
+  // A limit for a test that hangs, not a speed check: a loaded machine (the suite beside other
+  // work) takes many times a quiet one's time to start a server process.
+  testTimeout: 60_000,
 };
 
 export default defineConfig({
