@@ -223,6 +223,7 @@ export function createApp(options: AppOptions) {
   documents.attachDeliveryNotes((bookingId) => accounts.deliveryNote(bookingId));
   // The books: each company's own Xero organisation, connected by its owner (docs/product.md §26).
   const xero = xeroConnections(deps);
+  documents.attachJobReports({ summary: (bookingId) => proof.reportSummary(bookingId), pdf: (bookingId) => proof.report(bookingId) });
   const books = createBooks(deps, xero);
   // Every route is one of the contract's (api/contract/), served with its middleware by its
   // feature (api/routes.ts); the same table drives the body limits, CORS, CSRF and the OpenAPI document.

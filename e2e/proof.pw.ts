@@ -222,8 +222,10 @@ test.describe('with S3_BUCKET set', () => {
   test('the same journey stores the files in the S3-compatible store', async ({ browser }) => {
     test.setTimeout(150_000);
     await journey(browser, origin);
-    // Four photos and the signature, each as uploaded and as shown, and the photos' four thumbnails.
-    expect(s3.objects.size).toBe(14);
+    // Four photos and the signature, each as uploaded and as shown, the photos' four thumbnails, and
+    // the job report issued at completion.
+    expect(s3.objects.size).toBe(15);
+    expect([...s3.objects.values()].filter((o) => o.contentType === 'application/pdf')).toHaveLength(1);
     expect([...s3.objects.values()].filter((o) => o.contentType === 'image/png')).toHaveLength(2);
   });
 });

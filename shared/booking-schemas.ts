@@ -2,6 +2,7 @@
 // the portal's forms use them. The widget's booking form checks only that fields are filled and
 // shows the server's per-field messages, so it never carries libphonenumber's metadata.
 import { z } from 'zod';
+import { queuedPhotosSchema } from './proof';
 import {
   BOOKING_NAME_MAX,
   BOOKING_NOTE_MAX,
@@ -112,13 +113,20 @@ export type BookingDecline = z.input<typeof bookingDeclineSchema>;
 const balanceMethod = z.enum(BALANCE_METHODS, { error: `How the balance was paid must be one of ${BALANCE_METHODS.join(', ')}` });
 
 export const BALANCE_ONLY_AT_COMPLETED = 'How the balance was paid is recorded only with Completed';
+export const QUEUED_PHOTOS_ONLY_WHEN_LEAVING = 'Queued photos are sent only with Loaded or Completed';
 export const driverStatusSchema = z
   .object({
     status: z.enum(DRIVER_STEPS, { error: `Status must be one of ${DRIVER_STEPS.join(', ')}` }),
     /** With `completed`: how the balance was paid, when anything was left to pay. */
     balanceMethod: balanceMethod.optional(),
+    /** With `loaded` (the pickup photos) or `completed` (the drop-off photos): photos taken and still queued on the phone (decision 050). */
+    queuedPhotos: queuedPhotosSchema.optional(),
   })
-  .refine((v) => v.balanceMethod === undefined || v.status === 'completed', { path: ['balanceMethod'], message: BALANCE_ONLY_AT_COMPLETED });
+  .refine((v) => v.balanceMethod === undefined || v.status === 'completed', { path: ['balanceMethod'], message: BALANCE_ONLY_AT_COMPLETED })
+  .refine((v) => v.queuedPhotos === undefined || v.status === 'loaded' || v.status === 'completed', {
+    path: ['queuedPhotos'],
+    message: QUEUED_PHOTOS_ONLY_WHEN_LEAVING,
+  });
 
 /** How the balance of a completed job was paid, recorded after completion. */
 export const balanceSchema = z.object({ method: balanceMethod });

@@ -12,12 +12,23 @@ import { z } from 'zod';
 export const DOCUMENT_KINDS = ['receipt', 'simplified_invoice', 'vat_invoice', 'credit_note', 'invoice'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
-export const DOCUMENT_TITLES: Record<DocumentKind, string> = {
+/**
+ * What a job's documents list: its numbered documents, its job report (docs/product.md, "Proof of
+ * condition"), which has no number, and a job on account's delivery note in place of a receipt.
+ */
+export const LISTED_KINDS = [...DOCUMENT_KINDS, 'job_report', 'delivery_note'] as const;
+export type ListedKind = (typeof LISTED_KINDS)[number];
+/** The job report's place in the list and in the documents' paths (`…/documents/job-report`). */
+export const JOB_REPORT_NUMBER = 'job-report';
+
+export const DOCUMENT_TITLES: Record<ListedKind, string> = {
   receipt: 'Receipt',
   simplified_invoice: 'Simplified VAT invoice',
   vat_invoice: 'VAT invoice',
   credit_note: 'Credit note',
   invoice: 'Invoice',
+  job_report: 'Job report',
+  delivery_note: 'Delivery note',
 };
 
 /** A simplified VAT invoice may be given up to this total, VAT included (HMRC VAT Notice 700/21); above it, a full one. */
@@ -71,22 +82,21 @@ export const invoiceSettingsSchema = z
   .meta({ id: 'InvoiceSettings' });
 export type InvoiceSettings = z.infer<typeof invoiceSettingsSchema>;
 
-/** What a job's documents list holds: its issued documents, or a job on account's delivery note in their place. */
-export const LISTED_DOCUMENT_KINDS = [...DOCUMENT_KINDS, 'delivery_note'] as const;
-export const DELIVERY_NOTE_TITLE = 'Delivery note';
+export const DELIVERY_NOTE_TITLE = DOCUMENT_TITLES.delivery_note;
 
 export const documentSummarySchema = z
   .object({
     number: z.string().meta({
-      description: 'Sequential per operator, as printed; empty for a delivery note, which has no number (download it as the job’s receipt)',
+      description:
+        'Sequential per operator, as printed; `job-report` for the job report; empty for a delivery note, which has no number (download it as the job’s receipt)',
     }),
-    kind: z.enum(LISTED_DOCUMENT_KINDS),
+    kind: z.enum(LISTED_KINDS),
     title: z.string(),
     issuedAt: z.string(),
-    total: z
-      .number()
-      .nullable()
-      .meta({ description: 'Pounds, VAT included; a credit note’s amount credited; null on a delivery note its account has printed without prices' }),
+    total: z.number().nullable().meta({
+      description:
+        'Pounds, VAT included; a credit note’s amount credited; null for the job report, and on a delivery note its account has printed without prices',
+    }),
   })
   .meta({ id: 'DocumentSummary' });
 export const documentListSchema = z.array(documentSummarySchema);

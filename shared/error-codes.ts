@@ -85,10 +85,12 @@ export const ERROR_CODES = [
   'DOCUMENT_NOT_ISSUED',
   'FULL_INVOICE_UNAVAILABLE',
   // Proof of condition: an upload that is not a JPEG, PNG, WebP or HEIC image (by its bytes), a
-  // job that holds all the files it may, and a thumbnail sent before its photo
+  // job that holds all the files it may, a thumbnail sent before its photo, and Loaded or
+  // Completed refused while the operator's required photos are neither received nor queued
   'NOT_AN_IMAGE',
   'PROOF_FILES_FULL',
   'PROOF_THUMBNAIL_EARLY',
+  'PHOTOS_REQUIRED',
   // Confirming the booking text number by a texted code: no number to confirm, no SMS provider,
   // a wrong code, one that has expired (or was never sent), and one locked by too many wrong tries
   'NO_SMS_NUMBER',

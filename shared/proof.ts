@@ -46,6 +46,12 @@ export const PROOF_FILES_FULL = `This job already has ${MAX_FILES_PER_JOB} photo
 export const THUMBNAIL_BEFORE_PHOTO = 'The photo this thumbnail belongs to has not arrived yet.';
 export const UPLOAD_RATE_LIMITED = 'Too many uploads. The page will try again in a minute.';
 export const PHOTOS_NEEDED = (stage: ProofStage) => `Take the four ${stage === 'pickup' ? 'pickup' : 'drop-off'} photos first: front, rear, left and right.`;
+/** The server's refusal of Loaded (Completed) without the required photos, naming the sides missing. */
+export const photosMissing = (stage: ProofStage, slots: readonly PhotoSlot[]) => {
+  const names = slots.map((slot) => PHOTO_SLOT_LABELS[slot].toLowerCase());
+  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+  return `Take the ${stage === 'pickup' ? 'pickup' : 'drop-off'} photos first: ${list} ${names.length > 1 ? 'are' : 'is'} missing.`;
+};
 export const PROOF_WAITING = (count: number) => (count === 1 ? '1 photo or signature waiting to upload' : `${count} photos or signatures waiting to upload`);
 export const PROOF_ALL_UPLOADED = 'All photos and signatures uploaded';
 
@@ -56,6 +62,9 @@ const text = (label: string, max: number, multiline = false) =>
     .max(max, `${label} must be at most ${max} characters`)
     .refine((v) => isCleanText(v, multiline), forbiddenCharacterMessage(label));
 
+/** The phone's own id for an upload (the upload's `uploadId`). */
+const uploadId = z.string({ error: 'uploadId is required' }).regex(/^[A-Za-z0-9_-]{16,64}$/, 'uploadId must be 16 to 64 letters, digits, - or _');
+
 /**
  * What the phone says of an upload, in the query string (the body is the image itself): which
  * stage, what it is, when and where it was taken, and the phone's own id for it, so a retry of an
@@ -63,7 +72,7 @@ const text = (label: string, max: number, multiline = false) =>
  */
 export const uploadQuerySchema = z
   .object({
-    uploadId: z.string({ error: 'uploadId is required' }).regex(/^[A-Za-z0-9_-]{16,64}$/, 'uploadId must be 16 to 64 letters, digits, - or _'),
+    uploadId,
     stage: z.enum(PROOF_STAGES, { error: 'stage must be pickup or dropoff' }),
     kind: z.enum(FILE_KINDS, { error: 'kind must be photo or signature' }),
     slot: z.enum(PHOTO_SLOTS, { error: 'slot must be front, rear, left, right or damage' }).optional(),
@@ -80,6 +89,21 @@ export const uploadQuerySchema = z
     if ((q.lat === undefined) !== (q.lng === undefined)) ctx.addIssue({ code: 'custom', path: ['lat'], message: 'lat and lng go together' });
   });
 export type UploadQuery = z.output<typeof uploadQuerySchema>;
+
+/**
+ * Photos of the stage being left that the phone has taken and still holds in its queue, sent with
+ * Loaded or Completed: they count toward the operator's required photos (decision 050).
+ */
+export const queuedPhotosSchema = z
+  .array(
+    z.object({
+      uploadId,
+      slot: z.enum(PHOTO_SLOTS, { error: 'slot must be front, rear, left, right or damage' }),
+    }),
+    { error: 'queuedPhotos must be a list' },
+  )
+  .max(MAX_FILES_PER_JOB, `At most ${MAX_FILES_PER_JOB} queued photos`);
+export type QueuedPhoto = z.output<typeof queuedPhotosSchema>[number];
 
 export const conditionSchema = z.object({
   stage: z.enum(PROOF_STAGES, { error: 'stage must be pickup or dropoff' }),
@@ -145,6 +169,8 @@ export const proofViewSchema = z.object({
   settings: proofSettingsSchema,
   /** Files the job may still take. */
   room: z.number().int(),
+  /** Photos the driver's phone said were queued when it moved the job on, not received yet. */
+  awaiting: z.array(z.object({ stage: z.enum(PROOF_STAGES), slot: z.enum(PHOTO_SLOTS), promisedAt: z.string() })),
   /** The job report PDF, under the same credential; null until the job is completed. */
   reportUrl: z.string().nullable(),
 });

@@ -17,6 +17,7 @@ import { jobPageDone } from '#shared/payments';
 import type { JobView } from '#shared/booking-responses';
 import type { phoneBookingSchema } from '#shared/phone-jobs';
 import { readReference } from '#shared/leads';
+import type { QueuedPhoto } from '#shared/proof';
 import type { z } from 'zod';
 import type { bookingRequestSchema, bookingSettingsUpdateSchema } from '#shared/booking-schemas';
 import { insertOutboxRows, type NewOutboxRow } from '../mail/store';
@@ -24,6 +25,7 @@ import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import type { JobChangeKind } from '../platform/events';
 import { Conflict, Gone, NotFound } from '../platform/errors';
+import { checkRequiredPhotos, keepPromises } from '../proof/required';
 import type { LiveHub } from './live';
 import { bookingAlerts, leadStatusAfter } from './alerts';
 import { smsVerification } from './sms-verification';
@@ -178,14 +180,19 @@ export function bookingContext(deps: BookingServiceDeps) {
     who: Actor = { ...SYSTEM, label: ACTOR_LABELS[actor] },
     /** The audit log's line when not a plain status change (an accept with its ETA, a decline with its reason). */
     event?: Omit<AuditEvent, 'companyId' | 'subject'>,
+    /** With Loaded or Completed: the photos of the stage the phone holds queued (decision 050). */
+    queuedPhotos: readonly QueuedPhoto[] = [],
   ) {
     if (!canMove(b.status, to, actor)) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
+    // The operator's photo rule, whoever moves the job (api/proof/required.ts).
+    const photos = checkRequiredPhotos(db, b, to, queuedPhotos);
     const now = deps.now();
     const at = now.toISOString();
     const full: StatusPatch = { ...patch, ...(finishedAtOf(to) ? { finishedAt: at } : {}), ...(to === 'completed' ? { forgetPositions: true } : {}) };
     const moved = await write(db, () => {
       const ok = moveBooking(db, b.id, b.status, to, at, full, { quoteId: b.quoteId, status: leadStatusAfter(to, b.leadStatus), note });
       if (ok && texts.length > 0) insertOutboxRows(db, texts);
+      if (ok) keepPromises(db, b, photos, at);
       if (ok) {
         recordAudit(
           db,

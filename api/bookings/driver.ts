@@ -4,6 +4,7 @@
 import type { DriverStep } from '#shared/bookings';
 import { balancePaidBy, type BalanceMethod } from '#shared/payments';
 import type { DriverView } from '#shared/booking-responses';
+import type { QueuedPhoto } from '#shared/proof';
 import { lookupPostcode } from '../engine/distance/postcodes';
 import { write } from '../platform/db/write';
 import { Conflict } from '../platform/errors';
@@ -112,15 +113,15 @@ export function driverPart(ctx: BookingContext) {
       return { id: b.id, view: driverView(b) };
     },
 
-    async driverStep(token: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
-      return this.driverStepOf(driverBooking(token), step, balanceMethod);
+    async driverStep(token: string, step: DriverStep, balanceMethod?: BalanceMethod, queuedPhotos?: readonly QueuedPhoto[]): Promise<DriverView> {
+      return this.driverStepOf(driverBooking(token), step, balanceMethod, queuedPhotos);
     },
 
     /** The driver's page of a job found another way (the signed-in driver's own job, api/dispatch/service.ts). */
     driverViewOf: (b: BookingWithQuote): DriverView => driverView(b),
 
     /** The driver's next step on a job already found: by its token, or as the signed-in driver it is assigned to. */
-    async driverStepOf(b: BookingWithQuote, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> {
+    async driverStepOf(b: BookingWithQuote, step: DriverStep, balanceMethod?: BalanceMethod, queuedPhotos: readonly QueuedPhoto[] = []): Promise<DriverView> {
       // How the balance was paid goes with completion, in the same write, so the receipt issued then says it; with nothing left to pay there is nothing to record.
       const balance = step === 'completed' && balanceMethod && balanceBeforePence(b) > 0 ? { balanceMethod, balancePaidAt: deps.now().toISOString() } : {};
       const texts =
@@ -131,7 +132,7 @@ export function driverPart(ctx: BookingContext) {
             : step === 'completed'
               ? motoristText(b, 'completed', motoristMessages.completed(senderOf(b), b.reference, JOB_LINK_PLACEHOLDER))
               : [];
-      return driverView(await move(b, step, 'driver', balance, null, texts));
+      return driverView(await move(b, step, 'driver', balance, null, texts, undefined, undefined, queuedPhotos));
     },
 
     /** The driver records how the balance of a completed job was paid. */

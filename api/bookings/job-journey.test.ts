@@ -364,12 +364,12 @@ describe('the balance', () => {
     expect(await receipt()).toMatch(/Paid: deposit by card,[^\n]*£187\.20\n[^\n]*in cash\n/);
 
     const listed = (await t.call('GET', `/api/jobs/${token}/documents`)).json as { number: string }[];
-    expect(listed.map((d) => d.number)).toEqual(['000001', '000002', '000003']);
+    expect(listed.map((d) => d.number)).toEqual(['000001', '000002', '000003', 'job-report']);
     // Recorded as paid: again with the same method answers as it is; another method is refused.
     expect((await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'cash' } })).status).toBe(200);
     const twice = await t.call('POST', `/api/driver/${driverToken}/balance`, { body: { method: 'card' } });
     expect(twice).toMatchObject({ status: 409, json: { code: 'BALANCE_RECORDED' } });
-    expect((await t.call('GET', `/api/jobs/${token}/documents`)).json).toHaveLength(3);
+    expect((await t.call('GET', `/api/jobs/${token}/documents`)).json).toHaveLength(4);
     // Each record is in the audit log with who made it and the method before and after; the refused ones are not.
     const logged = (await t.call('GET', '/api/audit', { token: op.token })).json.events as Array<Record<string, unknown>>;
     expect(logged.filter((e) => e.kind === 'balance-recorded').map((e) => [e.subject, e.personName, e.before, e.after])).toEqual([

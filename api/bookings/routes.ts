@@ -99,7 +99,7 @@ export function bookingRoutes(parts: AppParts) {
     },
     driverStatus: async (c) => {
       const body = c.req.valid('json');
-      return c.json(await bookings.driverStep(c.req.param('token'), body.status, body.balanceMethod), 200);
+      return c.json(await bookings.driverStep(c.req.param('token'), body.status, body.balanceMethod, body.queuedPhotos), 200);
     },
     driverBalance: async (c) => c.json(await bookings.driverBalance(c.req.param('token'), c.req.valid('json').method), 200),
     driverPayLink: async (c) => c.json(await bookings.driverPayLink(c.req.param('token')), 200),

@@ -156,10 +156,18 @@ export const bookings = {
     'x-access': 'public',
     'x-rate-limit': ['driver'],
     tags: ['Public'],
-    summary: 'The driver moves the job on: on_the_way → arrived → loaded → completed (positions are deleted at completed)',
+    summary:
+      'The driver moves the job on: on_the_way → arrived → loaded → completed (positions are deleted at completed); with loaded or completed, `queuedPhotos` lists the stage’s photos still queued on the phone',
     parameters: tokenParameter('driver'),
     request: { body: body(driverStatusSchema, { status: 'on_the_way' }) },
-    responses: { 200: json(driverViewSchema, 'Moved'), 404: jobMissing, 409: outOfOrder, 410: jobClosed },
+    responses: {
+      200: json(driverViewSchema, 'Moved'),
+      404: jobMissing,
+      409: error(
+        'The job cannot move to that status now (`code` BOOKING_OUT_OF_ORDER), or the operator requires photos of the four sides that are neither received nor in `queuedPhotos` (`code` PHOTOS_REQUIRED)',
+      ),
+      410: jobClosed,
+    },
   }),
   driverBalance: route({
     method: 'post',

@@ -220,7 +220,9 @@ export const myJobs = {
     responses: {
       200: json(driverViewSchema, 'Moved'),
       404: myJobMissing,
-      409: error('The job cannot move to that status now: `code` BOOKING_OUT_OF_ORDER'),
+      409: error(
+        'The job cannot move to that status now (`code` BOOKING_OUT_OF_ORDER), or the operator’s required photos are missing (`code` PHOTOS_REQUIRED)',
+      ),
     },
   }),
   position: route({

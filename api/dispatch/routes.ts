@@ -102,8 +102,8 @@ export function dispatchRoutes(parts: AppParts) {
       return c.json(dispatch.myJob(person(c), c.req.param('reference')), 200);
     },
     status: async (c) => {
-      const { status, balanceMethod } = c.req.valid('json');
-      return c.json(await dispatch.myStep(person(c), c.req.param('reference'), status, balanceMethod), 200);
+      const { status, balanceMethod, queuedPhotos } = c.req.valid('json');
+      return c.json(await dispatch.myStep(person(c), c.req.param('reference'), status, balanceMethod, queuedPhotos), 200);
     },
     position: async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200),
     // Photos, signatures and the checklist: the proof's own rules, on the job found as above.

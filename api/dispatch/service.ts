@@ -4,6 +4,7 @@
 // of the drivers may read and move (404 for any other); jobs for later accepted with a window; the
 // company's limits on later bookings. A driver is told of a job given to them or taken off them at
 // once: a text through the outbox when they have a mobile number, and their open screen.
+import type { QueuedPhoto } from '#shared/proof';
 import type { BalanceMethod } from '#shared/payments';
 import { isFinished, type DriverStep } from '#shared/bookings';
 import type { AcceptLaterBody, AssignBody, Board, BoardJob, CarriageBody, LaterSettings, MyJob, TruckBody, TruckRow } from '#shared/dispatch-schemas';
@@ -379,8 +380,8 @@ export function dispatchService(deps: DispatchDeps) {
     /** The id of the signed-in person's own job, for its photos and checklist (404 as for any other of their routes). */
     myJobId: (person: Person, reference: string): number => myOwnJob(person, reference).id,
 
-    myStep: (person: Person, reference: string, step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView> =>
-      bookings.driverStepOf(myOwnJob(person, reference), step, balanceMethod),
+    myStep: (person: Person, reference: string, step: DriverStep, balanceMethod?: BalanceMethod, queuedPhotos?: readonly QueuedPhoto[]): Promise<DriverView> =>
+      bookings.driverStepOf(myOwnJob(person, reference), step, balanceMethod, queuedPhotos),
 
     myPosition: (person: Person, reference: string, position: { lat: number; lng: number }): Promise<DriverView> =>
       bookings.driverPositionOf(myOwnJob(person, reference), position),

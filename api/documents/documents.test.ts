@@ -106,6 +106,8 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
     const listed = await t.call('GET', `/api/jobs/${jobToken}/documents`);
     expect(listed.json).toEqual([
       { number: '000001', kind: 'simplified_invoice', title: 'Simplified VAT invoice', issuedAt: expect.any(String), total: 187.2 },
+      // The job report, kept with the documents (docs/product.md, "Proof of condition").
+      { number: 'job-report', kind: 'job_report', title: 'Job report', issuedAt: expect.any(String), total: null },
     ]);
 
     const pdf = await download(`/api/jobs/${jobToken}/receipt`);
@@ -181,7 +183,10 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
 
     const small = await bookAndPay();
     await complete(small.driverToken);
-    expect((await t.call('GET', `/api/jobs/${small.jobToken}/documents`)).json.map((d: { kind: string }) => d.kind)).toEqual(['simplified_invoice']);
+    expect((await t.call('GET', `/api/jobs/${small.jobToken}/documents`)).json.map((d: { kind: string }) => d.kind)).toEqual([
+      'simplified_invoice',
+      'job_report',
+    ]);
     // HMRC's full invoice shows the customer's address: asked for with it, refused without.
     const address = { customerAddress: '1 High Street\nLeeds LS1 1AA' };
     for (const body of [{}, { customerAddress: '  ' }]) {
@@ -229,6 +234,7 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
     expect(list.map((d: { number: string; kind: string; total: number }) => [d.number, d.kind, d.total])).toEqual([
       ['000001', 'simplified_invoice', 187.2],
       ['000002', 'credit_note', 10],
+      ['job-report', 'job_report', null],
     ]);
     const note = await download(`/api/jobs/${jobToken}/documents/000002`);
     expect(note.disposition).toBe('attachment; filename="credit-note-000002.pdf"');
@@ -251,6 +257,7 @@ describe('a completed job paid at booking gets its receipt or VAT invoice', () =
     expect(list.map((d: { kind: string; total: number }) => [d.kind, d.total])).toEqual([
       ['simplified_invoice', 187.2],
       ['credit_note', 37.44],
+      ['job_report', null],
     ]);
   });
 });

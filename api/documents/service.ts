@@ -11,6 +11,7 @@ import {
   DOCUMENT_TITLES,
   documentNumber,
   FULL_INVOICE_UNAVAILABLE,
+  JOB_REPORT_NUMBER,
   type DocumentKind,
   type DocumentSummary,
   type InvoiceSettings,
@@ -51,6 +52,12 @@ function paidWords(atBooking: keyof typeof PAID_AS | null, balance: BalanceMetho
 
 export const DOCUMENT_NOT_FOUND = 'No document of this job has this number';
 
+/** The job reports as the documents list and serve them. */
+export interface JobReports {
+  summary(bookingId: number): DocumentSummary | undefined;
+  pdf(bookingId: number): Promise<{ bytes: Uint8Array; filename: string }>;
+}
+
 const parse = <T>(json: string): T => JSON.parse(json) as T;
 export const printable = (row: DocumentRow): PrintableDocument => ({
   kind: row.kind,
@@ -77,6 +84,8 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
   const tokens = bookingTokens(config.sessionSecret);
   /** A job on account's delivery note, which replaces its receipt (api/accounts/service.ts); attached once both are built. */
   let deliveryNoteOf: ((bookingId: number) => PrintableDocument | undefined) | undefined;
+  /** A completed job's report, kept by proof of condition (api/proof/service.ts) and listed with the documents; attached once both are built. */
+  let jobReports: JobReports | undefined;
 
   /**
    * The job's receipt or invoice as it stands: the newest (a balance paid later issues an updated
@@ -277,8 +286,13 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
       return owed.length;
     },
 
-    /** The job's documents; for a job on account, its delivery note in the receipt's place (made as it is downloaded, never stored). */
+    /**
+     * The job's documents, oldest first, then its job report once issued; for a job on account,
+     * its delivery note in the receipt's place (made as it is downloaded, never stored).
+     */
     list(bookingId: number): DocumentSummary[] {
+      const report = jobReports?.summary(bookingId);
+      const reports = report ? [report] : [];
       const note = deliveryNoteOf?.(bookingId);
       if (note) {
         return [
@@ -289,13 +303,18 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
             issuedAt: note.issuedAt,
             total: note.details.withoutPrices ? null : penceToPounds(note.totals.grossPence),
           },
+          ...reports,
         ];
       }
-      return bookingDocuments(db, bookingId).map(summary);
+      return [...bookingDocuments(db, bookingId).map(summary), ...reports];
     },
 
     attachDeliveryNotes(find: (bookingId: number) => PrintableDocument | undefined) {
       deliveryNoteOf = find;
+    },
+
+    attachJobReports(reports: JobReports) {
+      jobReports = reports;
     },
 
     /** The job's receipt or invoice as a PDF (a job on account's delivery note); 409 before one is issued. */
@@ -307,7 +326,9 @@ export function documentService(deps: Pick<AppDeps, 'db' | 'logger' | 'now' | 'e
       return pdfOf(row);
     },
 
-    async documentPdf(bookingId: number, typed: string) {
+    /** One of the job's documents by its number, or its job report by `job-report`. */
+    async documentPdf(bookingId: number, typed: string): Promise<{ bytes: Uint8Array; filename: string }> {
+      if (typed === JOB_REPORT_NUMBER && jobReports?.summary(bookingId)) return jobReports.pdf(bookingId);
       return pdfOf(documentOf(bookingId, typed));
     },
 

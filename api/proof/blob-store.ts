@@ -60,7 +60,7 @@ export function diskBlobStore(root: string): BlobStore {
       await prepare();
       const temporary = path.join(partial, `${key}.${randomBytes(6).toString('hex')}`);
       try {
-        await pipeline(body, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+        await pipeline(body, createWriteStream(temporary, { flags: 'wx', mode: 0o600, highWaterMark: 256 * 1024 }));
         await mkdir(path.dirname(target), { recursive: true });
         await rename(temporary, target);
       } catch (error) {

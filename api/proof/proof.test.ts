@@ -3,6 +3,7 @@
 // nothing, the per-job cap, the uploads' own rate limit, the job report PDF, deletion with the job,
 // and the same uploads into S3-compatible storage (a fake S3 server in process).
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
@@ -13,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_FILES_PER_JOB } from '#shared/proof';
 import { bookings, jobFiles } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor, TEST_ORIGIN } from '../test/harness';
-import { GPS_MARK, jpegFile, pngFile } from '../test/images';
+import { GPS_MARK, heicFile, jpegFile, pngFile } from '../test/images';
 import { startS3Fake } from '../test/s3-fake';
 import { blobSweepJob } from './sweep';
 
@@ -419,6 +420,38 @@ describe('the signed-in driver’s own job ("My jobs")', () => {
   });
 });
 
+describe('HEIC photos', () => {
+  it('get a motorist’s copy with the EXIF and XMP position zeroed; one whose image data comes first is kept for the operator only', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    const heic = { 'content-type': 'image/heic' };
+    const file = heicFile({ imageBytes: 100_000 });
+    expect((await upload(s, driver, file, { slot: 'front' }, heic)).status).toBe(201);
+    const unreadable = heicFile({ mdatFirst: true });
+    expect((await upload(s, driver, unreadable, { slot: 'rear' }, heic)).status).toBe(201);
+
+    const motorist = (await s.t.call('GET', `/api/jobs/${s.jobToken}/proof`)).json.files;
+    expect(motorist.map((f: { slot: string; contentType: string }) => [f.slot, f.contentType])).toEqual([
+      ['front', 'image/heic'],
+      ['rear', 'image/heic'],
+    ]);
+    const shown = await bytes(s, motorist[0].url);
+    expect(shown.status).toBe(200);
+    expect(shown.type).toBe('image/heic');
+    expect(shown.body.length).toBe(file.length);
+    expect(file.includes(GPS_MARK)).toBe(true);
+    expect(shown.body.includes(GPS_MARK)).toBe(false);
+    expect(shown.body.includes('GPSLatitude')).toBe(false);
+    expect(motorist[1].url).toBeNull();
+
+    const operator = (await s.t.call('GET', `/api/bookings/${s.reference}/proof`, { token: s.op.token })).json.files;
+    expect((await bytes(s, operator[0].url, { token: s.op.token })).body.equals(file)).toBe(true);
+    expect((await bytes(s, operator[1].url, { token: s.op.token })).body.equals(unreadable)).toBe(true);
+    // The front's two copies and the rear's one; nothing left of the rear's copy that could not be made.
+    expect(s.storedFiles()).toHaveLength(3);
+  });
+});
+
 describe('over a real connection (Node’s own request stream)', () => {
   it('stores an upload sent with its length, and nothing of one whose connection drops half way', async () => {
     const s = await setup();
@@ -552,6 +585,86 @@ describe('the job report’s small pictures', () => {
       .map((line) => line.trim().split(/\s+/).slice(3, 5).join('x'));
     expect(images).toEqual(Object.values(sizes).map(([w, h]) => `${w}x${h}`));
     expect(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' })).not.toContain('Photo kept online');
+  });
+});
+
+describe('the job report kept with the documents', () => {
+  const pdfText = (body: Buffer) => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'report-')), 'report.pdf');
+    writeFileSync(file, body);
+    return execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+  };
+  const reports = (s: Setup) =>
+    s.t.deps.db.$client.prepare('select store_key as key, size, sha256 from job_reports').all() as { key: string; size: number; sha256: string }[];
+
+  it('is issued and stored at completion, listed with the documents and downloadable by both, and stays as issued', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    await upload(s, driver, jpegFile(), { slot: 'front' });
+    for (const status of ['on_the_way', 'arrived', 'loaded']) await s.t.call('POST', `/api/driver/${driver}/status`, { body: { status } });
+    expect(reports(s)).toEqual([]);
+    const filesBefore = s.storedFiles().length;
+    await s.t.call('POST', `/api/driver/${driver}/status`, { body: { status: 'completed' } });
+    // Stored as the job completes: its row, and its PDF in the blob store.
+    const [issued] = reports(s);
+    expect(issued).toBeDefined();
+    expect(s.storedFiles()).toHaveLength(filesBefore + 1);
+    expect(s.storedFiles()).toContain(issued.key);
+
+    const entry = { number: 'job-report', kind: 'job_report', title: 'Job report', total: null, issuedAt: '2026-06-10T12:00:00.000Z' };
+    expect((await s.t.call('GET', `/api/jobs/${s.jobToken}/documents`)).json).toContainEqual(entry);
+    expect((await s.t.call('GET', `/api/bookings/${s.reference}/documents`, { token: s.op.token })).json).toContainEqual(entry);
+    const motorist = await bytes(s, `/api/jobs/${s.jobToken}/documents/job-report`);
+    const operator = await bytes(s, `/api/bookings/${s.reference}/documents/job-report`, { token: s.op.token });
+    const direct = await bytes(s, `/api/jobs/${s.jobToken}/report`);
+    expect(motorist.status).toBe(200);
+    expect(motorist.type).toBe('application/pdf');
+    expect(createHash('sha256').update(motorist.body).digest('hex')).toBe(issued.sha256);
+    expect(operator.body.equals(motorist.body)).toBe(true);
+    expect(direct.body.equals(motorist.body)).toBe(true);
+    // Another company's operator does not reach it.
+    const other = await s.t.operator();
+    expect((await bytes(s, `/api/bookings/${s.reference}/documents/job-report`, { token: other.token })).status).toBe(404);
+
+    // Frozen: what the company changes later does not reach the report issued.
+    s.clock.now = new Date('2026-06-10T13:00:00Z');
+    expect((await s.t.call('PUT', '/api/company', { token: s.op.token, body: { name: 'Renamed Recovery' } })).status).toBe(200);
+    const later = await bytes(s, `/api/jobs/${s.jobToken}/report`);
+    expect(later.body.equals(motorist.body)).toBe(true);
+    expect(pdfText(later.body)).not.toContain('Renamed Recovery');
+    expect(reports(s)).toEqual([issued]);
+  });
+
+  it('is issued again when a queued photo arrives after completion, the replaced copy going from the store', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await s.t.call('POST', `/api/driver/${driver}/status`, { body: { status } });
+    const [first] = reports(s);
+    expect(pdfText((await bytes(s, `/api/jobs/${s.jobToken}/report`)).body)).not.toContain('Rear');
+    s.clock.now = new Date('2026-06-10T12:30:00Z');
+    expect((await upload(s, driver, jpegFile(), { slot: 'rear', stage: 'dropoff' })).status).toBe(201);
+    const again = await bytes(s, `/api/jobs/${s.jobToken}/documents/job-report`);
+    expect(pdfText(again.body)).toContain('Rear');
+    const [second] = reports(s);
+    expect(second.key).not.toBe(first.key);
+    expect((await s.t.call('GET', `/api/jobs/${s.jobToken}/documents`)).json).toContainEqual(
+      expect.objectContaining({ kind: 'job_report', issuedAt: '2026-06-10T12:30:00.000Z' }),
+    );
+    expect(s.t.deps.db.$client.prepare('select key from blob_deletions').all()).toEqual([{ key: first.key }]);
+  });
+
+  it('is not listed or served before completion, and goes with the job at retention', async () => {
+    const s = await setup();
+    const driver = await accepted(s);
+    expect((await bytes(s, `/api/jobs/${s.jobToken}/documents/job-report`)).status).toBe(404);
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await s.t.call('POST', `/api/driver/${driver}/status`, { body: { status } });
+    expect(s.storedFiles()).toHaveLength(1);
+    s.t.deps.db.delete(bookings).run();
+    expect(reports(s)).toEqual([]);
+    const sweep = runnerFor(blobSweepJob({ db: s.t.deps.db, blobs: s.t.bookings.proof.blobs }), { db: s.t.deps.db, now: () => s.clock.now, logger: silent });
+    cleanup.push(() => sweep.stop());
+    await sweep.tick();
+    expect(s.storedFiles()).toEqual([]);
   });
 });
 

@@ -2,8 +2,8 @@
 // checklists, what each reader sees of them, the files under each credential, the operator's
 // settings and the job report. Who the caller is was settled by the routes (a token, or the
 // session's company, through the bookings' look-ups); everything here is by booking id.
-import type { Readable } from 'node:stream';
-import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { createHash, randomBytes } from 'node:crypto';
 import { JOB_PAGE_CLOSES_AFTER_MS, type BookingStatus } from '#shared/bookings';
 import {
   type conditionSchema,
@@ -21,6 +21,7 @@ import {
   type ProofSettingsUpdate,
   type ProofView,
 } from '#shared/proof';
+import { DOCUMENT_TITLES, type DocumentSummary, JOB_REPORT_NUMBER } from '#shared/documents';
 import { fieldMessages } from '#shared/field-messages';
 import type { z } from 'zod';
 import { bookingById, bookingHistory, type BookingWithQuote } from '../bookings/store';
@@ -32,13 +33,17 @@ import { createRateLimiter } from '../platform/http/rate-limit';
 import { type BlobStore, newBlobKey } from './blob-store';
 import { renderJobReport, type ReportPhoto } from '../documents/job-report';
 import {
+  awaitedPhotos,
   conditionsOf,
   insertJobFile,
   jobFileByClientId,
   jobFileByPublicId,
   jobFileCount,
   jobFilesOf,
+  jobReportOf,
+  type JobReportRow,
   proofSettingsOf,
+  replaceJobReport,
   queueBlobDeletions,
   saveCondition,
   saveProofSettings,
@@ -97,8 +102,8 @@ const parseChecklist = (json: string): { item: string; checked: boolean }[] => {
   }
 };
 
-export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger'>, blobs: BlobStore) {
-  const { db, config, now } = deps;
+export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logger' | 'events'>, blobs: BlobStore) {
+  const { db, config, now, logger } = deps;
   const uploadLimiter = createRateLimiter({ limit: config.uploads.rateLimit, windowMs: 60_000, now: () => now().getTime() });
 
   const booking = (id: number): BookingWithQuote => {
@@ -137,6 +142,17 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
     await Promise.all(keys.map((key) => blobs.delete(key).catch(() => left.push(key))));
     if (left.length > 0) await write(db, () => queueBlobDeletions(db, left, now().toISOString()));
   }
+
+  // A completed job's report is issued as it completes, beside its receipt; should that fail, its
+  // first download issues it.
+  deps.events.on('job.changed', async ({ bookingId, kind }) => {
+    if (kind !== 'completed') return;
+    try {
+      await issueReport(bookingId);
+    } catch (error) {
+      logger.warn({ msg: 'Could not issue a job’s report; its first download will', bookingId, error: error instanceof Error ? error.message : String(error) });
+    }
+  });
 
   return {
     blobs,
@@ -239,6 +255,7 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
         conditions: conditionsOf(db, bookingId).map(conditionView),
         settings: proofSettingsOf(db, b.companyId),
         room: Math.max(0, MAX_FILES_PER_JOB - files.length),
+        awaiting: awaitedPhotos(db, bookingId),
         // The motorist's and the operator's routes serve the report; the driver's pages do not.
         reportUrl: b.status === 'completed' && (audience.kind === 'motorist' || audience.kind === 'operator') ? `${baseOf(audience)}/report` : null,
       };
@@ -269,45 +286,103 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
       });
     },
 
-    /** The job report PDF of a completed job, drawn from its files and rows at each download. */
+    issueReport,
+
+    /**
+     * The job report PDF of a completed job as issued (409 before completion): the stored copy,
+     * issued now if completion's issue failed or the job's files or checklists changed since.
+     */
     async report(bookingId: number): Promise<{ bytes: Uint8Array; filename: string }> {
       const b = booking(bookingId);
       if (b.status !== 'completed') throw new Conflict(DOCUMENT_NOT_ISSUED_REPORT, 'DOCUMENT_NOT_ISSUED');
-      const files = jobFilesOf(db, bookingId);
-      const photos: ReportPhoto[] = [];
-      let embedded = 0;
-      for (const f of files) {
-        // The thumbnail, else the shown copy while the report stays small (docs/budgets.md: 2 MB with 12 photos).
-        const key = f.thumbKey ?? (f.shownKey && f.size <= REPORT_FULL_IMAGE_MAX && embedded + f.size <= REPORT_IMAGE_BUDGET ? f.shownKey : null);
-        const bytes = key ? await readAll(blobs, key) : undefined;
-        if (bytes) embedded += bytes.length;
-        photos.push({
-          stage: f.stage,
-          kind: f.kind,
-          slot: f.slot,
-          note: f.note,
-          signerName: f.signerName,
-          takenAt: f.takenAt,
-          takenBy: f.takenBy,
-          image: bytes ? { bytes, type: key === f.thumbKey ? sniffPrintable(bytes) : f.contentType } : undefined,
-        });
-      }
-      const bytes = await renderJobReport({
-        companyName: b.companyName,
-        reference: b.reference,
-        registration: b.registration,
-        vehicleType: b.vehicleType,
-        pickupPostcode: b.pickupPostcode,
-        destinationPostcode: b.destinationPostcode,
-        driverName: b.driverName,
-        history: bookingHistory(db, b.quoteId),
-        conditions: conditionsOf(db, bookingId).map(conditionView),
-        photos,
-        finishedAt: b.finishedAt ?? now().toISOString(),
-      });
+      const row = await issueReport(bookingId);
+      // At most 2 MB (docs/budgets.md), answered whole like the receipts.
+      const bytes = await readAll(blobs, row.storeKey);
+      if (!bytes) throw new NotFound(REPORT_NOT_FOUND);
       return { bytes, filename: `job-report-TQ-${b.reference}.pdf` };
     },
+
+    /** The job report as the job's documents list it (docs/product.md §22), once issued. */
+    reportSummary(bookingId: number): DocumentSummary | undefined {
+      const row = jobReportOf(db, bookingId);
+      return row ? { number: JOB_REPORT_NUMBER, kind: 'job_report', title: DOCUMENT_TITLES.job_report, issuedAt: row.issuedAt, total: null } : undefined;
+    },
   };
+
+  /** What a report is drawn from, in brief: a report drawn from other contents is out of date. */
+  function contentsOf(bookingId: number): string {
+    const files = jobFilesOf(db, bookingId);
+    const conditions = conditionsOf(db, bookingId);
+    return [files.map((f) => `${f.id}${f.thumbKey ? 't' : ''}`).join(','), conditions.map((c) => c.updatedAt).join(',')].join('|');
+  }
+
+  /** The report's PDF, drawn from the job's rows and files now. */
+  async function drawReport(b: BookingWithQuote): Promise<Uint8Array> {
+    const files = jobFilesOf(db, b.id);
+    const photos: ReportPhoto[] = [];
+    let embedded = 0;
+    for (const f of files) {
+      // The thumbnail, else the shown copy while the report stays small (docs/budgets.md: 2 MB with 12 photos).
+      const printable = f.contentType === 'image/jpeg' || f.contentType === 'image/png';
+      const key = f.thumbKey ?? (printable && f.shownKey && f.size <= REPORT_FULL_IMAGE_MAX && embedded + f.size <= REPORT_IMAGE_BUDGET ? f.shownKey : null);
+      const bytes = key ? await readAll(blobs, key) : undefined;
+      if (bytes) embedded += bytes.length;
+      photos.push({
+        stage: f.stage,
+        kind: f.kind,
+        slot: f.slot,
+        note: f.note,
+        signerName: f.signerName,
+        takenAt: f.takenAt,
+        takenBy: f.takenBy,
+        image: bytes ? { bytes, type: key === f.thumbKey ? sniffPrintable(bytes) : f.contentType } : undefined,
+      });
+    }
+    return renderJobReport({
+      companyName: b.companyName,
+      reference: b.reference,
+      registration: b.registration,
+      vehicleType: b.vehicleType,
+      pickupPostcode: b.pickupPostcode,
+      destinationPostcode: b.destinationPostcode,
+      driverName: b.driverName,
+      history: bookingHistory(db, b.quoteId),
+      conditions: conditionsOf(db, b.id).map(conditionView),
+      photos,
+      finishedAt: b.finishedAt ?? now().toISOString(),
+    });
+  }
+
+  /**
+   * The completed job's report as issued: drawn once and kept in the blob store like a receipt is
+   * kept, never edited. A photo or checklist arriving after it (a phone's queue catching up, up to
+   * a day after completion) issues it again: the new copy replaces the old, whose blob the
+   * trigger queues for deletion. Two issuing at once keep the first stored.
+   */
+  async function issueReport(bookingId: number): Promise<JobReportRow> {
+    const b = booking(bookingId);
+    const contents = contentsOf(bookingId);
+    const before = jobReportOf(db, bookingId);
+    if (before && before.contents === contents) return before;
+    const bytes = Buffer.from(await drawReport(b));
+    const key = newBlobKey();
+    await blobs.put(key, Readable.from([bytes]), 'application/pdf');
+    const row: JobReportRow = {
+      bookingId,
+      companyId: b.companyId,
+      storeKey: key,
+      size: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      contents,
+      issuedAt: now().toISOString(),
+    };
+    const kept = await write(db, () => replaceJobReport(db, row, before?.storeKey ?? null)).catch(async (error: unknown) => {
+      await discard([key]);
+      throw error;
+    });
+    if (kept.storeKey !== key) await discard([key]);
+    return kept;
+  }
 
   async function received(body: Readable, targets: { original?: string; shown: string }, maxBytes: number, allowed: readonly (typeof IMAGE_TYPES)[number][]) {
     try {
@@ -320,6 +395,7 @@ export function proofService(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'logg
 }
 
 export const DOCUMENT_NOT_ISSUED_REPORT = 'The job report is made once the job is completed.';
+const REPORT_NOT_FOUND = 'The job report is not in the store';
 /** A photo without a thumbnail goes in the report full size only up to this… */
 const REPORT_FULL_IMAGE_MAX = 400 * 1024;
 /** …and while the report's full-size images stay under this. */

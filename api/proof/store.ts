@@ -3,9 +3,9 @@
 // blobs to delete that a trigger fills when a file's row goes (with its booking, at retention).
 // Writers run inside the caller's write().
 import { and, asc, count, eq, sql } from 'drizzle-orm';
-import { DEFAULT_CHECKLIST, type ProofSettings, type ProofStage } from '#shared/proof';
+import { DEFAULT_CHECKLIST, type PhotoSlot, type ProofSettings, type ProofStage } from '#shared/proof';
 import type { Db } from '../platform/db/client';
-import { blobDeletions, jobConditions, jobFiles, proofSettings } from '../platform/db/schema';
+import { blobDeletions, jobConditions, jobFilePromises, jobFiles, jobReports, proofSettings } from '../platform/db/schema';
 
 export type JobFileRow = typeof jobFiles.$inferSelect;
 export type NewJobFile = Omit<typeof jobFiles.$inferInsert, 'id' | 'createdAt'>;
@@ -121,4 +121,60 @@ export function blobsDeleted(db: Db, keys: readonly string[]): void {
     db.delete(blobDeletions)
       .where(sql`${blobDeletions.key} in (select value from json_each(${JSON.stringify(keys)}))`)
       .run();
+}
+
+/** The photos of a stage the job has received, by their place in the set. */
+export const receivedSlots = (db: Db, bookingId: number, stage: ProofStage): string[] =>
+  db
+    .selectDistinct({ slot: jobFiles.slot })
+    .from(jobFiles)
+    .where(and(eq(jobFiles.bookingId, bookingId), eq(jobFiles.stage, stage), eq(jobFiles.kind, 'photo')))
+    .all()
+    .flatMap((r) => (r.slot ? [r.slot] : []));
+
+/** Records the photos the phone said it held queued; a promise of one received (or promised) already is left as it was. */
+export function recordPromises(
+  db: Db,
+  row: { bookingId: number; companyId: number; stage: ProofStage; promisedAt: string },
+  photos: readonly { uploadId: string; slot: PhotoSlot }[],
+): void {
+  const fresh = photos.filter((p) => !jobFileByClientId(db, row.bookingId, p.uploadId));
+  if (fresh.length > 0)
+    db.insert(jobFilePromises)
+      .values(fresh.map((p) => ({ ...row, clientId: p.uploadId, slot: p.slot })))
+      .onConflictDoNothing()
+      .run();
+}
+
+/** Promised photos that have not arrived, oldest first. */
+export const awaitedPhotos = (db: Db, bookingId: number): { stage: ProofStage; slot: PhotoSlot; promisedAt: string }[] =>
+  db
+    .select({ stage: jobFilePromises.stage, slot: jobFilePromises.slot, promisedAt: jobFilePromises.promisedAt })
+    .from(jobFilePromises)
+    .where(
+      and(
+        eq(jobFilePromises.bookingId, bookingId),
+        sql`not exists (select 1 from ${jobFiles} where ${jobFiles.bookingId} = ${jobFilePromises.bookingId} and ${jobFiles.clientId} = ${jobFilePromises.clientId})`,
+      ),
+    )
+    .orderBy(asc(jobFilePromises.promisedAt), asc(jobFilePromises.id))
+    .all()
+    .map((r) => ({ ...r, slot: r.slot as PhotoSlot }));
+
+export type JobReportRow = typeof jobReports.$inferSelect;
+
+export const jobReportOf = (db: Db, bookingId: number): JobReportRow | undefined =>
+  db.select().from(jobReports).where(eq(jobReports.bookingId, bookingId)).get();
+
+/**
+ * Stores the job's report in place of the one issued under `previousKey` (none: in place of none).
+ * Should another have been stored meanwhile, that one is kept and answered instead. The row
+ * replaced goes, and its trigger queues its blob for deletion.
+ */
+export function replaceJobReport(db: Db, row: JobReportRow, previousKey: string | null): JobReportRow {
+  const current = jobReportOf(db, row.bookingId);
+  if ((current?.storeKey ?? null) !== previousKey) return current ?? row;
+  if (current) db.delete(jobReports).where(eq(jobReports.bookingId, row.bookingId)).run();
+  db.insert(jobReports).values(row).run();
+  return row;
 }

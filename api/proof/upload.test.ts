@@ -8,10 +8,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayloadTooLarge } from '../platform/errors';
-import { GPS_MARK, jpegFile, pngFile, webpFile } from '../test/images';
+import { GPS_MARK, heicFile, jpegFile, pngFile, webpFile } from '../test/images';
 import { startS3Fake, type S3Fake } from '../test/s3-fake';
 import { type BlobStore, diskBlobStore, newBlobKey, s3BlobStore, s3Client } from './blob-store';
-import { IMAGE_TYPES, metadataFilter, sniffImage } from './image';
+import { IMAGE_TYPES, metadataFilter, NoShownCopy, sniffImage } from './image';
 import { NotAnImage, receiveImage } from './upload';
 
 const MB = 1024 * 1024;
@@ -58,9 +58,11 @@ describe('image types by their bytes', () => {
     ['JPEG', jpegFile()],
     ['PNG', pngFile()],
     ['WebP', webpFile()],
+    ['HEIC (EXIF in mdat)', heicFile()],
+    ['HEIC (EXIF in the meta box’s idat)', heicFile({ exifIn: 'idat' })],
   ])('takes the EXIF position out of a %s, in chunks of any size', async (_name, file) => {
     for (const size of [1, 7, 4096]) {
-      const filter = metadataFilter(sniffImage(file)!)!;
+      const filter = metadataFilter(sniffImage(file)!);
       const out: Buffer[] = [];
       filter.on('data', (c: Buffer) => out.push(c));
       const done = new Promise((resolve, reject) => filter.on('end', resolve).on('error', reject));
@@ -73,10 +75,43 @@ describe('image types by their bytes', () => {
     }
   });
 
+  it.each(['mdat', 'idat'] as const)('zeroes a HEIC’s EXIF (in %s) and XMP items in place, every other byte as it was', async (exifIn) => {
+    const file = heicFile({ exifIn });
+    const filter = metadataFilter('image/heic');
+    const out: Buffer[] = [];
+    filter.on('data', (c: Buffer) => out.push(c));
+    const done = new Promise((resolve, reject) => filter.on('end', resolve).on('error', reject));
+    chunked(file, 100).pipe(filter);
+    await done;
+    const shown = Buffer.concat(out);
+    expect(shown.length).toBe(file.length);
+    for (const mark of [GPS_MARK, 'GPSLatitude', 'MM\0*']) expect(shown.includes(Buffer.from(mark, 'latin1'))).toBe(false);
+    // What changed is the EXIF item (its offset word, 'Exif\0\0' and the TIFF) and the XMP packet, now zeros.
+    const exif = file.indexOf(Buffer.from('\0\0\0\x06Exif\0\0', 'latin1'));
+    const xmp = file.indexOf('<x:xmpmeta');
+    const changed = [...file.keys()].filter((i) => file[i] !== shown[i]);
+    expect(changed.every((i) => shown[i] === 0)).toBe(true);
+    expect(changed[0]).toBeGreaterThanOrEqual(Math.min(exif, xmp));
+    expect(changed.filter((i) => i >= xmp).length).toBeGreaterThan(0);
+    expect(changed.filter((i) => i >= exif && i < exif + 200).length).toBeGreaterThan(50);
+    // The image data, the boxes and the item table pass untouched.
+    const image = file.indexOf('mdat') + 4;
+    expect(shown.subarray(image, image + 4000).equals(file.subarray(image, image + 4000))).toBe(true);
+  });
+
+  it('gives no motorist’s copy of a HEIC whose image data comes before its metadata', async () => {
+    const filter = metadataFilter('image/heic');
+    const failed = new Promise<Error>((resolve) => filter.on('error', resolve));
+    filter.resume();
+    Readable.from([heicFile({ mdatFirst: true })]).pipe(filter);
+    expect((await failed).name).toBe('Error');
+    expect(await failed).toBeInstanceOf(NoShownCopy);
+  });
+
   it('keeps a JPEG’s image data byte for byte, only the EXIF segment gone', async () => {
     const withExif = jpegFile();
     const exifLength = 4 + 6 + Buffer.byteLength(GPS_MARK);
-    const filter = metadataFilter('image/jpeg')!;
+    const filter = metadataFilter('image/jpeg');
     const out: Buffer[] = [];
     filter.on('data', (c: Buffer) => out.push(c));
     const done = new Promise((resolve) => filter.on('end', resolve));
@@ -124,6 +159,24 @@ describe.each(['disk', 's3'] as const)('the %s store', (kind) => {
     await store.delete(keys.original);
     await store.delete(keys.shown);
     expect(await store.get(keys.original)).toBeUndefined();
+  });
+
+  it('stores a HEIC as sent and its copy with the EXIF and XMP zeroed; one it cannot read so as sent only, leaving no copy behind', async () => {
+    const file = heicFile({ imageBytes: 200_000 });
+    const keys = { original: newBlobKey(), shown: newBlobKey() };
+    expect(await receiveImage(chunked(file), store, keys, limits)).toMatchObject({ type: 'image/heic', size: file.length, shown: true });
+    expect((await bytesOf(store, keys.original))?.equals(file)).toBe(true);
+    const shown = await bytesOf(store, keys.shown);
+    expect(shown?.length).toBe(file.length);
+    expect(shown?.includes(GPS_MARK)).toBe(false);
+
+    const unreadable = heicFile({ mdatFirst: true, imageBytes: 200_000 });
+    const other = { original: newBlobKey(), shown: newBlobKey() };
+    expect(await receiveImage(chunked(unreadable), store, other, limits)).toMatchObject({ type: 'image/heic', size: unreadable.length, shown: false });
+    expect((await bytesOf(store, other.original))?.equals(unreadable)).toBe(true);
+    expect(await store.get(other.shown)).toBeUndefined();
+    await Promise.all([keys.original, keys.shown, other.original].map((key) => store.delete(key)));
+    expect(leftovers()).toEqual([]);
   });
 
   it('stores a file over one 5 MB part (S3: as a multipart upload)', async () => {

@@ -75,6 +75,10 @@ export async function measureUploads(script: string): Promise<UploadsFigures> {
   try {
     const operator = await signUp(server);
     const job = await acceptedJob(server, operator);
+    // Made first: making 60 MB of files takes seconds on a loaded machine, and done between the
+    // warm-up and the uploads it let the server close the warm-up's idle keep-alive connections
+    // (5 s) just as the uploads reused them (EPIPE, socket hang up).
+    const files = Array.from({ length: CONCURRENT_UPLOADS }, () => new Uint8Array(jpegFile({ scanBytes: UPLOAD_BYTES })));
     // Warm the route up with two small uploads, then let the heap settle.
     for (let i = 0; i < 2; i += 1)
       await upload(server, job.driverToken, new Uint8Array(jpegFile({ scanBytes: 100_000 })), { uploadId: `bench-warm-${i}-0000000000` });
@@ -82,7 +86,6 @@ export async function measureUploads(script: string): Promise<UploadsFigures> {
     const rssBeforeBytes = server.rssBytes() ?? 0;
     let rssPeakBytes = rssBeforeBytes;
     const sampler = setInterval(() => (rssPeakBytes = Math.max(rssPeakBytes, server.rssBytes() ?? 0)), 20);
-    const files = Array.from({ length: CONCURRENT_UPLOADS }, () => new Uint8Array(jpegFile({ scanBytes: UPLOAD_BYTES })));
     const times: number[] = [];
     let failures = 0;
     await Promise.all(

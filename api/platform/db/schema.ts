@@ -879,7 +879,50 @@ export const jobFiles = sqliteTable(
   ],
 );
 
-/** Blobs whose rows are gone, for the store to delete (api/proof/sweep.ts). Filled by a trigger on `job_files`. */
+/**
+ * Photos the driver's phone said it had taken and still held in its queue when it moved the job
+ * to Loaded or Completed under the operator's photo rule (decision 050): the move does not wait
+ * for the signal, and this row keeps what was promised, so the operator sees a promise that never
+ * arrived. Deleted with the booking.
+ */
+export const jobFilePromises = sqliteTable(
+  'job_file_promises',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    bookingId: integer('booking_id')
+      .notNull()
+      .references(() => bookings.id, { onDelete: 'cascade' }),
+    companyId: companyRef(),
+    /** The phone's own id for the upload to come (job_files.client_id once it arrives). */
+    clientId: text('client_id').notNull(),
+    stage: text('stage').$type<'pickup' | 'dropoff'>().notNull(),
+    slot: text('slot').notNull(),
+    promisedAt: text('promised_at').notNull(),
+  },
+  (t) => [uniqueIndex('job_file_promises_client').on(t.bookingId, t.clientId)],
+);
+
+/**
+ * A completed job's report PDF, made once at completion and kept as it was (docs/product.md,
+ * "Proof of condition"): its bytes in the blob store under `store_key`, deleted with the booking
+ * (a trigger queues the blob in `blob_deletions`). A photo arriving late issues a new one in its
+ * place (api/proof/service.ts).
+ */
+export const jobReports = sqliteTable('job_reports', {
+  bookingId: integer('booking_id')
+    .primaryKey()
+    .references(() => bookings.id, { onDelete: 'cascade' }),
+  companyId: companyRef(),
+  storeKey: text('store_key').notNull(),
+  size: integer('size').notNull(),
+  /** Hex SHA-256 of the PDF as issued. */
+  sha256: text('sha256').notNull(),
+  /** What it was drawn from, in brief (its files, thumbnails and checklists): other contents issue it again. */
+  contents: text('contents').notNull(),
+  issuedAt: text('issued_at').notNull(),
+});
+
+/** Blobs whose rows are gone, for the store to delete (api/proof/sweep.ts). Filled by triggers on `job_files` and `job_reports`. */
 export const blobDeletions = sqliteTable('blob_deletions', {
   key: text('key').primaryKey(),
   queuedAt: text('queued_at').notNull(),

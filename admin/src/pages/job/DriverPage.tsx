@@ -12,6 +12,7 @@ import { BOOKING_STATUS_LABELS, clockTime, type DriverStep } from '#shared/booki
 import { formatPounds } from '#shared/money';
 import { BALANCE_METHOD_LABELS, BALANCE_METHODS, BALANCE_RECORDED, type BalanceMethod } from '#shared/payments';
 import { telUrl, ukNational } from '#shared/phone';
+import type { ProofStage, QueuedPhoto } from '#shared/proof';
 import { useLiveDriverJob } from './live';
 import { navigationLinks, type Place } from './navigate';
 import { DriverProof, linkProof, type ProofSource } from './proof/DriverProof';
@@ -52,7 +53,8 @@ const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
  */
 export interface DriverJobSource {
   read(): Promise<DriverView>;
-  move(step: DriverStep, balanceMethod?: BalanceMethod): Promise<DriverView>;
+  /** `queuedPhotos`: with Loaded or Completed, the stage's photos still queued on this phone (the server counts them toward the operator's photo rule). */
+  move(step: DriverStep, balanceMethod?: BalanceMethod, queuedPhotos?: QueuedPhoto[]): Promise<DriverView>;
   position(position: { lat: number; lng: number }): Promise<DriverView>;
   /** Records how the balance of a completed job was paid, where the source can. */
   balance?(method: BalanceMethod): Promise<DriverView>;
@@ -68,7 +70,12 @@ function linkSource(token: string): DriverJobSource {
   const param = { token };
   return {
     read: () => call(endpoint.$get, { param }, { anonymous: true }),
-    move: (status, balanceMethod) => call(endpoint.status.$post, { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}) } }, { anonymous: true }),
+    move: (status, balanceMethod, queuedPhotos) =>
+      call(
+        endpoint.status.$post,
+        { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}), ...(queuedPhotos?.length ? { queuedPhotos } : {}) } },
+        { anonymous: true },
+      ),
     position: (json) => call(endpoint.position.$post, { param, json }, { anonymous: true }),
     balance: (method) => call(endpoint.balance.$post, { param, json: { method } }, { anonymous: true }),
     payLink: () => call(endpoint['pay-link'].$post, { param }, { anonymous: true }),
@@ -94,6 +101,8 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
   const [sharing, setSharing] = useState(false);
   /** Why the next step waits (the operator requires photos not yet taken), or null. */
   const [proofBlock, setProofBlock] = useState<string | null>(null);
+  /** The photos still queued on this phone, by stage: sent with the step that leaves their stage. */
+  const queuedPhotos = useRef<Record<ProofStage, QueuedPhoto[]>>({ pickup: [], dropoff: [] });
   const watch = useRef<number | null>(null);
   const lastSent = useRef(0);
 
@@ -134,7 +143,8 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
   }
   const move = (step: DriverStep, balanceMethod?: BalanceMethod) => {
     setAskBalance(false);
-    return send(() => job.move(step, balanceMethod));
+    const leaving = step === 'loaded' ? 'pickup' : step === 'completed' ? 'dropoff' : null;
+    return send(() => job.move(step, balanceMethod, leaving ? queuedPhotos.current[leaving] : undefined));
   };
   const recordBalance = job.balance ? (method: BalanceMethod) => send(() => job.balance?.(method) ?? job.read()) : undefined;
   const makePayLink = job.payLink ? () => send(() => job.payLink?.() ?? job.read()) : undefined;
@@ -290,7 +300,7 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
         </section>
       )}
       {/* Photos and signatures go up the way the job is reached: its link's token, or the signed-in driver's session. */}
-      <DriverProof source={job.proof} status={view.status} onBlock={setProofBlock} />
+      <DriverProof source={job.proof} status={view.status} onBlock={setProofBlock} onQueued={(queued) => (queuedPhotos.current = queued)} />
       {problem && (
         <p role="alert" className="text-red-800">
           {problem}

@@ -23,7 +23,7 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
     queryFn: () => call(client.jobs[':token'].documents.$get, { param: { token } }, { anonymous: true }),
     enabled: owed,
     // Issued as the job completes: a moment's wait at most.
-    refetchInterval: (query) => (query.state.data?.length === 0 ? 3_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.total !== null) ? false : 3_000),
   });
   if (!owed) return null;
   return (
@@ -31,24 +31,27 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
       <h2 id="documents-heading" className="font-semibold">
         {job.onAccount ? 'Delivery note' : 'Receipt'}
       </h2>
-      {documents.data && documents.data.length > 0 ? (
+      {documents.data?.some((d) => d.total !== null) ? (
         <ul className="mt-2 space-y-2">
-          {documents.data.map((d) => (
-            <li key={`${d.kind}-${d.number}`}>
-              <a
-                href={
-                  d.kind === 'delivery_note'
-                    ? pathOf(client.jobs[':token'].receipt, { param: { token } })
-                    : pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })
-                }
-                download
-                className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
-              >
-                <span>{linkName(d)}</span>
-                {d.total !== null && <span className="text-slate-700">{formatPounds(d.total)}</span>}
-              </a>
-            </li>
-          ))}
+          {/* The job report has its own link under 'Photos and condition' on this page. */}
+          {documents.data
+            .filter((d) => d.kind !== 'job_report')
+            .map((d) => (
+              <li key={`${d.kind}-${d.number}`}>
+                <a
+                  href={
+                    d.kind === 'delivery_note'
+                      ? pathOf(client.jobs[':token'].receipt, { param: { token } })
+                      : pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })
+                  }
+                  download
+                  className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
+                >
+                  <span>{linkName(d)}</span>
+                  {d.total !== null && <span className="text-slate-700">{formatPounds(d.total)}</span>}
+                </a>
+              </li>
+            ))}
         </ul>
       ) : (
         <p className="mt-2 text-slate-700" role="status">

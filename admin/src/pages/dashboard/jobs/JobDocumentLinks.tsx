@@ -1,5 +1,6 @@
 // A completed, paid job's receipt or VAT invoice and its credit notes in the Jobs card
-// (docs/product.md §22), each a PDF download, and a full VAT invoice when the customer asks for one.
+// (docs/product.md §22), with its job report once issued, each a PDF download, and a full VAT
+// invoice when the customer asks for one.
 import { useState } from 'react';
 import type { Booking } from '#shared/booking-responses';
 import { CUSTOMER_ADDRESS_REQUIRED } from '#shared/documents';
@@ -23,7 +24,9 @@ export function JobDocumentLinks({ job }: { job: Booking }) {
     <div className="flex flex-wrap items-center gap-3 text-sm">
       {list.map((d) => (
         <a key={`${d.kind}-${d.number}`} className="font-medium text-brand-700 underline" href={documentHref(job.reference, d)} download>
-          {[d.title, d.number].filter(Boolean).join(' ')} ({d.total === null ? '' : `${formatPounds(d.total)}, `}PDF)
+          {d.kind === 'job_report'
+            ? `${d.title} (PDF)`
+            : `${[d.title, d.number].filter(Boolean).join(' ')} (${d.total === null ? '' : `${formatPounds(d.total)}, `}PDF)`}
         </a>
       ))}
       {mayAskFull && !asking && (

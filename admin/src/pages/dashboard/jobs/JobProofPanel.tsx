@@ -13,7 +13,12 @@ export function JobProofPanel({ job }: { job: Booking }) {
     queryFn: () => call(portalApi.bookings[':reference'].proof.$get, { param: { reference: job.reference } }),
     enabled: shown,
   });
-  if (!shown || !proof.data || (proof.data.files.length === 0 && proof.data.conditions.length === 0 && !proof.data.reportUrl)) return null;
+  if (
+    !shown ||
+    !proof.data ||
+    (proof.data.files.length === 0 && proof.data.conditions.length === 0 && proof.data.awaiting.length === 0 && !proof.data.reportUrl)
+  )
+    return null;
   return (
     <details className="rounded-md border border-slate-200 p-3">
       <summary className="cursor-pointer text-sm font-medium text-brand-700">

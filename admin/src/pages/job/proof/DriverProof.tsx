@@ -19,6 +19,7 @@ import {
   type ConditionView,
   type ProofStage,
   type ProofView,
+  type QueuedPhoto,
 } from '#shared/proof';
 import { currentPosition, photoForUpload } from './resize';
 import { SignaturePad, type SignaturePadHandle } from './SignaturePad';
@@ -75,7 +76,18 @@ export function myJobProof(reference: string): ProofSource {
 /** The stage the driver is at: pickup once arrived, drop-off once loaded. */
 export const stageOf = (status: BookingStatus): ProofStage | null => (status === 'arrived' ? 'pickup' : status === 'loaded' ? 'dropoff' : null);
 
-export function DriverProof({ source, status, onBlock }: { source: ProofSource; status: BookingStatus; onBlock: (message: string | null) => void }) {
+export function DriverProof({
+  source,
+  status,
+  onBlock,
+  onQueued,
+}: {
+  source: ProofSource;
+  status: BookingStatus;
+  onBlock: (message: string | null) => void;
+  /** The photos still queued, by stage, whenever the queue changes: the step leaving a stage declares its own (decision 050). */
+  onQueued?: (queued: Record<ProofStage, QueuedPhoto[]>) => void;
+}) {
   const queryClient = useQueryClient();
   const { key } = source;
   // biome-ignore lint/correctness/useExhaustiveDependencies: one queue per page, named by its key; the source object may be made again each render
@@ -109,6 +121,11 @@ export function DriverProof({ source, status, onBlock }: { source: ProofSource; 
   const missing = stage ? REQUIRED_SLOTS.filter((slot) => !taken(stage, slot)) : [];
   const block = required && stage && missing.length > 0 ? PHOTOS_NEEDED(stage) : null;
   useEffect(() => onBlock(block), [block, onBlock]);
+  useEffect(() => {
+    const of = (s: ProofStage) =>
+      queued.waiting.flatMap((w) => (w.stage === s && w.kind === 'photo' && w.slot ? [{ uploadId: w.uploadId, slot: w.slot as PhotoSlot }] : []));
+    onQueued?.({ pickup: of('pickup'), dropoff: of('dropoff') });
+  }, [queued, onQueued]);
 
   return (
     <>

@@ -6,21 +6,26 @@ import { clockTime } from '#shared/bookings';
 import { PHOTO_SLOT_LABELS, PROOF_STAGE_LABELS, PROOF_STAGES, type PhotoSlot, type ProofView } from '#shared/proof';
 
 export const REPORT_LINK = 'Download the job report (PDF)';
+/** Photos the driver's phone declared queued when it moved the job on, not received yet (decision 050). */
+export const awaitingWords = (slots: readonly PhotoSlot[]) =>
+  `Still to upload from the driver’s phone: ${slots.map((slot) => PHOTO_SLOT_LABELS[slot]).join(', ')}`;
 
 export function ProofGallery({ proof, headingLevel = 2 }: { proof: ProofView; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const Sub = headingLevel === 2 ? 'h3' : 'h4';
-  if (proof.files.length === 0 && proof.conditions.length === 0 && !proof.reportUrl) return null;
+  if (proof.files.length === 0 && proof.conditions.length === 0 && proof.awaiting.length === 0 && !proof.reportUrl) return null;
   return (
     <div className="space-y-3">
       <Heading className="font-semibold">Photos and condition</Heading>
       {PROOF_STAGES.map((stage) => {
         const files = proof.files.filter((f) => f.stage === stage);
         const condition = proof.conditions.find((c) => c.stage === stage);
-        if (files.length === 0 && !condition) return null;
+        const awaiting = proof.awaiting.filter((a) => a.stage === stage).map((a) => a.slot);
+        if (files.length === 0 && !condition && awaiting.length === 0) return null;
         return (
           <div key={stage}>
             <Sub className="text-sm font-semibold text-slate-700">{PROOF_STAGE_LABELS[stage]}</Sub>
+            {awaiting.length > 0 && <p className="text-xs text-slate-700">{awaitingWords(awaiting)}</p>}
             <ul className="mt-1 grid grid-cols-3 gap-2">
               {files.map((f) => {
                 const what = f.kind === 'signature' ? `Signature of ${f.signerName ?? ''}` : PHOTO_SLOT_LABELS[(f.slot ?? 'damage') as PhotoSlot];
