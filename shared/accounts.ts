@@ -12,6 +12,8 @@ export const PO_REQUIRED = 'This account needs a purchase-order number on every 
 export const creditLimitMessage = (account: string, limit: string, owed: string) =>
   `This job takes ${account} over its credit limit of ${limit} (${owed} owed with it). Confirm to book it anyway.`;
 export const QUOTE_NOT_FOR_ACCOUNT = 'This quote was not priced for this account. Price it on the account first.';
+/** A quote priced for a trade account, booked or texted as anyone's: the account's rates go only on the account. */
+export const QUOTE_ON_ACCOUNT = 'This price is a trade account’s: it is booked on the account by the company. Call them to book.';
 export const OVER_BALANCE = 'More than is left to pay on this invoice';
 export const CREDIT_OVER_BALANCE = 'More than is left to credit on this invoice';
 export const NOTHING_TO_INVOICE = 'No completed jobs left to invoice for this month';

@@ -116,13 +116,14 @@ export const ERROR_CODES = [
   'REFUND_OVER_LIMIT',
   // Trade accounts (docs/product.md §26): a job on an account that requires a purchase-order number
   // without one, a job past the account's credit limit not yet confirmed, a quote booked on an
-  // account it was not priced for, a payment or credit of more than the invoice has left, a month
+  // account it was not priced for (or a quote priced for an account, booked or texted outside it), a payment or credit of more than the invoice has left, a month
   // with no completed jobs left to invoice, the Xero sync asked for without Xero configured on the
   // platform or connected by the company, a return from Xero's consent page with a state that is
   // unknown, expired, used or another company's, Xero refusing the connection, and Xero unreachable
   'PO_REQUIRED',
   'CREDIT_LIMIT_EXCEEDED',
   'QUOTE_NOT_FOR_ACCOUNT',
+  'QUOTE_ON_ACCOUNT',
   'OVER_BALANCE',
   'NOTHING_TO_INVOICE',
   'XERO_NOT_CONFIGURED',

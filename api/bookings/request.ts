@@ -4,6 +4,7 @@
 import { BOOKING_ORIGIN_REFUSED, isFinished, QUOTE_EXPIRED_FOR_BOOKING } from '#shared/bookings';
 import { PAYMENT_LINK_FINISHED, PAYMENT_LINK_NO_PAYMENTS, PAYMENT_LINK_NOT_BOOKED, PAYMENT_LINK_ON_ACCOUNT, PAYMENT_LINK_PAID } from '#shared/phone-jobs';
 import { penceToPounds } from '#shared/money';
+import { QUOTE_ON_ACCOUNT } from '#shared/accounts';
 import type { PaymentDue } from '#shared/payments';
 import type { Booking, BookingCreated } from '#shared/booking-responses';
 import type { LeadStatus } from '#shared/leads';
@@ -117,6 +118,8 @@ export function requestPart(ctx: BookingContext) {
       if (from.origin !== undefined && !mayBookFrom(from.origin, quote.bookingOrigins, from.ownOrigin)) {
         throw new Forbidden(BOOKING_ORIGIN_REFUSED, 'BOOKING_ORIGIN_REFUSED');
       }
+      // An account's rates are booked only on the account, by the company (api/accounts/).
+      if (quote.onAccount === 1) throw new Conflict(QUOTE_ON_ACCOUNT, 'QUOTE_ON_ACCOUNT');
       // Texts cost money: only a number this company's texts may go to (docs/decisions/030-text-budgets.md).
       const irishMobiles = quote.textIrishMobiles === 1;
       if (!isTextable(body.phone, { irishMobiles })) {

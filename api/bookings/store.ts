@@ -399,6 +399,8 @@ export interface QuoteToBook {
   /** Jobs for later (api/dispatch/later.ts): how many days ahead, and how many jobs an hour. */
   laterDaysAhead: number;
   laterJobsPerHour: number;
+  /** 1 when the quote was priced for a trade account (its rate card): booked only on the account. */
+  onAccount: number;
 }
 
 /** The quote of this reference (as typed: any case, with or without TQ-), or undefined; a malformed one has none. */
@@ -413,7 +415,8 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
         c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
         c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
         q.lines, q.urgency, q.preferred_date as preferredDate, q.preferred_time as preferredTime,
-        c.later_days_ahead as laterDaysAhead, c.later_jobs_per_hour as laterJobsPerHour
+        c.later_days_ahead as laterDaysAhead, c.later_jobs_per_hour as laterJobsPerHour,
+        exists(select 1 from account_quotes aq where aq.quote_id = q.id) as onAccount
        from quotes q join companies c on c.id = q.company_id where q.public_id = ?`,
     ),
   ).get(reference) as QuoteToBook | undefined;

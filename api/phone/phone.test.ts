@@ -23,7 +23,7 @@ import {
   PAYMENT_LINK_ON_ACCOUNT,
 } from '#shared/phone-jobs';
 import { MOBILE_INVALID } from '#shared/booking-schemas';
-import { ACCOUNT_NOT_FOUND, PO_REQUIRED } from '#shared/accounts';
+import { ACCOUNT_NOT_FOUND, PO_REQUIRED, QUOTE_ON_ACCOUNT } from '#shared/accounts';
 import { twilioSignature } from './twilio-signature';
 
 let cleanup: Array<() => Promise<void> | void> = [];
@@ -438,6 +438,28 @@ describe('a caller’s quote on a trade account', () => {
     expect((await t.call('POST', '/api/phone-quotes/price', { token: op.token, body: { ...body, accountId: 'leeds' } })).status).toBe(400);
   });
 
+  it('keeps an account’s price on the account: its link is not texted, and booking it as anyone’s quote is refused, storing nothing', async () => {
+    const { t, op, body } = await setup();
+    const account = await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS });
+    const quote = await t.call('POST', '/api/phone-quotes', { token: op.token, body: { ...body, accountId: account.json.id } });
+    expect(quote.status).toBe(201);
+    const texted = await t.call('POST', `/api/phone-quotes/${quote.json.reference}/text`, { token: op.token, body: { phone: CALLER } });
+    expect(texted).toMatchObject({ status: 409, json: { code: 'QUOTE_ON_ACCOUNT', message: QUOTE_ON_ACCOUNT } });
+    const booked = await t.call('POST', '/api/bookings', {
+      origin: TEST_ORIGIN,
+      body: { quoteId: quote.json.reference, bookingKey: 'account-quote-booking-form-01', name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE' },
+    });
+    expect(booked).toMatchObject({ status: 409, json: { code: 'QUOTE_ON_ACCOUNT' } });
+    expect(t.deps.db.select().from(bookings).all()).toEqual([]);
+    expect(
+      t.deps.db
+        .select()
+        .from(mailOutbox)
+        .all()
+        .filter((row) => row.channel === 'sms'),
+    ).toEqual([]);
+  });
+
   it('booked for the caller goes on the account: the PO refused by name when missing, the credit limit confirmed, no card, a delivery note', async () => {
     const { t, op, body } = await setup();
     const account = await t.call('POST', '/api/accounts', { token: op.token, body: LEEDS });
@@ -466,7 +488,7 @@ describe('a caller’s quote on a trade account', () => {
     }
     expect(t.deps.db.select().from(payments).all()).toEqual([]);
     const documents = await t.call('GET', `/api/bookings/${quote.json.reference}/documents`, { token: op.token });
-    expect(documents.json).toMatchObject([{ kind: 'delivery_note', title: 'Delivery note' }]);
+    expect(documents.json).toMatchObject([{ kind: 'delivery_note', title: 'Delivery note' }, { kind: 'job_report' }]);
     expect((await t.call('GET', `/api/accounts/${account.json.id}/statement`, { token: op.token })).json.uninvoiced).toBe(booked.json.price);
   });
 

@@ -42,6 +42,7 @@ import { isTextable } from '../mail/textable';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Forbidden, NotFound, PaymentRequired, TooManyRequests, ValidationFailed } from '../platform/errors';
+import { QUOTE_ON_ACCOUNT } from '#shared/accounts';
 import { findUserByCompanyId } from '../auth/store';
 import { statusGivesAccess } from '../billing/status';
 import type { PaymentService } from '../payments/service';
@@ -263,6 +264,8 @@ export function phoneService(deps: PhoneServiceDeps) {
      */
     async text(companyId: number, reference: string, phone: string): Promise<{ sentTo: string; textsLeftToday: number }> {
       const pq = ownPhoneQuote(companyId, reference);
+      // Its link books as anyone's quote: an account's is booked for the caller on the account instead.
+      if (deps.accounts.accountOfQuote(pq.quoteId) !== undefined) throw new Conflict(QUOTE_ON_ACCOUNT, 'QUOTE_ON_ACCOUNT');
       return sendLink(pq, phone, 'quote', (sender) => quoteLinkMessage(sender, pq.publicId, formatPence(pq.totalPricePence), QUOTE_LINK_PLACEHOLDER));
     },
 
