@@ -9,21 +9,29 @@ import DriverPage, { type DriverJobSource } from '../../job/DriverPage';
 import { myJobProof } from '../../job/proof/DriverProof';
 import { useJobChanges } from '../board/api';
 
+/** The driver's page's source for the signed-in person's own job: its session routes, as the link's are by token. */
+export function myJobSource(reference: string, version: number): DriverJobSource {
+  const endpoint = portalApi['my-jobs'][':reference'];
+  const param = { reference };
+  return {
+    read: () => call(endpoint.$get, { param }),
+    // With Loaded or Completed, the stage's photos still queued on this phone, which the server counts.
+    move: (status, balanceMethod, queuedPhotos) =>
+      call(endpoint.status.$post, {
+        param,
+        json: { status, ...(balanceMethod ? { balanceMethod } : {}), ...(queuedPhotos?.length ? { queuedPhotos } : {}) },
+      }),
+    position: (json) => call(endpoint.position.$post, { param, json }),
+    proof: myJobProof(reference),
+    version,
+  };
+}
+
 export default function MyJobPage() {
   const { reference = '' } = useParams();
   const [version, setVersion] = useState(0);
   const onChange = useCallback((change: { reference: string }) => change.reference === reference && setVersion((v) => v + 1), [reference]);
   useJobChanges(pathOf(portalApi['my-jobs'].events), onChange);
-  const source = useMemo<DriverJobSource>(() => {
-    const endpoint = portalApi['my-jobs'][':reference'];
-    const param = { reference };
-    return {
-      read: () => call(endpoint.$get, { param }),
-      move: (status, balanceMethod) => call(endpoint.status.$post, { param, json: { status, ...(balanceMethod ? { balanceMethod } : {}) } }),
-      position: (json) => call(endpoint.position.$post, { param, json }),
-      proof: myJobProof(reference),
-      version,
-    };
-  }, [reference, version]);
+  const source = useMemo(() => myJobSource(reference, version), [reference, version]);
   return <DriverPage source={source} />;
 }
