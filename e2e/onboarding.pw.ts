@@ -160,7 +160,8 @@ test('leaving the portal with an unsaved edit asks first; switching tabs keeps i
   });
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Manage Subscription' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // Still the portal, on the tab last opened (the address names it).
+  await expect(page).toHaveURL(/\/dashboard\?tab=pricing$/);
   await expect(page.getByLabel('Call-out Fee (£)')).toHaveValue('99');
 
   // Closing the tab asks too (beforeunload).
