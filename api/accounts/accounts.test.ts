@@ -158,7 +158,10 @@ describe('a trade account from its rate card to the books', () => {
     expect((await t.call('GET', `/api/jobs/${jobToken}`)).json).toMatchObject({ status: 'completed', onAccount: true, payment: null });
     const listed = await t.call('GET', `/api/jobs/${jobToken}/documents`);
     expect(listed.status).toBe(200);
-    expect(listed.json).toEqual([{ number: '', kind: 'delivery_note', title: 'Delivery note', issuedAt: expect.any(String), total: first.totalPrice }]);
+    expect(listed.json).toEqual([
+      { number: '', kind: 'delivery_note', title: 'Delivery note', issuedAt: expect.any(String), total: first.totalPrice },
+      { number: 'job-report', kind: 'job_report', title: 'Job report', issuedAt: expect.any(String), total: null },
+    ]);
     expect((await t.call('GET', `/api/bookings/${reference}/documents`, { token: op.token })).json).toEqual(listed.json);
     // An account whose notes print no prices shows none in the list either.
     expect((await t.call('PUT', `/api/accounts/${id}`, { token: op.token, body: { deliveryNotePrices: false } })).status).toBe(200);

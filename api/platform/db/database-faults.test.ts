@@ -65,9 +65,10 @@ describe("another process's write lock", () => {
       expect((await t.raw('GET', '/healthz')).status).toBe(200);
       expect((await t.call('GET', '/api/company/slug/demo')).status).toBe(200);
       // app.request settles in microtasks alone: give timers and I/O their turn, as sockets would.
-      // A write waiting for the lock on the event loop would hold up this turn.
+      // A write waiting for the lock on the event loop would hold up this turn until the release,
+      // 1.5 s on; a busy machine (the suite beside the journeys) takes a few hundred ms at most.
       await new Promise(setImmediate);
-      expect(performance.now() - started).toBeLessThan(200);
+      expect(performance.now() - started).toBeLessThan(1000);
       probes += 1;
     }
     clearTimeout(hold);

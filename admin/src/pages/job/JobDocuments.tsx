@@ -13,6 +13,9 @@ const linkName = (d: DocumentSummary) =>
     ? 'Download delivery note (PDF)'
     : `Download ${d.title.toLowerCase().replace(/^vat/, 'VAT').replace(/ vat /, ' VAT ')} ${d.number} (PDF)`;
 
+/** A receipt, an invoice or a delivery note: what this section is for (the job report is listed with the photos). */
+const isIssued = (d: DocumentSummary) => d.kind !== 'job_report';
+
 export function JobDocuments({ token, job }: { token: string; job: JobView }) {
   // Paid at booking, or the balance recorded at completion: a receipt is owed, issued again when the balance is recorded later.
   // On account: the delivery note stands in the receipt's place.
@@ -23,7 +26,7 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
     queryFn: () => call(client.jobs[':token'].documents.$get, { param: { token } }, { anonymous: true }),
     enabled: owed,
     // Issued as the job completes: a moment's wait at most.
-    refetchInterval: (query) => (query.state.data?.some((d) => d.total !== null) ? false : 3_000),
+    refetchInterval: (query) => (query.state.data?.some(isIssued) ? false : 3_000),
   });
   if (!owed) return null;
   return (
@@ -31,27 +34,25 @@ export function JobDocuments({ token, job }: { token: string; job: JobView }) {
       <h2 id="documents-heading" className="font-semibold">
         {job.onAccount ? 'Delivery note' : 'Receipt'}
       </h2>
-      {documents.data?.some((d) => d.total !== null) ? (
+      {documents.data?.some(isIssued) ? (
         <ul className="mt-2 space-y-2">
           {/* The job report has its own link under 'Photos and condition' on this page. */}
-          {documents.data
-            .filter((d) => d.kind !== 'job_report')
-            .map((d) => (
-              <li key={`${d.kind}-${d.number}`}>
-                <a
-                  href={
-                    d.kind === 'delivery_note'
-                      ? pathOf(client.jobs[':token'].receipt, { param: { token } })
-                      : pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })
-                  }
-                  download
-                  className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
-                >
-                  <span>{linkName(d)}</span>
-                  {d.total !== null && <span className="text-slate-700">{formatPounds(d.total)}</span>}
-                </a>
-              </li>
-            ))}
+          {documents.data.filter(isIssued).map((d) => (
+            <li key={`${d.kind}-${d.number}`}>
+              <a
+                href={
+                  d.kind === 'delivery_note'
+                    ? pathOf(client.jobs[':token'].receipt, { param: { token } })
+                    : pathOf(client.jobs[':token'].documents[':number'], { param: { token, number: d.number } })
+                }
+                download
+                className="flex min-h-12 items-center justify-between rounded-lg border border-slate-300 px-4 font-semibold underline"
+              >
+                <span>{linkName(d)}</span>
+                {d.total !== null && <span className="text-slate-700">{formatPounds(d.total)}</span>}
+              </a>
+            </li>
+          ))}
         </ul>
       ) : (
         <p className="mt-2 text-slate-700" role="status">
