@@ -88,7 +88,10 @@ test('an operator connects, asks a 20 % deposit, sees it paid, refunds part and 
     await decline.getByLabel('Reason for declining').fill('No truck free tonight');
     await decline.getByRole('button', { name: 'Decline' }).click();
     // A paid job's decline is asked twice: the deposit goes back.
-    await page.getByRole('alertdialog', { name: `Decline TQ-${quoteId}?` }).getByRole('button', { name: 'Yes, decline' }).click();
+    await page
+      .getByRole('alertdialog', { name: `Decline TQ-${quoteId}?` })
+      .getByRole('button', { name: 'Yes, decline' })
+      .click();
     await expect(page.getByText('No bookings waiting for an answer.')).toBeVisible();
     await page.getByText(/^Finished in the last 24 hours/).click();
     await expect(job.getByText('Deposit paid £37.44, refunded £37.44', { exact: true })).toBeVisible();
