@@ -6,8 +6,11 @@ import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
 
 let counter = 0;
 
+/** A number written in the letters a–j: a run of digits in a company name reads as a phone number, which sign-up refuses. */
+const inLetters = (n: number) => String(n).replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]);
+
 export function uniqueOperator() {
-  const id = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const id = `${inLetters(Date.now())}${inLetters(counter++)}${inLetters(Math.floor(Math.random() * 10_000))}`;
   return {
     name: 'Dana Driver',
     companyName: `Dana Recovery ${id}`,
