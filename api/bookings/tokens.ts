@@ -13,7 +13,8 @@
 // and the outbox puts the link in the text only as it sends it (decision 034): no stored message
 // holds a token. Tokens are never logged (api/platform/http/observability.ts redacts the paths
 // that carry them).
-import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { secretBox } from '../platform/sealed-secret';
 
 const TOKEN_BYTES = 24;
 /** base64url of TOKEN_BYTES: what a token looks like in a path. */
@@ -48,39 +49,20 @@ export interface JobTokenBox {
   open(sealed: string): string | undefined;
 }
 
-const SEAL_VERSION = 'v1';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-/** Bound into each seal: a seal of anything else under the same key does not open as a job token. */
-const SEAL_AAD = Buffer.from('recovery-quote job token');
-
 /**
  * AES-256-GCM under a key derived from SESSION_SECRET (its own HKDF label, so no other use of the
- * secret shares it), a random 96-bit nonce per seal: `v1.` + base64url(nonce | tag | ciphertext).
- * A database copy alone opens nothing; a changed SESSION_SECRET opens none of the older seals.
+ * secret shares it), a random 96-bit nonce per seal: `v1.` + base64url(nonce | tag | ciphertext),
+ * made by the one sealed-secret construction (api/platform/sealed-secret.ts), with the associated
+ * data the job token's seals have always bound, so every stored seal still opens. A database copy
+ * alone opens nothing; a changed SESSION_SECRET opens none of the older seals.
  */
 export function jobTokenBox(sessionSecret: string): JobTokenBox {
-  const key = Buffer.from(hkdfSync('sha256', sessionSecret, 'recovery-quote', 'job token at rest', 32));
+  const box = secretBox(sessionSecret, 'job token at rest', 'recovery-quote job token');
   return {
-    seal(token) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(SEAL_AAD);
-      const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
-      return `${SEAL_VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-    },
+    seal: (token) => box.seal(token),
     open(sealed) {
-      const [version, data] = sealed.split('.');
-      if (version !== SEAL_VERSION || !data) return undefined;
-      const bytes = Buffer.from(data, 'base64url');
-      if (bytes.length <= IV_BYTES + TAG_BYTES) return undefined;
-      try {
-        const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES)).setAAD(SEAL_AAD);
-        decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        const token = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
-        return TOKEN_PATTERN.test(token) ? token : undefined;
-      } catch {
-        return undefined;
-      }
+      const token = box.open(sealed);
+      return token !== undefined && TOKEN_PATTERN.test(token) ? token : undefined;
     },
   };
 }

@@ -1,8 +1,8 @@
-// A secret kept at rest in the database (a Xero refresh token): AES-256-GCM under a key derived
+// A secret kept at rest in the database (a Xero refresh token, a job's token): AES-256-GCM under a key derived
 // from SESSION_SECRET with HKDF and the use's own label, so no other use of the secret shares the
 // key; a random 96-bit nonce per seal, the label bound in as associated data. A copy of the
 // database alone opens nothing, and a changed SESSION_SECRET opens none of the older seals (the
-// owner connects again). The same construction as the job token's (api/bookings/tokens.ts).
+// owner connects again). The job token at rest is sealed by it too (api/bookings/tokens.ts).
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
@@ -15,9 +15,13 @@ export interface SecretBox {
   open(sealed: string): string | undefined;
 }
 
-export function secretBox(sessionSecret: string, label: string): SecretBox {
+/**
+ * `label` names the use (the key's HKDF info); `associated` is bound into each seal, by default
+ * `recovery-quote {label}` (the job token's seals, older than this module, bind their own).
+ */
+export function secretBox(sessionSecret: string, label: string, associated = `recovery-quote ${label}`): SecretBox {
   const key = Buffer.from(hkdfSync('sha256', sessionSecret, 'recovery-quote', label, 32));
-  const aad = Buffer.from(`recovery-quote ${label}`);
+  const aad = Buffer.from(associated);
   return {
     seal(secret) {
       const iv = randomBytes(IV_BYTES);
