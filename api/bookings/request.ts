@@ -5,7 +5,7 @@ import { BOOKING_ORIGIN_REFUSED, isFinished, QUOTE_EXPIRED_FOR_BOOKING } from '#
 import { PAYMENT_LINK_FINISHED, PAYMENT_LINK_NO_PAYMENTS, PAYMENT_LINK_NOT_BOOKED, PAYMENT_LINK_ON_ACCOUNT, PAYMENT_LINK_PAID } from '#shared/phone-jobs';
 import { penceToPounds } from '#shared/money';
 import { QUOTE_ON_ACCOUNT } from '#shared/accounts';
-import type { PaymentDue } from '#shared/payments';
+import type { PaymentDue, PaymentPlan } from '#shared/payments';
 import type { Booking, BookingCreated } from '#shared/booking-responses';
 import type { LeadStatus } from '#shared/leads';
 import { insertOutboxRows } from '../mail/store';
@@ -44,6 +44,33 @@ import {
   QUOTE_NOT_FOUND,
   BOOKING_NOT_OFFERED,
 } from './context';
+
+type PaymentRow = Parameters<typeof insertPayment>[1];
+
+/** The payment row of a checkout opened for a booking: one shape, at booking or from a payment link later. */
+function checkoutPayment(
+  booking: { id: number; companyId: number },
+  provider: PaymentRow['provider'],
+  due: { plan: PaymentPlan; accountId: string },
+  checkout: { id: string; url: string; expiresAt: PaymentRow['checkoutExpiresAt']; returnSeal: PaymentRow['returnSeal'] },
+  at: string,
+): PaymentRow {
+  return {
+    bookingId: booking.id,
+    companyId: booking.companyId,
+    provider,
+    accountId: due.accountId,
+    kind: due.plan.kind,
+    amountPence: due.plan.amountPence,
+    lines: JSON.stringify(due.plan.lines),
+    checkoutSessionId: checkout.id,
+    checkoutUrl: checkout.url,
+    checkoutExpiresAt: checkout.expiresAt,
+    returnSeal: checkout.returnSeal,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 export function requestPart(ctx: BookingContext) {
   const { deps, db, config, payments, tokens, box, alerts, jobView, operatorView, changed, motoristText, senderOf } = ctx;
@@ -195,21 +222,7 @@ export function requestPart(ctx: BookingContext) {
         if (inserted === undefined) return undefined;
         setDriverTokenHash(db, inserted, hashToken(tokens.driverToken(inserted, salt)));
         if (checkout && due) {
-          insertPayment(db, {
-            bookingId: inserted,
-            companyId: quote.companyId,
-            provider: payments?.mode ?? 'local',
-            accountId: due.accountId,
-            kind: due.plan.kind,
-            amountPence: due.plan.amountPence,
-            lines: JSON.stringify(due.plan.lines),
-            checkoutSessionId: checkout.id,
-            checkoutUrl: checkout.url,
-            checkoutExpiresAt: checkout.expiresAt,
-            returnSeal: checkout.returnSeal,
-            createdAt: at,
-            updatedAt: at,
-          });
+          insertPayment(db, checkoutPayment({ id: inserted, companyId: quote.companyId }, payments?.mode ?? 'local', due, checkout, at));
           return inserted;
         }
         requested(
@@ -228,7 +241,7 @@ export function requestPart(ctx: BookingContext) {
         if (!b) throw new NotFound(QUOTE_NOT_FOUND);
         throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
       }
-      await changed(b, b.status, !checkout);
+      await changed(b, b.status);
       return { created: true, result: answer(b) };
     },
 
@@ -253,21 +266,7 @@ export function requestPart(ctx: BookingContext) {
       const at = deps.now().toISOString();
       const stored = await write(db, () => {
         if (paymentByBooking(db, booking.id)) return false;
-        insertPayment(db, {
-          bookingId: booking.id,
-          companyId: booking.companyId,
-          provider: payments.mode,
-          accountId: due.accountId,
-          kind: due.plan.kind,
-          amountPence: due.plan.amountPence,
-          lines: JSON.stringify(due.plan.lines),
-          checkoutSessionId: checkout.id,
-          checkoutUrl: checkout.url,
-          checkoutExpiresAt: checkout.expiresAt,
-          returnSeal: checkout.returnSeal,
-          createdAt: at,
-          updatedAt: at,
-        });
+        insertPayment(db, checkoutPayment(booking, payments.mode, due, checkout, at));
         return true;
       });
       if (stored) return { checkoutUrl: checkout.url };
@@ -360,7 +359,7 @@ export function requestPart(ctx: BookingContext) {
       if (id === undefined) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
       const b = bookingById(db, id);
       if (!b) throw new NotFound(QUOTE_NOT_FOUND);
-      await changed(b, 'accepted', true);
+      await changed(b, 'accepted');
       return operatorView(b);
     },
 
@@ -419,7 +418,6 @@ export function requestPart(ctx: BookingContext) {
       });
       const b = id === undefined ? undefined : bookingById(db, id);
       if (!b) throw new Conflict(ALREADY_BOOKED, 'ALREADY_BOOKED');
-      if (phone !== '') await deps.events.emit('messages.written', { companyId: quote.companyId });
       return { booking: b, jobUrl: jobUrl(config.publicUrl, token) };
     },
   };
