@@ -191,7 +191,7 @@ export function createApp(options: AppOptions) {
       }),
     companyCache: createCompanyConfigCache(db),
     now: options.now ?? (() => new Date()),
-    // One per app: what the features tell each other (a job changed, messages written).
+    // One per app: what the features tell each other (a job changed).
     events: createAppEvents(logger),
   };
   const billing = createBilling(deps);

@@ -71,10 +71,6 @@ export function bootApp(config: Config, appLogger?: Logger, options: { now?: () 
     });
   };
   onOutboxWritten(deps.db, nudge);
-  deps.events.on('job.changed', (change) => {
-    if (change.messages) nudge();
-  });
-  deps.events.on('messages.written', nudge);
   jobs.start();
   /** One run of every job now (each after any run in progress): for when the clock was moved on. */
   const runJobsNow = async () => {

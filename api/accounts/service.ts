@@ -299,7 +299,6 @@ export function accountService(deps: AccountServiceDeps) {
       return doc.id;
     });
     if (documentId === undefined) return undefined;
-    await deps.events.emit('messages.written', { companyId });
     return invoiceByDocument(db, documentId);
   }
 
@@ -494,7 +493,6 @@ export function accountService(deps: AccountServiceDeps) {
         });
         mailDocument(account, doc, originalDetails.seller.name, at);
       });
-      await deps.events.emit('messages.written', { companyId });
       const after = invoiceByDocument(db, invoice.documentId);
       if (!after) throw new NotFound(INVOICE_NOT_FOUND);
       return invoiceView(after, londonDate(now()));

@@ -472,8 +472,8 @@ describe('the job changed event', () => {
     // Too late for the motorist to cancel: refused, and nothing changed.
     expect((await t.call('POST', `/api/jobs/${booked.json.jobToken}/cancel`)).status).toBe(409);
     const { id } = t.deps.db.$client.prepare('select id from bookings').get() as { id: number };
-    const change = (kind: JobChanged['kind'], messages: boolean) => ({ companyId: op.companyId, bookingId: id, kind, messages });
-    expect(heard).toEqual([change('requested', true), change('accepted', true), change('on_the_way', true), change('position', false)]);
+    const change = (kind: JobChanged['kind']) => ({ companyId: op.companyId, bookingId: id, kind });
+    expect(heard).toEqual([change('requested'), change('accepted'), change('on_the_way'), change('position')]);
   });
 });
 

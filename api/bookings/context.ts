@@ -145,8 +145,8 @@ export function bookingContext(deps: BookingServiceDeps) {
   deps.events.on('job.changed', (change) => publish(change.bookingId));
 
   /** Tells the app a job changed (api/platform/events.ts): the money, the documents, the live pages and the outbox follow. */
-  const changed = (b: { id: number; companyId: number }, kind: JobChangeKind, messages = false) =>
-    deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind, messages });
+  const changed = (b: { id: number; companyId: number }, kind: JobChangeKind) =>
+    deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind });
 
   /** A token from a path: one of ours by shape, else the same 404 as an unknown one. */
   function byToken(token: string, find: (hash: string) => BookingWithQuote | undefined): BookingWithQuote {
@@ -206,7 +206,7 @@ export function bookingContext(deps: BookingServiceDeps) {
     if (!moved) throw new Conflict(BOOKING_OUT_OF_ORDER, 'BOOKING_OUT_OF_ORDER');
     // The money follows (a refund or a released hold when the job will not happen, a hold taken
     // when it is done), then a completed job's receipt, the open pages and the texts.
-    await changed(b, to, texts.length > 0);
+    await changed(b, to);
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;

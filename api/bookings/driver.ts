@@ -76,7 +76,7 @@ export function driverPart(ctx: BookingContext) {
       if (texts.length > 0) insertOutboxRows(db, texts);
       return texts.length > 0;
     });
-    if (texted) await changed(b, 'balance', true);
+    if (texted) await changed(b, 'balance');
     const after = bookingById(db, b.id);
     if (!after) throw notFound();
     return after;

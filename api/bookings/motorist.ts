@@ -64,7 +64,6 @@ export function motoristPart(ctx: BookingContext) {
         companies.add(b.companyId);
       }
       // The outbox's lanes send them now rather than at their next tick (the job is not changed by them).
-      for (const companyId of companies) await deps.events.emit('messages.written', { companyId });
       return written;
     },
 

@@ -40,7 +40,7 @@ export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' |
         return 'requested';
       });
       if (!moved) return false;
-      await deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind: moved, messages: moved === 'requested' });
+      await deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind: moved });
       return true;
     },
 
@@ -61,7 +61,7 @@ export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' |
         }
         return true;
       });
-      if (applied) await deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind: 'balance', messages: false });
+      if (applied) await deps.events.emit('job.changed', { companyId: b.companyId, bookingId: b.id, kind: 'balance' });
       return applied;
     },
 

@@ -96,7 +96,6 @@ export function respondPart(ctx: BookingContext) {
         if (!written) continue;
         sent += 1;
         // The outbox's lanes send it now rather than at their next tick.
-        await deps.events.emit('messages.written', { companyId: b.companyId });
       }
       return sent;
     },

@@ -111,7 +111,6 @@ export function smsVerification(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'e
         return to;
       });
       // Sent now, not at the outbox's next tick.
-      await deps.events.emit('messages.written', { companyId });
       return { success: true, smsNumber: number };
     },
 

@@ -176,7 +176,6 @@ export function dispatchService(deps: DispatchDeps) {
       dedupeKey: bookingMessageKey(b.id, 'operator', `driver-${kind}-${driver.id}`),
     }));
     await write(db, () => insertOutboxRows(db, texts));
-    await deps.events.emit('messages.written', { companyId: b.companyId });
   });
 
   /** The job of the company by reference, as the bookings' rules find it (404 for another company's). */
@@ -253,7 +252,6 @@ export function dispatchService(deps: DispatchDeps) {
       }
     });
     // The outbox's lanes send the driver's texts now rather than at their next tick.
-    if (texts.length > 0) await deps.events.emit('messages.written', { companyId: b.companyId });
     live.changed(b.companyId, after, { reference: b.reference, status: b.status });
     if (before !== null && before !== after) live.toPerson(before, { reference: b.reference, status: b.status, removed: true });
   }

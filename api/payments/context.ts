@@ -81,7 +81,7 @@ export function paymentContext(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 
    */
   /** A payment changed by itself, after its job moved: the job's open pages hear of it (`job.changed`, kind `payment`). */
   const paymentChanged = (payment: { bookingId: number; companyId: number }) =>
-    deps.events.emit('job.changed', { companyId: payment.companyId, bookingId: payment.bookingId, kind: 'payment', messages: false });
+    deps.events.emit('job.changed', { companyId: payment.companyId, bookingId: payment.bookingId, kind: 'payment' });
 
   const oneAtATime = <T>(paymentId: number, work: () => Promise<T>) => db.$store.locks.run(`payment:${paymentId}`, work);
 

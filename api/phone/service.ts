@@ -223,7 +223,6 @@ export function phoneService(deps: PhoneServiceDeps) {
       throw new TooManyRequests(QUOTE_LINK_TEXTS_USED, retryAfter);
     }
     // The outbox's lanes send it now rather than at their next tick (api/platform/events.ts).
-    await deps.events.emit('messages.written', { companyId });
     return { sentTo: phone, textsLeftToday: QUOTE_LINK_TEXTS_PER_NUMBER - sent };
   }
 
@@ -393,7 +392,7 @@ export function phoneService(deps: PhoneServiceDeps) {
       const forgetBefore = new Date(now.getTime() - MISSED_CALL_DAYS * 86_400_000).toISOString();
       // A company whose page is not live (its subscription lapsed) has its missed calls listed, not texted.
       const mayText = textable && companyLive(company.id, now);
-      const texted = await write(db, () => {
+      await write(db, () => {
         const first = mayText && quoteLinkTextsToday(db, key) === 0;
         insertMissedCall(db, { companyId: company.id, caller, callStatus: params.CallStatus ?? '', texted: first, createdAt: at }, forgetBefore);
         if (first) {
@@ -414,9 +413,7 @@ export function phoneService(deps: PhoneServiceDeps) {
             },
           ]);
         }
-        return first;
       });
-      if (texted) await deps.events.emit('messages.written', { companyId: company.id });
       return 'recorded';
     },
   };

@@ -29,6 +29,6 @@ export interface AppDeps {
   companyCache: CompanyConfigCache;
   /** The clock: tests move it; nothing else calls Date.now() for business rules. */
   now: () => Date;
-  /** What one feature tells the others (a job changed, messages written): api/platform/events.ts. */
+  /** What one feature tells the others (a job changed): api/platform/events.ts. */
   events: AppEvents;
 }

@@ -8,10 +8,10 @@
 //   that followed late, a refund made in the provider's dashboard). Heard by the payments (the money
 //   follows the job: api/payments/refunds.ts), the documents (a completed job's receipt, its
 //   updated receipt after the balance, a refund's credit note: api/documents/service.ts), the live
-//   status pages, the motorist's and the driver's (api/bookings/context.ts) and, when the change
-//   wrote messages, the outbox's lanes (api/boot.ts), in that order.
-// - `messages.written`: messages not about one job were written to the outbox (the booking text
-//   number's code): heard by the outbox's lanes, which send them now rather than at their next tick.
+//   status pages, the motorist's and the driver's (api/bookings/context.ts), in that order.
+//
+// Messages written to the outbox need no event: every write nudges the outbox's lanes itself
+// (`onOutboxWritten`, api/mail/store.ts and api/boot.ts).
 //
 // Listeners run one after the other in the order they subscribed, each awaited, so a listener may
 // rely on the ones before it (the receipt after the hold was captured). A listener that throws is
@@ -30,13 +30,10 @@ export interface JobChanged {
   companyId: number;
   bookingId: number;
   kind: JobChangeKind;
-  /** The change wrote messages to the outbox (alerts, the motorist's texts). */
-  messages: boolean;
 }
 
 export interface AppEventMap {
   'job.changed': JobChanged;
-  'messages.written': { companyId: number };
 }
 
 type Listener<E> = (event: E) => void | Promise<void>;
