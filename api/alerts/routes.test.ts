@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { findCompanyById, updateCompany } from '../company/store';
 import { TOO_MANY_ALERT_ADDRESS_MAILS, VERIFICATION_SENDS } from './verification-allowance';
 import { DEMO_COMPANY_ID } from '../platform/db/seed';
-import { mailOutboxJobs } from '../mail/worker';
+import { mailOutboxJobs, QUOTE_ALERT_GRACE_MS } from '../mail/worker';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 
 describe('lead settings', () => {
@@ -99,6 +99,8 @@ describe('the alert list', () => {
       await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     }
     const theirs = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: other.companyId } });
+    // Each quote's alert is written once its grace is over (decision 054).
+    clock = new Date(clock.getTime() + QUOTE_ALERT_GRACE_MS);
     await worker.tick();
     await worker.stop();
 

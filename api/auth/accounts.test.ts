@@ -3,7 +3,7 @@
 // mail worker on a fake clock and a real SMTP server in process; links are read out of the mails.
 import { afterEach, describe, expect, it } from 'vitest';
 import { PASSWORD_ONLY_SPACES, PASSWORD_TOO_COMMON } from '#shared/account-schemas';
-import { mailOutboxJobs } from '../mail/worker';
+import { mailOutboxJobs, QUOTE_ALERT_GRACE_MS } from '../mail/worker';
 
 import { accountTokens, mailOutbox, users } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
@@ -96,11 +96,13 @@ describe('email verification', () => {
   });
 
   it('holds every alert "waiting for a verified address" until the account is verified, then sends them', async () => {
-    const { t, worker, signup, linkIn, mailsTo, outbox } = await setup();
+    const { t, clock, worker, signup, linkIn, mailsTo, outbox } = await setup();
     const op = await signup();
     await t.call('PUT', '/api/company', { token: op.token, body: { email: 'office@tow.example', phone: '0161 496 0000' } });
     const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
     expect(quote.status).toBe(200);
+    // The quote's alert is written once its grace for a booking is over.
+    clock.now = new Date(clock.now.getTime() + QUOTE_ALERT_GRACE_MS);
     await worker.tick();
     const held = outbox().filter((r) => r.kind === 'quote');
     expect(held.map((r) => [r.to, r.status])).toEqual([['office@tow.example', 'unverified']]);
@@ -125,7 +127,7 @@ describe('email verification', () => {
   });
 
   it('verifies a changed alert address before mail goes to it', async () => {
-    const { t, worker, signup, linkIn, mailsTo, outbox } = await setup();
+    const { t, clock, worker, signup, linkIn, mailsTo, outbox } = await setup();
     const op = await signup();
     await worker.tick();
     await t.call('POST', '/api/verify-email', { body: { token: linkIn(op.email, '/verify-email/') } });
@@ -133,6 +135,7 @@ describe('email verification', () => {
     expect(saved.json.alertRecipientVerified).toBe(false);
     await t.call('PUT', '/api/company', { token: op.token, body: { phone: '0161 496 0000' } });
     await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId: op.companyId } });
+    clock.now = new Date(clock.now.getTime() + QUOTE_ALERT_GRACE_MS);
     await worker.tick();
     expect(outbox().find((r) => r.kind === 'quote')?.status).toBe('unverified');
     expect(mailsTo('leads@tow.example').map((m) => m.subject)).toEqual(['Confirm leads@tow.example for quote alerts']);

@@ -6,7 +6,7 @@ import { mailOutbox } from '../platform/db/schema';
 import { createTestApp, quoteBody, runnerFor } from '../test/harness';
 import { startSmsFake, type SmsFake } from '../test/sms-fake';
 import { startSmtpSink, type SmtpSink } from '../test/smtp-sink';
-import { COMPANY_NOT_LIVE, mailOutboxJobs, PERMANENT_REFUSAL_ATTEMPTS } from '../mail/worker';
+import { COMPANY_NOT_LIVE, mailOutboxJobs, PERMANENT_REFUSAL_ATTEMPTS, QUOTE_ALERT_GRACE_MS } from '../mail/worker';
 import { updateUser } from '../auth/store';
 import { updateCompany } from '../company/store';
 import type { SubscriptionStatus } from '#shared/subscription';
@@ -277,6 +277,51 @@ describe('booking a quote', () => {
     const ok = await book(q.quoteId, { phone: '+44 (0)7700 900123', registration: ' a123 bcd ' });
     expect(ok.status).toBe(201);
     expect(ok.json.job.registration).toBe('A123 BCD');
+  });
+});
+
+describe('one email per booking (decision 054)', () => {
+  const subjects = (sink: SmtpSink) => sink.received.map((m) => m.subject.replace(/:.*$/, ''));
+
+  it('a quote booked within the grace sends the operator "New booking" alone, with the quote’s facts in words', async () => {
+    const { sink, worker, quote, book, advance } = await setup({ sms: false });
+    const q = await quote();
+    await worker.tick();
+    // Still within its grace: no quote alert yet.
+    expect(sink.received).toEqual([]);
+    advance(QUOTE_ALERT_GRACE_MS - 60_000);
+    expect((await book(q.quoteId)).status).toBe(201);
+    advance(60_000);
+    await worker.tick();
+    advance(QUOTE_ALERT_GRACE_MS);
+    await worker.tick();
+    expect(subjects(sink)).toEqual([`New booking TQ-${q.quoteId}`]);
+    const { text } = sink.received[0];
+    // What the quote's alert carried: the route, the vehicle and its state, the problem and the price, in words.
+    for (const expected of ['M1 1AE to M4 4BF', 'Car', 'Manual', 'Rolling', 'Passengers:', 'Other', `£${q.totalPrice.toFixed(2)}`])
+      expect(text).toContain(expected);
+    expect(text).not.toMatch(/\bcar\b|engine-failure|not-rolling/);
+  });
+
+  it('a quote not booked gets its own alert once the grace is over, not before', async () => {
+    const { sink, worker, quote, advance } = await setup({ sms: false });
+    const q = await quote();
+    advance(QUOTE_ALERT_GRACE_MS - 1);
+    await worker.tick();
+    expect(sink.received).toEqual([]);
+    advance(1);
+    await worker.tick();
+    expect(subjects(sink)).toEqual([`New quote TQ-${q.quoteId}`]);
+  });
+
+  it('a quote booked after its alert went gets both: the quote’s alert is never held back longer than the grace', async () => {
+    const { sink, worker, quote, book, advance } = await setup({ sms: false });
+    const q = await quote();
+    advance(QUOTE_ALERT_GRACE_MS);
+    await worker.tick();
+    expect((await book(q.quoteId)).status).toBe(201);
+    await worker.tick();
+    expect(subjects(sink)).toEqual([`New quote TQ-${q.quoteId}`, `New booking TQ-${q.quoteId}`]);
   });
 });
 

@@ -46,14 +46,38 @@ export interface QuoteToAlert {
   addresses: AlertAddresses;
 }
 
-/** The first `limit` quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`, oldest first. */
+/**
+ * The first quote past `afterId` made after `madeAfter` (still in its alert's grace, decision 054),
+ * or undefined when none is: ids grow with time, so every quote before it is past its grace. Read
+ * by the rowid from the marker on, so it reads only the quotes the writer is about to turn into alerts.
+ */
+export function firstQuoteMadeAfter(db: Db, afterId: number, madeAfter: string): number | undefined {
+  return prepared(db, 'firstQuoteMadeAfter', () =>
+    db
+      .select({ id: quotes.id })
+      .from(quotes)
+      .where(and(gt(quotes.id, p('afterId')), gt(quotes.createdAt, p('madeAfter'))))
+      .orderBy(asc(quotes.id))
+      .limit(1)
+      .prepare(),
+  ).get({ afterId, madeAfter })?.id;
+}
+
+/** The quote has a booking its operator was told of ('New booking'): any status but awaiting payment. */
+const booked = sql`exists (select 1 from "bookings" "b" where "b"."quote_id" = "quotes"."id" and "b"."status" != 'awaiting_payment')`;
+
+/**
+ * The first `limit` quotes with `afterId < id <= upToId` of companies whose alert mode is `mode`,
+ * oldest first, leaving out the quotes already booked: the booking's own email tells the operator
+ * of them (decision 054).
+ */
 export function quotesOfModeBetween(db: Db, mode: AlertMode, afterId: number, upToId: number, limit: number): QuoteToAlert[] {
   return prepared(db, 'quotesOfModeBetween', () =>
     db
       .select({ quote: quotes, companyName: companies.name, ...addressColumns })
       .from(quotes)
       .innerJoin(companies, eq(companies.id, quotes.companyId))
-      .where(and(gt(quotes.id, p('afterId')), lte(quotes.id, p('upToId')), eq(companies.alertMode, p('mode'))))
+      .where(and(gt(quotes.id, p('afterId')), lte(quotes.id, p('upToId')), eq(companies.alertMode, p('mode')), sql`not ${booked}`))
       .orderBy(asc(quotes.id))
       .limit(p('limit'))
       .prepare(),

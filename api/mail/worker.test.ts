@@ -45,7 +45,8 @@ async function setup(options: { smtp?: boolean; at?: string; busy?: boolean } = 
   };
   const workerOn = (db = t.deps.db, transport?: MailTransport) => {
     const now = () => clock.now;
-    const worker = runnerFor(mailOutboxJobs({ db, config: t.config, logger, now, ...(transport ? { transport } : {}) }), {
+    // What follows a quote's grace is tested here; the grace itself with bookings (api/bookings/bookings.test.ts).
+    const worker = runnerFor(mailOutboxJobs({ db, config: t.config, logger, now, quoteAlertGraceMs: 0, ...(transport ? { transport } : {}) }), {
       db,
       logger,
       now,
@@ -398,7 +399,14 @@ describe('across restarts and workers', () => {
     const reopened = openDatabase(t.dbFile);
     cleanup.push(() => void reopened.$client.close());
     const dying = runnerFor(
-      mailOutboxJobs({ db: reopened, config: t.config, logger: { info() {}, warn() {}, error() {} }, now: () => clock.now, transport: hung }),
+      mailOutboxJobs({
+        db: reopened,
+        config: t.config,
+        logger: { info() {}, warn() {}, error() {} },
+        now: () => clock.now,
+        transport: hung,
+        quoteAlertGraceMs: 0,
+      }),
       { db: reopened, now: () => clock.now },
     );
     void dying.tick();

@@ -3,7 +3,7 @@
 // jobs of the job runner (api/platform/jobs/runner.ts), each run every 2 s and told when the
 // server is busy:
 //  - the writer (MAIL_OUTBOX_JOB) turns quotes past its marker into outbox rows for companies
-//    alerted for each quote and, after 08:00 UK time, writes yesterday's summary for companies on
+//    alerted for each quote, once past their grace and unless booked (QUOTE_ALERT_GRACE_MS), and, after 08:00 UK time, writes yesterday's summary for companies on
 //    the daily summary;
 //  - one lane per channel (OUTBOX_LANE_JOB, decision 034), mail over SMTP and texts through the
 //    SMS provider, each with its own claim loop, number of sends at once and deadline per send
@@ -19,6 +19,7 @@ import type { Db } from '../platform/db/client';
 import {
   claimDueRow,
   companiesWithAlertMode,
+  firstQuoteMadeAfter,
   insertOutboxRows,
   lastQuoteId,
   mayMail,
@@ -63,6 +64,13 @@ export const NO_MAIL_SERVER = 'mail not sent: no mail server configured';
 export const COMPANY_NOT_LIVE = 'not sent: the company is not live';
 
 export { ALERT_MAILS_PER_HOUR };
+
+/**
+ * How long a quote's own alert waits (on the server's clock) before it is written: a motorist who
+ * books within it gets their operator one email, 'New booking', which carries what the quote's
+ * would have (decision 054). A quote not booked by then is alerted as before.
+ */
+export const QUOTE_ALERT_GRACE_MS = 5 * 60_000;
 const ALERT_KIND_SET: ReadonlySet<string> = new Set(ALERT_KINDS);
 
 /** Job markers: the last quote id turned into alerts, and the UK day whose 08:00 summaries are written. */
@@ -127,6 +135,8 @@ export interface MailWorkerOptions {
   /** Default: the Twilio-compatible provider of SMS_*; none without it (text rows are then kept as unsent). */
   smsTransport?: SmsTransport;
   intervalMs?: number;
+  /** How long a quote's alert waits for a booking (QUOTE_ALERT_GRACE_MS): 0 in tests of what follows it (the cap, retries). */
+  quoteAlertGraceMs?: number;
   /** Changes to a lane's settings (LANES): a test's short deadline. */
   lanes?: Partial<Record<AlertChannel, Partial<LaneSettings>>>;
 }
@@ -193,6 +203,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   const tokens = bookingTokens(config.sessionSecret);
   const quoteLinks = quoteLinkTokens(config.sessionSecret);
   const everyMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const graceMs = options.quoteAlertGraceMs ?? QUOTE_ALERT_GRACE_MS;
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 
@@ -247,7 +258,9 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
     for (let handled = 0; handled < limit && !stopping(); ) {
       const marker = readJobMarker(db, QUOTE_MARKER);
       const after = Number(marker ?? 0);
-      const last = lastQuoteId(db);
+      // A quote's alert waits out its grace, then goes unless the quote was booked meanwhile (decision 054).
+      const inGrace = firstQuoteMadeAfter(db, after, new Date(now().getTime() - graceMs).toISOString());
+      const last = inGrace === undefined ? lastQuoteId(db) : inGrace - 1;
       if (last <= after) return;
       const found = quotesOfModeBetween(db, 'each', after, last, QUOTES_PER_TRANSACTION);
       // A full batch may have more behind it; a short one has seen every quote up to `last`, so
