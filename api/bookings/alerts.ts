@@ -55,6 +55,10 @@ export const factsOfBooking = (b: BookingWithQuote): Omit<BookingFacts, 'respond
   destinationPostcode: b.destinationPostcode,
   vehicleType: b.vehicleType,
   problemType: b.problemType,
+  gearboxType: b.gearboxType,
+  rollingStatus: b.rollingStatus,
+  passengerCount: b.passengerCount,
+  distance: b.distance,
   pricePence: b.pricePence,
 });
 

@@ -10,7 +10,7 @@ import { PRODUCT_NAME } from '#shared/constants';
 import { isPlainName } from '#shared/names';
 import { formatPence } from '#shared/money';
 import { formatPhoneNational } from '#shared/phone-number';
-import { problemWords, vehicleWords } from '#shared/quote-words';
+import { gearboxWords, problemWords, rollingWords, vehicleWords } from '#shared/quote-words';
 import { escapeHtml, type MailContent } from '../mail/message';
 
 export interface BookingFacts {
@@ -25,6 +25,11 @@ export interface BookingFacts {
   pickupPostcode: string;
   destinationPostcode: string;
   vehicleType: string;
+  /** The quote's gearbox and rolling status as stored (null when not asked), passengers and miles: the booking's email says all the quote's alert said (decision 054). */
+  gearboxType: string | null;
+  rollingStatus: string | null;
+  passengerCount: number;
+  distance: number;
   problemType: string;
   pricePence: number;
   respondBy: string;
@@ -39,8 +44,11 @@ export function operatorBookingEmail(b: BookingFacts, publicUrl: string): MailCo
     ['Name', b.customerName],
     ['Mobile', formatPhoneNational(b.customerPhone)],
     ['Registration', b.registration],
-    ['Route', `${b.pickupPostcode} to ${b.destinationPostcode}`],
+    ['Route', `${b.pickupPostcode} to ${b.destinationPostcode} (${b.distance} miles)`],
     ['Vehicle', vehicleWords(b.vehicleType, 'sentence')],
+    ['Gearbox', b.gearboxType ? gearboxWords(b.gearboxType, 'sentence') : '–'],
+    ['Rolling', b.rollingStatus ? rollingWords(b.rollingStatus, 'sentence') : '–'],
+    ['Passengers', b.passengerCount === 0 ? 'none' : String(b.passengerCount)],
     ['Problem', problemWords(b.problemType, 'sentence')],
     ['Price', formatPence(b.pricePence)],
     ['Note', b.note ?? '–'],

@@ -95,6 +95,10 @@ export function requestPart(ctx: BookingContext) {
     pickupPostcode: quote.pickupPostcode,
     destinationPostcode: quote.destinationPostcode,
     vehicleType: quote.vehicleType,
+    gearboxType: quote.gearboxType,
+    rollingStatus: quote.rollingStatus,
+    passengerCount: quote.passengerCount,
+    distance: quote.distance,
     problemType: quote.problemType,
     pricePence: quote.totalPricePence,
   });

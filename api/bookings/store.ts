@@ -61,6 +61,8 @@ export interface BookingWithQuote extends BookingRow {
   gearboxType: string | null;
   rollingStatus: string | null;
   passengerCount: number;
+  /** The quote's miles. */
+  distance: number;
   companyName: string;
   companyPhone: string | null;
   /** The company's own page's address part (/company/{slug}), once it has one. */
@@ -96,7 +98,7 @@ const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId,
 
 const WITH_QUOTE = `select ${BOOKING_COLUMNS}, q.public_id as reference, q.pickup_postcode as pickupPostcode,
   q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
-  q.gearbox_type as gearboxType, q.rolling_status as rollingStatus, q.passenger_count as passengerCount,
+  q.gearbox_type as gearboxType, q.rolling_status as rollingStatus, q.passenger_count as passengerCount, q.distance,
   q.status as leadStatus, c.name as companyName, c.phone as companyPhone, c.custom_slug as companySlug, c.motorist_texts_off as motoristTextsOff,
   case when c.booking_sms_verified_at is not null then c.booking_sms_number end as companySmsNumber,
   p.kind as paymentKind, p.status as paymentStatus, p.amount_pence as paymentAmountPence,
@@ -378,6 +380,11 @@ export interface QuoteToBook {
   destinationPostcode: string;
   vehicleType: string;
   problemType: string;
+  /** The quote's gearbox and rolling status as the form stored them (null when not asked), its passengers and miles: the operator's booking email carries them. */
+  gearboxType: string | null;
+  rollingStatus: string | null;
+  passengerCount: number;
+  distance: number;
   totalPricePence: number;
   validUntil: string | null;
   createdAt: string;
@@ -411,6 +418,7 @@ export function quoteForBooking(db: Db, typed: string): QuoteToBook | undefined 
     db.$client.prepare(
       `select q.id, q.public_id as publicId, q.company_id as companyId, q.pickup_postcode as pickupPostcode,
         q.destination_postcode as destinationPostcode, q.vehicle_type as vehicleType, q.problem_type as problemType,
+        q.gearbox_type as gearboxType, q.rolling_status as rollingStatus, q.passenger_count as passengerCount, q.distance,
         q.total_price_pence as totalPricePence, q.valid_until as validUntil, q.created_at as createdAt, q.status as leadStatus,
         c.name as companyName, c.phone as companyPhone, c.offer_booking as offerBooking, c.booking_origins as bookingOrigins,
         c.booking_response_minutes as responseMinutes, case when c.booking_sms_verified_at is not null then c.booking_sms_number end as smsNumber, c.text_irish_mobiles as textIrishMobiles,
