@@ -87,7 +87,7 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
     await form.getByRole('button', { name: 'Book this recovery' }).click();
     await expect(
       form.getByText(
-        `${operator.companyName} receives your name, number, registration and note to do this job; they are kept with the quote for 24 months, then deleted.`,
+        `${operator.companyName} receives your name, number, registration, note and any email to do this job; they are kept with the quote for 24 months, then deleted.`,
       ),
     ).toBeVisible();
     await expectNoSeriousA11yViolations(phone, 'the booking form');

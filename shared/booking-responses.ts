@@ -184,7 +184,9 @@ export const bookingSettingsSchema = z
       .array(z.string())
       .meta({ description: 'The websites the form is on (origins): a browser booking from any other website but ours is refused, 403 BOOKING_ORIGIN_REFUSED' }),
     smsConfigured: z.boolean().meta({ description: 'False without SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM: texts wait unsent' }),
-    reviewMode: z.enum(REVIEW_MODES).meta({ description: 'The review request an hour after completion: off, or a text' }),
+    reviewMode: z
+      .enum(REVIEW_MODES)
+      .meta({ description: 'The review request an hour after completion: off, a text, or an email to a motorist who gave their address' }),
     reviewUrl: z.string().nullable().meta({ description: 'The operator’s own review page the request links to, the same for every customer' }),
     motoristTextsOff: z
       .array(z.enum(MOTORIST_TEXT_STEPS))

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { queuedPhotosSchema } from './proof';
 import {
+  BOOKING_EMAIL_INVALID,
+  BOOKING_EMAIL_MAX,
   BOOKING_NAME_MAX,
   BOOKING_NOTE_MAX,
   BOOKING_ORIGIN_INVALID,
@@ -94,6 +96,14 @@ export const bookingRequestSchema = z.object({
     .refine((v) => normaliseRegistration(v) !== undefined, REGISTRATION_INVALID)
     .transform((v) => normaliseRegistration(v) ?? v),
   note: text('Note', BOOKING_NOTE_MAX, true).optional(),
+  /** Optional: used only for the review request by email (docs/product.md §20). Blank is none; kept in lower case. */
+  email: z
+    .string({ error: BOOKING_EMAIL_INVALID })
+    .trim()
+    .max(BOOKING_EMAIL_MAX, BOOKING_EMAIL_INVALID)
+    .pipe(z.union([z.literal(''), z.email(BOOKING_EMAIL_INVALID)], { error: BOOKING_EMAIL_INVALID }))
+    .transform((v) => (v === '' ? undefined : v.toLowerCase()))
+    .optional(),
   position: positionSchema.optional(),
 });
 
@@ -151,7 +161,7 @@ export const bookingSettingsUpdateSchema = z.object({
   /** Bookings may give a Republic of Ireland mobile too (their texts cost more than UK ones). */
   textIrishMobiles: z.boolean({ error: 'Must be true or false' }).optional(),
 
-  reviewMode: z.enum(REVIEW_MODES, { error: 'Review requests must be off or sms' }).optional(),
+  reviewMode: z.enum(REVIEW_MODES, { error: 'Review requests must be off, sms or email' }).optional(),
   /** The operator's own review page (a Google Business profile's review link, or any https page). */
   reviewUrl: z
     .union([z.null(), z.string({ error: REVIEW_URL_INVALID }).max(300, REVIEW_URL_INVALID)], { error: REVIEW_URL_INVALID })

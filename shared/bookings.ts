@@ -94,8 +94,11 @@ export const MOTORIST_TEXT_LABELS: Record<MotoristTextStep, string> = {
   cancelled: 'Cancelled by the customer',
 };
 
-/** The review request an hour after completion (docs/product.md §20): off, or a text (the booking asks for no email address). */
-export const REVIEW_MODES = ['off', 'sms'] as const;
+/**
+ * The review request an hour after completion (docs/product.md §20): off, a text, or an email to
+ * a motorist who gave their address when booking (none given, none sent).
+ */
+export const REVIEW_MODES = ['off', 'sms', 'email'] as const;
 export type ReviewMode = (typeof REVIEW_MODES)[number];
 /** It goes this long after the job completed. */
 export const REVIEW_AFTER_MS = 60 * 60_000;
@@ -110,6 +113,12 @@ export const JOB_PAGE_CLOSES_AFTER_MS = 24 * 60 * 60 * 1000;
 
 export const BOOKING_NAME_MAX = 80;
 export const BOOKING_NOTE_MAX = 300;
+/** The longest email address a booking takes (the longest a mail server delivers to). */
+export const BOOKING_EMAIL_MAX = 254;
+export const BOOKING_EMAIL_INVALID = 'Enter a valid email address, such as name@example.com, or leave it blank';
+export const BOOKING_EMAIL_LABEL = 'Email (optional)';
+/** Under the booking form's email field: what the address is for, and nothing else. */
+export const bookingEmailHint = (companyName: string) => `Used only to ask for your review after the job, if ${companyName} asks by email.`;
 export const DECLINE_REASON_MAX = 200;
 export const DRIVER_NAME_MAX = 60;
 
@@ -118,7 +127,7 @@ export const PAGE_BUTTONS = ['booking', 'whatsapp', 'call'] as const;
 
 /** The one line the motorist reads before sending a booking: who gets the details and for how long. */
 export const bookingPrivacyLine = (companyName: string, retentionMonths: number) =>
-  `${companyName} receives your name, number, registration and note to do this job; they are kept with the quote for ${retentionMonths} months, then deleted.`;
+  `${companyName} receives your name, number, registration, note and any email to do this job; they are kept with the quote for ${retentionMonths} months, then deleted.`;
 
 const londonTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 /** A time as the job's texts and pages say it: "14:05", UK time. */

@@ -81,9 +81,9 @@ export type PhoneQuoteRequest = z.input<typeof phoneQuoteRequestSchema>;
 export const quoteLinkTextSchema = bookingRequestSchema.pick({ phone: true });
 export type QuoteLinkText = z.input<typeof quoteLinkTextSchema>;
 
-/** Booking a caller's quote for them: their name, mobile and registration, accepted at once with an ETA. */
+/** Booking a caller's quote for them: their name, mobile, registration and optional email (for a review request by email), accepted at once with an ETA. */
 export const phoneBookingSchema = bookingRequestSchema
-  .pick({ name: true, phone: true, registration: true, note: true })
+  .pick({ name: true, phone: true, registration: true, note: true, email: true })
   .extend(bookingAcceptSchema.shape)
   // A quote priced on a trade account: the job goes on the account, with its PO and the credit-limit confirmation (docs/product.md §26).
   .extend({ poNumber: accountJobSchema.shape.poNumber, confirmOverLimit: accountJobSchema.shape.confirmOverLimit });

@@ -12,6 +12,7 @@ import type { AppDeps } from '../platform/deps';
 import { JOB_LINK_PLACEHOLDER, JOB_LINK_SHOWN, PAY_LINK_PLACEHOLDER, PAY_LINK_SHOWN } from './job-link';
 import {
   motoristMessages,
+  motoristReviewEmail,
   operatorBookingEmail,
   operatorBookingSms,
   operatorCancelledEmail,
@@ -76,9 +77,10 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     content: { subject: string; text: string; html: string },
     at: string,
   ): NewOutboxRow {
-    // Mail goes only to an address the owner has verified, as every alert (api/mail/worker.ts):
-    // until then it is held "waiting for a verified address".
-    const verified = channel === 'sms' || mayMail(db, b.companyId, to);
+    // The operator's mail goes only to an address the owner has verified, as every alert
+    // (api/mail/worker.ts): until then it is held "waiting for a verified address". The motorist's
+    // one mail (the review request) goes to the address they typed for it when booking.
+    const verified = channel === 'sms' || audience === 'motorist' || mayMail(db, b.companyId, to);
     const ready = verified && (channel === 'sms' ? smsReady : mailReady);
     return {
       companyId: b.companyId,
@@ -160,6 +162,14 @@ export function bookingAlerts(deps: Pick<AppDeps, 'db' | 'config' | 'now'>) {
     /** The review request of a completed job, from a checked sender, with its one-tap opt-out on the status page. */
     review(b: BookingWithQuote, sender: string, reviewUrl: string, at: string): NewOutboxRow {
       return sms(b, 'motorist', 'review', b.customerPhone, motoristMessages.review(sender, reviewUrl, `${JOB_LINK_PLACEHOLDER}?reviews=off`), at);
+    },
+
+    /**
+     * The review request by email, to the address the motorist gave when booking, from a checked
+     * sender: as the text, its one-tap opt-out is the status page's link, put in as it is sent.
+     */
+    reviewEmail(b: BookingWithQuote, to: string, sender: string, reviewUrl: string, at: string): NewOutboxRow {
+      return outboxRow(b, 'email', 'motorist', 'review-email', to, motoristReviewEmail(sender, reviewUrl, `${JOB_LINK_PLACEHOLDER}?reviews=off`), at);
     },
 
     /** The motorist's 'received' text of a job booked by the operator on an account (docs/product.md §26), inside its transaction. */

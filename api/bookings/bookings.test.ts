@@ -644,11 +644,13 @@ describe('retention', () => {
   it('deletes the motorist’s details and their messages with the quote', async () => {
     const { t, quote, book, outbox } = await setup();
     const q = await quote();
-    await book(q.quoteId);
+    await book(q.quoteId, { email: 'jane@example.com' });
     expect(outbox().filter((r) => r.kind === 'booking').length).toBe(2);
+    expect(t.deps.db.$client.prepare('select customer_email from bookings').pluck().get()).toBe('jane@example.com');
     const id = t.deps.db.$client.prepare('select quote_id from bookings').pluck().get() as number;
     deleteLeads(t.deps.db, [id]);
     expect(t.deps.db.$client.prepare('select count(*) from bookings').pluck().get()).toBe(0);
+    expect(JSON.stringify(t.deps.db.$client.prepare('select * from bookings, mail_outbox').all())).not.toContain('jane@example.com');
     expect(outbox().filter((r) => r.kind === 'booking')).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../platform/db/schema';
 import { mailOutboxJobs } from '../mail/worker';
 import { reviewRequestJob } from './reviews';
+import { BOOKING_EMAIL_INVALID } from '#shared/bookings';
 import { insertQuote } from '../quotes/store';
 import { createTestApp, quoteBody, runnerFor, storedQuote, TEST_ORIGIN } from '../test/harness';
 import { gsm7Length } from '../test/gsm7';
@@ -632,5 +633,89 @@ describe('the review request', () => {
     // The numbers card counts the one sent; the opted-out number's job is not.
     expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(1);
     await reviews.stop();
+  });
+
+  it('by email: one email to the address given at booking, none without one, never twice, and the one tap stops them', async () => {
+    const { t, op, sink, fake, worker, clock, quote, outbox } = await setup();
+    const set = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'email', reviewUrl: 'https://g.page/r/abc123/review' } });
+    expect(set.json).toMatchObject({ reviewMode: 'email', reviewUrl: 'https://g.page/r/abc123/review' });
+    const reviews = runnerFor(reviewRequestJob(t.bookings.service), { db: t.deps.db, logger: silent, now: () => clock.now, busy: () => false });
+    let keys = 0;
+    const complete = async (contact: { phone: string; email?: string }) => {
+      const reference = await quote();
+      const booked = await t.call('POST', '/api/bookings', {
+        body: { quoteId: reference, bookingKey: `review-email-booking-form-${(keys += 1)}`, name: 'Jane Motorist', registration: 'AB12 CDE', ...contact },
+      });
+      expect(booked.status).toBe(201);
+      const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+      const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+      for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+      return booked.json.jobUrl as string;
+    };
+    const reviewMails = () => sink.received.filter((m) => m.subject.endsWith('thank you! Please review us'));
+    const jobUrl = await complete({ phone: '07700 900123', email: '  Jane.Motorist@Example.COM ' });
+    await complete({ phone: '07700 900124' });
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewMails()).toEqual([]);
+    clock.now = new Date(clock.now.getTime() + 60 * 60_000);
+    await reviews.tick();
+    await reviews.tick();
+    await worker.tick();
+    await worker.tick();
+    // One email, to the address as given (in lower case); no text, and none for the job without an address.
+    expect(reviewMails().map((m) => m.to)).toEqual([['jane.motorist@example.com']]);
+    expect(fake.received.filter((m) => m.body.includes('Please review us'))).toEqual([]);
+    const company = t.deps.db.$client.prepare('select name from companies where id = ?').pluck().get(op.companyId) as string;
+    const [mail] = reviewMails();
+    expect(mail.subject).toBe(`${company}: thank you! Please review us`);
+    expect(mail.text).toContain('please review us: https://g.page/r/abc123/review');
+    expect(mail.text).toContain(`To get no more of these emails from ${company}: ${jobUrl}?reviews=off`);
+    expect(mail.html).toContain(`href="${jobUrl}?reviews=off"`);
+    // The stored message holds the link's placeholder, never the job's token.
+    const token = new URL(jobUrl).pathname.split('/').at(-1) as string;
+    const stored = outbox().find((r) => r.to === 'jane.motorist@example.com');
+    expect(stored).toMatchObject({ channel: 'email', status: 'sent' });
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(stored?.text).toContain('{{job-link}}?reviews=off');
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(1);
+
+    // Never twice: later runs write nothing more.
+    clock.now = new Date(clock.now.getTime() + 60 * 60_000);
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewMails()).toHaveLength(1);
+
+    // The one tap stops this address (and number): a later job with the same address, from another phone, is not asked.
+    expect((await t.call('POST', `/api/jobs/${token}/review-opt-out`)).status).toBe(200);
+    await complete({ phone: '07700 900125', email: 'jane.motorist@example.com' });
+    clock.now = new Date(clock.now.getTime() + 2 * 60 * 60_000);
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewMails()).toHaveLength(1);
+    await reviews.stop();
+  });
+
+  it('takes an optional email with a booking: blank is none, a bad or over-long address is 400 under the field and nothing is stored', async () => {
+    const { t, quote } = await setup();
+    const booking = async (email: unknown, key: string) =>
+      t.call('POST', '/api/bookings', {
+        body: { quoteId: await quote(), bookingKey: `email-check-form-${key}`, name: 'Jane Motorist', phone: '07700 900123', registration: 'AB12 CDE', email },
+      });
+    const emails = () => t.deps.db.$client.prepare('select customer_email from bookings order by id').pluck().all();
+    for (const [bad, key] of [
+      ['jane@', 'a1'],
+      ['jane@example.com\r\nBcc: x@evil.example', 'a2'],
+      [`${'j'.repeat(250)}@example.com`, 'a3'],
+      [42, 'a4'],
+    ] as const) {
+      const res = await booking(bad, `${key}-0000000000000000000`);
+      expect(res.status).toBe(400);
+      expect(res.json.fields).toEqual({ email: BOOKING_EMAIL_INVALID });
+    }
+    expect(emails()).toEqual([]);
+    expect((await booking('', 'b1-0000000000000000000')).status).toBe(201);
+    expect((await booking('Jane@Example.com', 'b2-0000000000000000000')).status).toBe(201);
+    expect(emails()).toEqual([null, 'jane@example.com']);
   });
 });

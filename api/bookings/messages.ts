@@ -75,6 +75,23 @@ export function operatorBookingEmail(b: BookingFacts, publicUrl: string): MailCo
   };
 }
 
+/**
+ * The review request by email (docs/product.md §20): only from a checked company, as the text.
+ * `stopUrl` is the status page's link with its one-tap opt-out, put in as the outbox sends it.
+ */
+export function motoristReviewEmail(sender: string, reviewUrl: string, stopUrl: string): MailContent {
+  const lines = [
+    `Thank you for choosing ${sender}.`,
+    `If you have a minute, please review us: ${reviewUrl}`,
+    `To get no more of these emails from ${sender}: ${stopUrl}`,
+  ];
+  return {
+    subject: `${sender}: thank you! Please review us`,
+    text: [...lines, ''].join('\n\n'),
+    html: `<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;color:#0f172a;line-height:1.5"><p>${escapeHtml(lines[0])}</p><p>If you have a minute, <a href="${escapeHtml(reviewUrl)}">please review us</a>.</p><p style="color:#64748b;font-size:12px"><a href="${escapeHtml(stopUrl)}">Get no more of these emails from ${escapeHtml(sender)}</a></p></body></html>`,
+  };
+}
+
 export const operatorBookingSms = (b: BookingFacts, publicUrl: string) =>
   `New booking TQ-${b.reference}: ${b.customerName} ${formatPhoneNational(b.customerPhone)}, ${b.registration}, ${b.pickupPostcode} to ${b.destinationPostcode}, ${formatPence(b.pricePence)}. Answer by ${clockTime(b.respondBy)}: ${jobsUrl(publicUrl, b.reference)}`;
 

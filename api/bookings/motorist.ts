@@ -33,8 +33,9 @@ export function motoristPart(ctx: BookingContext) {
 
     /**
      * Writes the review request of each job completed an hour ago or more (and less than the
-     * status page's day, so its one-tap opt-out still opens), once: only from a checked company
-     * (the link is the company's own), never to a number that opted out. Answers how many were written.
+     * status page's day, so its one-tap opt-out still opens), once, by text or by email as the
+     * company asks: only from a checked company (the link is the company's own), never to a number
+     * or address that opted out. Answers how many were written.
      */
     async requestReviews(limit = 50): Promise<number> {
       const now = deps.now();
@@ -47,7 +48,7 @@ export function motoristPart(ctx: BookingContext) {
         new Date(now.getTime() - REVIEW_AFTER_MS).toISOString(),
         limit,
       );
-      for (const { id } of due) {
+      for (const { id, mode } of due) {
         const b = bookingById(db, id);
         const url = b && findCompanyById(db, b.companyId)?.reviewUrl;
         if (!b || !url) continue;
@@ -56,7 +57,9 @@ export function motoristPart(ctx: BookingContext) {
           if (!markReviewRequested(db, b.id, at)) return false;
           // A company whose name is not checked gets none: the platform never sends a company's own link.
           if (sender === null) return false;
-          insertOutboxRows(db, [alerts.review(b, sender, url, at)]);
+          insertOutboxRows(db, [
+            mode === 'email' && b.customerEmail !== null ? alerts.reviewEmail(b, b.customerEmail, sender, url, at) : alerts.review(b, sender, url, at),
+          ]);
           return true;
         });
         if (!wrote) continue;
@@ -67,10 +70,10 @@ export function motoristPart(ctx: BookingContext) {
       return written;
     },
 
-    /** The motorist's one tap: no more review requests from this company to this number. */
+    /** The motorist's one tap: no more review requests from this company to this number, nor to this email address. */
     async reviewOptOut(token: string): Promise<JobView> {
       const b = byToken(token, (hash) => bookingByJobToken(db, hash));
-      await write(db, () => addReviewOptOut(db, b.companyId, b.customerPhone, deps.now().toISOString()));
+      await write(db, () => addReviewOptOut(db, b.companyId, { phone: b.customerPhone, email: b.customerEmail }, deps.now().toISOString()));
       return jobView(b);
     },
   };

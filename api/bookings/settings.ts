@@ -1,4 +1,5 @@
 import type { BookingSettings } from '#shared/booking-responses';
+import { REVIEW_MODES } from '#shared/bookings';
 import { findCompanyById, updateCompany, type CompanyPatch, type CompanyRow } from '../company/store';
 import { write } from '../platform/db/write';
 import { NotFound } from '../platform/errors';
@@ -18,7 +19,7 @@ export function settingsPart(ctx: BookingContext) {
     bookingOrigins: parseOrigins(company.bookingOrigins),
     smsConfigured: smsReady,
     motoristTextsOff: textsOff(company.motoristTextsOff),
-    reviewMode: company.reviewMode === 'sms' ? 'sms' : 'off',
+    reviewMode: REVIEW_MODES.find((mode) => mode === company.reviewMode) ?? 'off',
     reviewUrl: company.reviewUrl,
   });
 

@@ -16,6 +16,8 @@ export interface BookingRow {
   status: BookingStatus;
   customerName: string;
   customerPhone: string;
+  /** The motorist's email address, lower case, if they gave one: for the review request by email alone. */
+  customerEmail: string | null;
   registration: string;
   note: string | null;
   pickupLat: number | null;
@@ -88,7 +90,7 @@ export interface BookingWithQuote extends BookingRow {
 }
 
 const BOOKING_COLUMNS = `b.id, b.quote_id as quoteId, b.company_id as companyId, b.status, b.customer_name as customerName,
-  b.customer_phone as customerPhone, b.registration, b.note, b.pickup_lat as pickupLat, b.pickup_lng as pickupLng,
+  b.customer_phone as customerPhone, b.customer_email as customerEmail, b.registration, b.note, b.pickup_lat as pickupLat, b.pickup_lng as pickupLng,
   b.price_pence as pricePence, b.job_token_hash as jobTokenHash, b.driver_token_hash as driverTokenHash,
   b.driver_salt as driverSalt, b.respond_by as respondBy, b.eta_minutes as etaMinutes, b.eta_at as etaAt,
   b.eta_from_position as etaFromPosition, b.driver_name as driverName, b.decline_reason as declineReason,
@@ -188,6 +190,8 @@ export type NewBooking = Pick<
   | 'createdAt'
 > & {
   status?: 'requested' | 'awaiting_payment';
+  /** The motorist's email address, if they gave one (the booking form's optional field). */
+  customerEmail?: string | null;
   /** The job token, encrypted (api/bookings/tokens.ts, jobTokenBox). */
   jobTokenSealed: string;
   source?: JobSource;
@@ -200,12 +204,12 @@ export function insertBooking(db: Db, b: NewBooking): number | undefined {
   const result = statement(
     db,
     'insert',
-    `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, registration, note, pickup_lat,
+    `insert into bookings (quote_id, company_id, status, customer_name, customer_phone, customer_email, registration, note, pickup_lat,
       pickup_lng, price_pence, job_token_hash, job_token_sealed, driver_token_hash, driver_salt, respond_by, status_changed_at, created_at, source, scheduled_for)
-     values (@quoteId, @companyId, @status, @customerName, @customerPhone, @registration, @note, @pickupLat, @pickupLng,
+     values (@quoteId, @companyId, @status, @customerName, @customerPhone, @customerEmail, @registration, @note, @pickupLat, @pickupLng,
       @pricePence, @jobTokenHash, @jobTokenSealed, @driverTokenHash, @driverSalt, @respondBy, @createdAt, @createdAt, @source, @scheduledFor)
      on conflict (quote_id) do nothing`,
-  ).run({ ...b, status: b.status ?? 'requested', source: b.source ?? null, scheduledFor: b.scheduledFor ?? null });
+  ).run({ ...b, status: b.status ?? 'requested', customerEmail: b.customerEmail ?? null, source: b.source ?? null, scheduledFor: b.scheduledFor ?? null });
   return result.changes > 0 ? Number(result.lastInsertRowid) : undefined;
 }
 
@@ -347,17 +351,22 @@ export function recordBalance(db: Db, id: number, method: string, at: string): b
   );
 }
 
-/** Completed jobs due their review request: finished between `from` and `to`, not asked yet, their company asking by text, their number not opted out. */
-export function dueReviewRequests(db: Db, from: string, to: string, limit: number): { id: number }[] {
+/**
+ * Completed jobs due their review request: finished between `from` and `to`, not asked yet, their
+ * company asking by text (to a job with a mobile) or by email (to a job whose motorist gave an
+ * address), and neither their number nor their address opted out of that company's requests.
+ */
+export function dueReviewRequests(db: Db, from: string, to: string, limit: number): { id: number; mode: 'sms' | 'email' }[] {
   return statement(
     db,
     'dueReviews',
-    `select b.id from bookings b join companies c on c.id = b.company_id
-     where b.status = 'completed' and b.review_requested_at is null and b.finished_at > ? and b.finished_at <= ? and b.customer_phone != ''
-       and c.review_mode = 'sms' and c.review_url is not null
+    `select b.id, c.review_mode as mode from bookings b join companies c on c.id = b.company_id
+     where b.status = 'completed' and b.review_requested_at is null and b.finished_at > ? and b.finished_at <= ? and c.review_url is not null
+       and ((c.review_mode = 'sms' and b.customer_phone != '') or (c.review_mode = 'email' and b.customer_email is not null))
        and not exists (select 1 from review_opt_outs o where o.company_id = b.company_id and o.phone = b.customer_phone)
+       and not exists (select 1 from review_email_opt_outs e where e.company_id = b.company_id and e.email = b.customer_email)
      order by b.finished_at limit ?`,
-  ).all(from, to, limit) as { id: number }[];
+  ).all(from, to, limit) as { id: number; mode: 'sms' | 'email' }[];
 }
 
 /** Marks a job's review request written; false when it was already (never twice). */
@@ -365,9 +374,16 @@ export function markReviewRequested(db: Db, id: number, at: string): boolean {
   return statement(db, 'markReview', 'update bookings set review_requested_at = ? where id = ? and review_requested_at is null').run(at, id).changes === 1;
 }
 
-/** The motorist's number asks the company for no more review requests. */
-export function addReviewOptOut(db: Db, companyId: number, phone: string, at: string): void {
-  statement(db, 'reviewOptOut', 'insert or ignore into review_opt_outs (company_id, phone, created_at) values (?, ?, ?)').run(companyId, phone, at);
+/** The motorist asks the company for no more review requests: to their number, and to their email address when they gave one. */
+export function addReviewOptOut(db: Db, companyId: number, contact: { phone: string; email: string | null }, at: string): void {
+  if (contact.phone !== '')
+    statement(db, 'reviewOptOut', 'insert or ignore into review_opt_outs (company_id, phone, created_at) values (?, ?, ?)').run(companyId, contact.phone, at);
+  if (contact.email !== null)
+    statement(db, 'reviewEmailOptOut', 'insert or ignore into review_email_opt_outs (company_id, email, created_at) values (?, ?, ?)').run(
+      companyId,
+      contact.email,
+      at,
+    );
 }
 
 // The quote a booking names, with what booking it needs of its company: found by its reference

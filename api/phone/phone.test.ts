@@ -23,6 +23,7 @@ import {
   PAYMENT_LINK_ON_ACCOUNT,
 } from '#shared/phone-jobs';
 import { MOBILE_INVALID } from '#shared/booking-schemas';
+import { BOOKING_EMAIL_INVALID } from '#shared/bookings';
 import { ACCOUNT_NOT_FOUND, PO_REQUIRED, QUOTE_ON_ACCOUNT } from '#shared/accounts';
 import { twilioSignature } from './twilio-signature';
 
@@ -297,6 +298,28 @@ describe('booking', () => {
     expect(again.status).toBe(409);
     expect(again.json.code).toBe('ALREADY_BOOKED');
     expect(t.deps.db.select().from(bookings).all()).toHaveLength(1);
+  });
+
+  it('for the caller: takes their optional email for a review request by email, checked as the motorist’s form checks it', async () => {
+    const { t, op, create } = await setup();
+    const quote = await create();
+    const book = (email: string) =>
+      t.call('POST', `/api/phone-quotes/${quote.json.reference}/book`, {
+        token: op.token,
+        body: { name: 'Jo Caller', phone: CALLER, registration: 'AB12 CDE', etaMinutes: 25, email },
+      });
+    const bad = await book('jo@');
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields).toEqual({ email: BOOKING_EMAIL_INVALID });
+    expect(t.deps.db.select().from(bookings).all()).toEqual([]);
+    expect((await book('Jo@Caller.example')).status).toBe(201);
+    expect(
+      t.deps.db
+        .select()
+        .from(bookings)
+        .all()
+        .map((b) => b.customerEmail),
+    ).toEqual(['jo@caller.example']);
   });
 
   it('for the caller: refuses a number that is not a mobile it may text, storing nothing', async () => {

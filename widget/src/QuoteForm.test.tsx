@@ -3,6 +3,7 @@ import { act, cleanup, render, screen, waitFor, within } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PublicCompany, QuoteResponse } from '#shared/types';
+import { BOOKING_EMAIL_INVALID } from '#shared/bookings';
 import { QuoteForm } from './QuoteForm';
 import { company } from './test-company';
 
@@ -717,7 +718,8 @@ describe('at the roadside', () => {
 describe('booking the recovery', () => {
   const booker: PublicCompany = { ...company, offerBooking: true, offerWhatsapp: true, offerCall: true, retentionMonths: 12 };
   const companyRoutes = { 'GET /api/vehicle-types/42': () => json(vehicleRows), 'GET /api/surcharges/42': () => json(surchargeRows) };
-  const PRIVACY = 'Acme Recovery receives your name, number, registration and note to do this job; they are kept with the quote for 12 months, then deleted.';
+  const PRIVACY =
+    'Acme Recovery receives your name, number, registration, note and any email to do this job; they are kept with the quote for 12 months, then deleted.';
   const created = {
     job: { reference: 'K7Q2', status: 'requested' },
     jobToken: 'Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g',
@@ -844,6 +846,49 @@ describe('booking the recovery', () => {
     expect(within(form).getByText('Registration is required')).toBeTruthy();
     expect(bookings()[0]).not.toHaveProperty('position');
     expect(bookings()[0]).not.toHaveProperty('note');
+  });
+
+  it('takes an optional email, says what it is for, sends it only when typed, and shows the server’s message under it', async () => {
+    let answers = 0;
+    const user = await quoteWith(booker, {
+      'POST /api/bookings': () =>
+        (answers += 1) === 1
+          ? json({ message: 'Invalid booking', code: 'VALIDATION_FAILED', fields: { email: BOOKING_EMAIL_INVALID } }, 400)
+          : json(created, 201),
+    });
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    const email = within(form).getByLabelText('Email (optional)');
+    expect(email.getAttribute('type')).toBe('email');
+    expect(email.getAttribute('autocomplete')).toBe('email');
+    const hint = 'Used only to ask for your review after the job, if Acme Recovery asks by email.';
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe(hint);
+    await user.type(within(form).getByLabelText('Your name'), 'Alex Driver');
+    await user.type(within(form).getByLabelText('Mobile number'), '07700 900123');
+    await user.type(within(form).getByLabelText('Registration'), 'ab12cde');
+    await user.type(email, 'alex@');
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    await waitFor(() => expect(email.getAttribute('aria-invalid')).toBe('true'));
+    // The hint stays read with the message.
+    const described = (email.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(described).toEqual([hint, BOOKING_EMAIL_INVALID]);
+    await user.type(email, 'example.com');
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    expect(await screen.findByRole('heading', { name: 'Booking sent' })).toBeTruthy();
+    expect(bookings().map((b) => b.email)).toEqual(['alex@', 'alex@example.com']);
+  });
+
+  it('sends no email when none is typed', async () => {
+    const user = await quoteWith(booker, { 'POST /api/bookings': () => json(created, 201) });
+    await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
+    const form = await screen.findByRole('form', { name: 'Book this recovery' });
+    await user.type(within(form).getByLabelText('Your name'), 'Alex Driver');
+    await user.type(within(form).getByLabelText('Mobile number'), '07700 900123');
+    await user.type(within(form).getByLabelText('Registration'), 'ab12cde');
+    await user.type(within(form).getByLabelText('Email (optional)'), '   ');
+    await user.click(within(form).getByRole('button', { name: 'Send booking' }));
+    expect(await screen.findByRole('heading', { name: 'Booking sent' })).toBeTruthy();
+    expect(bookings()[0]).not.toHaveProperty('email');
   });
 
   it('asks for a fresh quote when the price has expired, and the fresh quote can be booked', async () => {

@@ -1,5 +1,5 @@
 // "Book this recovery" (docs/product.md §20): the motorist's name, mobile number, registration,
-// an optional note and, if they used "Use my location", the offer to send that position, sent
+// an optional note, an optional email (for the review request alone) and, if they used "Use my location", the offer to send that position, sent
 // with the quote's reference. Loaded only when asked for (booking-chunk.ts): in the widget it is
 // its own file, widget-booking.js, so widget.js stays within its budget
 // (docs/decisions/005-widget-size-and-isolation.md). The server checks every field and its
@@ -10,7 +10,15 @@
 import type { ReactNode, RefObject, useEffect, useRef, useState } from 'react';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import type { BookingCreated } from '#shared/booking-responses';
-import { BOOKING_NAME_MAX, BOOKING_NOTE_MAX, bookingPrivacyLine, JOB_HEADLINES } from '#shared/bookings';
+import {
+  BOOKING_EMAIL_LABEL,
+  BOOKING_EMAIL_MAX,
+  BOOKING_NAME_MAX,
+  BOOKING_NOTE_MAX,
+  bookingEmailHint,
+  bookingPrivacyLine,
+  JOB_HEADLINES,
+} from '#shared/bookings';
 import { RETENTION_MONTHS } from '#shared/leads';
 import { formatPounds } from '#shared/money';
 import { dueWords, type PaymentDue } from '#shared/payments';
@@ -35,8 +43,14 @@ interface BookingFormProps {
   quoteForm: RefObject<HTMLFormElement | null>;
 }
 
-type Field = 'name' | 'phone' | 'registration' | 'note';
-const LABELS: Record<Field, string> = { name: 'Your name', phone: 'Mobile number', registration: 'Registration', note: 'Note (optional)' };
+type Field = 'name' | 'phone' | 'registration' | 'note' | 'email';
+const LABELS: Record<Field, string> = {
+  name: 'Your name',
+  phone: 'Mobile number',
+  registration: 'Registration',
+  note: 'Note (optional)',
+  email: BOOKING_EMAIL_LABEL,
+};
 
 export const BOOKING_OFFLINE = 'No connection. Please try again, or call.';
 export const FRESH_QUOTE = 'Get a fresh quote';
@@ -62,7 +76,7 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
   const id = `rq-book-${quoteId}`;
   // One key per form: a repeat (a retry after no answer, a second tap) answers the booking it made.
   const [bookingKey] = useState(idempotencyKey);
-  const [values, setValues] = useState<Record<Field, string>>({ name: '', phone: '', registration, note: '' });
+  const [values, setValues] = useState<Record<Field, string>>({ name: '', phone: '', registration, note: '', email: '' });
   const [sendPosition, setSendPosition] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [problem, setProblem] = useState<{ message: string; expired?: boolean; hosted?: boolean } | null>(null);
@@ -94,6 +108,7 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
         phone: values.phone,
         registration: values.registration,
         ...(values.note.trim() ? { note: values.note } : {}),
+        ...(values.email.trim() ? { email: values.email } : {}),
         ...(position && sendPosition ? { position } : {}),
       };
       setBooked(await call(api(apiBase).bookings.$post, { json }, { anonymous: true }));
@@ -152,26 +167,35 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
     );
   }
 
-  const field = (name: Field, input: Record<string, unknown>) => (
-    <div>
-      <label htmlFor={`${id}-${name}`} className="mb-1.5 block text-sm font-medium text-slate-800">
-        {LABELS[name]}
-      </label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        className={controlClass}
-        value={values[name]}
-        onChange={(e) => {
-          const value = e.currentTarget.value;
-          setValues((v) => ({ ...v, [name]: value }));
-        }}
-        {...describedBy(`${id}-${name}`, errors[name])}
-        {...input}
-      />
-      <FieldError id={`${id}-${name}-error`} message={errors[name]} />
-    </div>
-  );
+  const field = (name: Field, input: Record<string, unknown>, hint?: string) => {
+    const described = describedBy(`${id}-${name}`, errors[name]);
+    return (
+      <div>
+        <label htmlFor={`${id}-${name}`} className="mb-1.5 block text-sm font-medium text-slate-800">
+          {LABELS[name]}
+        </label>
+        <input
+          id={`${id}-${name}`}
+          name={name}
+          className={controlClass}
+          value={values[name]}
+          onChange={(e) => {
+            const value = e.currentTarget.value;
+            setValues((v) => ({ ...v, [name]: value }));
+          }}
+          {...described}
+          {...(hint ? { 'aria-describedby': [`${id}-${name}-hint`, described['aria-describedby']].filter(Boolean).join(' ') } : {})}
+          {...input}
+        />
+        {hint && (
+          <p id={`${id}-${name}-hint`} className="mt-1 text-sm text-slate-700">
+            {hint}
+          </p>
+        )}
+        <FieldError id={`${id}-${name}-error`} message={errors[name]} />
+      </div>
+    );
+  };
 
   return (
     <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`} className={`${card} grid gap-4`}>
@@ -180,6 +204,7 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
       {field('phone', { type: 'tel', autoComplete: 'tel', inputMode: 'tel', placeholder: '07700 900123' })}
       {field('registration', { autoCapitalize: 'characters', autoComplete: 'off', spellCheck: false, placeholder: 'AB12 CDE' })}
       {field('note', { maxLength: BOOKING_NOTE_MAX, placeholder: 'Hard shoulder, northbound, after junction 18' })}
+      {field('email', { type: 'email', autoComplete: 'email', inputMode: 'email', maxLength: BOOKING_EMAIL_MAX }, bookingEmailHint(company.name))}
       {position && (
         <label className="flex items-center gap-2 text-sm font-medium text-slate-800">
           <input type="checkbox" className="size-5" checked={sendPosition} onChange={(e) => setSendPosition(e.currentTarget.checked)} />

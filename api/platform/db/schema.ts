@@ -117,7 +117,7 @@ export const companies = sqliteTable(
     bookingOrigins: text('booking_origins').notNull().default('[]'),
     /** The motorist's service texts the operator turned off (JSON array of steps, shared/bookings.ts MOTORIST_TEXT_STEPS). */
     motoristTextsOff: text('motorist_texts_off').notNull().default('[]'),
-    /** The review request an hour after a completed job: 'off' or 'sms', to the operator's own review page `reviewUrl`. */
+    /** The review request an hour after a completed job: 'off', 'sms' or 'email' (to a motorist who gave an address), to the operator's own review page `reviewUrl`. */
     reviewMode: text('review_mode').notNull().default('off'),
     reviewUrl: text('review_url'),
 
@@ -504,6 +504,17 @@ export const reviewOptOuts = sqliteTable(
   (t) => [primaryKey({ columns: [t.companyId, t.phone] })],
 );
 
+/** Motorists' email addresses (lower case) that asked a company for no more review requests, by the same one tap. */
+export const reviewEmailOptOuts = sqliteTable(
+  'review_email_opt_outs',
+  {
+    companyId: companyRef(),
+    email: text('email').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.companyId, t.email] })],
+);
+
 export const jobState = sqliteTable('job_state', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
@@ -526,6 +537,8 @@ export const bookings = sqliteTable(
     customerName: text('customer_name').notNull(),
     /** E.164. */
     customerPhone: text('customer_phone').notNull(),
+    /** The motorist's email address (lower case), if they gave one: used only for the review request by email. Deleted with the booking. */
+    customerEmail: text('customer_email'),
     registration: text('registration').notNull(),
     note: text('note'),
     /** The motorist's position, if they sent it: deleted when the job completes. */

@@ -36,6 +36,9 @@ function problemOf(error: unknown): { message: string; fields: Errors; code?: st
 }
 
 const card = 'grid gap-4 rounded-xl bg-white p-4 shadow-sm ring-1 ring-slate-900/5 sm:p-6';
+/** The caller's email, asked only for the review request by email (docs/product.md §20). */
+export const CALLER_EMAIL_LABEL = 'Caller’s email (optional)';
+export const CALLER_EMAIL_HINT = 'Used only to ask for their review after the job, if you ask by email.';
 
 export default function NewQuotePage() {
   const { user, isLoading } = useAuth();
@@ -357,7 +360,7 @@ interface SendCardProps {
 
 function SendCard({ account, busy, errors, attempt, storedQuote, onDone }: SendCardProps) {
   const [mobile, setMobile] = useState('');
-  const [booking, setBooking] = useState({ name: '', registration: '', etaMinutes: '30', driverName: '', poNumber: '' });
+  const [booking, setBooking] = useState({ name: '', registration: '', email: '', etaMinutes: '30', driverName: '', poNumber: '' });
   const [booked, setBooked] = useState<Booking | null>(null);
   // The account's credit limit would be passed: the operator confirms before it is booked anyway.
   const [overLimit, setOverLimit] = useState(false);
@@ -407,6 +410,7 @@ function SendCard({ account, busy, errors, attempt, storedQuote, onDone }: SendC
             registration: booking.registration,
             etaMinutes: Number(booking.etaMinutes),
             ...(booking.driverName.trim() ? { driverName: booking.driverName } : {}),
+            ...(!account && booking.email.trim() ? { email: booking.email } : {}),
             ...(account && booking.poNumber.trim() ? { poNumber: booking.poNumber } : {}),
             ...(confirmOverLimit ? { confirmOverLimit: true } : {}),
           },
@@ -466,6 +470,11 @@ function SendCard({ account, busy, errors, attempt, storedQuote, onDone }: SendC
             <Field label="Driver (optional)" error={errors.driverName}>
               <Input value={booking.driverName} onChange={set('driverName')} autoComplete="off" />
             </Field>
+            {!account && (
+              <Field label={CALLER_EMAIL_LABEL} error={errors.email} hint={CALLER_EMAIL_HINT}>
+                <Input type="email" inputMode="email" value={booking.email} onChange={set('email')} autoComplete="off" />
+              </Field>
+            )}
             {account && (
               <Field
                 label={account.poRequired ? 'PO number' : 'PO number (optional)'}

@@ -65,9 +65,21 @@ describe('<QuoteLinkPage>', () => {
     await userEvent.type(screen.getByLabelText('Your name'), 'Jo Caller');
     await userEvent.type(screen.getByLabelText('Your mobile'), '07700 900555');
     await userEvent.type(screen.getByLabelText('Registration'), 'AB12 CDE');
+    // The optional email says what it is for: the review request alone.
+    const email = screen.getByLabelText('Email (optional)');
+    expect(document.getElementById(email.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Used only to ask for your review after the job, if Dana Recovery asks by email.',
+    );
+    await userEvent.type(email, 'jo@caller.example');
     await userEvent.click(screen.getByRole('button', { name: 'Pay £18.00' }));
     const posted = api.calls.find((call) => call.method === 'POST');
-    expect(posted?.body).toMatchObject({ quoteId: 'AB3DEFGHJK', name: 'Jo Caller', phone: '07700 900555', registration: 'AB12 CDE' });
+    expect(posted?.body).toMatchObject({
+      quoteId: 'AB3DEFGHJK',
+      name: 'Jo Caller',
+      phone: '07700 900555',
+      registration: 'AB12 CDE',
+      email: 'jo@caller.example',
+    });
     expect((posted?.body as { bookingKey?: string } | undefined)?.bookingKey).toMatch(/^[A-Za-z0-9_-]{22,64}$/);
     expect(assign).toHaveBeenCalledWith('http://localhost/pay/cs_local_x');
   });

@@ -8,6 +8,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
 import { formatPounds } from '#shared/money';
+import { BOOKING_EMAIL_LABEL, bookingEmailHint } from '#shared/bookings';
 import { telUrl, ukNational } from '#shared/phone';
 import { QUOTE_LINK_EXPIRED, type QuoteLinkView } from '#shared/phone-jobs';
 import { ukDateTime } from './format';
@@ -184,7 +185,7 @@ function Booked({ quote }: { quote: QuoteLinkView }) {
 
 function BookingForm({ quote }: { quote: QuoteLinkView }) {
   const [key] = useState(newBookingKey);
-  const [fields, setFields] = useState({ name: '', phone: '', registration: '', note: '' });
+  const [fields, setFields] = useState({ name: '', phone: '', registration: '', note: '', email: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState('');
   const [sending, setSending] = useState(false);
@@ -205,6 +206,7 @@ function BookingForm({ quote }: { quote: QuoteLinkView }) {
             phone: fields.phone,
             registration: fields.registration,
             note: fields.note || undefined,
+            email: fields.email.trim() || undefined,
           },
         },
         { anonymous: true },
@@ -224,23 +226,31 @@ function BookingForm({ quote }: { quote: QuoteLinkView }) {
     }
   }
 
-  const field = (name: keyof typeof fields, label: string, props: Record<string, string> = {}) => (
-    <label className="grid gap-1">
-      <span className="font-medium">{label}</span>
-      <input
-        className={input}
-        value={fields[name]}
-        onChange={set(name)}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${name}-error` : undefined}
-        {...props}
-      />
+  // The hint and the message sit beside the label, not in it: the field is named by its label alone.
+  const field = (name: keyof typeof fields, label: string, props: Record<string, string> = {}, hint?: string) => (
+    <div className="grid gap-1">
+      <label className="grid gap-1">
+        <span className="font-medium">{label}</span>
+        <input
+          className={input}
+          value={fields[name]}
+          onChange={set(name)}
+          aria-invalid={errors[name] ? true : undefined}
+          aria-describedby={[hint ? `${name}-hint` : '', errors[name] ? `${name}-error` : ''].filter(Boolean).join(' ') || undefined}
+          {...props}
+        />
+      </label>
+      {hint && (
+        <span id={`${name}-hint`} className="text-sm text-slate-700">
+          {hint}
+        </span>
+      )}
       {errors[name] && (
         <span id={`${name}-error`} className="text-sm text-red-700">
           {errors[name]}
         </span>
       )}
-    </label>
+    </div>
   );
 
   return (
@@ -250,6 +260,7 @@ function BookingForm({ quote }: { quote: QuoteLinkView }) {
       {field('phone', 'Your mobile', { type: 'tel', inputMode: 'tel', autoComplete: 'tel' })}
       {field('registration', 'Registration', { autoCapitalize: 'characters' })}
       {field('note', 'Where are you? (optional)')}
+      {field('email', BOOKING_EMAIL_LABEL, { type: 'email', inputMode: 'email', autoComplete: 'email' }, bookingEmailHint(quote.company.name))}
       {problem && (
         <p role="alert" className="text-red-800">
           {problem}

@@ -11,7 +11,7 @@ import { Toaster } from '../../../components/toast';
 import { createQueryClient } from '../../../lib/query';
 import { fakeApi } from '../../../test/dom';
 import { MOTORIST_TEXT_LABELS } from '#shared/bookings';
-import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL, MOTORIST_TEXTS_HINT } from './BookingSettingsCard';
+import { BookingSettingsCard, IRISH_MOBILES_HINT, IRISH_MOBILES_LABEL, MOTORIST_TEXTS_HINT, REVIEW_HINT, REVIEW_LABEL } from './BookingSettingsCard';
 import { SMS_NUMBER_CONFIRMED, SMS_NUMBER_UNCONFIRMED } from './SmsNumberConfirm';
 
 const settings: BookingSettings = {
@@ -122,6 +122,19 @@ describe('<BookingSettingsCard>', () => {
         reviewUrl: null,
       },
     ]);
+  });
+
+  it('asks for reviews by email, and says that a customer who gave no email gets none', async () => {
+    const api = renderCard();
+    const mode = (await screen.findByLabelText(REVIEW_LABEL)) as HTMLSelectElement;
+    expect([...mode.options].map((o) => o.text)).toEqual(['Off', 'By text', 'By email']);
+    expect(screen.getByText(REVIEW_HINT)).toBeTruthy();
+    expect(REVIEW_HINT).toContain('no email given, nothing is sent');
+    fireEvent.change(mode, { target: { value: 'email' } });
+    fireEvent.change(screen.getByLabelText('Your review page'), { target: { value: 'https://g.page/r/abc123/review' } });
+    await save();
+    expect(await screen.findByText('Booking settings saved')).toBeTruthy();
+    expect(puts(api)).toMatchObject([{ reviewMode: 'email', reviewUrl: 'https://g.page/r/abc123/review' }]);
   });
 
   it('shows and sends whether Irish mobiles are taken for bookings', async () => {

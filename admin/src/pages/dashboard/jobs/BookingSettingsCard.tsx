@@ -57,7 +57,7 @@ const toForm = (settings: BookingSettings): SettingsForm => ({
 
 export const REVIEW_LABEL = 'Ask for a review';
 export const REVIEW_HINT =
-  'One text an hour after each completed job, with your review page, the same for every customer; one tap stops them. Sent once your subscription is active.';
+  'One text or email an hour after each completed job, with your review page, the same for every customer; one tap stops them. By email, only customers who gave their email when booking get one: no email given, nothing is sent. Sent once your subscription is active.';
 
 export const MOTORIST_TEXTS_LEGEND = 'Texts to the customer';
 export const MOTORIST_TEXTS_HINT = 'Each goes once, when the job reaches that step. The first text, with the link to their page, always goes.';
@@ -189,6 +189,7 @@ function SettingsForm({ settings }: { settings: BookingSettings }) {
           <select className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm" {...register('reviewMode')}>
             <option value="off">Off</option>
             <option value="sms">By text</option>
+            <option value="email">By email</option>
           </select>
         </Field>
         <Field label="Your review page" hint="Your Google Business profile’s review link, or any https page." error={errors.reviewUrl?.message}>
