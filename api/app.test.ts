@@ -152,6 +152,13 @@ describe('configuration', () => {
     });
     expect(loadConfig({ ...base, SMTP_URL: '' }).mail.smtpUrl).toBeUndefined();
   });
+
+  it('holds a quote’s own alert 5 minutes for a booking unless QUOTE_ALERT_GRACE_SECONDS says otherwise (0 to 3600)', () => {
+    const base = { DATABASE_PATH: ':memory:' };
+    expect(loadConfig(base).quoteAlertGraceMs).toBe(300_000);
+    expect(loadConfig({ ...base, QUOTE_ALERT_GRACE_SECONDS: '0' }).quoteAlertGraceMs).toBe(0);
+    for (const bad of ['-1', '3601', '1.5', 'soon']) expect(() => loadConfig({ ...base, QUOTE_ALERT_GRACE_SECONDS: bad })).toThrow(ConfigError);
+  });
 });
 
 describe('the admin SPA', () => {

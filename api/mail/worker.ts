@@ -68,7 +68,9 @@ export { ALERT_MAILS_PER_HOUR };
 /**
  * How long a quote's own alert waits (on the server's clock) before it is written: a motorist who
  * books within it gets their operator one email, 'New booking', which carries what the quote's
- * would have (decision 054). A quote not booked by then is alerted as before.
+ * would have (decision 054). A quote not booked by then is alerted as before. The default of
+ * QUOTE_ALERT_GRACE_SECONDS; the alerts bench sets 0, so its minute measures what the steady
+ * state costs (the same rows, written 5 minutes later).
  */
 export const QUOTE_ALERT_GRACE_MS = 5 * 60_000;
 const ALERT_KIND_SET: ReadonlySet<string> = new Set(ALERT_KINDS);
@@ -127,7 +129,7 @@ export const LANES: Record<AlertChannel, LaneSettings> = {
 
 export interface MailWorkerOptions {
   db: Db;
-  config: Pick<Config, 'mail' | 'publicUrl' | 'sessionSecret'> & Partial<Pick<Config, 'sms' | 'billing' | 'smsDailyLimit'>>;
+  config: Pick<Config, 'mail' | 'publicUrl' | 'sessionSecret'> & Partial<Pick<Config, 'sms' | 'billing' | 'smsDailyLimit' | 'quoteAlertGraceMs'>>;
   logger: Logger;
   now: () => Date;
   /** Default: nodemailer over SMTP_URL; none without SMTP_URL (rows are then kept as unsent). */
@@ -203,7 +205,7 @@ export function mailOutboxJobs(options: MailWorkerOptions): Job[] {
   const tokens = bookingTokens(config.sessionSecret);
   const quoteLinks = quoteLinkTokens(config.sessionSecret);
   const everyMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
-  const graceMs = options.quoteAlertGraceMs ?? QUOTE_ALERT_GRACE_MS;
+  const graceMs = options.quoteAlertGraceMs ?? config.quoteAlertGraceMs ?? QUOTE_ALERT_GRACE_MS;
   // A first start alerts from here on, not for every quote stored before alerts existed.
   if (readJobMarker(db, QUOTE_MARKER) === undefined) writeJobMarker(db, QUOTE_MARKER, String(lastQuoteId(db)));
 

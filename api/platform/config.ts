@@ -124,6 +124,13 @@ export const envSchema = z
       .or(z.literal('').transform(() => undefined)),
     /** The alerts' From: `Name <address>` or a bare address. */
     MAIL_FROM: z.string().refine(isMailbox, 'MAIL_FROM must be an address, or a name and an address: RecoveryQuote <alerts@example.com>').optional(),
+    /** How long a quote's own alert waits for a booking before it is written (decision 054). */
+    QUOTE_ALERT_GRACE_SECONDS: z.coerce
+      .number()
+      .int('QUOTE_ALERT_GRACE_SECONDS must be a whole number of seconds')
+      .min(0, 'QUOTE_ALERT_GRACE_SECONDS must be 0 to 3600 seconds')
+      .max(3600, 'QUOTE_ALERT_GRACE_SECONDS must be 0 to 3600 seconds')
+      .default(300),
     /** A Twilio-compatible Messages API for booking texts (api/mail/sms-transport.ts). */
     SMS_API_URL: z.url({ protocol: /^https?$/, error: 'SMS_API_URL must be an http(s) URL' }).default('https://api.twilio.com'),
     SMS_ACCOUNT_SID: z
@@ -272,6 +279,8 @@ export interface Config {
   replicaUrl?: string;
   /** Lead alerts (decision 016): without `smtpUrl` they are kept in the outbox as unsent. */
   mail: { smtpUrl?: string; from: string };
+  /** How long a quote's own alert waits for a booking before it is written, in ms (decision 054; QUOTE_ALERT_GRACE_SECONDS). */
+  quoteAlertGraceMs: number;
   /** Booking texts (docs/product.md, "Bookings"): without it they are kept in the outbox as unsent. */
   sms?: { apiUrl: string; accountSid: string; authToken: string; from: string };
   /** Texts handed to the SMS provider per UK day, all companies together (api/mail/sms-budget.ts). */
@@ -361,6 +370,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxConnectionsPerAddress: env.MAX_CONNECTIONS_PER_ADDRESS ?? defaultPerAddress(env.MAX_CONNECTIONS),
     retentionHour: env.RETENTION_HOUR,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM?.trim() ?? defaultMailFrom(publicUrl) },
+    quoteAlertGraceMs: env.QUOTE_ALERT_GRACE_SECONDS * 1000,
     sms:
       env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM
         ? { apiUrl: env.SMS_API_URL, accountSid: env.SMS_ACCOUNT_SID, authToken: env.SMS_AUTH_TOKEN, from: env.SMS_FROM }
