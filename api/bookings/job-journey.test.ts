@@ -693,6 +693,16 @@ describe('the review request', () => {
     await reviews.tick();
     await worker.tick();
     expect(reviewMails()).toHaveLength(1);
+
+    // A number that tapped the opt-out (on a job booked without an address) is not emailed at a new address either.
+    const noAddress = await complete({ phone: '07700 900126' });
+    expect((await t.call('POST', `/api/jobs/${new URL(noAddress).pathname.split('/').at(-1)}/review-opt-out`)).status).toBe(200);
+    await complete({ phone: '07700 900126', email: 'someone.new@example.com' });
+    clock.now = new Date(clock.now.getTime() + 2 * 60 * 60_000);
+    await reviews.tick();
+    await worker.tick();
+    expect(reviewMails()).toHaveLength(1);
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(1);
     await reviews.stop();
   });
 
