@@ -166,7 +166,9 @@ export const bookingSettingsUpdateSchema = z.object({
   reviewUrl: z
     .union([z.null(), z.string({ error: REVIEW_URL_INVALID }).max(300, REVIEW_URL_INVALID)], { error: REVIEW_URL_INVALID })
     .transform((v) => (v === null || v.trim() === '' ? null : v.trim()))
-    .refine((v) => v === null || /^https:\/\/[^\s/]+\.[^\s]+$/.test(v), REVIEW_URL_INVALID)
+    // No braces: a web address has none unescaped, and a message's link placeholder ({{job-link}})
+    // would put the motorist's own status link in the operator's address.
+    .refine((v) => v === null || /^https:\/\/[^\s/{}]+\.[^\s{}]+$/.test(v), REVIEW_URL_INVALID)
     .optional(),
   /** The motorist's texts turned off (the others go). */
   motoristTextsOff: z
