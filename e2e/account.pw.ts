@@ -4,7 +4,7 @@
 // next mail (which ends the session of another browser), then change it in the portal.
 import { expect, test, type Page } from '@playwright/test';
 import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
-import { expectNoSeriousA11yViolations, expectToast, signUpWithTrial } from './admin-helpers';
+import { expectNoSeriousA11yViolations, expectToast, signUpThroughTheForm } from './admin-helpers';
 
 interface SinkMail {
   to: string[];
@@ -41,7 +41,7 @@ const portalHeading = (page: Page) => page.getByRole('heading', { name: /Driver 
 
 test('sign up → verify from the mail → forgot → reset from the mail ends other sessions → change password', async ({ page, browser }) => {
   test.setTimeout(150_000);
-  const operator = await signUpWithTrial(page);
+  const operator = await signUpThroughTheForm(page);
   const banner = page.getByRole('region', { name: 'Verify your email address' });
 
   await test.step('until the address is verified the portal says so', async () => {

@@ -1,7 +1,7 @@
 // docs/product.md §8's failure toasts, seen as an operator sees them: the real server is made to fail
 // (a 500 for writes the browser sends, a real 409 for a taken email) and each screen must say so.
 import { expect, test, type Page } from '@playwright/test';
-import { addCustomProblemCharge, expectToast, signUpWithTrial, uniqueOperator, fillSignup } from './admin-helpers';
+import { signUpThroughTheForm, addCustomProblemCharge, expectToast, signUpWithTrial, uniqueOperator, fillSignup } from './admin-helpers';
 
 /** The next `method` request to `path` answers 500, as a failing server would. */
 async function failNext(page: Page, method: string, path: RegExp) {
@@ -55,7 +55,7 @@ test('portal writes that fail say so with the product’s toasts, and nothing is
 });
 
 test('a taken email fails registration with the server’s message', async ({ page }) => {
-  const operator = await signUpWithTrial(page);
+  const operator = await signUpThroughTheForm(page);
   await page.context().clearCookies();
   await page.evaluate(() => localStorage.clear());
   await page.goto('/auth-page?mode=signup');

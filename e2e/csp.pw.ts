@@ -1,7 +1,7 @@
 // The strict Content-Security-Policy (docs/product.md §18) in Chromium: the portal and the hosted
 // company page render and work under it, and the browser reports no violation on the way.
 import { expect, test } from '@playwright/test';
-import { quoteWithFirstChoices, signUpWithTrial, watchCsp } from './admin-helpers';
+import { quoteWithFirstChoices, signUpThroughTheForm, watchCsp } from './admin-helpers';
 
 test('the portal works under its CSP: sign-up, tabs, a dialog with its scroll lock, a save', async ({ page }) => {
   const expectNoViolations = await watchCsp(page);
@@ -10,7 +10,7 @@ test('the portal works under its CSP: sign-up, tabs, a dialog with its scroll lo
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expectNoViolations('the landing page');
 
-  await signUpWithTrial(page);
+  await signUpThroughTheForm(page);
   const csp = (await page.request.get('/dashboard')).headers()['content-security-policy'];
   expect(csp).toMatch(/style-src 'self' 'nonce-[^']+'/);
 

@@ -7,7 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { API_ORIGIN, EXAMPLES_ORIGIN } from '../playwright.config';
-import { addCustomProblemCharge, expectToast, signUpWithTrial } from './admin-helpers';
+import { signUpThroughTheForm, addCustomProblemCharge, expectToast, signUpWithTrial } from './admin-helpers';
 
 // The operator's own website: a plain page on another origin, the examples server's. Its content
 // is written in place (setContent) rather than fulfilled by a route, because Chromium refuses a
@@ -23,7 +23,7 @@ test('sign up → checklist → lock URL → copy snippet → quote on a plain p
   // The whole first five minutes of an operator, in one journey: longer than one screen's test.
   test.setTimeout(180_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: API_ORIGIN });
-  const operator = await signUpWithTrial(page);
+  const operator = await signUpThroughTheForm(page);
   const link = `${API_ORIGIN}/company/${operator.slug}`;
 
   await test.step('the checklist starts empty and the link waits for a custom URL', async () => {
