@@ -303,6 +303,7 @@ export function createApp(options: AppOptions) {
       '/',
       createHostedRoutes({
         lookupBySlug: (slug) => companies.pageBySlug(slug),
+        lookupPrivacy: (slug) => companies.privacyBySlug(slug),
         widgetFile: path.join(DIST, 'widget', 'widget.js'),
         publicUrl: config.publicUrl,
       }),
