@@ -13,9 +13,9 @@ import { bookingAcceptSchema, bookingDeclineSchema } from '#shared/booking-schem
 import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '#shared/bookings';
 import { fieldMessages } from '#shared/field-messages';
 import { formatPence, formatPounds } from '#shared/money';
-import { paymentAmountsOf, paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
+import { paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
 import { JOB_SOURCE_LABELS } from '#shared/phone-jobs';
-import { paymentSummary, refundablePence } from '#shared/payments';
+import { paymentAmountsOf, paymentSummary, refundablePence } from '#shared/payments';
 import type { z } from 'zod';
 import { formatPhoneNational } from '#shared/phone-number';
 import { telUrl } from '#shared/phone';
