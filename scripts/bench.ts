@@ -754,6 +754,7 @@ function mapSection(host: ReturnType<typeof machine>, figures: MapRenderFigures)
   const median = sorted[Math.floor(sorted.length / 2)];
   const lcps = figures.lcpMs.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
   const runs = figures.runsMs.map((ms) => `${int(ms)} ms`).join(', ');
+  const wall = [...figures.wallMs].sort((a, b) => a - b);
   const network = `${MAP_NETWORK.latency} ms a request, ${(MAP_NETWORK.downloadThroughput * 8) / 1e6} Mbit/s down, ${(MAP_NETWORK.uploadThroughput * 8) / 1e3} kbit/s up`;
   const mapFetched = (paths: string[]) => paths.some((p) => p.startsWith('/assets/JobMap')) || paths.some((p) => p.startsWith('/tiles/'));
   const list = (paths: string[]) => paths.map((p) => `\`${p}\``).join(', ');
@@ -763,12 +764,14 @@ function mapSection(host: ReturnType<typeof machine>, figures: MapRenderFigures)
 The motorist's status page of a job on the way with the driver's position sent (scripts/bench/map-render.ts): the
 production bundle with \`MAP_TILES_URL\` on a fake tile server on loopback (api/test/message-fakes.ts), Chromium's headless
 shell at 390×844 with its CPU slowed 4× and a Slow-4G-like network (${network}) by the DevTools protocol, the browser's
-cache emptied before each of ${MAP_RUNS} loads after a warm-up: timed from navigation until the first tile is drawn and the
-driver's marker is on the map. ${ranAt(host)}
+cache emptied before each of ${MAP_RUNS} loads after a warm-up: timed in the page's own clock from navigation until the first
+tile is drawn and the driver's marker is on the map (a MutationObserver put in before the page's scripts), and again by the
+bench around Playwright. ${ranAt(host)}
 
 | what | measured | budget | |
 | --- | --- | --- | --- |
 | the status page's first screen with the map and the driver's marker, cold, 4× CPU and Slow 4G (runs: ${runs}) | median ${int(median)} ms | ≤ ${int(MAP_BUDGET_MS)} ms | ${median <= MAP_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the same loads timed by the bench around Playwright (its round trips to the loaded browser included; runs: ${figures.wallMs.map((ms) => `${int(ms)} ms`).join(', ')}) | median ${int(wall[Math.floor(wall.length / 2)])} ms | reported | |
 | its largest contentful paint (median of ${lcps.length}) | ${lcps.length > 0 ? `${int(lcps[Math.floor(lcps.length / 2)])} ms` : 'not reported'} | reported | |
 | the map's own chunk (Leaflet and the component, ${route.requests} file${route.requests === 1 ? '' : 's'}, gzip; admin/map-chunk.test.ts holds it apart) | ${kb(route.gzipBytes)} | ≤ ${kb(MAP_CHUNK_BUDGET_BYTES)} | ${route.gzipBytes <= MAP_CHUNK_BUDGET_BYTES ? 'pass' : 'FAIL'} |
 | tiles served over the timed loads | ${int(figures.tilesServed)} | reported | |
