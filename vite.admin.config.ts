@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompressAssets } from './scripts/vite-precompress';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -14,7 +15,8 @@ export default defineConfig(({ command }) => {
   return {
     root: path.join(here, 'admin'),
     base: '/',
-    plugins: [react(), tailwindcss()],
+    // Each script and stylesheet also brotli- and gzip-compressed beside it, for the app to send (scripts/vite-precompress.ts).
+    plugins: [react(), tailwindcss(), precompressAssets()],
     build: {
       outDir: path.join(here, 'dist/admin'),
       emptyOutDir: true,

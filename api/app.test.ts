@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_BILLING_IN_PRODUCTION } from './billing/local-pages';
 import { ConfigError, loadConfig } from './platform/config';
-import { createTestApp } from './test/harness';
+import { DIST } from './platform/paths';
+import { createTestApp, TEST_ORIGIN } from './test/harness';
 
 describe('operations', () => {
   const t = createTestApp();
@@ -173,6 +177,36 @@ describe('the admin SPA', () => {
     const unknown = await t.raw('GET', '/no/such/page');
     expect(unknown.status).toBe(404);
     expect(unknown.text).toContain('<div id="root">');
+    // A missing asset is the page's 404, never cached for good.
+    const missing = await t.raw('GET', '/assets/no-such-chunk-0123abcd.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('sends its scripts and stylesheets compressed to a browser that accepts it, as built, and whole to one that does not', async () => {
+    // The scripts index.html loads, as the build named them.
+    const index = readFileSync(path.join(DIST, 'admin', 'index.html'), 'utf8');
+    const assets = [...index.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const asset of assets) {
+      const original = readFileSync(path.join(DIST, 'admin', asset));
+      if (original.length < 1024) continue;
+      const get = (encoding?: string) => t.app.request(`${TEST_ORIGIN}${asset}`, { headers: encoding ? { 'accept-encoding': encoding } : {} });
+      const br = await get('gzip, deflate, br');
+      expect(br.headers.get('content-encoding')).toBe('br');
+      expect(br.headers.get('vary')).toContain('Accept-Encoding');
+      expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const brBytes = Buffer.from(await br.arrayBuffer());
+      expect(brotliDecompressSync(brBytes).equals(original)).toBe(true);
+      expect(brBytes.length).toBeLessThan(original.length / 2);
+      const gz = await get('gzip');
+      expect(gz.headers.get('content-encoding')).toBe('gzip');
+      expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).equals(original)).toBe(true);
+      const plain = await get();
+      expect(plain.headers.get('content-encoding')).toBeNull();
+      expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(Buffer.from(await plain.arrayBuffer()).equals(original)).toBe(true);
+    }
   });
 });
 

@@ -303,6 +303,7 @@ export function createApp(options: AppOptions) {
       '/',
       createHostedRoutes({
         lookupBySlug: (slug) => companies.pageBySlug(slug),
+        lookupPrivacy: (slug) => companies.privacyBySlug(slug),
         widgetFile: path.join(DIST, 'widget', 'widget.js'),
         publicUrl: config.publicUrl,
       }),
@@ -334,12 +335,18 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
 
   app.use(
     '/assets/*',
+    async (c, next) => {
+      // Vite names assets by content hash: they never change under the same name. Set before the
+      // file is sent (serveStatic's onFound runs after its answer is made, too late for a header);
+      // a missing asset falls through to the page below, which sets its own.
+      c.header('Cache-Control', 'public, max-age=31536000, immutable');
+      await next();
+    },
     serveStatic({
       root: path.relative(process.cwd(), adminDir) || '.',
-      onFound: (_path, c) => {
-        // Vite names assets by content hash: they never change under the same name.
-        c.header('Cache-Control', 'public, max-age=31536000, immutable');
-      },
+      // The build wrote each script and stylesheet brotli- and gzip-compressed beside it
+      // (scripts/vite-precompress.ts): sent as such to a browser that accepts the encoding.
+      precompressed: true,
     }),
   );
   app.get('*', (c) => {

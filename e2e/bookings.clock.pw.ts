@@ -90,6 +90,8 @@ test('a motorist books, the operator accepts, the driver moves the job on, and a
         `${operator.companyName} receives your name, number, registration, note and any email to do this job; they are kept with the quote for 24 months, then deleted.`,
       ),
     ).toBeVisible();
+    // The line links to the operator's privacy page, opened beside the booking.
+    await expect(form.getByRole('link', { name: 'Privacy notice' })).toHaveAttribute('href', /\/privacy\/[a-z0-9-]+$/);
     await expectNoSeriousA11yViolations(phone, 'the booking form');
     const jobUrl = await book(form, { name: 'Alex Driver', phone: '07700 900123', registration: 'ab12 cde' }, true);
     expect(jobUrl).toMatch(/\/job\/[A-Za-z0-9_-]{32,}$/);

@@ -2,7 +2,7 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `uploads`, or `main`) runs those sections alone
+// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `map`, `uploads`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
 // smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
@@ -52,8 +52,18 @@ import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
 import { DISPATCH_BUDGET_MS, DISPATCH_STREAMS, measureDispatch, type DispatchFigures } from './bench/dispatch';
 import { BOARD_BUDGET_MS, BOARD_NETWORK, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
+import { MAP_BUDGET_MS, MAP_NETWORK, MAP_RUNS, measureMapRender, type MapRenderFigures } from './bench/map-render';
 import { CONCURRENT_UPLOADS, measureUploads, REPORT_PHOTOS, UPLOAD_BYTES, type UploadsFigures } from './bench/uploads';
-import { adminFirstLoadJs, BOARD_ROUTE_BUDGET_BYTES, hostedPageWeight, isBuilt, routeJs, widgetGzipBytes, type PageWeight } from './bench/sizes';
+import {
+  adminFirstLoadJs,
+  BOARD_ROUTE_BUDGET_BYTES,
+  hostedPageWeight,
+  isBuilt,
+  MAP_CHUNK_BUDGET_BYTES,
+  routeJs,
+  widgetGzipBytes,
+  type PageWeight,
+} from './bench/sizes';
 
 const LOAD: LoadSettings = { connections: 10, durationSeconds: 10 };
 const WARM_UP: LoadSettings = { connections: 10, durationSeconds: 3 };
@@ -739,6 +749,37 @@ Slow-4G-like network as well (${network}). ${ranAt(host)}
 `;
 }
 
+function mapSection(host: ReturnType<typeof machine>, figures: MapRenderFigures): string {
+  const sorted = [...figures.runsMs].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)];
+  const lcps = figures.lcpMs.filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
+  const runs = figures.runsMs.map((ms) => `${int(ms)} ms`).join(', ');
+  const wall = [...figures.wallMs].sort((a, b) => a - b);
+  const network = `${MAP_NETWORK.latency} ms a request, ${(MAP_NETWORK.downloadThroughput * 8) / 1e6} Mbit/s down, ${(MAP_NETWORK.uploadThroughput * 8) / 1e3} kbit/s up`;
+  const mapFetched = (paths: string[]) => paths.some((p) => p.startsWith('/assets/JobMap')) || paths.some((p) => p.startsWith('/tiles/'));
+  const list = (paths: string[]) => paths.map((p) => `\`${p}\``).join(', ');
+  const route = routeJs('JobMap');
+  return `## The status page's map
+
+The motorist's status page of a job on the way with the driver's position sent (scripts/bench/map-render.ts): the
+production bundle with \`MAP_TILES_URL\` on a fake tile server on loopback (api/test/message-fakes.ts), Chromium's headless
+shell at 390×844 with its CPU slowed 4× and a Slow-4G-like network (${network}) by the DevTools protocol, the browser's
+cache emptied before each of ${MAP_RUNS} loads after a warm-up: timed in the page's own clock from navigation until the first
+tile is drawn and the driver's marker is on the map (a MutationObserver put in before the page's scripts), and again by the
+bench around Playwright. ${ranAt(host)}
+
+| what | measured | budget | |
+| --- | --- | --- | --- |
+| the status page's first screen with the map and the driver's marker, cold, 4× CPU and Slow 4G (runs: ${runs}) | median ${int(median)} ms | ≤ ${int(MAP_BUDGET_MS)} ms | ${median <= MAP_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the same loads timed by the bench around Playwright (its round trips to the loaded browser included; runs: ${figures.wallMs.map((ms) => `${int(ms)} ms`).join(', ')}) | median ${int(wall[Math.floor(wall.length / 2)])} ms | reported | |
+| its largest contentful paint (median of ${lcps.length}) | ${lcps.length > 0 ? `${int(lcps[Math.floor(lcps.length / 2)])} ms` : 'not reported'} | reported | |
+| the map's own chunk (Leaflet and the component, ${route.requests} file${route.requests === 1 ? '' : 's'}, gzip; admin/map-chunk.test.ts holds it apart) | ${kb(route.gzipBytes)} | ≤ ${kb(MAP_CHUNK_BUDGET_BYTES)} | ${route.gzipBytes <= MAP_CHUNK_BUDGET_BYTES ? 'pass' : 'FAIL'} |
+| tiles served over the timed loads | ${int(figures.tilesServed)} | reported | |
+| requests of a load before the driver's position was sent: no map chunk, no tile | ${figures.withoutPosition.length}: ${list(figures.withoutPosition)} | none of the map's | ${mapFetched(figures.withoutPosition) ? 'FAIL' : 'pass'} |
+| requests of a load with the position (tiles counted above) | ${list(figures.withPosition.filter((p) => !p.startsWith('/tiles/')))} | reported | |
+`;
+}
+
 function bookingsSection(host: ReturnType<typeof machine>, figures: BookingsFigures, script: string): string {
   const { booking, streams, quotes, descriptors } = figures;
   const { delivery } = streams;
@@ -857,7 +898,21 @@ ${render(rows)}
 }
 
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
-const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'dispatch', 'uploads', 'retention', 'restore', 'logs', 'nearest'] as const;
+const SECTIONS = [
+  'main',
+  'backup',
+  'large-db',
+  'leads',
+  'alerts',
+  'bookings',
+  'dispatch',
+  'map',
+  'uploads',
+  'retention',
+  'restore',
+  'logs',
+  'nearest',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
@@ -976,6 +1031,13 @@ async function main() {
     console.log(`Dispatch: one assignment fanned out to ${int(DISPATCH_STREAMS)} open board and driver streams…`);
     if (!built) throw new Error('the board is measured on the production bundle: npm run build failed');
     const section = dispatchSection(host, await measureDispatch(), await measureBoardRender(script));
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('map')) {
+    console.log(`The status page's map: ${MAP_RUNS} cold loads on a throttled phone, tiles from a fake tile server…`);
+    if (!built) throw new Error('the status page is measured on the production bundle: npm run build failed');
+    const section = mapSection(host, await measureMapRender(script));
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

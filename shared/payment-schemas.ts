@@ -1,8 +1,7 @@
 // Payment at booking's request and answer schemas (docs/product.md §21): the server validates
 // with them, the portal's Payments section uses them, the contract documents them.
 import { z } from 'zod';
-import { poundsToPence } from './money';
-import { ACCOUNT_STATES, DEPOSIT_PENCE, DEPOSIT_PERCENT, DEPOSIT_TYPES, PAYMENT_RULES, PAYMENT_STATUSES, type PaymentAmounts } from './payments';
+import { ACCOUNT_STATES, DEPOSIT_PENCE, DEPOSIT_PERCENT, DEPOSIT_TYPES, PAYMENT_RULES, PAYMENT_STATUSES } from './payments';
 
 export const DEPOSIT_TYPE_REQUIRED = 'Choose a fixed deposit or a percentage';
 export const DEPOSIT_AMOUNT_INVALID = `Deposit must be between £${(DEPOSIT_PENCE.min / 100).toFixed(2)} and £${(DEPOSIT_PENCE.max / 100).toLocaleString('en-GB')}, in pounds and pence`;
@@ -82,11 +81,3 @@ export const bookingPaymentSchema = z
   })
   .meta({ id: 'BookingPayment' });
 export type BookingPayment = z.infer<typeof bookingPaymentSchema>;
-
-/** A booking's payment in pence, for the wording and sums of shared/payments.ts. */
-export const paymentAmountsOf = (p: BookingPayment): PaymentAmounts => ({
-  kind: p.kind,
-  status: p.status,
-  amountPence: poundsToPence(p.amount),
-  refundedPence: poundsToPence(p.refunded),
-});

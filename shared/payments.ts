@@ -2,7 +2,7 @@
 // account, and the one pure computation of what a motorist pays at booking, in pence, from the
 // quote as it was frozen; and how a booking's payment is worded and counted (what was taken, what
 // is left to refund). Written once for the server, the portal, the pages and the export.
-import { formatPence, formatPounds as pounds } from './money';
+import { formatPence, formatPounds as pounds, poundsToPence } from './money';
 
 /** No payment at booking (the default), a deposit, or the full price. */
 export const PAYMENT_RULES = ['none', 'deposit', 'full'] as const;
@@ -142,6 +142,17 @@ export interface PaymentAmounts {
   amountPence: number;
   refundedPence: number;
 }
+
+/**
+ * A booking's payment as the API answers it (pounds) in pence, for the wording and sums here. Here
+ * rather than beside its schema (shared/payment-schemas.ts), so the status page needs no zod for it.
+ */
+export const paymentAmountsOf = (p: { kind: PaymentKind; status: PaymentStatus; amount: number; refunded: number }): PaymentAmounts => ({
+  kind: p.kind,
+  status: p.status,
+  amountPence: poundsToPence(p.amount),
+  refundedPence: poundsToPence(p.refunded),
+});
 
 /** Statuses in which the amount was taken from the card (refunded since or not). */
 const TAKEN: ReadonlySet<PaymentStatus> = new Set(['paid', 'captured', 'partially_refunded', 'refunded']);

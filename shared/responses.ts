@@ -115,6 +115,7 @@ export const companySchema = publicCompanySchema
   .extend({
     customDomain: z.string().nullable(),
     basePostcode: z.string().nullable(),
+    privacyText: z.string().nullable().meta({ description: 'The operator’s own privacy notice for `/privacy/{slug}`; null: the default notice' }),
     createdAt: z.string(),
     updatedAt: z.string(),
     onlineQuotes: z.enum(ONLINE_QUOTES).meta({

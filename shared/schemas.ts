@@ -16,6 +16,7 @@ import { HEX_COLOUR, SLUG_LENGTH, SLUG_PATTERN } from './patterns';
 import { isPlainName, nameContactMessage } from './names';
 import { toE164 } from './phone-number';
 import { isValidPostcode } from './postcode';
+import { PRIVACY_TEXT_MAX } from './privacy';
 import { REGISTRATION_INVALID, plateCharacters } from './registration';
 import { ALERT_MODES, CONTACT_CHANNELS, LEAD_NOTE_MAX, LEAD_PAGE_SIZE, LEAD_STATUSES, RETENTION_MONTHS } from './leads';
 
@@ -354,6 +355,11 @@ export const companyUpdateSchema = z.object({
   feature3Title: featureText('Feature 3 title', 60),
   feature3Description: featureText('Feature 3 description', 300, true),
   feature3Icon: featureText('Feature 3 icon', 40),
+  // Blank (or only spaces) is no notice of their own: the page shows the default one.
+  privacyText: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    optionalText('Privacy notice', PRIVACY_TEXT_MAX, true).nullable().optional(),
+  ),
 });
 export type CompanyUpdate = z.input<typeof companyUpdateSchema>;
 export type CompanyUpdateParsed = z.output<typeof companyUpdateSchema>;

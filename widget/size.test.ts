@@ -36,6 +36,8 @@ it('widget.js is at most 85 KB gzip', { timeout: 120_000 }, async () => {
   expect(widget).toContain('widget-booking.js');
   expect(widget).not.toContain('Send booking');
   expect(widget).not.toMatch(/\.bookings\.\$post\b/);
+  // The status page's map (Leaflet) is the admin's JobMap chunk alone (admin/map-chunk.test.ts): none of it here.
+  expect(widget).not.toContain('leaflet');
 });
 
 it('widget-vehicle.js, the number plate look-up, is at most 2 KB gzip and carries no React of its own', { timeout: 120_000 }, async () => {

@@ -8,6 +8,7 @@ import { FullPageSpinner } from './components/ui/spinner';
 import { prefetchCurrentUser } from './lib/auth';
 import { queryClient } from './lib/query';
 import { prefetchBoard } from './pages/dashboard/board/api';
+import { prefetchJob } from './pages/job/first-read';
 import { RootLayout, RouteError } from './RootLayout';
 
 type LazyRoute = NonNullable<RouteObject['lazy']>;
@@ -31,7 +32,15 @@ export const routes: RouteObject[] = [
       { path: '/preview', lazy: screen(() => import('./pages/PreviewPage')) },
       { path: '/company/:slug', lazy: screen(() => import('./pages/CompanyPage')) },
       // The motorist's and the driver's job pages (docs/product.md §20): public, named by a token.
-      { path: '/job/:token', lazy: screen(() => import('./pages/job/JobPage')) },
+      {
+        path: '/job/:token',
+        // The job's read (and, with a position to show, the map's chunk) starts with the page's chunk, not after it.
+        loader: ({ params }) => {
+          prefetchJob(params.token ?? '');
+          return null;
+        },
+        lazy: screen(() => import('./pages/job/JobPage')),
+      },
       { path: '/driver/:token', lazy: screen(() => import('./pages/job/DriverPage')) },
       // A quote the operator sent a caller (docs/product.md §25): public, named by a token.
       { path: '/q/:token', lazy: screen(() => import('./pages/phone/QuoteLinkPage')) },

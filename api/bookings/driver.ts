@@ -88,6 +88,11 @@ export function driverPart(ctx: BookingContext) {
       return driverView(await payLinkOf(driverBooking(token)));
     },
 
+    /** The pay link of a job found another way (the signed-in driver's own job, api/dispatch/service.ts), as the driver's page shows it. */
+    async driverPayLinkOf(b: BookingWithQuote): Promise<DriverView> {
+      return driverView(await payLinkOf(b));
+    },
+
     /** The operator's pay link for a completed job's balance, texted to the motorist. */
     async operatorPayLink(companyId: number, reference: string) {
       return operatorView(await payLinkOf(ownBooking(companyId, reference)));

@@ -524,6 +524,47 @@ describe('the balance by card through a pay link', () => {
     expect(t.deps.db.$client.prepare('select count(*) from balance_checkouts').pluck().get()).toBe(1);
   });
 
+  it('takes the balance by card from the signed-in driver’s My jobs: their own job only (404 for anyone else’s), the same link, one text', async () => {
+    const { t, op, fake, worker, takePayments, paidBooking } = await setup();
+    await takePayments({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const { reference } = await paidBooking();
+    expect((await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 20 } })).status).toBe(200);
+    const driver = await t.teammate(op, 'driver');
+    const otherDriver = await t.teammate(op, 'driver');
+    const stranger = await t.operator();
+    const assigned = await t.call('POST', `/api/bookings/${reference}/assign`, { token: op.token, body: { driverId: driver.id, truckId: null } });
+    expect(assigned.status).toBe(200);
+    const mine = `/api/my-jobs/${reference}/pay-link` as const;
+    for (const status of ['on_the_way', 'arrived', 'loaded'] as const) {
+      expect((await t.call('POST', `/api/my-jobs/${reference}/status`, { token: driver.token, body: { status } })).status).toBe(200);
+    }
+    expect(await t.call('POST', mine, { token: driver.token })).toMatchObject({ status: 409, json: { code: 'BOOKING_OUT_OF_ORDER' } });
+    expect((await t.call('POST', `/api/my-jobs/${reference}/status`, { token: driver.token, body: { status: 'completed' } })).json).toMatchObject({
+      payByLink: true,
+      payLink: null,
+    });
+
+    // Another driver of the company, and another company's people, find no such job; nothing is made or texted.
+    for (const who of [otherDriver, stranger]) {
+      expect(await t.call('POST', mine, { token: who.token })).toMatchObject({ status: 404, json: { code: 'NOT_FOUND' } });
+    }
+    expect((await t.call('POST', `/api/bookings/${reference}/pay-link`, { token: stranger.token })).status).toBe(404);
+    expect(t.deps.db.$client.prepare('select pay_salt from bookings').pluck().get()).toBeNull();
+
+    const made = await t.call('POST', mine, { token: driver.token });
+    expect(made.status).toBe(200);
+    const link = made.json.payLink as string;
+    expect(link).toMatch(new RegExp(`^${t.config.publicUrl}/balance/[A-Za-z0-9_-]{32}$`));
+    expect((await t.call('POST', mine, { token: driver.token })).json.payLink).toBe(link);
+    expect((await t.call('GET', `/api/my-jobs/${reference}`, { token: driver.token })).json.payLink).toBe(link);
+    expect((await t.call('POST', `/api/bookings/${reference}/pay-link`, { token: op.token })).json.payLink).toBe(link);
+    await worker.tick();
+    await worker.tick();
+    expect(fake.received.filter((m) => m.to === '+447700900123' && m.body.includes('/balance/')).map((m) => m.body)).toEqual([
+      expect.stringContaining(`by card here: ${link}`),
+    ]);
+  });
+
   it('refuses a link without a ready payment account, and answers an unknown or cross-site pay link with a page, never a checkout', async () => {
     const { t, op, quote, book } = await setup();
     const page = pageOf(t);

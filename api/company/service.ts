@@ -18,7 +18,7 @@ import { Conflict, NotFound, PaymentRequired, ValidationFailed } from '../platfo
 import { companyOnlineQuotes, knownCompany } from './access';
 import { hasContactNumber, NO_CONTACT_NUMBER, quotesClosedMessage, type OnlineQuotes } from '#shared/share';
 import { parseLogoDataUrl } from './logo';
-import { toCompany, toHostedCompany, toPublicCompany, type HostedCompany } from './view';
+import { toCompany, toHostedCompany, toPrivacyCompany, toPublicCompany, type HostedCompany, type PrivacyCompany } from './view';
 
 const SLUG_TAKEN = 'That custom URL is already taken. Please choose another.';
 const LOGO_INVALID = 'Logo must be a PNG, JPG, GIF or WebP image';
@@ -137,6 +137,12 @@ export function companyService(deps: AppDeps) {
     pageBySlug(slug: string): (HostedCompany & { onlineQuotes: OnlineQuotes }) | undefined {
       const company = bySlug(slug);
       return company ? { ...toHostedCompany(company, config.publicUrl), onlineQuotes: companyOnlineQuotes(deps, company) } : undefined;
+    },
+
+    /** The privacy page's lookup: any company with this custom URL, paused or not (it still holds motorists' details). */
+    privacyBySlug(slug: string): PrivacyCompany | undefined {
+      const company = bySlug(slug);
+      return company ? toPrivacyCompany(company, config.publicUrl) : undefined;
     },
 
     /** Any company's logo: a paused page still shows whose page it is. */

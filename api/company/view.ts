@@ -79,8 +79,18 @@ export function toCompany(row: CompanyRow, publicUrl: string, onlineQuotes: Onli
     ...toPublicCompany(row, publicUrl),
     customDomain: row.customDomain,
     basePostcode: row.basePostcode,
+    privacyText: row.privacyText,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     onlineQuotes,
   };
 }
+
+/** What the privacy page shows of a company: its hosted view, its own notice (null: the default) and where it is. */
+export type PrivacyCompany = HostedCompany & { privacyText: string | null; businessAddress: string | null };
+
+export const toPrivacyCompany = (row: CompanyRow, publicUrl: string): PrivacyCompany => ({
+  ...toHostedCompany(row, publicUrl),
+  privacyText: row.privacyText,
+  businessAddress: row.businessAddress,
+});

@@ -236,6 +236,23 @@ export const myJobs = {
     request: { body: body(positionSchema, { lat: 52.4862, lng: -1.8904 }) },
     responses: { 200: json(driverViewSchema, 'Stored'), 404: myJobMissing, 409: error('Not on the way: `code` BOOKING_OUT_OF_ORDER') },
   }),
+  payLink: route({
+    method: 'post',
+    path: '/api/my-jobs/{reference}/pay-link',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary:
+      'The balance of one of the signed-in person’s completed jobs by card, as the driver’s page takes it: makes its pay link (for the QR code, `payLink`) on the company’s payment account and texts it to the motorist, once',
+    parameters: [referenceParameter],
+    responses: {
+      200: json(driverViewSchema, 'The pay link is `payLink`'),
+      404: myJobMissing,
+      409: error(
+        'Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), paid already (BALANCE_RECORDED), or no payment account ready (PAY_LINK_UNAVAILABLE)',
+      ),
+    },
+  }),
   proof: route({
     method: 'get',
     path: '/api/my-jobs/{reference}/proof',

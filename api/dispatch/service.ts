@@ -381,6 +381,9 @@ export function dispatchService(deps: DispatchDeps) {
     myStep: (person: Person, reference: string, step: DriverStep, balanceMethod?: BalanceMethod, queuedPhotos?: readonly QueuedPhoto[]): Promise<DriverView> =>
       bookings.driverStepOf(myOwnJob(person, reference), step, balanceMethod, queuedPhotos),
 
+    /** The balance's pay link of the signed-in person's own completed job: the same link and text as the driver's page's. */
+    myPayLink: (person: Person, reference: string): Promise<DriverView> => bookings.driverPayLinkOf(myOwnJob(person, reference)),
+
     myPosition: (person: Person, reference: string, position: { lat: number; lng: number }): Promise<DriverView> =>
       bookings.driverPositionOf(myOwnJob(person, reference), position),
 

@@ -144,7 +144,7 @@ describe('GET /company/:slug', () => {
     expect(await (await national.request('/company/bobs-tow')).text()).toContain('href="https://wa.me/+447700900456"');
     expect(page).toContain('href="mailto:jobs@bob.example"');
     expect(page).toContain(`© ${new Date().getFullYear()} Bob’s &lt;Tow&gt;`);
-    expect(page).toContain('Privacy Policy');
+    expect(page).toContain('<a href="/privacy/bobs-tow">Privacy Policy</a>');
     expect(page).toContain('Terms of Service');
   });
 

@@ -13,8 +13,10 @@ import { telUrl, whatsappNumber } from '#shared/phone';
 import { formatPhoneNational } from '#shared/phone-number';
 import type { PublicCompany } from '#shared/types';
 import { quotesClosedMessage, type OnlineQuotes } from '#shared/share';
+import { privacyPath } from '#shared/privacy';
 import { featureIconSvg } from '../company/feature-icons';
-import { featureBlocks, serviceAreaText, type HostedCompany } from '../company/view';
+import { featureBlocks, serviceAreaText, type HostedCompany, type PrivacyCompany } from '../company/view';
+import { privacyCss, privacyPage } from './privacy-page';
 import { hostedCsp, styleHash } from '../platform/http/security';
 
 export interface HostedRoutesOptions {
@@ -23,6 +25,8 @@ export interface HostedRoutesOptions {
   widgetFile: string;
   /** Absolute origin of this server, for og:url. */
   publicUrl: string;
+  /** The privacy page's lookup (any company with this custom URL); without it, `/privacy/{slug}` is a 404. */
+  lookupPrivacy?: (slug: string) => PrivacyCompany | undefined;
 }
 
 interface WidgetAsset {
@@ -112,6 +116,19 @@ export function createHostedRoutes(opts: HostedRoutesOptions) {
         c.header('ETag', etag);
         if (matchesIfNoneMatch(c.req.header('if-none-match'), [etag])) return c.body(null, 304);
         return c.html(page);
+      })
+      // The operator's privacy notice (api/hosted/privacy-page.ts), linked from the booking form and the footer.
+      .get('/privacy/:slug', (c) => {
+        const slug = c.req.param('slug');
+        const company = opts.lookupPrivacy?.(slug);
+        c.header('Cache-Control', 'no-cache');
+        if (!company) {
+          c.header('Content-Security-Policy', NOT_FOUND_CSP);
+          return c.html(notFoundPage(), 404);
+        }
+        const css = privacyCss(company);
+        c.header('Content-Security-Policy', hostedCsp([styleHash(css)]));
+        return c.html(privacyPage(company, css, `/company/${encodeURIComponent(slug)}`));
       })
   );
 }
@@ -210,7 +227,7 @@ ${company.phone ? html`<li>Phone: <a href="${telUrl(company.phone)}">${formatPho
 ${company.whatsapp ? html`<li>WhatsApp: <a href="https://wa.me/${whatsappNumber(company.whatsapp)}" rel="noopener">${formatPhoneNational(company.whatsapp)}</a></li>` : ''}
 ${company.email ? html`<li>E-mail: <a href="mailto:${company.email}">${company.email}</a></li>` : ''}
 </ul>
-<p class="fine"><span>© ${year} ${company.name}</span><span>Privacy Policy</span><span>Terms of Service</span></p>
+<p class="fine"><span>© ${year} ${company.name}</span><span><a href="${privacyPath(slug)}">Privacy Policy</a></span><span>Terms of Service</span></p>
 </div></footer>
 ${company.onlineQuotes === 'open' ? html`<script src="/widget.js" defer></script>` : ''}
 </body>

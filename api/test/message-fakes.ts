@@ -4,7 +4,8 @@
 // <port> + 1 and the reader on <port> + 2 (GET /healthz, GET /sms, GET /mail). The reader is also
 // the journeys' fake map tile server: GET /tiles/{z}/{x}/{y}.png answers a plain tile, and
 // GET /tiles-served how many it served.
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startSmsFake, type FakeSms, type SmsFake } from './sms-fake';
 import { startSmtpSink, type ReceivedMail } from './smtp-sink';
 
@@ -32,6 +33,32 @@ const DEFAULT_ACCOUNT = { accountSid: 'ACe2e00000000000000000000000000000', auth
 /** A plain grey tile: one pixel, drawn at the tile's size. */
 const TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8/5+hHgAHggJ/PchI7wAAAABJRU5ErkJggg==', 'base64');
 
+/** The fake tile server's answer to `GET /tiles/{z}/{x}/{y}.png`: a plain tile, never cached (so every visit fetches its tiles). */
+function answerTile(res: ServerResponse) {
+  res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+  res.end(TILE);
+}
+
+/**
+ * The fake map tile server alone, on a port of the kernel's choosing on loopback (the map bench,
+ * scripts/bench/map-render.ts): `tilesUrl` is the template for MAP_TILES_URL.
+ */
+export async function startTileServer() {
+  let served = 0;
+  const server = createServer((req, res) => {
+    if (!req.url?.startsWith('/tiles/')) return res.writeHead(404).end();
+    served += 1;
+    answerTile(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return {
+    tilesUrl: `http://127.0.0.1:${address.port}/tiles/{z}/{x}/{y}.png`,
+    served: () => served,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 export async function startMessageFakes(port: number) {
   let tilesServed = 0;
   const ports = messageFakePorts(port);
@@ -48,8 +75,7 @@ export async function startMessageFakes(port: number) {
     if (req.url === '/tiles-served') return answer({ count: tilesServed });
     if (req.url?.startsWith('/tiles/')) {
       tilesServed += 1;
-      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
-      return res.end(TILE);
+      return answerTile(res);
     }
     res.writeHead(404).end();
   });

@@ -68,6 +68,8 @@ export const widgetGzipBytes = () => gzipBytes(readFileSync(WIDGET_FILE));
 
 /** The board route's own JavaScript beyond the first load, gzip (routeJs('BoardPage'); admin/board-size.test.ts). */
 export const BOARD_ROUTE_BUDGET_BYTES = 55_000;
+/** The status page's map chunk, gzip: Leaflet (about 42 KB) and the component (routeJs('JobMap'); admin/map-chunk.test.ts). */
+export const MAP_CHUNK_BUDGET_BYTES = 50_000;
 
 /** The `./x.js` modules a built chunk imports statically (`import … from "./x.js"`, or a bare `import "./x.js"`). */
 function staticImports(code: string): string[] {

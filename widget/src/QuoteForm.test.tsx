@@ -763,7 +763,11 @@ describe('booking the recovery', () => {
 
     await user.click(screen.getByRole('button', { name: 'Book this recovery' }));
     const form = await screen.findByRole('form', { name: 'Book this recovery' });
-    expect(within(form).getByText(PRIVACY)).toBeTruthy();
+    // The line links to the operator's privacy page, in a new tab so the booking stays.
+    const privacy = within(form).getByRole('link', { name: 'Privacy notice' });
+    expect(privacy.parentElement?.textContent).toBe(`${PRIVACY} Privacy notice`);
+    expect(privacy.getAttribute('href')).toBe('/privacy/acme');
+    expect(privacy.getAttribute('target')).toBe('_blank');
     await user.type(within(form).getByLabelText('Your name'), 'Alex Driver');
     await user.type(within(form).getByLabelText('Mobile number'), '07700 900123');
     await user.type(within(form).getByLabelText('Registration'), 'ab12cde');

@@ -22,6 +22,7 @@ import {
 import { RETENTION_MONTHS } from '#shared/leads';
 import { formatPounds } from '#shared/money';
 import { dueWords, type PaymentDue } from '#shared/payments';
+import { PRIVACY_LINK, privacyPath } from '#shared/privacy';
 import type { PublicCompany } from '#shared/types';
 import { controlClass, describedBy, FieldError } from './fields';
 import { idempotencyKey } from './quote-request';
@@ -212,7 +213,17 @@ function BookingForm({ hooks, apiBase, quoteId, company, position, registration,
         </label>
       )}
       {due && <p className="font-semibold text-ink">{dueWords(due)}</p>}
-      <p className="text-sm text-slate-700">{bookingPrivacyLine(company.name, company.retentionMonths ?? RETENTION_MONTHS.default)}</p>
+      <p className="text-sm text-slate-700">
+        {bookingPrivacyLine(company.name, company.retentionMonths ?? RETENTION_MONTHS.default)}
+        {company.customSlug && (
+          <>
+            {' '}
+            <a href={apiBase + privacyPath(company.customSlug)} target="_blank" rel="noopener" className="underline">
+              {PRIVACY_LINK}
+            </a>
+          </>
+        )}
+      </p>
       {problem && (
         <div role="alert" className="grid gap-3 text-sm text-red-700">
           {problem.message}

@@ -7,6 +7,7 @@ import { Truck } from 'lucide-react';
 import { useQuery } from '@tanstack/react-query';
 import { call, portalApi } from '#shared/api-client';
 import { PRODUCT_NAME } from '#shared/constants';
+import { privacyPath } from '#shared/privacy';
 import { hasDashboardAccess } from '#shared/subscription';
 import type { Company, PublicCompany } from '#shared/types';
 import { QuoteForm } from '../components/QuoteFormEmbed';
@@ -48,7 +49,16 @@ function WrapperFooter({ company }: { company: Company | undefined }) {
           )}
         </ul>
         <p className="text-slate-400 sm:col-span-2">
-          © {new Date().getFullYear()} {name}. All rights reserved. · Privacy Policy · Terms of Service
+          © {new Date().getFullYear()} {name}. All rights reserved. ·{' '}
+          {company?.customSlug ? (
+            // The operator's privacy page is served by the server (not this app): a plain link, in a new tab so the preview stays.
+            <a className="text-white underline" href={privacyPath(company.customSlug)} target="_blank" rel="noopener">
+              Privacy Policy
+            </a>
+          ) : (
+            'Privacy Policy'
+          )}{' '}
+          · Terms of Service
         </p>
       </div>
     </footer>

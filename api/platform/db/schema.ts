@@ -135,6 +135,8 @@ export const companies = sqliteTable(
     vatNumber: text('vat_number'),
     /** The operator's business address as printed on receipts and invoices (lines separated by newlines). */
     businessAddress: text('business_address'),
+    /** The operator's own privacy notice for `/privacy/{slug}` (plain text, paragraphs split by blank lines); null: the default notice. */
+    privacyText: text('privacy_text'),
     /** Jobs for later (docs/product.md §23): how many days ahead a slot may be booked, and how many jobs one hour takes. */
     laterDaysAhead: integer('later_days_ahead').notNull().default(14),
     laterJobsPerHour: integer('later_jobs_per_hour').notNull().default(2),

@@ -7,6 +7,7 @@ import type { Company } from '#shared/types';
 import { Toaster } from '../../components/toast';
 import { createQueryClient } from '../../lib/query';
 import { fakeApi } from '../../test/dom';
+import { PRIVACY_TEXT_MAX } from '#shared/privacy';
 import { ContactTab } from './ContactTab';
 
 const company = { id: 7, phone: '+441134960000', whatsapp: '+447700900456', email: 'jobs@rapid.example', preferredContact: 'whatsapp' } as Company;
@@ -46,5 +47,28 @@ describe('Contact Info', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save Contact Info' }));
     expect(await screen.findByText('Enter a valid UK phone number, such as 07700 900123')).toBeTruthy();
     await waitFor(() => expect(api.calls).toHaveLength(0));
+  });
+
+  it('edits the privacy notice: saved as typed, blank sends null for the standard notice, and links to the page', async () => {
+    const api = fakeApi({ 'PUT /api/company': (body) => ({ json: { ...company, ...(body as object) } }) });
+    vi.stubGlobal('fetch', api.fetchStub);
+    render(
+      <QueryClientProvider client={createQueryClient()}>
+        <ContactTab company={{ ...company, customSlug: 'rapid', privacyText: 'Our notice.' }} />
+        <Toaster />
+      </QueryClientProvider>,
+    );
+    const notice = screen.getByLabelText('Privacy notice') as HTMLTextAreaElement;
+    expect(notice.value).toBe('Our notice.');
+    expect(notice.maxLength).toBe(PRIVACY_TEXT_MAX);
+    expect(screen.getByRole('link', { name: 'See your privacy page' }).getAttribute('href')).toBe('/privacy/rapid');
+    fireEvent.change(notice, { target: { value: 'First part.\n\nSecond part.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Contact Info' }));
+    await waitFor(() => expect(api.calls).toHaveLength(1));
+    expect(api.calls[0].body).toMatchObject({ privacyText: 'First part.\n\nSecond part.' });
+    fireEvent.change(notice, { target: { value: '   ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Contact Info' }));
+    await waitFor(() => expect(api.calls).toHaveLength(2));
+    expect(api.calls[1].body).toMatchObject({ privacyText: null });
   });
 });

@@ -4,10 +4,11 @@ import { useForm } from 'react-hook-form';
 import { SAVED_RESET } from '../../lib/forms';
 import { useReportUnsaved } from '../../lib/unsaved';
 import { formatPhoneNational } from '#shared/phone-number';
+import { PRIVACY_TEXT_MAX, privacyPath } from '#shared/privacy';
 import { companyUpdateSchema } from '#shared/schemas';
 import type { Company } from '#shared/types';
 import { toast } from '../../components/toast';
-import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select } from '../../components/ui';
+import { Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Select, Textarea } from '../../components/ui';
 import { errorText, useSaveCompany } from './api';
 import { LINKED_FIELDS } from './go-to-field';
 
@@ -16,9 +17,16 @@ interface ContactForm {
   whatsapp: string;
   email: string;
   preferredContact: 'whatsapp' | 'phone' | 'email';
+  privacyText: string;
 }
 
-const contactSchema = companyUpdateSchema.pick({ phone: true, whatsapp: true, email: true, preferredContact: true });
+const contactSchema = companyUpdateSchema.pick({ phone: true, whatsapp: true, email: true, preferredContact: true, privacyText: true });
+
+/** The privacy notice field's words (docs/product.md §13, "The privacy page"). */
+export const PRIVACY_FIELD = {
+  label: 'Privacy notice',
+  hint: 'Shown on your privacy page, which the booking form and your page’s footer link to. Plain text; a blank line starts a new paragraph. Leave it empty to show our standard notice, which names you, your contact details and how long details are kept.',
+} as const;
 
 function toForm(company: Company): ContactForm {
   const preferred = company.preferredContact;
@@ -28,6 +36,7 @@ function toForm(company: Company): ContactForm {
     whatsapp: company.whatsapp ? formatPhoneNational(company.whatsapp) : '',
     email: company.email ?? '',
     preferredContact: preferred === 'phone' || preferred === 'email' ? preferred : 'whatsapp',
+    privacyText: company.privacyText ?? '',
   };
 }
 
@@ -77,6 +86,16 @@ export function ContactTab({ company }: { company: Company }) {
               <option value="email">Email</option>
             </Select>
           </Field>
+          <Field label={PRIVACY_FIELD.label} hint={PRIVACY_FIELD.hint} error={errors.privacyText?.message} className="sm:col-span-2">
+            <Textarea rows={8} maxLength={PRIVACY_TEXT_MAX} {...register('privacyText')} />
+          </Field>
+          {company.customSlug && (
+            <p className="text-sm sm:col-span-2">
+              <a className="text-brand-700 underline" href={privacyPath(company.customSlug)} target="_blank" rel="noopener">
+                See your privacy page
+              </a>
+            </p>
+          )}
           <div className="sm:col-span-2">
             <Button type="submit" disabled={save.isPending}>
               {save.isPending ? 'Saving...' : 'Save Contact Info'}

@@ -3,7 +3,6 @@
 // arrived → loaded → completed). Kept live (live.ts), so a cancellation shows while the page is
 // open. While on the way the driver may share their position, only after a tap and only until
 // arrived: the motorist's ETA is recomputed from it. One-handed: the button sits at the bottom.
-import QRCode from 'qrcode';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import { ApiRequestError, api, call } from '#shared/api-client';
@@ -16,6 +15,9 @@ import type { ProofStage, QueuedPhoto } from '#shared/proof';
 import { useLiveDriverJob } from './live';
 import { navigationLinks, type Place } from './navigate';
 import { DriverProof, linkProof, type ProofSource } from './proof/DriverProof';
+import PayLinkCode, { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from './PayLinkCode';
+
+export { PAY_LINK_SENT, payLinkHeading } from './PayLinkCode';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },
@@ -38,10 +40,8 @@ export const balanceQuestion = (balance: number) => `How was the balance of ${fo
 export const NOT_PAID_YET = 'Completed, not paid yet';
 /** The balance by card through a pay link (docs/product.md §22): the button, and what shows once the link is made. */
 export const PAY_BY_LINK = 'Card, by pay link';
-export const payLinkHeading = (balance: number) => `Scan to pay ${formatPounds(balance)} by card`;
 /** How often the page reads the job while its pay link is out. */
 export const PAY_LINK_POLL_MS = 5_000;
-export const PAY_LINK_SENT = 'The link is texted to the customer too. This page says when it is paid.';
 export const balanceWords = (balance: number) => (balance > 0 ? `To collect: ${formatPounds(balance)}` : 'Nothing to collect: paid at booking');
 
 const card = 'rounded-xl bg-white p-5 shadow-sm ring-1 ring-slate-900/5';
@@ -259,12 +259,16 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
         </p>
         {view.balanceRecorded === 'on_account' && <p className="mt-1">{BALANCE_RECORDED.on_account}</p>}
       </section>
-      {recordBalance && view.status === 'completed' && view.balance > 0 && (
+      {view.status === 'completed' && view.balance > 0 && (recordBalance || (makePayLink && (view.payByLink || view.payLink))) && (
         <section aria-labelledby="balance-heading" className={card}>
           <h2 id="balance-heading" className="text-lg font-semibold">
-            {balanceQuestion(view.balance)}
+            {recordBalance ? balanceQuestion(view.balance) : TAKE_BY_CARD}
           </h2>
-          <BalanceButtons busy={busy} onPick={(method) => void recordBalance(method)} skip={view.balanceRecorded === 'on_account' ? 'on_account' : null} />
+          {recordBalance ? (
+            <BalanceButtons busy={busy} onPick={(method) => void recordBalance(method)} skip={view.balanceRecorded === 'on_account' ? 'on_account' : null} />
+          ) : (
+            !view.payLink && <p className="mt-1">{TAKE_BY_CARD_HINT}</p>
+          )}
           {makePayLink && view.payByLink && !view.payLink && (
             <button
               type="button"
@@ -272,7 +276,7 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
               onClick={() => void makePayLink()}
               className="mt-2 min-h-12 w-full rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700 disabled:opacity-60"
             >
-              {PAY_BY_LINK}
+              {recordBalance ? PAY_BY_LINK : TEXT_THE_LINK}
             </button>
           )}
           {view.payLink && <PayLinkCode link={view.payLink} balance={view.balance} />}
@@ -359,30 +363,6 @@ function Navigate({ label, place }: { label: string; place: Place }) {
           </a>
         ))}
       </div>
-    </div>
-  );
-}
-
-/** The pay link as a QR code the customer scans on the driver's phone, and the link itself. */
-function PayLinkCode({ link, balance }: { link: string; balance: number }) {
-  const [image, setImage] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    QRCode.toDataURL(link, { errorCorrectionLevel: 'M', margin: 2, width: 240 })
-      .then((url) => current && setImage(url))
-      .catch(() => current && setImage(null));
-    return () => {
-      current = false;
-    };
-  }, [link]);
-  return (
-    <div className="mt-4 grid justify-items-center gap-2 text-center">
-      <h3 className="text-lg font-semibold">{payLinkHeading(balance)}</h3>
-      {image && <img src={image} width={240} height={240} alt="QR code of the pay link" className="rounded-lg border border-slate-300" />}
-      <a href={link} className="break-all text-brand-700 underline">
-        {link}
-      </a>
-      <p>{PAY_LINK_SENT}</p>
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { JOB_PAGE_CLOSED } from '#shared/bookings';
 import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
+import { prefetchJob, takePrefetchedJob } from './first-read';
 import { MAP_LABEL } from './JobMap';
 import JobPage, { NEW_QUOTE, reviewsStopped, STOP_REVIEWS } from './JobPage';
 import { POLL_MS } from './live';
@@ -51,6 +52,20 @@ afterEach(() => vi.useRealTimers());
 const open = () => renderRoutes([{ path: '/job/:token', element: <JobPage /> }], `/job/${TOKEN}`);
 
 describe('<JobPage>', () => {
+  it('shows the read its route started before the stream speaks, once; the stream then takes over', async () => {
+    const api = fakeApi({ [`GET /api/jobs/${TOKEN}`]: () => ({ json: job({ status: 'accepted', driverName: 'Sam' }) }) });
+    vi.stubGlobal('fetch', api.fetchStub);
+    prefetchJob(TOKEN);
+    prefetchJob(TOKEN);
+    open();
+    // Nothing has come over the stream: the page shows the early read's job.
+    expect(await screen.findByRole('heading', { name: 'Accepted' })).toBeTruthy();
+    expect(api.calls.map((c) => c.path)).toEqual([`/api/jobs/${TOKEN}`]);
+    expect(takePrefetchedJob(TOKEN)).toBeUndefined();
+    latest().send(job({ status: 'on_the_way', driverName: 'Sam' }));
+    expect(await screen.findByRole('heading', { name: 'On the way' })).toBeTruthy();
+  });
+
   it('shows what was paid at booking and what was refunded, worded as the portal words it', async () => {
     vi.stubGlobal('fetch', fakeApi({}).fetchStub);
     open();

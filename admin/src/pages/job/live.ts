@@ -7,6 +7,7 @@ import { ApiRequestError, api, call, pathOf } from '#shared/api-client';
 import type { DriverView, JobView } from '#shared/booking-responses';
 import { isFinished } from '#shared/bookings';
 import { jobPageDone } from '#shared/payments';
+import { takePrefetchedJob } from './first-read';
 
 export const POLL_MS = 10_000;
 export const RETRY_STREAM_MS = 60_000;
@@ -20,6 +21,8 @@ export type LiveJob = Live<JobView>;
 
 interface LiveSource<V> {
   read: () => Promise<V>;
+  /** A read already under way when the page opened (first-read.ts): shown until the stream speaks. */
+  first?: () => Promise<V> | undefined;
   events: string;
   /** Nothing more will change: the page stops listening. */
   done: (view: V) => boolean;
@@ -34,7 +37,9 @@ function useLive<V>(token: string, source: (token: string) => LiveSource<V>, ena
     let stream: EventSource | undefined;
     let poll: ReturnType<typeof setInterval> | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    const { read: get, events, done } = source(token);
+    /** A view has been shown: the route's early read (first-read.ts), arriving later, is older. */
+    let heard = false;
+    const { read: get, events, done, first } = source(token);
 
     const close = () => {
       stopped = true;
@@ -43,6 +48,7 @@ function useLive<V>(token: string, source: (token: string) => LiveSource<V>, ena
       clearTimeout(retry);
     };
     const show = (view: V, streaming: boolean) => {
+      heard = true;
       setLive({ state: 'ready', job: view, live: streaming });
       if (done(view)) close();
     };
@@ -77,6 +83,14 @@ function useLive<V>(token: string, source: (token: string) => LiveSource<V>, ena
       };
     };
     connect();
+    // The read started with the route, if any: its view shows at once, unless the stream came first.
+    first?.()?.then(
+      (view) => {
+        // The stream is connecting: the page is live unless it fails (onerror says otherwise).
+        if (!stopped && !heard) show(view, true);
+      },
+      () => undefined,
+    );
     return close;
   }, [token, enabled]);
   return [live, (view) => setLive((current) => ({ state: 'ready', job: view, live: current.state === 'ready' && current.live }))];
@@ -86,6 +100,7 @@ const motoristSource = (token: string): LiveSource<JobView> => {
   const endpoint = api().jobs[':token'];
   return {
     read: () => call(endpoint.$get, { param: { token } }, { anonymous: true }),
+    first: () => takePrefetchedJob(token),
     events: pathOf(endpoint.events, { param: { token } }),
     // Not while its money is to follow (a refund after a decline) or its balance is to be recorded.
     done: jobPageDone,

@@ -301,6 +301,68 @@ describe('<JobsCard>', () => {
   });
 });
 
+describe('a completed job’s balance by card', () => {
+  const completed: Booking = {
+    ...accepted,
+    status: 'completed',
+    driverUrl: null,
+    payment: { kind: 'deposit', status: 'paid', amount: 37.44, refunded: 0, checkoutUrl: null },
+    balance: 149.76,
+    payByLink: true,
+  };
+  const link = 'http://localhost/balance/Zq3kP0w9sX2bYd7LmN4rT1uV8aC5eF6g';
+
+  it('offers "Text the link", which makes the pay link and shows its QR code; the server’s refusal shows in place', async () => {
+    let made = false;
+    let refuse = true;
+    const api = renderCard({
+      'GET /api/bookings': () => list([], [made ? { ...completed, payLink: link } : completed]),
+      'GET /api/bookings/KJAECF76R/documents': () => ({ json: [] }),
+      'POST /api/bookings/KJAECF76R/pay-link': () => {
+        if (refuse) {
+          refuse = false;
+          return {
+            status: 409,
+            json: { message: 'A pay link needs your payment account connected and ready: see Payments in the portal.', code: 'PAY_LINK_UNAVAILABLE' },
+          };
+        }
+        made = true;
+        return { json: { ...completed, payLink: link } };
+      },
+    });
+    fireEvent.click(await screen.findByText('Finished in the last 24 hours (1)'));
+    const card = job('KJAECF76R');
+    expect(within(card).getByText('Take the balance by card: £149.76')).toBeTruthy();
+    expect(within(card).getByText('Shows a QR code for the customer to scan, and texts them the link.')).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Text the link' }));
+    expect(await within(card).findByText('A pay link needs your payment account connected and ready: see Payments in the portal.')).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: 'Text the link' }));
+    expect(await within(job('KJAECF76R')).findByRole('heading', { name: 'Scan to pay £149.76 by card' })).toBeTruthy();
+    expect(within(job('KJAECF76R')).getByRole('link', { name: link }).getAttribute('href')).toBe(link);
+    expect(within(job('KJAECF76R')).queryByRole('button', { name: 'Text the link' })).toBeNull();
+    expect(posts(api).map((call) => call.path)).toEqual(['/api/bookings/KJAECF76R/pay-link', '/api/bookings/KJAECF76R/pay-link']);
+  });
+
+  it('offers nothing without a ready payment account, with nothing left to pay, or before completion', async () => {
+    renderCard({
+      'GET /api/bookings': () =>
+        list(
+          [{ ...accepted, payByLink: false }],
+          [
+            { ...completed, reference: 'NOACCOUNT1', payByLink: false },
+            { ...completed, reference: 'PAIDINFULL', balance: 0, balanceRecorded: 'cash', payByLink: false },
+          ],
+        ),
+      'GET /api/bookings/NOACCOUNT1/documents': () => ({ json: [] }),
+      'GET /api/bookings/PAIDINFULL/documents': () => ({ json: [] }),
+    });
+    fireEvent.click(await screen.findByText('Finished in the last 24 hours (2)'));
+    await screen.findByRole('article', { name: /^TQ-PAIDINFULL/ });
+    expect(screen.queryByText(/Take the balance by card/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Text the link' })).toBeNull();
+  });
+});
+
 describe('a finished job’s documents', () => {
   it('links a completed paid job’s simplified VAT invoice as a PDF and issues a full one on request', async () => {
     const completed: Booking = {

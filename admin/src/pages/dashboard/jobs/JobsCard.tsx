@@ -2,9 +2,10 @@
 // answer first, loudest, each with the time left before it expires, accept (an ETA in minutes and
 // optionally the driver) or decline (a reason); then the jobs under way, with the driver's page to
 // copy or send by WhatsApp; then those finished in the last day. Every job keeps its history, and
-// shows what the motorist paid at booking (docs/product.md §21), which the operator can refund.
+// shows what the motorist paid at booking (docs/product.md §21), which the operator can refund, and a
+// completed job's balance may be taken by card there (a QR code, and the link texted: §22).
 // The list is read again every few seconds, so a new booking appears without a reload.
-import { useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
+import { lazy, Suspense, useId, useState, type FormEvent, type InputHTMLAttributes } from 'react';
 import { Copy, MessageCircle } from 'lucide-react';
 import { ApiRequestError } from '#shared/api-client';
 import type { Booking } from '#shared/booking-responses';
@@ -12,15 +13,16 @@ import { bookingAcceptSchema, bookingDeclineSchema } from '#shared/booking-schem
 import { BOOKING_STATUS_LABELS, clockTime, DECLINE_REASON_MAX, DRIVER_NAME_MAX, ETA_MINUTES, type BookingStatus } from '#shared/bookings';
 import { fieldMessages } from '#shared/field-messages';
 import { formatPence, formatPounds } from '#shared/money';
-import { paymentAmountsOf, paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
+import { paymentRefundSchema, type BookingPayment } from '#shared/payment-schemas';
 import { JOB_SOURCE_LABELS } from '#shared/phone-jobs';
-import { paymentSummary, refundablePence } from '#shared/payments';
+import { paymentAmountsOf, paymentSummary, refundablePence } from '#shared/payments';
 import type { z } from 'zod';
 import { formatPhoneNational } from '#shared/phone-number';
 import { telUrl } from '#shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
-import { useAnswerJob, useJobs, type Answer } from './api';
+import { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from '../../job/PayLinkCode';
+import { useAnswerJob, useJobs, usePayLink, type Answer } from './api';
 import { JobDocumentLinks } from './JobDocumentLinks';
 import { JobProofPanel } from './JobProofPanel';
 import { countdown, useNow, whatsappShare } from './format';
@@ -140,6 +142,7 @@ function JobItem({ job }: { job: Booking }) {
       {job.payment && job.payment.status !== 'awaiting' && <Payment job={job} payment={job.payment} />}
       {requested && <AnswerForms job={job} />}
       {job.driverUrl && <DriverLink job={job} url={job.driverUrl} />}
+      {job.status === 'completed' && job.balance > 0 && (job.payByLink || job.payLink) && <BalanceByCard job={job} />}
       {job.status === 'completed' && job.payment && <JobDocumentLinks job={job} />}
       <JobProofPanel job={job} />
       <History job={job} />
@@ -368,6 +371,41 @@ function RefundForm({ job, leftPence }: { job: Booking; leftPence: number }) {
         {done}
       </p>
     </details>
+  );
+}
+
+// The QR code (and its library) loads only when a pay link is out.
+const PayLinkCode = lazy(() => import('../../job/PayLinkCode'));
+
+/** A completed job's balance by card: 'Text the link' makes the pay link and texts it to the customer; then its QR code. */
+function BalanceByCard({ job }: { job: Booking }) {
+  const payLink = usePayLink(job.reference);
+  const error = payLink.error ? serverErrors(payLink.error)._ : null;
+  return (
+    <div className="grid gap-2 rounded-md bg-slate-50 p-3">
+      <p className="text-sm font-medium">
+        {TAKE_BY_CARD}: {formatPounds(job.balance)}
+      </p>
+      {job.payLink ? (
+        <Suspense fallback={<Spinner label="Loading the QR code" />}>
+          <PayLinkCode link={job.payLink} balance={job.balance} />
+        </Suspense>
+      ) : (
+        <>
+          <p className="text-sm text-slate-700">{TAKE_BY_CARD_HINT}</p>
+          <div>
+            <Button variant="outline" size="sm" disabled={payLink.isPending} onClick={() => payLink.mutate()}>
+              {TEXT_THE_LINK}
+            </Button>
+          </div>
+        </>
+      )}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

@@ -56,6 +56,15 @@ export function useAnswerJob(reference: string) {
   });
 }
 
+/** A completed job's balance by card: makes its pay link (the same one each time) and texts it to the customer, once. */
+export function usePayLink(reference: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => call(portalApi.bookings[':reference']['pay-link'].$post, { param: { reference } }),
+    onSuccess: (job) => afterAnswer(queryClient, job),
+  });
+}
+
 export const useBookingSettings = () => useQuery({ queryKey: SETTINGS_KEY, queryFn: () => call(portalApi['booking-settings'].$get) });
 
 export function useSaveBookingSettings() {

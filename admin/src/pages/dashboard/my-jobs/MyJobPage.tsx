@@ -22,6 +22,8 @@ export function myJobSource(reference: string, version: number): DriverJobSource
         json: { status, ...(balanceMethod ? { balanceMethod } : {}), ...(queuedPhotos?.length ? { queuedPhotos } : {}) },
       }),
     position: (json) => call(endpoint.position.$post, { param, json }),
+    // The balance by card (QR code and a text to the customer), as the driver's link page takes it.
+    payLink: () => call(endpoint['pay-link'].$post, { param }),
     proof: myJobProof(reference),
     version,
   };

@@ -3,7 +3,8 @@
 // stage with their times; a tap opens the photo full size. Every URL is the reader's own (the
 // job's token, or the operator's session), as the server gave it.
 import { clockTime } from '#shared/bookings';
-import { PHOTO_SLOT_LABELS, PROOF_STAGE_LABELS, PROOF_STAGES, type PhotoSlot, type ProofView } from '#shared/proof';
+import type { ProofView } from '#shared/proof';
+import { PHOTO_SLOT_LABELS, PROOF_STAGE_LABELS, PROOF_STAGES, type PhotoSlot } from '#shared/proof-words';
 
 export const REPORT_LINK = 'Download the job report (PDF)';
 /** Photos the driver's phone declared queued when it moved the job on, not received yet (decision 050). */
