@@ -68,6 +68,7 @@ import { createBlobStore, type BlobStore } from './proof/blob-store';
 import { proofRoutes } from './proof/routes';
 import { proofService, type ProofService } from './proof/service';
 import { teamService } from './team/service';
+import { auditRecorder, type AuditRecorder } from './team/audit';
 import { accountService, type AccountService } from './accounts/service';
 import { accountRoutes } from './accounts/routes';
 import { books as createBooks, type Books } from './accounts/books';
@@ -167,6 +168,12 @@ export interface AppOptions {
   extraRoutes?: { routes: ContractRoute[]; features: Feature[] };
   /** Where photos and signatures are kept: by default the one the configuration names (api/proof/blob-store.ts). */
   blobs?: BlobStore;
+  /**
+   * How an action's audit line is written: the database's recorder (api/team/audit.ts) unless
+   * given. Only the accept route's bench gives one, a recorder that writes nothing, to measure the
+   * insert side by side (scripts/bench/audit.ts, decision 056).
+   */
+  audit?: AuditRecorder;
 }
 
 export function createApp(options: AppOptions) {
@@ -193,6 +200,7 @@ export function createApp(options: AppOptions) {
     now: options.now ?? (() => new Date()),
     // One per app: what the features tell each other (a job changed).
     events: createAppEvents(logger),
+    audit: options.audit ?? auditRecorder(db),
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');

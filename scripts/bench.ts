@@ -2,7 +2,7 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `uploads`, or `main`) runs those sections alone
+// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `audit`, `uploads`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
 // smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
@@ -51,6 +51,7 @@ import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against'
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
 import { DISPATCH_BUDGET_MS, DISPATCH_STREAMS, measureDispatch, type DispatchFigures } from './bench/dispatch';
+import { ACCEPT_CONCURRENCY, ACCEPTS_PER_ROUND, AUDIT_ROUNDS, measureAudit, type AuditFigures } from './bench/audit';
 import { BOARD_BUDGET_MS, BOARD_NETWORK, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
 import { CONCURRENT_UPLOADS, measureUploads, REPORT_PHOTOS, UPLOAD_BYTES, type UploadsFigures } from './bench/uploads';
 import { adminFirstLoadJs, BOARD_ROUTE_BUDGET_BYTES, hostedPageWeight, isBuilt, routeJs, widgetGzipBytes, type PageWeight } from './bench/sizes';
@@ -739,6 +740,32 @@ Slow-4G-like network as well (${network}). ${ranAt(host)}
 `;
 }
 
+/** The audit insert's share of the accept route: the budget is ≤ 5 % at p99, side by side. */
+const AUDIT_P99_BUDGET = 1.05;
+
+function auditSection(host: ReturnType<typeof machine>, figures: AuditFigures): string {
+  const spreadOf = (ratios: number[]) => `spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`;
+  const rounds = figures.rounds.map((r) => `${r.side} ${r.p50Ms} / ${r.p99Ms} ms, ${r.cpuMsPerAccept} ms`).join('; ');
+  return `## The audit insert on the accept route
+
+\`scripts/bench/audit.ts\`: two apps in one process, one build, the same in all but their audit recorder (the app's own, and one
+that writes nothing, given through \`AppOptions.audit\`: decision 056), each on a fresh database with the same dispatcher and
+requested bookings. ${AUDIT_ROUNDS} rounds in ABBA order, each ${int(ACCEPTS_PER_ROUND)} accepts (\`POST /api/bookings/{reference}/accept\`
+with an ETA and a driver, as the dispatcher) ${ACCEPT_CONCURRENCY} at a time through \`app.request\` (no sockets, so the route's own
+work is all that is timed), after a warm-up. CPU is the process's user + system time over a round. ${ranAt(host)}
+
+| what (audit insert on ÷ off) | measured | budget | |
+| --- | --- | --- | --- |
+| accept p99, every round of each side pooled (${int(figures.rounds.length / 2)} rounds each; ${figures.on.p99Ms} ms against ${figures.off.p99Ms} ms). Each ABBA pair's own ratio: median ${figures.medianP99Ratio.toFixed(2)}×, ${spreadOf(figures.pairP99Ratios)} | ${figures.p99Ratio.toFixed(2)}× | ≤ ${AUDIT_P99_BUDGET.toFixed(2)}× | ${figures.p99Ratio <= AUDIT_P99_BUDGET ? 'pass' : 'FAIL'} |
+| accept p50, the same (${figures.on.p50Ms} ms against ${figures.off.p50Ms} ms; pairs: median ${figures.medianP50Ratio.toFixed(2)}×, ${spreadOf(figures.pairP50Ratios)}) | ${figures.p50Ratio.toFixed(2)}× | reported | |
+| CPU an accept, the same (${figures.on.cpuMsPerAccept} ms against ${figures.off.cpuMsPerAccept} ms; pairs: median ${figures.medianCpuRatio.toFixed(2)}×, ${spreadOf(figures.pairCpuRatios)}) | ${figures.cpuRatio.toFixed(2)}× | reported | |
+| one audit line's INSERT alone (in a transaction of many) | ${figures.insertUs} µs | reported | |
+| audit lines written by the accepts, on and off | ${int(figures.rowsOn)} and ${int(figures.rowsOff)} | one an accept on, none off | ${figures.rowsOff === 0 && figures.rowsOn > 0 ? 'pass' : 'FAIL'} |
+
+Rounds in the order run (p50 / p99, CPU an accept): ${rounds}.
+`;
+}
+
 function bookingsSection(host: ReturnType<typeof machine>, figures: BookingsFigures, script: string): string {
   const { booking, streams, quotes, descriptors } = figures;
   const { delivery } = streams;
@@ -857,7 +884,21 @@ ${render(rows)}
 }
 
 /** Replaces `## heading`'s section of `doc` (up to the next `## `), or appends it. */
-const SECTIONS = ['main', 'backup', 'large-db', 'leads', 'alerts', 'bookings', 'dispatch', 'uploads', 'retention', 'restore', 'logs', 'nearest'] as const;
+const SECTIONS = [
+  'main',
+  'backup',
+  'large-db',
+  'leads',
+  'alerts',
+  'bookings',
+  'dispatch',
+  'audit',
+  'uploads',
+  'retention',
+  'restore',
+  'logs',
+  'nearest',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** `npm run bench -- --against <git-ref>`: this checkout beside another commit; printed and written to its own section. */
@@ -976,6 +1017,12 @@ async function main() {
     console.log(`Dispatch: one assignment fanned out to ${int(DISPATCH_STREAMS)} open board and driver streams…`);
     if (!built) throw new Error('the board is measured on the production bundle: npm run build failed');
     const section = dispatchSection(host, await measureDispatch(), await measureBoardRender(script));
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('audit')) {
+    console.log(`The audit insert: ${AUDIT_ROUNDS} alternating rounds of ${int(ACCEPTS_PER_ROUND)} accepts…`);
+    const section = auditSection(host, await measureAudit());
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }
