@@ -23,6 +23,7 @@ import { redactingLogger } from './platform/http/redact';
 import { RememberingRouter } from './platform/http/remembering-router';
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
+import { screenPreloads } from './platform/http/screen-preloads';
 import { companyService } from './company/service';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
@@ -332,10 +333,13 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
   // checkout returns) and this response's CSP nonce from the page itself: no extra request.
   const supportMeta =
     `<meta name="support-email" content="${escapeAttribute(supportEmail)}">` + `<meta name="public-url" content="${escapeAttribute(publicUrl)}">`;
+  let preloads = new Map<string, string>();
   const spaIndex = () => {
     if (!indexHtml && existsSync(indexFile)) {
-      const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);
-      indexHtml = { head: `${head}${supportMeta}<meta name="csp-nonce" content="`, tail: `">\n</head>${tail}` };
+      const page = readFileSync(indexFile, 'utf8');
+      const [head, tail] = page.split('</head>', 2);
+      indexHtml = { head: `${head}${supportMeta}<meta name="csp-nonce" content="`, tail: `\n</head>${tail}` };
+      preloads = screenPreloads(adminDir, page);
     }
     return indexHtml;
   };
@@ -360,7 +364,8 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
     const nonce = cspNonce();
     c.header('X-Frame-Options', 'DENY');
     c.header('Content-Security-Policy', adminCsp(nonce, mapTilesUrl));
-    return c.html(`${html.head}${nonce}${html.tail}`, known ? 200 : 404);
+    // A screen's own chunks, where its path is one that lists them (api/platform/http/screen-preloads.ts).
+    return c.html(`${html.head}${nonce}">${preloads.get(c.req.path) ?? ''}${html.tail}`, known ? 200 : 404);
   });
 }
 

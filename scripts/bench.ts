@@ -713,6 +713,8 @@ ${render(rows)}
 `;
 }
 
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
+
 function dispatchSection(host: ReturnType<typeof machine>, figures: DispatchFigures, board: BoardRenderFigures): string {
   const pass = figures.reached === figures.streams && figures.p99Ms <= DISPATCH_BUDGET_MS;
   const best = Math.min(...board.runsMs);
@@ -726,14 +728,15 @@ One assignment (\`POST /api/bookings/{reference}/assign\`) with ${int(figures.st
 (\`/api/board/events\`) and half its driver's My jobs (\`/api/my-jobs/events\`), in one process on the real app (\`app.request\`,
 no sockets; scripts/bench/dispatch.ts): from the request to each stream's \`job\` event. The board's first screen
 (scripts/bench/board-render.ts): ${int(board.jobs)} open jobs, a phone-sized Chromium (390×844) with its CPU slowed 4×, the
-production bundle, timed from navigation to the first job card's button, after a warm-up load; then again with a
+production bundle, timed from navigation to the first job card's button in the DOM (the page's own clock, and as Playwright
+saw it), after a warm-up load; then again with a
 Slow-4G-like network as well (${network}). ${ranAt(host)}
 
 | what | measured | budget | |
 | --- | --- | --- | --- |
 | an assignment reaching every open board and driver stream (${int(figures.reached)} of ${int(figures.streams)} reached; p50 ${figures.p50Ms} ms, max ${figures.maxMs} ms) | p99 ${figures.p99Ms} ms | ≤ ${int(DISPATCH_BUDGET_MS)} ms | ${pass ? 'pass' : 'FAIL'} |
-| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone, 4× CPU throttle (runs: ${runs(board.runsMs)}) | best ${int(best)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${best <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
-| the same, 4× CPU throttle and the Slow-4G-like network (runs: ${runs(board.networkRunsMs)}) | best ${int(bestOnNetwork)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${bestOnNetwork <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone, 4× CPU throttle, in the page's own clock (runs: ${runs(board.pageMs)}; as Playwright saw them: ${runs(board.runsMs)}, best ${int(best)} ms) | median ${int(median(board.pageMs))} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${median(board.pageMs) <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the same, 4× CPU throttle and the Slow-4G-like network (runs: ${runs(board.networkPageMs)}; as Playwright saw them: ${runs(board.networkRunsMs)}, best ${int(bestOnNetwork)} ms) | median ${int(median(board.networkPageMs))} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${median(board.networkPageMs) <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
 | the board's read of those jobs, \`GET /api/board\`, on the wire (headers included; ${kb(board.boardBodyBytes)} decoded) | ${kb(board.boardTransferBytes)} | reported | |
 | the board route's own JavaScript beyond the first load (${route.requests} files, gzip) | ${kb(route.gzipBytes)} | ≤ ${kb(BOARD_ROUTE_BUDGET_BYTES)} | ${route.gzipBytes <= BOARD_ROUTE_BUDGET_BYTES ? 'pass' : 'FAIL'} |
 | requests the page had made when its first card was found (from the network or the browser's cache) | ${board.requests.length}: ${board.requests.map((r) => `\`${r.replace(/-[\w-]{8}\.(js|css)$/, '.$1')}\``).join(', ')} | reported | |
