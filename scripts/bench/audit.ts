@@ -4,7 +4,8 @@
 // its own fresh database with the same operator, driver and requested bookings. Rounds alternate
 // (ABBA, so a slow spell of the shared machine falls on both alike); each round accepts
 // ACCEPTS_PER_ROUND requested bookings, ACCEPT_CONCURRENCY at a time, through app.request (no
-// sockets: what is timed is the route's own work, where the insert weighs most). Prints each
+// sockets: what is timed is the route's own work, where the insert weighs most), each app's WAL
+// checkpointed on a worker thread as the server's is. Prints each
 // round's p50 and p99, the pooled figures and the ratios, and the CPU time an accept.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { updateUser } from '../../api/auth/store';
 import { contract } from '../../api/contract';
 import { loadConfig } from '../../api/platform/config';
 import { write } from '../../api/platform/db/write';
+import { startBackgroundCheckpoints } from '../../api/platform/db/checkpointer';
 import { users } from '../../api/platform/db/schema';
 import { type AuditRecorder, recordAudit } from '../../api/team/audit';
 import { percentile } from './stream-helpers';
@@ -78,6 +80,8 @@ async function side(dir: string, name: AuditSide, bookings: number) {
   });
   const built = createApp(name === 'on' ? { config } : { config, audit: noAudit });
   const { app, deps } = built;
+  // As the server runs (api/boot.ts): WAL checkpoints on a worker thread, not inside a commit.
+  const checkpoints = startBackgroundCheckpoints(deps.db.$client, config.databasePath);
   const request = (method: string, url: string, init: { token?: string; body?: unknown } = {}) =>
     app.request(`${ORIGIN}${url}`, {
       method,
@@ -149,7 +153,17 @@ async function side(dir: string, name: AuditSide, bookings: number) {
     return { times: times.sort((a, b) => a - b), cpuMs: (used.user + used.system) / 1000 };
   }
   const auditRows = () => (deps.db.$client.prepare(`select count(*) as n from audit_events where kind = 'booking-accepted'`).get() as { n: number }).n;
-  return { accept, auditRows, deps, companyId: signup.companyId, close: () => deps.db.$client.close() };
+  const close = async () => {
+    // The worker is unref'd (it must not keep a server alive): something must, while it stops.
+    const alive = setInterval(() => undefined, 1_000);
+    try {
+      await checkpoints.stop();
+    } finally {
+      clearInterval(alive);
+    }
+    deps.db.$client.close();
+  };
+  return { accept, auditRows, deps, companyId: signup.companyId, close };
 }
 
 /** One audit line's INSERT alone, in µs: INSERTS_ALONE of them in one transaction of the "on" side's database. */
@@ -238,8 +252,8 @@ export async function measureAudit(rounds = AUDIT_ROUNDS, perRound = ACCEPTS_PER
       rowsOff,
     };
   } finally {
-    sides.on.close();
-    sides.off.close();
+    await sides.on.close();
+    await sides.off.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
