@@ -755,7 +755,8 @@ function auditSection(host: ReturnType<typeof machine>, figures: AuditFigures): 
 that writes nothing, given through \`AppOptions.audit\`: decision 056), each on a fresh database with the same dispatcher and
 requested bookings. ${AUDIT_ROUNDS} rounds in ABBA order, each ${int(ACCEPTS_PER_ROUND)} accepts (\`POST /api/bookings/{reference}/accept\`
 with an ETA and a driver, as the dispatcher) ${ACCEPT_CONCURRENCY} at a time through \`app.request\` (no sockets, so the route's own
-work is all that is timed), after a warm-up. CPU is the process's user + system time over a round. ${ranAt(host)}
+work is all that is timed), each app's WAL checkpointed on a worker thread as the server's is, after a warm-up. CPU is the
+process's user + system time over a round, the checkpoint workers' included. ${ranAt(host)}
 
 | what (audit insert on ÷ off) | measured | budget | |
 | --- | --- | --- | --- |

@@ -49,5 +49,9 @@ describe('the board’s page', () => {
     const dashboard = await t.raw('GET', '/dashboard');
     expect(dashboard.text).not.toContain('BoardPage-');
     expect(dashboard.text).toMatch(/<meta name="csp-nonce" content="[^"]+">\n<\/head>/);
+
+    // The manifest the server reads is not served: the path answers the app's page like any other.
+    const manifest = await t.raw('GET', '/.vite/manifest.json');
+    expect(manifest.text).not.toContain('"file"');
   });
 });
