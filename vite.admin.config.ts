@@ -21,6 +21,9 @@ export default defineConfig(({ command }) => {
       outDir: path.join(here, 'dist/admin'),
       emptyOutDir: true,
       sourcemap: false,
+      // dist/admin/.vite/manifest.json: the server preloads a screen's chunks from the page it
+      // serves for that screen's path (api/platform/http/screen-preloads.ts). Not served itself.
+      manifest: true,
     },
     server: {
       // `vite -c vite.admin.config.ts` during development talks to `npm run dev` on :3000.

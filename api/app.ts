@@ -23,6 +23,7 @@ import { redactingLogger } from './platform/http/redact';
 import { RememberingRouter } from './platform/http/remembering-router';
 import { accessLookup, adminCsp, cspNonce, csrfGuard, publicCors, securityHeaders, tableLookup } from './platform/http/security';
 import { validationHook } from './platform/http/validate';
+import { screenPreloads } from './platform/http/screen-preloads';
 import { companyService } from './company/service';
 import { createCompanyConfigCache } from './quotes/company-config';
 import { alertService } from './alerts/service';
@@ -68,6 +69,7 @@ import { createBlobStore, type BlobStore } from './proof/blob-store';
 import { proofRoutes } from './proof/routes';
 import { proofService, type ProofService } from './proof/service';
 import { teamService } from './team/service';
+import { auditRecorder, type AuditRecorder } from './team/audit';
 import { accountService, type AccountService } from './accounts/service';
 import { accountRoutes } from './accounts/routes';
 import { books as createBooks, type Books } from './accounts/books';
@@ -167,6 +169,12 @@ export interface AppOptions {
   extraRoutes?: { routes: ContractRoute[]; features: Feature[] };
   /** Where photos and signatures are kept: by default the one the configuration names (api/proof/blob-store.ts). */
   blobs?: BlobStore;
+  /**
+   * How an action's audit line is written: the database's recorder (api/team/audit.ts) unless
+   * given. Only the accept route's bench gives one, a recorder that writes nothing, to measure the
+   * insert side by side (scripts/bench/audit.ts, decision 056).
+   */
+  audit?: AuditRecorder;
 }
 
 export function createApp(options: AppOptions) {
@@ -193,6 +201,7 @@ export function createApp(options: AppOptions) {
     now: options.now ?? (() => new Date()),
     // One per app: what the features tell each other (a job changed).
     events: createAppEvents(logger),
+    audit: options.audit ?? auditRecorder(db),
   };
   const billing = createBilling(deps);
   const healthCheck = db.$client.prepare('select 1');
@@ -325,10 +334,13 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
   // checkout returns) and this response's CSP nonce from the page itself: no extra request.
   const supportMeta =
     `<meta name="support-email" content="${escapeAttribute(supportEmail)}">` + `<meta name="public-url" content="${escapeAttribute(publicUrl)}">`;
+  let preloads = new Map<string, string>();
   const spaIndex = () => {
     if (!indexHtml && existsSync(indexFile)) {
-      const [head, tail] = readFileSync(indexFile, 'utf8').split('</head>', 2);
-      indexHtml = { head: `${head}${supportMeta}<meta name="csp-nonce" content="`, tail: `">\n</head>${tail}` };
+      const page = readFileSync(indexFile, 'utf8');
+      const [head, tail] = page.split('</head>', 2);
+      indexHtml = { head: `${head}${supportMeta}<meta name="csp-nonce" content="`, tail: `\n</head>${tail}` };
+      preloads = screenPreloads(adminDir, page);
     }
     return indexHtml;
   };
@@ -359,7 +371,8 @@ function mountAdminSpa(app: Hono<AppEnv>, supportEmail: string, publicUrl: strin
     const nonce = cspNonce();
     c.header('X-Frame-Options', 'DENY');
     c.header('Content-Security-Policy', adminCsp(nonce, mapTilesUrl));
-    return c.html(`${html.head}${nonce}${html.tail}`, known ? 200 : 404);
+    // A screen's own chunks, where its path is one that lists them (api/platform/http/screen-preloads.ts).
+    return c.html(`${html.head}${nonce}">${preloads.get(c.req.path) ?? ''}${html.tail}`, known ? 200 : 404);
   });
 }
 

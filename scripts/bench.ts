@@ -2,7 +2,7 @@
 // and writes it, with the machine it ran on, to docs/benchmarks.md. Loopback only, bounded
 // (about three minutes, plus a few for the real-sized databases of the reliability sections): the
 // real server, a trivial Hono server and the bare-handler references run as child processes.
-// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `map`, `uploads`, or `main`) runs those sections alone
+// `npm run bench -- backup` (or `large-db`, `leads`, `alerts`, `bookings`, `dispatch`, `map`, `audit`, `uploads`, or `main`) runs those sections alone
 // and rewrites only theirs in docs/benchmarks.md; `logs` and `nearest` alone are printed only.
 // `--leads-quotes=N` fills the lead inbox's database with N quotes instead of 5,000,000 (a quicker,
 // smaller run). `--against <git-ref>` instead serves this checkout and that commit side by side and
@@ -51,6 +51,7 @@ import { AGAINST_ROUNDS, benchAgainst, renderSideBySide } from './bench/against'
 import { measureStalledLogReader } from './bench/stalled-log-reader';
 import { BOOKINGS, DELIVERY_BUDGET_MS, measureBookings, QUOTE_ROUNDS, QUOTE_SLICE, STREAMS, type BookingsFigures } from './bench/bookings';
 import { DISPATCH_BUDGET_MS, DISPATCH_STREAMS, measureDispatch, type DispatchFigures } from './bench/dispatch';
+import { ACCEPT_CONCURRENCY, ACCEPTS_PER_ROUND, AUDIT_ROUNDS, measureAudit, type AuditFigures } from './bench/audit';
 import { BOARD_BUDGET_MS, BOARD_NETWORK, measureBoardRender, type BoardRenderFigures } from './bench/board-render';
 import { MAP_BUDGET_MS, MAP_NETWORK, MAP_RUNS, measureMapRender, type MapRenderFigures } from './bench/map-render';
 import { CONCURRENT_UPLOADS, measureUploads, REPORT_PHOTOS, UPLOAD_BYTES, type UploadsFigures } from './bench/uploads';
@@ -722,6 +723,8 @@ ${render(rows)}
 `;
 }
 
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)];
+
 function dispatchSection(host: ReturnType<typeof machine>, figures: DispatchFigures, board: BoardRenderFigures): string {
   const pass = figures.reached === figures.streams && figures.p99Ms <= DISPATCH_BUDGET_MS;
   const best = Math.min(...board.runsMs);
@@ -735,14 +738,15 @@ One assignment (\`POST /api/bookings/{reference}/assign\`) with ${int(figures.st
 (\`/api/board/events\`) and half its driver's My jobs (\`/api/my-jobs/events\`), in one process on the real app (\`app.request\`,
 no sockets; scripts/bench/dispatch.ts): from the request to each stream's \`job\` event. The board's first screen
 (scripts/bench/board-render.ts): ${int(board.jobs)} open jobs, a phone-sized Chromium (390×844) with its CPU slowed 4×, the
-production bundle, timed from navigation to the first job card's button, after a warm-up load; then again with a
+production bundle, timed from navigation to the first job card's button in the DOM (the page's own clock, and as Playwright
+saw it), after a warm-up load; then again with a
 Slow-4G-like network as well (${network}). ${ranAt(host)}
 
 | what | measured | budget | |
 | --- | --- | --- | --- |
 | an assignment reaching every open board and driver stream (${int(figures.reached)} of ${int(figures.streams)} reached; p50 ${figures.p50Ms} ms, max ${figures.maxMs} ms) | p99 ${figures.p99Ms} ms | ≤ ${int(DISPATCH_BUDGET_MS)} ms | ${pass ? 'pass' : 'FAIL'} |
-| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone, 4× CPU throttle (runs: ${runs(board.runsMs)}) | best ${int(best)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${best <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
-| the same, 4× CPU throttle and the Slow-4G-like network (runs: ${runs(board.networkRunsMs)}) | best ${int(bestOnNetwork)} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${bestOnNetwork <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the dispatch board of ${int(board.jobs)} open jobs, first screen on a phone, 4× CPU throttle, in the page's own clock (runs: ${runs(board.pageMs)}; as Playwright saw them: ${runs(board.runsMs)}, best ${int(best)} ms) | median ${int(median(board.pageMs))} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${median(board.pageMs) <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
+| the same, 4× CPU throttle and the Slow-4G-like network (runs: ${runs(board.networkPageMs)}; as Playwright saw them: ${runs(board.networkRunsMs)}, best ${int(bestOnNetwork)} ms) | median ${int(median(board.networkPageMs))} ms | ≤ ${int(BOARD_BUDGET_MS)} ms | ${median(board.networkPageMs) <= BOARD_BUDGET_MS ? 'pass' : 'FAIL'} |
 | the board's read of those jobs, \`GET /api/board\`, on the wire (headers included; ${kb(board.boardBodyBytes)} decoded) | ${kb(board.boardTransferBytes)} | reported | |
 | the board route's own JavaScript beyond the first load (${route.requests} files, gzip) | ${kb(route.gzipBytes)} | ≤ ${kb(BOARD_ROUTE_BUDGET_BYTES)} | ${route.gzipBytes <= BOARD_ROUTE_BUDGET_BYTES ? 'pass' : 'FAIL'} |
 | requests the page had made when its first card was found (from the network or the browser's cache) | ${board.requests.length}: ${board.requests.map((r) => `\`${r.replace(/-[\w-]{8}\.(js|css)$/, '.$1')}\``).join(', ')} | reported | |
@@ -777,6 +781,33 @@ bench around Playwright. ${ranAt(host)}
 | tiles served over the timed loads | ${int(figures.tilesServed)} | reported | |
 | requests of a load before the driver's position was sent: no map chunk, no tile | ${figures.withoutPosition.length}: ${list(figures.withoutPosition)} | none of the map's | ${mapFetched(figures.withoutPosition) ? 'FAIL' : 'pass'} |
 | requests of a load with the position (tiles counted above) | ${list(figures.withPosition.filter((p) => !p.startsWith('/tiles/')))} | reported | |
+`;
+}
+
+/** The audit insert's share of the accept route: the budget is ≤ 5 % at p99, side by side. */
+const AUDIT_P99_BUDGET = 1.05;
+
+function auditSection(host: ReturnType<typeof machine>, figures: AuditFigures): string {
+  const spreadOf = (ratios: number[]) => `spread ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`;
+  const rounds = figures.rounds.map((r) => `${r.side} ${r.p50Ms} / ${r.p99Ms} ms, ${r.cpuMsPerAccept} ms`).join('; ');
+  return `## The audit insert on the accept route
+
+\`scripts/bench/audit.ts\`: two apps in one process, one build, the same in all but their audit recorder (the app's own, and one
+that writes nothing, given through \`AppOptions.audit\`: decision 056), each on a fresh database with the same dispatcher and
+requested bookings. ${AUDIT_ROUNDS} rounds in ABBA order, each ${int(ACCEPTS_PER_ROUND)} accepts (\`POST /api/bookings/{reference}/accept\`
+with an ETA and a driver, as the dispatcher) ${ACCEPT_CONCURRENCY} at a time through \`app.request\` (no sockets, so the route's own
+work is all that is timed), each app's WAL checkpointed on a worker thread as the server's is, after a warm-up. CPU is the
+process's user + system time over a round, the checkpoint workers' included. ${ranAt(host)}
+
+| what (audit insert on ÷ off) | measured | budget | |
+| --- | --- | --- | --- |
+| accept p99, every round of each side pooled (${int(figures.rounds.length / 2)} rounds each; ${figures.on.p99Ms} ms against ${figures.off.p99Ms} ms). Each ABBA pair's own ratio: median ${figures.medianP99Ratio.toFixed(2)}×, ${spreadOf(figures.pairP99Ratios)} | ${figures.p99Ratio.toFixed(2)}× | ≤ ${AUDIT_P99_BUDGET.toFixed(2)}× | ${figures.p99Ratio <= AUDIT_P99_BUDGET ? 'pass' : 'FAIL'} |
+| accept p50, the same (${figures.on.p50Ms} ms against ${figures.off.p50Ms} ms; pairs: median ${figures.medianP50Ratio.toFixed(2)}×, ${spreadOf(figures.pairP50Ratios)}) | ${figures.p50Ratio.toFixed(2)}× | reported | |
+| CPU an accept, the same (${figures.on.cpuMsPerAccept} ms against ${figures.off.cpuMsPerAccept} ms; pairs: median ${figures.medianCpuRatio.toFixed(2)}×, ${spreadOf(figures.pairCpuRatios)}) | ${figures.cpuRatio.toFixed(2)}× | reported | |
+| one audit line's INSERT alone (in a transaction of many) | ${figures.insertUs} µs | reported | |
+| audit lines written by the accepts, on and off | ${int(figures.rowsOn)} and ${int(figures.rowsOff)} | one an accept on, none off | ${figures.rowsOff === 0 && figures.rowsOn > 0 ? 'pass' : 'FAIL'} |
+
+Rounds in the order run (p50 / p99, CPU an accept): ${rounds}.
 `;
 }
 
@@ -907,6 +938,7 @@ const SECTIONS = [
   'bookings',
   'dispatch',
   'map',
+  'audit',
   'uploads',
   'retention',
   'restore',
@@ -1038,6 +1070,12 @@ async function main() {
     console.log(`The status page's map: ${MAP_RUNS} cold loads on a throttled phone, tiles from a fake tile server…`);
     if (!built) throw new Error('the status page is measured on the production bundle: npm run build failed');
     const section = mapSection(host, await measureMapRender(script));
+    console.log(`\n${section}`);
+    doc = withSection(doc, section);
+  }
+  if (sections.has('audit')) {
+    console.log(`The audit insert: ${AUDIT_ROUNDS} alternating rounds of ${int(ACCEPTS_PER_ROUND)} accepts…`);
+    const section = auditSection(host, await measureAudit());
     console.log(`\n${section}`);
     doc = withSection(doc, section);
   }

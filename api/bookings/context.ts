@@ -34,7 +34,7 @@ import { bookingTokens, hashToken, jobTokenBox, TOKEN_PATTERN } from './tokens';
 import { balanceDuePence, type PayLinkView, toBooking, toDriverView, toJobView } from './views';
 import { payUrl } from './job-link';
 import type { PaymentService } from '../payments/service';
-import { ACTOR_LABELS, type Actor, type AuditEvent, recordAudit, SYSTEM } from '../team/audit';
+import { ACTOR_LABELS, type Actor, type AuditEvent, SYSTEM } from '../team/audit';
 
 export const QUOTE_NOT_FOUND = 'Quote not found';
 export const ALREADY_BOOKED = 'This quote is already booked.';
@@ -62,7 +62,7 @@ export type BookingRequestBody = z.output<typeof bookingRequestSchema>;
 export type BookingSettingsBody = z.output<typeof bookingSettingsUpdateSchema>;
 export type PhoneBookingBody = z.output<typeof phoneBookingSchema>;
 
-export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events'> {
+export interface BookingServiceDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events' | 'audit'> {
   live: LiveHub;
   /** Payment at booking (docs/product.md §21); without it every booking is requested at once. */
   payments?: PaymentService;
@@ -194,8 +194,7 @@ export function bookingContext(deps: BookingServiceDeps) {
       if (ok && texts.length > 0) insertOutboxRows(db, texts);
       if (ok) keepPromises(db, b, photos, at);
       if (ok) {
-        recordAudit(
-          db,
+        deps.audit(
           who,
           { companyId: b.companyId, subject: b.reference, ...(event ?? { kind: 'booking-status', before: { status: b.status }, after: { status: to } }) },
           now,

@@ -24,7 +24,7 @@ import { hashToken, newSalt } from './tokens';
 import { insertOutboxRows } from '../mail/store';
 import { JOB_LINK_PLACEHOLDER } from './job-link';
 import { balanceBeforePence, balanceDuePence } from './views';
-import { ACTOR_LABELS, type Actor, recordAudit, SYSTEM } from '../team/audit';
+import { ACTOR_LABELS, type Actor, SYSTEM } from '../team/audit';
 import { type BookingContext, BALANCE_ALREADY_RECORDED, BALANCE_NOT_NOW, NOTHING_DUE, PAY_LINK_UNAVAILABLE, POSITION_NOT_NOW } from './context';
 
 export function driverPart(ctx: BookingContext) {
@@ -46,7 +46,7 @@ export function driverPart(ctx: BookingContext) {
       if (!recordBalance(db, b.id, method, now.toISOString())) return false;
       // Who recorded it, in the same write (docs/product.md, "The team").
       const event = { kind: 'balance-recorded', subject: b.reference, before: { balance: b.balanceMethod }, after: { balance: method } } as const;
-      recordAudit(db, who, { companyId: b.companyId, ...event }, now);
+      deps.audit(who, { companyId: b.companyId, ...event }, now);
       return true;
     });
     if (!written) throw new Conflict(BALANCE_ALREADY_RECORDED, 'BALANCE_RECORDED');

@@ -637,7 +637,10 @@ describe('the review request', () => {
     const badUrl = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'sms', reviewUrl: 'http://g.page/r/x' } });
     expect(badUrl).toMatchObject({ status: 400, json: { fields: { reviewUrl: 'Enter your review page’s address, starting with https://' } } });
     // A message's link placeholder in the operator's address would put the motorist's own status link in it.
-    const placeholder = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'sms', reviewUrl: 'https://g.page/r/x?from={{job-link}}' } });
+    const placeholder = await t.call('PUT', '/api/booking-settings', {
+      token: op.token,
+      body: { reviewMode: 'sms', reviewUrl: 'https://g.page/r/x?from={{job-link}}' },
+    });
     expect(placeholder).toMatchObject({ status: 400, json: { fields: { reviewUrl: 'Enter your review page’s address, starting with https://' } } });
     const set = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'sms', reviewUrl: 'https://g.page/r/abc123/review' } });
     expect(set.json).toMatchObject({ reviewMode: 'sms', reviewUrl: 'https://g.page/r/abc123/review' });

@@ -9,13 +9,13 @@ import type { AppDeps } from '../platform/deps';
 import type { BookingPort } from '../payments/service';
 import { bookingAlerts, factsOfBooking, leadStatusAfter } from './alerts';
 import { deleteAwaitingPayment } from '../payments/store';
-import { recordAudit, SYSTEM } from '../team/audit';
+import { SYSTEM } from '../team/audit';
 import { bookingById, deleteAwaitingBooking, moveBooking, recordBalance } from './store';
 
 /** Who the audit log says recorded a balance paid through the pay link. */
 export const PAY_LINK_ACTOR = { ...SYSTEM, label: 'Pay link' } as const;
 
-export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'events'>): BookingPort {
+export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' | 'events' | 'audit'>): BookingPort {
   const { db } = deps;
   const alerts = bookingAlerts(deps);
   return {
@@ -57,7 +57,7 @@ export function bookingPaymentSide(deps: Pick<AppDeps, 'db' | 'config' | 'now' |
         if (!apply()) return false;
         if (recordBalance(db, b.id, 'card', now.toISOString())) {
           const event = { kind: 'balance-recorded', subject: b.reference, before: { balance: b.balanceMethod }, after: { balance: 'card' } } as const;
-          recordAudit(db, PAY_LINK_ACTOR, { companyId: b.companyId, ...event }, now);
+          deps.audit(PAY_LINK_ACTOR, { companyId: b.companyId, ...event }, now);
         }
         return true;
       });

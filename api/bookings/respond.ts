@@ -15,7 +15,7 @@ import { motoristMessages } from './messages';
 import { bookingById, companyBookings, overdueBookings } from './store';
 import { JOB_LINK_PLACEHOLDER } from './job-link';
 import { markReminded, remindersDue } from '../dispatch/store';
-import { type Actor, recordAudit, SYSTEM } from '../team/audit';
+import { type Actor, SYSTEM } from '../team/audit';
 import { assertWithinRefundLimit } from '../team/refund-limit';
 import { type BookingContext, LATER_REMINDER_MS, NOT_A_LATER_JOB } from './context';
 
@@ -125,7 +125,7 @@ export function respondPart(ctx: BookingContext) {
           if (by && by.role !== 'owner') assertWithinRefundLimit(db, companyId, amount);
         },
         inWrite: (amount) =>
-          recordAudit(db, by?.who ?? SYSTEM, { companyId, kind: 'refund', subject: b.reference, after: { amount: penceToPounds(amount) } }, deps.now()),
+          deps.audit(by?.who ?? SYSTEM, { companyId, kind: 'refund', subject: b.reference, after: { amount: penceToPounds(amount) } }, deps.now()),
       });
       // Its credit note, and the motorist's open page shows it.
       await changed(b, 'refunded');

@@ -8,7 +8,7 @@ import { Conflict, NotFound } from '../platform/errors';
 import { parseId } from '../platform/http/validate';
 import { livePublicCompany } from '../company/access';
 import type { ChargeResource } from './resources';
-import { type Actor, changedValues, recordAudit, SYSTEM } from '../team/audit';
+import { type Actor, changedValues, SYSTEM } from '../team/audit';
 
 /** Names compare trimmed and case-insensitively: 'Car' and ' car ' are one vehicle type. */
 const nameKey = (name: string) => name.trim().toLocaleLowerCase('en-GB');
@@ -38,7 +38,7 @@ export function chargeService<K extends ChargeKind, Body extends z.ZodObject, Js
     if (!changed) return;
     const name = (row: ChargeRow<K> | undefined) => (row && resource.nameColumn ? String((row as Record<string, unknown>)[resource.nameColumn]) : undefined);
     const subject = [resource.label, name(after) ?? name(before)].filter(Boolean).join(': ');
-    recordAudit(db, who, { companyId, kind: 'charges-changed', subject, ...changed }, deps.now());
+    deps.audit(who, { companyId, kind: 'charges-changed', subject, ...changed }, deps.now());
   }
 
   return {

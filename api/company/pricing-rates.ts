@@ -13,7 +13,7 @@ import { priceQuote } from '../engine/pricing/calculate';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { livePublicCompany } from './access';
-import { type Actor, changedValues, recordAudit, SYSTEM } from '../team/audit';
+import { type Actor, changedValues, SYSTEM } from '../team/audit';
 
 /** The guided set-up's sample trip (docs/product.md §14): the miles are fixed, so only the rates move the price. */
 export const SAMPLE_MILES = 10;
@@ -88,7 +88,7 @@ export function pricingRatesService(deps: AppDeps) {
           const saved = savePricing(db, companyId, patch);
           // Only what changed, in the portal's pounds (docs/product.md, "The team").
           const changed = changedValues(before, toJson(saved));
-          if (changed) recordAudit(db, who, { companyId, kind: 'prices-changed', subject: 'Pricing & Rates', ...changed }, deps.now());
+          if (changed) deps.audit(who, { companyId, kind: 'prices-changed', subject: 'Pricing & Rates', ...changed }, deps.now());
           return saved;
         }),
       );

@@ -21,7 +21,7 @@ import { addDays, londonDate, londonMidnight } from '../engine/calendar/uk-calen
 import { insertOutboxRows, type NewOutboxRow } from '../mail/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
-import { type Actor, recordAudit } from '../team/audit';
+import type { Actor } from '../team/audit';
 import { Conflict, NotFound, ValidationFailed } from '../platform/errors';
 import type { DispatchLive } from './live';
 import { driverMessages } from './messages';
@@ -57,7 +57,7 @@ export const CONFIRM_TRUCK = 'Assign it anyway?';
 type TruckUpdate = z.output<typeof truckUpdateSchema>;
 type LaterSettingsBody = z.output<typeof laterSettingsSchema>;
 
-export interface DispatchDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events'> {
+export interface DispatchDeps extends Pick<AppDeps, 'db' | 'config' | 'now' | 'events' | 'audit'> {
   bookings: BookingService;
   live: DispatchLive;
 }
@@ -237,8 +237,7 @@ export function dispatchService(deps: DispatchDeps) {
       setAssignment(db, b.id, { userId: after, truckId: checked.truck?.id ?? null, at, overrideBy: checked.overrideBy });
       if (texts.length > 0) insertOutboxRows(db, texts);
       if (changed || override) {
-        recordAudit(
-          db,
+        deps.audit(
           who,
           {
             companyId: b.companyId,

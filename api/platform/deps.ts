@@ -6,6 +6,7 @@ import type { Sessions } from '../auth/session';
 import type { Logger } from './http/observability';
 import type { CompanyConfigCache } from '../quotes/company-config';
 import type { AppEvents } from './events';
+import type { AuditRecorder } from '../team/audit';
 
 export interface DistanceEstimator {
   /** Road miles to one decimal; throws PostcodeNotFound for a postcode no data level knows. */
@@ -31,4 +32,9 @@ export interface AppDeps {
   now: () => Date;
   /** What one feature tells the others (a job changed): api/platform/events.ts. */
   events: AppEvents;
+  /**
+   * Writes an action's audit line inside the action's write() (api/team/audit.ts): always the
+   * database's own recorder in the app; the accept route's bench swaps in one that writes nothing.
+   */
+  audit: AuditRecorder;
 }

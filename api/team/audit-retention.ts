@@ -7,7 +7,7 @@ import type { DailyJob } from '../platform/jobs/runner';
 import type { Logger } from '../platform/http/observability';
 import { monthsBefore, RETENTION_HOUR } from '../leads/retention';
 import { auditEvents } from '../platform/db/schema';
-import { inArray, lt } from 'drizzle-orm';
+import { asc, inArray } from 'drizzle-orm';
 
 export const AUDIT_RETENTION_JOB = 'audit-retention:last-run';
 export const AUDIT_RETENTION_MONTHS = 24;
@@ -17,15 +17,17 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows kept until: 24 months and a day before `now`, so the trigger's own 24 months never refuse the delete. */
 export const auditCutoff = (now: Date): string => new Date(monthsBefore(now, AUDIT_RETENTION_MONTHS).getTime() - DAY_MS).toISOString();
 
-/** Deletes one batch of rows older than the cutoff; answers how many. */
+/**
+ * Deletes one batch of rows older than the cutoff; answers how many. Rows are appended in time
+ * order, so the oldest are the lowest ids: the batch walks from the first id and stops at the first
+ * row inside the cutoff. The table has no index on `at` (each one more B-tree insert on every
+ * audited action: decision 056); a row whose clock ran a little behind its predecessor's goes the
+ * night after it.
+ */
 export function purgeAuditBatch(db: Db, cutoff: string, limit = BATCH): number {
-  const ids = db
-    .select({ id: auditEvents.id })
-    .from(auditEvents)
-    .where(lt(auditEvents.at, cutoff))
-    .limit(limit)
-    .all()
-    .map((r) => r.id);
+  const oldest = db.select({ id: auditEvents.id, at: auditEvents.at }).from(auditEvents).orderBy(asc(auditEvents.id)).limit(limit).all();
+  const inside = oldest.findIndex((row) => row.at >= cutoff);
+  const ids = (inside === -1 ? oldest : oldest.slice(0, inside)).map((row) => row.id);
   if (ids.length === 0) return 0;
   return db.delete(auditEvents).where(inArray(auditEvents.id, ids)).run().changes;
 }

@@ -8,8 +8,9 @@ import { createTestApp, quoteBody } from '../test/harness';
 import { startStripeFake, type StripeFake } from '../test/stripe-fake';
 import { paidStripeBooking } from '../test/stripe-payments';
 import { auditCutoff, auditRetentionJob, purgeAuditBatch } from './audit-retention';
-import { recordAudit, SYSTEM } from './audit';
+import { auditRecorder, type AuditRecorder, recordAudit, SYSTEM } from './audit';
 import { AUDIT_CSV_HEADER } from './audit-service';
+import { Conflict } from '../platform/errors';
 
 let fake: StripeFake;
 beforeAll(async () => {
@@ -61,6 +62,103 @@ describe('the audit log is append-only', () => {
     expect(purgeAuditBatch(db, auditCutoff(now))).toBe(0);
   });
 });
+
+describe('retention walks the log from its oldest row', () => {
+  it('deletes, batch by batch, the rows older than the cutoff from the lowest id, and stops at the first one inside it', async () => {
+    const t = createTestApp();
+    const op = await t.operator();
+    const { db } = t.deps;
+    const now = new Date();
+    const old = new Date(now.getTime() - 25 * MONTH);
+    db.$client.transaction(() => {
+      for (let i = 0; i < 1_200; i += 1) recordAudit(db, SYSTEM, { companyId: op.companyId, kind: 'sign-in', subject: `old ${i}` }, old);
+      recordAudit(db, SYSTEM, { companyId: op.companyId, kind: 'sign-in', subject: 'recent' }, new Date(now.getTime() - MONTH));
+    })();
+    const before = db.select().from(auditEvents).all().length;
+    const cutoff = auditCutoff(now);
+    expect(purgeAuditBatch(db, cutoff)).toBe(500);
+    expect(purgeAuditBatch(db, cutoff)).toBe(500);
+    expect(purgeAuditBatch(db, cutoff)).toBe(200);
+    expect(purgeAuditBatch(db, cutoff)).toBe(0);
+    const left = db.select({ subject: auditEvents.subject }).from(auditEvents).all();
+    expect(left).toHaveLength(before - 1_200);
+    expect(left.map((r) => r.subject)).toContain('recent');
+    expect(left.some((r) => r.subject?.startsWith('old '))).toBe(false);
+    // Each audited action pays one B-tree insert per index: the log keeps only the ones its reads use.
+    const indexes = (db.$client.prepare('pragma index_list(audit_events)').all() as Array<{ name: string }>).map((i) => i.name).sort();
+    expect(indexes).toEqual(['audit_events_company', 'audit_events_kind', 'audit_events_person']);
+  });
+});
+
+describe('the audit recorder is the app’s dependency', () => {
+  it('is the database’s own recorder unless given: an accept writes its line', async () => {
+    const t = createTestApp();
+    const owner = await t.operator();
+    const reference = await requestedBooking(t, owner.companyId);
+    expect((await t.call('POST', `/api/bookings/${reference}/accept`, { token: owner.token, body: { etaMinutes: 15, driverName: 'Sam' } })).status).toBe(200);
+    const lines = t.deps.db.select().from(auditEvents).where(eq(auditEvents.subject, reference)).all();
+    expect(lines).toMatchObject([{ kind: 'booking-accepted', personId: owner.user.id, personName: owner.user.name }]);
+    expect(lines[0].requestId).toMatch(/^[\w-]{8,}$/);
+  });
+
+  it('given through AppOptions, is what every audited action calls, inside the action’s own write', async () => {
+    const calls: Parameters<AuditRecorder>[] = [];
+    let refuse = false;
+    const t = createTestApp({
+      audit: (actor, event, at) => {
+        calls.push([actor, event, at]);
+        // The real line first, then a refusal: both must roll back with the accept.
+        if (refuse) {
+          auditRecorder(t.deps.db)(actor, event, at);
+          throw new Conflict('Refused by the test recorder', 'BOOKING_OUT_OF_ORDER');
+        }
+      },
+    });
+    const owner = await t.operator();
+    const reference = await requestedBooking(t, owner.companyId);
+    const lines = () => t.deps.db.select().from(auditEvents).where(eq(auditEvents.subject, reference)).all();
+
+    refuse = true;
+    const refused = await t.call('POST', `/api/bookings/${reference}/accept`, { token: owner.token, body: { etaMinutes: 15, driverName: 'Sam' } });
+    expect(refused.status).toBe(409);
+    expect(lines()).toHaveLength(0);
+    expect((await t.call('GET', '/api/bookings', { token: owner.token })).json.open).toMatchObject([{ reference, status: 'requested' }]);
+
+    refuse = false;
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: owner.token, body: { etaMinutes: 15, driverName: 'Sam' } });
+    expect(accepted.status).toBe(200);
+    expect(accepted.json.status).toBe('accepted');
+    // The given recorder wrote nothing, and nothing else wrote the line.
+    expect(lines()).toHaveLength(0);
+    const acceptCalls = calls.filter(([, event]) => event.kind === 'booking-accepted');
+    expect(acceptCalls).toHaveLength(2);
+    expect(acceptCalls[1][0]).toMatchObject({ person: { id: owner.user.id, name: owner.user.name } });
+    expect(acceptCalls[1][1]).toMatchObject({
+      companyId: owner.companyId,
+      subject: reference,
+      after: { status: 'accepted', etaMinutes: 15, driverName: 'Sam' },
+    });
+    // A price change goes through it too.
+    expect((await t.call('PUT', '/api/pricing', { token: owner.token, body: { callOutFee: 70 } })).status).toBe(200);
+    expect(calls.some(([, event]) => event.kind === 'prices-changed')).toBe(true);
+  });
+});
+
+/** A requested booking of `companyId`'s: its reference. */
+async function requestedBooking(t: ReturnType<typeof createTestApp>, companyId: number): Promise<string> {
+  const quote = await t.call('POST', '/api/quotes/calculate', { body: { ...quoteBody, companyId } });
+  const res = await t.call('POST', '/api/bookings', {
+    body: {
+      quoteId: quote.json.quoteId,
+      bookingKey: `seam-booking-${quote.json.quoteId}-key`,
+      name: 'Jane Motorist',
+      phone: '07700 900123',
+      registration: 'ab12cde',
+    },
+  });
+  expect(res.status).toBe(201);
+  return quote.json.quoteId as string;
+}
 
 describe('what the log records, and the owner reading it', () => {
   it('records sign-ins, team changes and price changes (old and new values) with the person and request id; filters by person and kind; CSV streamed', async () => {

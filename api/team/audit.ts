@@ -8,8 +8,6 @@ import type { AuditEventView, AuditFilter, AuditKind } from '#shared/team';
 import type { Db } from '../platform/db/client';
 import { auditEvents } from '../platform/db/schema';
 import { prepared } from '../platform/db/prepared';
-import { write } from '../platform/db/write';
-import type { AppDeps } from '../platform/deps';
 import type { AppEnv } from '../platform/http/context';
 
 /** Who acted, and the request it came in: a route makes it with actorOf(c) and hands it to its service. */
@@ -68,11 +66,16 @@ export function recordAudit(db: Db, actor: Actor, event: AuditEvent, at: Date): 
 }
 
 /**
- * An event on its own, for an action with no write of its own to share (or from another feature):
- * `audit(deps, actorOf(c), { companyId, kind: 'booking-assigned', subject: reference, before, after })`.
+ * How the app writes an action's audit line: `deps.audit(actor, event, at)`, called inside the
+ * action's own write() so the line and the action commit together. The app's is always
+ * `auditRecorder(db)`; it is a dependency so the accept route's bench can measure the insert side
+ * by side with a recorder that writes nothing (scripts/bench/audit.ts, decision 056).
  */
-export function audit(deps: Pick<AppDeps, 'db' | 'now'>, actor: Actor, event: AuditEvent): Promise<void> {
-  return write(deps.db, () => recordAudit(deps.db, actor, event, deps.now()));
+export type AuditRecorder = (actor: Actor, event: AuditEvent, at: Date) => void;
+
+/** The recorder of `db`: one prepared INSERT a line (recordAudit). */
+export function auditRecorder(db: Db): AuditRecorder {
+  return (actor, event, at) => recordAudit(db, actor, event, at);
 }
 
 /** Only the values that differ, before and after: what a price change shows. */

@@ -21,7 +21,7 @@ import { findCompanyById } from '../company/store';
 import { write } from '../platform/db/write';
 import type { AppDeps } from '../platform/deps';
 import { Conflict, Gone, NotFound, TooManyRequests } from '../platform/errors';
-import { type Actor, recordAudit } from './audit';
+import type { Actor } from './audit';
 import { queueInvitationMail } from './invitation-mail';
 import {
   acceptInvitation,
@@ -78,7 +78,7 @@ const invitationView = (row: InvitationRow): Invitation => ({
   expiresAt: row.expiresAt,
 });
 
-export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now'>) {
+export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'now' | 'audit'>) {
   const { db } = deps;
 
   /** The invitation of a link, or the reason it does not work: unknown 404, expired, withdrawn or used 410. Changes nothing. */
@@ -140,7 +140,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
         });
         const companyName = findCompanyById(db, owner.companyId)?.name ?? '';
         queueInvitationMail(deps, { invitation, inviter: owner, companyName }, at);
-        recordAudit(db, actor, { companyId: owner.companyId, kind: 'invitation-sent', subject: email, after: { role: input.role } }, at);
+        deps.audit(actor, { companyId: owner.companyId, kind: 'invitation-sent', subject: email, after: { role: input.role } }, at);
         return invitation;
       });
       return invitationView(row);
@@ -151,7 +151,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
       await write(db, () => {
         const row = findInvitation(db, companyId, id);
         if (!row || !revokeInvitation(db, row.id, at.toISOString())) throw new NotFound(INVITATION_MISSING);
-        recordAudit(db, actor, { companyId, kind: 'invitation-withdrawn', subject: row.email, before: { role: row.role } }, at);
+        deps.audit(actor, { companyId, kind: 'invitation-withdrawn', subject: row.email, before: { role: row.role } }, at);
       });
     },
 
@@ -163,7 +163,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
         if (person.role === role) return person;
         if (role !== 'owner') handOver({ ...person, companyId: owner.companyId });
         const changed = setRole(db, person.id, role);
-        recordAudit(db, actor, { companyId: owner.companyId, kind: 'role-changed', subject: person.email, before: { role: person.role }, after: { role } }, at);
+        deps.audit(actor, { companyId: owner.companyId, kind: 'role-changed', subject: person.email, before: { role: person.role }, after: { role } }, at);
         return changed;
       });
       return personView(updated, owner.id);
@@ -176,12 +176,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
         if (!person) throw new NotFound(PERSON_MISSING);
         handOver({ ...person, companyId: owner.companyId });
         detachPerson(db, person.id);
-        recordAudit(
-          db,
-          actor,
-          { companyId: owner.companyId, kind: 'person-removed', subject: person.email, before: { name: person.name, role: person.role } },
-          at,
-        );
+        deps.audit(actor, { companyId: owner.companyId, kind: 'person-removed', subject: person.email, before: { name: person.name, role: person.role } }, at);
       });
     },
 
@@ -192,8 +187,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
         const pence = poundsToPence(pounds);
         if (before === pence) return;
         setRefundLimitPence(db, owner.companyId, pence);
-        recordAudit(
-          db,
+        deps.audit(
           actor,
           {
             companyId: owner.companyId,
@@ -238,8 +232,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
         });
         // Any other open invitation of the company to the address dies with it.
         revokeInvitationsTo(db, row.companyId, row.email, at.toISOString());
-        recordAudit(
-          db,
+        deps.audit(
           { person: { id: person.id, name: person.name }, requestId: actorRequestId },
           { companyId: row.companyId, kind: 'invitation-accepted', subject: row.email, after: { role: row.role } },
           at,
@@ -255,7 +248,7 @@ export function teamService(deps: Pick<AppDeps, 'db' | 'config' | 'logger' | 'no
       const at = deps.now();
       await write(db, () => {
         markSignedIn(db, user.id, at.toISOString());
-        recordAudit(db, { person: { id: user.id, name: user.name }, requestId }, { companyId, kind: 'sign-in', subject: user.email }, at);
+        deps.audit({ person: { id: user.id, name: user.name }, requestId }, { companyId, kind: 'sign-in', subject: user.email }, at);
       });
     },
   };

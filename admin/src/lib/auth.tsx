@@ -11,6 +11,7 @@ import type { LoginRequest } from '#shared/schemas';
 import type { CurrentUser, SignupResponse } from '#shared/types';
 import { toast } from '../components/toast';
 import { startSetup } from './setup-progress';
+import { takeEarlyRead } from '../early-reads';
 
 export const AUTH_QUERY_KEY = [pathOf(portalApi.auth.user)] as const;
 
@@ -45,9 +46,14 @@ export function readStoredUser(): CurrentUser | null {
   }
 }
 
-export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+export function fetchCurrentUser(): Promise<CurrentUser | null> {
+  return currentUserOf(call(portalApi.auth.user.$get));
+}
+
+/** The signed-in user a read of `GET /api/auth/user` answers, or null when it is refused with 401. */
+async function currentUserOf(read: Promise<CurrentUser>): Promise<CurrentUser | null> {
   try {
-    return await call(portalApi.auth.user.$get);
+    return await read;
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) {
       // A token the server no longer accepts (logged out elsewhere, expired) is useless.
@@ -63,7 +69,10 @@ export async function fetchCurrentUser(): Promise<CurrentUser | null> {
  * the page's own first read) rather than after them; useAuth then takes this read.
  */
 export function prefetchCurrentUser(queryClient: QueryClient): void {
-  void queryClient.prefetchQuery({ queryKey: AUTH_QUERY_KEY, queryFn: fetchCurrentUser });
+  void queryClient.prefetchQuery({
+    queryKey: AUTH_QUERY_KEY,
+    queryFn: () => currentUserOf(takeEarlyRead<CurrentUser>('user') ?? call(portalApi.auth.user.$get)),
+  });
 }
 
 /** Where a freshly signed-in user belongs (docs/product.md §4). */

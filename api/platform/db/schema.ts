@@ -843,7 +843,7 @@ export const auditEvents = sqliteTable(
     index('audit_events_company').on(t.companyId, t.id),
     index('audit_events_person').on(t.companyId, t.personId, t.id),
     index('audit_events_kind').on(t.companyId, t.kind, t.id),
-    index('audit_events_at').on(t.at),
+    // No index on `at`: rows are appended in time order, and retention walks them by id.
   ],
 );
 

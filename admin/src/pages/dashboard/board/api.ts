@@ -6,6 +6,7 @@ import { useEffect, useState } from 'react';
 import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, pathOf, portalApi } from '#shared/api-client';
 import type { AcceptLaterBody, AssignBody, TruckBody } from '#shared/dispatch-schemas';
+import { takeEarlyRead } from '../../../early-reads';
 
 export const POLL_MS = 10_000;
 export const RETRY_STREAM_MS = 60_000;
@@ -53,7 +54,8 @@ const readBoard = () => call(portalApi.board.$get);
  * signed in, or a driver: the read is refused and the route's guard sends them on as before.
  */
 export function prefetchBoard(queryClient: QueryClient): void {
-  void queryClient.prefetchQuery({ queryKey: BOARD_KEY, queryFn: readBoard });
+  // The read the page's first script started, if it did (admin/src/early-reads.ts).
+  void queryClient.prefetchQuery({ queryKey: BOARD_KEY, queryFn: () => takeEarlyRead<Awaited<ReturnType<typeof readBoard>>>('board') ?? readBoard() });
 }
 
 export const useBoard = (live: boolean, enabled = true) =>
