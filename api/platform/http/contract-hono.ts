@@ -27,7 +27,9 @@ export class ContractHono<E extends Env = Env> extends OpenAPIHono<E> {
     // zod-openapi defines `openapi` on each instance, so it is wrapped here rather than overridden.
     const register = this.openapi as unknown as Register;
     const openapi: Register = (withAfter, handler, hook) => {
-      const { [AFTER_VALIDATION]: after = [], ...route } = withAfter as typeof withAfter & WithAfter;
+      const { [AFTER_VALIDATION]: after = [], ...rest } = withAfter as typeof withAfter & WithAfter;
+      // Without the middleware list it is the route as zod-openapi takes it.
+      const route = rest as unknown as typeof withAfter;
       const schema = jsonBodySchema(route);
       const own = route.middleware === undefined ? [] : Array.isArray(route.middleware) ? route.middleware : [route.middleware];
       if (schema === undefined) return register(after.length > 0 ? { ...route, middleware: [...own, ...after] } : route, handler, hook);
@@ -35,7 +37,7 @@ export class ContractHono<E extends Env = Env> extends OpenAPIHono<E> {
       if (!hide) this.openAPIRegistry.registerPath(documented);
       // Registered without its body, so zod-openapi adds no validator of its own, and hidden, as it is documented above.
       return register(
-        { ...route, hide: true, request: { ...route.request, body: undefined }, middleware: [...own, validJsonBody(schema), ...after] },
+        { ...route, hide: true, request: { ...route.request, body: undefined }, middleware: [...own, validJsonBody(schema), ...after] } as typeof withAfter,
         handler,
         hook,
       );
