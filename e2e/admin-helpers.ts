@@ -1,7 +1,7 @@
 // Shared steps for the admin journeys: a fresh operator per test (docs/style.md #13) who signs up
 // and starts the trial through the local billing checkout: through the pages in the journeys about
 // signing up, through the same calls those pages make in the others.
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { API_ORIGIN, MESSAGES_READER } from '../playwright.config';
 
@@ -69,23 +69,24 @@ export async function signUpThroughTheForm(page: Page, operator = uniqueOperator
  * A new operator on the trial, in the portal, for the journeys about what comes after: the sign-up
  * and the checkout's "Start trial" are the two posts their pages make (the browser's own cookie
  * jar keeps the session), so each journey spends its browser time on its own screens. The pages
- * themselves are walked by the journeys that sign up (signUpThroughTheForm).
+ * themselves, and the guided set-up they open, are walked by the journeys that sign up
+ * (signUpThroughTheForm).
  */
 export async function signUpWithTrial(page: Page, operator = uniqueOperator()) {
-  const origin = test.info().project.use.baseURL ?? API_ORIGIN;
   const signup = await page.request.post('/api/signup', {
-    headers: { origin },
     data: { name: operator.name, companyName: operator.companyName, email: operator.email, password: operator.password },
   });
   expect(signup.status(), await signup.text()).toBe(201);
   const { checkoutUrl } = (await signup.json()) as { checkoutUrl?: string };
   expect(checkoutUrl).toBeTruthy();
-  const sessionId = decodeURIComponent(new URL(checkoutUrl ?? '').pathname.split('/').pop() ?? '');
-  const trial = await page.request.post(new URL(checkoutUrl ?? '').pathname, { headers: { origin }, form: {}, maxRedirects: 0 });
+  // The checkout page's form posts from the server's own origin (whichever server this page's context talks to).
+  const checkout = new URL(checkoutUrl ?? '');
+  const trial = await page.request.post(checkout.href, { headers: { origin: checkout.origin }, form: {}, maxRedirects: 0 });
   expect(trial.status()).toBe(303);
+  const sessionId = decodeURIComponent(checkout.pathname.split('/').pop() ?? '');
+  // The guided set-up opens for whoever signed up in this browser (the sign-up page starts it):
+  // here the portal opens straight away, as it does for an owner signing in elsewhere.
   await page.goto(`/dashboard?payment_success=true&session_id=${encodeURIComponent(sessionId)}`);
-  await expect(page.getByRole('heading', { name: SETUP_HEADING })).toBeVisible({ timeout: 20_000 });
-  await page.getByRole('button', { name: 'Finish set-up later' }).click();
   await expect(page.getByRole('heading', { name: /Driver Portal - Manage your towing service settings and rates/ })).toBeVisible({
     timeout: 20_000,
   });
