@@ -98,6 +98,16 @@ const ON_A_ROW = OPERATOR_ROUTES.flatMap((r) => {
 
 describe('operator routes (generated from the contract)', () => {
   const t = createTestApp();
+  // Refused calls change nothing (each case checks it), so their callers are made once for the
+  // file, not once a case: a real sign-up each, and a teammate's real sign-in, is most of a case's time.
+  let refusedOwner: Promise<Operator> | undefined;
+  const owner = () => (refusedOwner ??= t.operator());
+  const teammates = new Map<string, ReturnType<TestApp['teammate']>>();
+  const teammate = async (role: (typeof ROLES)[number]) => {
+    const made = teammates.get(role) ?? t.teammate(await owner(), role);
+    teammates.set(role, made);
+    return made;
+  };
 
   it('has an example body for every operator route that takes one', () => {
     expect(WITH_BODY.filter((r) => r.body === undefined).map((r) => r.key)).toEqual([]);
@@ -119,17 +129,17 @@ describe('operator routes (generated from the contract)', () => {
   });
 
   it.each(REFUSED_ROLES)('$key as a $role → 403 before any work, nothing changed', async ({ method, path, body, role }) => {
-    const owner = await t.operator();
-    const person = await t.teammate(owner, role);
-    const before = await t.call('GET', '/api/company', { token: owner.token });
+    const { token } = await owner();
+    const person = await teammate(role);
+    const before = await t.call('GET', '/api/company', { token });
     const res = await t.raw(method, anyId(path), { token: person.token, body });
     expect(res.status).toBe(403);
     expect(res.json.code).toBe('ROLE_NOT_ALLOWED');
-    expect((await t.call('GET', '/api/company', { token: owner.token })).json).toEqual(before.json);
+    expect((await t.call('GET', '/api/company', { token })).json).toEqual(before.json);
   });
 
   it.each(WRITES)('$key with the cookie from a foreign origin → 403', async ({ method, path, body }) => {
-    const op = await t.operator();
+    const op = await owner();
     const res = await t.raw(method, anyId(path), { body, cookie: op.cookie, origin: 'https://evil.example' });
     expect(res.status).toBe(403);
     const cross = await t.raw(method, anyId(path), { body, cookie: op.cookie, headers: { 'sec-fetch-site': 'cross-site' } });
@@ -137,7 +147,7 @@ describe('operator routes (generated from the contract)', () => {
   });
 
   it.each(WITH_BODY)('$key with a body that is not JSON → 415, nothing changed', async ({ method, path, body }) => {
-    const op = await t.operator();
+    const op = await owner();
     const before = await t.call('GET', '/api/company', { token: op.token });
     // Straight to the app: the harness's call() always sends JSON bodies as JSON.
     const res = await t.app.request(`${TEST_ORIGIN}${anyId(path)}`, {
@@ -367,10 +377,19 @@ describe('bad input never reaches a 500', () => {
   // Every route that reads a JSON body, a row named by an id or a reference that may not exist.
   const WRITES = allRoutes.filter(readsJson).map((r) => [r.method.toUpperCase(), r.path.replace('{id}', '1').replace('{reference}', 'KJAECF76R')] as const);
 
+  // One operator a route for its bad bodies (a sign-up for every body was most of the time): most
+  // are refused, and the state a body the route takes leaves is one more the next must not 5xx on.
+  const operators = new Map<string, Promise<Operator>>();
+  const operatorFor = (route: string) => {
+    const made = operators.get(route) ?? t.operator();
+    operators.set(route, made);
+    return made;
+  };
+
   it.each(WRITES.flatMap(([method, path]) => BODIES.map(([what, body]) => ({ method, path, what, body }))))(
     '$method $path with $what → never 5xx; refusals are clear',
     async ({ method, path, body }) => {
-      const op = await t.operator();
+      const op = await operatorFor(`${method} ${path}`);
       const res = await t.raw(method, path, { token: op.token, body });
       // Some bodies are acceptable (unknown keys are dropped, unicode names are names):
       // what must never happen is a 5xx or a refusal without a message.
