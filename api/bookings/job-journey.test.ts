@@ -682,6 +682,23 @@ describe('the review request', () => {
     await reviews.stop();
   });
 
+  it('sends none for a company whose name is not checked yet (on a trial), and the numbers card counts none', async () => {
+    const { t, op, fake, worker, clock, quote, book } = await setup({}, 'trialing');
+    await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'sms', reviewUrl: 'https://g.page/r/abc123/review' } });
+    const reviews = runnerFor(reviewRequestJob(t.bookings.service), { db: t.deps.db, logger: silent, now: () => clock.now, busy: () => false });
+    const reference = await quote();
+    await book(reference);
+    const accepted = await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 25 } });
+    const driverToken = new URL(accepted.json.driverUrl).pathname.split('/').at(-1);
+    for (const status of ['on_the_way', 'arrived', 'loaded', 'completed']) await t.call('POST', `/api/driver/${driverToken}/status`, { body: { status } });
+    clock.now = new Date(clock.now.getTime() + 60 * 60_000);
+    await reviews.tick();
+    await worker.tick();
+    expect(fake.received.filter((m) => m.body.includes('review'))).toEqual([]);
+    expect((await t.call('GET', '/api/quotes/numbers', { token: op.token })).json.reviewRequests).toBe(0);
+    await reviews.stop();
+  });
+
   it('by email: one email to the address given at booking, none without one, never twice, and the one tap stops them', async () => {
     const { t, op, sink, fake, worker, clock, quote, outbox } = await setup();
     const set = await t.call('PUT', '/api/booking-settings', { token: op.token, body: { reviewMode: 'email', reviewUrl: 'https://g.page/r/abc123/review' } });

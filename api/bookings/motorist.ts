@@ -41,7 +41,6 @@ export function motoristPart(ctx: BookingContext) {
       const now = deps.now();
       const at = now.toISOString();
       let written = 0;
-      const companies = new Set<number>();
       const due = dueReviewRequests(
         db,
         new Date(now.getTime() - JOB_PAGE_CLOSES_AFTER_MS + REVIEW_AFTER_MS).toISOString(),
@@ -62,11 +61,8 @@ export function motoristPart(ctx: BookingContext) {
           ]);
           return true;
         });
-        if (!wrote) continue;
-        written += 1;
-        companies.add(b.companyId);
+        if (wrote) written += 1;
       }
-      // The outbox's lanes send them now rather than at their next tick (the job is not changed by them).
       return written;
     },
 

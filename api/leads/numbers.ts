@@ -77,7 +77,7 @@ export function leadNumbers(
     ),
     phoneQuotes,
     phoneBookings: booked.filter((booking) => booking.phone === 1).length,
-    reviewRequests: booked.filter((booking) => booking.reviewRequestedAt !== null && booking.reviewRequestedAt !== undefined).length,
+    reviewRequests: booked.filter((booking) => booking.reviewRequested === 1).length,
   };
 }
 

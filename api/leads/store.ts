@@ -184,8 +184,8 @@ export interface BookingNumbersRow extends PaymentAmountColumns {
   acceptedAt: string | null;
   /** 1 for a booking of a quote taken by phone (docs/product.md §25). */
   phone: number;
-  /** When its review request was written (docs/product.md §20), or null. */
-  reviewRequestedAt: string | null;
+  /** 1 when its review request was written to the outbox (docs/product.md §20), by text or by email. */
+  reviewRequested: number;
 }
 
 /**
@@ -196,8 +196,11 @@ export function bookingsSince(db: Db, companyId: number, since: string): Booking
   return statement(
     db,
     'bookingsSince',
-    `select b.created_at as createdAt, b.status, b.accepted_at as acceptedAt, b.review_requested_at as reviewRequestedAt, ${PAYMENT_AMOUNT_COLUMNS},
-       exists (select 1 from phone_quotes pq where pq.quote_id = b.quote_id) as phone
+    `select b.created_at as createdAt, b.status, b.accepted_at as acceptedAt, ${PAYMENT_AMOUNT_COLUMNS},
+       exists (select 1 from phone_quotes pq where pq.quote_id = b.quote_id) as phone,
+       -- The message, not the job's mark: a company whose name is not checked has its jobs marked asked, and sends none.
+       exists (select 1 from mail_outbox m where m.booking_id = b.id
+         and m.dedupe_key in ('booking:' || b.id || ':motorist:review', 'booking:' || b.id || ':motorist:review-email')) as reviewRequested
      from bookings b indexed by bookings_company_created left join payments p on p.booking_id = b.id
      where b.company_id = ? and b.created_at >= ? and b.status != 'awaiting_payment'`,
   ).all(companyId, since) as BookingNumbersRow[];
