@@ -1,7 +1,7 @@
 // The real server as a process (scripts/bench/server-process.ts): no lost or phantom quotes under
 // load, no lost acknowledged writes after kill -9, graceful SIGTERM, and an online backup that is
 // a sound copy. Loopback only; every loop is bounded by a count or a deadline.
-import { request } from 'node:http';
+import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -161,10 +161,23 @@ describe('graceful shutdown', () => {
   it('on SIGTERM finishes in-flight requests, refuses new connections and exits 0', { timeout: 90_000 }, async () => {
     const server = await startServer();
     // Sign-ups hash a password (argon2, 19 MiB): slow enough to be in flight when the signal lands.
+    // Each goes on a connection the server has already answered once (a health check, kept
+    // alive): a connection still in the kernel's accept queue when the listener closes is reset
+    // by the kernel, which no server can answer.
+    const agents = Array.from({ length: 6 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    await Promise.all(
+      agents.map(
+        (agent) =>
+          new Promise<void>((resolve, reject) => {
+            request(`${server.url}/healthz`, { agent }, (res) => res.resume().once('end', resolve))
+              .once('error', reject)
+              .end();
+          }),
+      ),
+    );
     const written: Promise<void>[] = [];
-    const signups = Array.from(
-      { length: 6 },
-      (_, i) =>
+    const signups = agents.map(
+      (agent, i) =>
         new Promise<number>((resolve, reject) => {
           const body = JSON.stringify({
             name: 'Graceful',
@@ -172,7 +185,7 @@ describe('graceful shutdown', () => {
             password: 'correct-horse',
             companyName: `Graceful ${i}`,
           });
-          const req = request(`${server.url}/api/signup`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+          const req = request(`${server.url}/api/signup`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
             res.resume();
             res.once('end', () => resolve(res.statusCode ?? 0));
           });
@@ -182,8 +195,8 @@ describe('graceful shutdown', () => {
         }),
     );
     await Promise.all(written);
-    // The signal at once: each of the six is written, so it waits in the accept queue or has been
-    // accepted, and every one of them must be answered.
+    // The signal at once: each of the six is written on an accepted connection, and every one of
+    // them must be answered.
     server.child.kill('SIGTERM');
     let settled = false;
     const answered = Promise.all(signups).finally(() => (settled = true));
@@ -196,6 +209,7 @@ describe('graceful shutdown', () => {
     expect(refusedWhileDraining).toBe(true);
     expect(await accepts(server.port)).toBe(false);
     expect(countRows(server.databasePath, 'users')).toBe(6);
+    for (const agent of agents) agent.destroy();
   });
 
   it('on SIGTERM ends the open job status streams, so the drain does not wait for them, and exits 0', { timeout: 90_000 }, async () => {
