@@ -36,11 +36,16 @@ export async function fillSignup(page: Page, operator: Operator) {
  */
 export async function startTrialFromCheckout(page: Page) {
   await page.waitForURL((url) => url.pathname !== '/auth-page');
-  await page.getByRole('button', { name: /start.*trial/i }).click();
-  await page.waitForURL(/session_id=/);
-  const sessionId = new URL(page.url()).searchParams.get('session_id');
+  // The request, not the page's URL: the portal reads the session id and takes it out of the
+  // address bar, which on a busy machine can happen before the page's load event, so a wait for
+  // the URL would never see it.
+  const [returned] = await Promise.all([
+    page.waitForRequest((request) => request.isNavigationRequest() && /[?&]session_id=/.test(request.url())),
+    page.getByRole('button', { name: /start.*trial/i }).click(),
+  ]);
+  const sessionId = new URL(returned.url()).searchParams.get('session_id');
   expect(sessionId).toBeTruthy();
-  if (!new URL(page.url()).pathname.startsWith('/dashboard')) {
+  if (!new URL(returned.url()).pathname.startsWith('/dashboard')) {
     await page.goto(`/dashboard?payment_success=true&session_id=${encodeURIComponent(sessionId ?? '')}`);
   }
   // The first visit opens the guided set-up (docs/product.md §14); these journeys set up from the
