@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
@@ -33,8 +34,48 @@ function testFiles(dir: string): string[] {
   });
 }
 const files = ROOTS.flatMap((root) => testFiles(root));
-const isolated = files.filter((file) => CHANGES_ITS_PROCESS.test(readFileSync(path.join(ROOT, file), 'utf8')));
+const source = new Map(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+const isolated = files.filter((file) => CHANGES_ITS_PROCESS.test(source.get(file)!));
 const shared = files.filter((file) => !isolated.includes(file));
+
+/**
+ * Files that spend much of their time waiting rather than computing: on a child process (a server
+ * started, a build, Litestream, a backup) or on a real deadline the code under test keeps (an
+ * unreachable provider's timeout, a grace period).
+ */
+const WAITS_ON_A_PROCESS = /spawnServer|node:child_process|viteBuild|litestream/i;
+const WAITS_ON_A_DEADLINE = new Set([
+  'api/billing/stripe.test.ts',
+  'api/mail/worker.test.ts',
+  'api/vehicles/routes.test.ts',
+  'api/quotes/routes.test.ts',
+  'api/engine/distance/distance.test.ts',
+  'admin/src/pages/subscription/SubscriptionSuccessPage.test.tsx',
+]);
+const waits = (file: string) => WAITS_ON_A_DEADLINE.has(file) || WAITS_ON_A_PROCESS.test(source.get(file) ?? '');
+
+/**
+ * The same order on every machine, whatever Vitest has cached: the shared files before the
+ * isolated ones (each project's workers are started once), and in each, the files that wait
+ * first, then the larger before the smaller. `npm test` runs this suite beside the browser
+ * journeys, which use the CPU a waiting file leaves; what runs after the journeys have ended
+ * computes on both cores until the end, with no long file left alone at the end.
+ * Vitest's own order puts files it has timed longest first, and files it has not (a fresh clone:
+ * CI) by size alone, so a waiting file could run last, with a core idle (decision 059).
+ */
+class WaitingFirst extends BaseSequencer {
+  override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const file = path.relative(ROOT, spec.moduleId);
+      return [spec.project.name === 'shared' ? 0 : 1, waits(file) ? 0 : 1, -statSync(spec.moduleId).size];
+    };
+    const ranks = new Map(specs.map((spec) => [spec, rank(spec)]));
+    return [...specs].sort((a, b) => {
+      const [x, y] = [ranks.get(a)!, ranks.get(b)!];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    });
+  }
+}
 
 const common = {
   // Migrates the template database the harness copies once for the whole run, and hashes the
@@ -55,6 +96,7 @@ export default defineConfig({
     root: ROOT,
     // Both cores of the 2-core CI runner (Vitest's default leaves one idle).
     maxWorkers: 2,
+    sequence: { sequencer: WaitingFirst },
     projects: [
       { test: { ...common, name: 'shared', include: shared, isolate: false } },
       // A worker thread a file, not a child process: the same fresh module graph at about a tenth less CPU

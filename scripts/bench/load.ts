@@ -5,7 +5,13 @@ import type { ServerProcess } from './server-process';
 
 export interface LoadSettings {
   connections: number;
+  /** How long to send for (ignored with `amount`). */
   durationSeconds: number;
+  /**
+   * How many requests to send in all, however long they take: a fixed amount of work, for a test
+   * that needs so many requests rather than so many seconds (autocannon then ignores the duration).
+   */
+  amount?: number;
 }
 
 export interface LoadRequest {
@@ -42,6 +48,7 @@ export async function runLoad(server: ServerProcess, requests: LoadRequest[], se
       url: server.url,
       connections: settings.connections,
       duration: settings.durationSeconds,
+      ...(settings.amount === undefined ? {} : { amount: settings.amount }),
       // Prebuilt once per connection rather than per request, so the load generator (which shares
       // the machine with the server) spends as little as possible per request.
       requests: requests.map((r) => {

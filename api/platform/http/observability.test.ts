@@ -50,14 +50,18 @@ describe('request logs', () => {
     // With npm start's heap flags, so the heap breathes as in production.
     server = await spawnServer({ env: LOGGING, stdout: reader.stdin!, nodeFlags: startScriptNodeFlags() });
     reader.kill('SIGSTOP');
+    // A number of requests, not seconds of them: 1,000 quotes to warm the heap up, then 12,000
+    // health checks, whose request lines (about 160 bytes each, some 1.9 MB) are nearly twice what
+    // the 1 MiB buffer holds.
     const quotes = [{ method: 'POST' as const, path: '/api/quotes/calculate', body: demoQuoteJson('SW1A 1AA', 'EH1 1YZ') }];
-    await runLoad(server, quotes, { connections: 10, durationSeconds: 2 });
+    await runLoad(server, quotes, { connections: 10, durationSeconds: 30, amount: 1000 });
     const before = server.rssBytes()!;
-    const load = await runLoad(server, [{ method: 'GET', path: '/healthz' }], { connections: 10, durationSeconds: 8 });
+    const load = await runLoad(server, [{ method: 'GET', path: '/healthz' }], { connections: 10, durationSeconds: 30, amount: 12_000 });
     expect(load.failures).toBe(0);
-    expect(load.total).toBeGreaterThan(10_000);
-    // Unbounded, the queued lines grew the heap by about 18 MB over these 8 s (some 40,000 lines)
-    // and kept growing; bounded, what is left is the 1 MiB buffer and the heap's own breathing.
+    expect(load.total).toBe(12_000);
+    // Unbounded, every line waited in the heap (about 450 bytes each: 18 MB for 40,000 lines, and
+    // growing for as long as the reader stayed stopped); bounded, what is left is the 1 MiB buffer
+    // and the heap's own breathing.
     expect(load.peakRssBytes - before).toBeLessThan(40 * MB);
 
     // The reader is back: it gets whole lines, and one notice of how many it missed.
