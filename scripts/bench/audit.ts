@@ -1,12 +1,13 @@
 // The audit insert's cost on the accept route (docs/budgets.md "The team"), side by side in one
 // run of one build: two apps in this process, the same in all but their audit recorder (the
 // app's own, and one that writes nothing, given through AppOptions.audit: decision 056), each on
-// its own fresh database with the same operator, driver and requested bookings. Rounds alternate
-// (ABBA, so a slow spell of the shared machine falls on both alike); each round accepts
-// ACCEPTS_PER_ROUND requested bookings, ACCEPT_CONCURRENCY at a time, through app.request (no
-// sockets: what is timed is the route's own work, where the insert weighs most), each app's WAL
-// checkpointed on a worker thread as the server's is. Prints each
-// round's p50 and p99, the pooled figures and the ratios, and the CPU time an accept.
+// its own fresh database with the same operator, driver and requested bookings. Rounds are short
+// and alternate (ABBA) many times over: a round is one burst of ACCEPT_CONCURRENCY accepts
+// through app.request (no sockets: what is timed is the route's own work, where the insert
+// weighs most), so a pause of the machine, a collection or a checkpoint falls on both sides alike
+// (decision 058). Each app's WAL is checkpointed on a worker thread as the server's is. Prints the
+// pooled p50, p99 and CPU time an accept of each side, their ratios, and the same ratios over
+// consecutive blocks of rounds, as their spread.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,9 +21,12 @@ import { users } from '../../api/platform/db/schema';
 import { type AuditRecorder, recordAudit } from '../../api/team/audit';
 import { percentile } from './stream-helpers';
 
-export const AUDIT_ROUNDS = 24;
-export const ACCEPTS_PER_ROUND = 200;
+/** Rounds in all, half a side: each a burst of ACCEPTS_PER_ROUND accepts, all in flight at once. */
+export const AUDIT_ROUNDS = 2400;
 export const ACCEPT_CONCURRENCY = 8;
+export const ACCEPTS_PER_ROUND = ACCEPT_CONCURRENCY;
+/** Consecutive blocks of rounds, each with as many of either side, whose ratios show the spread. */
+export const AUDIT_BLOCKS = 12;
 /** Accepts on each side before the first measured round, not counted: the JIT and the statements warm. */
 const WARM_UP_ACCEPTS = 400;
 /** Lines written by the insert alone, to time it apart from the route. */
@@ -33,26 +37,31 @@ const PASSWORD = 'correct-horse-battery';
 
 export type AuditSide = 'on' | 'off';
 
-export interface AuditRound {
-  side: AuditSide;
+interface SideFigures {
   p50Ms: number;
   p99Ms: number;
-  /** The process's CPU time (user + system) over the round, per accept. */
+  /** The process's CPU time (user + system, the checkpoint workers' included) per accept. */
   cpuMsPerAccept: number;
 }
 
+/** One block of consecutive rounds: each side's figures over its rounds in it. */
+export interface AuditBlock {
+  on: SideFigures;
+  off: SideFigures;
+}
+
 export interface AuditFigures {
-  rounds: AuditRound[];
-  on: { p50Ms: number; p99Ms: number; cpuMsPerAccept: number };
-  off: { p50Ms: number; p99Ms: number; cpuMsPerAccept: number };
+  blocks: AuditBlock[];
+  on: SideFigures;
+  off: SideFigures;
   /** on ÷ off, pooled over every round of each side. */
   p50Ratio: number;
   p99Ratio: number;
   cpuRatio: number;
-  /** Each adjacent on/off pair's ratios (p99, p50, CPU), in the order run: the spread; the figure is their median. */
-  pairP99Ratios: number[];
-  pairP50Ratios: number[];
-  pairCpuRatios: number[];
+  /** Each block's ratios (p99, p50, CPU), in the order run: the spread; their median is reported beside the pooled figure. */
+  blockP99Ratios: number[];
+  blockP50Ratios: number[];
+  blockCpuRatios: number[];
   medianP99Ratio: number;
   medianP50Ratio: number;
   medianCpuRatio: number;
@@ -185,47 +194,38 @@ async function timeInsertAlone(deps: Awaited<ReturnType<typeof side>>['deps'], c
 }
 
 const round1 = (n: number) => Math.round(n * 100) / 100;
+const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-export async function measureAudit(rounds = AUDIT_ROUNDS, perRound = ACCEPTS_PER_ROUND): Promise<AuditFigures> {
+export async function measureAudit(rounds = AUDIT_ROUNDS, perRound = ACCEPTS_PER_ROUND, blocks = AUDIT_BLOCKS): Promise<AuditFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-audit-'));
   const abba = (length: number): AuditSide[] => Array.from({ length }, (_, i) => (i % 4 === 0 || i % 4 === 3 ? 'on' : 'off'));
-  const bookings = WARM_UP_ACCEPTS + 2 * perRound + Math.ceil(rounds / 2) * perRound;
+  const warmUpRounds = 8;
+  const bookings = WARM_UP_ACCEPTS + (warmUpRounds / 2) * perRound + Math.ceil(rounds / 2) * perRound;
   const sides = { on: await side(dir, 'on', bookings), off: await side(dir, 'off', bookings) };
   try {
     await sides.on.accept(WARM_UP_ACCEPTS);
     await sides.off.accept(WARM_UP_ACCEPTS);
-    // And one untimed ABBA block: the first round after the two warm-ups ran far colder than any
-    // other (about 25 ms at p99 and 1.5 ms of CPU an accept against 6–13 ms and 0.6 ms), and it
-    // was always the "on" side's, whose pooled p99 it alone decided.
-    for (const name of abba(4)) await sides[name].accept(perRound);
+    // And a few untimed ABBA rounds: the first rounds after the two warm-ups ran colder than any
+    // other, and always on the same side.
+    for (const name of abba(warmUpRounds)) await sides[name].accept(perRound);
     const order = abba(rounds);
-    const measured: Array<AuditRound & { times: number[]; cpuMs: number }> = [];
-    for (const name of order) {
-      const { times, cpuMs } = await sides[name].accept(perRound);
-      measured.push({
-        side: name,
-        p50Ms: round1(percentile(times, 0.5)),
-        p99Ms: round1(percentile(times, 0.99)),
-        cpuMsPerAccept: round1(cpuMs / perRound),
-        times,
-        cpuMs,
-      });
-    }
-    const pooled = (name: AuditSide) => {
-      const mine = measured.filter((r) => r.side === name);
+    const measured: Array<{ side: AuditSide; times: number[]; cpuMs: number }> = [];
+    for (const name of order) measured.push({ side: name, ...(await sides[name].accept(perRound)) });
+    const figuresOf = (name: AuditSide, of: typeof measured): SideFigures => {
+      const mine = of.filter((r) => r.side === name);
       const times = mine.flatMap((r) => r.times).sort((a, b) => a - b);
       const cpu = mine.reduce((sum, r) => sum + r.cpuMs, 0) / (mine.length * perRound);
-      return { p50Ms: round1(percentile(times, 0.5)), p99Ms: round1(percentile(times, 0.99)), cpuMsPerAccept: round1(cpu) };
+      return { p50Ms: round1(percentile(times, 0.5)), p99Ms: round1(percentile(times, 0.99)), cpuMsPerAccept: round3(cpu) };
     };
-    const on = pooled('on');
-    const off = pooled('off');
-    // Adjacent pairs in the order run: (1,2), (3,4), … each one "on" and one "off" round.
-    const pairs: Array<[AuditRound, AuditRound]> = [];
-    for (let i = 0; i + 1 < measured.length; i += 2) {
-      const [a, b] = [measured[i], measured[i + 1]];
-      pairs.push(a.side === 'on' ? [a, b] : [b, a]);
-    }
-    const ratios = (of: (r: AuditRound) => number) => pairs.map(([onRound, offRound]) => round1(of(onRound) / of(offRound)));
+    const on = figuresOf('on', measured);
+    const off = figuresOf('off', measured);
+    // Consecutive blocks, each a whole number of ABBA groups, so each holds as many rounds of either side.
+    const blockRounds = Math.floor(rounds / blocks / 4) * 4;
+    const blockFigures: AuditBlock[] = Array.from({ length: blocks }, (_, i) => {
+      const slice = measured.slice(i * blockRounds, (i + 1) * blockRounds);
+      return { on: figuresOf('on', slice), off: figuresOf('off', slice) };
+    });
+    const ratios = (of: (r: SideFigures) => number) => blockFigures.map((block) => round1(of(block.on) / of(block.off)));
     const median = (list: number[]) =>
       round1(
         percentile(
@@ -233,25 +233,25 @@ export async function measureAudit(rounds = AUDIT_ROUNDS, perRound = ACCEPTS_PER
           0.5,
         ),
       );
-    const pairP99Ratios = ratios((r) => r.p99Ms);
-    const pairP50Ratios = ratios((r) => r.p50Ms);
-    const pairCpuRatios = ratios((r) => r.cpuMsPerAccept);
+    const blockP99Ratios = ratios((r) => r.p99Ms);
+    const blockP50Ratios = ratios((r) => r.p50Ms);
+    const blockCpuRatios = ratios((r) => r.cpuMsPerAccept);
     const rowsOn = sides.on.auditRows();
     const rowsOff = sides.off.auditRows();
     const insertUs = round1(await timeInsertAlone(sides.on.deps, sides.on.companyId));
     return {
-      rounds: measured.map(({ side: s, p50Ms, p99Ms, cpuMsPerAccept }) => ({ side: s, p50Ms, p99Ms, cpuMsPerAccept })),
+      blocks: blockFigures,
       on,
       off,
       p50Ratio: round1(on.p50Ms / off.p50Ms),
       p99Ratio: round1(on.p99Ms / off.p99Ms),
       cpuRatio: round1(on.cpuMsPerAccept / off.cpuMsPerAccept),
-      pairP99Ratios,
-      pairP50Ratios,
-      pairCpuRatios,
-      medianP99Ratio: median(pairP99Ratios),
-      medianP50Ratio: median(pairP50Ratios),
-      medianCpuRatio: median(pairCpuRatios),
+      blockP99Ratios,
+      blockP50Ratios,
+      blockCpuRatios,
+      medianP99Ratio: median(blockP99Ratios),
+      medianP50Ratio: median(blockP50Ratios),
+      medianCpuRatio: median(blockCpuRatios),
       insertUs,
       rowsOn,
       rowsOff,

@@ -841,9 +841,10 @@ export const auditEvents = sqliteTable(
   },
   (t) => [
     index('audit_events_company').on(t.companyId, t.id),
-    index('audit_events_person').on(t.companyId, t.personId, t.id),
-    index('audit_events_kind').on(t.companyId, t.kind, t.id),
-    // No index on `at`: rows are appended in time order, and retention walks them by id.
+    // Only the company's: every index is one more page each audited action writes at its commit.
+    // No index on `at` (rows are appended in time order, and retention walks them by id), nor on
+    // the person or the kind the owner filters by (those reads walk the company's rows, newest
+    // first: decision 058).
   ],
 );
 
