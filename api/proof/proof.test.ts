@@ -462,7 +462,10 @@ describe('over a real connection (Node’s own request stream)', () => {
     const server = createAdaptorServer({
       fetch: (request: Request, ...rest: unknown[]) => {
         const answer = Promise.resolve(s.t.app.fetch(request, ...(rest as []))) as Promise<Response>;
-        handled.set(new URL(request.url).searchParams.get('uploadId') ?? '', answer.catch(() => undefined));
+        handled.set(
+          new URL(request.url).searchParams.get('uploadId') ?? '',
+          answer.catch(() => undefined),
+        );
         return answer;
       },
     });
