@@ -1,5 +1,5 @@
 // The real server (api/server.ts) as a child process: what SIGTERM does to keep-alive clients.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +27,21 @@ let server: ServerProcess | undefined;
 afterEach(async () => {
   await server?.stop(1000);
   server = undefined;
+});
+
+describe('the production bundle', () => {
+  // What a start loads is what the bundle imports statically: these are imported on first use
+  // (the S3 store's first call, the first mail sent, the first QR code), so a server on the disk
+  // store without SMTP_URL never loads them; the AWS SDK alone was about a fifth of a start's CPU.
+  it('imports the AWS SDK, nodemailer and qrcode only when first used, not at start', () => {
+    const bundle = readFileSync('dist/server.mjs', 'utf8');
+    const atStart = [...bundle.matchAll(/^import\s[^;]*?\sfrom\s*"([^"]+)"/gm)].map((m) => m[1]);
+    expect(atStart).toContain('better-sqlite3');
+    for (const onFirstUse of ['@aws-sdk/client-s3', '@aws-sdk/lib-storage', 'nodemailer', 'qrcode']) {
+      expect(atStart).not.toContain(onFirstUse);
+      expect(bundle).toContain(`import("${onFirstUse}")`);
+    }
+  });
 });
 
 describe('SIGTERM', () => {

@@ -1,7 +1,6 @@
 // Share & Embed for the signed-in operator's company (docs/product.md §14): the link and snippet once a
 // custom URL is locked, its QR code, and the setup checklist read from the company's own rows.
 import { getTableColumns } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import {
   CHECKLIST_KEYS,
   CHECKLIST_LABELS,
@@ -25,6 +24,8 @@ import { Conflict, NotFound } from '../platform/errors';
 // a van door takes the SVG, which scales to any size. Level Q survives dirt and scratches (25 %).
 const QR_OPTIONS = { errorCorrectionLevel: 'Q', margin: 4 } as const;
 const QR_PNG_WIDTH = 1200;
+/** qrcode, imported on the first QR asked for: a server start does not load it. */
+const qrCode = async () => (await import('qrcode')).default;
 
 /**
  * "Pricing saved": the company's rates differ from the row every new company starts with (no
@@ -70,12 +71,14 @@ export function shareService(deps: Pick<AppDeps, 'db' | 'config'>) {
 
     async qrPng(companyId: number): Promise<QrFile<Uint8Array<ArrayBuffer>>> {
       const slug = lockedSlug(companyId);
+      const QRCode = await qrCode();
       const png = await QRCode.toBuffer(publicLink(config.publicUrl, slug), { ...QR_OPTIONS, type: 'png', width: QR_PNG_WIDTH });
       return { body: new Uint8Array(png), fileName: `${slug}-quote-qr.png` };
     },
 
     async qrSvg(companyId: number): Promise<QrFile<string>> {
       const slug = lockedSlug(companyId);
+      const QRCode = await qrCode();
       const svg = await QRCode.toString(publicLink(config.publicUrl, slug), { ...QR_OPTIONS, type: 'svg' });
       return { body: svg, fileName: `${slug}-quote-qr.svg` };
     },

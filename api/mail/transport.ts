@@ -3,8 +3,9 @@
 // hangs fails and is retried instead of outliving its lease. A send the outbox gives up on (its
 // lane's deadline passed, or the server is stopping) is aborted: its connection is closed even
 // mid-message (a server trickling its replies trips no socket timeout), and the next message
-// goes over a fresh connection.
-import nodemailer from 'nodemailer';
+// goes over a fresh connection. nodemailer is imported on the first send, so a server without
+// SMTP_URL never loads it.
+import type nodemailer from 'nodemailer';
 
 export interface OutgoingMail {
   from: string;
@@ -26,9 +27,13 @@ type Pool = ReturnType<typeof nodemailer.createTransport>;
 /** nodemailer's pool also closes the connections busy sending when asked with `force` (its types omit the option). */
 const forceClose = (pool: Pool) => (pool.close as (options?: { force?: boolean }) => void).call(pool, { force: true });
 
+type Mailer = typeof nodemailer;
+let mailerLoad: Promise<Mailer> | undefined;
+const loadMailer = () => (mailerLoad ??= import('nodemailer').then((module) => module.default));
+
 export function smtpTransport(url: string): MailTransport {
-  const open = () =>
-    nodemailer.createTransport({
+  const open = (mailer: Mailer) =>
+    mailer.createTransport({
       url,
       pool: true,
       maxConnections: 1,
@@ -37,14 +42,20 @@ export function smtpTransport(url: string): MailTransport {
       socketTimeout: 30_000,
       dnsTimeout: 10_000,
     });
-  let pool = open();
+  let mailer: Mailer | undefined;
+  let pool: Pool | undefined;
   let closed = false;
   return {
     async send(mail, signal) {
       signal?.throwIfAborted();
+      mailer ??= await loadMailer();
+      signal?.throwIfAborted();
+      if (closed) throw new Error('The mail transport is closed');
+      pool ??= open(mailer);
       const current = pool;
+      const opener = mailer;
       const giveUp = () => {
-        if (pool === current && !closed) pool = open();
+        if (pool === current && !closed) pool = open(opener);
         forceClose(current);
       };
       signal?.addEventListener('abort', giveUp, { once: true });
@@ -57,7 +68,7 @@ export function smtpTransport(url: string): MailTransport {
     },
     close: () => {
       closed = true;
-      forceClose(pool);
+      if (pool) forceClose(pool);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Where the bytes of photos and signatures live (docs/product.md, "Proof of condition"), behind
 // one interface: the local disk by default (UPLOADS_PATH, beside the database), or S3-compatible
-// object storage when S3_BUCKET is set, through the AWS SDK. The database keeps only each file's
+// object storage when S3_BUCKET is set, through the AWS SDK (loaded on the S3 store's first use, so
+// a server on the disk store never loads it: about a fifth of a start's CPU). The database keeps only each file's
 // key, size, SHA-256 and type (api/proof/store.ts). Both stores take a stream and never hold a
 // whole file: a put that fails or is aborted part way leaves nothing under its key.
 import { randomBytes } from 'node:crypto';
@@ -9,8 +10,7 @@ import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../platform/config';
 
 export interface StoredBlob {
@@ -96,12 +96,18 @@ type S3Settings = NonNullable<Config['uploads']['s3']>;
  * (leavePartsOnError false), so no object appears. The SDK's HTTP handler follows no redirects: a
  * 3xx is an error, so the signed request and its credentials go only to the configured endpoint.
  */
-export function s3BlobStore(settings: S3Settings, client = s3Client(settings)): BlobStore {
+export function s3BlobStore(settings: S3Settings, given?: S3Client): BlobStore {
   const Bucket = settings.bucket;
+  let made: S3Client | undefined;
+  const ready = async () => {
+    const sdk = await awsSdk();
+    return { sdk, client: given ?? (made ??= newS3Client(sdk.s3, settings)) };
+  };
   return {
     kind: 's3',
     async put(key, body, contentType) {
-      const upload = new Upload({
+      const { sdk, client } = await ready();
+      const upload = new sdk.storage.Upload({
         client,
         params: { Bucket, Key: checkedKey(key), Body: body, ContentType: contentType },
         queueSize: 1,
@@ -117,28 +123,35 @@ export function s3BlobStore(settings: S3Settings, client = s3Client(settings)): 
         await upload.abort().catch(() => {});
         body.destroy();
         // A single PutObject that got through before the source failed is removed again.
-        await client.send(new DeleteObjectCommand({ Bucket, Key: key })).catch(() => {});
+        await client.send(new sdk.s3.DeleteObjectCommand({ Bucket, Key: key })).catch(() => {});
         throw error;
       }
     },
     async get(key) {
+      const { sdk, client } = await ready();
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: checkedKey(key) }));
+        const answer = await client.send(new sdk.s3.GetObjectCommand({ Bucket, Key: checkedKey(key) }));
         if (!(answer.Body instanceof Readable)) throw new Error('The S3 answer has no stream body');
         return { body: answer.Body, size: answer.ContentLength ?? 0 };
       } catch (error) {
-        if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) return undefined;
+        if (error instanceof sdk.s3.NoSuchKey || (error instanceof sdk.s3.S3ServiceException && error.$metadata.httpStatusCode === 404)) return undefined;
         throw error;
       }
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checkedKey(key) }));
+      const { sdk, client } = await ready();
+      await client.send(new sdk.s3.DeleteObjectCommand({ Bucket, Key: checkedKey(key) }));
     },
   };
 }
 
-export function s3Client(settings: S3Settings): S3Client {
-  return new S3Client({
+type AwsSdk = { s3: typeof import('@aws-sdk/client-s3'); storage: typeof import('@aws-sdk/lib-storage') };
+let sdkLoad: Promise<AwsSdk> | undefined;
+/** The SDK's two packages, imported once, on the first S3 call of the process. */
+const awsSdk = () => (sdkLoad ??= Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]).then(([s3, storage]) => ({ s3, storage })));
+
+function newS3Client(s3: AwsSdk['s3'], settings: S3Settings): S3Client {
+  return new s3.S3Client({
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
@@ -148,6 +161,11 @@ export function s3Client(settings: S3Settings): S3Client {
     responseChecksumValidation: 'WHEN_REQUIRED',
     maxAttempts: 3,
   });
+}
+
+/** A client as the store makes its own (for a test that hands the store one). */
+export async function s3Client(settings: S3Settings): Promise<S3Client> {
+  return newS3Client((await awsSdk()).s3, settings);
 }
 
 /** The store the configuration names: S3 when S3_BUCKET is set, else the disk at UPLOADS_PATH. */

@@ -244,7 +244,7 @@ describe('the S3 client', () => {
       forcePathStyle: true,
       credentials: { accessKeyId: 'AKIA1', secretAccessKey: 'secret' },
     };
-    const store = s3BlobStore(settings, s3Client({ ...settings }));
+    const store = s3BlobStore(settings, await s3Client({ ...settings }));
     await expect(store.delete(newBlobKey())).rejects.toThrow();
     expect(elsewhere).toBe(0);
     await new Promise((resolve) => redirector.close(resolve));
