@@ -35,8 +35,19 @@ function testFiles(dir: string): string[] {
 }
 const files = ROOTS.flatMap((root) => testFiles(root));
 const source = new Map(files.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
-const isolated = files.filter((file) => CHANGES_ITS_PROCESS.test(source.get(file)!));
-const shared = files.filter((file) => !isolated.includes(file));
+const changesItsProcess = files.filter((file) => CHANGES_ITS_PROCESS.test(source.get(file)!));
+const shared = files.filter((file) => !changesItsProcess.includes(file));
+/**
+ * The React screens' files (jsdom) run each in a VM context of its own inside a long-lived worker
+ * thread (`vmThreads`): a fresh global, DOM and module graph for each file, without starting a
+ * worker and Vitest's runner again for it, at about half the CPU of a thread a file (decision
+ * 059). Not a file that replaces `location`: jsdom's is not configurable inside a VM context.
+ */
+const browserLike = changesItsProcess.filter((file) => {
+  const text = source.get(file)!;
+  return /@vitest-environment jsdom/.test(text) && !/stubGlobal\(\s*'location'/.test(text);
+});
+const isolated = changesItsProcess.filter((file) => !browserLike.includes(file));
 
 /**
  * Files that spend much of their time waiting rather than computing: on a child process (a server
@@ -55,19 +66,21 @@ const WAITS_ON_A_DEADLINE = new Set([
 const waits = (file: string) => WAITS_ON_A_DEADLINE.has(file) || WAITS_ON_A_PROCESS.test(source.get(file) ?? '');
 
 /**
- * The same order on every machine, whatever Vitest has cached: the shared files before the
- * isolated ones (each project's workers are started once), and in each, the files that wait
+ * The same order on every machine, whatever Vitest has cached: the projects in PROJECT_ORDER
+ * (each project's workers are started once), and in each, the files that wait
  * first, then the larger before the smaller. `npm test` runs this suite beside the browser
  * journeys, which use the CPU a waiting file leaves; what runs after the journeys have ended
  * computes on both cores until the end, with no long file left alone at the end.
  * Vitest's own order puts files it has timed longest first, and files it has not (a fresh clone:
  * CI) by size alone, so a waiting file could run last, with a core idle (decision 059).
  */
+const PROJECT_ORDER = ['shared', 'isolated', 'browser'];
+
 class WaitingFirst extends BaseSequencer {
   override async sort(specs: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (spec: TestSpecification) => {
       const file = path.relative(ROOT, spec.moduleId);
-      return [spec.project.name === 'shared' ? 0 : 1, waits(file) ? 0 : 1, -statSync(spec.moduleId).size];
+      return [PROJECT_ORDER.indexOf(spec.project.name), waits(file) ? 0 : 1, -statSync(spec.moduleId).size];
     };
     const ranks = new Map(specs.map((spec) => [spec, rank(spec)]));
     return [...specs].sort((a, b) => {
@@ -102,6 +115,7 @@ export default defineConfig({
       // A worker thread a file, not a child process: the same fresh module graph at about a tenth less CPU
       // (no process to start and no IPC), and process.env is still each file's own copy.
       { test: { ...common, name: 'isolated', include: isolated, isolate: true, pool: 'threads' } },
+      { test: { ...common, name: 'browser', include: browserLike, isolate: true, pool: 'vmThreads' } },
     ],
   },
 });
