@@ -40,7 +40,7 @@ const shared = files.filter((file) => !changesItsProcess.includes(file));
 /**
  * The React screens' files (jsdom) run each in a VM context of its own inside a long-lived worker
  * thread (`vmThreads`): a fresh global, DOM and module graph for each file, without starting a
- * worker and Vitest's runner again for it, at about half the CPU of a thread a file (decision
+ * worker and Vitest's runner again for it, at about two thirds of the CPU of a thread a file (decision
  * 059). Not a file that replaces `location`: jsdom's is not configurable inside a VM context.
  */
 const browserLike = changesItsProcess.filter((file) => {

@@ -1,9 +1,10 @@
 // Where the bytes of photos and signatures live (docs/product.md, "Proof of condition"), behind
 // one interface: the local disk by default (UPLOADS_PATH, beside the database), or S3-compatible
-// object storage when S3_BUCKET is set, through the AWS SDK (loaded on the S3 store's first use, so
-// a server on the disk store never loads it: about a fifth of a start's CPU). The database keeps only each file's
-// key, size, SHA-256 and type (api/proof/store.ts). Both stores take a stream and never hold a
-// whole file: a put that fails or is aborted part way leaves nothing under its key.
+// object storage when S3_BUCKET is set, through the AWS SDK (imported on the S3 store's first
+// call, so a server on the disk store never loads it: about a fifth of a start's CPU). The
+// database keeps only each file's key, size, SHA-256 and type (api/proof/store.ts). Both stores
+// take a stream and never hold a whole file: a put that fails or is aborted part way leaves
+// nothing under its key.
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, unlink } from 'node:fs/promises';
