@@ -21,15 +21,22 @@ afterAll(() => {
   for (const dir of outDirs) rmSync(dir, { recursive: true, force: true });
 });
 
+let built: Promise<string> | undefined;
+/** The admin build: `npm test`'s own, else one made once for this file. */
+function adminBuild(): Promise<string> {
+  const fresh = inject('freshDist');
+  if (fresh) return Promise.resolve(path.join(fresh, 'admin'));
+  built ??= viteBuild('vite.admin.config.ts').then((dir) => {
+    outDirs.push(dir);
+    return dir;
+  });
+  return built;
+}
+
 it('the map is its own chunk, fetched by the status page by a dynamic import only, and in no first-load or status-page code', {
   timeout: 180_000,
 }, async () => {
-  const fresh = inject('freshDist');
-  let adminDir = fresh ? path.join(fresh, 'admin') : '';
-  if (!adminDir) {
-    adminDir = await viteBuild('vite.admin.config.ts');
-    outDirs.push(adminDir);
-  }
+  const adminDir = await adminBuild();
   const read = (url: string) => readFileSync(path.join(adminDir, url), 'utf8');
   const assets = readdirSync(path.join(adminDir, 'assets'));
 
@@ -58,4 +65,22 @@ it('the map is its own chunk, fetched by the status page by a dynamic import onl
   for (const absent of ['ZodError', 'country_calling_codes']) expect(jobCode.includes(absent)).toBe(false);
   expect(hasLeaflet(firstLoad.urls.map(read).join('\n'))).toBe(false);
   for (const css of appCss) expect(readFileSync(path.join(adminDir, 'assets', css), 'utf8').includes('.leaflet-')).toBe(false);
+});
+
+// The pay link's QR code (docs/product.md §22): the portal's Jobs card (in the Quotes tab) loads
+// the component and the QR library only when a completed job's link is out; its words come from a
+// module without either.
+it('the Quotes tab names the pay link QR code chunk only inside import(), and carries no QR library', { timeout: 180_000 }, async () => {
+  const adminDir = await adminBuild();
+  const read = (url: string) => readFileSync(path.join(adminDir, url), 'utf8');
+  const qr = routeJs('PayLinkCode', adminDir);
+  /** A message of the qrcode library's own that survives minification. */
+  const QR_MARK = '"version" cannot be null or undefined';
+  expect(qr.urls.map(read).join('\n').includes(QR_MARK)).toBe(true);
+  const quotes = routeJs('QuotesTab', adminDir);
+  const qrFile = path.basename(qr.urls[0]!);
+  const quotesCode = quotes.urls.map(read).join('\n');
+  expect(['"', "'", '`'].some((quote) => quotesCode.includes(`import(${quote}./${qrFile}${quote})`))).toBe(true);
+  expect(quotes.urls.map((u) => path.basename(u))).not.toContain(qrFile);
+  expect(quotesCode.includes(QR_MARK)).toBe(false);
 });

@@ -9,7 +9,8 @@ import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
 import { renderRoutes } from '../../test/render';
 import type { BalanceMethod } from '#shared/payments';
-import DriverPage, { balanceQuestion, DRIVER_FINISHED, NOT_PAID_YET, PAY_BY_LINK, PAY_LINK_POLL_MS, payLinkHeading, SHARING_NOTE } from './DriverPage';
+import DriverPage, { balanceQuestion, DRIVER_FINISHED, NOT_PAID_YET, PAY_BY_LINK, PAY_LINK_POLL_MS, SHARING_NOTE } from './DriverPage';
+import { payLinkHeading } from './pay-link-words';
 
 const TOKEN = 'Dr1v3rT0k3nDr1v3rT0k3nDr1v3rT0k3';
 

@@ -15,9 +15,8 @@ import type { ProofStage, QueuedPhoto } from '#shared/proof';
 import { useLiveDriverJob } from './live';
 import { navigationLinks, type Place } from './navigate';
 import { DriverProof, linkProof, type ProofSource } from './proof/DriverProof';
-import PayLinkCode, { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from './PayLinkCode';
-
-export { PAY_LINK_SENT, payLinkHeading } from './PayLinkCode';
+import PayLinkCode from './PayLinkCode';
+import { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from './pay-link-words';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },

@@ -1,17 +1,10 @@
 // A completed job's balance by card (docs/product.md §22): its pay link as a QR code the customer
 // scans on the phone or screen in front of them, with the link itself. Shown by the driver's page
 // (by link and in My jobs) and the portal's Jobs card, which loads it (and the QR library) only
-// when a link is out.
+// when a link is out; its words are pay-link-words.ts's.
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
-import { formatPounds } from '#shared/money';
-
-export const payLinkHeading = (balance: number) => `Scan to pay ${formatPounds(balance)} by card`;
-export const PAY_LINK_SENT = 'The link is texted to the customer too. This page says when it is paid.';
-/** The action where no balance question comes first (the portal's Jobs card, My jobs): its heading, what it does, its button. */
-export const TAKE_BY_CARD = 'Take the balance by card';
-export const TAKE_BY_CARD_HINT = 'Shows a QR code for the customer to scan, and texts them the link.';
-export const TEXT_THE_LINK = 'Text the link';
+import { PAY_LINK_SENT, payLinkHeading } from './pay-link-words';
 
 export default function PayLinkCode({ link, balance }: { link: string; balance: number }) {
   const [image, setImage] = useState<string | null>(null);

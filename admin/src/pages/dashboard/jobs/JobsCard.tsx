@@ -21,7 +21,7 @@ import { formatPhoneNational } from '#shared/phone-number';
 import { telUrl } from '#shared/phone';
 import { Badge, Button, Card, CardContent, CardDescription, CardHeader, CardTitle, Field, Input, Spinner } from '../../../components/ui';
 import { formatDateTime } from '../quotes/format';
-import { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from '../../job/PayLinkCode';
+import { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from '../../job/pay-link-words';
 import { useAnswerJob, useJobs, usePayLink, type Answer } from './api';
 import { JobDocumentLinks } from './JobDocumentLinks';
 import { JobProofPanel } from './JobProofPanel';

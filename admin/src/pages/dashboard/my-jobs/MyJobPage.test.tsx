@@ -10,7 +10,7 @@ import type { DriverView } from '#shared/booking-responses';
 import { fakeApi } from '../../../test/dom';
 import { FakeEventSource } from '../../../test/fake-event-source';
 import { renderRoutes } from '../../../test/render';
-import { payLinkHeading, TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from '../../job/PayLinkCode';
+import { payLinkHeading, TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from '../../job/pay-link-words';
 import MyJobPage, { myJobSource } from './MyJobPage';
 
 afterEach(() => vi.unstubAllGlobals());
