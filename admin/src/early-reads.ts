@@ -4,31 +4,20 @@
 // decision 056). The routes' loaders take each read once, through the same typed client; a later
 // navigation reads as before.
 import { call, portalApi } from '#shared/api-client';
+import { handedOverReads } from './lib/handed-over';
 
 export type EarlyRead = 'user' | 'board';
 
-const started = new Map<EarlyRead, Promise<unknown>>();
-
-function start(name: EarlyRead, read: () => Promise<unknown>) {
-  const promise = read();
-  // Refused (not signed in, a driver on the board): whoever takes it handles that; if nobody does,
-  // it is not an unhandled rejection.
-  promise.catch(() => undefined);
-  started.set(name, promise);
-}
+const reads = handedOverReads<EarlyRead, unknown>();
 
 /** The read started at page load, once; undefined when none was (another page) or it was taken. */
-export function takeEarlyRead<T>(name: EarlyRead): Promise<T> | undefined {
-  const promise = started.get(name) as Promise<T> | undefined;
-  started.delete(name);
-  return promise;
-}
+export const takeEarlyRead = <T>(name: EarlyRead): Promise<T> | undefined => reads.take(name) as Promise<T> | undefined;
 
 /** Starts the first reads the page at `pathname` needs. */
 export function startEarlyReads(pathname: string): void {
   if (!/^\/dashboard(\/|$)/.test(pathname)) return;
-  start('user', () => call(portalApi.auth.user.$get));
-  if (/^\/dashboard\/board\/?$/.test(pathname)) start('board', () => call(portalApi.board.$get));
+  reads.start('user', () => call(portalApi.auth.user.$get));
+  if (/^\/dashboard\/board\/?$/.test(pathname)) reads.start('board', () => call(portalApi.board.$get));
 }
 
 // Not in a test's Node environment, which imports the board's modules without a page.

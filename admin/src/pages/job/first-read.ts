@@ -6,16 +6,16 @@
 // stream has spoken.
 import { api, call } from '#shared/api-client';
 import type { JobView } from '#shared/booking-responses';
+import { handedOverReads } from '../../lib/handed-over';
 
-const started = new Map<string, Promise<JobView>>();
+const reads = handedOverReads<string, JobView>();
 
 /** Starts the job's read and, with a position to show on a map, the map's chunk. */
 export function prefetchJob(token: string): void {
-  if (!token || started.has(token)) return;
-  const read = call(api().jobs[':token'].$get, { param: { token } }, { anonymous: true });
-  started.set(token, read);
+  if (!token) return;
+  const read = reads.start(token, () => call(api().jobs[':token'].$get, { param: { token } }, { anonymous: true }));
   // A refused read (no such job, too many requests) is the page's to say: it reads again.
-  read.then(
+  read?.then(
     (job) => {
       if (job.map && job.driverPosition) void import('./JobMap').catch(() => undefined);
     },
@@ -24,8 +24,4 @@ export function prefetchJob(token: string): void {
 }
 
 /** The read started for `token`, handed over once. */
-export function takePrefetchedJob(token: string): Promise<JobView> | undefined {
-  const read = started.get(token);
-  started.delete(token);
-  return read;
-}
+export const takePrefetchedJob = (token: string): Promise<JobView> | undefined => reads.take(token);
