@@ -12,13 +12,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
-import { updateUser } from '../../api/auth/store';
 import { contract } from '../../api/contract';
 import { loadConfig } from '../../api/platform/config';
 import { write } from '../../api/platform/db/write';
 import { startBackgroundCheckpoints } from '../../api/platform/db/checkpointer';
-import { users } from '../../api/platform/db/schema';
 import { type AuditRecorder, recordAudit } from '../../api/team/audit';
+import { BENCH_ORIGIN, benchCompany } from './bench-company';
 import { percentile } from './stream-helpers';
 
 /** Rounds in all, half a side: each a burst of ACCEPTS_PER_ROUND accepts, all in flight at once. */
@@ -31,9 +30,6 @@ export const AUDIT_BLOCKS = 12;
 const WARM_UP_ACCEPTS = 400;
 /** Lines written by the insert alone, to time it apart from the route. */
 const INSERTS_ALONE = 5_000;
-
-const ORIGIN = 'http://localhost:3999';
-const PASSWORD = 'correct-horse-battery';
 
 export type AuditSide = 'on' | 'off';
 
@@ -79,7 +75,7 @@ async function side(dir: string, name: AuditSide, bookings: number) {
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_PATH: path.join(dir, `${name}.db`),
-    PUBLIC_URL: ORIGIN,
+    PUBLIC_URL: BENCH_ORIGIN,
     SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
     LOG_LEVEL: 'silent',
     QUOTE_RATE_LIMIT: '0',
@@ -88,41 +84,23 @@ async function side(dir: string, name: AuditSide, bookings: number) {
     BOOKING_COMPANY_RATE_LIMIT: '0',
   });
   const built = createApp(name === 'on' ? { config } : { config, audit: noAudit });
-  const { app, deps } = built;
+  const { deps } = built;
   // As the server runs (api/boot.ts): WAL checkpoints on a worker thread, not inside a commit.
   const checkpoints = startBackgroundCheckpoints(deps.db.$client, config.databasePath);
-  const request = (method: string, url: string, init: { token?: string; body?: unknown } = {}) =>
-    app.request(`${ORIGIN}${url}`, {
-      method,
-      headers: { ...(init.token ? { 'x-auth-token': init.token } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-  const signup = (await (
-    await request('POST', '/api/signup', { body: { name: 'Bench Owner', email: 'bench-owner@example.com', password: PASSWORD, companyName: 'Bench Recovery' } })
-  ).json()) as { authToken: string; companyId: number; id: number };
-  const trialEnd = new Date(Date.now() + 30 * 86_400_000).toISOString();
-  updateUser(deps.db, signup.id, { subscriptionStatus: 'trialing', trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
   // The operator who accepts is a dispatcher of the company, signed in as one.
-  const hash = deps.db.select({ password: users.password }).from(users).all()[0].password;
-  deps.db
-    .insert(users)
-    .values({
-      email: 'bench-dispatcher@example.com',
-      password: hash,
-      name: 'Bench Dispatcher',
-      companyId: signup.companyId,
-      role: 'dispatcher',
-      emailVerifiedAt: new Date().toISOString(),
-    })
-    .run();
-  const signedIn = await request('POST', '/api/login', { body: { email: 'bench-dispatcher@example.com', password: PASSWORD } });
-  const token = ((await signedIn.json()) as { authToken: string }).authToken;
-  await request('PUT', '/api/company', { token: signup.authToken, body: { phone: '0161 496 0000' } });
-  await request('PUT', '/api/booking-settings', { token: signup.authToken, body: { offerBooking: true } });
+  const {
+    request,
+    companyId,
+    memberToken: token,
+  } = await benchCompany(built, {
+    role: 'dispatcher',
+    name: 'Bench Dispatcher',
+    email: 'bench-dispatcher@example.com',
+  });
   const example = contract.quotes.calculate.request.body.content['application/json'].example;
   const references: string[] = [];
   for (let i = 0; i < bookings; i += 1) {
-    const quoted = await request('POST', '/api/quotes/calculate', { body: { ...example, companySlug: undefined, companyId: signup.companyId } });
+    const quoted = await request('POST', '/api/quotes/calculate', { body: { ...example, companySlug: undefined, companyId } });
     if (quoted.status !== 200) throw new Error(`quote answered ${quoted.status}: ${await quoted.text()}`);
     const { quoteId } = (await quoted.json()) as { quoteId: string };
     const booked = await request('POST', '/api/bookings', {
@@ -172,7 +150,7 @@ async function side(dir: string, name: AuditSide, bookings: number) {
     }
     deps.db.$client.close();
   };
-  return { accept, auditRows, deps, companyId: signup.companyId, close };
+  return { accept, auditRows, deps, companyId, close };
 }
 
 /** One audit line's INSERT alone, in µs: INSERTS_ALONE of them in one transaction of the "on" side's database. */

@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/app';
 import { loadConfig } from '../../api/platform/config';
-import { users } from '../../api/platform/db/schema';
 import { contract } from '../../api/contract';
-import { updateUser } from '../../api/auth/store';
+import { BENCH_ORIGIN, benchCompany } from './bench-company';
 import { percentile } from './stream-helpers';
 
 export const DISPATCH_STREAMS = 500;
@@ -25,14 +24,12 @@ export interface DispatchFigures {
   maxMs: number;
 }
 
-const ORIGIN = 'http://localhost:3999';
-
 export async function measureDispatch(streams = DISPATCH_STREAMS): Promise<DispatchFigures> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-dispatch-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     DATABASE_PATH: path.join(dir, 'bench.db'),
-    PUBLIC_URL: ORIGIN,
+    PUBLIC_URL: BENCH_ORIGIN,
     SESSION_SECRET: 'bench-secret-bench-secret-bench-secret-01',
     LOG_LEVEL: 'silent',
     QUOTE_RATE_LIMIT: '0',
@@ -40,41 +37,16 @@ export async function measureDispatch(streams = DISPATCH_STREAMS): Promise<Dispa
     LIVE_STREAMS_PER_ADDRESS: String(streams * 2),
   });
   const { app, deps } = createApp({ config });
-  const request = (method: string, url: string, init: { token?: string; body?: unknown } = {}) =>
-    app.request(`${ORIGIN}${url}`, {
-      method,
-      headers: { ...(init.token ? { 'x-auth-token': init.token } : {}), ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
   try {
-    const signup = (await (
-      await request('POST', '/api/signup', {
-        body: { name: 'Bench Owner', email: 'bench-owner@example.com', password: 'correct-horse-battery', companyName: 'Bench Recovery' },
-      })
-    ).json()) as { authToken: string; companyId: number; id: number };
-    const owner = signup.authToken;
-    const trialEnd = new Date(Date.now() + 3 * 86_400_000).toISOString();
-    updateUser(deps.db, signup.id, { subscriptionStatus: 'trialing', trialEndsAt: trialEnd, currentPeriodEnd: trialEnd });
-    const hash = deps.db.select({ password: users.password }).from(users).all()[0].password;
-    deps.db
-      .insert(users)
-      .values({
-        email: 'bench-driver@example.com',
-        password: hash,
-        name: 'Bench Driver',
-        companyId: signup.companyId,
-        role: 'driver',
-        emailVerifiedAt: new Date().toISOString(),
-      })
-      .run();
-    const driver = (await (await request('POST', '/api/login', { body: { email: 'bench-driver@example.com', password: 'correct-horse-battery' } })).json()) as {
-      authToken: string;
-      id: number;
-    };
-    await request('PUT', '/api/company', { token: owner, body: { phone: '0161 496 0000' } });
-    await request('PUT', '/api/booking-settings', { token: owner, body: { offerBooking: true } });
+    const {
+      request,
+      companyId,
+      ownerToken: owner,
+      memberId: driverId,
+      memberToken: driverToken,
+    } = await benchCompany({ app, deps }, { role: 'driver', name: 'Bench Driver', email: 'bench-driver@example.com' });
     const quoted = await request('POST', '/api/quotes/calculate', {
-      body: { ...contract.quotes.calculate.request.body.content['application/json'].example, companySlug: undefined, companyId: signup.companyId },
+      body: { ...contract.quotes.calculate.request.body.content['application/json'].example, companySlug: undefined, companyId },
     });
     if (quoted.status !== 200) throw new Error(`quote answered ${quoted.status}: ${await quoted.text()}`);
     const quote = (await quoted.json()) as { quoteId: string };
@@ -89,7 +61,7 @@ export async function measureDispatch(streams = DISPATCH_STREAMS): Promise<Dispa
     let sentAt = 0;
     const arrivals: Promise<number>[] = [];
     for (let i = 0; i < streams; i += 1) {
-      const res = await request('GET', i % 2 === 0 ? '/api/board/events' : '/api/my-jobs/events', { token: i % 2 === 0 ? owner : driver.authToken });
+      const res = await request('GET', i % 2 === 0 ? '/api/board/events' : '/api/my-jobs/events', { token: i % 2 === 0 ? owner : driverToken });
       if (res.status !== 200 || !res.body) throw new Error(`stream ${i} refused: ${res.status}`);
       const reader = res.body.getReader();
       readers.push(reader);
@@ -108,7 +80,7 @@ export async function measureDispatch(streams = DISPATCH_STREAMS): Promise<Dispa
     // Every stream's first `ready` frame is read before the change goes out.
     await new Promise((resolve) => setTimeout(resolve, 200));
     sentAt = performance.now();
-    const assigned = await request('POST', `/api/bookings/${quote.quoteId}/assign`, { token: owner, body: { driverId: driver.id, truckId: null } });
+    const assigned = await request('POST', `/api/bookings/${quote.quoteId}/assign`, { token: owner, body: { driverId, truckId: null } });
     if (assigned.status !== 200) throw new Error(`assign answered ${assigned.status}`);
     const timeout = new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 5_000));
     const times = (await Promise.all(arrivals.map((a) => Promise.race([a, timeout])))).filter((t) => Number.isFinite(t)).sort((a, b) => a - b);
