@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
 import { BOARD_ROUTE_BUDGET_BYTES, routeJs } from '../scripts/bench/sizes';
-import { viteBuild } from '../scripts/vite-build';
+import { freshOrBuilt } from '../scripts/vite-build';
 
 // The budget: 55 KB (123 KB in 18 files when the password form and its library came with every portal page).
 const outDirs: string[] = [];
@@ -19,11 +19,7 @@ it(`the board route loads at most ${BOARD_ROUTE_BUDGET_BYTES / 1000} KB gzip of 
   timeout: 180_000,
 }, async () => {
   const fresh = inject('freshDist');
-  let adminDir = fresh ? path.join(fresh, 'admin') : '';
-  if (!adminDir) {
-    adminDir = await viteBuild('vite.admin.config.ts');
-    outDirs.push(adminDir);
-  }
+  const adminDir = await freshOrBuilt('vite.admin.config.ts', fresh && path.join(fresh, 'admin'), outDirs);
   const route = routeJs('BoardPage', adminDir);
   expect(route.gzipBytes).toBeLessThanOrEqual(BOARD_ROUTE_BUDGET_BYTES);
   const code = route.urls.map((url) => readFileSync(path.join(adminDir, url), 'utf8')).join('\n');

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, inject, it } from 'vitest';
 import { adminFirstLoadJs, MAP_CHUNK_BUDGET_BYTES, routeJs } from '../scripts/bench/sizes';
-import { viteBuild } from '../scripts/vite-build';
+import { freshOrBuilt } from '../scripts/vite-build';
 
 /** Strings of Leaflet's own that survive minification: its id stamp and an error message. */
 const LEAFLET_MARKS = ['_leaflet_id', 'Invalid LatLng object'];
@@ -22,14 +22,10 @@ afterAll(() => {
 });
 
 let built: Promise<string> | undefined;
-/** The admin build: `npm test`'s own, else one made once for this file. */
+/** The admin build: `npm test`'s own, else one made once for this file's tests. */
 function adminBuild(): Promise<string> {
   const fresh = inject('freshDist');
-  if (fresh) return Promise.resolve(path.join(fresh, 'admin'));
-  built ??= viteBuild('vite.admin.config.ts').then((dir) => {
-    outDirs.push(dir);
-    return dir;
-  });
+  built ??= freshOrBuilt('vite.admin.config.ts', fresh && path.join(fresh, 'admin'), outDirs);
   return built;
 }
 

@@ -21,3 +21,15 @@ export async function viteBuild(config: string, env: NodeJS.ProcessEnv = process
   });
   return outDir;
 }
+
+/**
+ * The build a size test weighs: `fresh` (the one `npm test` has just made, vitest.config.ts's
+ * `freshDist`) when given, else `config` built into a temporary directory, which is pushed onto
+ * `made` for the caller to remove.
+ */
+export async function freshOrBuilt(config: string, fresh: string, made: string[]): Promise<string> {
+  if (fresh) return fresh;
+  const dir = await viteBuild(config);
+  made.push(dir);
+  return dir;
+}
