@@ -56,9 +56,11 @@ export function motoristPart(ctx: BookingContext) {
           if (!markReviewRequested(db, b.id, at)) return false;
           // A company whose name is not checked gets none: the platform never sends a company's own link.
           if (sender === null) return false;
-          insertOutboxRows(db, [
-            mode === 'email' && b.customerEmail !== null ? alerts.reviewEmail(b, b.customerEmail, sender, url, at) : alerts.review(b, sender, url, at),
-          ]);
+          // By email only to the address the motorist gave (the due list holds no email job without one), never a text instead.
+          if (mode === 'email') {
+            if (b.customerEmail === null) return false;
+            insertOutboxRows(db, [alerts.reviewEmail(b, b.customerEmail, sender, url, at)]);
+          } else insertOutboxRows(db, [alerts.review(b, sender, url, at)]);
           return true;
         });
         if (wrote) written += 1;
