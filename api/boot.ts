@@ -5,7 +5,7 @@
 import { createApp, type AppBookings } from './app';
 import { createReplication } from './platform/db/replication';
 import { createLogger } from './platform/http/observability';
-import { checkpointFailureLog, startBackgroundCheckpoints } from './platform/db/checkpointer';
+import { type BackgroundCheckpoints, checkpointFailureLog, startBackgroundCheckpoints } from './platform/db/checkpointer';
 import { loadGeodata } from './engine/distance/postcodes';
 import type { Config } from './platform/config';
 import type { Logger } from './platform/http/observability';
@@ -27,8 +27,8 @@ import { monthEndJob } from './accounts/month-end';
  * The server's background jobs, each one definition (api/platform/jobs/runner.ts): adding a job
  * is adding its definition here.
  */
-const JOBS = (deps: AppDeps, bookings: AppBookings): Job[] => [
-  retentionJob({ ...deps, hour: deps.config.retentionHour }),
+const JOBS = (deps: AppDeps, bookings: AppBookings, checkpoints?: BackgroundCheckpoints): Job[] => [
+  retentionJob({ ...deps, hour: deps.config.retentionHour, walBytes: checkpoints?.walBytes }),
   auditRetentionJob({ ...deps, hour: deps.config.retentionHour }),
   ...mailOutboxJobs(deps),
   bookingExpiryJob(bookings.service),
@@ -56,7 +56,7 @@ export function bootApp(config: Config, appLogger?: Logger, options: { now?: () 
       ? undefined
       : startBackgroundCheckpoints(deps.db.$client, config.databasePath, checkpointFailureLog(deps.logger));
   const jobs = createJobRunner(deps);
-  const handles = new Map(JOBS(deps, bookings).map((job) => [job.name, jobs.add(job)]));
+  const handles = new Map(JOBS(deps, bookings, checkpoints).map((job) => [job.name, jobs.add(job)]));
   // Messages go out at once, each channel's on its own lane, not at the lanes' next tick: every
   // write to the outbox nudges the lanes once its transaction is over (setImmediate), and nudges
   // made before that run are one run.

@@ -30,6 +30,8 @@ export interface RetentionDeps {
   batch?: number;
   /** The UK hour the night's run is due from (default RETENTION_HOUR). */
   hour?: number;
+  /** The WAL's length as the checkpoint worker last saw it (BackgroundCheckpoints.walBytes), when one runs. */
+  walBytes?: () => number | undefined;
   /** Tests: the pacer's signals and settings, and the pause, instead of the process's own. */
   pacing?: Partial<Omit<PacerOptions, 'signals'>> & { signals?: PacingSignals; sleep?: (ms: number) => Promise<void> };
 }
@@ -53,7 +55,7 @@ export function retentionJob(deps: RetentionDeps): DailyJob {
 
   /** Deletes every company's expired quotes; answers how many went, or null when stopped part way. */
   async function purge(now: Date, stopping: () => boolean, signal: AbortSignal) {
-    const own = deps.pacing?.signals ? undefined : processSignals(db.$client.name);
+    const own = deps.pacing?.signals ? undefined : processSignals(db.$client.name, deps.walBytes);
     const pacer = createPacer({ maxBatch: batch, walLimitBytes: WAL_SIZE_LIMIT_BYTES, ...deps.pacing, signals: deps.pacing?.signals ?? own! });
     let deleted = 0;
     try {

@@ -74,8 +74,12 @@ describe('startBackgroundCheckpoints', () => {
       onError: (error, restartInMs, failuresInARow) => errors.push([error.message, restartInMs, failuresInARow]),
       onRecovered: (failures) => recovered.push(failures),
     });
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
-    await expect.poll(() => db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    const ownLimits = () => [db.pragma('wal_autocheckpoint', { simple: true }), db.pragma('journal_size_limit', { simple: true })];
+    expect(ownLimits()).toEqual([10_000, -1]);
+    // No checkpoint, no length of the WAL to give: its file's size says it.
+    expect(checkpoints.walBytes()).toBeUndefined();
+    // Meanwhile the connection checkpoints as SQLite would, and its commits cut an oversized WAL back.
+    await expect.poll(ownLimits).toEqual([1000, WAL_SIZE_LIMIT_BYTES]);
     await expect.poll(() => errors.length).toBeGreaterThanOrEqual(4);
     expect(errors.slice(0, 4).map(([, delay]) => delay)).toEqual([10, 20, 40, 40]);
     expect(errors.slice(0, 4).map(([, , inARow]) => inARow)).toEqual([1, 2, 3, 4]);
@@ -84,7 +88,7 @@ describe('startBackgroundCheckpoints', () => {
     // Once the file is there, the next restart works and checkpoints move back to the worker.
     openWal(missing).close();
     await nextCheckpoint(checkpoints, () => true);
-    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(10_000);
+    expect(ownLimits()).toEqual([10_000, -1]);
     // Told once, with every failure before it counted.
     await expect.poll(() => recovered).toEqual([errors.length]);
     await checkpoints.stop();
@@ -159,6 +163,42 @@ describe('startBackgroundCheckpoints', () => {
     expect(results.length).toBeGreaterThanOrEqual(5);
     reader.exec('commit');
     reader.close();
+    await checkpoints.stop();
+    db.close();
+  });
+
+  it('leaves an oversized WAL alone while writes go on, and cuts it back once they pause', async () => {
+    const file = tempFile();
+    const db = openWal(file);
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    db.pragma('wal_autocheckpoint = 0');
+    db.exec('with recursive n(i) as (select 1 union all select i + 1 from n where i < 24000) insert into notes select hex(randomblob(500)) from n');
+    const peak = statSync(`${file}-wal`).size;
+    expect(peak).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+    const results: CheckpointResult[] = [];
+    const checkpoints = startBackgroundCheckpoints(db, file, { intervalMs: 5 });
+    checkpoints.onCheckpoint((result) => results.push(result));
+    // While the worker runs, a commit that starts the WAL over does not cut it back either.
+    expect(db.pragma('journal_size_limit', { simple: true })).toBe(-1);
+    // Small commits a millisecond apart, across many checkpoints that each copy the whole WAL:
+    // neither the worker nor a commit may shrink the file meanwhile (a cut holds the write lock
+    // through the ftruncate, and the next commits allocate its blocks again).
+    const insert = db.prepare('insert into notes values (?)');
+    const sizes: number[] = [];
+    const until = performance.now() + 10_000;
+    while (results.filter((r) => r.log > 0 && r.checkpointed === r.log).length < 10 && performance.now() < until) {
+      insert.run('one more');
+      sizes.push(statSync(`${file}-wal`).size);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(results.filter((r) => r.log > 0 && r.checkpointed === r.log).length).toBeGreaterThanOrEqual(10);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(peak);
+    // What the WAL holds since it last started over is what says how far checkpoints are behind.
+    const inUse = checkpoints.walBytes();
+    expect(inUse).toBeGreaterThan(0);
+    expect(inUse).toBeLessThan(WAL_SIZE_LIMIT_BYTES / 10);
+    // Writes pause: the next tick finds no commit since the last and cuts the file back.
+    await expect.poll(() => statSync(`${file}-wal`).size, { timeout: 10_000 }).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
     await checkpoints.stop();
     db.close();
   });

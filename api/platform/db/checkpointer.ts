@@ -5,8 +5,9 @@
 // Here a worker thread, on its own connection, runs PASSIVE checkpoints on a timer instead:
 // they never block a writer, and the fsyncs happen on another thread. Should the worker fail or
 // exit, the main connection checkpoints in-line meanwhile and the worker is started again after a
-// delay that doubles with each failure in a row (the caller logs each one). Once writes stop, the
-// worker also cuts an oversized WAL back, so the file does not keep its peak size for good.
+// delay that doubles with each failure in a row (the caller logs each one). Once writes pause, the
+// worker also cuts an oversized WAL back, so the file does not keep its peak size for good; while
+// they go on, neither it nor a commit cuts the file (decision 060).
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
@@ -21,6 +22,13 @@ export interface CheckpointResult {
 export interface BackgroundCheckpoints {
   /** Calls `listener` after every checkpoint the worker runs (for tests and diagnostics). */
   onCheckpoint(listener: (result: CheckpointResult) => void): void;
+  /**
+   * The WAL's length in bytes since it last started over, as of the worker's last checkpoint: how
+   * far checkpoints are behind the writes (the retention job's pacer waits while it is past the
+   * limit). Undefined while the worker is down or has not checkpointed yet; the WAL file's size
+   * says the same then, as a commit that starts the WAL over cuts the file back meanwhile.
+   */
+  walBytes(): number | undefined;
   /** Stops the worker and closes its connection; resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -43,7 +51,7 @@ export interface CheckpointOptions {
   maxRestartDelayMs?: number;
 }
 
-/** The WAL is cut back to this size after a checkpoint (both here and by `journal_size_limit`). */
+/** An oversized WAL is cut back once writes pause (here), or by the commit that starts it over while the worker is down (`journal_size_limit`). */
 export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 /** What SQLite's default would do: restored on the main connection if the worker fails. */
@@ -88,20 +96,31 @@ function checkpoint() {
   guarded(checkpointOnce);
   timer = setTimeout(checkpoint, workerData.intervalMs);
 }
+// data_version changes when another connection commits: the same value twice means no writes
+// between two ticks.
+let lastVersion;
 function checkpointOnce() {
+  const version = db.pragma('data_version', { simple: true });
+  const idle = version === lastVersion;
+  lastVersion = version;
   let [result] = db.pragma('wal_checkpoint(PASSIVE)');
   // The WAL file keeps the size of its longest run between checkpoints: a writer cuts it back to
   // journal_size_limit only when it starts the WAL over, which never happens once writes stop.
-  // So once everything is in the database file and the WAL is still oversized, truncate it here:
-  // it waits for nothing (no busy timeout on this connection: busy if a reader or writer is in the
-  // way) and copies no page.
-  if (result.busy === 0 && result.log === result.checkpointed && walBytes() > workerData.walLimitBytes) {
+  // So once writes have stopped for a tick, everything is in the database file and the WAL is
+  // still oversized, truncate it here: it waits for nothing (no busy timeout on this connection:
+  // busy if a reader or writer is in the way) and copies no page. Never while writes go on: a
+  // TRUNCATE holds the write lock through the ftruncate (milliseconds on a disk that discards
+  // freed blocks), every writer sleeps in its busy handler meanwhile, and the next commits must
+  // allocate the file's blocks again.
+  if (idle && result.busy === 0 && result.log === result.checkpointed && walBytes() > workerData.walLimitBytes) {
     [result] = db.pragma('wal_checkpoint(TRUNCATE)');
   }
   if (!healthy) {
     healthy = true;
     parentPort.postMessage({ kind: 'healthy' });
   }
+  // The WAL's length for the server's thread to read at any time, without a message.
+  Atomics.store(workerData.walFrames, 0, result.log);
   if (report) parentPort.postMessage({ kind: 'checkpoint', result });
 }
 parentPort.on('message', (message) => {
@@ -132,11 +151,14 @@ export function startBackgroundCheckpoints(
   let failures = 0;
   let restartTimer: NodeJS.Timeout | undefined;
   let current: { worker: Worker; exited: Promise<void> } | undefined;
+  // Frames in the WAL at the worker's last checkpoint, written by the worker; -1 until then.
+  const walFrames = new Int32Array(new SharedArrayBuffer(4)).fill(-1);
+  const frameBytes = Number(sqlite.pragma('page_size', { simple: true })) + 24;
 
   function start() {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, driver, intervalMs, walLimitBytes: WAL_SIZE_LIMIT_BYTES },
+      workerData: { file, driver, intervalMs, walLimitBytes: WAL_SIZE_LIMIT_BYTES, walFrames },
       // It holds a connection and a timer: a small heap keeps it from adding to the server's RSS.
       resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 16 },
     });
@@ -144,14 +166,22 @@ export function startBackgroundCheckpoints(
     worker.unref();
     if (listeners.length > 0) worker.postMessage('report');
     sqlite.pragma(`wal_autocheckpoint = ${fallbackPages}`);
+    // Nor does a commit that starts the WAL over cut the file back: that ftruncate would run on
+    // the server's thread (milliseconds where freed blocks are discarded) and the next commits
+    // would allocate the blocks again. The worker cuts an oversized WAL once writes pause.
+    sqlite.pragma('journal_size_limit = -1');
     let failure: Error | undefined;
     const exited = new Promise<void>((resolve) =>
       worker.once('exit', (code) => {
+        Atomics.store(walFrames, 0, -1);
         resolve();
         if (stopping) return;
         // Without the worker, the main connection checkpoints as SQLite would by default
         // until the worker is back.
-        if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+        if (sqlite.open) {
+          sqlite.pragma(`wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`);
+          sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+        }
         const delay = Math.min(maxRestartDelayMs, restartDelayMs * 2 ** failures);
         failures++;
         onError?.(failure ?? new Error(`The checkpoint worker exited with code ${code}`), delay, failures);
@@ -178,6 +208,10 @@ export function startBackgroundCheckpoints(
     onCheckpoint(listener) {
       if (listeners.length === 0) current?.worker.postMessage('report');
       listeners.push(listener);
+    },
+    walBytes() {
+      const frames = Atomics.load(walFrames, 0);
+      return frames < 0 ? undefined : frames * frameBytes;
     },
     async stop() {
       stopping = true;

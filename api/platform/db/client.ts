@@ -41,7 +41,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   // A commit that starts the WAL over cuts the file back to this: without it the WAL keeps the
-  // size of its longest run between checkpoints (41 MB under load) for good.
+  // size of its longest run between checkpoints (41 MB under load) for good. The server's
+  // checkpoint worker takes this over while it runs, and cuts the file only once writes pause
+  // (api/platform/db/checkpointer.ts).
   sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
   // The store object is made here, once per opened database, and lives as long as the handle.
   const db = Object.assign(drizzle(sqlite, { schema }), { $store: createStore({ writeDeadlineMs: options.writeDeadlineMs }) }) as Db;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPacer, processSignals } from './pacer';
 
@@ -103,6 +106,24 @@ describe('the backlog pacer', () => {
       expect(signals.walBytes()).toBe(0);
     } finally {
       signals.stop();
+    }
+  });
+
+  it('takes the WAL length the checkpoint worker gives over the file, and the file while it gives none', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'recovery-pacer-'));
+    const file = path.join(dir, 'live.db');
+    writeFileSync(`${file}-wal`, '');
+    truncateSync(`${file}-wal`, 40 * MB);
+    let inUse: number | undefined = 4 * MB;
+    const signals = processSignals(file, () => inUse);
+    try {
+      // The worker keeps a large WAL file while writes go on: its length since it started over counts.
+      expect(signals.walBytes()).toBe(4 * MB);
+      inUse = undefined;
+      expect(signals.walBytes()).toBe(40 * MB);
+    } finally {
+      signals.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

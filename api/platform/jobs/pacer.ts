@@ -123,9 +123,11 @@ const SAMPLE_MS = 5;
 
 /**
  * The real signals for the database file `file`: the event loop's delay (sampled every 5 ms, its
- * 99th percentile since the last read) and the size of `file`-wal. `stop()` ends the sampling.
+ * 99th percentile since the last read) and the WAL's length: `walInUse`'s when it knows it (the
+ * checkpoint worker's, api/platform/db/checkpointer.ts: while it runs, the WAL file keeps its
+ * largest size until writes pause), else the size of `file`-wal. `stop()` ends the sampling.
  */
-export function processSignals(file: string): PacingSignals & { stop(): void } {
+export function processSignals(file: string, walInUse?: () => number | undefined): PacingSignals & { stop(): void } {
   const delay = monitorEventLoopDelay({ resolution: SAMPLE_MS });
   delay.enable();
   return {
@@ -136,6 +138,8 @@ export function processSignals(file: string): PacingSignals & { stop(): void } {
       return Math.max(0, p99);
     },
     walBytes() {
+      const inUse = walInUse?.();
+      if (inUse !== undefined) return inUse;
       if (file === '' || file === ':memory:') return 0;
       try {
         return statSync(`${file}-wal`).size;
