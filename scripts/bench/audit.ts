@@ -21,7 +21,7 @@ import { BENCH_ORIGIN, benchCompany } from './bench-company';
 import { percentile } from './stream-helpers';
 
 /** Rounds in all, half a side: each a burst of ACCEPTS_PER_ROUND accepts, all in flight at once. */
-export const AUDIT_ROUNDS = 2400;
+export const AUDIT_ROUNDS = 4800;
 export const ACCEPT_CONCURRENCY = 8;
 export const ACCEPTS_PER_ROUND = ACCEPT_CONCURRENCY;
 /** Consecutive blocks of rounds, each with as many of either side, whose ratios show the spread. */
