@@ -104,10 +104,10 @@ function checkpointOnce() {
   const idle = version === lastVersion;
   lastVersion = version;
   let [result] = db.pragma('wal_checkpoint(PASSIVE)');
-  // The WAL file keeps the size of its longest run between checkpoints: a writer cuts it back to
-  // journal_size_limit only when it starts the WAL over, which never happens once writes stop.
-  // So once writes have stopped for a tick, everything is in the database file and the WAL is
-  // still oversized, truncate it here: it waits for nothing (no busy timeout on this connection:
+  // The WAL file keeps the size of its longest run between checkpoints: while this worker runs,
+  // the server's connection has no journal_size_limit, so no commit cuts it back (a cut there
+  // would run on the thread that serves requests). So once writes have stopped for a tick,
+  // everything is in the database file and the WAL is still oversized, truncate it here: it waits for nothing (no busy timeout on this connection:
   // busy if a reader or writer is in the way) and copies no page. Never while writes go on: a
   // TRUNCATE holds the write lock through the ftruncate (milliseconds on a disk that discards
   // freed blocks), every writer sleeps in its busy handler meanwhile, and the next commits must
