@@ -140,7 +140,7 @@ type WorkerMessage = { kind: 'healthy' } | { kind: 'checkpoint'; result: Checkpo
  * application's own connection: its automatic checkpoints are turned down to a safety net.
  */
 export function startBackgroundCheckpoints(
-  sqlite: { pragma(source: string): unknown; readonly open: boolean },
+  sqlite: { pragma(source: string, options?: { simple: boolean }): unknown; readonly open: boolean },
   file: string,
   options: CheckpointOptions = {},
 ): BackgroundCheckpoints {
