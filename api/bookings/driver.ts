@@ -142,7 +142,12 @@ export function driverPart(ctx: BookingContext) {
 
     /** The driver records how the balance of a completed job was paid. */
     async driverBalance(token: string, method: BalanceMethod): Promise<DriverView> {
-      return driverView(await recordBalanceOf(driverBooking(token), method, { ...SYSTEM, label: ACTOR_LABELS.driver }));
+      return this.driverBalanceOf(driverBooking(token), method, { ...SYSTEM, label: ACTOR_LABELS.driver });
+    },
+
+    /** The same on a job found another way (the signed-in driver's own job, api/dispatch/service.ts), recorded as `who`. */
+    async driverBalanceOf(b: BookingWithQuote, method: BalanceMethod, who: Actor): Promise<DriverView> {
+      return driverView(await recordBalanceOf(b, method, who));
     },
 
     /** The operator records how the balance of a completed job was paid. */

@@ -524,20 +524,30 @@ describe('the balance by card through a pay link', () => {
     expect(t.deps.db.$client.prepare('select count(*) from balance_checkouts').pluck().get()).toBe(1);
   });
 
-  it('takes the balance by card from the signed-in driver’s My jobs: their own job only (404 for anyone else’s), the same link, one text', async () => {
-    const { t, op, fake, worker, takePayments, paidBooking } = await setup();
-    await takePayments({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
-    const { reference } = await paidBooking();
+  /**
+   * A job paid by deposit, accepted and given to a driver of the company, who has moved it to
+   * Loaded on My jobs; with another driver of the company and another company's operator.
+   */
+  async function loadedOnMyJobs() {
+    const setUp = await setup();
+    const { t, op } = setUp;
+    await setUp.takePayments({ rule: 'deposit', depositType: 'percent', depositPercent: 20 });
+    const { reference } = await setUp.paidBooking();
     expect((await t.call('POST', `/api/bookings/${reference}/accept`, { token: op.token, body: { etaMinutes: 20 } })).status).toBe(200);
     const driver = await t.teammate(op, 'driver');
     const otherDriver = await t.teammate(op, 'driver');
     const stranger = await t.operator();
     const assigned = await t.call('POST', `/api/bookings/${reference}/assign`, { token: op.token, body: { driverId: driver.id, truckId: null } });
     expect(assigned.status).toBe(200);
-    const mine = `/api/my-jobs/${reference}/pay-link` as const;
     for (const status of ['on_the_way', 'arrived', 'loaded'] as const) {
       expect((await t.call('POST', `/api/my-jobs/${reference}/status`, { token: driver.token, body: { status } })).status).toBe(200);
     }
+    return { ...setUp, reference, driver, otherDriver, stranger };
+  }
+
+  it('takes the balance by card from the signed-in driver’s My jobs: their own job only (404 for anyone else’s), the same link, one text', async () => {
+    const { t, op, fake, worker, reference, driver, otherDriver, stranger } = await loadedOnMyJobs();
+    const mine = `/api/my-jobs/${reference}/pay-link` as const;
     expect(await t.call('POST', mine, { token: driver.token })).toMatchObject({ status: 409, json: { code: 'BOOKING_OUT_OF_ORDER' } });
     expect((await t.call('POST', `/api/my-jobs/${reference}/status`, { token: driver.token, body: { status: 'completed' } })).json).toMatchObject({
       payByLink: true,
@@ -562,6 +572,37 @@ describe('the balance by card through a pay link', () => {
     await worker.tick();
     expect(fake.received.filter((m) => m.to === '+447700900123' && m.body.includes('/balance/')).map((m) => m.body)).toEqual([
       expect.stringContaining(`by card here: ${link}`),
+    ]);
+  });
+
+  it('records the balance from the signed-in driver’s My jobs: their own completed job only, in their name in the audit log', async () => {
+    const { t, op, reference, driver, otherDriver, stranger } = await loadedOnMyJobs();
+    const mine = `/api/my-jobs/${reference}/balance` as const;
+    expect(await t.call('POST', mine, { token: driver.token, body: { method: 'cash' } })).toMatchObject({
+      status: 409,
+      json: { code: 'BOOKING_OUT_OF_ORDER' },
+    });
+    expect((await t.call('POST', `/api/my-jobs/${reference}/status`, { token: driver.token, body: { status: 'completed' } })).json).toMatchObject({
+      balance: 149.76,
+      balanceRecorded: null,
+    });
+
+    // A method it does not know (400), another driver of the company and another company's people (404): nothing recorded.
+    const bad = await t.call('POST', mine, { token: driver.token, body: { method: 'cheque' } });
+    expect(bad.status).toBe(400);
+    expect(bad.json.fields.method).toBe('How the balance was paid must be one of card, cash, bank_transfer, on_account');
+    for (const who of [otherDriver, stranger]) {
+      expect(await t.call('POST', mine, { token: who.token, body: { method: 'cash' } })).toMatchObject({ status: 404, json: { code: 'NOT_FOUND' } });
+    }
+    expect(t.deps.db.$client.prepare('select balance_method from bookings').pluck().get()).toBeNull();
+
+    const paid = await t.call('POST', mine, { token: driver.token, body: { method: 'bank_transfer' } });
+    expect(paid).toMatchObject({ status: 200, json: { balance: 0, balanceRecorded: 'bank_transfer' } });
+    expect((await t.call('GET', `/api/my-jobs/${reference}`, { token: driver.token })).json).toMatchObject({ balance: 0, balanceRecorded: 'bank_transfer' });
+    expect(await t.call('POST', mine, { token: driver.token, body: { method: 'cash' } })).toMatchObject({ status: 409, json: { code: 'BALANCE_RECORDED' } });
+    const logged = (await t.call('GET', '/api/audit', { token: op.token })).json.events as Array<Record<string, unknown>>;
+    expect(logged.filter((e) => e.kind === 'balance-recorded').map((e) => [e.subject, e.personName, e.after])).toEqual([
+      [reference, driver.user.name, { balance: 'bank_transfer' }],
     ]);
   });
 

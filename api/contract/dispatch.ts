@@ -5,7 +5,7 @@
 import { EVERYONE, OFFICE, OWNER } from '#shared/roles';
 import { z } from 'zod';
 import { driverViewSchema } from '#shared/booking-responses';
-import { positionSchema } from '#shared/booking-schemas';
+import { balanceSchema, positionSchema } from '#shared/booking-schemas';
 import {
   acceptLaterSchema,
   assignSchema,
@@ -251,6 +251,22 @@ export const myJobs = {
       409: error(
         'Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), paid already (BALANCE_RECORDED), or no payment account ready (PAY_LINK_UNAVAILABLE)',
       ),
+    },
+  }),
+  balance: route({
+    method: 'post',
+    path: '/api/my-jobs/{reference}/balance',
+    'x-access': 'operator',
+    'x-roles': EVERYONE,
+    tags: ['My jobs'],
+    summary:
+      'Records how the balance of one of the signed-in person’s completed jobs was paid (card, cash, bank_transfer, on_account), as the driver’s page does; the receipt is issued again to say so',
+    parameters: [referenceParameter],
+    request: { body: body(balanceSchema, { method: 'cash' }) },
+    responses: {
+      200: json(driverViewSchema, 'Recorded'),
+      404: myJobMissing,
+      409: error('Not completed yet (BOOKING_OUT_OF_ORDER), nothing left to pay (NOTHING_DUE), or recorded as paid already (BALANCE_RECORDED)'),
     },
   }),
   proof: route({

@@ -107,6 +107,7 @@ export function dispatchRoutes(parts: AppParts) {
     },
     position: async (c) => c.json(await dispatch.myPosition(person(c), c.req.param('reference'), c.req.valid('json')), 200),
     payLink: async (c) => c.json(await dispatch.myPayLink(person(c), c.req.param('reference')), 200),
+    balance: async (c) => c.json(await dispatch.myBalance(person(c), c.req.param('reference'), c.req.valid('json').method, actorOf(c)), 200),
     // Photos, signatures and the checklist: the proof's own rules, on the job found as above.
     proof: (c) => {
       c.header('Cache-Control', 'no-store');

@@ -383,6 +383,10 @@ export function dispatchService(deps: DispatchDeps) {
     /** The balance's pay link of the signed-in person's own completed job: the same link and text as the driver's page's. */
     myPayLink: (person: Person, reference: string): Promise<DriverView> => bookings.driverPayLinkOf(myOwnJob(person, reference)),
 
+    /** How the balance of the signed-in person's own completed job was paid, as the driver's page records it; the audit log names them. */
+    myBalance: (person: Person, reference: string, method: BalanceMethod, who: Actor): Promise<DriverView> =>
+      bookings.driverBalanceOf(myOwnJob(person, reference), method, who),
+
     myPosition: (person: Person, reference: string, position: { lat: number; lng: number }): Promise<DriverView> =>
       bookings.driverPositionOf(myOwnJob(person, reference), position),
 

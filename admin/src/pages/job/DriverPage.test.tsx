@@ -3,7 +3,6 @@ import '../../test/dom';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DriverView } from '#shared/booking-responses';
 import type { DriverStep } from '#shared/bookings';
 import { fakeApi } from '../../test/dom';
 import { FakeEventSource, latestEventSource } from '../../test/fake-event-source';
@@ -11,35 +10,11 @@ import { renderRoutes } from '../../test/render';
 import type { BalanceMethod } from '#shared/payments';
 import DriverPage, { balanceQuestion, DRIVER_FINISHED, NOT_PAID_YET, PAY_BY_LINK, PAY_LINK_POLL_MS, SHARING_NOTE } from './DriverPage';
 import { payLinkHeading } from './pay-link-words';
+import { driverView } from '../../test/driver-view';
 
 const TOKEN = 'Dr1v3rT0k3nDr1v3rT0k3nDr1v3rT0k3';
 
-const view = (over: Partial<DriverView> = {}): DriverView => ({
-  reference: 'KJAECF76R',
-  status: 'accepted',
-  companyName: 'Demo Recovery Co.',
-  customerName: 'Alex Driver',
-  customerPhone: '+447700900123',
-  registration: 'AB12 CDE',
-  note: 'Hard shoulder, northbound, after junction 18',
-  pickupPostcode: 'M1 1AE',
-  destinationPostcode: 'LS1 4AP',
-  vehicleType: 'Car',
-  problemType: 'Engine failure',
-  gearbox: 'Automatic',
-  rolling: 'Not rolling',
-  passengers: 2,
-  balance: 149.76,
-  balanceRecorded: null,
-  payByLink: false,
-  payLink: null,
-  position: null,
-  eta: { minutes: 25, at: new Date(Date.now() + 25 * 60_000).toISOString(), fromPosition: false },
-  sharingPosition: false,
-  scheduledFor: null,
-  windowMinutes: null,
-  ...over,
-});
+const view = driverView;
 
 function geolocation() {
   const watchers = new Map<number, PositionCallback>();

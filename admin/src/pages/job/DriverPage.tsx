@@ -16,7 +16,6 @@ import { useLiveDriverJob } from './live';
 import { navigationLinks, type Place } from './navigate';
 import { DriverProof, linkProof, type ProofSource } from './proof/DriverProof';
 import PayLinkCode from './PayLinkCode';
-import { TAKE_BY_CARD, TAKE_BY_CARD_HINT, TEXT_THE_LINK } from './pay-link-words';
 
 const NEXT: Partial<Record<DriverView['status'], { step: DriverStep; label: string }>> = {
   accepted: { step: 'on_the_way', label: 'On the way' },
@@ -55,10 +54,10 @@ export interface DriverJobSource {
   /** `queuedPhotos`: with Loaded or Completed, the stage's photos still queued on this phone (the server counts them toward the operator's photo rule). */
   move(step: DriverStep, balanceMethod?: BalanceMethod, queuedPhotos?: QueuedPhoto[]): Promise<DriverView>;
   position(position: { lat: number; lng: number }): Promise<DriverView>;
-  /** Records how the balance of a completed job was paid, where the source can. */
-  balance?(method: BalanceMethod): Promise<DriverView>;
-  /** Makes the balance's pay link (texted to the customer), where the source can. */
-  payLink?(): Promise<DriverView>;
+  /** Records how the balance of a completed job was paid. */
+  balance(method: BalanceMethod): Promise<DriverView>;
+  /** Makes the balance's pay link (texted to the customer). */
+  payLink(): Promise<DriverView>;
   /** The job's photos, checklist and signature: read, saved and uploaded the same way as the job. */
   proof: ProofSource;
   version?: number;
@@ -145,8 +144,8 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
     const leaving = step === 'loaded' ? 'pickup' : step === 'completed' ? 'dropoff' : null;
     return send(() => job.move(step, balanceMethod, leaving ? queuedPhotos.current[leaving] : undefined));
   };
-  const recordBalance = job.balance ? (method: BalanceMethod) => send(() => job.balance?.(method) ?? job.read()) : undefined;
-  const makePayLink = job.payLink ? () => send(() => job.payLink?.() ?? job.read()) : undefined;
+  const recordBalance = (method: BalanceMethod) => send(() => job.balance(method));
+  const makePayLink = () => send(() => job.payLink());
   // A completed job's stream has ended: while its pay link is out, the page reads the job now and
   // then, so 'Balance paid by card' shows once the customer has paid.
   const payLinkOut = view?.status === 'completed' && view.payLink !== null;
@@ -258,24 +257,20 @@ export default function DriverPage({ source }: { source?: DriverJobSource }) {
         </p>
         {view.balanceRecorded === 'on_account' && <p className="mt-1">{BALANCE_RECORDED.on_account}</p>}
       </section>
-      {view.status === 'completed' && view.balance > 0 && (recordBalance || (makePayLink && (view.payByLink || view.payLink))) && (
+      {view.status === 'completed' && view.balance > 0 && (
         <section aria-labelledby="balance-heading" className={card}>
           <h2 id="balance-heading" className="text-lg font-semibold">
-            {recordBalance ? balanceQuestion(view.balance) : TAKE_BY_CARD}
+            {balanceQuestion(view.balance)}
           </h2>
-          {recordBalance ? (
-            <BalanceButtons busy={busy} onPick={(method) => void recordBalance(method)} skip={view.balanceRecorded === 'on_account' ? 'on_account' : null} />
-          ) : (
-            !view.payLink && <p className="mt-1">{TAKE_BY_CARD_HINT}</p>
-          )}
-          {makePayLink && view.payByLink && !view.payLink && (
+          <BalanceButtons busy={busy} onPick={(method) => void recordBalance(method)} skip={view.balanceRecorded === 'on_account' ? 'on_account' : null} />
+          {view.payByLink && !view.payLink && (
             <button
               type="button"
               disabled={busy}
               onClick={() => void makePayLink()}
               className="mt-2 min-h-12 w-full rounded-lg border-2 border-brand-700 text-lg font-semibold text-brand-700 disabled:opacity-60"
             >
-              {recordBalance ? PAY_BY_LINK : TEXT_THE_LINK}
+              {PAY_BY_LINK}
             </button>
           )}
           {view.payLink && <PayLinkCode link={view.payLink} balance={view.balance} />}

@@ -22,7 +22,9 @@ export function myJobSource(reference: string, version: number): DriverJobSource
         json: { status, ...(balanceMethod ? { balanceMethod } : {}), ...(queuedPhotos?.length ? { queuedPhotos } : {}) },
       }),
     position: (json) => call(endpoint.position.$post, { param, json }),
-    // The balance by card (QR code and a text to the customer), as the driver's link page takes it.
+    // How the balance was paid, recorded after completion, and the balance by card (QR code and a
+    // text to the customer): both as the driver's link page takes them.
+    balance: (method) => call(endpoint.balance.$post, { param, json: { method } }),
     payLink: () => call(endpoint['pay-link'].$post, { param }),
     proof: myJobProof(reference),
     version,
