@@ -107,11 +107,11 @@ function checkpointOnce() {
   // The WAL file keeps the size of its longest run between checkpoints: while this worker runs,
   // the server's connection has no journal_size_limit, so no commit cuts it back (a cut there
   // would run on the thread that serves requests). So once writes have stopped for a tick,
-  // everything is in the database file and the WAL is still oversized, truncate it here: it waits for nothing (no busy timeout on this connection:
-  // busy if a reader or writer is in the way) and copies no page. Never while writes go on: a
-  // TRUNCATE holds the write lock through the ftruncate (milliseconds on a disk that discards
-  // freed blocks), every writer sleeps in its busy handler meanwhile, and the next commits must
-  // allocate the file's blocks again.
+  // everything is in the database file and the WAL is still oversized, truncate it here: it
+  // waits for nothing (no busy timeout on this connection: busy if a reader or writer is in the
+  // way) and copies no page. Never while writes go on: a TRUNCATE holds the write lock through
+  // the ftruncate (milliseconds on a disk that discards freed blocks), every writer sleeps in its
+  // busy handler meanwhile, and the next commits must allocate the file's blocks again.
   if (idle && result.busy === 0 && result.log === result.checkpointed && walBytes() > workerData.walLimitBytes) {
     [result] = db.pragma('wal_checkpoint(TRUNCATE)');
   }
